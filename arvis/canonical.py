@@ -1,0 +1,101 @@
+"""The one canonical encoding: every byte that is hashed, journaled or compared comes from here.
+
+Rules: JSON, keys sorted, no whitespace, UTF-8 (no ``\\u`` escapes beyond what JSON requires), integers
+as decimal, floats in shortest round-trip form (non-finite floats are refused), datetimes in the fixed
+form ``YYYY-MM-DDTHH:MM:SS.ffffffZ`` (UTC, always six fractional digits).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+__all__ = [
+    "CanonicalEncodingError",
+    "JsonValue",
+    "canonical_bytes",
+    "decode",
+    "format_time",
+    "parse_time",
+    "sha256_hex",
+]
+
+JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+_encoder = msgspec.json.Encoder(order="sorted")
+_decoder = msgspec.json.Decoder()
+
+
+class CanonicalEncodingError(ValueError):
+    """A value has no canonical form (non-finite float, non-string key, unencodable text, ...)."""
+
+
+def format_time(moment: datetime) -> str:
+    """The fixed text form of an aware datetime, in UTC with microseconds."""
+    if moment.tzinfo is None:
+        raise CanonicalEncodingError("naive datetime has no canonical form")
+    return moment.astimezone(UTC).strftime(_TIME_FORMAT)
+
+
+def parse_time(text: str) -> datetime:
+    """Parse an ISO 8601 timestamp with an offset (``Z`` accepted) into an aware UTC datetime."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError) as exc:
+        raise CanonicalEncodingError(f"not an ISO 8601 timestamp: {text!r}") from exc
+    if moment.tzinfo is None:
+        raise CanonicalEncodingError(f"timestamp has no UTC offset: {text!r}")
+    return moment.astimezone(UTC)
+
+
+def _check(value: Any, depth: int) -> None:
+    if depth > 256:
+        raise CanonicalEncodingError("value nested too deeply")
+    if value is None or isinstance(value, bool | int | str):
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise CanonicalEncodingError("string is not valid unicode") from exc
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise CanonicalEncodingError("non-finite float has no canonical form")
+        return
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise CanonicalEncodingError("object keys must be strings")
+            _check(key, depth + 1)
+            _check(item, depth + 1)
+        return
+    if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
+        for item in value:
+            _check(item, depth + 1)
+        return
+    raise CanonicalEncodingError(f"{type(value).__name__} has no canonical form")
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """Encode a JSON-shaped value canonically. Raises CanonicalEncodingError when it has no form."""
+    _check(value, 0)
+    try:
+        return _encoder.encode(value)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise CanonicalEncodingError(str(exc)) from exc
+
+
+def decode(data: bytes) -> Any:
+    """Decode canonical (or any) JSON bytes into plain Python values."""
+    return _decoder.decode(data)
+
+
+def sha256_hex(data: bytes) -> str:
+    """Lower-case hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,86 @@
+"""Governance levers of a memory entry, each declared from least to most strict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TypeVar
+
+__all__ = [
+    "Governance",
+    "GovernanceEncryption",
+    "GovernancePrincipal",
+    "GovernanceRetention",
+    "GovernanceSharing",
+    "GovernanceVisibility",
+    "compose_strictest",
+]
+
+
+class GovernanceVisibility(StrEnum):
+    DISPLAYABLE = "displayable"
+    USABLE = "usable"
+    SEALED = "sealed"
+
+
+class GovernanceSharing(StrEnum):
+    SHAREABLE = "shareable"
+    PERSONAL = "personal"
+    NEVER_SHARE = "never_share"
+
+
+class GovernanceRetention(StrEnum):
+    PERSISTENT = "persistent"
+    BOUNDED = "bounded"
+    EPHEMERAL = "ephemeral"
+
+
+class GovernanceEncryption(StrEnum):
+    AT_REST = "at_rest"
+    ZERO_KNOWLEDGE = "zero_knowledge"
+
+
+class GovernancePrincipal(StrEnum):
+    USER = "user"
+    ORGANIZATION = "organization"
+    GOVERNANCE = "governance"
+
+
+@dataclass(frozen=True)
+class Governance:
+    """The governance regime of one entry; defaults are the personal, usable, persistent regime."""
+
+    visibility: GovernanceVisibility = GovernanceVisibility.USABLE
+    sharing: GovernanceSharing = GovernanceSharing.PERSONAL
+    retention: GovernanceRetention = GovernanceRetention.PERSISTENT
+    encryption: GovernanceEncryption = GovernanceEncryption.AT_REST
+    principal: GovernancePrincipal = GovernancePrincipal.USER
+
+    def to_wire(self) -> dict[str, str]:
+        """The JSON form used in results and hashes."""
+        return {
+            "encryption": self.encryption.value,
+            "principal": self.principal.value,
+            "retention": self.retention.value,
+            "sharing": self.sharing.value,
+            "visibility": self.visibility.value,
+        }
+
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _stricter(first: _E, second: _E) -> _E:
+    members = list(type(first))
+    return first if members.index(first) >= members.index(second) else second
+
+
+def compose_strictest(personal: Governance, organization: Governance) -> Governance:
+    """Take the stricter value of each lever; the organization becomes the principal."""
+    return Governance(
+        visibility=_stricter(personal.visibility, organization.visibility),
+        sharing=_stricter(personal.sharing, organization.sharing),
+        retention=_stricter(personal.retention, organization.retention),
+        encryption=_stricter(personal.encryption, organization.encryption),
+        principal=GovernancePrincipal.ORGANIZATION,
+    )

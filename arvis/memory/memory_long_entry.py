@@ -1,0 +1,87 @@
+"""One long-term memory entry. It holds an opaque ``value_ref``, never a plain value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from arvis.canonical import format_time
+from arvis.memory.governance import Governance
+
+__all__ = ["EntryStatus", "MemoryLongEntry", "MemoryLongType"]
+
+
+class MemoryLongType(StrEnum):
+    PREFERENCE = "preference"
+    CONTEXT = "context"
+    RULE = "rule"
+    STYLE = "style"
+    CONSTRAINT = "constraint"
+
+
+class EntryStatus(StrEnum):
+    """Where an entry stands at a given moment."""
+
+    ACTIVE = "active"
+    EXPIRED = "expired"
+    REVOKED = "revoked"
+    SUPERSEDED = "superseded"
+
+
+def _time_or_none(moment: datetime | None) -> str | None:
+    return None if moment is None else format_time(moment)
+
+
+@dataclass(frozen=True)
+class MemoryLongEntry:
+    """A declarative memory entry (ARVIS-MEM-01 §4.1).
+
+    ``superseded_at`` is set when a later write with ``replace`` took the entry's place: the entry stays
+    in history, unchanged otherwise.
+    """
+
+    memory_type: MemoryLongType
+    key: str
+    created_at: datetime
+    source: str
+    notes: str | None = None
+    value_ref: str | None = None
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+    governance: Governance = field(default_factory=Governance)
+    superseded_at: datetime | None = None
+
+    def status_at(self, now: datetime) -> EntryStatus:
+        """The entry's status at ``now`` (revocation wins over supersession over expiry)."""
+        if self.revoked_at is not None:
+            return EntryStatus.REVOKED
+        if self.superseded_at is not None:
+            return EntryStatus.SUPERSEDED
+        if self.expires_at is not None and self.expires_at <= now:
+            return EntryStatus.EXPIRED
+        return EntryStatus.ACTIVE
+
+    def is_active(self, now: datetime) -> bool:
+        return self.status_at(now) is EntryStatus.ACTIVE
+
+    @property
+    def sort_key(self) -> tuple[str, str, str]:
+        """The spec's order: created_at, key, memory_type (all compared as fixed text, never collated)."""
+        return (format_time(self.created_at), self.key, self.memory_type.value)
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON form used in results and hashes."""
+        return {
+            "created_at": format_time(self.created_at),
+            "expires_at": _time_or_none(self.expires_at),
+            "governance": self.governance.to_wire(),
+            "key": self.key,
+            "memory_type": self.memory_type.value,
+            "notes": self.notes,
+            "revoked_at": _time_or_none(self.revoked_at),
+            "source": self.source,
+            "superseded_at": _time_or_none(self.superseded_at),
+            "value_ref": self.value_ref,
+        }

@@ -1,0 +1,30 @@
+"""Projection of a snapshot into cognition-safe signals: keys and flags, never values or payloads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arvis.memory.memory_long_snapshot import MemoryLongSnapshot
+
+__all__ = ["MemoryLongContextProjector"]
+
+_LANGUAGE_KEYS = frozenset({"language", "preferred_language"})
+
+
+class MemoryLongContextProjector:
+    """Deterministic projection: constraints are sorted; every derived number is schema-bounded."""
+
+    def project(self, snapshot: MemoryLongSnapshot) -> dict[str, Any]:
+        keys = sorted({entry.key for entry in snapshot.active_entries})
+        constraints = [key for key in keys if key.startswith("no_")]
+        has_language = any(key in _LANGUAGE_KEYS for key in keys)
+        has_timezone = "timezone" in keys
+        return {
+            "constraints": constraints,
+            "preferences": {"language": has_language, "timezone": has_timezone},
+            "has_timezone": has_timezone,
+            "has_language_pref": has_language,
+            "memory_pressure": len(keys),
+            "has_constraints": bool(constraints),
+            "memory_instability": min(len(keys), 10) / 10,
+        }

@@ -1,0 +1,50 @@
+"""The storage contract (ARVIS-MEM-01 §5). A repository stores; it applies no policy and no projection.
+
+Every returned collection is ordered by (created_at, key, memory_type).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from datetime import datetime
+
+from arvis.memory.memory_long_entry import MemoryLongEntry
+
+__all__ = ["MemoryLongRepository"]
+
+
+class MemoryLongRepository(ABC):
+    """Keyword-only storage operations for long-term entries, per user."""
+
+    @abstractmethod
+    def list_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
+        """Every entry of the user, history included (revoked, superseded, expired)."""
+
+    @abstractmethod
+    def list_active_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
+        """Entries neither revoked nor superseded (expiry is policy, judged by the caller at its time)."""
+
+    @abstractmethod
+    def list_active_entries_batch(self, *, user_ids: list[str]) -> dict[str, list[MemoryLongEntry]]:
+        """``list_active_entries`` for several users; every requested user is a key of the result."""
+
+    @abstractmethod
+    def get_entry(self, *, user_id: str, key: str) -> MemoryLongEntry | None:
+        """The current entry for (user_id, key): the latest one not superseded, revoked or not."""
+
+    @abstractmethod
+    def add_entry(self, *, user_id: str, entry: MemoryLongEntry) -> None:
+        """Store a new entry; the caller guarantees no current entry is active for its key."""
+
+    @abstractmethod
+    def replace_entry(
+        self, *, user_id: str, entry: MemoryLongEntry, superseded_at: datetime
+    ) -> MemoryLongEntry | None:
+        """Mark the current entry for the key superseded at ``superseded_at`` and store ``entry``.
+
+        Returns the superseded entry, or None when there was no current entry.
+        """
+
+    @abstractmethod
+    def revoke(self, *, user_id: str, key: str, revoked_at: datetime) -> bool:
+        """Set ``revoked_at`` on the current entry; False when there is none or it is already revoked."""

@@ -1,0 +1,44 @@
+"""The deterministic view of a user's long-term memory at one moment (ARVIS-MEM-01 §4.2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from arvis.canonical import format_time
+from arvis.memory.memory_long_entry import MemoryLongEntry
+
+__all__ = ["EPOCH", "MemoryLongSnapshot"]
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class MemoryLongSnapshot:
+    """Active entries in the spec's order plus counts; ``created_at`` is the call's time, not the wall's.
+
+    ``active_entries`` is a tuple so that the snapshot cannot be changed after it was built.
+    """
+
+    active_entries: tuple[MemoryLongEntry, ...] = ()
+    total_entries: int = 0
+    revoked_entries: int = 0
+    last_updated_at: datetime | None = None
+    notes: str | None = None
+    created_at: datetime = field(default=EPOCH)
+
+    @property
+    def entries(self) -> tuple[MemoryLongEntry, ...]:
+        return self.active_entries
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON form used in results and hashes."""
+        return {
+            "active_entries": [entry.to_wire() for entry in self.active_entries],
+            "created_at": format_time(self.created_at),
+            "last_updated_at": (None if self.last_updated_at is None else format_time(self.last_updated_at)),
+            "notes": self.notes,
+            "revoked_entries": self.revoked_entries,
+            "total_entries": self.total_entries,
+        }

@@ -1,0 +1,138 @@
+"""The memory service bound in the kernel registry: the five ARVIS-MEM-01 operations as pure rules.
+
+Each operation takes the repository of the current transaction and the call's time; it reads and
+writes only through the repository and raises ``MemoryRuleError`` to refuse.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from arvis.canonical import canonical_bytes, sha256_hex
+from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
+from arvis.memory.governance import Governance
+from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
+from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
+from arvis.memory.memory_long_projector import MemoryLongContextProjector
+from arvis.memory.memory_long_repository import MemoryLongRepository
+from arvis.memory.memory_long_service import build_snapshot
+
+__all__ = ["MAX_KEY_LENGTH", "MemoryService", "WriteRequest", "validate_key"]
+
+MAX_KEY_LENGTH = 128
+
+
+def validate_key(key: str) -> None:
+    """Refuse an empty key, one over ``MAX_KEY_LENGTH`` characters, or one holding control characters."""
+    if not key:
+        raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key is empty")
+    if len(key) > MAX_KEY_LENGTH:
+        raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, f"key is longer than {MAX_KEY_LENGTH} characters")
+    if any(unicodedata.category(char) in {"Cc", "Cf", "Cs", "Zl", "Zp"} for char in key):
+        raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key holds control characters")
+    if key != key.strip():
+        raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key has leading or trailing whitespace")
+
+
+@dataclass(frozen=True)
+class WriteRequest:
+    """What a write asks for, already decoded and typed."""
+
+    user_id: str
+    key: str
+    memory_type: MemoryLongType
+    source: str
+    notes: str | None = None
+    value_ref: str | None = None
+    expires_at: datetime | None = None
+    governance: Governance = field(default_factory=Governance)
+    replace: bool = False
+
+
+@dataclass(frozen=True)
+class MemoryService:
+    """Orchestrates repository → policy → projection → snapshot for the memory syscalls."""
+
+    policy_gate: MemoryLongPolicyGate = field(default_factory=MemoryLongPolicyGate)
+    projector: MemoryLongContextProjector = field(default_factory=MemoryLongContextProjector)
+
+    def list(
+        self, repo: MemoryLongRepository, *, user_id: str, now: datetime, include_inactive: bool
+    ) -> dict[str, Any]:
+        entries = repo.list_entries(user_id=user_id)
+        items = [
+            {"entry": entry.to_wire(), "status": entry.status_at(now).value}
+            for entry in sorted(entries, key=lambda entry: entry.sort_key)
+            if include_inactive or entry.is_active(now)
+        ]
+        return {"user_id": user_id, "entries": items, "count": len(items)}
+
+    def get(self, repo: MemoryLongRepository, *, user_id: str, key: str, now: datetime) -> dict[str, Any]:
+        validate_key(key)
+        entry = repo.get_entry(user_id=user_id, key=key)
+        if entry is None:
+            raise MemoryRuleError(MemoryErrorCode.ENTRY_NOT_FOUND, f"no entry for key '{key}'")
+        status = entry.status_at(now)
+        if status is EntryStatus.REVOKED:
+            raise MemoryRuleError(MemoryErrorCode.ENTRY_REVOKED, f"entry '{key}' was revoked")
+        if status is EntryStatus.EXPIRED:
+            raise MemoryRuleError(MemoryErrorCode.ENTRY_EXPIRED, f"entry '{key}' has expired")
+        return {"user_id": user_id, "entry": entry.to_wire(), "status": status.value}
+
+    def snapshot(self, repo: MemoryLongRepository, *, user_id: str, now: datetime) -> dict[str, Any]:
+        snapshot = build_snapshot(repo.list_entries(user_id=user_id), now=now)
+        wire = snapshot.to_wire()
+        return {
+            "user_id": user_id,
+            "snapshot": wire,
+            "projection": self.projector.project(snapshot),
+            "snapshot_hash": sha256_hex(canonical_bytes(wire)),
+        }
+
+    def write(self, repo: MemoryLongRepository, request: WriteRequest, *, now: datetime) -> dict[str, Any]:
+        validate_key(request.key)
+        entry = MemoryLongEntry(
+            memory_type=request.memory_type,
+            key=request.key,
+            created_at=now,
+            source=request.source,
+            notes=request.notes,
+            value_ref=request.value_ref,
+            expires_at=request.expires_at,
+            governance=request.governance,
+        )
+        try:
+            self.policy_gate.validate_append(entry, now=now)
+        except ValueError as refusal:
+            raise MemoryRuleError(MemoryErrorCode.POLICY_DENIED, str(refusal)) from None
+        current = repo.get_entry(user_id=request.user_id, key=request.key)
+        if current is not None and current.is_active(now) and not request.replace:
+            raise MemoryRuleError(
+                MemoryErrorCode.CONFLICT,
+                f"an active entry for key '{request.key}' exists; pass replace=true to supersede it",
+            )
+        superseded = None
+        if current is not None and current.revoked_at is None:
+            superseded = repo.replace_entry(user_id=request.user_id, entry=entry, superseded_at=now)
+        else:
+            repo.add_entry(user_id=request.user_id, entry=entry)
+        return {
+            "user_id": request.user_id,
+            "entry": entry.to_wire(),
+            "superseded": None if superseded is None else superseded.to_wire(),
+        }
+
+    def revoke(self, repo: MemoryLongRepository, *, user_id: str, key: str, now: datetime) -> dict[str, Any]:
+        validate_key(key)
+        entry = repo.get_entry(user_id=user_id, key=key)
+        if entry is None:
+            raise MemoryRuleError(MemoryErrorCode.ENTRY_NOT_FOUND, f"no entry for key '{key}'")
+        if entry.revoked_at is not None:
+            raise MemoryRuleError(MemoryErrorCode.ENTRY_REVOKED, f"entry '{key}' is already revoked")
+        repo.revoke(user_id=user_id, key=key, revoked_at=now)
+        revoked = dataclasses.replace(entry, revoked_at=now)
+        return {"user_id": user_id, "entry": revoked.to_wire(), "status": EntryStatus.REVOKED.value}

@@ -1,0 +1,1 @@
+"""Storage: schema and migrations, the hash-chained journal, the SQL store, verification and replay."""

@@ -1,0 +1,67 @@
+"""The SQLAlchemy Core tables. Migrations create them; this module only describes them for queries.
+
+Portability: times are fixed-form UTC text (``YYYY-MM-DDTHH:MM:SS.ffffffZ``) that sorts as it reads;
+hashes are lower-case hex; canonical JSON is stored as bytes; every ORDER BY is on an integer.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+__all__ = ["FORMAT_VERSION", "journal", "journal_header", "memory_entries", "metadata"]
+
+FORMAT_VERSION = 1
+
+metadata = MetaData()
+
+journal_header = Table(
+    "journal_header",
+    metadata,
+    Column("singleton", Integer, primary_key=True),
+    Column("journal_id", String(64), nullable=False),
+    Column("format_version", Integer, nullable=False),
+    Column("created_at", String(27), nullable=False),
+    Column("genesis_hash", String(64), nullable=False),
+)
+
+journal = Table(
+    "journal",
+    metadata,
+    Column("seq", BigInteger, primary_key=True, autoincrement=False),
+    Column("recorded_at", String(27), nullable=False),
+    Column("syscall", Text, nullable=False),
+    Column("principal", Text, nullable=False),
+    Column("args", LargeBinary, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("result", LargeBinary, nullable=False),
+    Column("effects_hash", String(64), nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("entry_hash", String(64), nullable=False),
+)
+
+memory_entries = Table(
+    "memory_entries",
+    metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("key", Text, primary_key=True),
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("memory_type", Text, nullable=False),
+    Column("created_at", String(27), nullable=False),
+    Column("source", Text, nullable=False),
+    Column("notes", Text),
+    Column("value_ref", Text),
+    Column("expires_at", String(27)),
+    Column("revoked_at", String(27)),
+    Column("superseded_at", String(27)),
+    Column("governance", Text, nullable=False),
+    Column("written_seq", BigInteger, nullable=False),
+)

@@ -1,0 +1,168 @@
+"""The SQL journal store: one write transaction per call, the journal entry appended inside it.
+
+Driver errors are translated here, once, into ``StorageError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import msgspec
+from sqlalchemy import Connection, Engine, select
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+from arvis.canonical import canonical_bytes, format_time, sha256_hex
+from arvis.memory.memory_long_repository import MemoryLongRepository
+from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
+from journal.memory_repository import SqlMemoryRepository
+from journal.migrate import upgrade_to_head
+from journal.schema import FORMAT_VERSION, journal, journal_header
+from kernel.abi import JournalEntry
+from kernel.clock import Clock
+from kernel.protocols import StorageError
+
+__all__ = ["JournalHeader", "SqlJournalStore", "SqlTransaction", "read_header"]
+
+
+class JournalHeader:
+    """The journal's identity: its id, format version and the genesis hash entry 1 chains from."""
+
+    def __init__(self, journal_id: str, format_version: int, created_at: str, genesis: str) -> None:
+        self.journal_id = journal_id
+        self.format_version = format_version
+        self.created_at = created_at
+        self.genesis_hash = genesis
+
+
+def read_header(connection: Connection) -> JournalHeader | None:
+    row = connection.execute(select(journal_header)).first()
+    if row is None:
+        return None
+    return JournalHeader(row.journal_id, row.format_version, row.created_at, row.genesis_hash)
+
+
+def _create_header(engine: Engine, clock: Clock, journal_id: str | None) -> None:
+    created_at = format_time(clock.now())
+    identity = journal_id or "j-" + sha256_hex(f"{created_at}|{engine.url}".encode())[:32]
+    with engine.begin() as connection:
+        if read_header(connection) is not None:
+            return
+        connection.execute(
+            journal_header.insert(),
+            {
+                "singleton": 1,
+                "journal_id": identity,
+                "format_version": FORMAT_VERSION,
+                "created_at": created_at,
+                "genesis_hash": genesis_hash(identity, FORMAT_VERSION),
+            },
+        )
+
+
+class SqlTransaction:
+    """One open write transaction: repositories bound to it, and the append of its journal entry."""
+
+    def __init__(self, connection: Connection, *, next_seq: int, prev_hash: str) -> None:
+        self._connection = connection
+        self._next_seq = next_seq
+        self._prev_hash = prev_hash
+        self._effects: list[Any] = []
+        self._memory = SqlMemoryRepository(connection, seq=next_seq, effects=self._effects)
+        self.appended: JournalEntry | None = None
+
+    @property
+    def next_seq(self) -> int:
+        return self._next_seq
+
+    @property
+    def memory_repository(self) -> MemoryLongRepository:
+        return self._memory
+
+    def append(
+        self,
+        *,
+        recorded_at: str,
+        syscall: str,
+        principal: str,
+        args: bytes,
+        status: str,
+        result: bytes,
+    ) -> JournalEntry:
+        if self.appended is not None:
+            raise StorageError("a transaction appends exactly one journal entry")
+        effects_hash = sha256_hex(canonical_bytes(self._effects)) if self._effects else EMPTY_EFFECTS_HASH
+        entry = JournalEntry(
+            seq=self._next_seq,
+            recorded_at=recorded_at,
+            syscall=syscall,
+            principal=principal,
+            args=args,
+            status=status,
+            result=result,
+            effects_hash=effects_hash,
+            prev_hash=self._prev_hash,
+            entry_hash=compute_entry_hash(
+                prev_hash=self._prev_hash,
+                seq=self._next_seq,
+                recorded_at=recorded_at,
+                syscall=syscall,
+                principal=principal,
+                args=args,
+                status=status,
+                result=result,
+                effects_hash=effects_hash,
+            ),
+        )
+        self._connection.execute(journal.insert(), msgspec.structs.asdict(entry))
+        self.appended = entry
+        return entry
+
+
+class SqlJournalStore:
+    """A journal and its state in one SQL database (SQLite or PostgreSQL), through one connection.
+
+    Not thread-safe: one store per thread or process; concurrent writers are serialised by the
+    database's write lock.
+    """
+
+    def __init__(self, engine: Engine, *, clock: Clock, journal_id: str | None = None) -> None:
+        self.engine = engine
+        try:
+            upgrade_to_head(engine)
+            _create_header(engine, clock, journal_id)
+            self._connection = engine.connect()
+            header = read_header(self._connection)
+            self._connection.rollback()
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot open the journal database: {exc}") from exc
+        assert header is not None
+        self.header = header
+
+    @contextmanager
+    def transaction(self) -> Iterator[SqlTransaction]:
+        try:
+            with self._connection.begin():
+                head = self._connection.execute(
+                    select(journal.c.seq, journal.c.entry_hash).order_by(journal.c.seq.desc()).limit(1)
+                ).first()
+                if head is None:
+                    tx = SqlTransaction(self._connection, next_seq=1, prev_hash=self.header.genesis_hash)
+                else:
+                    tx = SqlTransaction(self._connection, next_seq=head.seq + 1, prev_hash=head.entry_hash)
+                yield tx
+                if tx.appended is None:
+                    raise StorageError("a transaction must append its journal entry before commit")
+        except DBAPIError as exc:
+            raise StorageError(_describe(exc)) from exc
+
+    def close(self) -> None:
+        self._connection.close()
+        self.engine.dispose()
+
+
+def _describe(exc: DBAPIError) -> str:
+    """A one-line, deterministic description of a driver error."""
+    original = exc.orig
+    return f"{type(original).__name__}: {original}" if original is not None else type(exc).__name__

@@ -1,0 +1,92 @@
+"""Turn whatever a caller passes into the exact values that are journaled.
+
+Everything after this step works from the recorded forms, so a replay, which only has the journal,
+takes the same path and reaches the same result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode
+from kernel.errors import ErrorCode, KernelError
+
+__all__ = [
+    "MAX_ARGS_BYTES",
+    "MAX_NAME_LENGTH",
+    "MAX_PRINCIPAL_LENGTH",
+    "REFUSED_ARGS_MARKER",
+    "check_principal",
+    "check_refused",
+    "record_args",
+    "record_text",
+]
+
+MAX_ARGS_BYTES = 65_536
+MAX_NAME_LENGTH = 128
+MAX_PRINCIPAL_LENGTH = 256
+REFUSED_ARGS_MARKER = "$refused_args"
+_INT64 = 2**63
+
+
+def _has_big_int(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, int) and not -_INT64 <= item < _INT64:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False
+
+
+def record_args(args: object) -> bytes:
+    """The canonical bytes to journal for ``args``; arguments with no acceptable form are recorded
+    as ``{"$refused_args": reason}`` so that the refusal replays identically."""
+    try:
+        data = canonical_bytes(args)
+    except (CanonicalEncodingError, RecursionError) as exc:
+        reason = str(exc) if isinstance(exc, CanonicalEncodingError) else "value nested too deeply"
+        return canonical_bytes({REFUSED_ARGS_MARKER: f"arguments have no JSON form: {reason}"})
+    if len(data) > MAX_ARGS_BYTES:
+        return canonical_bytes(
+            {REFUSED_ARGS_MARKER: f"arguments exceed {MAX_ARGS_BYTES} bytes ({len(data)})"}
+        )
+    if _has_big_int(args):
+        return canonical_bytes({REFUSED_ARGS_MARKER: "integer outside the signed 64-bit range"})
+    return data
+
+
+_REFUSED_PREFIX = b'{"' + REFUSED_ARGS_MARKER.encode() + b'":'
+
+
+def check_refused(data: bytes) -> None:
+    """Refuse recorded arguments that carry the refusal marker (canonical order puts it first)."""
+    if data.startswith(_REFUSED_PREFIX):
+        reason = decode(data).get(REFUSED_ARGS_MARKER)
+        raise KernelError(ErrorCode.INVALID_ARGS, str(reason))
+
+
+def record_text(value: object, limit: int) -> str:
+    """The form of a syscall name or principal that is journaled: the string itself when it is a
+    UTF-8-encodable string of at most ``limit`` characters, else the empty string (always refused)."""
+    if not isinstance(value, str) or len(value) > limit:
+        return ""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return ""
+    return value
+
+
+def check_principal(principal: str) -> None:
+    """Refuse an empty principal or one with control characters."""
+    if not principal or not principal.isprintable():
+        raise KernelError(
+            ErrorCode.INVALID_PRINCIPAL,
+            f"principal must be 1 to {MAX_PRINCIPAL_LENGTH} printable characters",
+        )

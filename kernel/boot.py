@@ -1,0 +1,38 @@
+"""The composition root: a ready kernel from a database path or URL."""
+
+from __future__ import annotations
+
+from arvis.memory.memory_service import MemoryService
+from journal.engine import Durability, open_engine
+from journal.store import SqlJournalStore
+from kernel.clock import Clock, SystemClock
+from kernel.dispatcher import Kernel
+from kernel.registry import KernelServiceRegistry
+from syscalls.table import SYSCALL_TABLE
+
+__all__ = ["default_services", "open_kernel"]
+
+
+def default_services() -> KernelServiceRegistry:
+    return KernelServiceRegistry(memory_service=MemoryService())
+
+
+def open_kernel(
+    target: str,
+    *,
+    clock: Clock | None = None,
+    durability: Durability = Durability.NORMAL,
+    services: KernelServiceRegistry | None = None,
+    journal_id: str | None = None,
+) -> Kernel:
+    """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it."""
+    chosen_clock = clock or SystemClock()
+    store = SqlJournalStore(
+        open_engine(target, durability=durability), clock=chosen_clock, journal_id=journal_id
+    )
+    return Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services() if services is None else services,
+        store=store,
+        clock=chosen_clock,
+    )

@@ -1,0 +1,143 @@
+"""The dispatcher: the one place where a call becomes a journaled result. ``Kernel.call`` never raises."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from arvis.canonical import canonical_bytes, format_time, parse_time
+from arvis.memory.errors import MemoryRuleError
+from kernel.abi import CallContext, SyscallError, SyscallResult
+from kernel.arguments import (
+    MAX_NAME_LENGTH,
+    MAX_PRINCIPAL_LENGTH,
+    check_principal,
+    check_refused,
+    record_args,
+    record_text,
+)
+from kernel.clock import Clock
+from kernel.errors import ErrorCode, KernelError
+from kernel.protocols import JournalStore, StorageError
+from kernel.registry import KernelServiceRegistry
+from kernel.table import SyscallSpec, SyscallTable
+
+__all__ = ["Kernel", "RecordedCall"]
+
+
+class RecordedCall(msgspec.Struct, frozen=True):
+    """A call in the exact form the journal holds it: what replay feeds back to ``Kernel.execute``."""
+
+    syscall: str
+    principal: str
+    args: bytes
+    recorded_at: str
+
+
+class Kernel:
+    """Looks a call up in the table, decodes its arguments, runs the handler in one transaction with
+    the journal append, and returns the result; refusals are journaled in a transaction of their own."""
+
+    def __init__(
+        self,
+        *,
+        table: SyscallTable,
+        services: KernelServiceRegistry,
+        store: JournalStore,
+        clock: Clock,
+    ) -> None:
+        self.table = table
+        self.services = services
+        self.store = store
+        self.clock = clock
+        self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
+
+    def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult:
+        """Execute one syscall. Whatever the inputs, returns a SyscallResult and never raises."""
+        try:
+            recorded = RecordedCall(
+                syscall=record_text(name, MAX_NAME_LENGTH),
+                principal=record_text(principal, MAX_PRINCIPAL_LENGTH),
+                args=record_args({} if args is None else args),
+                recorded_at=format_time(self.clock.now()),
+            )
+        except Exception as exc:  # a broken clock: nothing can be journaled
+            return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+        return self.execute(recorded)
+
+    def execute(self, recorded: RecordedCall) -> SyscallResult:
+        """Run a call given in its recorded form (used by ``call`` and by replay)."""
+        try:
+            return self._execute(recorded)
+        except StorageError as exc:
+            return _unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc))
+        except Exception as exc:  # last resort: a bug must still not escape
+            return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+
+    def _execute(self, recorded: RecordedCall) -> SyscallResult:
+        now = parse_time(recorded.recorded_at)
+        try:
+            spec, request = self._admit(recorded)
+            with self.store.transaction() as tx:
+                ctx = CallContext(
+                    seq=tx.next_seq,
+                    now=now,
+                    principal=recorded.principal,
+                    services=self.services,
+                    tx=tx,
+                )
+                value = spec.handler(ctx, request)
+                result = SyscallResult(ok=True, seq=tx.next_seq, value=value)
+                entry = tx.append(
+                    recorded_at=recorded.recorded_at,
+                    syscall=recorded.syscall,
+                    principal=recorded.principal,
+                    args=recorded.args,
+                    status="ok",
+                    result=canonical_bytes(result.journal_payload()),
+                )
+            if entry.seq != result.seq:
+                raise StorageError(f"journal assigned seq {entry.seq}, expected {result.seq}")
+            return result
+        except KernelError as refusal:
+            error = SyscallError.of(refusal.code, refusal.detail)
+        except MemoryRuleError as refusal:
+            error = SyscallError.of(ErrorCode(refusal.code.value), refusal.detail)
+        except StorageError:
+            raise
+        except Exception as exc:
+            error = SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+        return self._journal_refusal(recorded, error)
+
+    def _admit(self, recorded: RecordedCall) -> tuple[SyscallSpec, Any]:
+        """Checks that need no state: principal, name, argument shape, bound service."""
+        check_principal(recorded.principal)
+        spec = self.table.get(recorded.syscall)
+        if spec is None:
+            raise KernelError(ErrorCode.UNKNOWN_SYSCALL, "the name is not in the syscall table")
+        check_refused(recorded.args)
+        try:
+            request = self._decoders[spec.name].decode(recorded.args)
+        except msgspec.DecodeError as exc:
+            raise KernelError(ErrorCode.INVALID_ARGS, str(exc)) from None
+        if spec.name.startswith("memory.") and self.services.memory_service is None:
+            raise KernelError(ErrorCode.NO_MEMORY_SERVICE)
+        return spec, request
+
+    def _journal_refusal(self, recorded: RecordedCall, error: SyscallError) -> SyscallResult:
+        with self.store.transaction() as tx:
+            result = SyscallResult(ok=False, seq=tx.next_seq, error=error)
+            tx.append(
+                recorded_at=recorded.recorded_at,
+                syscall=recorded.syscall,
+                principal=recorded.principal,
+                args=recorded.args,
+                status=error.code,
+                result=canonical_bytes(result.journal_payload()),
+            )
+        return result
+
+
+def _unacknowledged(code: ErrorCode, detail: str) -> SyscallResult:
+    return SyscallResult(ok=False, seq=None, error=SyscallError.of(code, detail))

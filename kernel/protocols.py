@@ -1,0 +1,49 @@
+"""What the kernel needs from storage: a transaction that offers the repositories and appends the
+journal entry that commits with them."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Protocol
+
+from arvis.memory.memory_long_repository import MemoryLongRepository
+from kernel.abi import JournalEntry
+
+__all__ = ["JournalStore", "StorageError", "Transaction"]
+
+
+class StorageError(Exception):
+    """The database failed (locked past the timeout, disk full, I/O error, connection lost).
+
+    Raised by storage, translated once at its edge; the dispatcher reports it as
+    ``storage_unavailable`` without journaling, because nothing was acknowledged.
+    """
+
+
+class Transaction(Protocol):
+    @property
+    def next_seq(self) -> int:
+        """The seq the entry appended in this transaction will get."""
+        ...
+
+    @property
+    def memory_repository(self) -> MemoryLongRepository: ...
+
+    def append(
+        self,
+        *,
+        recorded_at: str,
+        syscall: str,
+        principal: str,
+        args: bytes,
+        status: str,
+        result: bytes,
+    ) -> JournalEntry:
+        """Append the call's entry, chaining it and hashing the effects written in this transaction."""
+        ...
+
+
+class JournalStore(Protocol):
+    def transaction(self) -> AbstractContextManager[Transaction]:
+        """One write transaction: everything in it commits together or not at all."""
+        ...

@@ -1,0 +1,1 @@
+"""The syscall table: typed requests, handlers, one module per family."""

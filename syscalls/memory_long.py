@@ -1,0 +1,119 @@
+"""Handlers of the long-term memory family: memory.list, get, snapshot, write, revoke."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+from arvis.memory.governance import (
+    Governance,
+    GovernanceEncryption,
+    GovernancePrincipal,
+    GovernanceRetention,
+    GovernanceSharing,
+    GovernanceVisibility,
+)
+from arvis.memory.memory_long_entry import MemoryLongType
+from arvis.memory.memory_service import MemoryService, WriteRequest
+from kernel.abi import CallContext
+from kernel.errors import ErrorCode, KernelError
+from kernel.table import SyscallSpec
+from syscalls.types import AwareDatetime, UserId
+
+__all__ = ["MEMORY_LONG_SYSCALLS"]
+
+Text = Annotated[str, msgspec.Meta(max_length=1024)]
+
+
+class ListArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    user_id: UserId
+    include_inactive: bool = False
+
+
+class KeyArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    user_id: UserId
+    key: str
+
+
+class SnapshotArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    user_id: UserId
+
+
+class GovernanceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    visibility: GovernanceVisibility = GovernanceVisibility.USABLE
+    sharing: GovernanceSharing = GovernanceSharing.PERSONAL
+    retention: GovernanceRetention = GovernanceRetention.PERSISTENT
+    encryption: GovernanceEncryption = GovernanceEncryption.AT_REST
+    principal: GovernancePrincipal = GovernancePrincipal.USER
+
+
+class WriteArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    user_id: UserId
+    key: str
+    memory_type: MemoryLongType
+    source: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    notes: Text | None = None
+    value_ref: Text | None = None
+    expires_at: AwareDatetime | None = None
+    governance: GovernanceArgs | None = None
+    replace: bool = False
+
+
+def _memory(ctx: CallContext) -> MemoryService:
+    service = ctx.services.memory_service
+    if service is None:
+        raise KernelError(ErrorCode.NO_MEMORY_SERVICE)
+    return service
+
+
+def memory_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
+    return _memory(ctx).list(
+        ctx.tx.memory_repository,
+        user_id=args.user_id,
+        now=ctx.now,
+        include_inactive=args.include_inactive,
+    )
+
+
+def memory_get(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
+    return _memory(ctx).get(ctx.tx.memory_repository, user_id=args.user_id, key=args.key, now=ctx.now)
+
+
+def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
+    return _memory(ctx).snapshot(ctx.tx.memory_repository, user_id=args.user_id, now=ctx.now)
+
+
+def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:
+    governance = args.governance or GovernanceArgs()
+    request = WriteRequest(
+        user_id=args.user_id,
+        key=args.key,
+        memory_type=args.memory_type,
+        source=args.source,
+        notes=args.notes,
+        value_ref=args.value_ref,
+        expires_at=args.expires_at,
+        governance=Governance(
+            visibility=governance.visibility,
+            sharing=governance.sharing,
+            retention=governance.retention,
+            encryption=governance.encryption,
+            principal=governance.principal,
+        ),
+        replace=args.replace,
+    )
+    return _memory(ctx).write(ctx.tx.memory_repository, request, now=ctx.now)
+
+
+def memory_revoke(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
+    return _memory(ctx).revoke(ctx.tx.memory_repository, user_id=args.user_id, key=args.key, now=ctx.now)
+
+
+MEMORY_LONG_SYSCALLS = (
+    SyscallSpec("memory.list", ListArgs, memory_list, False, "list a user's entries in spec order"),
+    SyscallSpec("memory.get", KeyArgs, memory_get, False, "the active entry for a key"),
+    SyscallSpec("memory.snapshot", SnapshotArgs, memory_snapshot, False, "snapshot, projection and hash"),
+    SyscallSpec("memory.write", WriteArgs, memory_write, True, "create or supersede an entry"),
+    SyscallSpec("memory.revoke", KeyArgs, memory_revoke, True, "revoke the current entry for a key"),
+)

@@ -1,0 +1,10 @@
+"""Every syscall, in one place. Built at import: a duplicate name fails here."""
+
+from __future__ import annotations
+
+from kernel.table import SyscallTable
+from syscalls.memory_long import MEMORY_LONG_SYSCALLS
+
+__all__ = ["SYSCALL_TABLE"]
+
+SYSCALL_TABLE = SyscallTable([*MEMORY_LONG_SYSCALLS])

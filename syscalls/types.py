@@ -1,0 +1,21 @@
+"""Argument types shared by the syscall families."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import msgspec
+
+__all__ = ["MAX_USER_ID_LENGTH", "AwareDatetime", "UserId"]
+
+MAX_USER_ID_LENGTH = 128
+
+UserId = Annotated[
+    str,
+    msgspec.Meta(min_length=1, max_length=MAX_USER_ID_LENGTH, pattern=r"^[^\x00-\x1f\x7f]+$"),
+]
+"""A user id: 1 to 128 characters, no control characters."""
+
+AwareDatetime = Annotated[datetime, msgspec.Meta(tz=True)]
+"""An RFC 3339 timestamp with an offset; naive times are refused."""
