@@ -66,6 +66,10 @@ class Kernel:
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
         return self.execute(recorded)
 
+    def close(self) -> None:
+        """Close the store; the kernel cannot be used afterwards."""
+        self.store.close()
+
     def execute(self, recorded: RecordedCall) -> SyscallResult:
         """Run a call given in its recorded form (used by ``call`` and by replay)."""
         try:

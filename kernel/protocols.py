@@ -47,3 +47,7 @@ class JournalStore(Protocol):
     def transaction(self) -> AbstractContextManager[Transaction]:
         """One write transaction: everything in it commits together or not at all."""
         ...
+
+    def close(self) -> None:
+        """Release the database connection."""
+        ...

@@ -1,0 +1,155 @@
+"""Reading a journal: streamed in seq order, in batches, so memory does not grow with its length."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Row, func, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from journal.engine import open_engine
+from journal.schema import journal
+from journal.store import JournalHeader, read_header
+from kernel.abi import JournalEntry
+from kernel.protocols import StorageError
+
+__all__ = ["JournalFilter", "JournalReader", "row_to_entry"]
+
+BATCH = 2_000
+
+
+@dataclass(frozen=True)
+class JournalFilter:
+    """Which entries to read; None means no restriction. Times are fixed-form text."""
+
+    since: str | None = None
+    until: str | None = None
+    syscall: str | None = None
+    principal: str | None = None
+    status: str | None = None
+    after_seq: int = 0
+    until_seq: int | None = None
+
+
+def _text(value: object) -> str:
+    """A text column as stored; a value whose type was changed by hand keeps its bytes where it can
+    (invalid UTF-8 is replaced, which the chain check then reports as damage)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("utf-8", "replace")
+    return "" if value is None else str(value)
+
+
+def _blob(value: object) -> bytes:
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
+    return b"" if value is None else str(value).encode("utf-8")
+
+
+def _seq(value: object) -> int:
+    try:
+        return int(value)  # type: ignore[call-overload, no-any-return]
+    except (TypeError, ValueError):
+        return -1
+
+
+def row_to_entry(row: Row[Any]) -> JournalEntry:
+    """A journal row as an entry, whatever was done to the file by hand."""
+    values = row._mapping
+    return JournalEntry(
+        seq=_seq(values["seq"]),
+        recorded_at=_text(values["recorded_at"]),
+        syscall=_text(values["syscall"]),
+        principal=_text(values["principal"]),
+        args=_blob(values["args"]),
+        status=_text(values["status"]),
+        result=_blob(values["result"]),
+        effects_hash=_text(values["effects_hash"]),
+        prev_hash=_text(values["prev_hash"]),
+        entry_hash=_text(values["entry_hash"]),
+    )
+
+
+class JournalReader:
+    """Read-only access to one journal database (it is never migrated or created by reading)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def open(cls, target: str) -> JournalReader:
+        return cls(open_engine(target))
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def _connect(self) -> Connection:
+        try:
+            return self.engine.connect()
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot open the journal: {exc}") from exc
+
+    def header(self) -> JournalHeader | None:
+        try:
+            with self._connect() as connection:
+                return read_header(connection)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the journal header: {exc}") from exc
+
+    def head(self) -> JournalEntry | None:
+        """The last entry, or None for an empty journal."""
+        try:
+            with self._connect() as connection:
+                row = connection.execute(select(journal).order_by(journal.c.seq.desc()).limit(1)).first()
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the journal: {exc}") from exc
+        return None if row is None else row_to_entry(row)
+
+    def count(self) -> int:
+        try:
+            with self._connect() as connection:
+                return int(connection.execute(select(func.count()).select_from(journal)).scalar_one())
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the journal: {exc}") from exc
+
+    def get(self, seq: int) -> JournalEntry | None:
+        try:
+            with self._connect() as connection:
+                row = connection.execute(select(journal).where(journal.c.seq == seq)).first()
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the journal: {exc}") from exc
+        return None if row is None else row_to_entry(row)
+
+    def entries(self, where: JournalFilter | None = None, *, batch: int = BATCH) -> Iterator[JournalEntry]:
+        """Entries in ascending seq order, fetched ``batch`` at a time by keyset pagination."""
+        chosen = where or JournalFilter()
+        last = chosen.after_seq
+        while True:
+            query = select(journal).where(journal.c.seq > last)
+            if chosen.until_seq is not None:
+                query = query.where(journal.c.seq <= chosen.until_seq)
+            if chosen.since is not None:
+                query = query.where(journal.c.recorded_at >= chosen.since)
+            if chosen.until is not None:
+                query = query.where(journal.c.recorded_at <= chosen.until)
+            if chosen.syscall is not None:
+                query = query.where(journal.c.syscall == chosen.syscall)
+            if chosen.principal is not None:
+                query = query.where(journal.c.principal == chosen.principal)
+            if chosen.status is not None:
+                query = query.where(journal.c.status == chosen.status)
+            query = query.order_by(journal.c.seq).limit(batch)
+            try:
+                with self._connect() as connection:
+                    rows = [row_to_entry(row) for row in connection.execute(query)]
+            except SQLAlchemyError as exc:
+                raise StorageError(f"cannot read the journal: {exc}") from exc
+            yield from rows
+            if len(rows) < batch:
+                return
+            last = rows[-1].seq

@@ -1,0 +1,99 @@
+"""Chain verification: every entry chains from the one before, from the genesis of the header.
+
+Streams the journal; the first damaged seq is named with the reason. Damage that bypassed the
+append-only triggers (someone edited the file) is caught here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from journal.chain import compute_entry_hash, genesis_hash
+from journal.store import JournalHeader
+from kernel.abi import JournalEntry
+
+__all__ = ["ChainBreak", "ChainReport", "ChainVerifier", "verify_chain"]
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
+
+
+@dataclass(frozen=True)
+class ChainBreak:
+    seq: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    verified: bool
+    entries: int
+    head_seq: int
+    head_hash: str
+    first_bad_seq: int | None
+    reason: str | None
+
+
+class ChainVerifier:
+    """Checks entries one at a time (feed them in seq order); remembers only the running head."""
+
+    def __init__(self, header: JournalHeader) -> None:
+        self.expected_seq = 1
+        self.prev_hash = header.genesis_hash
+        self.entries = 0
+        self.header_break: ChainBreak | None = None
+        expected_genesis = genesis_hash(header.journal_id, header.format_version)
+        if header.genesis_hash != expected_genesis:
+            self.header_break = ChainBreak(0, "journal header altered: genesis hash does not match its id")
+            self.prev_hash = expected_genesis
+
+    def check(self, entry: JournalEntry) -> ChainBreak | None:
+        seq = entry.seq
+        if seq != self.expected_seq:
+            return ChainBreak(self.expected_seq, f"seq gap: expected {self.expected_seq}, found {seq}")
+        if not _TIME.fullmatch(entry.recorded_at):
+            return ChainBreak(seq, "recorded_at is not in the fixed time form")
+        if not (_HEX64.fullmatch(entry.effects_hash) and _HEX64.fullmatch(entry.entry_hash)):
+            return ChainBreak(seq, "a hash column is not 64 lower-case hex digits")
+        if entry.prev_hash != self.prev_hash:
+            return ChainBreak(seq, "prev_hash does not match the previous entry's hash")
+        try:
+            recomputed = compute_entry_hash(
+                prev_hash=self.prev_hash,
+                seq=seq,
+                recorded_at=entry.recorded_at,
+                syscall=entry.syscall,
+                principal=entry.principal,
+                args=entry.args,
+                status=entry.status,
+                result=entry.result,
+                effects_hash=entry.effects_hash,
+            )
+        except (ValueError, UnicodeError):
+            return ChainBreak(seq, "a column holds bytes that are not valid text")
+        if recomputed != entry.entry_hash:
+            return ChainBreak(seq, "entry_hash does not match the entry's contents")
+        self.prev_hash = entry.entry_hash
+        self.expected_seq = seq + 1
+        self.entries += 1
+        return None
+
+
+def verify_chain(header: JournalHeader, entries: Iterable[JournalEntry]) -> ChainReport:
+    verifier = ChainVerifier(header)
+    found: ChainBreak | None = verifier.header_break
+    if found is None:
+        for entry in entries:
+            found = verifier.check(entry)
+            if found is not None:
+                break
+    return ChainReport(
+        verified=found is None,
+        entries=verifier.entries,
+        head_seq=verifier.expected_seq - 1,
+        head_hash=verifier.prev_hash,
+        first_bad_seq=None if found is None else found.seq,
+        reason=None if found is None else found.reason,
+    )

@@ -1,0 +1,1 @@
+"""The ``arvis`` command line: one module per command, over the library's public APIs."""
