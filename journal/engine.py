@@ -25,6 +25,7 @@ class Durability(StrEnum):
 
     NORMAL = "NORMAL"
     FULL = "FULL"
+    OFF = "OFF"  # scratch stores only (replay on a throwaway file): no durability at all
 
 
 def to_url(target: str) -> str:

@@ -34,13 +34,13 @@ def current_revision(engine: Engine) -> str | None:
     return None if revision is None else str(revision)
 
 
-def upgrade_to_head(engine: Engine) -> tuple[str | None, str]:
-    """Upgrade if needed; returns (revision before, revision after)."""
+def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str | None, str]:
+    """Upgrade to ``target`` (default: head) if needed; returns (revision before, revision after)."""
     before = current_revision(engine)
-    head = head_revision()
-    if before != head:
+    goal = target or head_revision()
+    if before != goal:
         config = _config()
         with engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
-    return before, head
+            command.upgrade(config, goal)
+    return before, goal

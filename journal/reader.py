@@ -31,6 +31,7 @@ class JournalFilter:
     status: str | None = None
     after_seq: int = 0
     until_seq: int | None = None
+    descending: bool = False
 
 
 def _text(value: object) -> str:
@@ -126,13 +127,17 @@ class JournalReader:
         return None if row is None else row_to_entry(row)
 
     def entries(self, where: JournalFilter | None = None, *, batch: int = BATCH) -> Iterator[JournalEntry]:
-        """Entries in ascending seq order, fetched ``batch`` at a time by keyset pagination."""
+        """Entries in seq order (descending on request), fetched ``batch`` at a time by keyset pagination."""
         chosen = where or JournalFilter()
-        last = chosen.after_seq
+        boundary: int | None = None
         while True:
-            query = select(journal).where(journal.c.seq > last)
+            query = select(journal).where(journal.c.seq > chosen.after_seq)
             if chosen.until_seq is not None:
                 query = query.where(journal.c.seq <= chosen.until_seq)
+            if boundary is not None:
+                query = query.where(
+                    journal.c.seq < boundary if chosen.descending else journal.c.seq > boundary
+                )
             if chosen.since is not None:
                 query = query.where(journal.c.recorded_at >= chosen.since)
             if chosen.until is not None:
@@ -143,7 +148,8 @@ class JournalReader:
                 query = query.where(journal.c.principal == chosen.principal)
             if chosen.status is not None:
                 query = query.where(journal.c.status == chosen.status)
-            query = query.order_by(journal.c.seq).limit(batch)
+            order = journal.c.seq.desc() if chosen.descending else journal.c.seq
+            query = query.order_by(order).limit(batch)
             try:
                 with self._connect() as connection:
                     rows = [row_to_entry(row) for row in connection.execute(query)]
@@ -152,4 +158,4 @@ class JournalReader:
             yield from rows
             if len(rows) < batch:
                 return
-            last = rows[-1].seq
+            boundary = rows[-1].seq

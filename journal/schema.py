@@ -17,7 +17,7 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = ["FORMAT_VERSION", "journal", "journal_header", "memory_entries", "metadata"]
+__all__ = ["FORMAT_VERSION", "STATE_TABLES", "journal", "journal_header", "memory_entries", "metadata"]
 
 FORMAT_VERSION = 1
 
@@ -65,3 +65,6 @@ memory_entries = Table(
     Column("governance", Text, nullable=False),
     Column("written_seq", BigInteger, nullable=False),
 )
+
+STATE_TABLES: tuple[Table, ...] = (memory_entries,)
+"""Every table whose rows are state derived from the journal (what the state digest covers)."""

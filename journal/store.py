@@ -43,20 +43,23 @@ def read_header(connection: Connection) -> JournalHeader | None:
     return JournalHeader(row.journal_id, row.format_version, row.created_at, row.genesis_hash)
 
 
-def _create_header(engine: Engine, clock: Clock, journal_id: str | None) -> None:
-    created_at = format_time(clock.now())
-    identity = journal_id or "j-" + sha256_hex(f"{created_at}|{engine.url}".encode())[:32]
+def _create_header(engine: Engine, clock: Clock, journal_id: str | None, copy: JournalHeader | None) -> None:
+    """Write the header of a new journal (or a copy of another journal's header, for replay)."""
     with engine.begin() as connection:
         if read_header(connection) is not None:
             return
+        if copy is None:
+            created_at = format_time(clock.now())
+            identity = journal_id or "j-" + sha256_hex(f"{created_at}|{engine.url}".encode())[:32]
+            copy = JournalHeader(identity, FORMAT_VERSION, created_at, genesis_hash(identity, FORMAT_VERSION))
         connection.execute(
             journal_header.insert(),
             {
                 "singleton": 1,
-                "journal_id": identity,
-                "format_version": FORMAT_VERSION,
-                "created_at": created_at,
-                "genesis_hash": genesis_hash(identity, FORMAT_VERSION),
+                "journal_id": copy.journal_id,
+                "format_version": copy.format_version,
+                "created_at": copy.created_at,
+                "genesis_hash": copy.genesis_hash,
             },
         )
 
@@ -127,11 +130,21 @@ class SqlJournalStore:
     database's write lock.
     """
 
-    def __init__(self, engine: Engine, *, clock: Clock, journal_id: str | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        clock: Clock,
+        journal_id: str | None = None,
+        copy_header: JournalHeader | None = None,
+        upgrade: bool = True,
+    ) -> None:
         self.engine = engine
+        self.last_entry: JournalEntry | None = None
         try:
-            upgrade_to_head(engine)
-            _create_header(engine, clock, journal_id)
+            if upgrade:
+                upgrade_to_head(engine)
+            _create_header(engine, clock, journal_id, copy_header)
             self._connection = engine.connect()
             header = read_header(self._connection)
             self._connection.rollback()
@@ -154,6 +167,17 @@ class SqlJournalStore:
                 yield tx
                 if tx.appended is None:
                     raise StorageError("a transaction must append its journal entry before commit")
+        except DBAPIError as exc:
+            raise StorageError(_describe(exc)) from exc
+        self.last_entry = tx.appended
+
+    @contextmanager
+    def read_only(self) -> Iterator[MemoryLongRepository]:
+        """Repositories for reading outside any syscall (audit tools); the transaction is rolled back."""
+        try:
+            with self._connection.begin() as transaction:
+                yield SqlMemoryRepository(self._connection, seq=0, effects=[])
+                transaction.rollback()
         except DBAPIError as exc:
             raise StorageError(_describe(exc)) from exc
 

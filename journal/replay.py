@@ -1,0 +1,310 @@
+"""Verification replay: check the chain, re-execute every entry on a fresh store, compare byte for byte.
+
+Per entry the status, the result bytes and the effects hash are compared with the record; at the end
+the state digest of the audited database is compared with the replay's. Entries are streamed: only
+the scratch store grows, and it lives in a temporary file once the journal is large.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from arvis.canonical import decode, parse_time
+from arvis.memory.memory_service import MemoryService
+from journal.engine import Durability, open_engine
+from journal.reader import JournalFilter, JournalReader
+from journal.state import state_digest
+from journal.store import JournalHeader, SqlJournalStore
+from journal.verify import ChainVerifier
+from kernel.abi import JournalEntry
+from kernel.clock import ManualClock
+from kernel.dispatcher import Kernel, RecordedCall
+from kernel.protocols import StorageError
+from kernel.registry import KernelServiceRegistry
+from kernel.table import SyscallTable
+
+__all__ = [
+    "Checkpoint",
+    "Divergence",
+    "DivergenceClass",
+    "ReplayReport",
+    "Replayer",
+    "verify_journal",
+]
+
+IN_MEMORY_LIMIT = 100_000
+"""Journals longer than this are replayed on a temporary file rather than in memory."""
+
+
+class DivergenceClass:
+    INVALID_HISTORY = "invalid_history"
+    NONDETERMINISM = "nondeterminism"
+    INTERNAL = "internal"
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first place where the journal and its replay part ways."""
+
+    seq: int
+    syscall: str
+    kind: str
+    reason: str
+    expected: Any = None
+    found: Any = None
+    diff: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "syscall": self.syscall,
+            "class": self.kind,
+            "reason": self.reason,
+            "expected": self.expected,
+            "found": self.found,
+            "diff": self.diff,
+        }
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A position an auditor kept: the journal must still hold this entry hash at this seq."""
+
+    seq: int
+    entry_hash: str
+
+    @classmethod
+    def parse(cls, text: str) -> Checkpoint:
+        seq, _, digest = text.partition(":")
+        if not seq.isdigit() or int(seq) < 1 or len(digest) != 64:
+            raise ValueError("a checkpoint is SEQ:HASH with a 64-hex-digit hash")
+        return cls(int(seq), digest.lower())
+
+    def __str__(self) -> str:
+        return f"{self.seq}:{self.entry_hash}"
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    verified: bool
+    replayed: bool
+    entries: int
+    seconds: float
+    head_seq: int
+    head_hash: str
+    state_digest: str | None
+    divergence: Divergence | None
+
+    @property
+    def entries_per_second(self) -> float:
+        return self.entries / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verified": self.verified,
+            "replayed": self.replayed,
+            "entries": self.entries,
+            "seconds": round(self.seconds, 6),
+            "entries_per_second": round(self.entries_per_second, 1),
+            "head_seq": self.head_seq,
+            "head_hash": self.head_hash,
+            "state_digest": self.state_digest,
+            "first_bad_seq": None if self.divergence is None else self.divergence.seq,
+            "reason": None if self.divergence is None else self.divergence.reason,
+            "divergence": None if self.divergence is None else self.divergence.to_json(),
+        }
+
+
+def _decoded(data: bytes) -> Any:
+    try:
+        return decode(data)
+    except Exception:
+        return data.decode("utf-8", "replace")
+
+
+def _diff(expected: Any, found: Any) -> str:
+    def lines(value: Any) -> list[str]:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode().splitlines()
+
+    return "\n".join(difflib.unified_diff(lines(expected), lines(found), "recorded", "replayed", lineterm=""))
+
+
+class Replayer:
+    """A fresh kernel on a scratch store that re-executes recorded entries one at a time."""
+
+    def __init__(
+        self,
+        header: JournalHeader,
+        *,
+        table: SyscallTable,
+        services: KernelServiceRegistry | None = None,
+        on_disk: bool = False,
+    ) -> None:
+        self._directory = Path(tempfile.mkdtemp(prefix="arvis-replay-")) if on_disk else None
+        target = ":memory:" if self._directory is None else str(self._directory / "replay.db")
+        clock = ManualClock(parse_time(header.created_at))
+        self.store = SqlJournalStore(
+            open_engine(target, durability=Durability.OFF), clock=clock, copy_header=header
+        )
+        self.kernel = Kernel(
+            table=table,
+            services=KernelServiceRegistry(memory_service=MemoryService()) if services is None else services,
+            store=self.store,
+            clock=clock,
+        )
+
+    def close(self) -> None:
+        self.store.close()
+        if self._directory is not None:
+            shutil.rmtree(self._directory, ignore_errors=True)
+
+    def __enter__(self) -> Replayer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def apply(self, entry: JournalEntry) -> Divergence | None:
+        """Re-execute one entry and compare; None when it reproduced byte for byte."""
+        recorded = RecordedCall(
+            syscall=entry.syscall, principal=entry.principal, args=entry.args, recorded_at=entry.recorded_at
+        )
+        result = self.kernel.execute(recorded)
+        replayed = self.store.last_entry
+        if result.seq is None or replayed is None or replayed.seq != entry.seq:
+            detail = result.error.detail if result.error is not None else "no entry was appended"
+            return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {detail}")
+        if replayed.status != entry.status or replayed.result != entry.result:
+            expected, found = _decoded(entry.result), _decoded(replayed.result)
+            reason = (
+                f"status {entry.status!r} replayed as {replayed.status!r}"
+                if replayed.status != entry.status
+                else "result bytes differ"
+            )
+            return Divergence(
+                entry.seq,
+                entry.syscall,
+                DivergenceClass.NONDETERMINISM,
+                reason,
+                expected,
+                found,
+                _diff(expected, found),
+            )
+        if replayed.effects_hash != entry.effects_hash:
+            return Divergence(
+                entry.seq,
+                entry.syscall,
+                DivergenceClass.NONDETERMINISM,
+                "effects differ",
+                entry.effects_hash,
+                replayed.effects_hash,
+            )
+        return None
+
+    def state_digest(self) -> str:
+        with self.store.engine.connect() as connection:
+            return state_digest(connection)
+
+
+def verify_journal(
+    reader: JournalReader,
+    *,
+    table: SyscallTable,
+    services: KernelServiceRegistry | None = None,
+    replay: bool = True,
+    checkpoint: Checkpoint | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ReplayReport:
+    """Chain check plus (unless ``replay`` is False) re-execution; stops at the first divergence."""
+    header = reader.header()
+    if header is None:
+        raise StorageError("the database holds no arvis journal (no header)")
+    started = time.perf_counter()
+    chain = ChainVerifier(header)
+    divergence: Divergence | None = None
+    if chain.header_break is not None:
+        divergence = Divergence(0, "", DivergenceClass.INVALID_HISTORY, chain.header_break.reason)
+    replayer = (
+        Replayer(header, table=table, services=services, on_disk=reader.count() > IN_MEMORY_LIMIT)
+        if replay and divergence is None
+        else None
+    )
+    digest: str | None = None
+    try:
+        if divergence is None:
+            divergence = _walk(reader, chain, replayer, checkpoint, progress)
+        if divergence is None and checkpoint is not None and checkpoint.seq > chain.entries:
+            divergence = Divergence(
+                chain.entries + 1,
+                "",
+                DivergenceClass.INVALID_HISTORY,
+                f"journal ends at seq {chain.entries}: it no longer extends checkpoint {checkpoint.seq}",
+            )
+        if divergence is None and replayer is not None:
+            digest = replayer.state_digest()
+            with reader.engine.connect() as connection:
+                stored = state_digest(connection)
+            if stored != digest:
+                divergence = Divergence(
+                    chain.entries,
+                    "",
+                    DivergenceClass.INVALID_HISTORY,
+                    "the stored state differs from the state its journal produces",
+                    stored,
+                    digest,
+                )
+    finally:
+        if replayer is not None:
+            replayer.close()
+    return ReplayReport(
+        verified=divergence is None,
+        replayed=replayer is not None,
+        entries=chain.entries,
+        seconds=time.perf_counter() - started,
+        head_seq=chain.expected_seq - 1,
+        head_hash=chain.prev_hash,
+        state_digest=digest,
+        divergence=divergence,
+    )
+
+
+def _walk(
+    reader: JournalReader,
+    chain: ChainVerifier,
+    replayer: Replayer | None,
+    checkpoint: Checkpoint | None,
+    progress: Callable[[int], None] | None,
+) -> Divergence | None:
+    for entry in reader.entries(JournalFilter()):
+        broken = chain.check(entry)
+        if broken is not None:
+            return Divergence(broken.seq, entry.syscall, DivergenceClass.INVALID_HISTORY, broken.reason)
+        if (
+            checkpoint is not None
+            and entry.seq == checkpoint.seq
+            and entry.entry_hash != checkpoint.entry_hash
+        ):
+            return Divergence(
+                entry.seq,
+                entry.syscall,
+                DivergenceClass.INVALID_HISTORY,
+                "history rewritten: the entry hash at the checkpoint's seq differs",
+                checkpoint.entry_hash,
+                entry.entry_hash,
+            )
+        if replayer is not None:
+            diverged = replayer.apply(entry)
+            if diverged is not None:
+                return diverged
+        if progress is not None:
+            progress(entry.seq)
+    return None

@@ -1,0 +1,78 @@
+"""The state digest: one hash over every state table, read in primary-key order, streamed.
+
+Order is by primary key compared as bytes (SQLite's BINARY collation, PostgreSQL's "C"), so the same
+rows give the same digest on either backend and nothing is held in memory but one batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import Column, Connection, Table, select, tuple_
+from sqlalchemy.sql.elements import ColumnElement
+
+from arvis.canonical import canonical_bytes
+from journal.schema import STATE_TABLES
+
+__all__ = ["StateDigest", "iter_state_rows", "state_digest"]
+
+BATCH = 2_000
+
+
+def _ordered(column: Column[Any], dialect: str) -> ColumnElement[Any]:
+    if dialect == "postgresql" and column.type.python_type is str:
+        return column.collate("C")
+    return column
+
+
+def _normal(value: Any) -> Any:
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).hex()
+    return value
+
+
+def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, Any]]:
+    """Rows of one state table in primary-key order, fetched in batches by keyset pagination."""
+    dialect = connection.dialect.name
+    keys = list(table.primary_key.columns)
+    ordering = [_ordered(column, dialect) for column in keys]
+    last: tuple[Any, ...] | None = None
+    while True:
+        query = select(table).order_by(*ordering).limit(BATCH)
+        if last is not None:
+            query = query.where(tuple_(*ordering) > tuple_(*last))
+        rows = [
+            {name: _normal(value) for name, value in row._mapping.items()}
+            for row in connection.execute(query)
+        ]
+        yield from rows
+        if len(rows) < BATCH:
+            return
+        last = tuple(rows[-1][column.name] for column in keys)
+
+
+class StateDigest:
+    """A running digest over (table, row) pairs."""
+
+    def __init__(self) -> None:
+        self._hash = hashlib.sha256(b"arvis-state")
+        self.rows = 0
+
+    def add(self, table: str, row: dict[str, Any]) -> None:
+        data = canonical_bytes([str(table), {str(name): value for name, value in row.items()}])
+        self._hash.update(len(data).to_bytes(8, "big") + data)
+        self.rows += 1
+
+    def hexdigest(self) -> str:
+        return self._hash.hexdigest()
+
+
+def state_digest(connection: Connection) -> str:
+    """The digest of every state table as stored now."""
+    digest = StateDigest()
+    for table in STATE_TABLES:
+        for row in iter_state_rows(connection, table):
+            digest.add(table.name, row)
+    return digest.hexdigest()

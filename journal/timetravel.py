@@ -1,0 +1,89 @@
+"""Time travel: the state and a user's snapshot as of any seq, by replaying the journal up to it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from arvis.canonical import parse_time
+from arvis.memory.memory_service import MemoryService
+from journal.reader import JournalFilter, JournalReader
+from journal.replay import Replayer
+from journal.schema import STATE_TABLES
+from journal.state import StateDigest, iter_state_rows
+from kernel.protocols import StorageError
+from kernel.table import SyscallTable
+
+__all__ = ["StateAt", "replay_until", "snapshot_at", "state_at"]
+
+
+@dataclass(frozen=True)
+class StateAt:
+    seq: int
+    recorded_at: str | None
+    digest: str
+    tables: dict[str, list[dict[str, Any]]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "recorded_at": self.recorded_at,
+            "state_digest": self.digest,
+            "tables": self.tables,
+        }
+
+
+def replay_until(
+    reader: JournalReader, seq: int | None, *, table: SyscallTable
+) -> tuple[Replayer, int, str | None]:
+    """A replayer holding the state right after entry ``seq`` (the head when None)."""
+    header = reader.header()
+    if header is None:
+        raise StorageError("the database holds no arvis journal (no header)")
+    replayer = Replayer(header, table=table)
+    last_seq, last_time = 0, None
+    try:
+        for entry in reader.entries(JournalFilter(until_seq=seq)):
+            diverged = replayer.apply(entry)
+            if diverged is not None:
+                raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
+            last_seq, last_time = entry.seq, entry.recorded_at
+    except BaseException:
+        replayer.close()
+        raise
+    if seq is not None and last_seq != seq:
+        replayer.close()
+        raise StorageError(f"the journal has no entry {seq} (it ends at {last_seq})")
+    return replayer, last_seq, last_time
+
+
+def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable) -> StateAt:
+    replayer, last_seq, last_time = replay_until(reader, seq, table=table)
+    try:
+        digest = StateDigest()
+        tables: dict[str, list[dict[str, Any]]] = {}
+        with replayer.store.engine.connect() as connection:
+            for state_table in STATE_TABLES:
+                rows = list(iter_state_rows(connection, state_table))
+                for row in rows:
+                    digest.add(state_table.name, row)
+                tables[state_table.name] = rows
+        return StateAt(last_seq, last_time, digest.hexdigest(), tables)
+    finally:
+        replayer.close()
+
+
+def snapshot_at(
+    reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable
+) -> dict[str, Any]:
+    """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``,
+    its ``created_at`` being that entry's time."""
+    replayer, last_seq, last_time = replay_until(reader, seq, table=table)
+    try:
+        if last_time is None:
+            raise StorageError("the journal is empty: there is no moment to take a snapshot at")
+        with replayer.store.read_only() as repository:
+            value = MemoryService().snapshot(repository, user_id=user_id, now=parse_time(last_time))
+        return {"seq": last_seq, **value}
+    finally:
+        replayer.close()

@@ -1,0 +1,76 @@
+"""``journal_only_replay``: a kernel that serves a recorded run from its journal, touching no store.
+
+Each call must match the next recorded entry's (syscall, args, principal), compared in their
+recorded forms; it then gets the recorded result. A mismatch gives ``replay_divergence`` with what
+was expected and what was found, and the cursor stays where it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import orjson
+
+from arvis.canonical import decode
+from kernel.abi import JournalEntry, SyscallError, SyscallResult
+from kernel.arguments import MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH, record_args, record_text
+from kernel.errors import ErrorCode
+
+__all__ = ["JournalReplayKernel"]
+
+
+def _describe(syscall: str, args: bytes, principal: str) -> dict[str, Any]:
+    return {"syscall": syscall, "principal": principal, "args": args.decode("utf-8", "replace")}
+
+
+class JournalReplayKernel:
+    """Same ``call`` interface as ``Kernel``; results come from the journal, never recomputed."""
+
+    def __init__(self, entries: Iterable[JournalEntry]) -> None:
+        self._entries: Iterator[JournalEntry] = iter(entries)
+        self._pending: JournalEntry | None = None
+        self.served = 0
+
+    def _peek(self) -> JournalEntry | None:
+        if self._pending is None:
+            self._pending = next(self._entries, None)
+        return self._pending
+
+    def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult:
+        syscall = record_text(name, MAX_NAME_LENGTH)
+        recorded_principal = record_text(principal, MAX_PRINCIPAL_LENGTH)
+        recorded_args = record_args({} if args is None else args)
+        found = _describe(syscall, recorded_args, recorded_principal)
+        entry = self._peek()
+        if entry is None:
+            return _divergence({"end_of_journal": True}, found)
+        if (entry.syscall, entry.args, entry.principal) != (syscall, recorded_args, recorded_principal):
+            return _divergence(_describe(entry.syscall, entry.args, entry.principal), found, seq=entry.seq)
+        self._pending = None
+        self.served += 1
+        payload = decode(entry.result)
+        if payload.get("ok") is True:
+            return SyscallResult(ok=True, seq=entry.seq, value=payload.get("value"))
+        error = payload.get("error") or {}
+        return SyscallResult(
+            ok=False,
+            seq=entry.seq,
+            error=SyscallError(
+                code=str(error.get("code", "")),
+                message=str(error.get("message", "")),
+                detail=str(error.get("detail", "")),
+            ),
+        )
+
+    @property
+    def exhausted(self) -> bool:
+        """True when every recorded entry of the run has been served."""
+        return self._peek() is None
+
+
+def _divergence(expected: dict[str, Any], found: dict[str, Any], *, seq: int | None = None) -> SyscallResult:
+    detail = orjson.dumps({"seq": seq, "expected": expected, "found": found}, option=orjson.OPT_SORT_KEYS)
+    return SyscallResult(
+        ok=False, seq=None, error=SyscallError.of(ErrorCode.REPLAY_DIVERGENCE, detail.decode("utf-8"))
+    )

@@ -1,0 +1,115 @@
+"""``arvis journal ls`` and ``arvis journal tail``: entries, filtered like journalctl."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+from journal.reader import JournalFilter, JournalReader
+from kernel.abi import JournalEntry
+from tools.common import EXIT_OK, CommandError
+from tools.output import entry_to_json, print_json, print_table
+from tools.timespec import parse_moment
+
+__all__ = ["Command", "add_filters", "print_entries", "run_ls", "run_tail"]
+
+Command = Callable[[JournalReader, argparse.Namespace], int]
+"""A journal subcommand over an open reader."""
+
+_COLUMNS = ("seq", "recorded_at", "syscall", "principal", "status", "entry_hash")
+
+
+def add_filters(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--since", help="entries at or after this time (ISO 8601 or an age: 2h, 30m, 1d)")
+    parser.add_argument("--until", help="entries at or before this time")
+    parser.add_argument("--syscall", help="syscall name or glob, e.g. 'memory.*'")
+    parser.add_argument("--principal", help="only this principal")
+    parser.add_argument("--status", help="ok, error (any refusal) or one error code")
+
+
+def _filtered(reader: JournalReader, options: argparse.Namespace, **extra: object) -> Iterator[JournalEntry]:
+    pattern = options.syscall
+    exact = pattern if pattern is not None and not any(c in pattern for c in "*?[") else None
+    status = None if options.status in (None, "error") else options.status
+    where = JournalFilter(
+        since=None if options.since is None else parse_moment(options.since),
+        until=None if options.until is None else parse_moment(options.until),
+        syscall=exact,
+        principal=options.principal,
+        status=status,
+        **extra,  # type: ignore[arg-type]
+    )
+    for entry in reader.entries(where):
+        if pattern is not None and exact is None and not fnmatch.fnmatchcase(entry.syscall, pattern):
+            continue
+        if options.status == "error" and entry.status == "ok":
+            continue
+        yield entry
+
+
+def print_entries(entries: Iterable[JournalEntry], fmt: str, *, title: str = "journal") -> None:
+    if fmt == "table":
+        print_table(
+            title,
+            _COLUMNS,
+            ((e.seq, e.recorded_at, e.syscall, e.principal, e.status, e.entry_hash[:16]) for e in entries),
+        )
+    elif fmt == "json":
+        print_json([entry_to_json(entry) for entry in entries])
+    else:
+        for entry in entries:
+            print_json(entry_to_json(entry), lines=True)
+
+
+def run_ls(reader: JournalReader, options: argparse.Namespace) -> int:
+    if options.lines is not None and options.lines < 0:
+        raise CommandError("-n must be zero or more")
+    if options.lines is not None and not options.reverse:
+        # the last N in ascending order: read backwards, keep N, turn them round
+        newest = list(_take(_filtered(reader, options, descending=True), options.lines))
+        entries: Iterable[JournalEntry] = reversed(newest)
+    else:
+        entries = _filtered(reader, options, descending=options.reverse)
+        if options.lines is not None:
+            entries = _take(entries, options.lines)
+    print_entries(entries, options.output)
+    return EXIT_OK
+
+
+def _take(entries: Iterator[JournalEntry], count: int) -> Iterator[JournalEntry]:
+    for index, entry in enumerate(entries):
+        if index >= count:
+            return
+        yield entry
+
+
+def _print_lines(entries: Iterable[JournalEntry], fmt: str) -> None:
+    if fmt == "jsonl":
+        print_entries(entries, "jsonl")
+        return
+    for e in entries:
+        print(f"{e.seq}\t{e.recorded_at}\t{e.syscall}\t{e.principal}\t{e.status}", flush=True)
+
+
+def run_tail(reader: JournalReader, options: argparse.Namespace) -> int:
+    """The last N entries, then (with -f) every new one as another process appends it."""
+    if options.lines < 0:
+        raise CommandError("-n must be zero or more")
+    last = list(_take(reader.entries(JournalFilter(descending=True)), options.lines))[::-1]
+    _print_lines(last, options.output)
+    if not options.follow:
+        return EXIT_OK
+    head = reader.head()
+    seen = 0 if head is None else head.seq
+    idle_since = time.monotonic()
+    while options.idle_exit is None or time.monotonic() - idle_since < options.idle_exit:
+        fresh = list(reader.entries(JournalFilter(after_seq=seen)))
+        if fresh:
+            _print_lines(fresh, options.output)
+            seen = fresh[-1].seq
+            idle_since = time.monotonic()
+        else:
+            time.sleep(options.interval)
+    return EXIT_OK
