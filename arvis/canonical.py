@@ -27,7 +27,6 @@ __all__ = [
 
 JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 
-_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _encoder = msgspec.json.Encoder(order="sorted")
 _decoder = msgspec.json.Decoder()
 
@@ -40,7 +39,11 @@ def format_time(moment: datetime) -> str:
     """The fixed text form of an aware datetime, in UTC with microseconds."""
     if moment.tzinfo is None:
         raise CanonicalEncodingError("naive datetime has no canonical form")
-    return moment.astimezone(UTC).strftime(_TIME_FORMAT)
+    utc = moment.astimezone(UTC)
+    return (
+        f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:"
+        f"{utc.second:02d}.{utc.microsecond:06d}Z"
+    )
 
 
 def parse_time(text: str) -> datetime:

@@ -37,6 +37,10 @@ def to_url(target: str) -> str:
     return f"sqlite:///{os.path.abspath(target)}"
 
 
+def _decode_text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
 def open_engine(
     target: str,
     *,
@@ -55,6 +59,8 @@ def open_engine(
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        # text that is not UTF-8 (a hand-edited file) must reach the verifier, not crash the driver
+        dbapi_connection.text_factory = _decode_text
         cursor = dbapi_connection.cursor()
         if not in_memory:
             cursor.execute("PRAGMA journal_mode=WAL")

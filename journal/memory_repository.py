@@ -58,6 +58,8 @@ def entry_from_row(row: Row[Any]) -> MemoryLongEntry:
 
 
 def _ordered(entries: list[MemoryLongEntry]) -> list[MemoryLongEntry]:
+    """The spec's order; the sort is stable, so versions of one key written at the same moment keep
+    their version order (the rows arrive ordered by version within a key)."""
     return sorted(entries, key=lambda entry: entry.sort_key)
 
 
@@ -70,14 +72,16 @@ class SqlMemoryRepository(MemoryLongRepository):
         self._effects = effects
 
     def list_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
-        rows = self._connection.execute(select(memory_entries).where(_T.user_id == user_id))
+        rows = self._connection.execute(
+            select(memory_entries).where(_T.user_id == user_id).order_by(_T.key, _T.version)
+        )
         return _ordered([entry_from_row(row) for row in rows])
 
     def list_active_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
         rows = self._connection.execute(
-            select(memory_entries).where(
-                _T.user_id == user_id, _T.revoked_at.is_(None), _T.superseded_at.is_(None)
-            )
+            select(memory_entries)
+            .where(_T.user_id == user_id, _T.revoked_at.is_(None), _T.superseded_at.is_(None))
+            .order_by(_T.key, _T.version)
         )
         return _ordered([entry_from_row(row) for row in rows])
 

@@ -53,10 +53,11 @@ def _blob(value: object) -> bytes:
 
 
 def _seq(value: object) -> int:
-    try:
-        return int(value)  # type: ignore[call-overload, no-any-return]
-    except (TypeError, ValueError):
-        return -1
+    """The seq as stored; anything but an integer (2.5, "x", NULL) reads as -1, which fails the
+    gapless check at that position."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return -1
 
 
 def row_to_entry(row: Row[Any]) -> JournalEntry:

@@ -11,13 +11,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from journal.chain import compute_entry_hash, genesis_hash
+from journal.schema import FORMAT_VERSION
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 
 __all__ = ["ChainBreak", "ChainReport", "ChainVerifier", "verify_chain"]
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
+_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,9 @@ class ChainVerifier:
         self.entries = 0
         self.header_break: ChainBreak | None = None
         expected_genesis = genesis_hash(header.journal_id, header.format_version)
-        if header.genesis_hash != expected_genesis:
+        if header.format_version != FORMAT_VERSION:
+            self.header_break = ChainBreak(0, f"unsupported journal format version {header.format_version}")
+        elif header.genesis_hash != expected_genesis:
             self.header_break = ChainBreak(0, "journal header altered: genesis hash does not match its id")
             self.prev_hash = expected_genesis
 

@@ -91,6 +91,7 @@ class MemoryService:
             "snapshot": wire,
             "projection": self.projector.project(snapshot),
             "snapshot_hash": sha256_hex(canonical_bytes(wire)),
+            "content_hash": sha256_hex(canonical_bytes({**wire, "created_at": None})),
         }
 
     def write(self, repo: MemoryLongRepository, request: WriteRequest, *, now: datetime) -> dict[str, Any]:
