@@ -19,7 +19,6 @@ from typing import Any
 import orjson
 
 from arvis.canonical import decode, parse_time
-from arvis.memory.memory_service import MemoryService
 from journal.engine import Durability, open_engine
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
@@ -30,6 +29,7 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
+from kernel.services import default_services
 from kernel.table import SyscallTable
 
 __all__ = [
@@ -157,7 +157,7 @@ class Replayer:
         )
         self.kernel = Kernel(
             table=table,
-            services=KernelServiceRegistry(memory_service=MemoryService()) if services is None else services,
+            services=default_services() if services is None else services,
             store=self.store,
             clock=clock,
         )

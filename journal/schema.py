@@ -17,7 +17,19 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = ["FORMAT_VERSION", "STATE_TABLES", "journal", "journal_header", "memory_entries", "metadata"]
+__all__ = [
+    "FORMAT_VERSION",
+    "STATE_TABLES",
+    "awmu_canon_requests",
+    "awmu_contexts",
+    "awmu_events",
+    "awmu_reviews",
+    "awmu_units",
+    "journal",
+    "journal_header",
+    "memory_entries",
+    "metadata",
+]
 
 FORMAT_VERSION = 1
 
@@ -66,5 +78,60 @@ memory_entries = Table(
     Column("written_seq", BigInteger, nullable=False),
 )
 
-STATE_TABLES: tuple[Table, ...] = (memory_entries,)
+awmu_contexts = Table(
+    "awmu_contexts",
+    metadata,
+    Column("context_id", Text, primary_key=True),
+    Column("updated_seq", BigInteger, nullable=False),
+    Column("body", Text, nullable=False),
+)
+
+awmu_units = Table(
+    "awmu_units",
+    metadata,
+    Column("unit_id", Text, primary_key=True),
+    Column("context_id", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("created_seq", BigInteger, nullable=False),
+    Column("body", Text, nullable=False),
+)
+
+awmu_reviews = Table(
+    "awmu_reviews",
+    metadata,
+    Column("review_id", Text, primary_key=True),
+    Column("context_id", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("body", Text, nullable=False),
+)
+
+awmu_canon_requests = Table(
+    "awmu_canon_requests",
+    metadata,
+    Column("request_id", Text, primary_key=True),
+    Column("context_id", Text, nullable=False),
+    Column("unit_id", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("body", Text, nullable=False),
+)
+
+awmu_events = Table(
+    "awmu_events",
+    metadata,
+    Column("seq", BigInteger, primary_key=True, autoincrement=False),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("context_id", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("unit_id", Text),
+    Column("body", Text, nullable=False),
+)
+
+STATE_TABLES: tuple[Table, ...] = (
+    memory_entries,
+    awmu_contexts,
+    awmu_units,
+    awmu_reviews,
+    awmu_canon_requests,
+    awmu_events,
+)
 """Every table whose rows are state derived from the journal (what the state digest covers)."""

@@ -13,8 +13,10 @@ import msgspec
 from sqlalchemy import Connection, Engine, select
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes, format_time, sha256_hex
 from arvis.memory.memory_long_repository import MemoryLongRepository
+from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.memory_repository import SqlMemoryRepository
 from journal.migrate import upgrade_to_head
@@ -73,6 +75,7 @@ class SqlTransaction:
         self._prev_hash = prev_hash
         self._effects: list[Any] = []
         self._memory = SqlMemoryRepository(connection, seq=next_seq, effects=self._effects)
+        self._awmu = SqlAwmuRepository(connection, effects=self._effects)
         self.appended: JournalEntry | None = None
 
     @property
@@ -82,6 +85,10 @@ class SqlTransaction:
     @property
     def memory_repository(self) -> MemoryLongRepository:
         return self._memory
+
+    @property
+    def awmu_repository(self) -> AwmuRepository:
+        return self._awmu
 
     def append(
         self,

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from arvis.memory.memory_service import MemoryService
 from journal.engine import Durability, open_engine
 from journal.store import SqlJournalStore
 from kernel.clock import Clock, SystemClock
 from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
+from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE
 
 __all__ = ["default_services", "open_kernel"]
-
-
-def default_services() -> KernelServiceRegistry:
-    return KernelServiceRegistry(memory_service=MemoryService())
 
 
 def open_kernel(

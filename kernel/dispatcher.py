@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from arvis.awmu.errors import AwmuRuleError
 from arvis.canonical import canonical_bytes, format_time, parse_time
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
@@ -104,7 +105,7 @@ class Kernel:
             return result
         except KernelError as refusal:
             error = SyscallError.of(refusal.code, refusal.detail)
-        except MemoryRuleError as refusal:
+        except (MemoryRuleError, AwmuRuleError) as refusal:
             error = SyscallError.of(ErrorCode(refusal.code.value), refusal.detail)
         except StorageError:
             raise
@@ -123,8 +124,8 @@ class Kernel:
             request = self._decoders[spec.name].decode(recorded.args)
         except msgspec.DecodeError as exc:
             raise KernelError(ErrorCode.INVALID_ARGS, str(exc)) from None
-        if spec.name.startswith("memory.") and self.services.memory_service is None:
-            raise KernelError(ErrorCode.NO_MEMORY_SERVICE)
+        if getattr(self.services, spec.service, None) is None:
+            raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{spec.service} is not bound")
         return spec, request
 
     def _journal_refusal(self, recorded: RecordedCall, error: SyscallError) -> SyscallResult:

@@ -30,6 +30,20 @@ class ErrorCode(StrEnum):
     REPLAY_DIVERGENCE = "replay_divergence"
     INTERNAL_ERROR = "internal_error"
     STORAGE_UNAVAILABLE = "storage_unavailable"
+    # working memory (arvis.awmu.errors.AwmuErrorCode)
+    AWMU_CONTEXT_NOT_FOUND = "awmu_context_not_found"
+    AWMU_CONTEXT_EXISTS = "awmu_context_exists"
+    AWMU_INVALID_CONFIG = "awmu_invalid_config"
+    AWMU_INVALID_TEXT = "awmu_invalid_text"
+    AWMU_UNIT_NOT_FOUND = "awmu_unit_not_found"
+    AWMU_UNIT_NOT_ACTIVE = "awmu_unit_not_active"
+    AWMU_INVALID_VERDICT = "awmu_invalid_verdict"
+    AWMU_BUDGET_EXHAUSTED = "awmu_budget_exhausted"
+    AWMU_INVARIANT_VIOLATION = "awmu_invariant_violation"
+    AWMU_REQUEST_NOT_FOUND = "awmu_request_not_found"
+    AWMU_REQUEST_DECIDED = "awmu_request_decided"
+    AWMU_REQUEST_PENDING = "awmu_request_pending"
+    AWMU_ALREADY_CANON = "awmu_already_canon"
 
 
 ERROR_MESSAGES: dict[ErrorCode, str] = {
@@ -46,6 +60,19 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.REPLAY_DIVERGENCE: "the call does not match the recorded journal entry",
     ErrorCode.INTERNAL_ERROR: "the kernel failed while handling the call",
     ErrorCode.STORAGE_UNAVAILABLE: "the journal could not be written; the call was not acknowledged",
+    ErrorCode.AWMU_CONTEXT_NOT_FOUND: "no working-memory context of this id exists",
+    ErrorCode.AWMU_CONTEXT_EXISTS: "a working-memory context of this id exists already",
+    ErrorCode.AWMU_INVALID_CONFIG: "the working-memory configuration is inconsistent",
+    ErrorCode.AWMU_INVALID_TEXT: "the unit text is empty or too long",
+    ErrorCode.AWMU_UNIT_NOT_FOUND: "no unit of this id exists in the context",
+    ErrorCode.AWMU_UNIT_NOT_ACTIVE: "the unit is not active (archived, superseded or evicted)",
+    ErrorCode.AWMU_INVALID_VERDICT: "a conflict verdict names no active unit of the context",
+    ErrorCode.AWMU_BUDGET_EXHAUSTED: "the context's budget is full and no unit may be evicted",
+    ErrorCode.AWMU_INVARIANT_VIOLATION: "an operator invariant (MUST) forbids this change",
+    ErrorCode.AWMU_REQUEST_NOT_FOUND: "no canonization request or queued proposal of this id exists",
+    ErrorCode.AWMU_REQUEST_DECIDED: "the request has been decided already",
+    ErrorCode.AWMU_REQUEST_PENDING: "a canonization request for this unit is pending already",
+    ErrorCode.AWMU_ALREADY_CANON: "the unit is CANON already",
 }
 
 assert set(ERROR_MESSAGES) == set(ErrorCode), "every error code needs its fixed message"
@@ -58,3 +85,14 @@ class KernelError(Exception):
         super().__init__(f"{code.value}: {detail}" if detail else code.value)
         self.code = code
         self.detail = detail
+
+
+def _covers_domain_codes() -> bool:
+    from arvis.awmu.errors import AwmuErrorCode
+    from arvis.memory.errors import MemoryErrorCode
+
+    kernel_codes = {code.value for code in ErrorCode}
+    return {c.value for c in MemoryErrorCode} | {c.value for c in AwmuErrorCode} <= kernel_codes
+
+
+assert _covers_domain_codes(), "every domain refusal code must be a kernel error code"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Protocol
 
+from arvis.awmu.repository import AwmuRepository
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from kernel.abi import JournalEntry
 
@@ -28,6 +29,9 @@ class Transaction(Protocol):
 
     @property
     def memory_repository(self) -> MemoryLongRepository: ...
+
+    @property
+    def awmu_repository(self) -> AwmuRepository: ...
 
     def append(
         self,

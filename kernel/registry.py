@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arvis.awmu.service import WorkingMemoryService
 from arvis.memory.memory_service import MemoryService
 
 __all__ = ["KernelServiceRegistry"]
@@ -11,6 +12,8 @@ __all__ = ["KernelServiceRegistry"]
 
 @dataclass(frozen=True)
 class KernelServiceRegistry:
-    """Services bound at boot; ``memory_service`` None makes every memory syscall ``no_memory_service``."""
+    """Services bound at boot. A missing service makes its syscalls answer ``no_memory_service``:
+    ``memory_service`` serves ``memory.*`` (long-term), ``working_memory_service`` ``memory.awmu.*``."""
 
     memory_service: MemoryService | None = None
+    working_memory_service: WorkingMemoryService | None = None

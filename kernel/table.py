@@ -31,6 +31,7 @@ class SyscallSpec:
     handler: Handler
     mutates: bool
     summary: str
+    service: str = "memory_service"
     replay_policy: ReplayPolicy = ReplayPolicy.JOURNAL_ONLY_REPLAY
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from kernel.table import SyscallTable
 from syscalls.memory_long import MEMORY_LONG_SYSCALLS
+from syscalls.working_memory import WORKING_MEMORY_SYSCALLS
 
 __all__ = ["SYSCALL_TABLE"]
 
-SYSCALL_TABLE = SyscallTable([*MEMORY_LONG_SYSCALLS])
+SYSCALL_TABLE = SyscallTable([*MEMORY_LONG_SYSCALLS, *WORKING_MEMORY_SYSCALLS])

@@ -1,0 +1,79 @@
+"""The prompt block: active units grouped by authority with RFC 2119 wording, within a token budget.
+
+Groups in order CANON, RELIABLE, UNRELIABLE, PROVISIONAL; within a group by rank descending, then
+unit id; lines numbered from 1 in each group. Over the token budget, PROVISIONAL units go first, then
+UNRELIABLE, then RELIABLE, lowest rank first; CANON units are never dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arvis.awmu.model import Authority, Unit
+
+__all__ = ["AssembledBlock", "assemble", "estimate_tokens"]
+
+GROUPS = (
+    (Authority.CANON, "CANON facts: these MUST be preserved; correct anything that contradicts them."),
+    (Authority.RELIABLE, "RELIABLE facts: these MUST be preserved."),
+    (Authority.UNRELIABLE, "UNRELIABLE facts: these SHOULD be considered."),
+    (Authority.PROVISIONAL, "PROVISIONAL facts: these MAY be reconsidered."),
+)
+HEADER = "Established facts (working memory):"
+_DROP_ORDER = (Authority.PROVISIONAL, Authority.UNRELIABLE, Authority.RELIABLE)
+
+
+@dataclass(frozen=True)
+class AssembledBlock:
+    text: str
+    included: tuple[str, ...]
+    dropped: tuple[str, ...]
+    estimated_tokens: int
+    over_budget: bool
+
+
+def estimate_tokens(text: str, chars_per_token: int) -> int:
+    return -(-len(text) // chars_per_token)
+
+
+def _render(units: list[Unit]) -> str:
+    if not units:
+        return ""
+    lines = [HEADER]
+    for authority, wording in GROUPS:
+        group = [unit for unit in units if unit.authority is authority]
+        if not group:
+            continue
+        lines.append(wording)
+        for number, unit in enumerate(group, start=1):
+            lines.append(f"{number}. {unit.text} (activation score: {unit.rank})")
+    return "\n".join(lines)
+
+
+def _ordered(units: list[Unit]) -> list[Unit]:
+    return sorted(units, key=lambda unit: (-unit.rank, unit.unit_id))
+
+
+def assemble(active: list[Unit], *, token_budget: int, chars_per_token: int) -> AssembledBlock:
+    """``token_budget`` 0 means unlimited."""
+    kept = _ordered(active)
+    dropped: list[str] = []
+    text = _render(kept)
+    if token_budget > 0:
+        for authority in _DROP_ORDER:
+            while estimate_tokens(text, chars_per_token) > token_budget:
+                candidates = [unit for unit in kept if unit.authority is authority]
+                if not candidates:
+                    break
+                victim = candidates[-1]  # lowest rank (then highest id) of the group
+                kept.remove(victim)
+                dropped.append(victim.unit_id)
+                text = _render(kept)
+    tokens = estimate_tokens(text, chars_per_token)
+    return AssembledBlock(
+        text=text,
+        included=tuple(unit.unit_id for unit in kept),
+        dropped=tuple(dropped),
+        estimated_tokens=tokens,
+        over_budget=token_budget > 0 and tokens > token_budget,
+    )

@@ -1,0 +1,33 @@
+"""The working memory's refusals: a stable code and a deterministic reason."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["AwmuErrorCode", "AwmuRuleError"]
+
+
+class AwmuErrorCode(StrEnum):
+    CONTEXT_NOT_FOUND = "awmu_context_not_found"
+    CONTEXT_EXISTS = "awmu_context_exists"
+    INVALID_CONFIG = "awmu_invalid_config"
+    INVALID_TEXT = "awmu_invalid_text"
+    UNIT_NOT_FOUND = "awmu_unit_not_found"
+    UNIT_NOT_ACTIVE = "awmu_unit_not_active"
+    INVALID_VERDICT = "awmu_invalid_verdict"
+    BUDGET_EXHAUSTED = "awmu_budget_exhausted"
+    INVARIANT_VIOLATION = "awmu_invariant_violation"
+    REQUEST_NOT_FOUND = "awmu_request_not_found"
+    REQUEST_DECIDED = "awmu_request_decided"
+    REQUEST_PENDING = "awmu_request_pending"
+    ALREADY_CANON = "awmu_already_canon"
+    NOT_AUTHORIZED = "memory_policy_denied"
+
+
+class AwmuRuleError(Exception):
+    """Raised by the engine to refuse a call; the kernel turns it into a result and rolls back."""
+
+    def __init__(self, code: AwmuErrorCode, detail: str) -> None:
+        super().__init__(f"{code.value}: {detail}")
+        self.code = code
+        self.detail = detail

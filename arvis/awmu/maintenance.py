@@ -1,0 +1,218 @@
+"""Turns (reinforcement, decay, demotion, archive), pinning, archiving, canonization and review."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from arvis.awmu.engine import ContextSession, unit_wire
+from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
+from arvis.awmu.invariants import Change
+from arvis.awmu.lifecycle import clamp_rank, decayed_rank, demoted_authority, upgraded_authority
+from arvis.awmu.model import (
+    Authority,
+    CanonRequest,
+    CanonRequestStatus,
+    EventKind,
+    ReviewStatus,
+    Unit,
+    UnitStatus,
+)
+from arvis.awmu.promotion import promote_reviewed
+
+__all__ = ["archive", "canonize", "review", "set_pinned", "turn"]
+
+
+def _reinforce(session: ContextSession, unit: Unit) -> dict[str, Any]:
+    config = session.config
+    count = unit.reinforcement_count + 1
+    changing = not unit.protected and config.lifecycle_enabled
+    rank = (
+        clamp_rank(config, unit.rank + config.reinforcement_boost)
+        if changing and config.rank_enabled
+        else unit.rank
+    )
+    updated = session.save(
+        msgspec.structs.replace(
+            unit, reinforcement_count=count, rank=rank, last_reinforced_turn=session.context.turn
+        )
+    )
+    session.emit(EventKind.REINFORCED, unit.unit_id, count=count, before=unit.rank, after=rank)
+    if changing and config.promotion_enabled:
+        target = upgraded_authority(config, updated.authority, count, updated.authority_ceiling)
+        session.set_authority(updated, target, "reinforcement", count=count)
+    return {"unit_id": unit.unit_id, "count": count, "rank": rank}
+
+
+def _decay(session: ContextSession, unit: Unit) -> dict[str, Any] | None:
+    config = session.config
+    if unit.protected or not config.lifecycle_enabled or not config.rank_enabled:
+        return None
+    rank = decayed_rank(config, unit.rank)
+    current = unit
+    if rank != unit.rank:
+        current = session.save(msgspec.structs.replace(unit, rank=rank))
+        session.emit(EventKind.DECAYED, unit.unit_id, before=unit.rank, after=rank)
+    lower = demoted_authority(config, current.authority, rank)
+    if lower is not current.authority:
+        proposed = msgspec.structs.replace(current, authority=lower)
+        if session.guard(current, proposed, Change.DEMOTE, explicit=False):
+            current = session.set_authority(current, lower, "rank", rank=rank)
+    archived = False
+    if rank <= config.archive_floor:
+        gone = msgspec.structs.replace(current, status=UnitStatus.ARCHIVED)
+        if session.guard(current, gone, Change.ARCHIVE, explicit=False):
+            session.leave(current, UnitStatus.ARCHIVED, EventKind.ARCHIVED, reason="decay", rank=rank)
+            archived = True
+    return {"unit_id": unit.unit_id, "before": unit.rank, "after": rank, "archived": archived}
+
+
+def turn(session: ContextSession, *, reinforce: list[str]) -> dict[str, Any]:
+    """Advance one turn: the named units are reinforced, every other active unit decays."""
+    chosen = sorted(set(reinforce))
+    for unit_id in chosen:
+        session.active_unit(unit_id)
+    session.close(advance_turn=True)
+    reinforced = [_reinforce(session, session.active[unit_id]) for unit_id in chosen]
+    decayed = []
+    for unit in sorted(session.active.values(), key=lambda unit: (unit.created_seq, unit.unit_id)):
+        if unit.unit_id in chosen:
+            continue
+        outcome = _decay(session, unit)
+        if outcome is not None:
+            decayed.append(outcome)
+    session.emit(EventKind.TURN, None, reinforced=len(reinforced), decayed=len(decayed))
+    session.close()
+    return {
+        "turn": session.context.turn,
+        "reinforced": reinforced,
+        "decayed": decayed,
+        "active": len(session.active),
+    }
+
+
+def set_pinned(session: ContextSession, *, unit_id: str, pinned: bool) -> dict[str, Any]:
+    unit = session.active_unit(unit_id)
+    if unit.pinned != pinned:
+        unit = session.save(msgspec.structs.replace(unit, pinned=pinned))
+        session.emit(EventKind.PINNED if pinned else EventKind.UNPINNED, unit_id)
+    session.close()
+    return {"unit": unit_wire(unit)}
+
+
+def archive(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, Any]:
+    """An explicit archive; a MUST invariant refuses it."""
+    unit = session.active_unit(unit_id)
+    session.guard(
+        unit, msgspec.structs.replace(unit, status=UnitStatus.ARCHIVED), Change.ARCHIVE, explicit=True
+    )
+    gone = session.leave(
+        unit, UnitStatus.ARCHIVED, EventKind.ARCHIVED, reason=reason or "explicit", by=session.principal
+    )
+    session.close()
+    return {"unit": unit_wire(gone)}
+
+
+def canonize(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, Any]:
+    """Ask for CANON: a PENDING request, nothing more. Only ``review`` can approve it."""
+    unit = session.active_unit(unit_id)
+    if unit.authority is Authority.CANON:
+        raise AwmuRuleError(AwmuErrorCode.ALREADY_CANON, f"unit '{unit_id}' is already CANON")
+    for pending in session.repo.pending_canon_requests(session.context_id):
+        if pending.unit_id == unit_id:
+            raise AwmuRuleError(
+                AwmuErrorCode.REQUEST_PENDING,
+                f"request '{pending.request_id}' for this unit is still pending",
+            )
+    request = CanonRequest(
+        request_id=f"c{session.seq}",
+        context_id=session.context_id,
+        unit_id=unit_id,
+        requested_by=session.principal,
+        reason=reason,
+        authority_at_request=unit.authority,
+        unit_updated_seq=unit.updated_seq,
+        created_seq=session.seq,
+    )
+    session.repo.put_canon_request(request)
+    session.emit(EventKind.CANON_REQUESTED, unit_id, request_id=request.request_id, by=session.principal)
+    session.close()
+    return {"request": msgspec.to_builtins(request)}
+
+
+def review(session: ContextSession, *, request_id: str, approve: bool, note: str) -> dict[str, Any]:
+    """Decide a canonization request (c…) or a queued proposal (r…); only a canonizer may."""
+    if not session.can_canonize():
+        raise AwmuRuleError(
+            AwmuErrorCode.NOT_AUTHORIZED, f"principal '{session.principal}' may not review in this context"
+        )
+    if request_id.startswith("c"):
+        result = _review_canon(session, request_id, approve, note)
+    elif request_id.startswith("r"):
+        result = _review_queued(session, request_id, approve, note)
+    else:
+        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no request '{request_id}'")
+    session.close()
+    return result
+
+
+def _review_canon(session: ContextSession, request_id: str, approve: bool, note: str) -> dict[str, Any]:
+    request = session.repo.get_canon_request(request_id)
+    if request is None or request.context_id != session.context_id:
+        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no canonization request '{request_id}' here")
+    if request.status is not CanonRequestStatus.PENDING:
+        raise AwmuRuleError(
+            AwmuErrorCode.REQUEST_DECIDED, f"request '{request_id}' is {request.status.value}"
+        )
+    unit = session.active.get(request.unit_id)
+    stale = (
+        unit is None
+        or unit.updated_seq != request.unit_updated_seq
+        or unit.authority is not request.authority_at_request
+    )
+    status = (
+        CanonRequestStatus.STALE
+        if stale
+        else CanonRequestStatus.APPROVED
+        if approve
+        else CanonRequestStatus.REJECTED
+    )
+    decided = msgspec.structs.replace(
+        request, status=status, decided_seq=session.seq, decided_by=session.principal
+    )
+    session.repo.put_canon_request(decided)
+    session.emit(
+        EventKind.CANON_DECIDED, request.unit_id, request_id=request_id, status=status.value, note=note
+    )
+    if status is CanonRequestStatus.APPROVED and unit is not None:
+        unit = session.set_authority(
+            unit, Authority.CANON, "canonization", request_id=request_id, by=session.principal
+        )
+    return {"request": msgspec.to_builtins(decided), "unit": None if unit is None else unit_wire(unit)}
+
+
+def _review_queued(session: ContextSession, review_id: str, approve: bool, note: str) -> dict[str, Any]:
+    item = session.repo.get_review(review_id)
+    if item is None or item.context_id != session.context_id:
+        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no queued proposal '{review_id}' here")
+    if item.status is not ReviewStatus.PENDING:
+        raise AwmuRuleError(
+            AwmuErrorCode.REQUEST_DECIDED, f"queued proposal '{review_id}' is {item.status.value}"
+        )
+    outcome: dict[str, Any] = {"outcome": "rejected"}
+    if approve:
+        outcome = promote_reviewed(session, item)
+    promoted = outcome.get("outcome") == "promoted"
+    decided = msgspec.structs.replace(
+        item,
+        status=ReviewStatus.APPROVED if promoted else ReviewStatus.REJECTED,
+        decided_seq=session.seq,
+        decided_by=session.principal,
+        unit_id=outcome.get("unit_id"),
+    )
+    session.repo.put_review(decided)
+    session.emit(
+        EventKind.REVIEW_DECIDED, decided.unit_id, review_id=review_id, status=decided.status.value, note=note
+    )
+    return {"review": msgspec.to_builtins(decided), **outcome}

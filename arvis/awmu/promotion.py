@@ -1,0 +1,283 @@
+"""Proposals and seeds: the gates confidence → duplicate → conflict → trust → promote, and the budget."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from arvis.awmu.engine import MAX_TEXT, ContextSession, unit_wire
+from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
+from arvis.awmu.invariants import Change
+from arvis.awmu.model import (
+    AUTHORITY_ORDER,
+    Authority,
+    EventKind,
+    ReviewItem,
+    Unit,
+    UnitStatus,
+    authority_rank,
+)
+from arvis.awmu.resolution import Conflict, ConflictType, Resolution, detect_lexical, resolve
+from arvis.awmu.text import normalize
+from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
+
+__all__ = ["Verdict", "promote_reviewed", "propose", "seed"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judgement from outside the kernel (a model, a person) about one existing unit."""
+
+    unit_id: str
+    type: ConflictType
+    confidence: float
+    detector: str
+
+
+def check_text(text: str) -> str:
+    if not normalize(text):
+        raise AwmuRuleError(AwmuErrorCode.INVALID_TEXT, "the text has no words")
+    if len(text) > MAX_TEXT:
+        raise AwmuRuleError(AwmuErrorCode.INVALID_TEXT, f"the text is longer than {MAX_TEXT} characters")
+    return text
+
+
+def _conflicts(session: ContextSession, text: str, verdicts: list[Verdict]) -> list[Conflict]:
+    judged = {}
+    for verdict in verdicts:
+        if verdict.unit_id not in session.active:
+            raise AwmuRuleError(
+                AwmuErrorCode.INVALID_VERDICT,
+                f"verdict names '{verdict.unit_id}', not an active unit of this context",
+            )
+        judged[verdict.unit_id] = Conflict(
+            verdict.unit_id, verdict.type, verdict.confidence, verdict.detector
+        )
+    lexical = [c for c in detect_lexical(session.config, text, session.ranked()) if c.unit_id not in judged]
+    return sorted([*judged.values(), *lexical], key=lambda conflict: conflict.unit_id)
+
+
+def _plan(
+    session: ContextSession, conflicts: list[Conflict], ceiling: Authority
+) -> list[tuple[Conflict, Unit, Resolution]]:
+    return [
+        (c, session.active[c.unit_id], resolve(session.config, c, session.active[c.unit_id], ceiling))
+        for c in conflicts
+    ]
+
+
+def _conflict_wire(plan: list[tuple[Conflict, Unit, Resolution]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "unit_id": conflict.unit_id,
+            "type": conflict.type.value,
+            "confidence": conflict.confidence,
+            "detector": conflict.detector,
+            "existing_authority": unit.authority.value,
+            "resolution": resolution.value,
+        }
+        for conflict, unit, resolution in plan
+    ]
+
+
+def _trust_wire(trust: TrustAssessment) -> dict[str, Any]:
+    return {
+        "score": trust.score,
+        "zone": trust.zone.value,
+        "ceiling": trust.ceiling.value,
+        "signals": trust.signals,
+    }
+
+
+def propose(
+    session: ContextSession, *, text: str, source: str, confidence: float, verdicts: list[Verdict]
+) -> dict[str, Any]:
+    check_text(text)
+    config = session.config
+    if confidence < config.auto_activate_threshold:
+        session.emit(EventKind.REJECTED, None, reason="low_confidence", confidence=confidence, source=source)
+        return {"outcome": "rejected_low_confidence", "confidence": confidence}
+    duplicate = session.duplicate_of(text)
+    if duplicate is not None:
+        session.emit(EventKind.DUPLICATE, duplicate.unit_id, source=source)
+        return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
+    conflicts = _conflicts(session, text, verdicts)
+    key = normalize(text)
+    queued_sources = {
+        item.source
+        for item in session.repo.pending_reviews(session.context_id)
+        if normalize(item.text) == key
+    }
+    trust = assess_trust(
+        config,
+        text=text,
+        source=source,
+        confidence=confidence,
+        active=session.ranked(),
+        corroborating_sources=len(queued_sources | {source}),
+    )
+    plan = _plan(session, conflicts, trust.ceiling)
+    for conflict, unit, resolution in plan:
+        session.emit(
+            EventKind.CONFLICT,
+            unit.unit_id,
+            type=conflict.type.value,
+            resolution=resolution.value,
+            source=source,
+        )
+    result: dict[str, Any] = {"trust": _trust_wire(trust), "conflicts": _conflict_wire(plan)}
+    if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
+        session.emit(EventKind.REJECTED, None, reason="conflict", source=source)
+        return {"outcome": "rejected_conflict", **result}
+    if trust.zone is Zone.ARCHIVE:
+        session.emit(EventKind.REJECTED, None, reason="trust_archive", source=source, score=trust.score)
+        return {"outcome": "archived", **result}
+    if trust.zone is Zone.REVIEW:
+        item = ReviewItem(
+            review_id=f"r{session.seq}",
+            context_id=session.context_id,
+            text=text,
+            source=source,
+            confidence=confidence,
+            trust_score=trust.score,
+            trust_signals=trust.signals,
+            authority_ceiling=trust.ceiling,
+            verdicts=tuple(
+                {
+                    "unit_id": c.unit_id,
+                    "type": c.type.value,
+                    "confidence": c.confidence,
+                    "detector": c.detector,
+                }
+                for c in conflicts
+                if c.detector != "lexical"
+            ),
+            created_seq=session.seq,
+        )
+        session.repo.put_review(item)
+        session.emit(EventKind.QUEUED, None, review_id=item.review_id, source=source, score=trust.score)
+        return {"outcome": "queued_for_review", "review_id": item.review_id, **result}
+    return {
+        **result,
+        **_promote(session, text=text, source=source, confidence=confidence, trust=trust, plan=plan),
+    }
+
+
+def _promote(
+    session: ContextSession,
+    *,
+    text: str,
+    source: str,
+    confidence: float,
+    trust: TrustAssessment,
+    plan: list[tuple[Conflict, Unit, Resolution]],
+) -> dict[str, Any]:
+    """Apply the resolutions and add the unit, evicting within the budget. Everything is checked first."""
+    new_id = f"u{session.seq}-0"
+    replaced = [unit for _, unit, resolution in plan if resolution is Resolution.REPLACE]
+    demoted = [unit for _, unit, resolution in plan if resolution is Resolution.DEMOTE_EXISTING]
+    for unit in replaced:
+        after = msgspec.structs.replace(unit, status=UnitStatus.SUPERSEDED)
+        if session.blocked_by_must(unit, after, Change.SUPERSEDE):
+            session.guard(unit, after, Change.SUPERSEDE, explicit=False)
+            session.emit(EventKind.REJECTED, None, reason="invariant", source=source)
+            return {"outcome": "rejected_invariant"}
+    for unit in replaced:
+        session.guard(
+            unit,
+            msgspec.structs.replace(unit, status=UnitStatus.SUPERSEDED),
+            Change.SUPERSEDE,
+            explicit=False,
+        )
+        session.leave(unit, UnitStatus.SUPERSEDED, EventKind.SUPERSEDED, superseded_by=new_id)
+    demoted_ids = []
+    for unit in demoted:
+        current = session.active[unit.unit_id]
+        lower = msgspec.structs.replace(current, authority=_one_below(current.authority))
+        if session.guard(current, lower, Change.DEMOTE, explicit=False):
+            session.demote_one(current, "conflict", by=new_id)
+            demoted_ids.append(unit.unit_id)
+    evicted = session.make_room(1)
+    unit = session.new_unit(
+        index=0,
+        text=text,
+        authority=Authority.PROVISIONAL,
+        ceiling=trust.ceiling,
+        rank=None,
+        pinned=False,
+        confidence=confidence,
+        trust_score=trust.score,
+        trust_signals=trust.signals,
+        source=source,
+        supersedes=tuple(unit.unit_id for unit in replaced),
+    )
+    return {
+        "outcome": "promoted",
+        "unit_id": unit.unit_id,
+        "unit": unit_wire(unit),
+        "superseded": [unit.unit_id for unit in replaced],
+        "demoted": demoted_ids,
+        "evicted": evicted,
+    }
+
+
+def _one_below(authority: Authority) -> Authority:
+    return AUTHORITY_ORDER[max(authority_rank(authority) - 1, 0)]
+
+
+def seed(
+    session: ContextSession, *, text: str, authority: Authority, rank: int | None, pinned: bool, source: str
+) -> dict[str, Any]:
+    """An operator's unit at a given authority (never CANON: that takes an approved request)."""
+    check_text(text)
+    if authority is Authority.CANON:
+        raise AwmuRuleError(
+            AwmuErrorCode.NOT_AUTHORIZED,
+            "a seed cannot be CANON: seed it RELIABLE, then canonize and review it",
+        )
+    duplicate = session.duplicate_of(text)
+    if duplicate is not None:
+        session.emit(EventKind.DUPLICATE, duplicate.unit_id, source=source)
+        return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
+    evicted = session.make_room(1)
+    unit = session.new_unit(
+        index=0,
+        text=text,
+        authority=authority,
+        ceiling=Authority.RELIABLE,
+        rank=rank,
+        pinned=pinned,
+        confidence=1.0,
+        trust_score=None,
+        trust_signals={},
+        source=source,
+    )
+    return {"outcome": "seeded", "unit_id": unit.unit_id, "unit": unit_wire(unit), "evicted": evicted}
+
+
+def promote_reviewed(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
+    """An approved review item: conflicts are judged again against today's units, the trust gate is
+    the reviewer's decision, the ceiling stays the one its trust earned."""
+    verdicts = [
+        Verdict(str(v["unit_id"]), ConflictType(v["type"]), float(v["confidence"]), str(v["detector"]))
+        for v in item.verdicts
+        if v["unit_id"] in session.active
+    ]
+    conflicts = _conflicts(session, item.text, verdicts)
+    plan = _plan(session, conflicts, item.authority_ceiling)
+    for conflict, unit, resolution in plan:
+        session.emit(EventKind.CONFLICT, unit.unit_id, type=conflict.type.value, resolution=resolution.value)
+    if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
+        return {"outcome": "rejected_conflict", "conflicts": _conflict_wire(plan)}
+    duplicate = session.duplicate_of(item.text)
+    if duplicate is not None:
+        return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
+    trust = TrustAssessment(item.trust_score, item.trust_signals, Zone.AUTO_PROMOTE, item.authority_ceiling)
+    return {
+        "conflicts": _conflict_wire(plan),
+        **_promote(
+            session, text=item.text, source=item.source, confidence=item.confidence, trust=trust, plan=plan
+        ),
+    }

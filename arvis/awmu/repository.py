@@ -1,0 +1,78 @@
+"""The storage contract of the working memory. The engine reads and writes only through it."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+import msgspec
+
+from arvis.awmu.config import AwmuConfig
+from arvis.awmu.model import CanonRequest, Event, ReviewItem, Unit, UnitStatus
+
+__all__ = ["AwmuRepository", "ContextRecord", "EventQuery"]
+
+
+class ContextRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A context: its recorded config, its turn counter, and per-turn counters of the pressure window
+    (``[turn, conflicts, demotions, compactions]`` for the last five turns)."""
+
+    context_id: str
+    config: AwmuConfig
+    turn: int = 0
+    window: tuple[tuple[int, int, int, int], ...] = ()
+    created_seq: int
+    updated_seq: int
+
+
+class EventQuery(msgspec.Struct, frozen=True, kw_only=True):
+    context_id: str
+    after_seq: int = 0
+    kinds: tuple[str, ...] = ()
+    unit_id: str | None = None
+    limit: int = 100
+
+
+class AwmuRepository(ABC):
+    """Working-memory storage; every collection is returned in a defined order (ids, seqs)."""
+
+    @abstractmethod
+    def get_context(self, context_id: str) -> ContextRecord | None: ...
+
+    @abstractmethod
+    def put_context(self, record: ContextRecord) -> None: ...
+
+    @abstractmethod
+    def units(self, context_id: str, statuses: Sequence[UnitStatus]) -> list[Unit]:
+        """Units of the context with one of ``statuses``, ordered by created_seq then unit_id."""
+
+    @abstractmethod
+    def get_unit(self, unit_id: str) -> Unit | None: ...
+
+    @abstractmethod
+    def put_unit(self, unit: Unit) -> None: ...
+
+    @abstractmethod
+    def get_review(self, review_id: str) -> ReviewItem | None: ...
+
+    @abstractmethod
+    def pending_reviews(self, context_id: str) -> list[ReviewItem]: ...
+
+    @abstractmethod
+    def put_review(self, item: ReviewItem) -> None: ...
+
+    @abstractmethod
+    def get_canon_request(self, request_id: str) -> CanonRequest | None: ...
+
+    @abstractmethod
+    def pending_canon_requests(self, context_id: str) -> list[CanonRequest]: ...
+
+    @abstractmethod
+    def put_canon_request(self, request: CanonRequest) -> None: ...
+
+    @abstractmethod
+    def add_event(self, event: Event) -> None: ...
+
+    @abstractmethod
+    def events(self, query: EventQuery) -> list[Event]:
+        """Events ordered by (seq, index)."""

@@ -1,0 +1,97 @@
+"""Conflict detection (lexical, plus caller verdicts) and the resolution table.
+
+Thresholds are compared in exact decimal arithmetic, so ``0.8 + 0.1`` is exactly ``0.9``: a
+confidence of 0.9 meets a RELIABLE-in-HOT-tier replacement threshold, on every platform.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+
+from arvis.awmu.config import AwmuConfig
+from arvis.awmu.model import Authority, Tier, Unit, authority_rank
+from arvis.awmu.text import content_words, is_negated, jaccard
+
+__all__ = ["Conflict", "ConflictType", "Resolution", "detect_lexical", "resolve"]
+
+
+class ConflictType(StrEnum):
+    CONTRADICTION = "CONTRADICTION"
+    REVISION = "REVISION"
+    WORLD_PROGRESSION = "WORLD_PROGRESSION"
+
+
+class Resolution(StrEnum):
+    KEEP_EXISTING = "KEEP_EXISTING"
+    REPLACE = "REPLACE"
+    DEMOTE_EXISTING = "DEMOTE_EXISTING"
+    COEXIST = "COEXIST"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    unit_id: str
+    type: ConflictType
+    confidence: float
+    detector: str
+
+
+_TIER_BIAS = {Tier.HOT: Decimal("0.1"), Tier.WARM: Decimal("0"), Tier.COLD: Decimal("-0.1")}
+
+
+def detect_lexical(config: AwmuConfig, text: str, active: list[Unit]) -> list[Conflict]:
+    """A contradiction when exactly one side is negated and the content-word overlap exceeds the threshold."""
+    negated = is_negated(text)
+    words = content_words(text)
+    found = []
+    for unit in active:
+        if is_negated(unit.text) == negated:
+            continue
+        if jaccard(words, content_words(unit.text)) > config.lexical_conflict_overlap:
+            found.append(
+                Conflict(
+                    unit.unit_id, ConflictType.CONTRADICTION, config.lexical_conflict_confidence, "lexical"
+                )
+            )
+    return found
+
+
+def _exact(value: float) -> Decimal:
+    return Decimal(repr(value))
+
+
+def resolve(
+    config: AwmuConfig, conflict: Conflict, existing: Unit, incoming_ceiling: Authority
+) -> Resolution:
+    """What happens to ``existing`` when a proposal that could reach ``incoming_ceiling`` conflicts with it.
+
+    Guards first: progression coexists; CANON and pinned units are kept; a proposal whose trust
+    ceiling is below the existing unit's authority can neither replace nor demote it. Then the
+    tier-biased confidence table.
+    """
+    if conflict.type is ConflictType.WORLD_PROGRESSION:
+        return Resolution.COEXIST
+    if existing.authority is Authority.CANON or existing.pinned:
+        return Resolution.KEEP_EXISTING
+    if authority_rank(incoming_ceiling) < authority_rank(existing.authority):
+        return Resolution.KEEP_EXISTING
+    confidence = _exact(conflict.confidence)
+    bias = _TIER_BIAS[existing.tier]
+    if conflict.type is ConflictType.REVISION:
+        if existing.authority is Authority.PROVISIONAL:
+            return Resolution.REPLACE
+        revisable = existing.authority is Authority.UNRELIABLE or config.reliable_revisable
+        if revisable and confidence >= _exact(config.revision_confidence_threshold):
+            return Resolution.REPLACE
+        return Resolution.KEEP_EXISTING
+    if existing.authority is Authority.RELIABLE:
+        if confidence >= Decimal("0.8") + bias:
+            return Resolution.REPLACE
+        if confidence >= Decimal("0.6") + bias:
+            return Resolution.DEMOTE_EXISTING
+        return Resolution.KEEP_EXISTING
+    if existing.authority is Authority.UNRELIABLE:
+        return Resolution.REPLACE if confidence >= Decimal("0.6") + bias else Resolution.DEMOTE_EXISTING
+    return Resolution.REPLACE

@@ -1,0 +1,203 @@
+"""The working-memory service bound in the kernel registry: one method per ``memory.awmu.*`` syscall."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from arvis.awmu.assembly import assemble
+from arvis.awmu.compaction import pressure, protected_losses
+from arvis.awmu.config import AwmuConfig
+from arvis.awmu.engine import ContextSession, unit_wire
+from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
+from arvis.awmu.maintenance import archive, canonize, review, set_pinned, turn
+from arvis.awmu.model import Authority, EventKind, Tier, UnitStatus
+from arvis.awmu.promotion import Verdict, propose, seed
+from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
+
+__all__ = ["UnitFilter", "WorkingMemoryService"]
+
+
+class UnitFilter(msgspec.Struct, frozen=True, kw_only=True):
+    statuses: tuple[UnitStatus, ...] = (UnitStatus.ACTIVE,)
+    authority: Authority | None = None
+    tier: Tier | None = None
+    pinned: bool | None = None
+
+
+class WorkingMemoryService:
+    """Stateless: every method gets the transaction's repository, the call's seq and principal."""
+
+    def create(
+        self, repo: AwmuRepository, *, context_id: str, config: AwmuConfig, seq: int
+    ) -> dict[str, Any]:
+        if repo.get_context(context_id) is not None:
+            raise AwmuRuleError(AwmuErrorCode.CONTEXT_EXISTS, f"context '{context_id}' exists already")
+        try:
+            config.validate()
+        except ValueError as exc:
+            raise AwmuRuleError(AwmuErrorCode.INVALID_CONFIG, str(exc)) from None
+        repo.put_context(
+            ContextRecord(context_id=context_id, config=config, created_seq=seq, updated_seq=seq)
+        )
+        return {"context_id": context_id, "config": msgspec.to_builtins(config)}
+
+    def _open(self, repo: AwmuRepository, context_id: str, seq: int, principal: str) -> ContextSession:
+        return ContextSession.open(repo, context_id, seq=seq, principal=principal)
+
+    def propose(
+        self,
+        repo: AwmuRepository,
+        *,
+        context_id: str,
+        text: str,
+        source: str,
+        confidence: float,
+        verdicts: list[Verdict],
+        seq: int,
+        principal: str,
+    ) -> dict[str, Any]:
+        session = self._open(repo, context_id, seq, principal)
+        result = propose(session, text=text, source=source, confidence=confidence, verdicts=verdicts)
+        session.close()
+        return result
+
+    def seed(
+        self,
+        repo: AwmuRepository,
+        *,
+        context_id: str,
+        text: str,
+        authority: Authority,
+        rank: int | None,
+        pinned: bool,
+        source: str,
+        seq: int,
+        principal: str,
+    ) -> dict[str, Any]:
+        session = self._open(repo, context_id, seq, principal)
+        result = seed(session, text=text, authority=authority, rank=rank, pinned=pinned, source=source)
+        session.close()
+        return result
+
+    def turn(
+        self, repo: AwmuRepository, *, context_id: str, reinforce: list[str], seq: int, principal: str
+    ) -> dict[str, Any]:
+        return turn(self._open(repo, context_id, seq, principal), reinforce=reinforce)
+
+    def pin(
+        self, repo: AwmuRepository, *, context_id: str, unit_id: str, pinned: bool, seq: int, principal: str
+    ) -> dict[str, Any]:
+        return set_pinned(self._open(repo, context_id, seq, principal), unit_id=unit_id, pinned=pinned)
+
+    def archive(
+        self, repo: AwmuRepository, *, context_id: str, unit_id: str, reason: str, seq: int, principal: str
+    ) -> dict[str, Any]:
+        return archive(self._open(repo, context_id, seq, principal), unit_id=unit_id, reason=reason)
+
+    def canonize(
+        self, repo: AwmuRepository, *, context_id: str, unit_id: str, reason: str, seq: int, principal: str
+    ) -> dict[str, Any]:
+        return canonize(self._open(repo, context_id, seq, principal), unit_id=unit_id, reason=reason)
+
+    def review(
+        self, repo: AwmuRepository, *, request_id: str, approve: bool, note: str, seq: int, principal: str
+    ) -> dict[str, Any]:
+        """Decide a canonization request or a queued proposal; its context comes from the request."""
+        found = (
+            repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
+        )
+        if found is None:
+            raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no request '{request_id}'")
+        session = self._open(repo, found.context_id, seq, principal)
+        return review(session, request_id=request_id, approve=approve, note=note)
+
+    def list(self, repo: AwmuRepository, *, context_id: str, where: UnitFilter, seq: int) -> dict[str, Any]:
+        session = self._open(repo, context_id, seq, "")
+        units = repo.units(context_id, list(where.statuses))
+        chosen = [
+            unit
+            for unit in units
+            if (where.authority is None or unit.authority is where.authority)
+            and (where.tier is None or unit.tier is where.tier)
+            and (where.pinned is None or unit.pinned == where.pinned)
+        ]
+        chosen.sort(key=lambda unit: (-unit.rank, unit.created_seq, unit.unit_id))
+        return {
+            "context_id": context_id,
+            "turn": session.context.turn,
+            "units": [unit_wire(unit) for unit in chosen],
+            "count": len(chosen),
+            "review_queue": [msgspec.to_builtins(item) for item in repo.pending_reviews(context_id)],
+            "canon_requests": [msgspec.to_builtins(item) for item in repo.pending_canon_requests(context_id)],
+        }
+
+    def get(self, repo: AwmuRepository, *, context_id: str, unit_id: str, seq: int) -> dict[str, Any]:
+        self._open(repo, context_id, seq, "")
+        unit = repo.get_unit(unit_id)
+        if unit is None or unit.context_id != context_id:
+            raise AwmuRuleError(
+                AwmuErrorCode.UNIT_NOT_FOUND, f"no unit '{unit_id}' in context '{context_id}'"
+            )
+        return {"unit": unit_wire(unit)}
+
+    def assemble(
+        self, repo: AwmuRepository, *, context_id: str, token_budget: int, seq: int
+    ) -> dict[str, Any]:
+        session = self._open(repo, context_id, seq, "")
+        block = assemble(
+            session.ranked(), token_budget=token_budget, chars_per_token=session.config.chars_per_token
+        )
+        return {
+            "context_id": context_id,
+            "turn": session.context.turn,
+            "text": block.text,
+            "included": list(block.included),
+            "dropped": list(block.dropped),
+            "estimated_tokens": block.estimated_tokens,
+            "token_budget": token_budget,
+            "over_budget": block.over_budget,
+        }
+
+    def events(self, repo: AwmuRepository, *, query: EventQuery, seq: int) -> dict[str, Any]:
+        self._open(repo, query.context_id, seq, "")
+        found = repo.events(query)
+        return {"context_id": query.context_id, "events": [msgspec.to_builtins(event) for event in found]}
+
+    def validate_summary(
+        self, repo: AwmuRepository, *, context_id: str, summary: str, strict: bool, seq: int, principal: str
+    ) -> dict[str, Any]:
+        session = self._open(repo, context_id, seq, principal)
+        protected, losses = protected_losses(session.ranked(), summary, strict=strict)
+        session.emit(EventKind.COMPACTION_CHECKED, None, protected=protected, lost=len(losses), strict=strict)
+        session.close()
+        return {
+            "context_id": context_id,
+            "ok": not losses,
+            "protected": protected,
+            "strict": strict,
+            "lost": [
+                {"unit_id": loss.unit_id, "text": loss.text, "missing_terms": list(loss.missing_terms)}
+                for loss in losses
+            ],
+        }
+
+    def pressure(self, repo: AwmuRepository, *, context_id: str, seq: int) -> dict[str, Any]:
+        session = self._open(repo, context_id, seq, "")
+        conflicts, demotions, compactions = session.window_counts()
+        gauge = pressure(
+            session.config,
+            active=len(session.active),
+            conflicts=conflicts,
+            demotions=demotions,
+            compactions=compactions,
+        )
+        return {
+            "context_id": context_id,
+            "turn": session.context.turn,
+            "active": len(session.active),
+            "budget": session.config.budget,
+            "window": {"conflicts": conflicts, "demotions": demotions, "compactions": compactions},
+            **gauge,
+        }

@@ -1,0 +1,67 @@
+"""Text rules: normalisation for duplicates, word sets for overlap, whole-word negation.
+
+Negation is found by whole words only ("north", "knot", "nothing", "normal" are not negations), with
+contractions expanded first ("isn't" → "is not", "can't" → "can not", "won't" → "will not").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "NEGATIONS",
+    "content_words",
+    "is_negated",
+    "jaccard",
+    "normalize",
+    "words",
+]
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_IRREGULAR = {
+    "can't": ["can", "not"],
+    "won't": ["will", "not"],
+    "shan't": ["shall", "not"],
+    "ain't": ["is", "not"],
+}
+
+NEGATIONS = frozenset({"not", "no", "never", "cannot", "neither", "nor"})
+
+
+def normalize(text: str) -> str:
+    """Lower-case, non-alphanumerics to spaces, spaces collapsed: the duplicate key."""
+    return " ".join(_NON_ALNUM.sub(" ", text.lower()).split())
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words with contractions expanded (``don't`` gives ``do``, ``not``)."""
+    out: list[str] = []
+    for token in _WORD.findall(text.lower().replace("\u2019", "'")):
+        if token in _IRREGULAR:
+            out.extend(_IRREGULAR[token])
+        elif token.endswith("n't"):
+            out.extend([token[:-3], "not"])
+        elif "'" in token:
+            out.append(token.split("'", 1)[0])
+        else:
+            out.append(token)
+    if "cannot" in out:
+        index = out.index("cannot")
+        out[index : index + 1] = ["can", "not"]
+    return out
+
+
+def is_negated(text: str) -> bool:
+    return any(word in NEGATIONS for word in words(text))
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words of ``text`` without negations: what two statements must share to be about the same."""
+    return frozenset(word for word in words(text) if word not in NEGATIONS)
+
+
+def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
+    if not first and not second:
+        return 0.0
+    return len(first & second) / len(first | second)

@@ -1,0 +1,89 @@
+"""Trust: a composite score from weighted signals, its promotion zone, and the authority ceiling."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from arvis.awmu.config import AwmuConfig
+from arvis.awmu.model import Authority, Unit
+from arvis.awmu.text import content_words, jaccard
+
+__all__ = ["TrustAssessment", "Zone", "assess_trust", "ceiling_for"]
+
+
+class Zone(StrEnum):
+    AUTO_PROMOTE = "AUTO_PROMOTE"
+    REVIEW = "REVIEW"
+    ARCHIVE = "ARCHIVE"
+
+
+@dataclass(frozen=True)
+class TrustAssessment:
+    score: float
+    signals: dict[str, float]
+    zone: Zone
+    ceiling: Authority
+
+
+def ceiling_for(score: float) -> Authority:
+    """The highest authority a unit of this trust may reach automatically: never CANON."""
+    if score >= 0.80:
+        return Authority.RELIABLE
+    if score >= 0.50:
+        return Authority.UNRELIABLE
+    return Authority.PROVISIONAL
+
+
+def _corroboration(sources: int) -> float:
+    return 0.3 if sources <= 1 else 0.6 if sources == 2 else 0.9
+
+
+def assess_trust(
+    config: AwmuConfig,
+    *,
+    text: str,
+    source: str,
+    confidence: float,
+    active: Iterable[Unit],
+    corroborating_sources: int,
+) -> TrustAssessment:
+    """Score = clamp01(Σ value·weight over the signals); every signal here is always present."""
+    profile = config.profile
+    proposal = content_words(text)
+    overlaps = [jaccard(proposal, content_words(unit.text)) for unit in active]
+    known: set[str] = set()
+    for unit in active:
+        known |= content_words(unit.text)
+    best = max(overlaps, default=None)
+    signals = {
+        "source_authority": config.source_authorities.get(source, config.default_source_authority),
+        "extraction_confidence": confidence,
+        "graph_consistency": 0.5 if best is None else best,
+        "corroboration": _corroboration(corroborating_sources),
+        "novelty": 1.0 if best is None else 1.0 - best,
+        "importance": (len(proposal & known) / len(proposal)) if proposal else 0.0,
+    }
+    weights = {
+        "source_authority": profile.source_authority,
+        "extraction_confidence": profile.extraction_confidence,
+        "graph_consistency": profile.graph_consistency,
+        "corroboration": profile.corroboration,
+        "novelty": profile.novelty,
+        "importance": profile.importance,
+    }
+    total = 0.0
+    for name in sorted(signals):  # a fixed summation order: float addition is not associative
+        total += signals[name] * weights[name]
+    score = min(max(total, 0.0), 1.0)
+    if not config.trust_enabled:
+        return TrustAssessment(score, signals, Zone.AUTO_PROMOTE, Authority.RELIABLE)
+    zone = (
+        Zone.AUTO_PROMOTE
+        if score >= profile.auto_promote
+        else Zone.REVIEW
+        if score >= profile.review
+        else Zone.ARCHIVE
+    )
+    return TrustAssessment(score, signals, zone, ceiling_for(score))

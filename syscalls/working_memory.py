@@ -1,0 +1,294 @@
+"""Handlers of the working-memory family: ``memory.awmu.*`` over the AWMU engine."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from arvis.awmu.config import AwmuConfig
+from arvis.awmu.model import Authority, Tier, UnitStatus
+from arvis.awmu.promotion import Verdict
+from arvis.awmu.repository import EventQuery
+from arvis.awmu.resolution import ConflictType
+from arvis.awmu.service import UnitFilter, WorkingMemoryService
+from kernel.abi import CallContext
+from kernel.errors import ErrorCode, KernelError
+from kernel.table import SyscallSpec
+from syscalls.types import UserId
+
+__all__ = ["WORKING_MEMORY_SYSCALLS"]
+
+ContextId = UserId
+UnitText = Annotated[str, msgspec.Meta(min_length=1, max_length=2_000)]
+UnitId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Source = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Note = Annotated[str, msgspec.Meta(max_length=1_000)]
+Probability = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+
+_SERVICE = "working_memory_service"
+
+
+class CreateArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    config: AwmuConfig = msgspec.field(default_factory=AwmuConfig)
+
+
+class VerdictArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    unit_id: UnitId
+    type: ConflictType
+    confidence: Probability
+    detector: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] = "caller"
+
+
+class ProposeArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    text: UnitText
+    source: Source
+    confidence: Probability
+    verdicts: Annotated[list[VerdictArgs], msgspec.Meta(max_length=100)] = []
+
+
+class SeedArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    text: UnitText
+    authority: Authority = Authority.RELIABLE
+    rank: Annotated[int, msgspec.Meta(ge=100, le=900)] | None = None
+    pinned: bool = False
+    source: Source = "operator"
+
+
+class TurnArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    reinforce: Annotated[list[UnitId], msgspec.Meta(max_length=1_000)] = []
+
+
+class UnitArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    unit_id: UnitId
+
+
+class ReasonedUnitArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    unit_id: UnitId
+    reason: Note = ""
+
+
+class ReviewArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    request_id: UnitId
+    decision: Literal["approve", "reject"]
+    note: Note = ""
+
+
+class ListArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    status: Literal["active", "archived", "superseded", "evicted", "all"] = "active"
+    authority: Authority | None = None
+    tier: Tier | None = None
+    pinned: bool | None = None
+
+
+class AssembleArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    token_budget: Annotated[int, msgspec.Meta(ge=0, le=10_000_000)] = 0
+
+
+class EventsArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    after_seq: Annotated[int, msgspec.Meta(ge=0)] = 0
+    kinds: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]], msgspec.Meta(max_length=32)] = []
+    unit_id: UnitId | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=1_000)] = 100
+
+
+class SummaryArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    summary: Annotated[str, msgspec.Meta(max_length=50_000)]
+    strict: bool = False
+
+
+class ContextArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+
+
+def _wm(ctx: CallContext) -> WorkingMemoryService:
+    service = ctx.services.working_memory_service
+    if service is None:
+        raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{_SERVICE} is not bound")
+    return service
+
+
+def awmu_create(ctx: CallContext, args: CreateArgs) -> dict[str, Any]:
+    return _wm(ctx).create(
+        ctx.tx.awmu_repository, context_id=args.context_id, config=args.config, seq=ctx.seq
+    )
+
+
+def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
+    verdicts = [Verdict(v.unit_id, v.type, v.confidence, v.detector) for v in args.verdicts]
+    return _wm(ctx).propose(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        text=args.text,
+        source=args.source,
+        confidence=args.confidence,
+        verdicts=verdicts,
+        seq=ctx.seq,
+        principal=ctx.principal,
+    )
+
+
+def awmu_seed(ctx: CallContext, args: SeedArgs) -> dict[str, Any]:
+    return _wm(ctx).seed(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        text=args.text,
+        authority=args.authority,
+        rank=args.rank,
+        pinned=args.pinned,
+        source=args.source,
+        seq=ctx.seq,
+        principal=ctx.principal,
+    )
+
+
+def awmu_turn(ctx: CallContext, args: TurnArgs) -> dict[str, Any]:
+    return _wm(ctx).turn(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        reinforce=args.reinforce,
+        seq=ctx.seq,
+        principal=ctx.principal,
+    )
+
+
+def awmu_pin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
+    return _wm(ctx).pin(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        unit_id=args.unit_id,
+        pinned=True,
+        seq=ctx.seq,
+        principal=ctx.principal,
+    )
+
+
+def awmu_unpin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
+    return _wm(ctx).pin(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        unit_id=args.unit_id,
+        pinned=False,
+        seq=ctx.seq,
+        principal=ctx.principal,
+    )
+
+
+def awmu_archive(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
+    return _wm(ctx).archive(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        unit_id=args.unit_id,
+        reason=args.reason,
+        seq=ctx.seq,
+        principal=ctx.principal,
+    )
+
+
+def awmu_canonize(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
+    return _wm(ctx).canonize(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        unit_id=args.unit_id,
+        reason=args.reason,
+        seq=ctx.seq,
+        principal=ctx.principal,
+    )
+
+
+def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
+    return _wm(ctx).review(
+        ctx.tx.awmu_repository,
+        request_id=args.request_id,
+        approve=args.decision == "approve",
+        note=args.note,
+        seq=ctx.seq,
+        principal=ctx.principal,
+    )
+
+
+_STATUSES = {
+    "active": (UnitStatus.ACTIVE,),
+    "archived": (UnitStatus.ARCHIVED,),
+    "superseded": (UnitStatus.SUPERSEDED,),
+    "evicted": (UnitStatus.EVICTED,),
+    "all": tuple(UnitStatus),
+}
+
+
+def awmu_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
+    where = UnitFilter(
+        statuses=_STATUSES[args.status], authority=args.authority, tier=args.tier, pinned=args.pinned
+    )
+    return _wm(ctx).list(ctx.tx.awmu_repository, context_id=args.context_id, where=where, seq=ctx.seq)
+
+
+def awmu_get(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
+    return _wm(ctx).get(ctx.tx.awmu_repository, context_id=args.context_id, unit_id=args.unit_id, seq=ctx.seq)
+
+
+def awmu_assemble(ctx: CallContext, args: AssembleArgs) -> dict[str, Any]:
+    return _wm(ctx).assemble(
+        ctx.tx.awmu_repository, context_id=args.context_id, token_budget=args.token_budget, seq=ctx.seq
+    )
+
+
+def awmu_events(ctx: CallContext, args: EventsArgs) -> dict[str, Any]:
+    query = EventQuery(
+        context_id=args.context_id,
+        after_seq=args.after_seq,
+        kinds=tuple(args.kinds),
+        unit_id=args.unit_id,
+        limit=args.limit,
+    )
+    return _wm(ctx).events(ctx.tx.awmu_repository, query=query, seq=ctx.seq)
+
+
+def awmu_validate_summary(ctx: CallContext, args: SummaryArgs) -> dict[str, Any]:
+    return _wm(ctx).validate_summary(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        summary=args.summary,
+        strict=args.strict,
+        seq=ctx.seq,
+        principal=ctx.principal,
+    )
+
+
+def awmu_pressure(ctx: CallContext, args: ContextArgs) -> dict[str, Any]:
+    return _wm(ctx).pressure(ctx.tx.awmu_repository, context_id=args.context_id, seq=ctx.seq)
+
+
+def _spec(name: str, request: type[Any], handler: Any, mutates: bool, summary: str) -> SyscallSpec:
+    return SyscallSpec(f"memory.awmu.{name}", request, handler, mutates, summary, service=_SERVICE)
+
+
+WORKING_MEMORY_SYSCALLS = (
+    _spec("create", CreateArgs, awmu_create, True, "create a context with its recorded config"),
+    _spec("propose", ProposeArgs, awmu_propose, True, "run a proposition through the gates"),
+    _spec("seed", SeedArgs, awmu_seed, True, "an operator's unit at a given authority and rank"),
+    _spec("turn", TurnArgs, awmu_turn, True, "advance one turn: reinforce named units, decay the rest"),
+    _spec("pin", UnitArgs, awmu_pin, True, "pin a unit: immune to decay, demotion and eviction"),
+    _spec("unpin", UnitArgs, awmu_unpin, True, "unpin a unit"),
+    _spec("archive", ReasonedUnitArgs, awmu_archive, True, "archive a unit explicitly"),
+    _spec("canonize", ReasonedUnitArgs, awmu_canonize, True, "request CANON for a unit (PENDING)"),
+    _spec("review", ReviewArgs, awmu_review, True, "approve or reject a canonization or a queued proposal"),
+    _spec("list", ListArgs, awmu_list, False, "units, review queue and pending canonizations"),
+    _spec("get", UnitArgs, awmu_get, False, "one unit, whatever its status"),
+    _spec("assemble", AssembleArgs, awmu_assemble, False, "the ranked prompt block within a token budget"),
+    _spec("events", EventsArgs, awmu_events, False, "the lifecycle event stream"),
+    _spec(
+        "validate_summary", SummaryArgs, awmu_validate_summary, True, "which protected units a summary loses"
+    ),
+    _spec("pressure", ContextArgs, awmu_pressure, False, "the memory pressure gauge and its parts"),
+)
