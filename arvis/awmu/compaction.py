@@ -70,7 +70,7 @@ def pressure(
         "compactions": min(compactions / PRESSURE_WINDOW, 1.0),
     }
     score = (
-        0.4 * parts["budget"]
+        0.4 * parts["utilisation"]
         + 0.3 * parts["conflicts"]
         + 0.2 * parts["demotions"]
         + 0.1 * parts["compactions"]

@@ -76,7 +76,7 @@ def assess_trust(
     total = 0.0
     for name in sorted(signals):  # a fixed summation order: float addition is not associative
         total += signals[name] * weights[name]
-    score = min(max(total, 0.0), 1.0)
+    score = round(min(max(total, 0.0), 1.0), 6)  # round() is exact and platform-independent
     if not config.trust_enabled:
         return TrustAssessment(score, signals, Zone.AUTO_PROMOTE, Authority.RELIABLE)
     zone = (
