@@ -9,8 +9,9 @@ from typing import Any
 from rich.console import Console
 
 from journal.reader import JournalReader
-from journal.verify import verify_chain
+from journal.replay import verify_journal
 from kernel.boot import open_kernel
+from syscalls.table import SYSCALL_TABLE
 from tools.common import EXIT_FAILED, EXIT_OK
 from tools.output import print_table
 
@@ -63,10 +64,55 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(run=run)
 
 
+CONTEXT = "tavern"
+DM = "agent:game-master"
+OPERATOR = "operator:alice"
+
+# the working-memory part: (what it shows, syscall, args, principal); "{u:N}" is the unit of call N
+WORKING_MEMORY: list[tuple[str, str, dict[str, Any], str]] = [
+    ("a working-memory context, budget 6", "memory.awmu.create",
+     {"context_id": CONTEXT, "config": {"budget": 6}}, OPERATOR),
+    ("the operator seeds a world fact", "memory.awmu.seed",
+     {"context_id": CONTEXT, "text": "The old king is dead.", "authority": "RELIABLE", "rank": 700},
+     OPERATOR),
+    ("the operator seeds and pins the tavern keeper", "memory.awmu.seed",
+     {"context_id": CONTEXT, "text": "Elara keeps the Silver Stag tavern.", "authority": "RELIABLE",
+      "pinned": True}, OPERATOR),
+    ("the narrator states a fact with high confidence", "memory.awmu.propose",
+     {"context_id": CONTEXT, "text": "A dragon sleeps beneath the northern mountain.", "source": "system",
+      "confidence": 0.95}, DM),
+    ("a player claims the king lives", "memory.awmu.propose",
+     {"context_id": CONTEXT, "text": "The old king is not dead.", "source": "player", "confidence": 0.9}, DM),
+    ("the same fact again, reworded", "memory.awmu.propose",
+     {"context_id": CONTEXT, "text": "the old KING is dead!", "source": "dm", "confidence": 0.9}, DM),
+    ("an unsure rumour", "memory.awmu.propose",
+     {"context_id": CONTEXT, "text": "The blacksmith owes money.", "source": "player", "confidence": 0.4},
+     DM),
+    ("the operator approves the queued dragon fact", "memory.awmu.review",
+     {"request_id": "r{seq:4}", "decision": "approve", "note": "confirmed by the module"}, OPERATOR),
+    ("a turn where the king's death is confirmed", "memory.awmu.turn",
+     {"context_id": CONTEXT, "reinforce": ["{u:2}"]}, DM),
+    ("another turn", "memory.awmu.turn", {"context_id": CONTEXT, "reinforce": ["{u:2}"]}, DM),
+    ("the game master asks for CANON", "memory.awmu.canonize",
+     {"context_id": CONTEXT, "unit_id": "{u:2}", "reason": "central to the plot"}, DM),
+    ("the game master cannot approve it himself", "memory.awmu.review",
+     {"request_id": "c{seq:11}", "decision": "approve"}, DM),
+    ("the operator approves: CANON by explicit review only", "memory.awmu.review",
+     {"request_id": "c{seq:11}", "decision": "approve"}, OPERATOR),
+    ("the block the agent is given", "memory.awmu.assemble", {"context_id": CONTEXT}, DM),
+    ("a compacted summary that forgets the tavern", "memory.awmu.validate_summary",
+     {"context_id": CONTEXT, "summary": "The old king is dead and a dragon sleeps in the mountain."}, DM),
+    ("the pressure gauge", "memory.awmu.pressure", {"context_id": CONTEXT}, DM),
+]  # fmt: skip
+
+
 def _outcome(result: Any) -> str:
     if not result.ok:
         return f"refused: {result.error.code} ({result.error.detail})"
     value = result.value
+    if "outcome" in value:
+        extra = value.get("unit_id") or value.get("duplicate_of") or value.get("review_id") or ""
+        return f"{value['outcome']} {extra}".strip()
     if "snapshot" in value:
         projection = value["projection"]
         return (
@@ -75,9 +121,41 @@ def _outcome(result: Any) -> str:
         )
     if "entries" in value:
         return ", ".join(f"{item['entry']['key']}={item['status']}" for item in value["entries"])
+    if "request" in value:
+        request = value["request"]
+        return f"{request['request_id']} {request['status']} for {request['unit_id']}"
+    if "turn" in value and "reinforced" in value:
+        return f"turn {value['turn']}: {len(value['reinforced'])} reinforced, {len(value['decayed'])} decayed"
+    if "text" in value and "included" in value:
+        return f"{len(value['included'])} units, about {value['estimated_tokens']} tokens"
+    if "lost" in value:
+        return (
+            "summary keeps every protected unit"
+            if value["ok"]
+            else f"summary loses {[x['unit_id'] for x in value['lost']]}"
+        )
+    if "score" in value:
+        return f"pressure {value['score']:.3f} ({value['active']}/{value['budget']} units)"
+    if "config" in value:
+        return f"context {value['context_id']} created"
     if value.get("superseded"):
         return f"written; superseded the entry of {value['superseded']['created_at']}"
     return f"{value.get('status', 'written')}: {value['entry']['key']}"
+
+
+def _fill(args: dict[str, Any], seqs: list[int | None], units: list[str | None]) -> dict[str, Any]:
+    """Put the seq or unit id of an earlier call (by its position) where the args refer to it."""
+    filled: dict[str, Any] = {}
+    for key, value in args.items():
+        if isinstance(value, list):
+            filled[key] = [_fill({"v": item}, seqs, units)["v"] for item in value]
+        elif isinstance(value, str) and "{" in value:
+            kind, _, position = value[value.index("{") + 1 : value.index("}")].partition(":")
+            found = seqs[int(position) - 1] if kind == "seq" else units[int(position) - 1]
+            filled[key] = value[: value.index("{")] + str(found) + value[value.index("}") + 1 :]
+        else:
+            filled[key] = value
+    return filled
 
 
 def run(options: argparse.Namespace) -> int:
@@ -86,26 +164,40 @@ def run(options: argparse.Namespace) -> int:
         leftover.unlink(missing_ok=True)
     kernel = open_kernel(str(path))
     rows = []
+    block = ""
     try:
         for title, syscall, args, principal in SESSION:
             result = kernel.call(syscall, args, principal=principal)
             rows.append((result.seq, title, syscall, principal, _outcome(result)))
+        seqs: list[int | None] = []
+        units: list[str | None] = []
+        for title, syscall, args, principal in WORKING_MEMORY:
+            result = kernel.call(syscall, _fill(args, seqs, units), principal=principal)
+            seqs.append(result.seq)
+            units.append(result.value.get("unit_id") if result.ok else None)
+            rows.append((result.seq, title, syscall, principal, _outcome(result)))
+            if result.ok and syscall == "memory.awmu.assemble":
+                block = result.value["text"]
     finally:
         kernel.close()
     print_table(f"demo session on {path}", ("seq", "what", "syscall", "principal", "outcome"), rows)
+    console = Console()
+    console.print("\nthe assembled working-memory block:", style="bold")
+    console.print(block, markup=False)
 
     reader = JournalReader.open(str(path))
     try:
-        header = reader.header()
-        assert header is not None
-        report = verify_chain(header, reader.entries())
+        report = verify_journal(reader, table=SYSCALL_TABLE)
     finally:
         reader.close()
-    console = Console()
-    status = "intact" if report.verified else f"BROKEN at seq {report.first_bad_seq}: {report.reason}"
-    console.print(f"chain verification: {report.entries} entries, {status}")
+    status = (
+        "chain intact, every entry replayed byte for byte"
+        if report.verified
+        else f"NOT verified: {report.divergence}"
+    )
+    console.print(f"\nverification: {report.entries} entries, {status}")
     console.print(f"checkpoint {report.head_seq}:{report.head_hash}")
     console.print(
-        f"look inside: arvis journal ls {path} | arvis journal show {path} 15 | arvis journal verify {path}"
+        f"look inside: arvis journal ls {path}  |  arvis journal verify {path}  |  arvis journal state {path}"
     )
     return EXIT_OK if report.verified else EXIT_FAILED
