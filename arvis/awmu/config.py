@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -107,6 +107,12 @@ class AwmuConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     rank_enabled: bool = True
     lifecycle_enabled: bool = True
     promotion_enabled: bool = True
+    # naive memories, for comparison only: "all" admits every proposal (no confidence or trust
+    # gate); conflicts "coexist" keeps both sides, "replace" lets the newer statement win; eviction
+    # "oldest" drops the oldest unit instead of the lowest-ranked one
+    admission: Literal["gated", "all"] = "gated"
+    conflict_policy: Literal["resolve", "coexist", "replace"] = "resolve"
+    eviction: Literal["rank", "oldest"] = "rank"
 
     def validate(self) -> None:
         """Cross-field checks msgspec constraints cannot express; raises ValueError."""

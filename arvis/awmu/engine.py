@@ -195,6 +195,8 @@ class ContextSession:
             ):
                 continue
             candidates.append(unit)
+        if self.config.eviction == "oldest":
+            return sorted(candidates, key=lambda unit: (unit.created_seq, unit.unit_id))
         return sorted(
             candidates,
             key=lambda unit: (unit.rank, authority_rank(unit.authority), unit.updated_seq, unit.unit_id),

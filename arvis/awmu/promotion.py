@@ -96,7 +96,8 @@ def propose(
 ) -> dict[str, Any]:
     check_text(text)
     config = session.config
-    if confidence < config.auto_activate_threshold:
+    admit_all = config.admission == "all"
+    if confidence < config.auto_activate_threshold and not admit_all:
         session.emit(EventKind.REJECTED, None, reason="low_confidence", confidence=confidence, source=source)
         return {"outcome": "rejected_low_confidence", "confidence": confidence}
     duplicate = session.duplicate_of(text)
@@ -131,6 +132,8 @@ def propose(
     if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
         session.emit(EventKind.REJECTED, None, reason="conflict", source=source)
         return {"outcome": "rejected_conflict", **result}
+    if admit_all:
+        trust = TrustAssessment(trust.score, trust.signals, Zone.AUTO_PROMOTE, trust.ceiling)
     if trust.zone is Zone.ARCHIVE:
         session.emit(EventKind.REJECTED, None, reason="trust_archive", source=source, score=trust.score)
         return {"outcome": "archived", **result}

@@ -71,10 +71,12 @@ def resolve(
     ceiling is below the existing unit's authority can neither replace nor demote it. Then the
     tier-biased confidence table.
     """
-    if conflict.type is ConflictType.WORLD_PROGRESSION:
+    if conflict.type is ConflictType.WORLD_PROGRESSION or config.conflict_policy == "coexist":
         return Resolution.COEXIST
     if existing.authority is Authority.CANON or existing.pinned:
         return Resolution.KEEP_EXISTING
+    if config.conflict_policy == "replace":
+        return Resolution.REPLACE
     if authority_rank(incoming_ceiling) < authority_rank(existing.authority):
         return Resolution.KEEP_EXISTING
     confidence = _exact(conflict.confidence)
