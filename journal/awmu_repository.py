@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import msgspec
-from sqlalchemy import Connection, Table, and_, select, update
+from sqlalchemy import Connection, Table, and_, or_, select, update
 
 from arvis.awmu.model import CanonRequest, Event, ReviewItem, Unit, UnitStatus
 from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
@@ -152,9 +152,11 @@ class SqlAwmuRepository(AwmuRepository):
         self._effects.append({"op": "insert", "table": "awmu_events", "row": row})
 
     def events(self, query: EventQuery) -> list[Event]:
-        statement = select(awmu_events.c.body).where(
-            awmu_events.c.context_id == query.context_id, awmu_events.c.seq > query.after_seq
+        after = or_(
+            awmu_events.c.seq > query.after_seq,
+            and_(awmu_events.c.seq == query.after_seq, awmu_events.c.idx > query.after_index),
         )
+        statement = select(awmu_events.c.body).where(awmu_events.c.context_id == query.context_id, after)
         if query.kinds:
             statement = statement.where(awmu_events.c.kind.in_(list(query.kinds)))
         if query.unit_id is not None:

@@ -51,7 +51,7 @@ def _render(units: list[Unit]) -> str:
 
 
 def _ordered(units: list[Unit]) -> list[Unit]:
-    return sorted(units, key=lambda unit: (-unit.rank, unit.unit_id))
+    return sorted(units, key=lambda unit: (-unit.rank, unit.created_seq, unit.unit_id))
 
 
 def assemble(active: list[Unit], *, token_budget: int, chars_per_token: int) -> AssembledBlock:

@@ -101,6 +101,7 @@ class AwmuConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     reliable_revisable: bool = False
     chars_per_token: Annotated[int, msgspec.Meta(ge=1, le=100)] = 4
     canonizers: tuple[str, ...] = ("operator:*", "admin:*")
+    operators: tuple[str, ...] = ("operator:*", "admin:*")
     invariants: tuple[InvariantRule, ...] = ()
     # ablation switches (scenario conditions); a production context leaves them all on
     trust_enabled: bool = True
@@ -120,6 +121,8 @@ class AwmuConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
             raise ValueError("ranks must satisfy 100 <= min_rank < max_rank <= 900")
         if not self.min_rank <= self.initial_rank <= self.max_rank:
             raise ValueError("initial_rank must lie within [min_rank, max_rank]")
+        if not self.min_rank <= self.archive_floor < self.max_rank:
+            raise ValueError("archive_floor must lie within [min_rank, max_rank)")
         if not self.warm_threshold < self.hot_threshold:
             raise ValueError("warm_threshold must be below hot_threshold")
         if not self.unreliable_demote_below < self.reliable_demote_below:

@@ -215,6 +215,12 @@ class ContextSession:
                 "(all are pinned, CANON or protected by an invariant)",
             )
         for victim in victims:
+            self.guard(
+                victim,
+                msgspec.structs.replace(victim, status=UnitStatus.EVICTED),
+                Change.EVICT,
+                explicit=False,
+            )
             self.leave(victim, UnitStatus.EVICTED, EventKind.EVICTED, rank=victim.rank, reason="budget")
         return [victim.unit_id for victim in victims]
 
@@ -295,6 +301,13 @@ class ContextSession:
 
     def can_canonize(self) -> bool:
         return any(fnmatchcase(self.principal, pattern) for pattern in self.config.canonizers)
+
+    def require_operator(self, action: str) -> None:
+        """Seeding, pinning and explicit archiving bypass the gates: only the context's operators may."""
+        if not any(fnmatchcase(self.principal, pattern) for pattern in self.config.operators):
+            raise AwmuRuleError(
+                AwmuErrorCode.NOT_AUTHORIZED, f"principal '{self.principal}' may not {action} in this context"
+            )
 
 
 def _messages(violations: list[Violation]) -> str:

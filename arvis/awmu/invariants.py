@@ -30,6 +30,10 @@ def _matches(rule: InvariantRule, unit: Unit) -> bool:
     return rule.unit_text_pattern.lower() in unit.text.lower()
 
 
+def _counts(unit: Unit, floor: int) -> int:
+    return int(unit.status is UnitStatus.ACTIVE and authority_rank(unit.authority) >= floor)
+
+
 def check_change(
     rules: Iterable[InvariantRule], before: Unit, after: Unit, change: Change, active: Iterable[Unit]
 ) -> list[Violation]:
@@ -52,14 +56,9 @@ def check_change(
                 broken = f"would leave the active set ({change.value})"
         elif rule.type is InvariantType.MIN_AUTHORITY_COUNT:
             floor = authority_rank(rule.minimum_authority)
-            remaining = sum(
-                1
-                for unit in active_units
-                if _matches(rule, unit)
-                and (after if unit.unit_id == after.unit_id else unit).status is UnitStatus.ACTIVE
-                and authority_rank((after if unit.unit_id == after.unit_id else unit).authority) >= floor
-            )
-            if remaining < rule.minimum_count:
+            before_count = sum(1 for unit in active_units if _matches(rule, unit) and _counts(unit, floor))
+            remaining = before_count - _counts(before, floor) + _counts(after, floor)
+            if remaining < rule.minimum_count and remaining < before_count:
                 broken = f"would leave {remaining} matching units at {rule.minimum_authority.value} or above"
         if broken is not None:
             found.append(

@@ -93,6 +93,7 @@ def turn(session: ContextSession, *, reinforce: list[str]) -> dict[str, Any]:
 
 
 def set_pinned(session: ContextSession, *, unit_id: str, pinned: bool) -> dict[str, Any]:
+    session.require_operator("pin" if pinned else "unpin")
     unit = session.active_unit(unit_id)
     if unit.pinned != pinned:
         unit = session.save(msgspec.structs.replace(unit, pinned=pinned))
@@ -103,6 +104,7 @@ def set_pinned(session: ContextSession, *, unit_id: str, pinned: bool) -> dict[s
 
 def archive(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, Any]:
     """An explicit archive; a MUST invariant refuses it."""
+    session.require_operator("archive")
     unit = session.active_unit(unit_id)
     session.guard(
         unit, msgspec.structs.replace(unit, status=UnitStatus.ARCHIVED), Change.ARCHIVE, explicit=True
@@ -166,11 +168,7 @@ def _review_canon(session: ContextSession, request_id: str, approve: bool, note:
             AwmuErrorCode.REQUEST_DECIDED, f"request '{request_id}' is {request.status.value}"
         )
     unit = session.active.get(request.unit_id)
-    stale = (
-        unit is None
-        or unit.updated_seq != request.unit_updated_seq
-        or unit.authority is not request.authority_at_request
-    )
+    stale = unit is None or unit.authority is not request.authority_at_request
     status = (
         CanonRequestStatus.STALE
         if stale

@@ -234,6 +234,7 @@ def seed(
     session: ContextSession, *, text: str, authority: Authority, rank: int | None, pinned: bool, source: str
 ) -> dict[str, Any]:
     """An operator's unit at a given authority (never CANON: that takes an approved request)."""
+    session.require_operator("seed")
     check_text(text)
     if authority is Authority.CANON:
         raise AwmuRuleError(

@@ -28,6 +28,7 @@ class ContextRecord(msgspec.Struct, frozen=True, kw_only=True):
 class EventQuery(msgspec.Struct, frozen=True, kw_only=True):
     context_id: str
     after_seq: int = 0
+    after_index: int = -1
     kinds: tuple[str, ...] = ()
     unit_id: str | None = None
     limit: int = 100

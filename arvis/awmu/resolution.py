@@ -1,7 +1,8 @@
 """Conflict detection (lexical, plus caller verdicts) and the resolution table.
 
-Thresholds are compared in exact decimal arithmetic, so ``0.8 + 0.1`` is exactly ``0.9``: a
-confidence of 0.9 meets a RELIABLE-in-HOT-tier replacement threshold, on every platform.
+Thresholds are compared in exact decimal arithmetic: in binary floating point ``0.8 - 0.1`` is
+``0.7000000000000001``, so a confidence of 0.7 would miss a RELIABLE-in-COLD-tier replacement it
+meets exactly; in decimal every tier-biased threshold is what it reads.
 """
 
 from __future__ import annotations

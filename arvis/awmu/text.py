@@ -1,5 +1,7 @@
 """Text rules: normalisation for duplicates, word sets for overlap, whole-word negation.
 
+Words are Unicode letters and digits, case-folded, so text in any script is handled alike.
+
 Negation is found by whole words only ("north", "knot", "nothing", "normal" are not negations), with
 contractions expanded first ("isn't" → "is not", "can't" → "can not", "won't" → "will not").
 """
@@ -17,8 +19,8 @@ __all__ = [
     "words",
 ]
 
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_NON_ALNUM = re.compile(r"[\W_]+")
 _IRREGULAR = {
     "can't": ["can", "not"],
     "won't": ["will", "not"],
@@ -31,13 +33,13 @@ NEGATIONS = frozenset({"not", "no", "never", "cannot", "neither", "nor"})
 
 def normalize(text: str) -> str:
     """Lower-case, non-alphanumerics to spaces, spaces collapsed: the duplicate key."""
-    return " ".join(_NON_ALNUM.sub(" ", text.lower()).split())
+    return " ".join(_NON_ALNUM.sub(" ", text.casefold()).split())
 
 
 def words(text: str) -> list[str]:
     """Lower-case words with contractions expanded (``don't`` gives ``do``, ``not``)."""
     out: list[str] = []
-    for token in _WORD.findall(text.lower().replace("\u2019", "'")):
+    for token in _WORD.findall(text.casefold().replace("\u2019", "'")):
         if token in _IRREGULAR:
             out.extend(_IRREGULAR[token])
         elif token.endswith("n't"):
@@ -46,10 +48,10 @@ def words(text: str) -> list[str]:
             out.append(token.split("'", 1)[0])
         else:
             out.append(token)
-    if "cannot" in out:
-        index = out.index("cannot")
-        out[index : index + 1] = ["can", "not"]
-    return out
+    expanded: list[str] = []
+    for word in out:
+        expanded.extend(("can", "not") if word == "cannot" else (word,))
+    return expanded
 
 
 def is_negated(text: str) -> bool:

@@ -1,0 +1,1 @@
+"""Adversarial scenarios in ARC-Mem's schema: parsing, judging facts, conditions, assertions, metrics."""

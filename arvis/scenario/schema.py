@@ -1,0 +1,247 @@
+"""The ARC-Mem scenario schema, parsed tolerantly: a field of the wrong type or an unknown field is a
+warning (unknown fields are kept in ``extras``), never an exception.
+
+Our additions (optional, ignored by ARC-Mem): a turn's ``confidence`` (the proposal's extraction
+confidence, default 0.8) and a seed unit's ``pinned``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "DEFAULT_PLAYER_CONFIDENCE",
+    "EVALUATED_TURN_TYPES",
+    "Assertion",
+    "Fact",
+    "Scenario",
+    "SeedUnit",
+    "Turn",
+    "parse_scenario",
+]
+
+EVALUATED_TURN_TYPES = frozenset({"ATTACK", "DISPLACEMENT", "DRIFT", "RECALL_PROBE"})
+DEFAULT_PLAYER_CONFIDENCE = 0.8
+AUTHORITIES = ("PROVISIONAL", "UNRELIABLE", "RELIABLE", "CANON")
+
+_KNOWN = {
+    "id", "title", "category", "adversarial", "persona", "model", "temperature", "maxTurns", "warmUpTurns",
+    "setting", "groundTruth", "seedUnits", "turns", "trustConfig", "compactionConfig", "dormancyConfig",
+    "sessions", "adversaryMode", "adversaryConfig", "invariants", "assertions", "objective", "testFocus",
+    "highlights", "extractionEnabled", "generatorModel", "evaluatorModel", "budgetStrategy",
+    "enforcementStrategy",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    text: str
+    established_at: int | None = None
+
+
+@dataclass(frozen=True)
+class SeedUnit:
+    text: str
+    authority: str = "RELIABLE"
+    rank: int = 500
+    pinned: bool = False
+
+
+@dataclass(frozen=True)
+class Turn:
+    turn: int
+    role: str
+    type: str
+    prompt: str
+    strategy: str | None = None
+    target_fact: str | None = None
+    confidence: float = DEFAULT_PLAYER_CONFIDENCE
+
+    @property
+    def evaluated(self) -> bool:
+        return self.type in EVALUATED_TURN_TYPES
+
+    @property
+    def is_attack(self) -> bool:
+        return self.target_fact is not None
+
+
+@dataclass(frozen=True)
+class Assertion:
+    type: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    category: str
+    adversarial: bool
+    facts: tuple[Fact, ...]
+    seeds: tuple[SeedUnit, ...]
+    turns: tuple[Turn, ...]
+    assertions: tuple[Assertion, ...]
+    invariants: tuple[dict[str, Any], ...]
+    trust_profile: str | None
+    compaction_turns: tuple[int, ...]
+    warnings: tuple[str, ...]
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def runnable(self) -> bool:
+        """A scenario needs facts to judge and turns to play (the strategy catalogue has neither)."""
+        return bool(self.facts) and bool(self.turns)
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.warnings: list[str] = []
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+
+    def text(self, value: Any, where: str, default: str = "") -> str:
+        if value is None:
+            return default
+        if isinstance(value, str):
+            return value
+        if isinstance(value, int | float | bool):
+            return str(value)
+        self.warn(f"{where}: expected text, got {type(value).__name__}")
+        return default
+
+    def integer(self, value: Any, where: str, default: int) -> int:
+        if value is None:
+            return default
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        self.warn(f"{where}: expected an integer, got {value!r}")
+        return default
+
+    def number(self, value: Any, where: str, default: float) -> float:
+        if value is None:
+            return default
+        if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= float(value) <= 1.0:
+            return float(value)
+        self.warn(f"{where}: expected a number in [0, 1], got {value!r}")
+        return default
+
+    def items(self, value: Any, where: str) -> list[dict[str, Any]]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.warn(f"{where}: expected a list, got {type(value).__name__}")
+            return []
+        found = []
+        for index, item in enumerate(value):
+            if isinstance(item, dict):
+                found.append(item)
+            else:
+                self.warn(f"{where}[{index}]: expected a mapping, got {type(item).__name__}")
+        return found
+
+
+def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
+    """A Scenario from a decoded YAML document; problems become warnings."""
+    reader = _Reader()
+    if not isinstance(document, dict):
+        reader.warn(f"{name}: the document is not a mapping")
+        document = {}
+    extras = {key: value for key, value in document.items() if key not in _KNOWN}
+    for key in sorted(extras, key=str):
+        reader.warn(f"unknown field {key!r} kept as an extra")
+    facts = []
+    for index, item in enumerate(reader.items(document.get("groundTruth"), "groundTruth")):
+        text = reader.text(item.get("text", item.get("fact")), f"groundTruth[{index}].text")
+        fact_id = reader.text(item.get("id"), f"groundTruth[{index}].id", default=f"fact-{index + 1}")
+        if not text:
+            reader.warn(f"groundTruth[{index}] has no text: skipped")
+            continue
+        established = item.get("establishedAt")
+        facts.append(
+            Fact(
+                fact_id,
+                text.strip(),
+                None
+                if established is None
+                else reader.integer(established, f"groundTruth[{index}].establishedAt", 1),
+            )
+        )
+    seeds = []
+    for index, item in enumerate(reader.items(document.get("seedUnits"), "seedUnits")):
+        text = reader.text(item.get("text"), f"seedUnits[{index}].text").strip()
+        authority = reader.text(item.get("authority"), f"seedUnits[{index}].authority", "RELIABLE").upper()
+        if authority not in AUTHORITIES:
+            reader.warn(f"seedUnits[{index}].authority {authority!r} unknown: RELIABLE used")
+            authority = "RELIABLE"
+        rank = min(max(reader.integer(item.get("rank"), f"seedUnits[{index}].rank", 500), 100), 900)
+        if text:
+            seeds.append(SeedUnit(text, authority, rank, bool(item.get("pinned", False))))
+    turns = []
+    for index, item in enumerate(reader.items(document.get("turns"), "turns")):
+        prompt = reader.text(item.get("prompt"), f"turns[{index}].prompt").strip()
+        role = reader.text(item.get("role"), f"turns[{index}].role", "PLAYER").upper()
+        if not prompt:
+            reader.warn(f"turns[{index}] has no prompt: skipped")
+            continue
+        target = item.get("targetFact")
+        turns.append(
+            Turn(
+                turn=reader.integer(item.get("turn"), f"turns[{index}].turn", index + 1),
+                role=role,
+                type=reader.text(item.get("type"), f"turns[{index}].type", "ESTABLISH").upper(),
+                prompt=prompt,
+                strategy=reader.text(item.get("strategy"), f"turns[{index}].strategy") or None,
+                target_fact=None
+                if target is None
+                else reader.text(target, f"turns[{index}].targetFact") or None,
+                confidence=reader.number(
+                    item.get("confidence"), f"turns[{index}].confidence", DEFAULT_PLAYER_CONFIDENCE
+                ),
+            )
+        )
+    known_facts = {fact.id for fact in facts}
+    for turn in turns:
+        if turn.target_fact is not None and turn.target_fact not in known_facts:
+            reader.warn(f"turn {turn.turn} targets unknown fact {turn.target_fact!r}")
+    assertions = tuple(
+        Assertion(reader.text(item.get("type"), f"assertions[{index}].type"), dict(item.get("params") or {}))
+        for index, item in enumerate(reader.items(document.get("assertions"), "assertions"))
+    )
+    trust = document.get("trustConfig")
+    profile = None
+    if isinstance(trust, dict) and trust.get("profile") is not None:
+        profile = reader.text(trust.get("profile"), "trustConfig.profile").upper()
+        if profile not in ("BALANCED", "SECURE", "NARRATIVE"):
+            reader.warn(f"trustConfig.profile {profile!r} unknown: BALANCED used")
+            profile = None
+        if trust.get("weightOverrides"):
+            reader.warn("trustConfig.weightOverrides are not applied: the profile's weights are used")
+    compaction = document.get("compactionConfig")
+    forced: tuple[int, ...] = ()
+    if isinstance(compaction, dict) and compaction.get("enabled", True):
+        raw = compaction.get("forceAtTurns") or []
+        forced = tuple(
+            sorted({reader.integer(t, "compactionConfig.forceAtTurns", 0) for t in raw if t is not None})
+        )
+    for key in ("dormancyConfig", "sessions", "adversaryMode", "adversaryConfig"):
+        if document.get(key):
+            reader.warn(f"{key} needs a model in the loop: ignored in offline mode")
+    return Scenario(
+        id=reader.text(document.get("id"), "id", default=name),
+        category=reader.text(document.get("category"), "category", default="uncategorized"),
+        adversarial=bool(document.get("adversarial", False)),
+        facts=tuple(facts),
+        seeds=tuple(seeds),
+        turns=tuple(sorted(turns, key=lambda turn: turn.turn)),
+        assertions=assertions,
+        invariants=tuple(reader.items(document.get("invariants"), "invariants")),
+        trust_profile=profile,
+        compaction_turns=forced,
+        warnings=tuple(reader.warnings),
+        extras=extras,
+    )
