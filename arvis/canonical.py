@@ -19,6 +19,7 @@ __all__ = [
     "CanonicalEncodingError",
     "JsonValue",
     "canonical_bytes",
+    "canonical_bytes_of_own",
     "decode",
     "format_time",
     "parse_time",
@@ -92,6 +93,15 @@ def canonical_bytes(value: Any) -> bytes:
         return _encoder.encode(value)
     except (TypeError, ValueError, OverflowError) as exc:
         raise CanonicalEncodingError(str(exc)) from exc
+
+
+def canonical_bytes_of_own(value: Any) -> bytes:
+    """The canonical bytes of a value the kernel built itself (results, effects, records).
+
+    Same encoding as ``canonical_bytes`` without the walk that refuses foreign values: these values
+    are JSON-shaped by construction. Caller input must go through ``canonical_bytes``.
+    """
+    return _encoder.encode(value)
 
 
 def decode(data: bytes) -> Any:

@@ -14,7 +14,7 @@ from sqlalchemy import Connection, Table, and_, or_, select, update
 
 from arvis.awmu.model import CanonRequest, Event, ReviewItem, Unit, UnitStatus
 from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
-from arvis.canonical import canonical_bytes
+from arvis.canonical import canonical_bytes_of_own
 from journal.schema import awmu_canon_requests, awmu_contexts, awmu_events, awmu_reviews, awmu_units
 
 __all__ = ["SqlAwmuRepository"]
@@ -23,7 +23,7 @@ _S = TypeVar("_S", bound=msgspec.Struct)
 
 
 def _body(record: msgspec.Struct) -> str:
-    return canonical_bytes(msgspec.to_builtins(record)).decode("utf-8")
+    return canonical_bytes_of_own(msgspec.to_builtins(record)).decode("utf-8")
 
 
 def _load(body: str, kind: type[_S]) -> _S:

@@ -14,7 +14,7 @@ from sqlalchemy import Connection, Engine, select
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from arvis.awmu.repository import AwmuRepository
-from arvis.canonical import canonical_bytes, format_time, sha256_hex
+from arvis.canonical import canonical_bytes_of_own, format_time, sha256_hex
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
@@ -102,7 +102,9 @@ class SqlTransaction:
     ) -> JournalEntry:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
-        effects_hash = sha256_hex(canonical_bytes(self._effects)) if self._effects else EMPTY_EFFECTS_HASH
+        effects_hash = (
+            sha256_hex(canonical_bytes_of_own(self._effects)) if self._effects else EMPTY_EFFECTS_HASH
+        )
         entry = JournalEntry(
             seq=self._next_seq,
             recorded_at=recorded_at,

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from arvis.awmu.errors import AwmuRuleError
-from arvis.canonical import canonical_bytes, format_time, parse_time
+from arvis.canonical import canonical_bytes_of_own, format_time, parse_time
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
 from kernel.arguments import (
@@ -100,7 +100,7 @@ class Kernel:
                     principal=recorded.principal,
                     args=recorded.args,
                     status="ok",
-                    result=canonical_bytes(result.journal_payload()),
+                    result=canonical_bytes_of_own(result.journal_payload()),
                 )
             return result
         except KernelError as refusal:
@@ -137,7 +137,7 @@ class Kernel:
                 principal=recorded.principal,
                 args=recorded.args,
                 status=error.code,
-                result=canonical_bytes(result.journal_payload()),
+                result=canonical_bytes_of_own(result.journal_payload()),
             )
         return result
 
