@@ -124,7 +124,7 @@ class Kernel:
             request = self._decoders[spec.name].decode(recorded.args)
         except msgspec.DecodeError as exc:
             raise KernelError(ErrorCode.INVALID_ARGS, str(exc)) from None
-        if getattr(self.services, spec.service, None) is None:
+        if spec.service != "always" and getattr(self.services, spec.service, None) is None:
             raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{spec.service} is not bound")
         return spec, request
 

@@ -31,7 +31,7 @@ class SyscallSpec:
     handler: Handler
     mutates: bool
     summary: str
-    service: str = "memory_service"
+    service: str = "memory_service"  # the registry attribute it needs; "always" needs none
     replay_policy: ReplayPolicy = ReplayPolicy.JOURNAL_ONLY_REPLAY
 
 
