@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SHIPPED := arvis kernel syscalls journal tools
 
-.PHONY: demo test lint typecheck unit bench bench-quick clean
+.PHONY: demo demo-kernel test lint typecheck unit bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "arvis needs Python >= 3.11")'
@@ -13,7 +13,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $(STAMP)
 
+# the main job: the flagship adversarial scenario under the kernel and two naive memories, verified by replay
 demo: $(STAMP)
+	$(BIN)/arvis scenario demo scenarios/flagship-dead-king.yml --out demo-report
+
+# the long-term and working-memory syscalls, one by one, on a fresh journal
+demo-kernel: $(STAMP)
 	$(BIN)/arvis demo --db demo-journal.db
 
 lint: $(STAMP)
@@ -29,4 +34,4 @@ unit: $(STAMP)
 test: lint typecheck unit
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis demo-journal.db*
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis demo-journal.db* demo-report scenario-journals bench-report

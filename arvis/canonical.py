@@ -55,7 +55,10 @@ def parse_time(text: str) -> datetime:
         raise CanonicalEncodingError(f"not an ISO 8601 timestamp: {text!r}") from exc
     if moment.tzinfo is None:
         raise CanonicalEncodingError(f"timestamp has no UTC offset: {text!r}")
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError as exc:
+        raise CanonicalEncodingError(f"timestamp out of range: {text!r}") from exc
 
 
 def _check(value: Any, depth: int) -> None:
@@ -79,7 +82,9 @@ def _check(value: Any, depth: int) -> None:
             _check(key, depth + 1)
             _check(item, depth + 1)
         return
-    if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
+    if isinstance(value, bytes | bytearray | memoryview):
+        raise CanonicalEncodingError("bytes have no canonical JSON form")
+    if isinstance(value, Sequence):
         for item in value:
             _check(item, depth + 1)
         return

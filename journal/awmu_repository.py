@@ -10,16 +10,24 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import msgspec
-from sqlalchemy import Connection, Table, and_, or_, select, update
 
 from arvis.awmu.model import CanonRequest, Event, ReviewItem, Unit, UnitStatus
 from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
 from arvis.canonical import canonical_bytes_of_own
-from journal.schema import awmu_canon_requests, awmu_contexts, awmu_events, awmu_reviews, awmu_units
+from journal.sql import SqlRunner, insert_sql
 
 __all__ = ["SqlAwmuRepository"]
 
 _S = TypeVar("_S", bound=msgspec.Struct)
+
+_UPSERTS = {
+    "awmu_contexts": ("context_id", ("context_id", "updated_seq", "body")),
+    "awmu_units": ("unit_id", ("unit_id", "context_id", "status", "created_seq", "body")),
+    "awmu_reviews": ("review_id", ("review_id", "context_id", "status", "body")),
+    "awmu_canon_requests": ("request_id", ("request_id", "context_id", "unit_id", "status", "body")),
+}
+_EVENT_COLUMNS = ("seq", "idx", "context_id", "kind", "unit_id", "body")
+_INSERT_EVENT = insert_sql("awmu_events", _EVENT_COLUMNS)
 
 
 def _body(record: msgspec.Struct) -> str:
@@ -30,51 +38,58 @@ def _load(body: str, kind: type[_S]) -> _S:
     return msgspec.json.decode(body.encode("utf-8"), type=kind)
 
 
+def _upsert_sql(table: str) -> tuple[str, str]:
+    key, columns = _UPSERTS[table]
+    assignments = ", ".join(f"{column} = :{column}" for column in columns if column != key)
+    update = f"UPDATE {table} SET {assignments} WHERE {key} = :{key}"
+    insert = insert_sql(table, columns)
+    return update, insert
+
+
+_UPSERT_SQL = {table: _upsert_sql(table) for table in _UPSERTS}
+
+
 class SqlAwmuRepository(AwmuRepository):
-    def __init__(self, connection: Connection, *, effects: list[Any]) -> None:
-        self._connection = connection
+    def __init__(self, sql: SqlRunner, *, effects: list[Any]) -> None:
+        self._sql = sql
         self._effects = effects
 
-    def _upsert(self, table: Table, key: str, row: dict[str, Any]) -> None:
-        column = table.c[key]
-        values = {name: value for name, value in row.items() if name != key}
-        done = self._connection.execute(update(table).where(column == row[key]).values(**values))
-        if done.rowcount == 0:
-            self._connection.execute(table.insert(), row)
-        self._effects.append({"op": "upsert", "table": str(table.name), "row": row})
+    def _upsert(self, table: str, row: dict[str, Any]) -> None:
+        update, insert = _UPSERT_SQL[table]
+        if self._sql.write(update, row) == 0:
+            self._sql.write(insert, row)
+        self._effects.append({"op": "upsert", "table": table, "row": row})
+
+    def _bodies(self, sql: str, values: dict[str, Any]) -> list[str]:
+        return [str(row[0]) for row in self._sql.rows(sql, values)]
 
     def get_context(self, context_id: str) -> ContextRecord | None:
-        body = self._connection.execute(
-            select(awmu_contexts.c.body).where(awmu_contexts.c.context_id == context_id)
-        ).scalar()
+        body = self._sql.scalar("SELECT body FROM awmu_contexts WHERE context_id = :id", {"id": context_id})
         return None if body is None else _load(body, ContextRecord)
 
     def put_context(self, record: ContextRecord) -> None:
         self._upsert(
-            awmu_contexts,
-            "context_id",
+            "awmu_contexts",
             {"context_id": record.context_id, "updated_seq": record.updated_seq, "body": _body(record)},
         )
 
     def units(self, context_id: str, statuses: Sequence[UnitStatus]) -> list[Unit]:
-        rows = self._connection.execute(
-            select(awmu_units.c.body).where(
-                awmu_units.c.context_id == context_id, awmu_units.c.status.in_([s.value for s in statuses])
+        found: list[Unit] = []
+        for status in sorted({status.value for status in statuses}):
+            bodies = self._bodies(
+                "SELECT body FROM awmu_units WHERE context_id = :context_id AND status = :status",
+                {"context_id": context_id, "status": status},
             )
-        )
-        found = [_load(body, Unit) for (body,) in rows]
+            found.extend(_load(body, Unit) for body in bodies)
         return sorted(found, key=lambda unit: (unit.created_seq, unit.unit_id))
 
     def get_unit(self, unit_id: str) -> Unit | None:
-        body = self._connection.execute(
-            select(awmu_units.c.body).where(awmu_units.c.unit_id == unit_id)
-        ).scalar()
+        body = self._sql.scalar("SELECT body FROM awmu_units WHERE unit_id = :id", {"id": unit_id})
         return None if body is None else _load(body, Unit)
 
     def put_unit(self, unit: Unit) -> None:
         self._upsert(
-            awmu_units,
-            "unit_id",
+            "awmu_units",
             {
                 "unit_id": unit.unit_id,
                 "context_id": unit.context_id,
@@ -85,23 +100,19 @@ class SqlAwmuRepository(AwmuRepository):
         )
 
     def get_review(self, review_id: str) -> ReviewItem | None:
-        body = self._connection.execute(
-            select(awmu_reviews.c.body).where(awmu_reviews.c.review_id == review_id)
-        ).scalar()
+        body = self._sql.scalar("SELECT body FROM awmu_reviews WHERE review_id = :id", {"id": review_id})
         return None if body is None else _load(body, ReviewItem)
 
     def pending_reviews(self, context_id: str) -> list[ReviewItem]:
-        rows = self._connection.execute(
-            select(awmu_reviews.c.body).where(
-                and_(awmu_reviews.c.context_id == context_id, awmu_reviews.c.status == "PENDING")
-            )
+        bodies = self._bodies(
+            "SELECT body FROM awmu_reviews WHERE context_id = :context_id AND status = 'PENDING'",
+            {"context_id": context_id},
         )
-        return sorted((_load(body, ReviewItem) for (body,) in rows), key=lambda item: item.created_seq)
+        return sorted((_load(body, ReviewItem) for body in bodies), key=lambda item: item.created_seq)
 
     def put_review(self, item: ReviewItem) -> None:
         self._upsert(
-            awmu_reviews,
-            "review_id",
+            "awmu_reviews",
             {
                 "review_id": item.review_id,
                 "context_id": item.context_id,
@@ -111,25 +122,21 @@ class SqlAwmuRepository(AwmuRepository):
         )
 
     def get_canon_request(self, request_id: str) -> CanonRequest | None:
-        body = self._connection.execute(
-            select(awmu_canon_requests.c.body).where(awmu_canon_requests.c.request_id == request_id)
-        ).scalar()
+        body = self._sql.scalar(
+            "SELECT body FROM awmu_canon_requests WHERE request_id = :id", {"id": request_id}
+        )
         return None if body is None else _load(body, CanonRequest)
 
     def pending_canon_requests(self, context_id: str) -> list[CanonRequest]:
-        rows = self._connection.execute(
-            select(awmu_canon_requests.c.body).where(
-                and_(
-                    awmu_canon_requests.c.context_id == context_id, awmu_canon_requests.c.status == "PENDING"
-                )
-            )
+        bodies = self._bodies(
+            "SELECT body FROM awmu_canon_requests WHERE context_id = :context_id AND status = 'PENDING'",
+            {"context_id": context_id},
         )
-        return sorted((_load(body, CanonRequest) for (body,) in rows), key=lambda item: item.created_seq)
+        return sorted((_load(body, CanonRequest) for body in bodies), key=lambda item: item.created_seq)
 
     def put_canon_request(self, request: CanonRequest) -> None:
         self._upsert(
-            awmu_canon_requests,
-            "request_id",
+            "awmu_canon_requests",
             {
                 "request_id": request.request_id,
                 "context_id": request.context_id,
@@ -148,18 +155,25 @@ class SqlAwmuRepository(AwmuRepository):
             "unit_id": event.unit_id,
             "body": _body(event),
         }
-        self._connection.execute(awmu_events.insert(), row)
+        self._sql.write(_INSERT_EVENT, row)
         self._effects.append({"op": "insert", "table": "awmu_events", "row": row})
 
     def events(self, query: EventQuery) -> list[Event]:
-        after = or_(
-            awmu_events.c.seq > query.after_seq,
-            and_(awmu_events.c.seq == query.after_seq, awmu_events.c.idx > query.after_index),
+        sql = (
+            "SELECT body FROM awmu_events WHERE context_id = :context_id"
+            " AND (seq > :after_seq OR (seq = :after_seq AND idx > :after_index))"
         )
-        statement = select(awmu_events.c.body).where(awmu_events.c.context_id == query.context_id, after)
-        if query.kinds:
-            statement = statement.where(awmu_events.c.kind.in_(list(query.kinds)))
+        values: dict[str, Any] = {
+            "context_id": query.context_id,
+            "after_seq": query.after_seq,
+            "after_index": query.after_index,
+            "limit": query.limit,
+        }
         if query.unit_id is not None:
-            statement = statement.where(awmu_events.c.unit_id == query.unit_id)
-        statement = statement.order_by(awmu_events.c.seq, awmu_events.c.idx).limit(query.limit)
-        return [_load(body, Event) for (body,) in self._connection.execute(statement)]
+            sql += " AND unit_id = :unit_id"
+            values["unit_id"] = query.unit_id
+        kinds = sorted(set(query.kinds))
+        if kinds:
+            sql += " AND kind IN (" + ", ".join(f":kind{index}" for index in range(len(kinds))) + ")"
+            values.update({f"kind{index}": kind for index, kind in enumerate(kinds)})
+        return [_load(body, Event) for body in self._bodies(sql + " ORDER BY seq, idx LIMIT :limit", values)]

@@ -14,7 +14,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["DEFAULT_BUSY_TIMEOUT_MS", "Durability", "open_engine", "to_url"]
+__all__ = ["DEFAULT_BUSY_TIMEOUT_MS", "Durability", "one_line", "open_engine", "to_url"]
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
 
@@ -37,6 +37,13 @@ def to_url(target: str) -> str:
     return f"sqlite:///{os.path.abspath(target)}"
 
 
+def one_line(exc: BaseException) -> str:
+    """A driver error in one line: the driver's own message, without SQLAlchemy's SQL dump."""
+    original = getattr(exc, "orig", None)
+    text = str(original if original is not None else exc)
+    return text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+
+
 def _decode_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
@@ -46,6 +53,7 @@ def open_engine(
     *,
     durability: Durability = Durability.NORMAL,
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    read_only: bool = False,
 ) -> Engine:
     url = make_url(to_url(target))
     if url.get_backend_name() != "sqlite":
@@ -62,7 +70,7 @@ def open_engine(
         # text that is not UTF-8 (a hand-edited file) must reach the verifier, not crash the driver
         dbapi_connection.text_factory = _decode_text
         cursor = dbapi_connection.cursor()
-        if not in_memory:
+        if not in_memory and not read_only:
             cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={Durability(durability).value}")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")

@@ -7,12 +7,11 @@ call changed. Ordering is done here in Python on fixed-form text, never by SQL c
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, and_, func, select, update
-
-from arvis.canonical import canonical_bytes, decode, format_time, parse_time
+from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time
 from arvis.memory.governance import (
     Governance,
     GovernanceEncryption,
@@ -23,29 +22,54 @@ from arvis.memory.governance import (
 )
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_repository import MemoryLongRepository
-from journal.schema import memory_entries
+from journal.sql import SqlRunner, insert_sql
 
-__all__ = ["SqlMemoryRepository", "entry_from_row"]
+__all__ = ["COLUMNS", "SqlMemoryRepository", "entry_from_row"]
 
-_T = memory_entries.c
+COLUMNS = (
+    "user_id",
+    "key",
+    "version",
+    "memory_type",
+    "created_at",
+    "source",
+    "notes",
+    "value_ref",
+    "expires_at",
+    "revoked_at",
+    "superseded_at",
+    "governance",
+    "written_seq",
+)
+_SELECT = "SELECT " + ", ".join(f'"{name}"' for name in COLUMNS) + " FROM memory_entries"
+_ALL = _SELECT + ' WHERE user_id = :user_id ORDER BY "key", version'
+_ACTIVE = (
+    _SELECT
+    + ' WHERE user_id = :user_id AND revoked_at IS NULL AND superseded_at IS NULL ORDER BY "key", version'
+)
+_CURRENT = (
+    _SELECT
+    + ' WHERE user_id = :user_id AND "key" = :key AND superseded_at IS NULL ORDER BY version DESC LIMIT 1'
+)
+_LATEST_VERSION = 'SELECT MAX(version) FROM memory_entries WHERE user_id = :user_id AND "key" = :key'
+_INSERT = insert_sql("memory_entries", COLUMNS)
 
 
 def _time(text: str | None) -> datetime | None:
     return None if text is None else parse_time(text)
 
 
-def entry_from_row(row: Row[Any]) -> MemoryLongEntry:
-    governance = decode(row.governance.encode("utf-8"))
-    created_at = parse_time(row.created_at)
+def entry_from_row(row: Mapping[str, Any]) -> MemoryLongEntry:
+    governance = decode(str(row["governance"]).encode("utf-8"))
     return MemoryLongEntry(
-        memory_type=MemoryLongType(row.memory_type),
-        key=row.key,
-        created_at=created_at,
-        source=row.source,
-        notes=row.notes,
-        value_ref=row.value_ref,
-        expires_at=_time(row.expires_at),
-        revoked_at=_time(row.revoked_at),
+        memory_type=MemoryLongType(row["memory_type"]),
+        key=row["key"],
+        created_at=parse_time(row["created_at"]),
+        source=row["source"],
+        notes=row["notes"],
+        value_ref=row["value_ref"],
+        expires_at=_time(row["expires_at"]),
+        revoked_at=_time(row["revoked_at"]),
         governance=Governance(
             visibility=GovernanceVisibility(governance["visibility"]),
             sharing=GovernanceSharing(governance["sharing"]),
@@ -53,7 +77,7 @@ def entry_from_row(row: Row[Any]) -> MemoryLongEntry:
             encryption=GovernanceEncryption(governance["encryption"]),
             principal=GovernancePrincipal(governance["principal"]),
         ),
-        superseded_at=_time(row.superseded_at),
+        superseded_at=_time(row["superseded_at"]),
     )
 
 
@@ -64,51 +88,42 @@ def _ordered(entries: list[MemoryLongEntry]) -> list[MemoryLongEntry]:
 
 
 class SqlMemoryRepository(MemoryLongRepository):
-    """Reads and writes ``memory_entries`` on the transaction's connection, recording effects."""
+    """Reads and writes ``memory_entries`` in the transaction, recording effects."""
 
-    def __init__(self, connection: Connection, *, seq: int, effects: list[Any]) -> None:
-        self._connection = connection
+    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any]) -> None:
+        self._sql = sql
         self._seq = seq
         self._effects = effects
 
-    def list_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
-        rows = self._connection.execute(
-            select(memory_entries).where(_T.user_id == user_id).order_by(_T.key, _T.version)
+    def _entries(self, query: str, values: Mapping[str, Any]) -> list[MemoryLongEntry]:
+        return _ordered(
+            [entry_from_row(dict(zip(COLUMNS, row, strict=True))) for row in self._sql.rows(query, values)]
         )
-        return _ordered([entry_from_row(row) for row in rows])
+
+    def list_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
+        return self._entries(_ALL, {"user_id": user_id})
 
     def list_active_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
-        rows = self._connection.execute(
-            select(memory_entries)
-            .where(_T.user_id == user_id, _T.revoked_at.is_(None), _T.superseded_at.is_(None))
-            .order_by(_T.key, _T.version)
-        )
-        return _ordered([entry_from_row(row) for row in rows])
+        return self._entries(_ACTIVE, {"user_id": user_id})
 
     def list_active_entries_batch(self, *, user_ids: list[str]) -> dict[str, list[MemoryLongEntry]]:
         return {user_id: self.list_active_entries(user_id=user_id) for user_id in sorted(user_ids)}
 
-    def _current_row(self, user_id: str, key: str) -> Row[Any] | None:
-        return self._connection.execute(
-            select(memory_entries)
-            .where(_T.user_id == user_id, _T.key == key, _T.superseded_at.is_(None))
-            .order_by(_T.version.desc())
-            .limit(1)
-        ).first()
+    def _current_row(self, user_id: str, key: str) -> dict[str, Any] | None:
+        row = self._sql.first(_CURRENT, {"user_id": user_id, "key": key})
+        return None if row is None else dict(zip(COLUMNS, row, strict=True))
 
     def get_entry(self, *, user_id: str, key: str) -> MemoryLongEntry | None:
         row = self._current_row(user_id, key)
         return None if row is None else entry_from_row(row)
 
     def add_entry(self, *, user_id: str, entry: MemoryLongEntry) -> None:
-        latest = self._connection.execute(
-            select(func.max(_T.version)).where(_T.user_id == user_id, _T.key == entry.key)
-        ).scalar()
+        latest = self._sql.scalar(_LATEST_VERSION, {"user_id": user_id, "key": entry.key})
         wire = entry.to_wire()
         row = {
             "user_id": user_id,
             "key": entry.key,
-            "version": (latest or 0) + 1,
+            "version": int(latest or 0) + 1,
             "memory_type": wire["memory_type"],
             "created_at": wire["created_at"],
             "source": entry.source,
@@ -117,24 +132,27 @@ class SqlMemoryRepository(MemoryLongRepository):
             "expires_at": wire["expires_at"],
             "revoked_at": wire["revoked_at"],
             "superseded_at": wire["superseded_at"],
-            "governance": canonical_bytes(wire["governance"]).decode("utf-8"),
+            "governance": canonical_bytes_of_own(wire["governance"]).decode("utf-8"),
             "written_seq": self._seq,
         }
-        self._connection.execute(memory_entries.insert(), row)
+        self._sql.write(_INSERT, row)
         self._effects.append({"op": "insert", "table": "memory_entries", "row": row})
 
-    def _update_current(self, user_id: str, key: str, values: dict[str, Any]) -> Row[Any] | None:
+    def _update_current(self, user_id: str, key: str, column: str, value: str) -> dict[str, Any] | None:
         row = self._current_row(user_id, key)
         if row is None:
             return None
-        where = and_(_T.user_id == user_id, _T.key == key, _T.version == row.version)
-        self._connection.execute(update(memory_entries).where(where).values(**values))
+        self._sql.write(
+            f'UPDATE memory_entries SET "{column}" = :value '
+            'WHERE user_id = :user_id AND "key" = :key AND version = :version',
+            {"value": value, "user_id": user_id, "key": key, "version": row["version"]},
+        )
         self._effects.append(
             {
                 "op": "update",
                 "table": "memory_entries",
-                "where": {"user_id": user_id, "key": key, "version": row.version},
-                "set": values,
+                "where": {"user_id": user_id, "key": key, "version": row["version"]},
+                "set": {column: value},
             }
         )
         return row
@@ -142,8 +160,7 @@ class SqlMemoryRepository(MemoryLongRepository):
     def replace_entry(
         self, *, user_id: str, entry: MemoryLongEntry, superseded_at: datetime
     ) -> MemoryLongEntry | None:
-        moment = format_time(superseded_at)
-        row = self._update_current(user_id, entry.key, {"superseded_at": moment})
+        row = self._update_current(user_id, entry.key, "superseded_at", format_time(superseded_at))
         self.add_entry(user_id=user_id, entry=entry)
         if row is None:
             return None
@@ -151,7 +168,7 @@ class SqlMemoryRepository(MemoryLongRepository):
 
     def revoke(self, *, user_id: str, key: str, revoked_at: datetime) -> bool:
         current = self._current_row(user_id, key)
-        if current is None or current.revoked_at is not None:
+        if current is None or current["revoked_at"] is not None:
             return False
-        self._update_current(user_id, key, {"revoked_at": format_time(revoked_at)})
+        self._update_current(user_id, key, "revoked_at", format_time(revoked_at))
         return True

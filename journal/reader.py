@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, func, select
+from sqlalchemy import Connection, Engine, Row, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from journal.engine import open_engine
+from journal.engine import one_line, open_engine
 from journal.schema import journal
 from journal.store import JournalHeader, read_header
 from kernel.abi import JournalEntry
@@ -85,7 +85,8 @@ class JournalReader:
 
     @classmethod
     def open(cls, target: str) -> JournalReader:
-        return cls(open_engine(target))
+        """A reader that never changes the file (no journal-mode switch, no migration)."""
+        return cls(open_engine(target, read_only=True))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -94,14 +95,17 @@ class JournalReader:
         try:
             return self.engine.connect()
         except SQLAlchemyError as exc:
-            raise StorageError(f"cannot open the journal: {exc}") from exc
+            raise StorageError(f"cannot open the journal: {one_line(exc)}") from exc
 
     def header(self) -> JournalHeader | None:
+        """The journal's header, or None when the database holds no arvis journal."""
         try:
             with self._connect() as connection:
+                if not inspect(connection).has_table("journal_header"):
+                    return None
                 return read_header(connection)
         except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal header: {exc}") from exc
+            raise StorageError(f"cannot read the journal header: {one_line(exc)}") from exc
 
     def head(self) -> JournalEntry | None:
         """The last entry, or None for an empty journal."""
@@ -109,7 +113,7 @@ class JournalReader:
             with self._connect() as connection:
                 row = connection.execute(select(journal).order_by(journal.c.seq.desc()).limit(1)).first()
         except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal: {exc}") from exc
+            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
         return None if row is None else row_to_entry(row)
 
     def count(self) -> int:
@@ -117,14 +121,14 @@ class JournalReader:
             with self._connect() as connection:
                 return int(connection.execute(select(func.count()).select_from(journal)).scalar_one())
         except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal: {exc}") from exc
+            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
 
     def get(self, seq: int) -> JournalEntry | None:
         try:
             with self._connect() as connection:
                 row = connection.execute(select(journal).where(journal.c.seq == seq)).first()
         except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal: {exc}") from exc
+            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
         return None if row is None else row_to_entry(row)
 
     def entries(self, where: JournalFilter | None = None, *, batch: int = BATCH) -> Iterator[JournalEntry]:
@@ -155,7 +159,7 @@ class JournalReader:
                 with self._connect() as connection:
                     rows = [row_to_entry(row) for row in connection.execute(query)]
             except SQLAlchemyError as exc:
-                raise StorageError(f"cannot read the journal: {exc}") from exc
+                raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
             yield from rows
             if len(rows) < batch:
                 return

@@ -10,13 +10,13 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import Column, Connection, Table, select, tuple_
+from sqlalchemy import Column, Connection, Table, inspect, select, tuple_
 from sqlalchemy.sql.elements import ColumnElement
 
-from arvis.canonical import canonical_bytes
+from arvis.canonical import canonical_bytes_of_own
 from journal.schema import STATE_TABLES
 
-__all__ = ["StateDigest", "iter_state_rows", "state_digest"]
+__all__ = ["StateDigest", "iter_state_rows", "present_state_tables", "state_digest"]
 
 BATCH = 2_000
 
@@ -44,7 +44,7 @@ def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, 
         if last is not None:
             query = query.where(tuple_(*ordering) > tuple_(*last))
         rows = [
-            {name: _normal(value) for name, value in row._mapping.items()}
+            {str(name): _normal(value) for name, value in row._mapping.items()}
             for row in connection.execute(query)
         ]
         yield from rows
@@ -61,7 +61,7 @@ class StateDigest:
         self.rows = 0
 
     def add(self, table: str, row: dict[str, Any]) -> None:
-        data = canonical_bytes([str(table), {str(name): value for name, value in row.items()}])
+        data = canonical_bytes_of_own([str(table), row])
         self._hash.update(len(data).to_bytes(8, "big") + data)
         self.rows += 1
 
@@ -69,10 +69,17 @@ class StateDigest:
         return self._hash.hexdigest()
 
 
+def present_state_tables(connection: Connection) -> list[Table]:
+    """The state tables this database has (one written before a migration may lack the newer ones;
+    a missing table holds no rows, so it adds nothing to the digest)."""
+    names = set(inspect(connection).get_table_names())
+    return [table for table in STATE_TABLES if table.name in names]
+
+
 def state_digest(connection: Connection) -> str:
     """The digest of every state table as stored now."""
     digest = StateDigest()
-    for table in STATE_TABLES:
+    for table in present_state_tables(connection):
         for row in iter_state_rows(connection, table):
             digest.add(table.name, row)
     return digest.hexdigest()

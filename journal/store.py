@@ -18,9 +18,11 @@ from arvis.canonical import canonical_bytes_of_own, format_time, sha256_hex
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
+from journal.engine import one_line
 from journal.memory_repository import SqlMemoryRepository
 from journal.migrate import upgrade_to_head
-from journal.schema import FORMAT_VERSION, journal, journal_header
+from journal.schema import FORMAT_VERSION, journal_header
+from journal.sql import SqlRunner, insert_sql
 from kernel.abi import JournalEntry
 from kernel.clock import Clock
 from kernel.protocols import StorageError
@@ -66,16 +68,20 @@ def _create_header(engine: Engine, clock: Clock, journal_id: str | None, copy: J
         )
 
 
+_HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
+_APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields__])
+
+
 class SqlTransaction:
     """One open write transaction: repositories bound to it, and the append of its journal entry."""
 
-    def __init__(self, connection: Connection, *, next_seq: int, prev_hash: str) -> None:
-        self._connection = connection
+    def __init__(self, sql: SqlRunner, *, next_seq: int, prev_hash: str) -> None:
+        self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
         self._effects: list[Any] = []
-        self._memory = SqlMemoryRepository(connection, seq=next_seq, effects=self._effects)
-        self._awmu = SqlAwmuRepository(connection, effects=self._effects)
+        self._memory = SqlMemoryRepository(sql, seq=next_seq, effects=self._effects)
+        self._awmu = SqlAwmuRepository(sql, effects=self._effects)
         self.appended: JournalEntry | None = None
 
     @property
@@ -127,7 +133,7 @@ class SqlTransaction:
                 effects_hash=effects_hash,
             ),
         )
-        self._connection.execute(journal.insert(), msgspec.structs.asdict(entry))
+        self._sql.write(_APPEND, msgspec.structs.asdict(entry))
         self.appended = entry
         return entry
 
@@ -157,8 +163,10 @@ class SqlJournalStore:
             self._connection = engine.connect()
             header = read_header(self._connection)
             self._connection.rollback()
+            self._sql = SqlRunner(self._connection)
+            self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
         except SQLAlchemyError as exc:
-            raise StorageError(f"cannot open the journal database: {exc}") from exc
+            raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
         self.header = header
 
@@ -166,18 +174,18 @@ class SqlJournalStore:
     def transaction(self) -> Iterator[SqlTransaction]:
         try:
             with self._connection.begin():
-                head = self._connection.execute(
-                    select(journal.c.seq, journal.c.entry_hash).order_by(journal.c.seq.desc()).limit(1)
-                ).first()
+                head = self._sql.first(_HEAD)
                 if head is None:
-                    tx = SqlTransaction(self._connection, next_seq=1, prev_hash=self.header.genesis_hash)
+                    tx = SqlTransaction(self._sql, next_seq=1, prev_hash=self.header.genesis_hash)
                 else:
-                    tx = SqlTransaction(self._connection, next_seq=head.seq + 1, prev_hash=head.entry_hash)
+                    tx = SqlTransaction(self._sql, next_seq=int(head[0]) + 1, prev_hash=str(head[1]))
                 yield tx
                 if tx.appended is None:
                     raise StorageError("a transaction must append its journal entry before commit")
         except DBAPIError as exc:
-            raise StorageError(_describe(exc)) from exc
+            raise StorageError(one_line(exc)) from exc
+        except self._driver_error as exc:
+            raise StorageError(f"{type(exc).__name__}: {one_line(exc)}") from exc
         self.last_entry = tx.appended
 
     @contextmanager
@@ -185,17 +193,11 @@ class SqlJournalStore:
         """Repositories for reading outside any syscall (audit tools); the transaction is rolled back."""
         try:
             with self._connection.begin() as transaction:
-                yield SqlMemoryRepository(self._connection, seq=0, effects=[])
+                yield SqlMemoryRepository(self._sql, seq=0, effects=[])
                 transaction.rollback()
         except DBAPIError as exc:
-            raise StorageError(_describe(exc)) from exc
+            raise StorageError(one_line(exc)) from exc
 
     def close(self) -> None:
         self._connection.close()
         self.engine.dispose()
-
-
-def _describe(exc: DBAPIError) -> str:
-    """A one-line, deterministic description of a driver error."""
-    original = exc.orig
-    return f"{type(original).__name__}: {original}" if original is not None else type(exc).__name__

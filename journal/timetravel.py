@@ -9,8 +9,7 @@ from arvis.canonical import parse_time
 from arvis.memory.memory_service import MemoryService
 from journal.reader import JournalFilter, JournalReader
 from journal.replay import Replayer
-from journal.schema import STATE_TABLES
-from journal.state import StateDigest, iter_state_rows
+from journal.state import StateDigest, iter_state_rows, present_state_tables
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 
@@ -63,11 +62,11 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable) -> 
         digest = StateDigest()
         tables: dict[str, list[dict[str, Any]]] = {}
         with replayer.store.engine.connect() as connection:
-            for state_table in STATE_TABLES:
+            for state_table in present_state_tables(connection):
                 rows = list(iter_state_rows(connection, state_table))
                 for row in rows:
-                    digest.add(state_table.name, row)
-                tables[state_table.name] = rows
+                    digest.add(str(state_table.name), row)
+                tables[str(state_table.name)] = rows
         return StateAt(last_seq, last_time, digest.hexdigest(), tables)
     finally:
         replayer.close()

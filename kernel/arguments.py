@@ -52,6 +52,8 @@ def record_args(args: object) -> bytes:
     except (CanonicalEncodingError, RecursionError) as exc:
         reason = str(exc) if isinstance(exc, CanonicalEncodingError) else "value nested too deeply"
         return canonical_bytes({REFUSED_ARGS_MARKER: f"arguments have no JSON form: {reason}"})
+    except Exception as exc:  # a caller's object that fails when read (a broken mapping, say)
+        return canonical_bytes({REFUSED_ARGS_MARKER: f"arguments could not be read: {type(exc).__name__}"})
     if len(data) > MAX_ARGS_BYTES:
         return canonical_bytes(
             {REFUSED_ARGS_MARKER: f"arguments exceed {MAX_ARGS_BYTES} bytes ({len(data)})"}

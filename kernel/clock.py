@@ -36,6 +36,8 @@ class ManualClock:
         return current
 
     def set(self, moment: datetime) -> None:
+        if moment.tzinfo is None:
+            raise ValueError("ManualClock needs an aware datetime")
         self._now = moment.astimezone(UTC)
 
     def advance(self, delta: timedelta) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from arvis.awmu.errors import AwmuRuleError
-from arvis.canonical import canonical_bytes_of_own, format_time, parse_time
+from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
 from kernel.arguments import (
@@ -93,15 +93,17 @@ class Kernel:
                     tx=tx,
                 )
                 value = spec.handler(ctx, request)
-                result = SyscallResult(ok=True, seq=tx.next_seq, value=value)
+                encoded = canonical_bytes_of_own({"ok": True, "value": value})
                 tx.append(
                     recorded_at=recorded.recorded_at,
                     syscall=recorded.syscall,
                     principal=recorded.principal,
                     args=recorded.args,
                     status="ok",
-                    result=canonical_bytes_of_own(result.journal_payload()),
+                    result=encoded,
                 )
+                # the caller gets exactly what the journal holds (lists, not tuples), as a replay would
+                result = SyscallResult(ok=True, seq=tx.next_seq, value=decode(encoded)["value"])
             return result
         except KernelError as refusal:
             error = SyscallError.of(refusal.code, refusal.detail)

@@ -13,7 +13,7 @@ MAX_USER_ID_LENGTH = 128
 
 UserId = Annotated[
     str,
-    msgspec.Meta(min_length=1, max_length=MAX_USER_ID_LENGTH, pattern=r"^[^\x00-\x1f\x7f]+\Z"),
+    msgspec.Meta(min_length=1, max_length=MAX_USER_ID_LENGTH, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z"),
 ]
 """A user id: 1 to 128 characters, no control characters."""
 

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from kernel.protocols import StorageError
-from tools import cmd_call, cmd_db, cmd_demo, cmd_journal
+from tools import cmd_call, cmd_db, cmd_demo, cmd_journal, cmd_scenario
 from tools.common import EXIT_USAGE, CommandError
 
 __all__ = ["build_parser", "main"]
@@ -18,7 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="arvis", description="A deterministic, auditable memory kernel: syscalls, journal, audit."
     )
     subparsers = parser.add_subparsers(dest="subcommand", required=True)
-    for module in (cmd_call, cmd_journal, cmd_db, cmd_demo):
+    for module in (cmd_call, cmd_journal, cmd_db, cmd_demo, cmd_scenario):
         module.register(subparsers)
     return parser
 

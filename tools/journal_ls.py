@@ -29,7 +29,10 @@ def add_filters(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--status", help="ok, error (any refusal) or one error code")
 
 
-def _filtered(reader: JournalReader, options: argparse.Namespace, **extra: object) -> Iterator[JournalEntry]:
+def _filtered(
+    reader: JournalReader, options: argparse.Namespace, *, descending: bool
+) -> Iterator[JournalEntry]:
+    """The entries the options select. Options are read here, before anything is printed."""
     pattern = options.syscall
     exact = pattern if pattern is not None and not any(c in pattern for c in "*?[") else None
     status = None if options.status in (None, "error") else options.status
@@ -39,9 +42,15 @@ def _filtered(reader: JournalReader, options: argparse.Namespace, **extra: objec
         syscall=exact,
         principal=options.principal,
         status=status,
-        **extra,  # type: ignore[arg-type]
+        descending=descending,
     )
-    for entry in reader.entries(where):
+    return _matching(reader.entries(where), options, pattern, exact)
+
+
+def _matching(
+    entries: Iterator[JournalEntry], options: argparse.Namespace, pattern: str | None, exact: str | None
+) -> Iterator[JournalEntry]:
+    for entry in entries:
         if pattern is not None and exact is None and not fnmatch.fnmatchcase(entry.syscall, pattern):
             continue
         if options.status == "error" and entry.status == "ok":
@@ -97,12 +106,12 @@ def run_tail(reader: JournalReader, options: argparse.Namespace) -> int:
     """The last N entries, then (with -f) every new one as another process appends it."""
     if options.lines < 0:
         raise CommandError("-n must be zero or more")
-    last = list(_take(reader.entries(JournalFilter(descending=True)), options.lines))[::-1]
+    head = reader.head()  # read first: whatever is appended from now on is printed by the follow loop
+    seen = 0 if head is None else head.seq
+    last = list(_take(reader.entries(JournalFilter(until_seq=seen, descending=True)), options.lines))[::-1]
     _print_lines(last, options.output)
     if not options.follow:
         return EXIT_OK
-    head = reader.head()
-    seen = 0 if head is None else head.seq
     idle_since = time.monotonic()
     while options.idle_exit is None or time.monotonic() - idle_since < options.idle_exit:
         fresh = list(reader.entries(JournalFilter(after_seq=seen)))

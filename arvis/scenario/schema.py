@@ -87,6 +87,8 @@ class Scenario:
     trust_profile: str | None
     compaction_turns: tuple[int, ...]
     warnings: tuple[str, ...]
+    setting: str = ""
+    persona: dict[str, Any] = field(default_factory=dict)
     extras: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -244,4 +246,6 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
         compaction_turns=forced,
         warnings=tuple(reader.warnings),
         extras=extras,
+        setting=reader.text(document.get("setting"), "setting"),
+        persona=dict(document["persona"]) if isinstance(document.get("persona"), dict) else {},
     )

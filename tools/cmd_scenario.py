@@ -1,0 +1,310 @@
+"""``arvis scenario run|bench|demo``: ARC-Mem scenario files through the kernel, offline and deterministic,
+one replay-verified journal per (scenario, condition), reported as a table, JSON, Markdown or HTML.
+
+Exit codes: 0 when every run's journal verified by replay, no unit became CANON without review and no file
+or run failed; 1 otherwise; 2 on a usage or I/O problem (a scenario file that cannot be read or parsed by
+``run``, an output directory that cannot be written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from arvis.scenario.conditions import Condition
+from arvis.scenario.schema import Scenario
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError
+from tools.output import print_json, print_table
+from tools.scenario_load import iter_scenario_files, load_scenario
+from tools.scenario_report import (
+    AGGREGATE_COLUMNS,
+    RUN_COLUMNS,
+    aggregate_row,
+    all_ok,
+    bench_document,
+    error_document,
+    failures,
+    headline,
+    journal_name,
+    run_row,
+    scenario_document,
+    to_json_bytes,
+    to_markdown,
+    verdict,
+)
+from tools.scenario_runner import RunResult, run_scenario
+
+__all__ = ["DEMO_CONDITIONS", "FLAGSHIP", "register"]
+
+FLAGSHIP = Path("scenarios/flagship-dead-king.yml")
+DEMO_CONDITIONS = (Condition.FULL_AWMU, Condition.RECENCY_BUFFER, Condition.LATEST_WINS)
+REPORTS = ("report.md", "report.json", "report.html")
+
+
+def _add_conditions(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-c",
+        "--condition",
+        action="append",
+        type=str.upper,
+        choices=[condition.value for condition in Condition],
+        metavar="C",
+        help="a condition to run (repeatable; default: all eight): "
+        + ", ".join(condition.value for condition in Condition),
+    )
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("scenario", help="run ARC-Mem scenarios offline, compare conditions")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("run", help="one scenario file under each condition")
+    run.add_argument("file", metavar="FILE", type=Path)
+    _add_conditions(run)
+    run.add_argument(
+        "--db", type=Path, default=Path("scenario-journals"), metavar="PATH", help="journal directory"
+    )
+    run.add_argument("-o", "--output", choices=("table", "json", "md", "html"), default="table")
+    run.set_defaults(run=_run)
+
+    bench = commands.add_parser("bench", help="every scenario file of a directory; writes the reports")
+    bench.add_argument("directory", metavar="DIR", type=Path)
+    _add_conditions(bench)
+    bench.add_argument("--out", type=Path, default=Path("bench-report"), metavar="DIR")
+    bench.set_defaults(run=_bench)
+
+    demo = commands.add_parser("demo", help="the flagship adversarial scenario against naive memories")
+    demo.add_argument("file", metavar="FILE", type=Path, nargs="?", default=FLAGSHIP)
+    demo.add_argument("--out", type=Path, default=Path("demo-report"), metavar="DIR")
+    demo.set_defaults(run=_demo)
+
+
+def _conditions(chosen: Sequence[str] | None) -> list[Condition]:
+    """The chosen conditions in their canonical order, each once."""
+    wanted = set(chosen or [condition.value for condition in Condition])
+    return [condition for condition in Condition if condition.value in wanted]
+
+
+def _directory(path: Path) -> Path:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot create the directory {path}: {exc}") from None
+    return path
+
+
+class _Ticker:
+    """The progress bar of a bench on a terminal; silent in a pipe (and in tests)."""
+
+    def __init__(self, total: int) -> None:
+        console = Console(stderr=True)
+        self.progress: Progress | None = None
+        if console.is_terminal and total:
+            self.progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=console,
+                transient=True,
+            )
+            self.task = self.progress.add_task("scenarios", total=total)
+
+    def start(self, description: str) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, description=description)
+
+    def done(self) -> None:
+        if self.progress is not None:
+            self.progress.advance(self.task)
+
+
+def _play(
+    label: str,
+    scenario: Scenario,
+    conditions: Sequence[Condition],
+    journals: Path,
+    *,
+    base: Path | None = None,
+    ticker: _Ticker | None = None,
+    stem: str | None = None,
+) -> dict[str, Any]:
+    """Every condition on one scenario; a run that fails is recorded, the others go on."""
+    results: list[RunResult] = []
+    errors: list[dict[str, Any]] = []
+    if scenario.runnable:
+        for condition in conditions:
+            if ticker is not None:
+                ticker.start(f"{scenario.id} {condition.value}")
+            journal = journals / journal_name(stem or scenario.id, condition)
+            try:
+                results.append(run_scenario(scenario, condition, journal))
+            except Exception as exc:  # reported, never a crash of the whole bench
+                errors.append(error_document(label, f"{type(exc).__name__}: {exc}", condition.value))
+            if ticker is not None:
+                ticker.done()
+    return scenario_document(label, scenario, results, errors=errors, base=base)
+
+
+def _play_all(
+    files: list[tuple[str, Scenario]], conditions: Sequence[Condition], journals: Path, base: Path
+) -> list[dict[str, Any]]:
+    """Every file; two files with the same scenario id get distinct journals (the second one's file name
+    is added to its journals' names)."""
+    ticker = _Ticker(sum(len(conditions) for _, scenario in files if scenario.runnable))
+    seen: set[str] = set()
+    documents = []
+    with ticker.progress or contextlib.nullcontext():
+        for label, scenario in files:
+            stem = scenario.id if scenario.id not in seen else f"{scenario.id}.{Path(label).stem}"
+            seen.add(scenario.id)
+            documents.append(
+                _play(label, scenario, conditions, journals, base=base, ticker=ticker, stem=stem)
+            )
+    return documents
+
+
+def to_html(document: dict[str, Any]) -> str:
+    """The HTML report; pygal and Jinja2 load only when one is asked for."""
+    from tools.scenario_html import to_html as render
+
+    return render(document)
+
+
+def _write_reports(out: Path, document: dict[str, Any]) -> None:
+    contents = {
+        "report.md": to_markdown(document).encode("utf-8"),
+        "report.json": to_json_bytes(document),
+        "report.html": to_html(document).encode("utf-8"),
+    }
+    try:
+        for name in REPORTS:
+            (out / name).write_bytes(contents[name])
+    except OSError as exc:
+        raise CommandError(f"cannot write the reports under {out}: {exc}") from None
+
+
+def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """Rich on a terminal (the condition never cut), tab-separated in a pipe."""
+    console = Console()
+    if not console.is_terminal:
+        print_table(title, columns, rows)
+        return
+    table = Table(title=title)
+    for index, column in enumerate(columns):
+        table.add_column(column, no_wrap=index == 0, justify="left" if index == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+def _print_runs(title: str, document: dict[str, Any], *, with_verdict: bool = True) -> None:
+    for scenario in document["scenarios"]:
+        _table(title, RUN_COLUMNS, [run_row(run) for run in scenario["runs"]])
+        for run in scenario["runs"]:
+            for text in failures(run):
+                print(f"{run['condition']}: assertion failed: {text}")
+        for error in scenario["errors"]:
+            print(f"{error['condition']}: run failed: {error['error']}")
+    for skipped in document["skipped"]:
+        print(f"skipped {skipped['file']}: {skipped['reason']}")
+    if with_verdict:
+        print(verdict(document))
+
+
+def _load(path: Path) -> Scenario:
+    """load_scenario, its error on one line (a YAML error spans several)."""
+    try:
+        return load_scenario(path)
+    except CommandError as exc:
+        raise CommandError(" ".join(str(exc).split()), exc.hint) from None
+
+
+def _run(options: argparse.Namespace) -> int:
+    scenario = _load(options.file)
+    conditions = _conditions(options.condition)
+    journals = _directory(options.db) if scenario.runnable else options.db
+    single = _play(str(options.file), scenario, conditions, journals)
+    document = bench_document(conditions, [single])
+    if not scenario.runnable:
+        print(f"arvis: skipped {options.file}: {single['skipped']}", file=sys.stderr)
+    if options.output == "json":
+        print_json(single)
+    elif options.output == "md":
+        sys.stdout.write(to_markdown(document))
+    elif options.output == "html":
+        sys.stdout.write(to_html(document))
+    else:
+        _print_runs(f"scenario {scenario.id}", document)
+    return EXIT_OK if all_ok(document) else EXIT_FAILED
+
+
+def _load_all(paths: Sequence[Path]) -> tuple[list[tuple[str, Scenario]], list[dict[str, Any]]]:
+    loaded, errors = [], []
+    for path in paths:
+        try:
+            loaded.append((path.name, load_scenario(path)))
+        except CommandError as exc:
+            errors.append(error_document(path.name, str(exc).replace(str(path), path.name)))
+    return loaded, errors
+
+
+def _bench(options: argparse.Namespace) -> int:
+    out: Path = options.out
+    loaded, errors = _load_all(list(iter_scenario_files(options.directory)))
+    conditions = _conditions(options.condition)
+    journals = _directory(out / "journals")
+    document = bench_document(conditions, _play_all(loaded, conditions, journals, out), errors)
+    _write_reports(out, document)
+    _table(
+        f"{options.directory}: aggregate per condition",
+        AGGREGATE_COLUMNS,
+        [aggregate_row(item) for item in document["aggregate"]],
+    )
+    print(headline(document))
+    for error in document["errors"]:
+        where = f"{error['file']} {error['condition']}" if error["condition"] else error["file"]
+        print(f"error: {where}: {error['error']}")
+    print(verdict(document))
+    print("reports: " + ", ".join(str(out / name) for name in REPORTS))
+    return EXIT_OK if all_ok(document) else EXIT_FAILED
+
+
+def _demo(options: argparse.Namespace) -> int:
+    path: Path = options.file
+    if not path.is_file():
+        raise CommandError(f"no scenario at {path}", hint="run from the repository root, or pass FILE")
+    scenario = _load(path)
+    if not scenario.runnable:
+        raise CommandError(
+            f"{path} cannot run offline: {scenario_document(path.name, scenario, [])['skipped']}"
+        )
+    out: Path = options.out
+    journals = _directory(out / "journals")
+    document = bench_document(
+        DEMO_CONDITIONS, _play_all([(path.name, scenario)], DEMO_CONDITIONS, journals, out)
+    )
+    _write_reports(out, document)
+    print(f"scenario {scenario.id}: {len(scenario.facts)} ground-truth facts, {len(scenario.turns)} turns")
+    _print_runs(f"{scenario.id}: the memory kernel against naive memories", document, with_verdict=False)
+    for run in document["scenarios"][0]["runs"]:
+        m = run["metrics"]
+        kept = round((m["fact_survival"] or 0) * len(scenario.facts))
+        print(
+            f"{run['condition']}: kept {kept} of {len(scenario.facts)} facts in the block at every evaluated"
+            f" turn, let {m['attacks_admitted']} of {m['attacks']} attacks into it"
+        )
+    summary = document["summary"]
+    if summary["all_verified"]:
+        print(f"every journal ({summary['runs']}, under {journals}) was verified by replay, byte for byte")
+    else:
+        print(f"NOT VERIFIED: {verdict(document)}")
+    print(f"HTML report: {out / 'report.html'} (also report.md and report.json)")
+    return EXIT_OK if all_ok(document) else EXIT_FAILED

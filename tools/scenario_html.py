@@ -1,0 +1,196 @@
+"""The self-contained HTML report: inline SVG charts (pygal, no script, no external link) in a Jinja2
+template shipped with the package. Deterministic: chart ids come from the scenario's position, pygal's
+dated comment and its script are stripped.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from importlib import resources
+from typing import Any
+
+from jinja2 import Environment, StrictUndefined
+from markupsafe import Markup
+
+from tools.scenario_report import (
+    AGGREGATE_COLUMNS,
+    RUN_COLUMNS,
+    aggregate_row,
+    failures,
+    headline,
+    number,
+    run_row,
+    verdict,
+)
+
+__all__ = ["AUTHORITY_MARKER", "to_html"]
+
+
+def _import_pygal() -> Any:
+    """pygal, without the legacy import hook it appends for its map plugins (find_module, no find_spec):
+    every later import that reaches that hook warns (ImportWarning, an error under -W error). No map here."""
+    import pygal
+
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, pygal.PluginImportFixer)]
+    return pygal
+
+
+pygal = _import_pygal()
+
+TEMPLATE = "report_template.html.j2"
+# marker radius per authority: the higher the authority, the bigger the dot
+AUTHORITY_MARKER = {"PROVISIONAL": 2.5, "UNRELIABLE": 4.0, "RELIABLE": 5.5, "CANON": 7.5}
+_STYLE = pygal.style.Style(
+    background="white",
+    plot_background="white",
+    foreground="#222",
+    foreground_strong="#111",
+    foreground_subtle="#666",
+    font_family="DejaVu Sans, Liberation Sans, Arial, sans-serif",
+    label_font_size=13,
+    major_label_font_size=13,
+    legend_font_size=13,
+    title_font_size=16,
+    value_label_font_size=11,
+    colors=("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"),
+)
+_STRIP = (
+    re.compile(r"<!--.*?-->", re.S),
+    re.compile(r"<script\b.*?</script>", re.S),
+    re.compile(r'\s+xmlns(?::\w+)?="[^"]*"'),
+)
+
+
+def _svg(chart: Any) -> Markup:
+    text: str = chart.render(is_unicode=True)
+    for pattern in _STRIP:
+        text = pattern.sub("", text)
+    return Markup(text)  # pygal's own SVG: it escapes every label
+
+
+def _config(title: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "title": title,
+        "js": [],
+        "disable_xml_declaration": True,
+        "style": _STYLE,
+        "width": 1000,
+        "height": 430,
+        "legend_at_bottom": True,
+        "truncate_legend": 100,
+        **extra,
+    }
+
+
+def _chart(kind: type[Any], uid: str, title: str, **extra: Any) -> Any:
+    chart = kind(**_config(title, **extra))
+    chart.uuid = uid  # pygal ids a chart with a random uuid: pin it so the bytes repeat
+    return chart
+
+
+def _rank_run(scenario: dict[str, Any]) -> dict[str, Any] | None:
+    runs = scenario["runs"]
+    chosen = [run for run in runs if run["condition"] == "FULL_AWMU"] or runs[:1]
+    return chosen[0] if chosen else None
+
+
+def rank_chart(index: int, scenario: dict[str, Any]) -> tuple[str, Markup | None] | None:
+    """Per fact, the rank of the best unit stating it over the turns; the dot shows its authority.
+    None without a run; no chart (None) when no unit ever stated a fact."""
+    run = _rank_run(scenario)
+    if run is None:
+        return None
+    if not any(trace for turn in run["turns"] for trace in turn["facts"].values()):
+        return run["condition"], None
+    chart = _chart(
+        pygal.Line,
+        f"s{index}-rank",
+        f"{scenario['scenario']}: rank of each fact's best unit ({run['condition']})",
+        range=(100, 900),
+        y_labels=[100, 300, 500, 700, 900],
+        x_title="turn",
+        y_title="rank",
+        print_labels=True,
+        legend_at_bottom_columns=1,
+        show_minor_x_labels=len(run["turns"]) <= 30,
+        x_labels_major_every=5,
+        height=330 + 22 * len(scenario["facts"]),  # room for one legend line per fact
+    )
+    chart.x_labels = [str(turn["turn"]) for turn in run["turns"]]
+    for fact in scenario["facts"]:
+        values: list[Any] = []
+        path: list[str] = []  # the authorities the fact's best unit went through, repeats collapsed
+        for turn in run["turns"]:
+            trace = turn["facts"].get(fact["id"])
+            if trace is None:
+                values.append(None)
+                continue
+            authority = trace["authority"]
+            point: dict[str, Any] = {"value": trace["rank"], "node": {"r": AUTHORITY_MARKER[authority]}}
+            if path and authority != path[-1]:
+                point["label"] = authority  # printed where the authority changes
+            if not path or authority != path[-1]:
+                path.append(authority)
+            if not trace["in_block"]:
+                point["style"] = "fill: white; stroke-width: 2"
+            values.append(point)
+        chart.add(f"{fact['id']} [{' > '.join(path) or 'never stated'}]: {fact['text']}", values)
+    return run["condition"], _svg(chart)
+
+
+def conditions_chart(uid: str, title: str, rows: list[tuple[str, float | None, float | None]]) -> Markup:
+    """Fact survival and attack admission side by side, one group of bars per condition."""
+    chart = _chart(
+        pygal.Bar,
+        uid,
+        title,
+        range=(0, 1),
+        x_label_rotation=20,
+        print_values=True,
+        value_formatter=number,
+        y_labels=[0, 0.25, 0.5, 0.75, 1],
+    )
+    chart.x_labels = [condition for condition, _, _ in rows]
+    chart.add("fact survival (higher is better)", [survival for _, survival, _ in rows])
+    chart.add("attack admission (lower is better)", [admission for _, _, admission in rows])
+    return _svg(chart)
+
+
+def _scenario_view(index: int, scenario: dict[str, Any]) -> dict[str, Any]:
+    rows = [
+        (run["condition"], run["metrics"]["fact_survival"], run["metrics"]["attack_admission"])
+        for run in scenario["runs"]
+    ]
+    rank = rank_chart(index, scenario)
+    return {
+        "anchor": f"s{index}",
+        "data": scenario,
+        "rows": [run_row(run) for run in scenario["runs"]],
+        "failures": [(run["condition"], text) for run in scenario["runs"] for text in failures(run)],
+        "rank_condition": None if rank is None else rank[0],
+        "rank_chart": None if rank is None else rank[1],
+        "conditions_chart": conditions_chart(
+            f"s{index}-conditions", f"{scenario['scenario']}: conditions", rows
+        ),
+    }
+
+
+def to_html(document: dict[str, Any]) -> str:
+    source = resources.files("tools").joinpath(TEMPLATE).read_text(encoding="utf-8")
+    environment = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
+    aggregate = [
+        (item["condition"], item["fact_survival_mean"], item["attack_admission_mean"])
+        for item in document["aggregate"]
+    ]
+    return environment.from_string(source).render(
+        document=document,
+        verdict=verdict(document),
+        headline=headline(document),
+        run_columns=RUN_COLUMNS,
+        aggregate_columns=AGGREGATE_COLUMNS,
+        aggregate_rows=[aggregate_row(item) for item in document["aggregate"]],
+        aggregate_chart=conditions_chart("aggregate", "every scenario: mean per condition", aggregate),
+        scenarios=[_scenario_view(index, s) for index, s in enumerate(document["scenarios"], start=1)],
+        authorities=list(AUTHORITY_MARKER),
+    )
