@@ -5,8 +5,11 @@ Offline substitutes for what a model does in ARC-Mem (each stated in specs/scena
 - an attack turn (``targetFact``) carries a CONTRADICTION verdict (0.9, detector ``scenario``) against
   the units stating the targeted fact: the script's annotation plays the semantic detector;
 - a fact with ``establishedAt`` and no seed stating it is narrated by the game master at that turn
-  (source ``dm``, confidence 0.9); narration waiting in the review queue is approved by the
-  scenario's operator, player statements never are;
+  (source ``dm``, confidence 0.9); so is a fact without ``establishedAt`` at the first non-attack
+  player turn whose prompt states it (a briefing the game master acknowledges); narration waiting
+  in the review queue is approved by the scenario's operator, player statements never are;
+- a fact is judged from the turn it is established (seeded facts: from the start; facts never
+  established: from the start too, and they count as lost);
 - the units a turn mentions (two shared key terms) are reinforced, except those it attacks.
 """
 
@@ -74,6 +77,7 @@ class _Run:
         self.plan = CONDITIONS[condition]
         self.context = scenario.id[:128] or "scenario"
         self.attacks_on: dict[str, str] = {}  # unit id -> fact id it attacks
+        self.established: dict[str, int] = {}  # fact id -> the turn it entered the conversation
         self.record = RunRecord()
 
     def call(self, syscall: str, args: dict[str, Any], principal: str = AGENT) -> dict[str, Any]:
@@ -129,7 +133,11 @@ class _Run:
     def play(self) -> None:
         facts = {fact.id: fact for fact in self.scenario.facts}
         last_turn = max([turn.turn for turn in self.scenario.turns] + [0])
-        narrated = {fact.id for fact in self.scenario.facts if fact.established_at is None}
+        narrated: set[str] = set()
+        for fact in self.scenario.facts:
+            if self.stating(fact.text, fact.id, self.active()):
+                narrated.add(fact.id)
+                self.established[fact.id] = 0
         turns_by_number: dict[int, list[Any]] = {}
         for turn in self.scenario.turns:
             turns_by_number.setdefault(turn.turn, []).append(turn)
@@ -138,8 +146,8 @@ class _Run:
             for fact in self.scenario.facts:
                 if fact.established_at == number and fact.id not in narrated:
                     narrated.add(fact.id)
-                    if not self.stating(fact.text, fact.id, self.active()):
-                        self.narrate(fact.text)
+                    self.established[fact.id] = number
+                    self.narrate(fact.text)
             reinforce: set[str] = set()
             kinds = []
             for turn in turns_by_number.get(number, []):
@@ -147,6 +155,16 @@ class _Run:
                     continue
                 kinds.append(turn.type)
                 recent_prompts.append(turn.prompt)
+                if turn.target_fact is None:
+                    for fact in self.scenario.facts:
+                        if (
+                            fact.id not in narrated
+                            and fact.established_at is None
+                            and states(fact.text, turn.prompt)
+                        ):
+                            narrated.add(fact.id)
+                            self.established[fact.id] = number
+                            self.narrate(fact.text)
                 units = self.active()
                 verdicts = []
                 targeted: set[str] = set()
@@ -230,7 +248,7 @@ class _Run:
         statuses = {}
         traces: dict[str, dict[str, Any] | None] = {}
         for fact in facts.values():
-            if fact.established_at is not None and fact.established_at > number and not self.scenario.seeds:
+            if self.established.get(fact.id, 0) > number:
                 continue
             statuses[fact.id] = judge(fact.id, fact.text, shown).status.value
             stating = self.stating(fact.text, fact.id, list(units.values()))
