@@ -159,16 +159,18 @@ class SqlAwmuRepository(AwmuRepository):
         self._effects.append({"op": "insert", "table": "awmu_events", "row": row})
 
     def events(self, query: EventQuery) -> list[Event]:
-        sql = (
-            "SELECT body FROM awmu_events WHERE context_id = :context_id"
-            " AND (seq > :after_seq OR (seq = :after_seq AND idx > :after_index))"
-        )
+        sql = "SELECT body FROM awmu_events WHERE context_id = :context_id"
+        if query.after_index is None:
+            sql += " AND seq > :after_seq"
+        else:
+            sql += " AND (seq > :after_seq OR (seq = :after_seq AND idx > :after_index))"
         values: dict[str, Any] = {
             "context_id": query.context_id,
             "after_seq": query.after_seq,
-            "after_index": query.after_index,
             "limit": query.limit,
         }
+        if query.after_index is not None:
+            values["after_index"] = query.after_index
         if query.unit_id is not None:
             sql += " AND unit_id = :unit_id"
             values["unit_id"] = query.unit_id

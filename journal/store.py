@@ -27,7 +27,7 @@ from kernel.abi import JournalEntry
 from kernel.clock import Clock
 from kernel.protocols import StorageError
 
-__all__ = ["JournalHeader", "SqlJournalStore", "SqlTransaction", "read_header"]
+__all__ = ["JournalHeader", "SqlBatch", "SqlJournalStore", "SqlTransaction", "read_header"]
 
 
 class JournalHeader:
@@ -138,6 +138,36 @@ class SqlTransaction:
         return entry
 
 
+class SqlBatch:
+    """The open transaction of a batch; ``transaction()`` gives each call its savepoint."""
+
+    def __init__(self, sql: SqlRunner, *, next_seq: int, prev_hash: str) -> None:
+        self._sql = sql
+        self._next_seq = next_seq
+        self._prev_hash = prev_hash
+        self.last_entry: JournalEntry | None = None
+
+    def _statement(self, sql: str) -> None:
+        self._sql.execute(sql).close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[SqlTransaction]:
+        self._statement("SAVEPOINT arvis_call")
+        tx = SqlTransaction(self._sql, next_seq=self._next_seq, prev_hash=self._prev_hash)
+        try:
+            yield tx
+            if tx.appended is None:
+                raise StorageError("a transaction must append its journal entry before commit")
+        except BaseException:
+            self._statement("ROLLBACK TO SAVEPOINT arvis_call")
+            self._statement("RELEASE SAVEPOINT arvis_call")
+            raise
+        self._statement("RELEASE SAVEPOINT arvis_call")
+        self.last_entry = tx.appended
+        self._next_seq += 1
+        self._prev_hash = tx.appended.entry_hash
+
+
 class SqlJournalStore:
     """A journal and its state in one SQL database (SQLite or PostgreSQL), through one connection.
 
@@ -170,23 +200,42 @@ class SqlJournalStore:
         assert header is not None
         self.header = header
 
+    def _head(self) -> tuple[int, str]:
+        head = self._sql.first(_HEAD)
+        return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
+
     @contextmanager
-    def transaction(self) -> Iterator[SqlTransaction]:
+    def _translated(self) -> Iterator[None]:
+        """Driver errors become StorageError, once, here."""
         try:
-            with self._connection.begin():
-                head = self._sql.first(_HEAD)
-                if head is None:
-                    tx = SqlTransaction(self._sql, next_seq=1, prev_hash=self.header.genesis_hash)
-                else:
-                    tx = SqlTransaction(self._sql, next_seq=int(head[0]) + 1, prev_hash=str(head[1]))
-                yield tx
-                if tx.appended is None:
-                    raise StorageError("a transaction must append its journal entry before commit")
+            yield
         except DBAPIError as exc:
             raise StorageError(one_line(exc)) from exc
         except self._driver_error as exc:
             raise StorageError(f"{type(exc).__name__}: {one_line(exc)}") from exc
+
+    @contextmanager
+    def transaction(self) -> Iterator[SqlTransaction]:
+        """One call: BEGIN IMMEDIATE, the head read under the write lock, the entry, COMMIT."""
+        with self._translated(), self._connection.begin():
+            next_seq, prev_hash = self._head()
+            tx = SqlTransaction(self._sql, next_seq=next_seq, prev_hash=prev_hash)
+            yield tx
+            if tx.appended is None:
+                raise StorageError("a transaction must append its journal entry before commit")
         self.last_entry = tx.appended
+
+    @contextmanager
+    def batch(self) -> Iterator[SqlBatch]:
+        """Many calls in one database transaction (bulk loads): each call still gets its own journal
+        entry, inside a savepoint so that a refused call leaves nothing behind. The batch commits as
+        a whole or not at all."""
+        with self._translated(), self._connection.begin():
+            next_seq, prev_hash = self._head()
+            batch = SqlBatch(self._sql, next_seq=next_seq, prev_hash=prev_hash)
+            yield batch
+        if batch.last_entry is not None:
+            self.last_entry = batch.last_entry
 
     @contextmanager
     def read_only(self) -> Iterator[MemoryLongRepository]:

@@ -96,7 +96,7 @@ class AssembleArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class EventsArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     context_id: ContextId
     after_seq: Annotated[int, msgspec.Meta(ge=0)] = 0
-    after_index: Annotated[int, msgspec.Meta(ge=-1)] = -1
+    after_index: Annotated[int, msgspec.Meta(ge=-1)] | None = None
     kinds: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]], msgspec.Meta(max_length=32)] = []
     unit_id: UnitId | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=1_000)] = 100

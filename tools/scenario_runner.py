@@ -277,7 +277,7 @@ class _Run:
     def finish(self) -> None:
         listing = self.call("memory.awmu.list", {"status": "all"})
         self.record.final_units = listing["units"]
-        after_seq, after_index = 0, -1
+        after_seq, after_index = 0, None
         while True:
             page = self.call(
                 "memory.awmu.events", {"after_seq": after_seq, "after_index": after_index, "limit": 1000}

@@ -7,9 +7,10 @@ from typing import Any
 
 import msgspec
 
+from arvis.awmu.config import InvariantStrength
 from arvis.awmu.engine import MAX_TEXT, ContextSession, unit_wire
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
-from arvis.awmu.invariants import Change
+from arvis.awmu.invariants import Change, check_change
 from arvis.awmu.model import (
     AUTHORITY_ORDER,
     Authority,
@@ -181,12 +182,29 @@ def _promote(
     new_id = f"u{session.seq}-0"
     replaced = [unit for _, unit, resolution in plan if resolution is Resolution.REPLACE]
     demoted = [unit for _, unit, resolution in plan if resolution is Resolution.DEMOTE_EXISTING]
+    # check the supersessions in the order they will happen, each against the set the earlier ones
+    # leave behind, before anything is written: a MUST rule rejects the whole proposal
+    remaining = dict(session.active)
     for unit in replaced:
         after = msgspec.structs.replace(unit, status=UnitStatus.SUPERSEDED)
-        if session.blocked_by_must(unit, after, Change.SUPERSEDE):
-            session.guard(unit, after, Change.SUPERSEDE, explicit=False)
+        violations = [
+            v
+            for v in check_change(
+                session.config.invariants, unit, after, Change.SUPERSEDE, remaining.values()
+            )
+            if v.strength is InvariantStrength.MUST
+        ]
+        if violations:
+            for violation in violations:
+                session.emit(
+                    EventKind.INVARIANT_BLOCKED,
+                    unit.unit_id,
+                    rule=violation.rule_id,
+                    message=violation.message,
+                )
             session.emit(EventKind.REJECTED, None, reason="invariant", source=source)
             return {"outcome": "rejected_invariant"}
+        remaining[unit.unit_id] = after
     for unit in replaced:
         session.guard(
             unit,

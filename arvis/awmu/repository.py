@@ -28,7 +28,7 @@ class ContextRecord(msgspec.Struct, frozen=True, kw_only=True):
 class EventQuery(msgspec.Struct, frozen=True, kw_only=True):
     context_id: str
     after_seq: int = 0
-    after_index: int = -1
+    after_index: int | None = None  # None: every event of after_seq is skipped
     kinds: tuple[str, ...] = ()
     unit_id: str | None = None
     limit: int = 100
