@@ -12,6 +12,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from arvis.canonical import decode, parse_time
 from journal.engine import Durability, open_engine
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
-from journal.store import JournalHeader, SqlJournalStore
+from journal.store import JournalHeader, SqlBatch, SqlJournalStore
 from journal.verify import ChainVerifier
 from kernel.abi import JournalEntry
 from kernel.clock import ManualClock
@@ -40,6 +41,9 @@ __all__ = [
     "Replayer",
     "verify_journal",
 ]
+
+REPLAY_BATCH = 500
+"""Entries replayed per scratch-store transaction (each in its own savepoint)."""
 
 IN_MEMORY_LIMIT = 100_000
 """Journals longer than this are replayed on a temporary file rather than in memory."""
@@ -155,6 +159,9 @@ class Replayer:
         self.store = SqlJournalStore(
             open_engine(target, durability=Durability.OFF), clock=clock, copy_header=header
         )
+        self._stack: ExitStack | None = None
+        self._open: SqlBatch | None = None
+        self._in_batch = 0
         self.kernel = Kernel(
             table=table,
             services=default_services() if services is None else services,
@@ -162,7 +169,27 @@ class Replayer:
             clock=clock,
         )
 
+    def _batch(self) -> SqlBatch:
+        """The open batch the next entries replay in (one database transaction per BATCH entries)."""
+        if self._open is None:
+            self._stack = ExitStack()
+            self._open = self._stack.enter_context(self.store.batch())
+            self._in_batch = 0
+        return self._open
+
+    def flush(self) -> str | None:
+        """Commit the open batch; the reason when the scratch store could not."""
+        stack, self._stack, self._open = self._stack, None, None
+        if stack is None:
+            return None
+        try:
+            stack.close()
+        except StorageError as exc:
+            return str(exc)
+        return None
+
     def close(self) -> None:
+        self.flush()
         self.store.close()
         if self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
@@ -178,8 +205,16 @@ class Replayer:
         recorded = RecordedCall(
             syscall=entry.syscall, principal=entry.principal, args=entry.args, recorded_at=entry.recorded_at
         )
-        result = self.kernel.execute(recorded)
-        replayed = self.store.last_entry
+        batch = self._batch()
+        result = self.kernel.execute(recorded, batch.transaction)
+        replayed = batch.last_entry
+        self._in_batch += 1
+        if self._in_batch >= REPLAY_BATCH:
+            failed = self.flush()
+            if failed is not None:
+                return Divergence(
+                    entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {failed}"
+                )
         if result.seq is None or replayed is None or replayed.seq != entry.seq:
             detail = result.error.detail if result.error is not None else "no entry was appended"
             return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {detail}")
@@ -211,6 +246,9 @@ class Replayer:
         return None
 
     def state_digest(self) -> str:
+        failed = self.flush()
+        if failed is not None:
+            raise StorageError(f"the replay could not commit: {failed}")
         with self.store.engine.connect() as connection:
             return state_digest(connection)
 

@@ -5,8 +5,8 @@ Driver errors are translated here, once, into ``StorageError``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import msgspec
@@ -141,10 +141,18 @@ class SqlTransaction:
 class SqlBatch:
     """The open transaction of a batch; ``transaction()`` gives each call its savepoint."""
 
-    def __init__(self, sql: SqlRunner, *, next_seq: int, prev_hash: str) -> None:
+    def __init__(
+        self,
+        sql: SqlRunner,
+        *,
+        next_seq: int,
+        prev_hash: str,
+        translated: Callable[[], AbstractContextManager[None]],
+    ) -> None:
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
+        self._translated = translated
         self.last_entry: JournalEntry | None = None
 
     def _statement(self, sql: str) -> None:
@@ -152,6 +160,10 @@ class SqlBatch:
 
     @contextmanager
     def transaction(self) -> Iterator[SqlTransaction]:
+        with self._translated():
+            yield from self._savepoint()
+
+    def _savepoint(self) -> Iterator[SqlTransaction]:
         self._statement("SAVEPOINT arvis_call")
         tx = SqlTransaction(self._sql, next_seq=self._next_seq, prev_hash=self._prev_hash)
         try:
@@ -232,7 +244,7 @@ class SqlJournalStore:
         a whole or not at all."""
         with self._translated(), self._connection.begin():
             next_seq, prev_hash = self._head()
-            batch = SqlBatch(self._sql, next_seq=next_seq, prev_hash=prev_hash)
+            batch = SqlBatch(self._sql, next_seq=next_seq, prev_hash=prev_hash, translated=self._translated)
             yield batch
         if batch.last_entry is not None:
             self.last_entry = batch.last_entry

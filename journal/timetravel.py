@@ -47,6 +47,9 @@ def replay_until(
             if diverged is not None:
                 raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
             last_seq, last_time = entry.seq, entry.recorded_at
+        failed = replayer.flush()
+        if failed is not None:
+            raise StorageError(f"the replay could not commit: {failed}")
     except BaseException:
         replayer.close()
         raise

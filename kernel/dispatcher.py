@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import msgspec
@@ -20,11 +22,14 @@ from kernel.arguments import (
 )
 from kernel.clock import Clock
 from kernel.errors import ErrorCode, KernelError
-from kernel.protocols import JournalStore, StorageError
+from kernel.protocols import JournalStore, StorageError, Transaction
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallSpec, SyscallTable
 
-__all__ = ["Kernel", "RecordedCall"]
+__all__ = ["Kernel", "RecordedCall", "TransactionSource"]
+
+TransactionSource = Callable[[], AbstractContextManager[Transaction]]
+"""Where a call gets its transaction: the store's own, or a batch's savepoints."""
 
 
 class RecordedCall(msgspec.Struct, frozen=True):
@@ -54,37 +59,59 @@ class Kernel:
         self.clock = clock
         self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
 
-    def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult:
-        """Execute one syscall. Whatever the inputs, returns a SyscallResult and never raises."""
+    def _record(self, name: object, args: object, principal: object) -> RecordedCall | SyscallResult:
+        """The call in its journaled form, reading the clock once; a broken clock is unacknowledged."""
         try:
-            recorded = RecordedCall(
+            return RecordedCall(
                 syscall=record_text(name, MAX_NAME_LENGTH),
                 principal=record_text(principal, MAX_PRINCIPAL_LENGTH),
                 args=record_args({} if args is None else args),
                 recorded_at=format_time(self.clock.now()),
             )
-        except Exception as exc:  # a broken clock: nothing can be journaled
+        except Exception as exc:
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
-        return self.execute(recorded)
+
+    def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult:
+        """Execute one syscall. Whatever the inputs, returns a SyscallResult and never raises."""
+        recorded = self._record(name, args, principal)
+        return recorded if isinstance(recorded, SyscallResult) else self.execute(recorded)
+
+    def call_many(self, calls: Iterable[tuple[object, object, object]]) -> list[SyscallResult]:
+        """Bulk: ``(name, args, principal)`` calls in one database transaction, each with its own
+        journal entry and result, a refused call leaving nothing behind. The batch commits whole: if
+        the storage fails, no call of it is acknowledged (every result has seq None)."""
+        recorded = [self._record(name, args, principal) for name, args, principal in calls]
+        try:
+            with self.store.batch() as batch:
+                results = [
+                    item if isinstance(item, SyscallResult) else self._execute(item, batch.transaction)
+                    for item in recorded
+                ]
+        except StorageError as exc:
+            return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in recorded]
+        except Exception as exc:
+            return [_unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__) for _ in recorded]
+        return results
 
     def close(self) -> None:
         """Close the store; the kernel cannot be used afterwards."""
         self.store.close()
 
-    def execute(self, recorded: RecordedCall) -> SyscallResult:
-        """Run a call given in its recorded form (used by ``call`` and by replay)."""
+    def execute(self, recorded: RecordedCall, transactions: TransactionSource | None = None) -> SyscallResult:
+        """Run a call given in its recorded form (used by ``call`` and by replay), in its own
+        transaction or in one from ``transactions`` (a batch's)."""
         try:
-            return self._execute(recorded)
+            return self._execute(recorded, transactions or self.store.transaction)
         except StorageError as exc:
             return _unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc))
         except Exception as exc:  # last resort: a bug must still not escape
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
 
-    def _execute(self, recorded: RecordedCall) -> SyscallResult:
+    def _execute(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:
         now = parse_time(recorded.recorded_at)
         try:
             spec, request = self._admit(recorded)
-            with self.store.transaction() as tx:
+            with transactions() as tx:
                 ctx = CallContext(
                     seq=tx.next_seq,
                     now=now,
@@ -113,7 +140,7 @@ class Kernel:
             raise
         except Exception as exc:
             error = SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
-        return self._journal_refusal(recorded, error)
+        return self._journal_refusal(recorded, error, transactions)
 
     def _admit(self, recorded: RecordedCall) -> tuple[SyscallSpec, Any]:
         """Checks that need no state: principal, name, argument shape, bound service."""
@@ -130,8 +157,10 @@ class Kernel:
             raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{spec.service} is not bound")
         return spec, request
 
-    def _journal_refusal(self, recorded: RecordedCall, error: SyscallError) -> SyscallResult:
-        with self.store.transaction() as tx:
+    def _journal_refusal(
+        self, recorded: RecordedCall, error: SyscallError, transactions: TransactionSource
+    ) -> SyscallResult:
+        with transactions() as tx:
             result = SyscallResult(ok=False, seq=tx.next_seq, error=error)
             tx.append(
                 recorded_at=recorded.recorded_at,

@@ -10,7 +10,7 @@ from arvis.awmu.repository import AwmuRepository
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from kernel.abi import JournalEntry
 
-__all__ = ["JournalStore", "StorageError", "Transaction"]
+__all__ = ["Batch", "JournalStore", "StorageError", "Transaction"]
 
 
 class StorageError(Exception):
@@ -47,9 +47,19 @@ class Transaction(Protocol):
         ...
 
 
+class Batch(Protocol):
+    def transaction(self) -> AbstractContextManager[Transaction]:
+        """One call inside the batch's database transaction (a savepoint)."""
+        ...
+
+
 class JournalStore(Protocol):
     def transaction(self) -> AbstractContextManager[Transaction]:
         """One write transaction: everything in it commits together or not at all."""
+        ...
+
+    def batch(self) -> AbstractContextManager[Batch]:
+        """One database transaction for many calls, each journaled on its own."""
         ...
 
     def close(self) -> None:

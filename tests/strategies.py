@@ -88,12 +88,6 @@ def journal_entries(kernel: Kernel) -> list[JournalEntry]:
     return list(JournalReader(kernel.store.engine).entries())
 
 
-def journal_entry(kernel: Kernel, seq: int) -> JournalEntry:
-    entry = JournalReader(kernel.store.engine).get(seq)
-    assert entry is not None, f"no journal entry at seq {seq}"
-    return entry
-
-
 def state_rows(kernel: Kernel) -> list[dict[str, Any]]:
     """Every row of ``memory_entries``, in primary-key order: the whole memory state."""
     with kernel.store.engine.connect() as connection:
