@@ -25,7 +25,7 @@ from journal.schema import FORMAT_VERSION, journal_header
 from journal.sql import SqlRunner, insert_sql
 from kernel.abi import JournalEntry
 from kernel.clock import Clock
-from kernel.protocols import StorageError
+from kernel.protocols import StorageBusy, StorageError
 
 __all__ = ["JournalHeader", "SqlBatch", "SqlJournalStore", "SqlTransaction", "read_header"]
 
@@ -207,12 +207,18 @@ class SqlJournalStore:
             self._connection.rollback()
             self._sql = SqlRunner(self._connection)
             self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
+            self._postgres = engine.dialect.name == "postgresql"
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
         self.header = header
 
     def _head(self) -> tuple[int, str]:
+        """The next seq and the previous hash, read under the write lock: SQLite took it at BEGIN
+        IMMEDIATE; on PostgreSQL the lock on the journal table is taken here, in the same
+        transaction, so entries are inserted in commit order and no reader sees a gap fill later."""
+        if self._postgres:
+            self._sql.execute("LOCK TABLE journal IN EXCLUSIVE MODE").close()
         head = self._sql.first(_HEAD)
         return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
 
@@ -222,9 +228,9 @@ class SqlJournalStore:
         try:
             yield
         except DBAPIError as exc:
-            raise StorageError(one_line(exc)) from exc
+            raise _storage_error(exc.orig if exc.orig is not None else exc) from exc
         except self._driver_error as exc:
-            raise StorageError(f"{type(exc).__name__}: {one_line(exc)}") from exc
+            raise _storage_error(exc) from exc
 
     @contextmanager
     def transaction(self) -> Iterator[SqlTransaction]:
@@ -262,3 +268,17 @@ class SqlJournalStore:
     def close(self) -> None:
         self._connection.close()
         self.engine.dispose()
+
+
+_BUSY_SQLSTATES = frozenset({"55P03", "40001", "40P01"})  # lock not available, serialization, deadlock
+
+
+def _storage_error(exc: BaseException) -> StorageError:
+    """A driver error as StorageError, or StorageBusy when another writer held the lock too long."""
+    message = f"{type(exc).__name__}: {one_line(exc)}"
+    text = str(exc).lower()
+    locked = "database is locked" in text or "database is busy" in text
+    busy = getattr(exc, "sqlstate", None) in _BUSY_SQLSTATES or (
+        type(exc).__name__ == "OperationalError" and locked
+    )
+    return StorageBusy(message) if busy else StorageError(message)

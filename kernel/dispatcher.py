@@ -22,7 +22,7 @@ from kernel.arguments import (
 )
 from kernel.clock import Clock
 from kernel.errors import ErrorCode, KernelError
-from kernel.protocols import JournalStore, StorageError, Transaction
+from kernel.protocols import JournalStore, StorageBusy, StorageError, Transaction
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallSpec, SyscallTable
 
@@ -52,7 +52,9 @@ class Kernel:
         services: KernelServiceRegistry,
         store: JournalStore,
         clock: Clock,
+        busy_retries: int = 3,
     ) -> None:
+        self.busy_retries = busy_retries
         self.table = table
         self.services = services
         self.store = store
@@ -100,12 +102,17 @@ class Kernel:
     def execute(self, recorded: RecordedCall, transactions: TransactionSource | None = None) -> SyscallResult:
         """Run a call given in its recorded form (used by ``call`` and by replay), in its own
         transaction or in one from ``transactions`` (a batch's)."""
-        try:
-            return self._execute(recorded, transactions or self.store.transaction)
-        except StorageError as exc:
-            return _unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc))
-        except Exception as exc:  # last resort: a bug must still not escape
-            return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+        for attempt in range(self.busy_retries + 1):
+            try:
+                return self._execute(recorded, transactions or self.store.transaction)
+            except StorageBusy as exc:
+                if attempt == self.busy_retries or transactions is not None:
+                    return _unacknowledged(ErrorCode.STORAGE_BUSY, str(exc))
+            except StorageError as exc:
+                return _unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc))
+            except Exception as exc:  # last resort: a bug must still not escape
+                return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+        return _unacknowledged(ErrorCode.STORAGE_BUSY, "the write lock could not be had")
 
     def _execute(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:
         now = parse_time(recorded.recorded_at)

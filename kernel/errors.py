@@ -30,6 +30,7 @@ class ErrorCode(StrEnum):
     REPLAY_DIVERGENCE = "replay_divergence"
     INTERNAL_ERROR = "internal_error"
     STORAGE_UNAVAILABLE = "storage_unavailable"
+    STORAGE_BUSY = "storage_busy"
     # working memory (arvis.awmu.errors.AwmuErrorCode)
     AWMU_CONTEXT_NOT_FOUND = "awmu_context_not_found"
     AWMU_CONTEXT_EXISTS = "awmu_context_exists"
@@ -60,6 +61,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.REPLAY_DIVERGENCE: "the call does not match the recorded journal entry",
     ErrorCode.INTERNAL_ERROR: "the kernel failed while handling the call",
     ErrorCode.STORAGE_UNAVAILABLE: "the journal could not be written; the call was not acknowledged",
+    ErrorCode.STORAGE_BUSY: "another writer held the database too long; nothing was written, try again",
     ErrorCode.AWMU_CONTEXT_NOT_FOUND: "no working-memory context of this id exists",
     ErrorCode.AWMU_CONTEXT_EXISTS: "a working-memory context of this id exists already",
     ErrorCode.AWMU_INVALID_CONFIG: "the working-memory configuration is inconsistent",

@@ -10,7 +10,7 @@ from arvis.awmu.repository import AwmuRepository
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from kernel.abi import JournalEntry
 
-__all__ = ["Batch", "JournalStore", "StorageError", "Transaction"]
+__all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "Transaction"]
 
 
 class StorageError(Exception):
@@ -19,6 +19,11 @@ class StorageError(Exception):
     Raised by storage, translated once at its edge; the dispatcher reports it as
     ``storage_unavailable`` without journaling, because nothing was acknowledged.
     """
+
+
+class StorageBusy(StorageError):
+    """Another writer held the database's write lock past the wait allowed: nothing was written,
+    and the call may simply be tried again."""
 
 
 class Transaction(Protocol):

@@ -138,6 +138,8 @@ class _Run:
             if self.stating(fact.text, fact.id, self.active()):
                 narrated.add(fact.id)
                 self.established[fact.id] = 0
+            else:  # judged from its establishedAt, or (unknown yet) from the turn that states it
+                self.established[fact.id] = fact.established_at or last_turn + 1
         turns_by_number: dict[int, list[Any]] = {}
         for turn in self.scenario.turns:
             turns_by_number.setdefault(turn.turn, []).append(turn)
@@ -248,7 +250,7 @@ class _Run:
         statuses = {}
         traces: dict[str, dict[str, Any] | None] = {}
         for fact in facts.values():
-            if self.established.get(fact.id, 0) > number:
+            if self.established[fact.id] > number:
                 continue
             statuses[fact.id] = judge(fact.id, fact.text, shown).status.value
             stating = self.stating(fact.text, fact.id, list(units.values()))

@@ -22,6 +22,7 @@ __all__ = [
 ]
 
 EVALUATED_TURN_TYPES = frozenset({"ATTACK", "DISPLACEMENT", "DRIFT", "RECALL_PROBE"})
+TURN_TYPES = EVALUATED_TURN_TYPES | {"WARM_UP", "ESTABLISH"}
 DEFAULT_PLAYER_CONFIDENCE = 0.8
 AUTHORITIES = ("PROVISIONAL", "UNRELIABLE", "RELIABLE", "CANON")
 
@@ -114,6 +115,29 @@ class _Reader:
         self.warn(f"{where}: expected text, got {type(value).__name__}")
         return default
 
+    def boolean(self, value: Any, where: str, default: bool) -> bool:
+        if value is None:
+            return default
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            self.warn(f"{where}: a quoted boolean {value!r} read as {value.strip().lower()}")
+            return value.strip().lower() == "true"
+        self.warn(f"{where}: expected true or false, got {value!r}")
+        return default
+
+    def mapping(self, value: Any, where: str) -> dict[str, Any]:
+        if value is None:
+            return {}
+        if isinstance(value, dict):
+            return value
+        self.warn(f"{where}: expected a mapping, got {type(value).__name__}")
+        return {}
+
+    def unknown_keys(self, item: dict[str, Any], known: set[str], where: str) -> None:
+        for key in sorted(set(item) - known, key=str):
+            self.warn(f"{where}: unknown field {key!r} ignored")
+
     def integer(self, value: Any, where: str, default: int) -> int:
         if value is None:
             return default
@@ -147,6 +171,47 @@ class _Reader:
         return found
 
 
+_INVARIANT_TYPES = ("authority-floor", "eviction-immunity", "min-authority-count", "archive-prohibition")
+_INVARIANT_FIELDS = {
+    "id",
+    "type",
+    "strength",
+    "unitTextPattern",
+    "minimumAuthority",
+    "minimumCount",
+    "contextId",
+}
+
+
+def _invariants(reader: _Reader, value: Any) -> tuple[dict[str, Any], ...]:
+    """Operator invariants the working memory accepts; others are warned about and left out."""
+    kept = []
+    for index, item in enumerate(reader.items(value, "invariants")):
+        where = f"invariants[{index}]"
+        reader.unknown_keys(item, _INVARIANT_FIELDS, where)
+        if item.get("contextId") is not None:
+            reader.warn(f"{where}.contextId ignored: a scenario is one context")
+        problems = []
+        if not isinstance(item.get("id"), str) or not item["id"]:
+            problems.append("no id")
+        if item.get("type") not in _INVARIANT_TYPES:
+            problems.append(f"type {item.get('type')!r} unknown")
+        if item.get("strength", "MUST") not in ("MUST", "SHOULD"):
+            problems.append(f"strength {item.get('strength')!r} unknown")
+        if item.get("minimumAuthority", "RELIABLE") not in AUTHORITIES:
+            problems.append(f"minimumAuthority {item.get('minimumAuthority')!r} unknown")
+        count = item.get("minimumCount", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 1000:
+            problems.append(f"minimumCount {count!r} is not an integer in [0, 1000]")
+        if not isinstance(item.get("unitTextPattern", ""), str):
+            problems.append("unitTextPattern is not text")
+        if problems:
+            reader.warn(f"{where} left out: {'; '.join(problems)}")
+            continue
+        kept.append({key: item[key] for key in sorted(item) if key in _INVARIANT_FIELDS - {"contextId"}})
+    return tuple(kept)
+
+
 def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
     """A Scenario from a decoded YAML document; problems become warnings."""
     reader = _Reader()
@@ -158,6 +223,9 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
         reader.warn(f"unknown field {key!r} kept as an extra")
     facts = []
     for index, item in enumerate(reader.items(document.get("groundTruth"), "groundTruth")):
+        reader.unknown_keys(
+            item, {"id", "text", "fact", "category", "establishedAt"}, f"groundTruth[{index}]"
+        )
         text = reader.text(item.get("text", item.get("fact")), f"groundTruth[{index}].text")
         fact_id = reader.text(item.get("id"), f"groundTruth[{index}].id", default=f"fact-{index + 1}")
         if not text:
@@ -175,27 +243,36 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
         )
     seeds = []
     for index, item in enumerate(reader.items(document.get("seedUnits"), "seedUnits")):
+        reader.unknown_keys(item, {"text", "authority", "rank", "pinned"}, f"seedUnits[{index}]")
         text = reader.text(item.get("text"), f"seedUnits[{index}].text").strip()
+        if not text:
+            reader.warn(f"seedUnits[{index}] has no text: skipped")
         authority = reader.text(item.get("authority"), f"seedUnits[{index}].authority", "RELIABLE").upper()
         if authority not in AUTHORITIES:
             reader.warn(f"seedUnits[{index}].authority {authority!r} unknown: RELIABLE used")
             authority = "RELIABLE"
         rank = min(max(reader.integer(item.get("rank"), f"seedUnits[{index}].rank", 500), 100), 900)
         if text:
-            seeds.append(SeedUnit(text, authority, rank, bool(item.get("pinned", False))))
+            pinned = reader.boolean(item.get("pinned"), f"seedUnits[{index}].pinned", False)
+            seeds.append(SeedUnit(text, authority, rank, pinned))
     turns = []
+    turn_fields = {"turn", "role", "type", "strategy", "prompt", "targetFact", "confidence"}
     for index, item in enumerate(reader.items(document.get("turns"), "turns")):
+        reader.unknown_keys(item, turn_fields, f"turns[{index}]")
         prompt = reader.text(item.get("prompt"), f"turns[{index}].prompt").strip()
         role = reader.text(item.get("role"), f"turns[{index}].role", "PLAYER").upper()
         if not prompt:
             reader.warn(f"turns[{index}] has no prompt: skipped")
             continue
         target = item.get("targetFact")
+        turn_type = reader.text(item.get("type"), f"turns[{index}].type", "ESTABLISH").upper()
+        if turn_type not in TURN_TYPES:
+            reader.warn(f"turns[{index}].type {turn_type!r} unknown: played, not evaluated")
         turns.append(
             Turn(
                 turn=reader.integer(item.get("turn"), f"turns[{index}].turn", index + 1),
                 role=role,
-                type=reader.text(item.get("type"), f"turns[{index}].type", "ESTABLISH").upper(),
+                type=turn_type,
                 prompt=prompt,
                 strategy=reader.text(item.get("strategy"), f"turns[{index}].strategy") or None,
                 target_fact=None
@@ -211,37 +288,41 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
         if turn.target_fact is not None and turn.target_fact not in known_facts:
             reader.warn(f"turn {turn.turn} targets unknown fact {turn.target_fact!r}")
     assertions = tuple(
-        Assertion(reader.text(item.get("type"), f"assertions[{index}].type"), dict(item.get("params") or {}))
+        Assertion(
+            reader.text(item.get("type"), f"assertions[{index}].type"),
+            reader.mapping(item.get("params"), f"assertions[{index}].params"),
+        )
         for index, item in enumerate(reader.items(document.get("assertions"), "assertions"))
     )
-    trust = document.get("trustConfig")
+    trust = reader.mapping(document.get("trustConfig"), "trustConfig")
+    if trust.get("weightOverrides"):
+        reader.warn("trustConfig.weightOverrides are not applied: the profile's weights are used")
     profile = None
-    if isinstance(trust, dict) and trust.get("profile") is not None:
+    if trust.get("profile") is not None:
         profile = reader.text(trust.get("profile"), "trustConfig.profile").upper()
         if profile not in ("BALANCED", "SECURE", "NARRATIVE"):
             reader.warn(f"trustConfig.profile {profile!r} unknown: BALANCED used")
             profile = None
-        if trust.get("weightOverrides"):
-            reader.warn("trustConfig.weightOverrides are not applied: the profile's weights are used")
-    compaction = document.get("compactionConfig")
+    compaction = reader.mapping(document.get("compactionConfig"), "compactionConfig")
     forced: tuple[int, ...] = ()
-    if isinstance(compaction, dict) and compaction.get("enabled", True):
+    if compaction and reader.boolean(compaction.get("enabled"), "compactionConfig.enabled", True):
         raw = compaction.get("forceAtTurns") or []
-        forced = tuple(
-            sorted({reader.integer(t, "compactionConfig.forceAtTurns", 0) for t in raw if t is not None})
-        )
+        if not isinstance(raw, list):
+            raw = [raw]
+        turns_forced = {reader.integer(t, "compactionConfig.forceAtTurns", 0) for t in raw if t is not None}
+        forced = tuple(sorted(turn for turn in turns_forced if turn > 0))
     for key in ("dormancyConfig", "sessions", "adversaryMode", "adversaryConfig"):
         if document.get(key):
             reader.warn(f"{key} needs a model in the loop: ignored in offline mode")
     return Scenario(
         id=reader.text(document.get("id"), "id", default=name),
         category=reader.text(document.get("category"), "category", default="uncategorized"),
-        adversarial=bool(document.get("adversarial", False)),
+        adversarial=reader.boolean(document.get("adversarial"), "adversarial", False),
         facts=tuple(facts),
         seeds=tuple(seeds),
         turns=tuple(sorted(turns, key=lambda turn: turn.turn)),
         assertions=assertions,
-        invariants=tuple(reader.items(document.get("invariants"), "invariants")),
+        invariants=_invariants(reader, document.get("invariants")),
         trust_profile=profile,
         compaction_turns=forced,
         warnings=tuple(reader.warnings),

@@ -1,0 +1,621 @@
+"""Scenario files: ARC-Mem's upstream corpus loads, the project's own scenarios run under every condition.
+
+Runs go into a temporary directory. Each (scenario, condition) pair is run once per module and shared by
+the tests that read it (every shipped scenario under all eight conditions, about half a minute); the
+determinism tests make their own extra runs. Comparisons between conditions assert a direction (FULL_AWMU
+keeps more, admits less), never a number.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from arvis.scenario.conditions import Condition
+from arvis.scenario.judge import states
+from arvis.scenario.schema import DEFAULT_PLAYER_CONFIDENCE, Scenario, parse_scenario
+from tools.common import CommandError
+from tools.scenario_load import iter_scenario_files, load_scenario
+from tools.scenario_runner import RunResult, run_scenario
+
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED_DIR = REPO / "scenarios"
+UPSTREAM_DIR = REPO.parent / "shared" / "upstream-scenarios" / "arc-mem"
+UPSTREAM_MISSING = f"ARC-Mem's scenario files are not here: {UPSTREAM_DIR} is absent (no ../shared checkout)"
+
+SHIPPED = [path.name for path in iter_scenario_files(SHIPPED_DIR)]
+UPSTREAM = [path.name for path in iter_scenario_files(UPSTREAM_DIR)] if UPSTREAM_DIR.is_dir() else []
+FLAGSHIP = "flagship-dead-king.yml"
+REQUIRED_SHIPPED = {
+    FLAGSHIP,
+    "repeated-contradiction.yml",
+    "budget-flooding-displacement.yml",
+    "authority-inversion.yml",
+    "poisoned-source.yml",
+    "dormancy-revival.yml",
+    "clinical-allergies.yml",
+}
+TURN_TYPES = {"ESTABLISH", "WARM_UP", "ATTACK", "DISPLACEMENT", "DRIFT", "RECALL_PROBE"}
+ASSERTION_TYPES = {
+    "unit-count",
+    "activation-score-distribution",
+    "rank-distribution",
+    "trust-score-range",
+    "promotion-zone",
+    "authority-at-most",
+    "kg-context-contains",
+    "kg-context-empty",
+    "no-canon-auto-assigned",
+    "compaction-integrity",
+}
+NAIVE = (Condition.RECENCY_BUFFER, Condition.LATEST_WINS)
+GRID = [(name, condition) for name in SHIPPED for condition in Condition]
+
+
+def _upstream_params() -> list[Any]:
+    if UPSTREAM:
+        return UPSTREAM
+    return [pytest.param(None, marks=pytest.mark.skip(reason=UPSTREAM_MISSING))]
+
+
+def _raw(path: Path) -> Any:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def _shipped(name: str) -> Scenario:
+    return load_scenario(SHIPPED_DIR / name)
+
+
+def _adversarial_shipped() -> list[str]:
+    return [name for name in SHIPPED if _shipped(name).adversarial]
+
+
+# --------------------------------------------------------------------------------------------------
+# shared runs
+
+
+@pytest.fixture(scope="module")
+def run_of(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str, Condition], RunResult]]:
+    """Runs a shipped scenario under a condition once per module; later calls get the same result."""
+    directory = tmp_path_factory.mktemp("scenario-runs")
+    done: dict[tuple[str, Condition], RunResult] = {}
+
+    def get(name: str, condition: Condition) -> RunResult:
+        key = (name, condition)
+        if key not in done:
+            scenario = _shipped(name)
+            done[key] = run_scenario(scenario, condition, directory / f"{scenario.id}-{condition.value}.db")
+        return done[key]
+
+    yield get
+
+
+def _canonical(result: RunResult) -> str:
+    body = result.to_json()
+    body.pop("journal")
+    return json.dumps(body, sort_keys=True, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------------------------------
+# the upstream corpus
+
+
+@pytest.mark.parametrize("name", _upstream_params())
+def test_every_upstream_file_loads(name: str) -> None:
+    path = UPSTREAM_DIR / name
+    scenario = load_scenario(path)
+    assert isinstance(scenario, Scenario)
+    assert all(isinstance(warning, str) and warning for warning in scenario.warnings)
+    raw = _raw(path)
+    assert scenario.id == raw.get("id", path.stem)
+    for turn in scenario.turns:
+        assert turn.type, f"turn {turn.turn} has no type"
+        assert 0.0 <= turn.confidence <= 1.0
+    for seed in scenario.seeds:
+        assert seed.authority in ("PROVISIONAL", "UNRELIABLE", "RELIABLE", "CANON")
+        assert 100 <= seed.rank <= 900
+
+
+@pytest.mark.parametrize("name", _upstream_params())
+def test_upstream_runnable_means_facts_and_turns(name: str) -> None:
+    path = UPSTREAM_DIR / name
+    raw = _raw(path)
+    scripted = [t for t in raw.get("turns") or [] if isinstance(t, dict) and t.get("prompt")]
+    facts = [
+        f for f in raw.get("groundTruth") or [] if isinstance(f, dict) and (f.get("text") or f.get("fact"))
+    ]
+    scenario = load_scenario(path)
+    assert scenario.runnable == (bool(facts) and bool(scripted))
+    assert len(scenario.turns) == len(scripted), "the parser dropped or invented scripted turns"
+    assert len(scenario.facts) == len(facts)
+
+
+def test_upstream_strategy_catalogue_is_kept_but_not_runnable() -> None:
+    if not UPSTREAM:
+        pytest.skip(UPSTREAM_MISSING)
+    catalogue = load_scenario(UPSTREAM_DIR / "strategy-catalog.yml")
+    assert not catalogue.runnable
+    assert not catalogue.facts and not catalogue.turns
+    strategies = catalogue.extras["strategies"]
+    assert isinstance(strategies, list) and strategies
+    assert "unknown field 'strategies' kept as an extra" in catalogue.warnings
+    runnable = [name for name in UPSTREAM if load_scenario(UPSTREAM_DIR / name).runnable]
+    assert len(runnable) >= len(UPSTREAM) // 2, "most of the upstream corpus should be runnable offline"
+
+
+def test_upstream_model_only_fields_are_warned_not_fatal() -> None:
+    if not UPSTREAM:
+        pytest.skip(UPSTREAM_MISSING)
+    dormancy = load_scenario(UPSTREAM_DIR / "dormancy-revival.yml")
+    assert "dormancyConfig needs a model in the loop: ignored in offline mode" in dormancy.warnings
+    assert dormancy.runnable
+
+
+def test_an_upstream_scenario_runs_and_replays(tmp_path: Path) -> None:
+    if not UPSTREAM:
+        pytest.skip(UPSTREAM_MISSING)
+    scenario = load_scenario(UPSTREAM_DIR / "adversarial-contradictory.yml")
+    result = run_scenario(scenario, Condition.FULL_AWMU, tmp_path / "upstream.db")
+    assert result.replay_verified
+    assert result.metrics["canon_auto_assigned"] == 0
+    assert Path(result.journal).is_file()
+
+
+# --------------------------------------------------------------------------------------------------
+# the shipped scenarios: shape
+
+
+def test_the_required_scenarios_are_shipped() -> None:
+    missing = sorted(REQUIRED_SHIPPED - set(SHIPPED))
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_scenario_loads_cleanly(name: str) -> None:
+    scenario = _shipped(name)
+    assert scenario.warnings == ()
+    assert scenario.extras == {}
+    assert scenario.runnable
+    assert scenario.id == Path(name).stem
+    types = {turn.type for turn in scenario.turns}
+    assert types <= TURN_TYPES
+    assert {"ESTABLISH", "RECALL_PROBE"} <= types
+    assert all(turn.role == "PLAYER" for turn in scenario.turns)
+    numbers = [turn.turn for turn in scenario.turns]
+    assert numbers == list(range(1, len(numbers) + 1)), "turns are numbered 1..n without gaps"
+    assert {assertion.type for assertion in scenario.assertions} <= ASSERTION_TYPES
+    assert len({assertion.type for assertion in scenario.assertions}) >= 4
+    assert any(seed.authority == "CANON" or seed.pinned for seed in scenario.seeds)
+    # every fact is stated by exactly one seed, or narrated by the game master
+    for fact in scenario.facts:
+        stating = [seed for seed in scenario.seeds if states(fact.text, seed.text)]
+        assert len(stating) == (0 if fact.established_at is not None else 1), fact.id
+    raw = _raw(SHIPPED_DIR / name)
+    assert any("confidence" in turn for turn in raw["turns"]), "some turns set their own confidence"
+    if scenario.adversarial:
+        attacks = [turn for turn in scenario.turns if turn.is_attack]
+        assert attacks and all(turn.strategy for turn in attacks)
+        assert all(turn.evaluated for turn in attacks)
+
+
+def test_shipped_scenarios_cover_the_schema() -> None:
+    scenarios = [_shipped(name) for name in SHIPPED]
+    assert {turn.type for s in scenarios for turn in s.turns} == TURN_TYPES
+    authorities = {seed.authority for s in scenarios for seed in s.seeds}
+    assert authorities == {"PROVISIONAL", "UNRELIABLE", "RELIABLE", "CANON"}
+    assert any(seed.pinned for s in scenarios for seed in s.seeds)
+    assert any(s.invariants for s in scenarios)
+    assert any(s.compaction_turns for s in scenarios)
+    assert any(s.trust_profile for s in scenarios)
+    assert any(fact.established_at is not None for s in scenarios for fact in s.facts)
+    used = {assertion.type for s in scenarios for assertion in s.assertions}
+    assert len(used) >= 6, used
+    confidences = {turn.confidence for s in scenarios for turn in s.turns}
+    assert DEFAULT_PLAYER_CONFIDENCE in confidences and len(confidences) > 3
+    assert any(turn.confidence < 0.65 for s in scenarios for turn in s.turns), "one attack meets the gate"
+
+
+def test_shipped_texts_are_not_copied_from_upstream() -> None:
+    if not UPSTREAM:
+        pytest.skip(UPSTREAM_MISSING)
+
+    def texts(scenario: Scenario) -> set[str]:
+        found = {turn.prompt for turn in scenario.turns} | {fact.text for fact in scenario.facts}
+        found |= {seed.text for seed in scenario.seeds}
+        return {" ".join(text.lower().split()) for text in found}
+
+    upstream: set[str] = set()
+    for name in UPSTREAM:
+        upstream |= texts(load_scenario(UPSTREAM_DIR / name))
+    for name in SHIPPED:
+        copied = texts(_shipped(name)) & upstream
+        assert not copied, f"{name} repeats upstream text: {sorted(copied)}"
+
+
+# --------------------------------------------------------------------------------------------------
+# the shipped scenarios: runs
+
+
+@pytest.mark.parametrize(("name", "condition"), GRID, ids=[f"{n}-{c}" for n, c in GRID])
+def test_shipped_scenario_runs(
+    name: str, condition: Condition, run_of: Callable[[str, Condition], RunResult]
+) -> None:
+    result = run_of(name, condition)
+    assert result.condition == condition.value
+    assert result.replay_verified, f"replay did not verify {result.journal}"
+    assert result.entries > 0 and Path(result.journal).is_file()
+    metrics = result.metrics
+    assert metrics["canon_auto_assigned"] == 0
+    assert 0.0 <= metrics["fact_survival"] <= 1.0
+    assert metrics["evaluated_turns"] == sum(1 for turn in _shipped(name).turns if turn.evaluated)
+    assert metrics["budget_high_water"] <= 20
+    if metrics["attacks"]:
+        assert 0.0 <= metrics["attack_admission"] <= 1.0
+    no_canon = [a for a in result.assertions if a["type"] == "no-canon-auto-assigned"]
+    assert no_canon and all(a["passed"] for a in no_canon)
+    if condition is Condition.NO_AWMU:
+        # the memory runs but the agent is given no block: nothing can be present or contested
+        assert metrics["fact_survival"] == 0.0
+        assert metrics["contested_turns"] == 0
+        assert metrics["attacks_admitted"] == 0
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_full_awmu_meets_the_scenarios_own_assertions(
+    name: str, run_of: Callable[[str, Condition], RunResult]
+) -> None:
+    result = run_of(name, Condition.FULL_AWMU)
+    failed = [(a["type"], a["failure"]) for a in result.assertions if not a["passed"]]
+    assert not failed
+
+
+@pytest.mark.parametrize("baseline", NAIVE, ids=str)
+@pytest.mark.parametrize("name", _adversarial_shipped())
+def test_full_awmu_beats_the_naive_memories(
+    name: str, baseline: Condition, run_of: Callable[[str, Condition], RunResult]
+) -> None:
+    full = run_of(name, Condition.FULL_AWMU).metrics
+    naive = run_of(name, baseline).metrics
+    keeps_more = full["fact_survival"] > naive["fact_survival"] or (
+        full["fact_survival"] >= naive["fact_survival"] and full["contested_turns"] < naive["contested_turns"]
+    )
+    assert keeps_more, (full, naive)
+    assert full["attack_admission"] < naive["attack_admission"], (full, naive)
+
+
+@pytest.mark.parametrize("name", _adversarial_shipped())
+def test_an_admitted_attack_unsettles_its_fact_in_the_recency_buffer(
+    name: str, run_of: Callable[[str, Condition], RunResult]
+) -> None:
+    # every unit of the recency buffer is PROVISIONAL, so an attack in the block is of equal authority
+    result = run_of(name, Condition.RECENCY_BUFFER)
+    statuses = {turn["turn"]: turn["statuses"] for turn in result.turns}
+    admitted = [attack for attack in result.attacks if attack["reached_block"]]
+    assert admitted
+    for attack in admitted:
+        assert attack["authority"] == "PROVISIONAL"
+        assert statuses[attack["turn"]][attack["target_fact"]] in ("CONTESTED", "DISPLACED"), attack
+
+
+@pytest.mark.parametrize("name", _adversarial_shipped())
+def test_only_removing_trust_lets_the_player_in(
+    name: str, run_of: Callable[[str, Condition], RunResult]
+) -> None:
+    full = run_of(name, Condition.FULL_AWMU).metrics
+    no_trust = run_of(name, Condition.NO_TRUST).metrics
+    assert no_trust["attack_admission"] > full["attack_admission"]
+    assert no_trust["fact_survival"] < full["fact_survival"]
+    # the other ablations keep the trust gate, so the player's statements stay out of the block
+    for condition in (Condition.FLAT_AUTHORITY, Condition.NO_RANK_DIFFERENTIATION, Condition.NO_LIFECYCLE):
+        ablated = run_of(name, condition).metrics
+        assert ablated["attacks_admitted"] == 0, condition
+        assert ablated["fact_survival"] > no_trust["fact_survival"], condition
+
+
+def test_the_confidence_gate_stops_a_hedged_attack_only_with_gating(
+    run_of: Callable[[str, Condition], RunResult],
+) -> None:
+    hedged = [turn.turn for turn in _shipped(FLAGSHIP).turns if turn.is_attack and turn.confidence < 0.65]
+    assert hedged
+    full = {a["turn"]: a for a in run_of(FLAGSHIP, Condition.FULL_AWMU).attacks}
+    recency = {a["turn"]: a for a in run_of(FLAGSHIP, Condition.RECENCY_BUFFER).attacks}
+    for number in hedged:
+        assert full[number]["outcome"] == "rejected_low_confidence"
+        assert recency[number]["outcome"] == "promoted" and recency[number]["reached_block"]
+
+
+def test_flooding_fills_only_the_naive_budget(run_of: Callable[[str, Condition], RunResult]) -> None:
+    name = "budget-flooding-displacement.yml"
+    seeds = len(_shipped(name).seeds)
+    full = run_of(name, Condition.FULL_AWMU).metrics
+    recency = run_of(name, Condition.RECENCY_BUFFER).metrics
+    assert full["budget_high_water"] <= seeds < recency["budget_high_water"]
+    assert recency["events_by_kind"].get("evicted", 0) > full["events_by_kind"].get("evicted", 0)
+
+
+def test_dormancy_decays_clutter_but_not_the_facts(run_of: Callable[[str, Condition], RunResult]) -> None:
+    name = "dormancy-revival.yml"
+    full = run_of(name, Condition.FULL_AWMU)
+    frozen = run_of(name, Condition.NO_LIFECYCLE)
+    assert full.metrics["events_by_kind"].get("archived", 0) > frozen.metrics["events_by_kind"].get(
+        "archived", 0
+    )
+    assert full.metrics["fact_survival"] >= frozen.metrics["fact_survival"]
+    # the facts' best units lose rank over the gap and regain some once probed
+    gap_end = max(t.turn for t in _shipped(name).turns if t.type == "WARM_UP")
+    traces = {t["turn"]: t["facts"] for t in full.turns}
+    before, after = traces[gap_end], traces[max(traces)]
+    revived = [
+        fact
+        for fact, trace in before.items()
+        if trace is not None and after[fact] is not None and after[fact]["rank"] > trace["rank"]
+    ]
+    assert revived, "no fact regained rank after the dormant stretch"
+
+
+# --------------------------------------------------------------------------------------------------
+# determinism
+
+
+@pytest.mark.parametrize("condition", [Condition.FULL_AWMU, Condition.RECENCY_BUFFER], ids=str)
+def test_two_runs_give_identical_results(
+    condition: Condition, run_of: Callable[[str, Condition], RunResult], tmp_path: Path
+) -> None:
+    first = run_of(FLAGSHIP, condition)
+    again = run_scenario(_shipped(FLAGSHIP), condition, tmp_path / "elsewhere" / "again.db")
+    assert again.journal != first.journal
+    assert _canonical(again) == _canonical(first)
+
+
+def test_another_process_with_another_hash_seed_gives_the_same_result(
+    run_of: Callable[[str, Condition], RunResult], tmp_path: Path
+) -> None:
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from arvis.scenario.conditions import Condition\n"
+        "from tools.scenario_load import load_scenario\n"
+        "from tools.scenario_runner import run_scenario\n"
+        "result = run_scenario(load_scenario(Path(sys.argv[1])), Condition.FULL_AWMU, Path(sys.argv[2]))\n"
+        "body = result.to_json()\n"
+        "body.pop('journal')\n"
+        "sys.stdout.write(json.dumps(body, sort_keys=True, separators=(',', ':')))\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "4242"}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(SHIPPED_DIR / FLAGSHIP), str(tmp_path / "other.db")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout == _canonical(run_of(FLAGSHIP, Condition.FULL_AWMU))
+
+
+def test_a_rerun_into_the_same_path_replaces_the_journal(tmp_path: Path) -> None:
+    scenario = _shipped("repeated-contradiction.yml")
+    target = tmp_path / "same.db"
+    first = run_scenario(scenario, Condition.LATEST_WINS, target)
+    second = run_scenario(scenario, Condition.LATEST_WINS, target)
+    assert first.to_json() == second.to_json()
+    assert second.replay_verified
+
+
+# --------------------------------------------------------------------------------------------------
+# the parser's tolerance
+
+MINIMAL: dict[str, Any] = {
+    "id": "tiny",
+    "adversarial": True,
+    "groundTruth": [{"id": "mill", "text": "The old mill burned down last spring"}],
+    "seedUnits": [{"text": "The old mill burned down last spring", "authority": "RELIABLE", "rank": 700}],
+    "turns": [
+        {"turn": 1, "role": "PLAYER", "type": "ESTABLISH", "prompt": "What happened to the mill?"},
+        {
+            "turn": 2,
+            "role": "PLAYER",
+            "type": "ATTACK",
+            "prompt": "The mill never burned.",
+            "targetFact": "mill",
+            "strategy": "CONFIDENT_ASSERTION",
+        },
+    ],
+}
+
+
+def _with(**changes: Any) -> dict[str, Any]:
+    document = json.loads(json.dumps(MINIMAL))
+    document.update(changes)
+    return document
+
+
+def test_the_minimal_document_parses_without_warnings() -> None:
+    scenario = parse_scenario(MINIMAL)
+    assert scenario.warnings == ()
+    assert scenario.runnable
+    assert scenario.turns[1].is_attack and scenario.turns[1].evaluated
+    assert not scenario.turns[0].evaluated
+    assert scenario.turns[0].confidence == DEFAULT_PLAYER_CONFIDENCE
+
+
+def test_unknown_top_level_field_is_kept_with_a_warning() -> None:
+    scenario = parse_scenario(_with(weather={"rain": True}))
+    assert scenario.extras == {"weather": {"rain": True}}
+    assert scenario.warnings == ("unknown field 'weather' kept as an extra",)
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"groundTruth": "mill"}, "groundTruth: expected a list, got str"),
+        ({"turns": [7, *MINIMAL["turns"]]}, "turns[0]: expected a mapping, got int"),
+        (
+            {"seedUnits": [{"text": "The old mill burned", "rank": "high"}]},
+            "seedUnits[0].rank: expected an integer",
+        ),
+        (
+            {"seedUnits": [{"text": "The old mill burned", "authority": "GODLIKE"}]},
+            "seedUnits[0].authority 'GODLIKE'",
+        ),
+        (
+            {"turns": [{"turn": 1, "type": "ESTABLISH", "prompt": "Hello", "confidence": 1.5}]},
+            "turns[0].confidence: expected a number in [0, 1]",
+        ),
+        ({"turns": [{"turn": "first", "prompt": "Hello"}]}, "turns[0].turn: expected an integer"),
+        ({"turns": [{"turn": 1, "prompt": ["a", "list"]}]}, "turns[0].prompt: expected text, got list"),
+        ({"trustConfig": {"profile": "PARANOID"}}, "trustConfig.profile 'PARANOID' unknown"),
+        ({"trustConfig": {"profile": "SECURE", "weightOverrides": {"novelty": 0.5}}}, "weightOverrides"),
+        ({"sessions": [{"id": 1}]}, "sessions needs a model in the loop"),
+        ({"adversaryMode": "ADAPTIVE"}, "adversaryMode needs a model in the loop"),
+    ],
+)
+def test_wrong_types_are_warned_not_fatal(changes: dict[str, Any], expected: str) -> None:
+    scenario = parse_scenario(_with(**changes))
+    assert any(expected in warning for warning in scenario.warnings), scenario.warnings
+
+
+def test_wrong_values_fall_back_to_documented_defaults() -> None:
+    scenario = parse_scenario(
+        _with(
+            seedUnits=[
+                {"text": "The old mill burned", "authority": "GODLIKE", "rank": "high"},
+                {"text": "The river is high", "authority": "canon", "rank": 5000},
+                {"text": "The miller is away", "rank": 3},
+            ],
+            turns=[{"prompt": "One", "confidence": 2}, {"prompt": "Two", "type": "attack"}],
+        )
+    )
+    first, second, third = scenario.seeds
+    assert (first.authority, first.rank) == ("RELIABLE", 500)
+    assert (second.authority, second.rank) == ("CANON", 900)
+    assert third.rank == 100
+    assert [(t.turn, t.type, t.role, t.confidence) for t in scenario.turns] == [
+        (1, "ESTABLISH", "PLAYER", DEFAULT_PLAYER_CONFIDENCE),
+        (2, "ATTACK", "PLAYER", DEFAULT_PLAYER_CONFIDENCE),
+    ]
+
+
+def test_a_turn_without_prompt_is_skipped() -> None:
+    turns = [{"turn": 1, "type": "ESTABLISH"}, *MINIMAL["turns"][1:]]
+    scenario = parse_scenario(_with(turns=turns))
+    assert [turn.turn for turn in scenario.turns] == [2]
+    assert "turns[0] has no prompt: skipped" in scenario.warnings
+
+
+def test_a_fact_without_text_is_skipped_and_fact_is_an_alias() -> None:
+    scenario = parse_scenario(
+        _with(groundTruth=[{"id": "a"}, {"id": "mill", "fact": "The old mill burned down last spring"}])
+    )
+    assert [fact.id for fact in scenario.facts] == ["mill"]
+    assert "groundTruth[0] has no text: skipped" in scenario.warnings
+
+
+def test_an_unknown_target_fact_is_warned() -> None:
+    turns = [{"turn": 1, "type": "ATTACK", "prompt": "Lies", "targetFact": "nope"}]
+    scenario = parse_scenario(_with(turns=turns))
+    assert "turn 1 targets unknown fact 'nope'" in scenario.warnings
+
+
+@pytest.mark.parametrize("document", [None, [], ["a", "list"], "just text", 42])
+def test_a_document_that_is_not_a_mapping_is_an_empty_scenario(document: Any) -> None:
+    scenario = parse_scenario(document, name="odd")
+    assert scenario.warnings[0] == "odd: the document is not a mapping"
+    assert scenario.id == "odd"
+    assert not scenario.runnable
+
+
+def test_our_two_additions_are_read() -> None:
+    scenario = parse_scenario(
+        _with(
+            seedUnits=[{"text": "The old mill burned down last spring", "pinned": True}],
+            turns=[{"turn": 1, "type": "ATTACK", "prompt": "No.", "targetFact": "mill", "confidence": 0.55}],
+        )
+    )
+    assert scenario.seeds[0].pinned
+    assert scenario.turns[0].confidence == 0.55
+    assert scenario.warnings == ()
+
+
+def test_compaction_turns_and_invariants_are_read() -> None:
+    scenario = parse_scenario(
+        _with(
+            compactionConfig={"enabled": True, "forceAtTurns": [9, 3, 3]},
+            invariants=[
+                {"id": "keep", "type": "archive-prohibition", "strength": "MUST", "unitTextPattern": "mill"}
+            ],
+        )
+    )
+    assert scenario.compaction_turns == (3, 9)
+    assert scenario.invariants[0]["unitTextPattern"] == "mill"
+    assert (
+        parse_scenario(_with(compactionConfig={"enabled": False, "forceAtTurns": [3]})).compaction_turns == ()
+    )
+
+
+def test_unreadable_and_invalid_files_are_command_errors(tmp_path: Path) -> None:
+    with pytest.raises(CommandError):
+        load_scenario(tmp_path / "missing.yml")
+    broken = tmp_path / "broken.yml"
+    broken.write_text("id: [unclosed\n", encoding="utf-8")
+    with pytest.raises(CommandError):
+        load_scenario(broken)
+
+
+# --------------------------------------------------------------------------------------------------
+# defects found while writing these tests, fixed since: kept as regression tests
+
+
+def test_a_quoted_false_is_not_true() -> None:
+    scenario = parse_scenario(
+        _with(
+            adversarial="false",
+            seedUnits=[{"text": "The old mill burned down last spring", "pinned": "false"}],
+        )
+    )
+    assert (not scenario.seeds[0].pinned and not scenario.adversarial) or scenario.warnings
+
+
+def test_an_invalid_invariant_is_warned_at_load() -> None:
+    scenario = parse_scenario(
+        _with(invariants=[{"id": "x", "type": "no-such-type", "unitTextPattern": "mill"}])
+    )
+    assert scenario.warnings
+
+
+def test_a_fact_is_not_judged_before_it_is_established(tmp_path: Path) -> None:
+    document = _with(
+        groundTruth=[
+            *MINIMAL["groundTruth"],
+            {"id": "bell", "text": "The chapel bell cracked during the winter frost", "establishedAt": 3},
+        ],
+        turns=[
+            {"turn": 1, "type": "RECALL_PROBE", "prompt": "What happened to the mill?"},
+            {"turn": 2, "type": "ESTABLISH", "prompt": "I walk to the chapel."},
+            {"turn": 3, "type": "ESTABLISH", "prompt": "I look up at the bell tower."},
+            {"turn": 4, "type": "RECALL_PROBE", "prompt": "What is wrong with the chapel bell?"},
+        ],
+    )
+    result = run_scenario(parse_scenario(document), Condition.FULL_AWMU, tmp_path / "established.db")
+    statuses = {turn["turn"]: turn["statuses"] for turn in result.turns}
+    assert statuses[4]["bell"] == "PRESENT"
+    assert "bell" not in statuses[1]
+
+
+@pytest.mark.parametrize("params", ["min 3", [1, 2], 5])
+def test_assertion_params_that_are_not_a_mapping_are_warned(params: Any) -> None:
+    scenario = parse_scenario(_with(assertions=[{"type": "unit-count", "params": params}]))
+    assert scenario.warnings
+
+
+def test_a_scalar_force_at_turns_is_not_fatal() -> None:
+    scenario = parse_scenario(_with(compactionConfig={"enabled": True, "forceAtTurns": 5}))
+    assert scenario.compaction_turns in ((), (5,))
