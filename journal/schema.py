@@ -29,6 +29,7 @@ __all__ = [
     "journal_header",
     "memory_entries",
     "metadata",
+    "pipeline_runs",
 ]
 
 FORMAT_VERSION = 1
@@ -126,6 +127,16 @@ awmu_events = Table(
     Column("body", Text, nullable=False),
 )
 
+pipeline_runs = Table(
+    "pipeline_runs",
+    metadata,
+    Column("run_id", Text, primary_key=True),
+    Column("user_id", Text, nullable=False),
+    Column("principal", Text, nullable=False),
+    Column("began_seq", BigInteger, nullable=False),
+    Column("ended_seq", BigInteger),
+)
+
 STATE_TABLES: tuple[Table, ...] = (
     memory_entries,
     awmu_contexts,
@@ -133,5 +144,6 @@ STATE_TABLES: tuple[Table, ...] = (
     awmu_reviews,
     awmu_canon_requests,
     awmu_events,
+    pipeline_runs,
 )
 """Every table whose rows are state derived from the journal (what the state digest covers)."""

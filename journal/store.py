@@ -10,7 +10,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine, inspect, select
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from arvis.awmu.repository import AwmuRepository
@@ -21,10 +21,12 @@ from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.engine import one_line
 from journal.memory_repository import SqlMemoryRepository
 from journal.migrate import upgrade_to_head
+from journal.pipeline_repository import NoPipelineRuns, SqlPipelineRunRepository
 from journal.schema import FORMAT_VERSION, journal_header
 from journal.sql import SqlRunner, insert_sql
 from kernel.abi import JournalEntry
 from kernel.clock import Clock
+from kernel.pipeline_runs import PipelineRunRepository
 from kernel.protocols import StorageBusy, StorageError
 
 __all__ = ["JournalHeader", "SqlBatch", "SqlJournalStore", "SqlTransaction", "read_header"]
@@ -52,6 +54,10 @@ def _create_header(engine: Engine, clock: Clock, journal_id: str | None, copy: J
     with engine.begin() as connection:
         if read_header(connection) is not None:
             return
+        if connection.dialect.name == "postgresql":  # SQLite holds its write lock since BEGIN IMMEDIATE
+            connection.exec_driver_sql("LOCK TABLE journal_header IN EXCLUSIVE MODE")
+            if read_header(connection) is not None:  # another process created it while we waited
+                return
         if copy is None:
             created_at = format_time(clock.now())
             identity = journal_id or "j-" + sha256_hex(f"{created_at}|{engine.url}".encode())[:32]
@@ -75,13 +81,16 @@ _APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields
 class SqlTransaction:
     """One open write transaction: repositories bound to it, and the append of its journal entry."""
 
-    def __init__(self, sql: SqlRunner, *, next_seq: int, prev_hash: str) -> None:
+    def __init__(self, sql: SqlRunner, *, next_seq: int, prev_hash: str, has_runs: bool = True) -> None:
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
         self._effects: list[Any] = []
         self._memory = SqlMemoryRepository(sql, seq=next_seq, effects=self._effects)
         self._awmu = SqlAwmuRepository(sql, effects=self._effects)
+        self._runs: PipelineRunRepository = (
+            SqlPipelineRunRepository(sql, effects=self._effects) if has_runs else NoPipelineRuns()
+        )
         self.appended: JournalEntry | None = None
 
     @property
@@ -95,6 +104,10 @@ class SqlTransaction:
     @property
     def awmu_repository(self) -> AwmuRepository:
         return self._awmu
+
+    @property
+    def pipeline_runs(self) -> PipelineRunRepository:
+        return self._runs
 
     def append(
         self,
@@ -148,7 +161,9 @@ class SqlBatch:
         next_seq: int,
         prev_hash: str,
         translated: Callable[[], AbstractContextManager[None]],
+        has_runs: bool = True,
     ) -> None:
+        self._has_runs = has_runs
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
@@ -165,7 +180,9 @@ class SqlBatch:
 
     def _savepoint(self) -> Iterator[SqlTransaction]:
         self._statement("SAVEPOINT arvis_call")
-        tx = SqlTransaction(self._sql, next_seq=self._next_seq, prev_hash=self._prev_hash)
+        tx = SqlTransaction(
+            self._sql, next_seq=self._next_seq, prev_hash=self._prev_hash, has_runs=self._has_runs
+        )
         try:
             yield tx
             if tx.appended is None:
@@ -208,6 +225,8 @@ class SqlJournalStore:
             self._sql = SqlRunner(self._connection)
             self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
             self._postgres = engine.dialect.name == "postgresql"
+            self._has_runs = inspect(self._connection).has_table("pipeline_runs")
+            self._connection.rollback()
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
@@ -237,7 +256,7 @@ class SqlJournalStore:
         """One call: BEGIN IMMEDIATE, the head read under the write lock, the entry, COMMIT."""
         with self._translated(), self._connection.begin():
             next_seq, prev_hash = self._head()
-            tx = SqlTransaction(self._sql, next_seq=next_seq, prev_hash=prev_hash)
+            tx = SqlTransaction(self._sql, next_seq=next_seq, prev_hash=prev_hash, has_runs=self._has_runs)
             yield tx
             if tx.appended is None:
                 raise StorageError("a transaction must append its journal entry before commit")
@@ -250,7 +269,13 @@ class SqlJournalStore:
         a whole or not at all."""
         with self._translated(), self._connection.begin():
             next_seq, prev_hash = self._head()
-            batch = SqlBatch(self._sql, next_seq=next_seq, prev_hash=prev_hash, translated=self._translated)
+            batch = SqlBatch(
+                self._sql,
+                next_seq=next_seq,
+                prev_hash=prev_hash,
+                translated=self._translated,
+                has_runs=self._has_runs,
+            )
             yield batch
         if batch.last_entry is not None:
             self.last_entry = batch.last_entry

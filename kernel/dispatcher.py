@@ -22,6 +22,7 @@ from kernel.arguments import (
 )
 from kernel.clock import Clock
 from kernel.errors import ErrorCode, KernelError
+from kernel.pipeline import pipeline
 from kernel.protocols import JournalStore, StorageBusy, StorageError, Transaction
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallSpec, SyscallTable
@@ -94,6 +95,10 @@ class Kernel:
         except Exception as exc:
             return [_unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__) for _ in recorded]
         return results
+
+    def pipeline(self, *, user_id: str, run_id: str, principal: str) -> AbstractContextManager[Any]:
+        """A pipeline run on this kernel (see ``kernel.pipeline``)."""
+        return pipeline(self, user_id=user_id, run_id=run_id, principal=principal)
 
     def close(self) -> None:
         """Close the store; the kernel cannot be used afterwards."""

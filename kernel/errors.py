@@ -31,6 +31,8 @@ class ErrorCode(StrEnum):
     INTERNAL_ERROR = "internal_error"
     STORAGE_UNAVAILABLE = "storage_unavailable"
     STORAGE_BUSY = "storage_busy"
+    PIPELINE_RUN_EXISTS = "pipeline_run_exists"
+    PIPELINE_RUN_NOT_FOUND = "pipeline_run_not_found"
     # working memory (arvis.awmu.errors.AwmuErrorCode)
     AWMU_CONTEXT_NOT_FOUND = "awmu_context_not_found"
     AWMU_CONTEXT_EXISTS = "awmu_context_exists"
@@ -62,6 +64,8 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.INTERNAL_ERROR: "the kernel failed while handling the call",
     ErrorCode.STORAGE_UNAVAILABLE: "the journal could not be written; the call was not acknowledged",
     ErrorCode.STORAGE_BUSY: "another writer held the database too long; nothing was written, try again",
+    ErrorCode.PIPELINE_RUN_EXISTS: "a pipeline run of this id has been begun already",
+    ErrorCode.PIPELINE_RUN_NOT_FOUND: "no active pipeline run of this id (unknown or ended)",
     ErrorCode.AWMU_CONTEXT_NOT_FOUND: "no working-memory context of this id exists",
     ErrorCode.AWMU_CONTEXT_EXISTS: "a working-memory context of this id exists already",
     ErrorCode.AWMU_INVALID_CONFIG: "the working-memory configuration is inconsistent",

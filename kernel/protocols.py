@@ -9,6 +9,7 @@ from typing import Protocol
 from arvis.awmu.repository import AwmuRepository
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from kernel.abi import JournalEntry
+from kernel.pipeline_runs import PipelineRunRepository
 
 __all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "Transaction"]
 
@@ -37,6 +38,9 @@ class Transaction(Protocol):
 
     @property
     def awmu_repository(self) -> AwmuRepository: ...
+
+    @property
+    def pipeline_runs(self) -> PipelineRunRepository: ...
 
     def append(
         self,

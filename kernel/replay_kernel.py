@@ -8,6 +8,7 @@ was expected and what was found, and the cursor stays where it was.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any
 
 import orjson
@@ -16,6 +17,7 @@ from arvis.canonical import decode
 from kernel.abi import JournalEntry, SyscallError, SyscallResult
 from kernel.arguments import MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH, record_args, record_text
 from kernel.errors import ErrorCode
+from kernel.pipeline import pipeline
 
 __all__ = ["JournalReplayKernel"]
 
@@ -62,6 +64,10 @@ class JournalReplayKernel:
                 detail=str(error.get("detail", "")),
             ),
         )
+
+    def pipeline(self, *, user_id: str, run_id: str, principal: str) -> AbstractContextManager[Any]:
+        """The recorded pipeline run, served from the journal (see ``kernel.pipeline``)."""
+        return pipeline(self, user_id=user_id, run_id=run_id, principal=principal)
 
     @property
     def exhausted(self) -> bool:

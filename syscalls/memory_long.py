@@ -19,6 +19,7 @@ from arvis.memory.memory_service import MemoryService, WriteRequest
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from kernel.table import SyscallSpec
+from syscalls.pipeline import RunId, refuse_in_flight_mutation
 from syscalls.types import AwareDatetime, UserId
 
 __all__ = ["MEMORY_LONG_SYSCALLS"]
@@ -38,6 +39,7 @@ class KeyArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class SnapshotArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     user_id: UserId
+    run_id: RunId | None = None
 
 
 class GovernanceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -81,10 +83,19 @@ def memory_get(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
 
 
 def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
-    return _memory(ctx).snapshot(ctx.tx.memory_repository, user_id=args.user_id, now=ctx.now)
+    """With ``run_id``: the snapshot of that active run, tagged with it in the journal and the result."""
+    if args.run_id is not None:
+        run = ctx.tx.pipeline_runs.get(args.run_id)
+        if run is None or not run.active or run.user_id != args.user_id:
+            raise KernelError(
+                ErrorCode.PIPELINE_RUN_NOT_FOUND, f"no active run '{args.run_id}' for this user"
+            )
+    value = _memory(ctx).snapshot(ctx.tx.memory_repository, user_id=args.user_id, now=ctx.now)
+    return value if args.run_id is None else {**value, "run_id": args.run_id}
 
 
 def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:
+    refuse_in_flight_mutation(ctx, args.user_id)
     governance = args.governance or GovernanceArgs()
     request = WriteRequest(
         user_id=args.user_id,
@@ -107,6 +118,7 @@ def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:
 
 
 def memory_revoke(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
+    refuse_in_flight_mutation(ctx, args.user_id)
     return _memory(ctx).revoke(ctx.tx.memory_repository, user_id=args.user_id, key=args.key, now=ctx.now)
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 from kernel.table import SyscallTable
 from syscalls.kernel_calls import KERNEL_SYSCALLS
 from syscalls.memory_long import MEMORY_LONG_SYSCALLS
+from syscalls.pipeline import PIPELINE_SYSCALLS
 from syscalls.working_memory import WORKING_MEMORY_SYSCALLS
 
 __all__ = ["SYSCALL_TABLE"]
 
-SYSCALL_TABLE = SyscallTable([*KERNEL_SYSCALLS, *MEMORY_LONG_SYSCALLS, *WORKING_MEMORY_SYSCALLS])
+SYSCALL_TABLE = SyscallTable(
+    [*KERNEL_SYSCALLS, *MEMORY_LONG_SYSCALLS, *WORKING_MEMORY_SYSCALLS, *PIPELINE_SYSCALLS]
+)

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from arvis.canonical import format_time
-from arvis.memory.governance import Governance
+from arvis.canonical import format_time, parse_time
+from arvis.memory.governance import (
+    Governance,
+    GovernanceEncryption,
+    GovernancePrincipal,
+    GovernanceRetention,
+    GovernanceSharing,
+    GovernanceVisibility,
+)
 
 __all__ = ["EntryStatus", "MemoryLongEntry", "MemoryLongType"]
 
@@ -28,6 +36,10 @@ class EntryStatus(StrEnum):
     EXPIRED = "expired"
     REVOKED = "revoked"
     SUPERSEDED = "superseded"
+
+
+def _time_from(text: str | None) -> datetime | None:
+    return None if text is None else parse_time(text)
 
 
 def _time_or_none(moment: datetime | None) -> str | None:
@@ -70,6 +82,29 @@ class MemoryLongEntry:
     def sort_key(self) -> tuple[str, str, str]:
         """The spec's order: created_at, key, memory_type (all compared as fixed text, never collated)."""
         return (format_time(self.created_at), self.key, self.memory_type.value)
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> MemoryLongEntry:
+        """The entry back from its JSON form (the inverse of ``to_wire``)."""
+        governance = wire["governance"]
+        return cls(
+            memory_type=MemoryLongType(wire["memory_type"]),
+            key=wire["key"],
+            created_at=parse_time(wire["created_at"]),
+            source=wire["source"],
+            notes=wire["notes"],
+            value_ref=wire["value_ref"],
+            expires_at=_time_from(wire["expires_at"]),
+            revoked_at=_time_from(wire["revoked_at"]),
+            governance=Governance(
+                visibility=GovernanceVisibility(governance["visibility"]),
+                sharing=GovernanceSharing(governance["sharing"]),
+                retention=GovernanceRetention(governance["retention"]),
+                encryption=GovernanceEncryption(governance["encryption"]),
+                principal=GovernancePrincipal(governance["principal"]),
+            ),
+            superseded_at=_time_from(wire.get("superseded_at")),
+        )
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON form used in results and hashes."""

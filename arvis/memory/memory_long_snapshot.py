@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from arvis.canonical import format_time
+from arvis.canonical import format_time, parse_time
 from arvis.memory.memory_long_entry import MemoryLongEntry
 
 __all__ = ["EPOCH", "MemoryLongSnapshot"]
@@ -31,6 +32,19 @@ class MemoryLongSnapshot:
     @property
     def entries(self) -> tuple[MemoryLongEntry, ...]:
         return self.active_entries
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> MemoryLongSnapshot:
+        """The snapshot back from its JSON form (the inverse of ``to_wire``)."""
+        last = wire["last_updated_at"]
+        return cls(
+            active_entries=tuple(MemoryLongEntry.from_wire(entry) for entry in wire["active_entries"]),
+            total_entries=int(wire["total_entries"]),
+            revoked_entries=int(wire["revoked_entries"]),
+            last_updated_at=None if last is None else parse_time(last),
+            notes=wire["notes"],
+            created_at=parse_time(wire["created_at"]),
+        )
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON form used in results and hashes."""

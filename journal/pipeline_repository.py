@@ -1,0 +1,80 @@
+"""The SQL store of pipeline runs, bound to one transaction; writes are recorded as effects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from journal.sql import SqlRunner, insert_sql
+from kernel.pipeline_runs import PipelineRun, PipelineRunRepository
+from kernel.protocols import StorageError
+
+__all__ = ["NoPipelineRuns", "SqlPipelineRunRepository"]
+
+_COLUMNS = ("run_id", "user_id", "principal", "began_seq", "ended_seq")
+_SELECT = "SELECT run_id, user_id, principal, began_seq, ended_seq FROM pipeline_runs"
+
+
+def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
+    if row is None:
+        return None
+    return PipelineRun(
+        str(row[0]), str(row[1]), str(row[2]), int(row[3]), None if row[4] is None else int(row[4])
+    )
+
+
+class SqlPipelineRunRepository(PipelineRunRepository):
+    def __init__(self, sql: SqlRunner, *, effects: list[Any]) -> None:
+        self._sql = sql
+        self._effects = effects
+
+    def get(self, run_id: str) -> PipelineRun | None:
+        return _run(self._sql.first(_SELECT + " WHERE run_id = :run_id", {"run_id": run_id}))
+
+    def active_for(self, user_id: str) -> PipelineRun | None:
+        return _run(
+            self._sql.first(
+                _SELECT + " WHERE user_id = :user_id AND ended_seq IS NULL ORDER BY began_seq LIMIT 1",
+                {"user_id": user_id},
+            )
+        )
+
+    def begin(self, run: PipelineRun) -> None:
+        row = {
+            "run_id": run.run_id,
+            "user_id": run.user_id,
+            "principal": run.principal,
+            "began_seq": run.began_seq,
+            "ended_seq": None,
+        }
+        self._sql.write(insert_sql("pipeline_runs", _COLUMNS), row)
+        self._effects.append({"op": "insert", "table": "pipeline_runs", "row": row})
+
+    def end(self, run_id: str, ended_seq: int) -> None:
+        self._sql.write(
+            "UPDATE pipeline_runs SET ended_seq = :ended_seq WHERE run_id = :run_id",
+            {"ended_seq": ended_seq, "run_id": run_id},
+        )
+        self._effects.append(
+            {
+                "op": "update",
+                "table": "pipeline_runs",
+                "where": {"run_id": run_id},
+                "set": {"ended_seq": ended_seq},
+            }
+        )
+
+
+class NoPipelineRuns(PipelineRunRepository):
+    """A database at a schema older than pipeline runs (opened without upgrading) holds none."""
+
+    def get(self, run_id: str) -> PipelineRun | None:
+        return None
+
+    def active_for(self, user_id: str) -> PipelineRun | None:
+        return None
+
+    def begin(self, run: PipelineRun) -> None:
+        raise StorageError("this database predates pipeline runs: run `arvis db upgrade` first")
+
+    def end(self, run_id: str, ended_seq: int) -> None:
+        raise StorageError("this database predates pipeline runs: run `arvis db upgrade` first")

@@ -1,0 +1,73 @@
+"""The pipeline family: a run begins (its user's memory is held still), takes its snapshot through
+``memory.snapshot`` tagged with the run id, and ends. Mutations of that user in between are refused."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+from kernel.abi import CallContext
+from kernel.errors import ErrorCode, KernelError
+from kernel.pipeline_runs import PipelineRun
+from kernel.table import SyscallSpec
+from syscalls.types import UserId
+
+__all__ = ["PIPELINE_SYSCALLS", "RunId", "refuse_in_flight_mutation"]
+
+RunId = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")]
+
+
+class BeginArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    user_id: UserId
+    run_id: RunId
+
+
+class EndArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    run_id: RunId
+
+
+def _run_wire(run: PipelineRun) -> dict[str, Any]:
+    return {
+        "run_id": run.run_id,
+        "user_id": run.user_id,
+        "principal": run.principal,
+        "began_seq": run.began_seq,
+        "ended_seq": run.ended_seq,
+    }
+
+
+def refuse_in_flight_mutation(ctx: CallContext, user_id: str) -> None:
+    """Memory is consumed as a snapshot during a run: no mutation of its user until it ends."""
+    run = ctx.tx.pipeline_runs.active_for(user_id)
+    if run is not None:
+        raise KernelError(
+            ErrorCode.MEMORY_POLICY_DENIED,
+            f"in-flight mutation: pipeline run '{run.run_id}' holds this user's memory until it ends",
+        )
+
+
+def pipeline_begin(ctx: CallContext, args: BeginArgs) -> dict[str, Any]:
+    if ctx.tx.pipeline_runs.get(args.run_id) is not None:
+        raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
+    run = PipelineRun(args.run_id, args.user_id, ctx.principal, ctx.seq)
+    ctx.tx.pipeline_runs.begin(run)
+    return {"run": _run_wire(run)}
+
+
+def pipeline_end(ctx: CallContext, args: EndArgs) -> dict[str, Any]:
+    run = ctx.tx.pipeline_runs.get(args.run_id)
+    if run is None:
+        raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"no run '{args.run_id}'")
+    if not run.active:
+        raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"run '{args.run_id}' has ended")
+    ctx.tx.pipeline_runs.end(args.run_id, ctx.seq)
+    return {"run": _run_wire(PipelineRun(run.run_id, run.user_id, run.principal, run.began_seq, ctx.seq))}
+
+
+PIPELINE_SYSCALLS = (
+    SyscallSpec(
+        "pipeline.begin", BeginArgs, pipeline_begin, True, "begin a run: hold the user's memory still"
+    ),
+    SyscallSpec("pipeline.end", EndArgs, pipeline_end, True, "end a run: its user's memory may change again"),
+)
