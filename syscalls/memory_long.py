@@ -17,8 +17,10 @@ from arvis.memory.governance import (
 from arvis.memory.memory_long_entry import MemoryLongType
 from arvis.memory.memory_service import MemoryService, WriteRequest
 from kernel.abi import CallContext
+from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.table import SyscallSpec
+from syscalls.access import authorize
 from syscalls.pipeline import RunId, refuse_in_flight_mutation
 from syscalls.types import AwareDatetime, UserId
 
@@ -70,6 +72,7 @@ def _memory(ctx: CallContext) -> MemoryService:
 
 
 def memory_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
+    authorize(ctx, Capability.READ, args.user_id)
     return _memory(ctx).list(
         ctx.tx.memory_repository,
         user_id=args.user_id,
@@ -79,11 +82,13 @@ def memory_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
 
 
 def memory_get(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
+    authorize(ctx, Capability.READ, args.user_id)
     return _memory(ctx).get(ctx.tx.memory_repository, user_id=args.user_id, key=args.key, now=ctx.now)
 
 
 def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
     """With ``run_id``: the snapshot of that active run, tagged with it in the journal and the result."""
+    authorize(ctx, Capability.READ, args.user_id)
     if args.run_id is not None:
         run = ctx.tx.pipeline_runs.get(args.run_id)
         if run is None or not run.active or run.user_id != args.user_id:
@@ -95,6 +100,7 @@ def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
 
 
 def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:
+    authorize(ctx, Capability.WRITE, args.user_id)
     refuse_in_flight_mutation(ctx, args.user_id)
     governance = args.governance or GovernanceArgs()
     request = WriteRequest(
@@ -118,6 +124,7 @@ def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:
 
 
 def memory_revoke(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
+    authorize(ctx, Capability.REVOKE, args.user_id)
     refuse_in_flight_mutation(ctx, args.user_id)
     return _memory(ctx).revoke(ctx.tx.memory_repository, user_id=args.user_id, key=args.key, now=ctx.now)
 

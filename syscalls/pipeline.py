@@ -8,9 +8,11 @@ from typing import Annotated, Any
 import msgspec
 
 from kernel.abi import CallContext
+from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.pipeline_runs import PipelineRun
 from kernel.table import SyscallSpec
+from syscalls.access import authorize
 from syscalls.types import UserId
 
 __all__ = ["PIPELINE_SYSCALLS", "RunId", "refuse_in_flight_mutation"]
@@ -48,6 +50,7 @@ def refuse_in_flight_mutation(ctx: CallContext, user_id: str) -> None:
 
 
 def pipeline_begin(ctx: CallContext, args: BeginArgs) -> dict[str, Any]:
+    authorize(ctx, Capability.READ, args.user_id)
     if ctx.tx.pipeline_runs.get(args.run_id) is not None:
         raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
     run = PipelineRun(args.run_id, args.user_id, ctx.principal, ctx.seq)
@@ -61,6 +64,8 @@ def pipeline_end(ctx: CallContext, args: EndArgs) -> dict[str, Any]:
         raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"no run '{args.run_id}'")
     if not run.active:
         raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"run '{args.run_id}' has ended")
+    if run.principal != ctx.principal:
+        authorize(ctx, Capability.ADMIN, "*")
     ctx.tx.pipeline_runs.end(args.run_id, ctx.seq)
     return {"run": _run_wire(PipelineRun(run.run_id, run.user_id, run.principal, run.began_seq, ctx.seq))}
 

@@ -174,7 +174,9 @@ class WorkingMemoryMachine(RuleBasedStateMachine):
         assert result.ok, result.to_dict()
         for text, authority, rank in seeds:
             args = {"context_id": CTX, "text": text, "authority": authority, "rank": rank}
-            assert self.k.call("memory.awmu.seed", args, principal=OPERATOR).ok
+            seeded = self.k.call("memory.awmu.seed", args, principal=OPERATOR)
+            # a full budget whose units are all protected (pinned, CANON or a MUST invariant) refuses
+            assert seeded.ok or (seeded.error is not None and seeded.error.code == "awmu_budget_exhausted")
         self.step_events = self._new_events()
         self._refresh()
 

@@ -342,7 +342,9 @@ def test_in_memory_database_is_not_wal(kernel: Kernel) -> None:
 # a locked database
 
 
-def test_a_locked_database_is_storage_unavailable_and_journals_nothing(db: Path) -> None:
+def test_a_locked_database_is_storage_busy_and_journals_nothing(db: Path) -> None:
+    """Another writer holding the lock past the busy timeout (and the retries) gives storage_busy:
+    unacknowledged, nothing journaled, and the next call succeeds."""
     clock = ManualClock(T0, step=timedelta(seconds=1))
     store = SqlJournalStore(open_engine(str(db), busy_timeout_ms=20), clock=clock)
     kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
@@ -353,7 +355,7 @@ def test_a_locked_database_is_storage_unavailable_and_journals_nothing(db: Path)
             result = kernel.call("memory.write", write_args("timezone"), principal="user:u1")
             holder.execute("ROLLBACK")
         assert (result.ok, result.seq) == (False, None)
-        assert result.error is not None and result.error.code == "storage_unavailable"
+        assert result.error is not None and result.error.code == "storage_busy"
         assert "locked" in result.error.detail
         assert [row["key"] for row in state_rows(kernel)] == ["language"]
         retried = kernel.call("memory.write", write_args("timezone"), principal="user:u1")

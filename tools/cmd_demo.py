@@ -22,6 +22,14 @@ AGENT = "agent:assistant"
 
 # (what it shows, syscall, args, principal)
 SESSION: list[tuple[str, str, dict[str, Any], str]] = [
+    ("the operator lets onboarding write Alice's memory", "access.grant",
+     {"principal": "service:onboarding", "capability": "write", "scope": USER}, "operator:local"),
+    ("the operator lets governance write it too", "access.grant",
+     {"principal": "service:governance", "capability": "write", "scope": USER}, "operator:local"),
+    ("the operator lets the assistant read it", "access.grant",
+     {"principal": AGENT, "capability": "read", "scope": USER}, "operator:local"),
+    ("an agent tries to grant itself write access", "access.grant",
+     {"principal": AGENT, "capability": "write", "scope": USER}, AGENT),
     ("Alice says she writes in French", "memory.write",
      {"user_id": USER, "key": "language", "memory_type": "preference", "source": "explicit_user",
       "value_ref": "vault:alice/language"}, f"user:{USER}"),
@@ -37,10 +45,12 @@ SESSION: list[tuple[str, str, dict[str, Any], str]] = [
     ("governance sets a formal tone", "memory.write",
      {"user_id": USER, "key": "tone_style", "memory_type": "style", "source": "governance",
       "value_ref": "plain:formal"}, "service:governance"),
-    ("an agent tries to store an unregistered key from inference", "memory.write",
+    ("the assistant, read-only, tries to store what it inferred", "memory.write",
      {"user_id": USER, "key": "mood", "memory_type": "context", "source": "inferred"}, AGENT),
+    ("governance tries to store an unregistered key it inferred", "memory.write",
+     {"user_id": USER, "key": "mood", "memory_type": "context", "source": "inferred"}, "service:governance"),
     ("a write with an empty key", "memory.write",
-     {"user_id": USER, "key": "", "memory_type": "rule", "source": "explicit_user"}, AGENT),
+     {"user_id": USER, "key": "", "memory_type": "rule", "source": "explicit_user"}, f"user:{USER}"),
     ("the tone is written again without replace", "memory.write",
      {"user_id": USER, "key": "tone_style", "memory_type": "style", "source": "governance",
       "value_ref": "plain:casual"}, "service:governance"),
@@ -53,7 +63,16 @@ SESSION: list[tuple[str, str, dict[str, Any], str]] = [
     ("the agent reads her language", "memory.get", {"user_id": USER, "key": "language"}, AGENT),
     ("the agent lists everything, history included", "memory.list",
      {"user_id": USER, "include_inactive": True}, AGENT),
-    ("the pipeline takes its snapshot", "memory.snapshot", {"user_id": USER}, AGENT),
+    ("the assistant begins a pipeline run", "pipeline.begin", {"user_id": USER, "run_id": "run-1"}, AGENT),
+    ("the run takes its snapshot, tagged with the run", "memory.snapshot",
+     {"user_id": USER, "run_id": "run-1"}, AGENT),
+    ("Alice's memory cannot change mid-run", "memory.write",
+     {"user_id": USER, "key": "no_shellfish", "memory_type": "constraint", "source": "explicit_user"},
+     f"user:{USER}"),
+    ("the run ends", "pipeline.end", {"run_id": "run-1"}, AGENT),
+    ("now the write goes through", "memory.write",
+     {"user_id": USER, "key": "no_shellfish", "memory_type": "constraint", "source": "explicit_user"},
+     f"user:{USER}"),
     ("a call to a syscall that does not exist", "memory.forget", {"user_id": USER}, AGENT),
 ]  # fmt: skip
 
@@ -136,6 +155,14 @@ def _outcome(result: Any) -> str:
         )
     if "score" in value:
         return f"pressure {value['score']:.3f} ({value['active']}/{value['budget']} units)"
+    if "run" in value:
+        run = value["run"]
+        if run["ended_seq"]:
+            return f"run {run['run_id']} ended: {run['user_id']}'s memory may change again"
+        return f"run {run['run_id']} begun: {run['user_id']}'s memory held still"
+    if "grant" in value:
+        grant = value["grant"]
+        return f"{grant['principal']} may {grant['capability']} {grant['scope']}"
     if "config" in value:
         return f"context {value['context_id']} created"
     if value.get("superseded"):

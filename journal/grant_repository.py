@@ -1,0 +1,72 @@
+"""The SQL store of access grants, bound to one transaction; writes are recorded as effects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from journal.sql import SqlRunner, insert_sql
+from kernel.access import Capability, Grant, GrantRepository
+from kernel.protocols import StorageError
+
+__all__ = ["NoGrants", "SqlGrantRepository"]
+
+_SELECT = "SELECT principal, capability, scope FROM grants"
+
+
+def _grants(rows: list[tuple[Any, ...]]) -> list[Grant]:
+    found = [Grant(str(p), Capability(str(c)), str(s)) for p, c, s in rows]
+    return sorted(found, key=lambda grant: (grant.principal, grant.capability.value, grant.scope))
+
+
+class SqlGrantRepository(GrantRepository):
+    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any]) -> None:
+        self._sql = sql
+        self._seq = seq
+        self._effects = effects
+
+    def grants_of(self, principal: str) -> list[Grant]:
+        return _grants(self._sql.rows(_SELECT + " WHERE principal = :principal", {"principal": principal}))
+
+    def all_grants(self) -> list[Grant]:
+        return _grants(self._sql.rows(_SELECT))
+
+    def _key(self, grant: Grant) -> dict[str, Any]:
+        return {"principal": grant.principal, "capability": grant.capability.value, "scope": grant.scope}
+
+    def _exists(self, grant: Grant) -> bool:
+        where = " WHERE principal = :principal AND capability = :capability AND scope = :scope"
+        return self._sql.first(_SELECT + where, self._key(grant)) is not None
+
+    def add(self, grant: Grant) -> bool:
+        if self._exists(grant):
+            return False
+        row = {**self._key(grant), "granted_seq": self._seq}
+        self._sql.write(insert_sql("grants", ("principal", "capability", "scope", "granted_seq")), row)
+        self._effects.append({"op": "insert", "table": "grants", "row": row})
+        return True
+
+    def remove(self, grant: Grant) -> bool:
+        if not self._exists(grant):
+            return False
+        self._sql.write(
+            "DELETE FROM grants WHERE principal = :principal AND capability = :capability AND scope = :scope",
+            self._key(grant),
+        )
+        self._effects.append({"op": "delete", "table": "grants", "where": self._key(grant)})
+        return True
+
+
+class NoGrants(GrantRepository):
+    """A database at a schema older than grants (opened without upgrading) holds none."""
+
+    def grants_of(self, principal: str) -> list[Grant]:
+        return []
+
+    def all_grants(self) -> list[Grant]:
+        return []
+
+    def add(self, grant: Grant) -> bool:
+        raise StorageError("this database predates access grants: run `arvis db upgrade` first")
+
+    def remove(self, grant: Grant) -> bool:
+        raise StorageError("this database predates access grants: run `arvis db upgrade` first")

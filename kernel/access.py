@@ -1,0 +1,85 @@
+"""Who may do what: capabilities, their scopes, and the default rule that a principal acts only on its
+own user.
+
+A principal is a string the embedding application vouches for (the kernel does not authenticate). By
+convention ``user:<id>`` is the user ``<id>`` itself and holds read, write and revoke on its own memory;
+``admin:<name>`` and ``operator:<name>`` are administrators (the local command line is
+``operator:local``). Everything else comes from grants, which administrators manage through journaled
+``access.*`` syscalls, so that a replay knows, at every seq, who could do what.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "ADMIN_PREFIXES",
+    "ANY_SCOPE",
+    "Capability",
+    "Grant",
+    "GrantRepository",
+    "allows",
+    "is_builtin_admin",
+    "owner_of",
+]
+
+ADMIN_PREFIXES = ("admin:", "operator:")
+ANY_SCOPE = "*"
+
+
+class Capability(StrEnum):
+    READ = "read"  # memory.list, memory.get, memory.snapshot, pipeline runs
+    WRITE = "write"  # memory.write
+    REVOKE = "revoke"  # memory.revoke
+    CANONIZE = "canonize"  # memory.awmu.review (scope: a context id)
+    ADMIN = "admin"  # everything, including access.*
+
+
+@dataclass(frozen=True)
+class Grant:
+    principal: str
+    capability: Capability
+    scope: str  # a user id (or context id for canonize), or "*"
+
+
+def owner_of(principal: str) -> str | None:
+    """The user a principal is, for ``user:<id>``; None for any other principal."""
+    return principal[5:] if principal.startswith("user:") and len(principal) > 5 else None
+
+
+def is_builtin_admin(principal: str) -> bool:
+    return principal.startswith(ADMIN_PREFIXES) and not principal.endswith(":")
+
+
+class GrantRepository(ABC):
+    @abstractmethod
+    def grants_of(self, principal: str) -> list[Grant]:
+        """The principal's grants, ordered by (capability, scope)."""
+
+    @abstractmethod
+    def all_grants(self) -> list[Grant]:
+        """Every grant, ordered by (principal, capability, scope)."""
+
+    @abstractmethod
+    def add(self, grant: Grant) -> bool:
+        """False when the grant existed already."""
+
+    @abstractmethod
+    def remove(self, grant: Grant) -> bool:
+        """False when there was no such grant."""
+
+
+def allows(grants: list[Grant], principal: str, capability: Capability, scope: str) -> bool:
+    """Whether ``principal`` may use ``capability`` on ``scope`` (a user or context id)."""
+    if is_builtin_admin(principal):
+        return True
+    if capability in (Capability.READ, Capability.WRITE, Capability.REVOKE) and owner_of(principal) == scope:
+        return True
+    for grant in grants:
+        if grant.capability is Capability.ADMIN:
+            return True
+        if grant.capability is capability and grant.scope in (scope, ANY_SCOPE):
+            return True
+    return False
