@@ -25,6 +25,7 @@ __all__ = [
     "awmu_events",
     "awmu_reviews",
     "awmu_units",
+    "grants",
     "journal",
     "journal_header",
     "memory_entries",
@@ -137,6 +138,15 @@ pipeline_runs = Table(
     Column("ended_seq", BigInteger),
 )
 
+grants = Table(
+    "grants",
+    metadata,
+    Column("principal", Text, primary_key=True),
+    Column("capability", Text, primary_key=True),
+    Column("scope", Text, primary_key=True),
+    Column("granted_seq", BigInteger, nullable=False),
+)
+
 STATE_TABLES: tuple[Table, ...] = (
     memory_entries,
     awmu_contexts,
@@ -145,5 +155,6 @@ STATE_TABLES: tuple[Table, ...] = (
     awmu_canon_requests,
     awmu_events,
     pipeline_runs,
+    grants,
 )
 """Every table whose rows are state derived from the journal (what the state digest covers)."""

@@ -6,7 +6,7 @@ Driver errors are translated here, once, into ``StorageError``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 
 import msgspec
@@ -19,12 +19,14 @@ from arvis.memory.memory_long_repository import MemoryLongRepository
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.engine import one_line
+from journal.grant_repository import NoGrants, SqlGrantRepository
 from journal.memory_repository import SqlMemoryRepository
 from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import NoPipelineRuns, SqlPipelineRunRepository
 from journal.schema import FORMAT_VERSION, journal_header
 from journal.sql import SqlRunner, insert_sql
 from kernel.abi import JournalEntry
+from kernel.access import GrantRepository
 from kernel.clock import Clock
 from kernel.pipeline_runs import PipelineRunRepository
 from kernel.protocols import StorageBusy, StorageError
@@ -81,7 +83,9 @@ _APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields
 class SqlTransaction:
     """One open write transaction: repositories bound to it, and the append of its journal entry."""
 
-    def __init__(self, sql: SqlRunner, *, next_seq: int, prev_hash: str, has_runs: bool = True) -> None:
+    def __init__(
+        self, sql: SqlRunner, *, next_seq: int, prev_hash: str, tables: frozenset[str] = frozenset()
+    ) -> None:
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
@@ -89,7 +93,12 @@ class SqlTransaction:
         self._memory = SqlMemoryRepository(sql, seq=next_seq, effects=self._effects)
         self._awmu = SqlAwmuRepository(sql, effects=self._effects)
         self._runs: PipelineRunRepository = (
-            SqlPipelineRunRepository(sql, effects=self._effects) if has_runs else NoPipelineRuns()
+            SqlPipelineRunRepository(sql, effects=self._effects)
+            if "pipeline_runs" in tables
+            else NoPipelineRuns()
+        )
+        self._grants: GrantRepository = (
+            SqlGrantRepository(sql, seq=next_seq, effects=self._effects) if "grants" in tables else NoGrants()
         )
         self.appended: JournalEntry | None = None
 
@@ -108,6 +117,10 @@ class SqlTransaction:
     @property
     def pipeline_runs(self) -> PipelineRunRepository:
         return self._runs
+
+    @property
+    def grants(self) -> GrantRepository:
+        return self._grants
 
     def append(
         self,
@@ -161,9 +174,9 @@ class SqlBatch:
         next_seq: int,
         prev_hash: str,
         translated: Callable[[], AbstractContextManager[None]],
-        has_runs: bool = True,
+        tables: frozenset[str],
     ) -> None:
-        self._has_runs = has_runs
+        self._tables = tables
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
@@ -181,7 +194,7 @@ class SqlBatch:
     def _savepoint(self) -> Iterator[SqlTransaction]:
         self._statement("SAVEPOINT arvis_call")
         tx = SqlTransaction(
-            self._sql, next_seq=self._next_seq, prev_hash=self._prev_hash, has_runs=self._has_runs
+            self._sql, next_seq=self._next_seq, prev_hash=self._prev_hash, tables=self._tables
         )
         try:
             yield tx
@@ -225,7 +238,7 @@ class SqlJournalStore:
             self._sql = SqlRunner(self._connection)
             self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
             self._postgres = engine.dialect.name == "postgresql"
-            self._has_runs = inspect(self._connection).has_table("pipeline_runs")
+            self._tables = frozenset(inspect(self._connection).get_table_names())
             self._connection.rollback()
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
@@ -252,11 +265,37 @@ class SqlJournalStore:
             raise _storage_error(exc) from exc
 
     @contextmanager
+    def _whole(self) -> Iterator[None]:
+        """Around one whole database transaction (a call's, a batch's): driver errors translated, and
+        no transaction left open on the connection when it fails. SQLAlchemy ends its own transaction
+        when COMMIT fails but does not roll the driver's back, which would leave the write lock held
+        (SQLite: the next BEGIN fails with "cannot start a transaction within a transaction"; on
+        PostgreSQL the journal lock stays taken)."""
+        try:
+            with self._translated():
+                yield
+        except BaseException:
+            self._end_driver_transaction()
+            raise
+
+    def _end_driver_transaction(self) -> None:
+        """Roll back whatever the driver still has open (a no-op when nothing is); a connection that
+        cannot even do that is invalidated, and the next call opens a new one."""
+        try:
+            if not self._connection.invalidated:
+                dbapi = self._connection.connection.dbapi_connection
+                if dbapi is not None:
+                    dbapi.rollback()
+        except Exception:
+            with suppress(Exception):
+                self._connection.invalidate()
+
+    @contextmanager
     def transaction(self) -> Iterator[SqlTransaction]:
         """One call: BEGIN IMMEDIATE, the head read under the write lock, the entry, COMMIT."""
-        with self._translated(), self._connection.begin():
+        with self._whole(), self._connection.begin():
             next_seq, prev_hash = self._head()
-            tx = SqlTransaction(self._sql, next_seq=next_seq, prev_hash=prev_hash, has_runs=self._has_runs)
+            tx = SqlTransaction(self._sql, next_seq=next_seq, prev_hash=prev_hash, tables=self._tables)
             yield tx
             if tx.appended is None:
                 raise StorageError("a transaction must append its journal entry before commit")
@@ -267,14 +306,14 @@ class SqlJournalStore:
         """Many calls in one database transaction (bulk loads): each call still gets its own journal
         entry, inside a savepoint so that a refused call leaves nothing behind. The batch commits as
         a whole or not at all."""
-        with self._translated(), self._connection.begin():
+        with self._whole(), self._connection.begin():
             next_seq, prev_hash = self._head()
             batch = SqlBatch(
                 self._sql,
                 next_seq=next_seq,
                 prev_hash=prev_hash,
                 translated=self._translated,
-                has_runs=self._has_runs,
+                tables=self._tables,
             )
             yield batch
         if batch.last_entry is not None:

@@ -9,6 +9,7 @@ from typing import Protocol
 from arvis.awmu.repository import AwmuRepository
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from kernel.abi import JournalEntry
+from kernel.access import GrantRepository
 from kernel.pipeline_runs import PipelineRunRepository
 
 __all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "Transaction"]
@@ -41,6 +42,9 @@ class Transaction(Protocol):
 
     @property
     def pipeline_runs(self) -> PipelineRunRepository: ...
+
+    @property
+    def grants(self) -> GrantRepository: ...
 
     def append(
         self,
