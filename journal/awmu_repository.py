@@ -83,6 +83,13 @@ class SqlAwmuRepository(AwmuRepository):
             found.extend(_load(body, Unit) for body in bodies)
         return sorted(found, key=lambda unit: (unit.created_seq, unit.unit_id))
 
+    def count_units(self, context_id: str) -> int:
+        return int(
+            self._sql.scalar(
+                "SELECT COUNT(*) FROM awmu_units WHERE context_id = :context_id", {"context_id": context_id}
+            )
+        )
+
     def get_unit(self, unit_id: str) -> Unit | None:
         body = self._sql.scalar("SELECT body FROM awmu_units WHERE unit_id = :id", {"id": unit_id})
         return None if body is None else _load(body, Unit)

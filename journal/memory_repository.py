@@ -42,10 +42,11 @@ COLUMNS = (
     "written_seq",
 )
 _SELECT = "SELECT " + ", ".join(f'"{name}"' for name in COLUMNS) + " FROM memory_entries"
-_ALL = _SELECT + ' WHERE user_id = :user_id ORDER BY "key", version'
+# ORDER BY an integer only: the spec's order is applied in Python (``_ordered``), which needs no more
+# from SQL than versions of one key in version order
+_ALL = _SELECT + " WHERE user_id = :user_id ORDER BY version"
 _ACTIVE = (
-    _SELECT
-    + ' WHERE user_id = :user_id AND revoked_at IS NULL AND superseded_at IS NULL ORDER BY "key", version'
+    _SELECT + " WHERE user_id = :user_id AND revoked_at IS NULL AND superseded_at IS NULL ORDER BY version"
 )
 _CURRENT = (
     _SELECT
@@ -105,6 +106,13 @@ class SqlMemoryRepository(MemoryLongRepository):
 
     def list_active_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
         return self._entries(_ACTIVE, {"user_id": user_id})
+
+    def count_entries(self, *, user_id: str) -> int:
+        return int(
+            self._sql.scalar(
+                "SELECT COUNT(*) FROM memory_entries WHERE user_id = :user_id", {"user_id": user_id}
+            )
+        )
 
     def list_active_entries_batch(self, *, user_ids: list[str]) -> dict[str, list[MemoryLongEntry]]:
         return {user_id: self.list_active_entries(user_id=user_id) for user_id in sorted(user_ids)}

@@ -23,6 +23,7 @@ class ErrorCode(StrEnum):
     MEMORY_INVALID_KEY = "memory_invalid_key"
     MEMORY_CONFLICT = "memory_conflict"
     NO_MEMORY_SERVICE = "no_memory_service"
+    MEMORY_LIMIT_EXCEEDED = "memory_limit_exceeded"
     # kernel
     UNKNOWN_SYSCALL = "unknown_syscall"
     INVALID_ARGS = "invalid_args"
@@ -57,6 +58,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.MEMORY_INVALID_KEY: "the memory key is malformed",
     ErrorCode.MEMORY_CONFLICT: "an active memory entry already holds this key",
     ErrorCode.NO_MEMORY_SERVICE: "no memory service is bound in the kernel registry",
+    ErrorCode.MEMORY_LIMIT_EXCEEDED: "the call would exceed a documented size limit; nothing was written",
     ErrorCode.UNKNOWN_SYSCALL: "no syscall of this name is in the table",
     ErrorCode.INVALID_ARGS: "the arguments do not match the syscall's request type",
     ErrorCode.INVALID_PRINCIPAL: "the principal must be a non-empty printable string",

@@ -33,6 +33,8 @@ from arvis.awmu.text import normalize
 __all__ = ["ContextSession", "unit_wire"]
 
 MAX_TEXT = 2_000
+MAX_UNITS_PER_CONTEXT = 100_000
+"""Units one context may ever hold, archived, superseded and evicted ones included."""
 
 
 def unit_wire(unit: Unit) -> dict[str, Any]:
@@ -239,6 +241,11 @@ class ContextSession:
         source: str,
         supersedes: tuple[str, ...] = (),
     ) -> Unit:
+        if self.repo.count_units(self.context_id) >= MAX_UNITS_PER_CONTEXT:
+            raise AwmuRuleError(
+                AwmuErrorCode.LIMIT_EXCEEDED,
+                f"the context has {MAX_UNITS_PER_CONTEXT} units, the most one may have",
+            )
         chosen = self.config.initial_rank if rank is None or not self.config.rank_enabled else rank
         chosen = clamp_rank(self.config, chosen)
         unit = Unit(

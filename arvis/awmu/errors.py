@@ -22,6 +22,7 @@ class AwmuErrorCode(StrEnum):
     REQUEST_PENDING = "awmu_request_pending"
     ALREADY_CANON = "awmu_already_canon"
     NOT_AUTHORIZED = "memory_policy_denied"
+    LIMIT_EXCEEDED = "memory_limit_exceeded"
 
 
 class AwmuRuleError(Exception):

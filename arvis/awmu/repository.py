@@ -48,6 +48,10 @@ class AwmuRepository(ABC):
         """Units of the context with one of ``statuses``, ordered by created_seq then unit_id."""
 
     @abstractmethod
+    def count_units(self, context_id: str) -> int:
+        """Every unit the context has ever had, whatever its status."""
+
+    @abstractmethod
     def get_unit(self, unit_id: str) -> Unit | None: ...
 
     @abstractmethod

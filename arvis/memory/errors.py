@@ -17,6 +17,7 @@ class MemoryErrorCode(StrEnum):
     INVALID_KEY = "memory_invalid_key"
     CONFLICT = "memory_conflict"
     NO_MEMORY_SERVICE = "no_memory_service"
+    LIMIT_EXCEEDED = "memory_limit_exceeded"
 
 
 class MemoryRuleError(Exception):

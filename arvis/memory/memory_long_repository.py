@@ -45,6 +45,10 @@ class MemoryLongRepository(ABC):
         Returns the superseded entry, or None when there was no current entry.
         """
 
+    def count_entries(self, *, user_id: str) -> int:
+        """How many entries the user has, history included (stores override this with a cheap count)."""
+        return len(self.list_entries(user_id=user_id))
+
     @abstractmethod
     def revoke(self, *, user_id: str, key: str, revoked_at: datetime) -> bool:
         """Set ``revoked_at`` on the current entry; False when there is none or it is already revoked."""

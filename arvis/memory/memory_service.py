@@ -21,9 +21,11 @@ from arvis.memory.memory_long_projector import MemoryLongContextProjector
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from arvis.memory.memory_long_service import build_snapshot
 
-__all__ = ["MAX_KEY_LENGTH", "MemoryService", "WriteRequest", "validate_key"]
+__all__ = ["MAX_ENTRIES_PER_USER", "MAX_KEY_LENGTH", "MemoryService", "WriteRequest", "validate_key"]
 
 MAX_KEY_LENGTH = 128
+MAX_ENTRIES_PER_USER = 100_000
+"""Entries one user may have, history (superseded, revoked) included."""
 
 
 def validate_key(key: str) -> None:
@@ -110,6 +112,11 @@ class MemoryService:
             self.policy_gate.validate_append(entry, now=now)
         except ValueError as refusal:
             raise MemoryRuleError(MemoryErrorCode.POLICY_DENIED, str(refusal)) from None
+        if repo.count_entries(user_id=request.user_id) >= MAX_ENTRIES_PER_USER:
+            raise MemoryRuleError(
+                MemoryErrorCode.LIMIT_EXCEEDED,
+                f"the user has {MAX_ENTRIES_PER_USER} entries, the most one may have",
+            )
         current = repo.get_entry(user_id=request.user_id, key=request.key)
         if current is not None and current.is_active(now) and not request.replace:
             raise MemoryRuleError(
