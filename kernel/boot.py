@@ -5,7 +5,7 @@ from __future__ import annotations
 from journal.engine import Durability, open_engine
 from journal.store import SqlJournalStore
 from kernel.clock import Clock, SystemClock
-from kernel.dispatcher import Kernel
+from kernel.dispatcher import CallLogger, Kernel
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE
@@ -20,6 +20,7 @@ def open_kernel(
     durability: Durability = Durability.NORMAL,
     services: KernelServiceRegistry | None = None,
     journal_id: str | None = None,
+    logger: CallLogger | None = None,
 ) -> Kernel:
     """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it."""
     chosen_clock = clock or SystemClock()
@@ -31,4 +32,5 @@ def open_kernel(
         services=default_services() if services is None else services,
         store=store,
         clock=chosen_clock,
+        logger=logger,
     )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -27,7 +28,15 @@ from kernel.protocols import JournalStore, StorageBusy, StorageError, Transactio
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallSpec, SyscallTable
 
-__all__ = ["Kernel", "RecordedCall", "TransactionSource"]
+__all__ = ["CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
+
+
+class CallLogger(Protocol):
+    """Where one event per call goes (a structlog logger): syscall, seq, principal, status and
+    duration; never arguments or results, so no memory contents reach the logs."""
+
+    def info(self, event: str, **fields: Any) -> Any: ...
+
 
 TransactionSource = Callable[[], AbstractContextManager[Transaction]]
 """Where a call gets its transaction: the store's own, or a batch's savepoints."""
@@ -54,8 +63,10 @@ class Kernel:
         store: JournalStore,
         clock: Clock,
         busy_retries: int = 3,
+        logger: CallLogger | None = None,
     ) -> None:
         self.busy_retries = busy_retries
+        self.logger = logger
         self.table = table
         self.services = services
         self.store = store
@@ -107,6 +118,21 @@ class Kernel:
     def execute(self, recorded: RecordedCall, transactions: TransactionSource | None = None) -> SyscallResult:
         """Run a call given in its recorded form (used by ``call`` and by replay), in its own
         transaction or in one from ``transactions`` (a batch's)."""
+        if self.logger is None:
+            return self._attempts(recorded, transactions)
+        started = time.perf_counter()
+        result = self._attempts(recorded, transactions)
+        self.logger.info(
+            "syscall",
+            syscall=recorded.syscall,
+            seq=result.seq,
+            principal=recorded.principal,
+            status="ok" if result.ok else (result.error.code if result.error else "error"),
+            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+        return result
+
+    def _attempts(self, recorded: RecordedCall, transactions: TransactionSource | None) -> SyscallResult:
         for attempt in range(self.busy_retries + 1):
             try:
                 return self._execute(recorded, transactions or self.store.transaction)

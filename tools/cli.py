@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 
 from kernel.protocols import StorageError
-from tools import cmd_call, cmd_db, cmd_demo, cmd_journal, cmd_scenario
+from tools import cmd_call, cmd_copy, cmd_db, cmd_demo, cmd_journal, cmd_scenario
 from tools.common import EXIT_USAGE, CommandError
+from tools.logs import LEVELS, configure_logging
 
 __all__ = ["build_parser", "main"]
 
@@ -17,15 +19,31 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="arvis", description="A deterministic, auditable memory kernel: syscalls, journal, audit."
     )
+    parser.add_argument(
+        "--log-level",
+        choices=LEVELS,
+        help="per-call log events on stderr at info (default: $ARVIS_LOG_LEVEL or warning)",
+    )
     subparsers = parser.add_subparsers(dest="subcommand", required=True)
-    for module in (cmd_call, cmd_journal, cmd_db, cmd_demo, cmd_scenario):
+    for module in (cmd_call, cmd_journal, cmd_copy, cmd_db, cmd_demo, cmd_scenario):  # copy joins journal
         module.register(subparsers)
     return parser
 
 
+def _tolerant_streams() -> None:
+    """Arguments that are not valid UTF-8 (or lone surrogates) are echoed escaped, never a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(Exception):
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_streams()
     parser = build_parser()
     options = parser.parse_args(argv)
+    configure_logging(options.log_level)
     try:
         code: int = options.run(options)
     except CommandError as exc:

@@ -9,6 +9,7 @@ import orjson
 from journal.engine import Durability
 from kernel.boot import open_kernel
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_db_argument, resolve_db
+from tools.logs import call_logger
 from tools.output import print_json
 
 __all__ = ["LOCAL_OPERATOR", "register"]
@@ -33,7 +34,9 @@ def run(options: argparse.Namespace) -> int:
         raise CommandError(
             f"--args is not JSON: {exc}", hint='quote it: --args \'{"user_id": "u1"}\''
         ) from None
-    kernel = open_kernel(resolve_db(options.db), durability=Durability(options.durability))
+    kernel = open_kernel(
+        resolve_db(options.db), durability=Durability(options.durability), logger=call_logger()
+    )
     try:
         result = kernel.call(options.syscall, args, principal=options.principal)
     finally:

@@ -1,0 +1,71 @@
+"""One structured log event per call, with no memory contents; JSON lines from the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import structlog
+from structlog.testing import capture_logs
+
+from kernel.boot import open_kernel
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_one_event_per_call_without_contents() -> None:
+    kernel = open_kernel(":memory:", logger=structlog.get_logger("test"))
+    try:
+        with capture_logs() as events:
+            kernel.call(
+                "memory.write",
+                {"user_id": "u1", "key": "secret_key", "memory_type": "rule", "source": "explicit_user",
+                 "value_ref": "vault:very-private"},
+                principal="user:u1",
+            )  # fmt: skip
+            kernel.call("memory.get", {"user_id": "u1", "key": "nope"}, principal="user:u1")
+            kernel.call("no.such.call", {}, principal="user:u1")
+    finally:
+        kernel.close()
+    assert [event["event"] for event in events] == ["syscall"] * 3
+    assert [event["status"] for event in events] == ["ok", "memory_entry_not_found", "unknown_syscall"]
+    assert [event["seq"] for event in events] == [1, 2, 3]
+    assert all(event["principal"] == "user:u1" and event["duration_ms"] >= 0 for event in events)
+    text = json.dumps(events)
+    assert "secret_key" not in text and "very-private" not in text
+
+
+def test_no_logger_no_events() -> None:
+    kernel = open_kernel(":memory:")
+    try:
+        with capture_logs() as events:
+            kernel.call("memory.get", {"user_id": "u1", "key": "k"}, principal="user:u1")
+    finally:
+        kernel.close()
+    assert events == []
+
+
+def test_command_line_logs_json_lines_in_a_pipe(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "tools.cli", "--log-level", "info", "call", "memory.get", "--db",
+         str(tmp_path / "j.db"), "--args", '{"user_id": "u1", "key": "language"}'],
+        cwd=ROOT, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert completed.returncode == 1
+    lines = [json.loads(line) for line in completed.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1
+    assert lines[0]["syscall"] == "memory.get" and lines[0]["status"] == "memory_entry_not_found"
+    assert lines[0]["level"] == "info" and "timestamp" in lines[0]
+
+
+def test_default_level_hides_call_events(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "tools.cli", "call", "memory.get", "--db", str(tmp_path / "j.db"),
+         "--args", '{"user_id": "u1", "key": "language"}'],
+        cwd=ROOT, capture_output=True, text=True, check=False, timeout=120,
+        env={"PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert completed.returncode == 1
+    assert completed.stderr.strip() == ""
