@@ -13,6 +13,7 @@ from arvis.awmu.repository import EventQuery
 from arvis.awmu.resolution import ConflictType
 from arvis.awmu.service import UnitFilter, WorkingMemoryService
 from kernel.abi import CallContext
+from kernel.access import Capability, allows
 from kernel.errors import ErrorCode, KernelError
 from kernel.table import SyscallSpec
 from syscalls.types import UserId
@@ -215,6 +216,9 @@ def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
         note=args.note,
         seq=ctx.seq,
         principal=ctx.principal,
+        granted=lambda context_id: allows(
+            ctx.tx.grants.grants_of(ctx.principal), ctx.principal, Capability.CANONIZE, context_id
+        ),
     )
 
 

@@ -143,9 +143,12 @@ def canonize(session: ContextSession, *, unit_id: str, reason: str) -> dict[str,
     return {"request": msgspec.to_builtins(request)}
 
 
-def review(session: ContextSession, *, request_id: str, approve: bool, note: str) -> dict[str, Any]:
-    """Decide a canonization request (c…) or a queued proposal (r…); only a canonizer may."""
-    if not session.can_canonize():
+def review(
+    session: ContextSession, *, request_id: str, approve: bool, note: str, granted: bool = False
+) -> dict[str, Any]:
+    """Decide a canonization request (c…) or a queued proposal (r…); only a canonizer may: a principal
+    the context's config names, or one the kernel granted ``canonize`` (``granted``)."""
+    if not (granted or session.can_canonize()):
         raise AwmuRuleError(
             AwmuErrorCode.NOT_AUTHORIZED, f"principal '{session.principal}' may not review in this context"
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -102,16 +103,29 @@ class WorkingMemoryService:
         return canonize(self._open(repo, context_id, seq, principal), unit_id=unit_id, reason=reason)
 
     def review(
-        self, repo: AwmuRepository, *, request_id: str, approve: bool, note: str, seq: int, principal: str
+        self,
+        repo: AwmuRepository,
+        *,
+        request_id: str,
+        approve: bool,
+        note: str,
+        seq: int,
+        principal: str,
+        granted: Callable[[str], bool] = lambda context_id: False,
     ) -> dict[str, Any]:
-        """Decide a canonization request or a queued proposal; its context comes from the request."""
+        """Decide a canonization request or a queued proposal; its context comes from the request.
+
+        The reviewer is a canonizer of the context (its config) or ``granted(context_id)`` says so
+        (the kernel's canonize grant)."""
         found = (
             repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
         )
         if found is None:
             raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no request '{request_id}'")
         session = self._open(repo, found.context_id, seq, principal)
-        return review(session, request_id=request_id, approve=approve, note=note)
+        return review(
+            session, request_id=request_id, approve=approve, note=note, granted=granted(found.context_id)
+        )
 
     def list(self, repo: AwmuRepository, *, context_id: str, where: UnitFilter, seq: int) -> dict[str, Any]:
         session = self._open(repo, context_id, seq, "")
