@@ -10,18 +10,28 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_readme_python_example_runs(tmp_path: Path) -> None:
+def _run_block(index: int, directory: Path) -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert blocks, "the README shows a Python example"
-    script = tmp_path / "example.py"
-    script.write_text(blocks[0], encoding="utf-8")
+    assert len(blocks) > index, "the README shows the Python examples"
+    script = directory / f"example{index}.py"
+    script.write_text(blocks[index], encoding="utf-8")
     completed = subprocess.run(
-        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120
+        [sys.executable, str(script)], cwd=directory, capture_output=True, text=True, check=False, timeout=120
     )
     assert completed.returncode == 0, completed.stderr
-    assert "The patient is allergic to penicillin." in completed.stdout
+    return completed.stdout
+
+
+def test_readme_python_example_runs(tmp_path: Path) -> None:
+    output = _run_block(0, tmp_path)
+    assert "The patient is allergic to penicillin." in output
     assert (tmp_path / "memory.db").exists()
+
+
+def test_readme_pipeline_example_runs(tmp_path: Path) -> None:
+    output = _run_block(1, tmp_path)
+    assert "{'plan': {'avoid': ['no_penicillin']}, 'sneak': 'memory_policy_denied'}" in output
 
 
 def test_readme_keeps_the_two_setup_commands() -> None:
