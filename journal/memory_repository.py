@@ -12,15 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time
-from arvis.memory.governance import (
-    Governance,
-    GovernanceEncryption,
-    GovernancePrincipal,
-    GovernanceRetention,
-    GovernanceSharing,
-    GovernanceVisibility,
-)
-from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
+from arvis.memory.memory_long_entry import MemoryLongEntry
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from journal.sql import SqlRunner, insert_sql
 
@@ -61,25 +53,8 @@ def _time(text: str | None) -> datetime | None:
 
 
 def entry_from_row(row: Mapping[str, Any]) -> MemoryLongEntry:
-    governance = decode(str(row["governance"]).encode("utf-8"))
-    return MemoryLongEntry(
-        memory_type=MemoryLongType(row["memory_type"]),
-        key=row["key"],
-        created_at=parse_time(row["created_at"]),
-        source=row["source"],
-        notes=row["notes"],
-        value_ref=row["value_ref"],
-        expires_at=_time(row["expires_at"]),
-        revoked_at=_time(row["revoked_at"]),
-        governance=Governance(
-            visibility=GovernanceVisibility(governance["visibility"]),
-            sharing=GovernanceSharing(governance["sharing"]),
-            retention=GovernanceRetention(governance["retention"]),
-            encryption=GovernanceEncryption(governance["encryption"]),
-            principal=GovernancePrincipal(governance["principal"]),
-        ),
-        superseded_at=_time(row["superseded_at"]),
-    )
+    """A stored row as an entry: the row holds the entry's JSON form, governance as canonical text."""
+    return MemoryLongEntry.from_wire({**row, "governance": decode(str(row["governance"]).encode("utf-8"))})
 
 
 def _ordered(entries: list[MemoryLongEntry]) -> list[MemoryLongEntry]:
