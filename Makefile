@@ -33,5 +33,20 @@ unit: $(STAMP)
 
 test: lint typecheck unit
 
+BENCH_STAMP := $(VENV)/.bench-stamp
+
+$(BENCH_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
+	@touch $(BENCH_STAMP)
+
+# benchmarks (never part of make test): the kernel against raw SQLite and the eventsourcing library,
+# side by side in one run; writes bench/RESULTS.md and bench/results.json
+bench: $(BENCH_STAMP)
+	$(BIN)/python -m bench.run
+
+# the same with small sizes, in under a minute
+bench-quick: $(BENCH_STAMP)
+	$(BIN)/python -m bench.run --quick
+
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis demo-journal.db* demo-report scenario-journals bench-report

@@ -1,7 +1,13 @@
 """Engines from a path or URL, with the SQLite settings the journal relies on.
 
 SQLite: WAL, ``synchronous`` NORMAL (default) or FULL, a busy timeout, and ``BEGIN IMMEDIATE`` for
-every transaction so that the write lock is taken before the head of the journal is read.
+every transaction so that the write lock is taken before the head of the journal is read (a
+read-only engine's transactions are deferred: they read a snapshot and take no write lock).
+
+PostgreSQL (``postgresql+psycopg://``; a plain ``postgresql://`` URL is given the psycopg driver): the
+busy timeout becomes ``lock_timeout`` (the journal lock is taken in each write transaction, see
+``SqlJournalStore``); FULL sets ``synchronous_commit = on`` whatever the server's default, NORMAL keeps
+the server's setting, OFF turns it off; a reader's sessions are read-only.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
 __all__ = ["DEFAULT_BUSY_TIMEOUT_MS", "Durability", "one_line", "open_engine", "to_url"]
@@ -28,8 +34,15 @@ class Durability(StrEnum):
     OFF = "OFF"  # scratch stores only (replay on a throwaway file): no durability at all
 
 
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
 def to_url(target: str) -> str:
-    """A SQLAlchemy URL from a URL or a file path (``:memory:`` means an in-memory SQLite)."""
+    """A SQLAlchemy URL from a URL or a file path (``:memory:`` means an in-memory SQLite); a
+    PostgreSQL URL without a driver gets psycopg, the driver the project ships with."""
+    for scheme in _POSTGRES_SCHEMES:
+        if target.startswith(scheme):
+            return "postgresql+psycopg://" + target[len(scheme) :]
     if "://" in target:
         return target
     if target == ":memory:":
@@ -56,6 +69,10 @@ def open_engine(
     read_only: bool = False,
 ) -> Engine:
     url = make_url(to_url(target))
+    if url.get_backend_name() == "postgresql":
+        return _postgres_engine(
+            url, durability=durability, busy_timeout_ms=busy_timeout_ms, read_only=read_only
+        )
     if url.get_backend_name() != "sqlite":
         return create_engine(url)
     in_memory = url.database in (None, "", ":memory:")
@@ -76,8 +93,35 @@ def open_engine(
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.close()
 
+    # a reader's transaction is a plain (deferred) BEGIN: in WAL mode it reads one snapshot and never
+    # takes the write lock, so an auditor on a live journal neither blocks writers nor waits for them
+    begin = "BEGIN" if read_only else "BEGIN IMMEDIATE"
+
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql(begin)
+
+    return engine
+
+
+_SYNCHRONOUS_COMMIT = {Durability.FULL: "on", Durability.OFF: "off"}  # NORMAL: the server's own setting
+
+
+def _postgres_engine(url: URL, *, durability: Durability, busy_timeout_ms: int, read_only: bool) -> Engine:
+    settings = {"lock_timeout": f"{int(busy_timeout_ms)}ms"}
+    synchronous_commit = _SYNCHRONOUS_COMMIT.get(Durability(durability))
+    if synchronous_commit is not None:
+        settings["synchronous_commit"] = synchronous_commit
+    if read_only:
+        settings["default_transaction_read_only"] = "on"
+    engine = create_engine(url)
+
+    @event.listens_for(engine, "connect")
+    def _configure(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        for name, value in settings.items():
+            cursor.execute("SELECT set_config(%s, %s, false)", (name, value))
+        cursor.close()
+        dbapi_connection.commit()
 
     return engine

@@ -8,7 +8,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 __all__ = ["current_revision", "head_revision", "upgrade_to_head"]
 
@@ -34,13 +34,25 @@ def current_revision(engine: Engine) -> str | None:
     return None if revision is None else str(revision)
 
 
+_MIGRATION_LOCK = 0x61727669_73  # PostgreSQL advisory lock key of migrations ("arvis")
+
+
 def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str | None, str]:
-    """Upgrade to ``target`` (default: head) if needed; returns (revision before, revision after)."""
+    """Upgrade to ``target`` (default: head) if needed; returns (revision before, revision after).
+
+    Processes opening one new database at once migrate it once: the upgrade runs under a lock
+    (SQLite's write lock taken at BEGIN IMMEDIATE, a transaction-scoped advisory lock on PostgreSQL)
+    and the revision is read again under it."""
     before = current_revision(engine)
     goal = target or head_revision()
     if before != goal:
         config = _config()
         with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, goal)
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            locked = MigrationContext.configure(connection).get_current_revision()
+            before = None if locked is None else str(locked)
+            if before != goal:
+                config.attributes["connection"] = connection
+                command.upgrade(config, goal)
     return before, goal

@@ -84,8 +84,15 @@ class SqlTransaction:
     """One open write transaction: repositories bound to it, and the append of its journal entry."""
 
     def __init__(
-        self, sql: SqlRunner, *, next_seq: int, prev_hash: str, tables: frozenset[str] = frozenset()
+        self,
+        sql: SqlRunner,
+        *,
+        next_seq: int,
+        prev_hash: str,
+        tables: frozenset[str],
+        translated: Callable[[], AbstractContextManager[None]],
     ) -> None:
+        self._translated = translated
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
@@ -121,6 +128,26 @@ class SqlTransaction:
     @property
     def grants(self) -> GrantRepository:
         return self._grants
+
+    @contextmanager
+    def handler_scope(self, *, mutating: bool) -> Iterator[None]:
+        """Where the handler runs: driver errors become StorageError; for a mutating call, a savepoint
+        so that a refusal undoes what the handler wrote (effects included) and is journaled in this
+        same transaction, under the lock it was decided under."""
+        with self._translated():
+            if not mutating:
+                yield
+                return
+            mark = len(self._effects)
+            self._sql.execute("SAVEPOINT arvis_handler").close()
+            try:
+                yield
+            except BaseException:
+                self._sql.execute("ROLLBACK TO SAVEPOINT arvis_handler").close()
+                self._sql.execute("RELEASE SAVEPOINT arvis_handler").close()
+                del self._effects[mark:]
+                raise
+            self._sql.execute("RELEASE SAVEPOINT arvis_handler").close()
 
     def append(
         self,
@@ -194,7 +221,11 @@ class SqlBatch:
     def _savepoint(self) -> Iterator[SqlTransaction]:
         self._statement("SAVEPOINT arvis_call")
         tx = SqlTransaction(
-            self._sql, next_seq=self._next_seq, prev_hash=self._prev_hash, tables=self._tables
+            self._sql,
+            next_seq=self._next_seq,
+            prev_hash=self._prev_hash,
+            tables=self._tables,
+            translated=self._translated,
         )
         try:
             yield tx
@@ -295,7 +326,13 @@ class SqlJournalStore:
         """One call: BEGIN IMMEDIATE, the head read under the write lock, the entry, COMMIT."""
         with self._whole(), self._connection.begin():
             next_seq, prev_hash = self._head()
-            tx = SqlTransaction(self._sql, next_seq=next_seq, prev_hash=prev_hash, tables=self._tables)
+            tx = SqlTransaction(
+                self._sql,
+                next_seq=next_seq,
+                prev_hash=prev_hash,
+                tables=self._tables,
+                translated=self._translated,
+            )
             yield tx
             if tx.appended is None:
                 raise StorageError("a transaction must append its journal entry before commit")

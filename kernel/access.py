@@ -21,6 +21,7 @@ __all__ = [
     "Grant",
     "GrantRepository",
     "allows",
+    "granted",
     "is_builtin_admin",
     "owner_of",
 ]
@@ -69,6 +70,15 @@ class GrantRepository(ABC):
     @abstractmethod
     def remove(self, grant: Grant) -> bool:
         """False when there was no such grant."""
+
+
+def granted(grants: list[Grant], capability: Capability, scope: str) -> bool:
+    """Whether the grants themselves give ``capability`` on ``scope`` (the built-in rules aside)."""
+    return any(
+        grant.capability is Capability.ADMIN
+        or (grant.capability is capability and grant.scope in (scope, ANY_SCOPE))
+        for grant in grants
+    )
 
 
 def allows(grants: list[Grant], principal: str, capability: Capability, scope: str) -> bool:

@@ -29,19 +29,22 @@ REFUSED_ARGS_MARKER = "$refused_args"
 _INT64 = 2**63
 
 
-def _has_big_int(value: Any) -> bool:
+def _unportable(value: Any) -> str | None:
+    """Why a value cannot be stored alike on every backend (an integer outside 64 bits); None when it
+    can. Text fields refuse NUL in their own types (PostgreSQL text cannot hold U+0000)."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, bool):
             continue
         if isinstance(item, int) and not -_INT64 <= item < _INT64:
-            return True
+            return "integer outside the signed 64-bit range"
         if isinstance(item, dict):
             stack.extend(item.values())
+            stack.extend(item.keys())
         elif isinstance(item, list | tuple):
             stack.extend(item)
-    return False
+    return None
 
 
 def record_args(args: object) -> bytes:
@@ -58,8 +61,9 @@ def record_args(args: object) -> bytes:
         return canonical_bytes(
             {REFUSED_ARGS_MARKER: f"arguments exceed {MAX_ARGS_BYTES} bytes ({len(data)})"}
         )
-    if _has_big_int(args):
-        return canonical_bytes({REFUSED_ARGS_MARKER: "integer outside the signed 64-bit range"})
+    unportable = _unportable(args)
+    if unportable is not None:
+        return canonical_bytes({REFUSED_ARGS_MARKER: unportable})
     return data
 
 
@@ -76,7 +80,7 @@ def check_refused(data: bytes) -> None:
 def record_text(value: object, limit: int) -> str:
     """The form of a syscall name or principal that is journaled: the string itself when it is a
     UTF-8-encodable string of at most ``limit`` characters, else the empty string (always refused)."""
-    if not isinstance(value, str) or len(value) > limit:
+    if not isinstance(value, str) or len(value) > limit or "\x00" in value:
         return ""
     try:
         value.encode("utf-8")

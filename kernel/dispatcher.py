@@ -95,6 +95,15 @@ class Kernel:
         journal entry and result, a refused call leaving nothing behind. The batch commits whole: if
         the storage fails, no call of it is acknowledged (every result has seq None)."""
         recorded = [self._record(name, args, principal) for name, args, principal in calls]
+        started = time.perf_counter()
+        results = self._batch(recorded)
+        if self.logger is not None:
+            each = round((time.perf_counter() - started) * 1000 / max(len(recorded), 1), 3)
+            for item, result in zip(recorded, results, strict=True):
+                self._log(item, result, each)
+        return results
+
+    def _batch(self, recorded: list[RecordedCall | SyscallResult]) -> list[SyscallResult]:
         try:
             with self.store.batch() as batch:
                 results = [
@@ -122,15 +131,20 @@ class Kernel:
             return self._attempts(recorded, transactions)
         started = time.perf_counter()
         result = self._attempts(recorded, transactions)
+        self._log(recorded, result, round((time.perf_counter() - started) * 1000, 3))
+        return result
+
+    def _log(self, recorded: RecordedCall | SyscallResult, result: SyscallResult, duration_ms: float) -> None:
+        if self.logger is None:
+            return
         self.logger.info(
             "syscall",
-            syscall=recorded.syscall,
+            syscall=recorded.syscall if isinstance(recorded, RecordedCall) else "",
             seq=result.seq,
-            principal=recorded.principal,
+            principal=recorded.principal if isinstance(recorded, RecordedCall) else "",
             status="ok" if result.ok else (result.error.code if result.error else "error"),
-            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            duration_ms=duration_ms,
         )
-        return result
 
     def _attempts(self, recorded: RecordedCall, transactions: TransactionSource | None) -> SyscallResult:
         for attempt in range(self.busy_retries + 1):
@@ -146,39 +160,47 @@ class Kernel:
         return _unacknowledged(ErrorCode.STORAGE_BUSY, "the write lock could not be had")
 
     def _execute(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:
+        """Admission refusals need no state and are journaled on their own; everything the handler
+        decides, accepted or refused, is journaled in the transaction it was decided in."""
         now = parse_time(recorded.recorded_at)
         try:
             spec, request = self._admit(recorded)
-            with transactions() as tx:
-                ctx = CallContext(
-                    seq=tx.next_seq,
-                    now=now,
-                    principal=recorded.principal,
-                    services=self.services,
-                    tx=tx,
-                )
-                value = spec.handler(ctx, request)
+        except KernelError as refusal:
+            return self._journal_refusal(
+                recorded, SyscallError.of(refusal.code, refusal.detail), transactions
+            )
+        with transactions() as tx:
+            ctx = CallContext(
+                seq=tx.next_seq, now=now, principal=recorded.principal, services=self.services, tx=tx
+            )
+            error: SyscallError | None = None
+            try:
+                with tx.handler_scope(mutating=spec.mutates):
+                    value = spec.handler(ctx, request)
+            except KernelError as refusal:
+                error = SyscallError.of(refusal.code, refusal.detail)
+            except (MemoryRuleError, AwmuRuleError) as refusal:
+                error = SyscallError.of(ErrorCode(refusal.code.value), refusal.detail)
+            except StorageError:
+                raise
+            except Exception as exc:
+                error = SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+            if error is not None:
+                result = SyscallResult(ok=False, seq=tx.next_seq, error=error)
+                encoded = canonical_bytes_of_own(result.journal_payload())
+            else:
                 encoded = canonical_bytes_of_own({"ok": True, "value": value})
-                tx.append(
-                    recorded_at=recorded.recorded_at,
-                    syscall=recorded.syscall,
-                    principal=recorded.principal,
-                    args=recorded.args,
-                    status="ok",
-                    result=encoded,
-                )
                 # the caller gets exactly what the journal holds (lists, not tuples), as a replay would
                 result = SyscallResult(ok=True, seq=tx.next_seq, value=decode(encoded)["value"])
-            return result
-        except KernelError as refusal:
-            error = SyscallError.of(refusal.code, refusal.detail)
-        except (MemoryRuleError, AwmuRuleError) as refusal:
-            error = SyscallError.of(ErrorCode(refusal.code.value), refusal.detail)
-        except StorageError:
-            raise
-        except Exception as exc:
-            error = SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
-        return self._journal_refusal(recorded, error, transactions)
+            tx.append(
+                recorded_at=recorded.recorded_at,
+                syscall=recorded.syscall,
+                principal=recorded.principal,
+                args=recorded.args,
+                status="ok" if error is None else error.code,
+                result=encoded,
+            )
+        return result
 
     def _admit(self, recorded: RecordedCall) -> tuple[SyscallSpec, Any]:
         """Checks that need no state: principal, name, argument shape, bound service."""

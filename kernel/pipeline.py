@@ -119,8 +119,12 @@ def pipeline(
             snapshot_hash=str(value["snapshot_hash"]),
             snapshot_seq=taken.seq,
         )
-    finally:
+    except BaseException:
         kernel.call("pipeline.end", {"run_id": run_id}, principal=principal)
+        raise
+    ended = kernel.call("pipeline.end", {"run_id": run_id}, principal=principal)
+    if not ended.ok:
+        raise PipelineError("pipeline.end", ended)
 
 
 Stage = Callable[[CognitivePipelineContext], Any]

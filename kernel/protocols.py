@@ -46,6 +46,10 @@ class Transaction(Protocol):
     @property
     def grants(self) -> GrantRepository: ...
 
+    def handler_scope(self, *, mutating: bool) -> AbstractContextManager[None]:
+        """Where the handler runs; a refusal raised in it leaves nothing the handler wrote."""
+        ...
+
     def append(
         self,
         *,

@@ -22,11 +22,11 @@ from kernel.errors import ErrorCode, KernelError
 from kernel.table import SyscallSpec
 from syscalls.access import authorize
 from syscalls.pipeline import RunId, refuse_in_flight_mutation
-from syscalls.types import AwareDatetime, UserId
+from syscalls.types import NO_NUL, AwareDatetime, UserId
 
 __all__ = ["MEMORY_LONG_SYSCALLS"]
 
-Text = Annotated[str, msgspec.Meta(max_length=1024)]
+Text = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
 
 
 class ListArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -56,7 +56,7 @@ class WriteArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     user_id: UserId
     key: str
     memory_type: MemoryLongType
-    source: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    source: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=NO_NUL)]
     notes: Text | None = None
     value_ref: Text | None = None
     expires_at: AwareDatetime | None = None

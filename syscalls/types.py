@@ -7,7 +7,7 @@ from typing import Annotated
 
 import msgspec
 
-__all__ = ["MAX_USER_ID_LENGTH", "AwareDatetime", "UserId"]
+__all__ = ["MAX_USER_ID_LENGTH", "NO_NUL", "AwareDatetime", "UserId"]
 
 MAX_USER_ID_LENGTH = 128
 
@@ -18,4 +18,6 @@ UserId = Annotated[
 """A user id: 1 to 128 characters, no control characters."""
 
 AwareDatetime = Annotated[datetime, msgspec.Meta(tz=True)]
+NO_NUL = r"^[^\x00]*\Z"
+"""Free text that reaches a text column: any character but NUL (PostgreSQL text cannot hold U+0000)."""
 """An RFC 3339 timestamp with an offset; naive times are refused."""

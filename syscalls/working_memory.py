@@ -13,18 +13,18 @@ from arvis.awmu.repository import EventQuery
 from arvis.awmu.resolution import ConflictType
 from arvis.awmu.service import UnitFilter, WorkingMemoryService
 from kernel.abi import CallContext
-from kernel.access import Capability, allows
+from kernel.access import Capability, granted
 from kernel.errors import ErrorCode, KernelError
 from kernel.table import SyscallSpec
-from syscalls.types import UserId
+from syscalls.types import NO_NUL, UserId
 
 __all__ = ["WORKING_MEMORY_SYSCALLS"]
 
 ContextId = UserId
-UnitText = Annotated[str, msgspec.Meta(min_length=1, max_length=2_000)]
-UnitId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
-Source = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
-Note = Annotated[str, msgspec.Meta(max_length=1_000)]
+UnitText = Annotated[str, msgspec.Meta(min_length=1, max_length=2_000, pattern=NO_NUL)]
+UnitId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=NO_NUL)]
+Source = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=NO_NUL)]
+Note = Annotated[str, msgspec.Meta(max_length=1_000, pattern=NO_NUL)]
 Probability = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 
 _SERVICE = "working_memory_service"
@@ -98,14 +98,16 @@ class EventsArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     context_id: ContextId
     after_seq: Annotated[int, msgspec.Meta(ge=0)] = 0
     after_index: Annotated[int, msgspec.Meta(ge=-1)] | None = None
-    kinds: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]], msgspec.Meta(max_length=32)] = []
+    kinds: Annotated[
+        list[Annotated[str, msgspec.Meta(max_length=32, pattern=NO_NUL)]], msgspec.Meta(max_length=32)
+    ] = []
     unit_id: UnitId | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=1_000)] = 100
 
 
 class SummaryArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     context_id: ContextId
-    summary: Annotated[str, msgspec.Meta(max_length=50_000)]
+    summary: Annotated[str, msgspec.Meta(max_length=50_000, pattern=NO_NUL)]
     strict: bool = False
 
 
@@ -216,8 +218,10 @@ def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
         note=args.note,
         seq=ctx.seq,
         principal=ctx.principal,
-        granted=lambda context_id: allows(
-            ctx.tx.grants.grants_of(ctx.principal), ctx.principal, Capability.CANONIZE, context_id
+        # a context's own canonizers, or a canonize grant; built-in administrators are not
+        # canonizers by name: CANON is a decision the context's config or an explicit grant delegates
+        granted=lambda context_id: granted(
+            ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, context_id
         ),
     )
 

@@ -43,6 +43,8 @@ JOURNAL_ID = "j-test"
 USER = "u1"
 PRINCIPAL = "user:u1"
 AGENT = "agent:planner"
+SERVICE = "service:onboarding"
+OPERATOR = "operator:test"
 
 WRITE: dict[str, Any] = {
     "user_id": USER,
@@ -54,24 +56,35 @@ WRITE: dict[str, Any] = {
 Call = tuple[object, object, object]
 """(syscall name, args, principal) exactly as passed to ``Kernel.call``."""
 
-# A journal that exercises every path: writes, supersession, revocation, reads, every kind of refusal.
+SETUP_CALLS: list[Call] = [
+    ("access.grant", {"principal": AGENT, "capability": "read", "scope": USER}, OPERATOR),  # 1 ok
+    ("access.grant", {"principal": SERVICE, "capability": "write", "scope": USER}, OPERATOR),  # 2 ok
+]
+"""An administrator lets the agent read and the onboarding service write the user's memory."""
+
+# A journal that exercises every path: grants, writes, supersession, revocation, reads, every kind of
+# refusal. Tests name its entries by the SEQ_* constants below, computed from the list.
 STANDARD_CALLS: list[Call] = [
-    ("memory.write", WRITE, PRINCIPAL),  # 1 ok
-    ("memory.write", {**WRITE, "key": "timezone", "source": "onboarding"}, "service:onboarding"),  # 2 ok
-    ("memory.get", {"user_id": USER, "key": "language"}, AGENT),  # 3 ok (read)
-    ("memory.write", WRITE, PRINCIPAL),  # 4 memory_conflict
-    ("memory.write", {**WRITE, "replace": True, "value_ref": "ref-2"}, PRINCIPAL),  # 5 ok
-    ("memory.write", {**WRITE, "key": "no_ads", "source": "governance"}, PRINCIPAL),  # 6 policy denied
-    ("memory.snapshot", {"user_id": USER}, AGENT),  # 7 ok (read)
-    ("memory.revoke", {"user_id": USER, "key": "timezone"}, PRINCIPAL),  # 8 ok
-    ("memory.get", {"user_id": USER, "key": "timezone"}, AGENT),  # 9 memory_entry_revoked
-    ("memory.list", {"user_id": USER, "include_inactive": True}, AGENT),  # 10 ok (read)
-    ("memory.unknown", {}, AGENT),  # 11 unknown_syscall
-    ("memory.list", {"user_id": USER, "extra": "é"}, AGENT),  # 12 invalid_args
-    ("memory.list", {"user_id": USER}, ""),  # 13 invalid_principal
-    ("memory.snapshot", {"user_id": USER}, AGENT),  # 14 ok (read)
+    *SETUP_CALLS,
+    ("memory.write", WRITE, PRINCIPAL),  # 3 ok
+    ("memory.write", {**WRITE, "key": "timezone", "source": "onboarding"}, SERVICE),  # 4 ok
+    ("memory.get", {"user_id": USER, "key": "language"}, AGENT),  # 5 ok (read)
+    ("memory.write", WRITE, PRINCIPAL),  # 6 memory_conflict
+    ("memory.write", {**WRITE, "replace": True, "value_ref": "ref-2"}, PRINCIPAL),  # 7 ok
+    ("memory.write", {**WRITE, "key": "no_ads", "source": "governance"}, PRINCIPAL),  # 8 policy denied
+    ("memory.snapshot", {"user_id": USER}, AGENT),  # 9 ok (read)
+    ("memory.revoke", {"user_id": USER, "key": "timezone"}, PRINCIPAL),  # 10 ok
+    ("memory.get", {"user_id": USER, "key": "timezone"}, AGENT),  # 11 memory_entry_revoked
+    ("memory.list", {"user_id": USER, "include_inactive": True}, AGENT),  # 12 ok (read)
+    ("memory.unknown", {}, AGENT),  # 13 unknown_syscall
+    ("memory.list", {"user_id": USER, "extra": "é"}, AGENT),  # 14 invalid_args
+    ("memory.list", {"user_id": USER}, ""),  # 15 invalid_principal
+    ("memory.revoke", {"user_id": USER, "key": "language"}, AGENT),  # 16 access denied: read only
+    ("memory.snapshot", {"user_id": USER}, AGENT),  # 17 ok (read)
 ]
 STANDARD_STATUSES = [
+    "ok",
+    "ok",
     "ok",
     "ok",
     "ok",
@@ -85,10 +98,32 @@ STANDARD_STATUSES = [
     "unknown_syscall",
     "invalid_args",
     "invalid_principal",
+    "memory_policy_denied",
     "ok",
 ]
-MUTATING_OK_SEQS = frozenset({1, 2, 5, 8})
-"""Seqs of STANDARD_CALLS that changed the state."""
+MUTATING_SYSCALLS = frozenset({"memory.write", "memory.revoke", "access.grant", "access.revoke"})
+
+
+def standard_seqs(predicate: Callable[[Call, str], bool]) -> list[int]:
+    """The seqs of the standard journal whose (call, status) satisfy ``predicate``."""
+    pairs = zip(STANDARD_CALLS, STANDARD_STATUSES, strict=True)
+    return [seq for seq, (call, status) in enumerate(pairs, start=1) if predicate(call, status)]
+
+
+def _first(predicate: Callable[[Call, str], bool]) -> int:
+    return standard_seqs(predicate)[0]
+
+
+MUTATING_OK_SEQS = frozenset(standard_seqs(lambda c, s: s == "ok" and c[0] in MUTATING_SYSCALLS))
+"""Seqs of STANDARD_CALLS that changed the state (the grants included: they are state)."""
+SEQ_FIRST_WRITE = _first(lambda c, s: c[0] == "memory.write" and s == "ok")
+SEQ_AGENT_GET = _first(lambda c, s: c[0] == "memory.get" and c[2] == AGENT and s == "ok")
+SEQ_CONFLICT = _first(lambda c, s: s == "memory_conflict")
+SEQ_REPLACE = _first(lambda c, s: isinstance(c[1], dict) and c[1].get("replace") is True and s == "ok")
+SEQ_AGENT_SNAPSHOT = _first(lambda c, s: c[0] == "memory.snapshot" and c[2] == AGENT)
+SEQ_REVOKE = _first(lambda c, s: c[0] == "memory.revoke" and s == "ok")
+SEQ_EMPTY_PRINCIPAL = _first(lambda c, s: s == "invalid_principal")
+SEQ_ACCESS_DENIED = _first(lambda c, s: c[2] == AGENT and s == "memory_policy_denied")
 
 JOURNAL_COLUMNS = (
     "recorded_at",
@@ -376,7 +411,9 @@ _KEYS = _mostly(["language", "timezone", "tone_style"], ["no_ads", "", " padded"
 _USERS = _mostly(["u1", "u2"], ["", "bad\x01id"])
 _TYPES = _mostly(["preference", "context", "rule", "style", "constraint"], ["mood"])
 _SOURCES = _mostly(["explicit_user", "onboarding", "proposed"], ["governance", "inferred", ""])
-_PRINCIPALS = _mostly([PRINCIPAL, AGENT, "service:onboarding"], ["", "bad\nprincipal", 7])
+_PRINCIPALS = _mostly(
+    [PRINCIPAL, PRINCIPAL, "user:u2", AGENT, SERVICE, "operator:local"], ["", "bad\nprincipal", 7]
+)
 _EXPIRES = _mostly(
     [None, None, "2026-01-01T00:00:05Z", "2026-01-05T00:00:00+02:00"],  # the first expires a few calls in
     [
@@ -429,7 +466,9 @@ _ODD_ARGS = st.sampled_from(
 def calls(draw: Callable[..., Any]) -> Call:
     """One call, valid or not, as a caller might make it."""
     kind = draw(
-        st.sampled_from(["write"] * 4 + ["get", "get", "revoke", "list", "snapshot", "odd"] + ["awmu"] * 4)
+        st.sampled_from(
+            ["write"] * 4 + ["get", "get", "revoke", "list", "snapshot", "odd", "access"] + ["awmu"] * 4
+        )
     )
     principal = draw(_PRINCIPALS)
     user = draw(_USERS)
@@ -443,8 +482,25 @@ def calls(draw: Callable[..., Any]) -> Call:
         return ("memory.snapshot", {"user_id": user}, principal)
     if kind == "awmu":
         return draw(awmu_calls())
+    if kind == "access":
+        return draw(access_calls())
     name = draw(st.sampled_from(["memory.write", "memory.get", "memory.forget", "", None, "x" * 200]))
     return (name, draw(_ODD_ARGS), principal)
+
+
+@st.composite
+def access_calls(draw: Callable[..., Any]) -> Call:
+    """One ``access.*`` call, by an administrator most of the time (the others are refused)."""
+    by = draw(_mostly(["operator:local", "operator:local", "admin:root", AGENT, PRINCIPAL], ["", 7]))
+    name = draw(st.sampled_from(["access.grant", "access.grant", "access.revoke", "access.list"]))
+    if name == "access.list":
+        return (name, draw(st.sampled_from([{}, {"principal": AGENT}, {"principal": SERVICE}])), by)
+    args = {
+        "principal": draw(_mostly([AGENT, SERVICE], ["", "bad\nprincipal"])),
+        "capability": draw(_mostly(["read", "write", "revoke", "admin", "canonize"], ["everything"])),
+        "scope": draw(_mostly(["u1", "u1", "u2", "*", "c1"], ["", "bad\x01scope"])),
+    }
+    return (name, args, by)
 
 
 _CONTEXTS = _mostly(["c1", "c1", "c1", "c2"], ["", "bad\x02ctx"])

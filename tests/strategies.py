@@ -103,6 +103,25 @@ def call(kernel: Kernel, name: object, args: object = None, principal: object = 
     return kernel.call(name, args, principal=principal)
 
 
+OPERATOR = "operator:test"
+"""The administrator that grants capabilities at a test's setup (so that its journal shows them)."""
+AGENT = "agent:planner"
+"""A principal with no right of its own: it acts on a user's memory only through grants."""
+AUDIT = "audit"
+"""The principal that reads every user's listing in the property tests, granted ``read`` on ``*``."""
+GRANTED_CAPABILITIES = ("read", "write", "revoke", "admin")
+
+
+def grant(
+    kernel: Kernel, principal: str, capability: str, scope: str = "*", *, by: str = OPERATOR
+) -> SyscallResult:
+    """``access.grant`` of ``capability`` on ``scope`` to ``principal``, asserted accepted."""
+    args = {"principal": principal, "capability": capability, "scope": scope}
+    result = kernel.call("access.grant", args, principal=by)
+    assert result.ok, result.error
+    return result
+
+
 # --------------------------------------------------------------------------------------------------
 # canonical values
 
@@ -312,6 +331,26 @@ def _refused(code: str, name: object, args: object, principal: object = "user:u1
     return RefusedCall(name=name, args=args, principal=principal, code=code)
 
 
+def _memory_args(name: str, user: str) -> dict[str, Any]:
+    """Well-formed arguments of a ``memory.*`` call on ``user``."""
+    if name == "memory.write":
+        return write_args("language", user_id=user)
+    if name in ("memory.get", "memory.revoke"):
+        return key_args("language", user_id=user)
+    return {"user_id": user}
+
+
+UNGRANTED_PRINCIPALS = ("agent:stranger", "service:nobody", "user:", "User:u1", "users:u1", "operator:", "a")
+"""Principals that no test grants anything to: never the owner of a user, never an administrator."""
+
+
+def _stranger(user: str) -> st.SearchStrategy[str]:
+    """A principal that may not act on ``user`` (another user, or one holding no grant)."""
+    return st.sampled_from(
+        [*UNGRANTED_PRINCIPALS, *(f"user:{other}" for other in ("u1", "u2") if other != user)]
+    )
+
+
 refused_calls = st.one_of(
     st.builds(
         lambda name, principal: _refused("invalid_principal", name, {"user_id": "u1"}, principal),
@@ -340,19 +379,26 @@ refused_calls = st.one_of(
         ),
     ),
     st.builds(
-        lambda name, key, user: _refused("memory_invalid_key", name, key_args(key, user_id=user)),
+        lambda name, key, user: _refused(
+            "memory_invalid_key", name, key_args(key, user_id=user), f"user:{user}"
+        ),
         st.sampled_from(["memory.get", "memory.revoke"]),
         invalid_keys,
         user_ids,
     ),
     st.builds(
-        lambda key, user: _refused("memory_invalid_key", "memory.write", write_args(key, user_id=user)),
+        lambda key, user: _refused(
+            "memory_invalid_key", "memory.write", write_args(key, user_id=user), f"user:{user}"
+        ),
         invalid_keys,
         user_ids,
     ),
     st.builds(
         lambda key, user, source: _refused(
-            "memory_policy_denied", "memory.write", write_args(key, user_id=user, source=source)
+            "memory_policy_denied",
+            "memory.write",
+            write_args(key, user_id=user, source=source),
+            f"user:{user}",
         ),
         machine_keys,
         user_ids,
@@ -360,7 +406,10 @@ refused_calls = st.one_of(
     ),
     st.builds(
         lambda key, user: _refused(
-            "memory_policy_denied", "memory.write", write_args(key, user_id=user, notes="free text")
+            "memory_policy_denied",
+            "memory.write",
+            write_args(key, user_id=user, notes="free text"),
+            f"user:{user}",
         ),
         machine_keys,
         user_ids,
@@ -370,6 +419,7 @@ refused_calls = st.one_of(
             "memory_policy_denied",
             "memory.write",
             write_args("favourite_colour", user_id=user, source="governance"),
+            f"user:{user}",
         ),
         user_ids,
     ),
@@ -378,11 +428,22 @@ refused_calls = st.one_of(
             "invalid_args",
             "memory.write",
             write_args("language", user_id=user, expires_at="2026-02-01T00:00:00"),
+            f"user:{user}",
         ),
         user_ids,
     ),
+    user_ids.flatmap(
+        lambda user: st.builds(
+            lambda name, principal: _refused(
+                "memory_policy_denied", name, _memory_args(name, user), principal
+            ),
+            st.sampled_from(MEMORY_SYSCALLS),
+            _stranger(user),
+        )
+    ),
 )
-"""Calls refused with a known code in every state (no state-dependent refusals here)."""
+"""Calls refused with a known code in every state (no state-dependent refusals here): the access rule's
+refusals come from principals in ``UNGRANTED_PRINCIPALS`` or another user, never granted anything."""
 
 ttl_seconds = st.one_of(
     st.none(),
@@ -398,7 +459,9 @@ def call_sequences(draw: st.DrawFn, max_calls: int = 12) -> list[tuple[str, dict
     """A list of (syscall, args, principal, clock advance in seconds) mixing accepted and refused calls.
 
     Writes dominate and most calls use a well-formed key, so that state builds up; expiries are drawn
-    around the call's own time, within and beyond the 30-day bound.
+    around the call's own time, within and beyond the 30-day bound. Calls come from the user's owner,
+    another user, ``AGENT``, an administrator or an empty principal; now and then an administrator grants
+    ``AGENT`` a capability or withdraws one (no one else is ever granted anything).
     """
     steps: list[tuple[str, dict[str, Any], str, int]] = []
     now = T0
@@ -407,6 +470,15 @@ def call_sequences(draw: st.DrawFn, max_calls: int = 12) -> list[tuple[str, dict
             st.sampled_from([0, 0, 1, 3_600, 86_400]) | st.integers(min_value=0, max_value=3 * 86_400)
         )
         now += timedelta(seconds=advance)
+        if draw(st.integers(min_value=0, max_value=7)) == 7:
+            access = draw(st.sampled_from(["access.grant", "access.grant", "access.revoke"]))
+            grant_args = {
+                "principal": AGENT,
+                "capability": draw(st.sampled_from(GRANTED_CAPABILITIES)),
+                "scope": draw(st.sampled_from(["u1", "u2", "*"])),
+            }
+            steps.append((access, grant_args, OPERATOR, advance))
+            continue
         name = draw(st.sampled_from(("memory.write", "memory.write", "memory.write", *MEMORY_SYSCALLS)))
         user = draw(user_ids)
         key = draw(machine_keys if draw(st.integers(min_value=0, max_value=5)) else invalid_keys)
@@ -428,6 +500,6 @@ def call_sequences(draw: st.DrawFn, max_calls: int = 12) -> list[tuple[str, dict
             args = {"user_id": user, "include_inactive": draw(st.booleans())}
         else:
             args = {"user_id": user}
-        principal = draw(st.sampled_from(["user:u1", "user:u1", "agent:planner", ""]))
+        principal = draw(st.sampled_from([f"user:{user}", f"user:{user}", "user:u1", AGENT, OPERATOR, ""]))
         steps.append((name, args, principal, advance))
     return steps

@@ -59,12 +59,9 @@ def _clean_error(err: str) -> None:
     assert lines[0].startswith("arvis: ")
 
 
-def _seqs_where(predicate: Any) -> list[int]:
-    return [
-        i + 1
-        for i, (call, status) in enumerate(zip(h.STANDARD_CALLS, h.STANDARD_STATUSES, strict=True))
-        if predicate(call, status)
-    ]
+_seqs_where = h.standard_seqs
+WRITES = _seqs_where(lambda c, s: c[0] == "memory.write")
+ERRORS = _seqs_where(lambda c, s: s != "ok")
 
 
 # --- arvis call ----------------------------------------------------------------------------------
@@ -81,16 +78,23 @@ def test_call_prints_the_result_and_exits_0_or_1(tmp_path: Path, capsys: pytest.
     assert refused["seq"] == 2
     assert refused["error"]["code"] == "memory_conflict"
     assert refused["error"]["message"]
-    read = _json(
-        capsys, "call", "memory.get", "--db", db, "--args", '{"user_id":"u1","key":"language"}',
-        "--principal", "agent:cli",
-    )  # fmt: skip
-    assert read["ok"] and read["seq"] == 3
+    get_args = '{"user_id":"u1","key":"language"}'
+    denied = _json(
+        capsys, "call", "memory.get", "--db", db, "--args", get_args, "--principal", "agent:cli", code=1
+    )
+    assert denied["seq"] == 3 and denied["error"]["code"] == "memory_policy_denied"
+    grant_args = '{"principal":"agent:cli","capability":"read","scope":"u1"}'
+    granted = _json(capsys, "call", "access.grant", "--db", db, "--args", grant_args)
+    assert granted["ok"] and granted["seq"] == 4
+    read = _json(capsys, "call", "memory.get", "--db", db, "--args", get_args, "--principal", "agent:cli")
+    assert read["ok"] and read["seq"] == 5
     with h.reader_of(db) as reader:
         entries = list(reader.entries())
     assert [(e.syscall, e.status, e.principal) for e in entries] == [
         ("memory.write", "ok", "operator:local"),
         ("memory.write", "memory_conflict", "operator:local"),
+        ("memory.get", "memory_policy_denied", "agent:cli"),
+        ("access.grant", "ok", "operator:local"),
         ("memory.get", "ok", "agent:cli"),
     ]
     assert h.verify(db).verified
@@ -183,17 +187,19 @@ def test_ls_table_output(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
         (("-n", 100), list(range(1, N + 1))),
         (("-r",), list(range(N, 0, -1))),
         (("-n", 3, "-r"), [N, N - 1, N - 2]),
-        (("--syscall", "memory.w*"), _seqs_where(lambda c, s: c[0] == "memory.write")),
+        (("--syscall", "memory.w*"), WRITES),
+        (("--syscall", "access.*"), list(range(1, len(h.SETUP_CALLS) + 1))),
         (("--syscall", "memory.get"), _seqs_where(lambda c, s: c[0] == "memory.get")),
         (("--syscall", "memory.?et"), _seqs_where(lambda c, s: c[0] == "memory.get")),
         (("--syscall", "memory.w"), []),
         (("--status", "ok"), _seqs_where(lambda c, s: s == "ok")),
-        (("--status", "error"), _seqs_where(lambda c, s: s != "ok")),
-        (("--status", "memory_conflict"), [4]),
+        (("--status", "error"), ERRORS),
+        (("--status", "memory_conflict"), [h.SEQ_CONFLICT]),
         (("--principal", h.AGENT), _seqs_where(lambda c, s: c[2] == h.AGENT)),
-        (("--syscall", "memory.w*", "--status", "error"), [4, 6]),
-        (("--syscall", "memory.w*", "-n", 2), [5, 6]),
-        (("--status", "error", "-n", 2, "-r"), [13, 12]),
+        (("--principal", h.OPERATOR), list(range(1, len(h.SETUP_CALLS) + 1))),
+        (("--syscall", "memory.w*", "--status", "error"), [s for s in WRITES if s in ERRORS]),
+        (("--syscall", "memory.w*", "-n", 2), WRITES[-2:]),
+        (("--status", "error", "-n", 2, "-r"), ERRORS[:-3:-1]),
         (("--since", "2026-01-01T00:00:05Z", "--until", "2026-01-01T00:00:08Z"), [5, 6, 7, 8]),
         (("--since", "2026-01-01T01:00:05+01:00"), list(range(5, N + 1))),
         (("--since", "2026-01-01"), list(range(1, N + 1))),
@@ -210,7 +216,7 @@ def test_ls_relative_times(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     """Entries 4.5h, 3.5h, 2.5h, 1.5h and 0.5h old (the header takes the first clock reading)."""
     db = tmp_path / "recent.db"
     start = datetime.now(UTC) - timedelta(hours=5, minutes=30)
-    calls = [("memory.snapshot", {"user_id": h.USER}, h.AGENT)] * 5
+    calls = [("memory.snapshot", {"user_id": h.USER}, h.PRINCIPAL)] * 5
     h.build_journal(db, calls, clock=h.make_clock(start, timedelta(hours=1)))
     assert _seqs(capsys, db, "--since", "2h") == [4, 5]
     assert _seqs(capsys, db, "--since", "120m") == [4, 5]
@@ -231,8 +237,11 @@ def test_ls_json_and_jsonl_hold_the_same_entries(db: Path, capsys: pytest.Captur
         "seq", "recorded_at", "syscall", "principal", "args", "status", "result",
         "effects_hash", "prev_hash", "entry_hash",
     }  # fmt: skip
-    assert first["args"] == h.WRITE
+    assert first["args"] == h.SETUP_CALLS[0][1]
     assert first["result"]["ok"] is True
+    write = as_json[h.SEQ_FIRST_WRITE - 1]
+    assert write["args"] == h.WRITE
+    assert write["result"]["ok"] is True
 
 
 @pytest.mark.parametrize(
@@ -255,16 +264,19 @@ def test_ls_bad_options_exit_2(db: Path, capsys: pytest.CaptureFixture[str], bad
 
 
 def test_show_one_entry(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    entry = _json(capsys, "journal", "show", db, 5)
-    assert entry["seq"] == 5
+    entry = _json(capsys, "journal", "show", db, h.SEQ_REPLACE)
+    assert entry["seq"] == h.SEQ_REPLACE
     assert entry["syscall"] == "memory.write"
     assert entry["args"] == {**h.WRITE, "replace": True, "value_ref": "ref-2"}
     assert entry["result"]["value"]["superseded"]["key"] == "language"
-    assert entry["entry_hash"] == h.read_cell(db, 5, "entry_hash")
-    refused = _json(capsys, "journal", "show", db, 4)
+    assert entry["entry_hash"] == h.read_cell(db, h.SEQ_REPLACE, "entry_hash")
+    refused = _json(capsys, "journal", "show", db, h.SEQ_CONFLICT)
     assert refused["status"] == "memory_conflict"
     assert refused["result"]["error"]["code"] == "memory_conflict"
-    code, out, _ = h.cli(capsys, "journal", "show", db, 5, "-o", "table")
+    granted = _json(capsys, "journal", "show", db, 1)
+    assert (granted["syscall"], granted["principal"], granted["status"]) == ("access.grant", h.OPERATOR, "ok")
+    assert granted["result"]["value"] == {"grant": h.SETUP_CALLS[0][1], "added": True}
+    code, out, _ = h.cli(capsys, "journal", "show", db, h.SEQ_REPLACE, "-o", "table")
     assert code == 0 and "ref-2" in out
 
 
@@ -403,13 +415,14 @@ def test_verify_json_on_a_tampered_journal(db: Path, capsys: pytest.CaptureFixtu
 def test_verify_reports_expected_and_found_for_a_forged_result(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    forged = json.loads(h.read_cell(db, 3, "result"))
+    seq = h.SEQ_AGENT_GET
+    forged = json.loads(h.read_cell(db, seq, "result"))
     forged["value"]["status"] = "expired"
-    h.rewrite_history(db, 3, "result", json.dumps(forged, sort_keys=True, separators=(",", ":")).encode())
+    h.rewrite_history(db, seq, "result", json.dumps(forged, sort_keys=True, separators=(",", ":")).encode())
     assert _json(capsys, "journal", "verify", db, "--chain-only", "-o", "json")["verified"] is True
     report = _json(capsys, "journal", "verify", db, "-o", "json", code=1)
     divergence = report["divergence"]
-    assert (report["first_bad_seq"], divergence["seq"], divergence["class"]) == (3, 3, "nondeterminism")
+    assert (report["first_bad_seq"], divergence["seq"], divergence["class"]) == (seq, seq, "nondeterminism")
     assert divergence["expected"]["value"]["status"] == "expired"
     assert divergence["found"]["value"]["status"] == "active"
 
@@ -485,8 +498,9 @@ def test_rewritten_history_fails_against_the_old_checkpoint(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     checkpoint = _checkpoint(capsys, db)
-    h.rewrite_history(db, 7, "principal", "agent:forger")
-    assert h.cli(capsys, "journal", "verify", db)[0] == 0  # the rewritten chain is self-consistent
+    # an administrator may read too: the rewritten chain is self-consistent and replays
+    h.rewrite_history(db, h.SEQ_AGENT_SNAPSHOT, "principal", "operator:forger")
+    assert h.cli(capsys, "journal", "verify", db)[0] == 0
     report = _json(capsys, "journal", "verify", db, "--checkpoint", checkpoint, "-o", "json", code=1)
     assert report["first_bad_seq"] == N
     assert report["divergence"]["class"] == "invalid_history"
@@ -514,9 +528,11 @@ def test_stats_json(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert stats["size_bytes"] > 0
     counts = {(row["syscall"], row["status"]): row["count"] for row in stats["by_syscall"]}
     assert sum(counts.values()) == N
+    assert counts[("access.grant", "ok")] == len(h.SETUP_CALLS)
     assert counts[("memory.write", "ok")] == 3
     assert counts[("memory.snapshot", "ok")] == 2
     assert counts[("memory.write", "memory_conflict")] == 1
+    assert counts[("memory.revoke", "memory_policy_denied")] == 1
     code, out, _ = h.cli(capsys, "journal", "stats", db)
     assert code == 0 and f"entries: {N}" in out
 
@@ -600,12 +616,13 @@ def test_diff_names_the_first_differing_seq(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     calls = list(h.STANDARD_CALLS)
-    name, args, _ = calls[6]
-    calls[6] = (name, args, "agent:other")
+    seq = h.SEQ_AGENT_SNAPSHOT
+    name, args, _ = calls[seq - 1]
+    calls[seq - 1] = (name, args, "operator:other")  # allowed too: only the principal differs
     other = _twin(tmp_path, "other.db", calls)
     code, out, _ = h.cli(capsys, "journal", "diff", db, other)
     assert code == 1
-    assert out.startswith("first difference at seq 7:")
+    assert out.startswith(f"first difference at seq {seq}:")
     assert "principal" in out and "args" not in out
 
 

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_one_event_per_call_without_contents() -> None:
+    structlog.reset_defaults()  # another test may have configured the command line's logging
     kernel = open_kernel(":memory:", logger=structlog.get_logger("test"))
     try:
         with capture_logs() as events:
@@ -38,6 +39,7 @@ def test_one_event_per_call_without_contents() -> None:
 
 
 def test_no_logger_no_events() -> None:
+    structlog.reset_defaults()
     kernel = open_kernel(":memory:")
     try:
         with capture_logs() as events:

@@ -21,6 +21,9 @@ except ImportError:  # tests/ is not a package: pytest put it on sys.path
     import journal_helpers as h
 
 FILTER_INDEXES = {"ix_journal_recorded_at", "ix_journal_syscall", "ix_journal_principal", "ix_journal_status"}
+OLD_CALLS = [call for call in h.STANDARD_CALLS if call not in h.SETUP_CALLS]
+"""The standard calls but the grants: a database at 0001 has no grants table, so no one can be granted
+anything there (the agent's and the service's calls are refused, at 0001 and at head alike)."""
 
 
 def _revision(path: Path) -> str | None:
@@ -55,7 +58,7 @@ def _write_at_0001(path: Path, calls: list[h.Call]) -> None:
 @pytest.fixture
 def old_journal(tmp_path: Path) -> Iterator[Path]:
     path = tmp_path / "old.db"
-    _write_at_0001(path, h.STANDARD_CALLS)
+    _write_at_0001(path, OLD_CALLS)
     yield path
 
 
@@ -70,7 +73,7 @@ def test_journal_written_at_0001_stays_at_0001(old_journal: Path, capsys: pytest
     assert h.verify(old_journal, replay=False).verified
     code, out, _ = h.cli(capsys, "journal", "ls", old_journal, "-o", "json")
     assert code == 0
-    assert len(json.loads(out)) == len(h.STANDARD_CALLS)
+    assert len(json.loads(out)) == len(OLD_CALLS)
     assert _revision(old_journal) == "0001"
 
 
@@ -85,10 +88,10 @@ def test_upgrade_then_verify(old_journal: Path, tmp_path: Path, capsys: pytest.C
     after = h.verify(old_journal)
     assert after.verified, after.divergence
     assert after.replayed
-    assert (after.entries, after.head_hash) == (len(h.STANDARD_CALLS), chain_before.head_hash)
+    assert (after.entries, after.head_hash) == (len(OLD_CALLS), chain_before.head_hash)
     # the same calls written at head give the same journal and the same state
     twin = tmp_path / "twin.db"
-    h.build_journal(twin)
+    h.build_journal(twin, OLD_CALLS)
     at_head = h.verify(twin)
     assert (at_head.head_hash, at_head.state_digest) == (after.head_hash, after.state_digest)
     code, out, _ = h.cli(capsys, "journal", "verify", old_journal, "-o", "json")

@@ -20,6 +20,9 @@ from syscalls.table import SYSCALL_TABLE
 
 USER = "alice"
 AGENT = "agent:planner"
+OPERATOR = "operator:test"
+SETUP_ENTRIES = 3
+"""The journal of the ``journal`` fixture before any run: two writes by the user and the agent's grant."""
 
 
 def _write(kernel: Any, key: str, memory_type: str = "constraint") -> Any:
@@ -38,6 +41,8 @@ def journal(tmp_path: Path) -> Iterator[tuple[Kernel, Path]]:
     )
     _write(kernel, "no_penicillin")
     _write(kernel, "language", "preference")
+    grant = {"principal": AGENT, "capability": "read", "scope": USER}
+    assert kernel.call("access.grant", grant, principal=OPERATOR).ok  # runs need read on the user
     yield kernel, path
     kernel.close()
 
@@ -78,7 +83,8 @@ def test_the_refused_mutation_is_journaled_with_its_reason(journal: tuple[Kernel
     finally:
         reader.close()
     assert len(refused) == 1 and b"in-flight mutation" in refused[0].result
-    assert syscalls[2:6] == ["pipeline.begin", "memory.snapshot", "memory.write", "pipeline.end"]
+    assert syscalls[:SETUP_ENTRIES] == ["memory.write", "memory.write", "access.grant"]
+    assert syscalls[SETUP_ENTRIES:] == ["pipeline.begin", "memory.snapshot", "memory.write", "pipeline.end"]
     reader = JournalReader.open(str(path))
     try:
         snapshot_args = [e.args for e in reader.entries() if e.syscall == "memory.snapshot"]
@@ -92,7 +98,7 @@ def test_a_run_replays_byte_for_byte_with_journal_only_replay(journal: tuple[Ker
     live = run_pipeline(kernel, _stages(kernel), user_id=USER, run_id="run-1", principal=AGENT)
     reader = JournalReader.open(str(path))
     try:
-        replay = JournalReplayKernel(reader.entries(JournalFilter(after_seq=2)))
+        replay = JournalReplayKernel(reader.entries(JournalFilter(after_seq=SETUP_ENTRIES)))
         replayed = run_pipeline(replay, _stages(replay), user_id=USER, run_id="run-1", principal=AGENT)
         assert replay.exhausted
         assert replayed == live
@@ -148,3 +154,4 @@ def test_other_users_are_not_held(journal: tuple[Kernel, Path]) -> None:
         assert other.ok
         revoke = kernel.call("memory.revoke", {"user_id": USER, "key": "language"}, principal=f"user:{USER}")
         assert revoke.error is not None and revoke.error.code == "memory_policy_denied"
+        assert revoke.error.detail.startswith("in-flight mutation"), "held by the run, not by the access rule"

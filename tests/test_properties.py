@@ -15,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from strategies import (
+    AGENT,
+    AUDIT,
     MAX_TTL,
     MEMORY_TYPES,
     REGISTRY_KEYS,
@@ -25,6 +27,7 @@ from strategies import (
     call_sequences,
     fresh_kernel,
     garbage_objects,
+    grant,
     journal_entries,
     key_args,
     machine_keys,
@@ -55,7 +58,8 @@ def _code(result: SyscallResult) -> str:
 
 
 def _listing(kernel: Kernel, user_id: str) -> list[dict[str, Any]]:
-    result = kernel.call("memory.list", {"user_id": user_id, "include_inactive": True}, principal="audit")
+    """Every entry of the user, read by ``AUDIT`` (granted ``read`` on ``*`` at each test's setup)."""
+    result = kernel.call("memory.list", {"user_id": user_id, "include_inactive": True}, principal=AUDIT)
     assert result.ok, result.error
     return result.value["entries"]  # type: ignore[no-any-return]
 
@@ -153,6 +157,7 @@ def test_refused_call_changes_no_state(
     included) exactly as they were; only the journal grows, by one entry."""
     clock = ManualClock(T0)
     with fresh_kernel(clock) as kernel:
+        grant(kernel, AUDIT, "read")
         _run(kernel, clock, steps)
         listings = [_listing(kernel, user) for user in USERS]
         rows = state_rows(kernel)
@@ -179,16 +184,17 @@ def test_list_is_ordered_by_created_at_key_and_type(writes: list[tuple[str, str,
     clock = ManualClock(T0)
     now = T0
     with fresh_kernel(clock) as kernel:
+        grant(kernel, AUDIT, "read")
         for user, key, memory_type, advance in writes:
             now += timedelta(seconds=advance)
             clock.set(now)
             args = write_args(key, user_id=user, memory_type=memory_type, replace=True)
-            assert kernel.call("memory.write", args, principal="user:u1").ok
+            assert kernel.call("memory.write", args, principal=f"user:{user}").ok
         for user in USERS:
             history = _listing(kernel, user)
             assert len(history) == sum(1 for write in writes if write[0] == user)
             assert [_sort_key(item) for item in history] == sorted(_sort_key(item) for item in history)
-            active = kernel.call("memory.list", {"user_id": user}, principal="audit").value["entries"]
+            active = kernel.call("memory.list", {"user_id": user}, principal=AUDIT).value["entries"]
             assert active == [item for item in history if item["status"] == "active"]
             assert len(active) == len({write[1] for write in writes if write[0] == user})
 
@@ -243,9 +249,14 @@ def _view(item: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
+MACHINE_OPERATOR = "operator:ops"
+CALLERS = ("owner", "owner", "owner", "other user", AGENT, MACHINE_OPERATOR, "user:")
+"""Who makes a memory call of the machine: mostly the user's owner (``user:<id>``)."""
+
+
 class KernelMachine(RuleBasedStateMachine):
-    """The kernel against a plain model of ARVIS-MEM-01: every call's outcome is predicted, and the
-    listing of every user always equals the model's."""
+    """The kernel against a plain model of ARVIS-MEM-01 and of the access rule: every call's outcome is
+    predicted, and the listing of every user always equals the model's."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -253,7 +264,12 @@ class KernelMachine(RuleBasedStateMachine):
         self.clock = ManualClock(T0)  # does not move by itself: ties in created_at are common
         self.kernel = open_kernel(":memory:", clock=self.clock, journal_id="j-machine")
         self.model: dict[tuple[str, str], list[ModelEntry]] = {}
+        self.agent_grants: set[tuple[str, str]] = set()  # (capability, scope) held by AGENT
         self.acknowledged = 0
+        granted = self._call(
+            "access.grant", {"principal": AUDIT, "capability": "read", "scope": "*"}, MACHINE_OPERATOR
+        )
+        assert granted.ok, granted.error
 
     def teardown(self) -> None:
         self.kernel.store.close()
@@ -265,6 +281,24 @@ class KernelMachine(RuleBasedStateMachine):
             assert result.seq == self.acknowledged
         return result
 
+    def _principal(self, caller: str, user: str) -> str:
+        if caller == "owner":
+            return f"user:{user}"
+        if caller == "other user":
+            return f"user:{'u2' if user == 'u1' else 'u1'}"
+        return caller
+
+    def _may(self, principal: str, capability: str, user: str) -> bool:
+        """The access rule, restated for the machine's principals."""
+        if principal == MACHINE_OPERATOR:
+            return True
+        if principal == f"user:{user}":
+            return True  # read, write and revoke: all a memory call needs
+        if principal == AGENT:
+            held = self.agent_grants
+            return ("admin", "*") in held or bool({(capability, user), (capability, "*")} & held)
+        return False
+
     def _current(self, user: str, key: str) -> ModelEntry | None:
         live = [entry for entry in self.model.get((user, key), []) if entry.superseded_at is None]
         return live[-1] if live else None
@@ -272,7 +306,7 @@ class KernelMachine(RuleBasedStateMachine):
     def _listings(self) -> list[list[tuple[Any, ...]]]:
         listings = []
         for user in USERS:
-            result = self._call("memory.list", {"user_id": user, "include_inactive": True}, "audit")
+            result = self._call("memory.list", {"user_id": user, "include_inactive": True}, AUDIT)
             listings.append([_view(item) for item in result.value["entries"]])
         return listings
 
@@ -282,31 +316,72 @@ class KernelMachine(RuleBasedStateMachine):
         self.clock.set(self.now)
 
     @rule(
+        granting=st.booleans(),
+        capability=st.sampled_from(["read", "write", "revoke", "admin"]),
+        scope=st.sampled_from(["u1", "u2", "*"]),
+        by=st.sampled_from([MACHINE_OPERATOR, MACHINE_OPERATOR, "admin:root", AGENT, "user:u1"]),
+    )
+    def access(self, granting: bool, capability: str, scope: str, by: str) -> None:
+        """An administrator (or someone who is not one) grants AGENT a capability or withdraws it."""
+        name = "access.grant" if granting else "access.revoke"
+        scope = "*" if capability == "admin" else scope  # the machine gives admin on every user only
+        args = {"principal": AGENT, "capability": capability, "scope": scope}
+        result = self._call(name, args, by)
+        may = by != "user:u1" and (by != AGENT or self._may(AGENT, "admin", "*"))
+        if not may:
+            assert _code(result) == "memory_policy_denied", result
+            return
+        assert result.ok, result
+        held = (capability, scope) in self.agent_grants
+        if granting:
+            assert result.value["added"] is not held
+            self.agent_grants.add((capability, scope))
+        else:
+            assert result.value["removed"] is held
+            self.agent_grants.discard((capability, scope))
+
+    @rule(
         user=user_ids,
         key=machine_keys,
         memory_type=st.sampled_from(MEMORY_TYPES),
         source=st.sampled_from(SOURCES),
         replace=st.booleans(),
         ttl=ttl_seconds,
+        caller=st.sampled_from(CALLERS),
     )
     def write(
-        self, user: str, key: str, memory_type: str, source: str, replace: bool, ttl: int | None
+        self,
+        user: str,
+        key: str,
+        memory_type: str,
+        source: str,
+        replace: bool,
+        ttl: int | None,
+        caller: str,
     ) -> None:
+        principal = self._principal(caller, user)
         args = write_args(key, user_id=user, memory_type=memory_type, source=source, replace=replace)
         expires_at = None if ttl is None else self.now + timedelta(seconds=ttl)
         if expires_at is not None:
             args["expires_at"] = expires_at.isoformat()
         current = self._current(user, key)
-        if (source == "governance" and key not in REGISTRY_KEYS) or (
+        may = self._may(principal, "write", user)
+        if not may:
+            expected = "memory_policy_denied"
+            detail = f"principal '{principal}' may not write '{user}'"
+        elif (source == "governance" and key not in REGISTRY_KEYS) or (
             ttl is not None and not 0 < ttl <= MAX_TTL.total_seconds()
         ):
             expected = "memory_policy_denied"
+            detail = None
         elif current is not None and current.status(self.now) == "active" and not replace:
             expected = "memory_conflict"
         else:
             expected = "ok"
-        result = self._call("memory.write", args)
+        result = self._call("memory.write", args, principal)
         assert _code(result) == expected, result
+        if not may:  # the access rule refused it, before any memory rule
+            assert result.error is not None and result.error.detail == detail
         if expected == "ok":
             if current is not None and current.revoked_at is None:
                 current.superseded_at = self.now
@@ -315,11 +390,14 @@ class KernelMachine(RuleBasedStateMachine):
                 assert result.value["superseded"] is None
             self.model.setdefault((user, key), []).append(ModelEntry(key, memory_type, self.now, expires_at))
 
-    @rule(user=user_ids, key=machine_keys)
-    def revoke(self, user: str, key: str) -> None:
+    @rule(user=user_ids, key=machine_keys, caller=st.sampled_from(CALLERS))
+    def revoke(self, user: str, key: str, caller: str) -> None:
+        principal = self._principal(caller, user)
         current = self._current(user, key)
-        result = self._call("memory.revoke", key_args(key, user_id=user))
-        if current is None:
+        result = self._call("memory.revoke", key_args(key, user_id=user), principal)
+        if not self._may(principal, "revoke", user):
+            assert _code(result) == "memory_policy_denied", result
+        elif current is None:
             assert _code(result) == "memory_entry_not_found"
         elif current.revoked_at is not None:
             assert _code(result) == "memory_entry_revoked"
@@ -327,10 +405,14 @@ class KernelMachine(RuleBasedStateMachine):
             assert _code(result) == "ok"
             current.revoked_at = self.now
 
-    @rule(user=user_ids, key=machine_keys)
-    def get(self, user: str, key: str) -> None:
+    @rule(user=user_ids, key=machine_keys, caller=st.sampled_from(CALLERS))
+    def get(self, user: str, key: str, caller: str) -> None:
+        principal = self._principal(caller, user)
         current = self._current(user, key)
-        result = self._call("memory.get", key_args(key, user_id=user))
+        result = self._call("memory.get", key_args(key, user_id=user), principal)
+        if not self._may(principal, "read", user):
+            assert _code(result) == "memory_policy_denied", result
+            return
         if current is None:
             assert _code(result) == "memory_entry_not_found"
             return
@@ -340,9 +422,13 @@ class KernelMachine(RuleBasedStateMachine):
         if result.ok:
             assert _view(result.value) == current.view(self.now)
 
-    @rule(user=user_ids)
-    def snapshot(self, user: str) -> None:
-        result = self._call("memory.snapshot", {"user_id": user})
+    @rule(user=user_ids, caller=st.sampled_from(CALLERS))
+    def snapshot(self, user: str, caller: str) -> None:
+        principal = self._principal(caller, user)
+        result = self._call("memory.snapshot", {"user_id": user}, principal)
+        if not self._may(principal, "read", user):
+            assert _code(result) == "memory_policy_denied", result
+            return
         entries = [entry for (owner, _), history in self.model.items() if owner == user for entry in history]
         active = sorted(entry.view(self.now)[:3] for entry in entries if entry.status(self.now) == "active")
         snapshot = result.value["snapshot"]

@@ -84,7 +84,7 @@ def test_replay_verifies_any_sequence_of_working_memory_calls(calls: list[h.Call
 
 
 @pytest.mark.parametrize("column", h.JOURNAL_COLUMNS)
-@pytest.mark.parametrize("seq", [1, 5, 13, len(h.STANDARD_CALLS)])  # 13: empty principal
+@pytest.mark.parametrize("seq", [1, h.SEQ_REPLACE, h.SEQ_EMPTY_PRINCIPAL, len(h.STANDARD_CALLS)])
 def test_one_changed_byte_is_caught_at_its_row(journal_copy: Path, column: str, seq: int) -> None:
     h.tamper_one(journal_copy, seq, column, position=3)
     for replay in (True, False):
@@ -140,7 +140,7 @@ def test_triggers_refuse_update_and_delete(journal_copy: Path) -> None:
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             connection.execute("UPDATE journal SET status = 'ok' WHERE seq = 4")
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            connection.execute("DELETE FROM journal WHERE seq = 14")
+            connection.execute(f"DELETE FROM journal WHERE seq = {len(h.STANDARD_CALLS)}")
     assert h.verify(journal_copy).verified
 
 
@@ -164,9 +164,9 @@ def test_an_altered_header_is_reported_before_any_entry(journal_copy: Path) -> N
 
 # --- nondeterministic handlers -------------------------------------------------------------------
 
-_CUSTOM_PREFIX: list[h.Call] = [
+_CUSTOM_PREFIX: list[h.Call] = [  # TEST_TABLE has no access.* calls: the owner reads
     ("memory.write", h.WRITE, h.PRINCIPAL),
-    ("memory.get", {"user_id": h.USER, "key": "language"}, h.AGENT),
+    ("memory.get", {"user_id": h.USER, "key": "language"}, h.PRINCIPAL),
     ("memory.write", h.WRITE, h.PRINCIPAL),  # refused: memory_conflict
 ]
 
@@ -184,7 +184,7 @@ def test_nondeterministic_result_is_reported_at_its_seq(tmp_path: Path) -> None:
     calls = [
         *_CUSTOM_PREFIX,
         ("test.counter", {"label": "a"}, h.AGENT),  # seq 4
-        ("memory.snapshot", {"user_id": h.USER}, h.AGENT),
+        ("memory.snapshot", {"user_id": h.USER}, h.PRINCIPAL),
         ("test.counter", {"label": "b"}, h.AGENT),
     ]
     h.build_custom_journal(path, calls)
@@ -216,23 +216,48 @@ def test_nondeterministic_effects_are_reported_at_their_seq(tmp_path: Path) -> N
 
 def test_forged_result_with_a_recomputed_chain_fails_replay(journal_copy: Path) -> None:
     """Someone rewrote a result and rebuilt the chain: only replay can tell."""
-    recorded = decode(h.read_cell(journal_copy, 3, "result"))
+    seq = h.SEQ_AGENT_GET
+    recorded = decode(h.read_cell(journal_copy, seq, "result"))
     recorded["value"]["status"] = "revoked"
-    h.rewrite_history(journal_copy, 3, "result", orjson.dumps(recorded, option=orjson.OPT_SORT_KEYS))
+    h.rewrite_history(journal_copy, seq, "result", orjson.dumps(recorded, option=orjson.OPT_SORT_KEYS))
     assert h.verify(journal_copy, replay=False).verified
     report = h.verify(journal_copy)
     assert report.divergence is not None
-    assert (report.divergence.seq, report.divergence.kind) == (3, DivergenceClass.NONDETERMINISM)
+    assert (report.divergence.seq, report.divergence.kind) == (seq, DivergenceClass.NONDETERMINISM)
     assert report.divergence.expected == recorded
     assert report.divergence.found["value"]["status"] == "active"
 
 
 def test_forged_status_with_a_recomputed_chain_fails_replay(journal_copy: Path) -> None:
-    h.rewrite_history(journal_copy, 4, "status", "ok")
+    h.rewrite_history(journal_copy, h.SEQ_CONFLICT, "status", "ok")
     assert h.verify(journal_copy, replay=False).verified
     report = h.verify(journal_copy)
     assert report.divergence is not None
-    assert (report.divergence.seq, report.divergence.kind) == (4, DivergenceClass.NONDETERMINISM)
+    assert (report.divergence.seq, report.divergence.kind) == (h.SEQ_CONFLICT, DivergenceClass.NONDETERMINISM)
+
+
+def test_a_forged_principal_without_the_right_fails_replay(journal_copy: Path) -> None:
+    """A read rewritten as made by a principal with no grant: the access rule refuses it on replay."""
+    h.rewrite_history(journal_copy, h.SEQ_AGENT_GET, "principal", "agent:someone-else")
+    assert h.verify(journal_copy, replay=False).verified
+    report = h.verify(journal_copy)
+    assert report.divergence is not None
+    assert (report.divergence.seq, report.divergence.kind) == (
+        h.SEQ_AGENT_GET,
+        DivergenceClass.NONDETERMINISM,
+    )
+    assert report.divergence.found["error"]["code"] == "memory_policy_denied"
+
+
+def test_a_removed_grant_fails_replay(journal_copy: Path) -> None:
+    """The grants are state: deleting one by hand is caught, even by the chain-blind state check."""
+    with h.raw_db(journal_copy) as connection:
+        assert connection.execute("DELETE FROM grants WHERE principal = ?", (h.AGENT,)).rowcount == 1
+    assert h.verify(journal_copy, replay=False).verified  # the chain does not cover the state
+    report = h.verify(journal_copy)
+    assert report.divergence is not None
+    assert report.divergence.kind == DivergenceClass.INVALID_HISTORY
+    assert "stored state differs" in report.divergence.reason
 
 
 # --- the state tables are checked against the journal --------------------------------------------
@@ -309,9 +334,11 @@ def test_truncated_tail_fails_against_the_checkpoint(journal_copy: Path, keep: i
 
 def test_rewritten_history_verifies_alone_but_not_against_the_old_checkpoint(journal_copy: Path) -> None:
     checkpoint = h.head_checkpoint(journal_copy)
-    middle = Checkpoint(5, h.read_cell(journal_copy, 5, "entry_hash"))
-    # a read's principal does not change its result: the rewritten journal even replays cleanly
-    h.rewrite_history(journal_copy, 3, "principal", "agent:someone-else")
+    seq = h.SEQ_AGENT_GET
+    middle = Checkpoint(seq + 2, h.read_cell(journal_copy, seq + 2, "entry_hash"))
+    # a read by another principal allowed to read gets the same result: the rewritten journal even
+    # replays cleanly
+    h.rewrite_history(journal_copy, seq, "principal", "operator:someone-else")
     rewritten = h.verify(journal_copy)
     assert rewritten.verified, rewritten.divergence
     assert rewritten.head_hash != checkpoint.entry_hash
@@ -326,6 +353,7 @@ def test_rewritten_history_verifies_alone_but_not_against_the_old_checkpoint(jou
 
 
 def test_checkpoint_before_the_rewrite_still_holds(journal_copy: Path) -> None:
-    early = Checkpoint(2, h.read_cell(journal_copy, 2, "entry_hash"))
-    h.rewrite_history(journal_copy, 3, "principal", "agent:someone-else")
+    seq = h.SEQ_AGENT_GET
+    early = Checkpoint(seq - 1, h.read_cell(journal_copy, seq - 1, "entry_hash"))
+    h.rewrite_history(journal_copy, seq, "principal", "operator:someone-else")
     assert h.verify(journal_copy, checkpoint=early).verified

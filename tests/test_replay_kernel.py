@@ -22,13 +22,17 @@ except ImportError:  # tests/ is not a package: pytest put it on sys.path
 
 
 def pipeline(kernel: Any, *, key: str = "language", principal: str = h.PRINCIPAL) -> dict[str, Any]:
-    """A small pipeline stage: write, read back, snapshot, and one call that is refused."""
+    """A small pipeline stage: write, an administrator lets the agent read, the agent reads back and
+    takes a snapshot, and one call is refused."""
     written = kernel.call("memory.write", {**h.WRITE, "key": key}, principal=principal)
+    grant = {"principal": h.AGENT, "capability": "read", "scope": h.USER}
+    granted = kernel.call("access.grant", grant, principal=h.OPERATOR)
     read = kernel.call("memory.get", {"user_id": h.USER, "key": key}, principal=h.AGENT)
     snapshot = kernel.call("memory.snapshot", {"user_id": h.USER}, principal=h.AGENT)
     refused = kernel.call("memory.write", {**h.WRITE, "key": key}, principal=principal)
     return {
         "write": written.to_dict(),
+        "grant": granted.to_dict(),
         "get": read.to_dict(),
         "snapshot": snapshot.to_dict(),
         "refused": refused.to_dict(),
@@ -66,9 +70,11 @@ def _detail(result: Any) -> dict[str, Any]:
 
 def test_live_run_is_what_was_expected(recorded: tuple[Path, dict[str, Any]]) -> None:
     _, outputs = recorded
-    assert outputs["write"]["ok"] and outputs["get"]["ok"] and outputs["snapshot"]["ok"]
+    assert outputs["write"]["ok"] and outputs["grant"]["ok"]
+    assert outputs["get"]["ok"] and outputs["snapshot"]["ok"]
     assert outputs["refused"]["error"]["code"] == "memory_conflict"
-    assert [outputs[name]["seq"] for name in ("write", "get", "snapshot", "refused")] == [1, 2, 3, 4]
+    names = ("write", "grant", "get", "snapshot", "refused")
+    assert [outputs[name]["seq"] for name in names] == [1, 2, 3, 4, 5]
 
 
 def test_replayed_pipeline_returns_identical_outputs(recorded: tuple[Path, dict[str, Any]]) -> None:
@@ -78,7 +84,7 @@ def test_replayed_pipeline_returns_identical_outputs(recorded: tuple[Path, dict[
         replay = JournalReplayKernel(reader.entries())
         replayed = pipeline(replay)
         assert replay.exhausted
-        assert replay.served == 4
+        assert replay.served == 5
     assert replayed == outputs
     assert orjson.dumps(replayed, option=orjson.OPT_SORT_KEYS) == orjson.dumps(
         outputs, option=orjson.OPT_SORT_KEYS
@@ -171,13 +177,19 @@ def test_refused_call_replays_as_the_same_refusal(tmp_path: Path) -> None:
         ("memory.unknown", {}, h.AGENT),
         ("memory.list", {"user_id": 2**70}, h.AGENT),
         ("memory.list", {"user_id": h.USER}, ""),
+        ("memory.list", {"user_id": h.USER}, h.AGENT),  # no grant
     ]
     live = [result.to_dict() for result in h.build_journal(path, calls)]
     with h.reader_of(path) as reader:
         replay = JournalReplayKernel(reader.entries())
         replayed = [result.to_dict() for result in h.run_calls(replay, calls)]
     assert replayed == live
-    assert [r["error"]["code"] for r in replayed] == ["unknown_syscall", "invalid_args", "invalid_principal"]
+    assert [r["error"]["code"] for r in replayed] == [
+        "unknown_syscall",
+        "invalid_args",
+        "invalid_principal",
+        "memory_policy_denied",
+    ]
 
 
 @settings(max_examples=25, deadline=None)

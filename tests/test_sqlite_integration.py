@@ -120,6 +120,9 @@ def populated(template: Path, db: Path) -> Path:
 def test_reopen_keeps_state_and_continues_the_chain(db: Path, kernel_factory: Callable[..., Kernel]) -> None:
     first = kernel_factory(str(db), journal_id="j-reopen")
     populate(first)
+    for reader in ("audit", "a"):  # the readers of this test, granted through the journal
+        grant = {"principal": reader, "capability": "read", "scope": "u1"}
+        assert first.call("access.grant", grant, principal="operator:test").ok
     listing = first.call("memory.list", {"user_id": "u1", "include_inactive": True}, principal="audit").value
     rows = state_rows(first)
     header = first.store.header
@@ -132,6 +135,7 @@ def test_reopen_keeps_state_and_continues_the_chain(db: Path, kernel_factory: Ca
         header.genesis_hash,
     )
     assert state_rows(second) == rows
+    # the grant to "a" survived the reopening
     assert (
         second.call("memory.list", {"user_id": "u1", "include_inactive": True}, principal="a").value
         == listing
@@ -148,7 +152,11 @@ def test_reopen_keeps_state_and_continues_the_chain(db: Path, kernel_factory: Ca
 
     report = verify_file(db)
     assert report.verified, report
-    assert (report.entries, report.head_seq, report.head_hash) == (10, 10, entries[-1].entry_hash)
+    assert (report.entries, report.head_seq, report.head_hash) == (
+        head.seq + 3,
+        head.seq + 3,
+        entries[-1].entry_hash,
+    )
 
 
 def test_two_kernels_on_one_file_share_one_gapless_chain(
@@ -208,7 +216,7 @@ def test_triggers_refuse_update_and_delete_through_sqlalchemy(
     ):
         connection.execute(text(statement))
     assert len(list(JournalReader(kernel.store.engine).entries())) == 6
-    assert kernel.call("memory.list", {"user_id": "u1"}, principal="a").seq == 7
+    assert kernel.call("memory.list", {"user_id": "u1"}, principal="user:u1").seq == 7
 
 
 # --------------------------------------------------------------------------------------------------

@@ -84,7 +84,7 @@ def no_memory_kernel(kernel_factory: Callable[..., Kernel]) -> Kernel:
 
 def test_write_creates_an_entry_and_journals_it(kernel: Kernel) -> None:
     args = write_args("language", value_ref="vault:42")
-    result = call(kernel, "memory.write", args, principal="agent:planner")
+    result = call(kernel, "memory.write", args, principal="user:u1")
     created = fmt(T0 + timedelta(seconds=1))  # the clock's first tick went to the journal header
     assert result == SyscallResult(
         ok=True,
@@ -113,12 +113,7 @@ def test_write_creates_an_entry_and_journals_it(kernel: Kernel) -> None:
         },
     )
     [entry] = journal_entries(kernel)
-    assert (entry.seq, entry.syscall, entry.principal, entry.status) == (
-        1,
-        "memory.write",
-        "agent:planner",
-        "ok",
-    )
+    assert (entry.seq, entry.syscall, entry.principal, entry.status) == (1, "memory.write", "user:u1", "ok")
     assert entry.recorded_at == created
     assert entry.args == canonical_bytes(args)
     assert entry.result == canonical_bytes({"ok": True, "value": result.value})
@@ -166,7 +161,7 @@ def test_write_conflicts_with_an_active_entry(kernel: Kernel) -> None:
 
 def test_same_key_for_another_user_is_no_conflict(kernel: Kernel) -> None:
     assert call(kernel, "memory.write", write_args("language", user_id="u1")).ok
-    assert call(kernel, "memory.write", write_args("language", user_id="u2")).ok
+    assert call(kernel, "memory.write", write_args("language", user_id="u2"), principal="user:u2").ok
 
 
 def test_replace_supersedes_and_keeps_history(kernel: Kernel, clock: ManualClock) -> None:
@@ -236,7 +231,7 @@ def test_get_unknown_key_is_not_found(seeded: Kernel) -> None:
     assert_refused(
         seeded, call(seeded, "memory.get", key_args("working_mode")), "memory_entry_not_found", before
     )
-    other_user = call(seeded, "memory.get", key_args("language", user_id="u2"))
+    other_user = call(seeded, "memory.get", key_args("language", user_id="u2"), principal="user:u2")
     assert_refused(seeded, other_user, "memory_entry_not_found", before)
 
 
@@ -301,7 +296,7 @@ def test_list_orders_by_created_at_key_and_type(kernel: Kernel, clock: ManualClo
         assert call(kernel, "memory.write", write_args(key, memory_type=memory_type)).ok
     assert call(kernel, "memory.revoke", key_args("beta")).ok
     assert call(kernel, "memory.write", write_args("beta", memory_type="context")).ok
-    assert call(kernel, "memory.write", write_args("other", user_id="u2")).ok
+    assert call(kernel, "memory.write", write_args("other", user_id="u2"), principal="user:u2").ok
 
     listed = call(kernel, "memory.list", {"user_id": "u1"})
     assert listed.value["count"] == 5
@@ -338,7 +333,7 @@ def test_list_hides_inactive_unless_asked(seeded: Kernel) -> None:
         ("timezone", "revoked"),
     ]
     assert full.value["count"] == 2
-    assert call(seeded, "memory.list", {"user_id": "u2"}).value == {
+    assert call(seeded, "memory.list", {"user_id": "u2"}, principal="user:u2").value == {
         "user_id": "u2",
         "entries": [],
         "count": 0,
@@ -381,7 +376,7 @@ def test_snapshot(kernel: Kernel, clock: ManualClock) -> None:
 
 
 def test_snapshot_of_unknown_user_is_empty(kernel: Kernel) -> None:
-    value = call(kernel, "memory.snapshot", {"user_id": "nobody"}).value
+    value = call(kernel, "memory.snapshot", {"user_id": "nobody"}, principal="user:nobody").value
     assert value["snapshot"]["active_entries"] == []
     assert value["snapshot"]["total_entries"] == 0
     assert value["snapshot"]["last_updated_at"] is None
@@ -534,9 +529,14 @@ def test_invalid_principal(seeded: Kernel, principal: object) -> None:
     assert_refused(
         seeded, call(seeded, "memory.list", {"user_id": "u1"}, principal), "invalid_principal", before
     )
+    # the journaled form: the string itself, or "" when it cannot be stored alike on every backend
+    # (not a string, too long, not encodable, or holding NUL, which PostgreSQL text cannot hold)
     expected = (
         principal
-        if isinstance(principal, str) and len(principal) <= 256 and "\ud800" not in principal
+        if isinstance(principal, str)
+        and len(principal) <= 256
+        and "\ud800" not in principal
+        and "\x00" not in principal
         else ""
     )
     assert journal_entries(seeded)[-1].principal == expected
@@ -548,7 +548,13 @@ def test_principal_is_checked_before_the_name(kernel: Kernel) -> None:
 
 
 def test_longest_principal_is_accepted(kernel: Kernel) -> None:
-    assert call(kernel, "memory.list", {"user_id": "u1"}, principal="p" * 256).ok
+    administrator = "operator:" + "p" * 247
+    assert len(administrator) == 256
+    assert call(kernel, "memory.list", {"user_id": "u1"}, principal=administrator).ok
+    # a principal of 256 characters with no right is accepted as a principal, then refused by the rule
+    refused = call(kernel, "memory.list", {"user_id": "u1"}, principal="p" * 256)
+    assert refused.error is not None and refused.error.code == "memory_policy_denied"
+    assert journal_entries(kernel)[-1].principal == "p" * 256
 
 
 @pytest.mark.parametrize(

@@ -84,8 +84,9 @@ def test_snapshot_after_seq_matches_a_live_snapshot_taken_right_after_it(
 
 
 def test_snapshot_changes_across_a_write(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    before = _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", 4)
-    after = _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", 5)
+    seq = h.SEQ_REPLACE
+    before = _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", seq - 1)
+    after = _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", seq)
     assert _without_time(before) != _without_time(after)
     refs = [e["value_ref"] for e in after["snapshot"]["active_entries"] if e["key"] == "language"]
     assert refs == ["ref-2"]
@@ -137,7 +138,8 @@ def test_state_json_digest_changes_after_a_write_and_not_after_a_read(
     for seq in range(1, len(h.STANDARD_CALLS) + 1):
         state = _cli_json(capsys, "journal", "state", journal_path, "--at", seq, "-o", "json")
         assert state["seq"] == seq
-        assert len(state["tables"]["memory_entries"]) >= 1
+        assert (len(state["tables"]["memory_entries"]) >= 1) == (seq >= h.SEQ_FIRST_WRITE)
+        assert len(state["tables"]["grants"]) == min(seq, len(h.SETUP_CALLS))
         digests[seq] = state["state_digest"]
     _assert_changes_only_on_writes(digests)
     assert digests == _digests(journal_path)
@@ -154,8 +156,14 @@ def test_state_at_the_head_is_the_stored_state(journal_path: Path) -> None:
 
 def test_state_tables_as_of_a_seq(journal_path: Path) -> None:
     with h.reader_of(journal_path) as reader:
-        early = state_at(reader, 1, table=SYSCALL_TABLE)
-        late = state_at(reader, 8, table=SYSCALL_TABLE)
+        granted = state_at(reader, len(h.SETUP_CALLS), table=SYSCALL_TABLE)
+        early = state_at(reader, h.SEQ_FIRST_WRITE, table=SYSCALL_TABLE)
+        late = state_at(reader, h.SEQ_REVOKE, table=SYSCALL_TABLE)
+    assert granted.tables["memory_entries"] == []
+    assert [(r["principal"], r["capability"], r["scope"]) for r in granted.tables["grants"]] == [
+        (h.AGENT, "read", h.USER),
+        (h.SERVICE, "write", h.USER),
+    ]
     assert [(r["key"], r["version"]) for r in early.tables["memory_entries"]] == [("language", 1)]
     rows = {(r["key"], r["version"]): r for r in late.tables["memory_entries"]}
     assert set(rows) == {("language", 1), ("language", 2), ("timezone", 1)}
@@ -166,7 +174,8 @@ def test_state_tables_as_of_a_seq(journal_path: Path) -> None:
 
 
 def test_state_table_output(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = h.cli(capsys, "journal", "state", journal_path, "--at", 5)
+    code, out, _ = h.cli(capsys, "journal", "state", journal_path, "--at", h.SEQ_REPLACE)
     assert code == 0
-    assert "state after seq 5" in out
+    assert f"state after seq {h.SEQ_REPLACE}" in out
     assert "memory_entries: 3 rows" in out
+    assert "grants: 2 rows" in out

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from kernel.protocols import StorageError
-from tools import cmd_call, cmd_db, cmd_demo, cmd_journal, cmd_scenario
+from tools import cmd_call, cmd_copy, cmd_db, cmd_demo, cmd_journal, cmd_scenario
 from tools.common import EXIT_USAGE, CommandError
 from tools.logs import LEVELS, configure_logging
 
@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="per-call log events on stderr at info (default: $ARVIS_LOG_LEVEL or warning)",
     )
     subparsers = parser.add_subparsers(dest="subcommand", required=True)
-    for module in (cmd_call, cmd_journal, cmd_db, cmd_demo, cmd_scenario):
+    for module in (cmd_call, cmd_journal, cmd_copy, cmd_db, cmd_demo, cmd_scenario):  # copy joins journal
         module.register(subparsers)
     return parser
 

@@ -74,6 +74,11 @@ def upgrade() -> None:
                 op.execute(
                     f"CREATE TRIGGER {name} BEFORE {action} ON {table} FOR EACH ROW EXECUTE FUNCTION {name}()"
                 )
+        if dialect == "postgresql":  # TRUNCATE fires no row trigger (SQLite has no TRUNCATE)
+            op.execute(
+                f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
+                f"FOR EACH STATEMENT EXECUTE FUNCTION {table}_no_delete()"
+            )
 
 
 def downgrade() -> None:

@@ -1,0 +1,88 @@
+"""Copying a journal into another database (SQLite to PostgreSQL or back), to audit it there.
+
+The header, every journal row and every state table's rows are copied as stored, in one transaction
+on the target, which must hold no journal yet. Nothing is re-executed: verifying the copy checks the
+very bytes the source holds, so a journal damaged at the source fails verification at the same seq.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Table, func, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from journal.engine import one_line
+from journal.migrate import upgrade_to_head
+from journal.schema import STATE_TABLES, journal, journal_header
+from journal.state import present_state_tables
+from journal.store import read_header
+from kernel.protocols import StorageError
+
+__all__ = ["CopyReport", "copy_journal"]
+
+BATCH = 2_000
+
+
+@dataclass(frozen=True)
+class CopyReport:
+    entries: int
+    state_rows: int
+    head_seq: int
+    head_hash: str | None
+
+
+def _rows(connection: Connection, table: Table, batch: int) -> Iterator[list[dict[str, Any]]]:
+    """The table's rows as stored, ``batch`` at a time, in primary-key order."""
+    query = select(table).order_by(*table.primary_key.columns)
+    result = connection.execution_options(yield_per=batch).execute(query)
+    for part in result.partitions():
+        yield [dict(row._mapping) for row in part]
+
+
+def _is_empty(connection: Connection, table: Table) -> bool:
+    return int(connection.execute(select(func.count()).select_from(table)).scalar_one()) == 0
+
+
+def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyReport:
+    """Copy the journal in ``source`` into ``target`` (brought to the head migration first; it must
+    hold no journal and no state). Raises StorageError when either side refuses."""
+    try:
+        upgrade_to_head(target)
+        with source.connect() as reading, target.begin() as writing:
+            if source.dialect.name == "postgresql":  # one snapshot for the journal and its state
+                reading.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            header = read_header(reading)
+            if header is None:
+                raise StorageError("the source holds no arvis journal (no header)")
+            if target.dialect.name == "postgresql":
+                writing.exec_driver_sql("LOCK TABLE journal_header, journal IN EXCLUSIVE MODE")
+            occupied = [t.name for t in (journal_header, journal, *STATE_TABLES) if not _is_empty(writing, t)]
+            if occupied:
+                raise StorageError(f"the target is not empty (rows in {', '.join(occupied)})")
+            writing.execute(
+                journal_header.insert(),
+                {
+                    "singleton": 1,
+                    "journal_id": header.journal_id,
+                    "format_version": header.format_version,
+                    "created_at": header.created_at,
+                    "genesis_hash": header.genesis_hash,
+                },
+            )
+            entries, head_seq, head_hash = 0, 0, None
+            for rows in _rows(reading, journal, batch):
+                writing.execute(journal.insert(), rows)
+                entries += len(rows)
+                head_seq, head_hash = int(rows[-1]["seq"]), str(rows[-1]["entry_hash"])
+            state_rows = 0
+            for table in present_state_tables(reading):
+                for rows in _rows(reading, table, batch):
+                    writing.execute(table.insert(), rows)
+                    state_rows += len(rows)
+            reading.rollback()
+    except SQLAlchemyError as exc:
+        raise StorageError(f"the copy failed: {one_line(exc)}") from exc
+    return CopyReport(entries=entries, state_rows=state_rows, head_seq=head_seq, head_hash=head_hash)

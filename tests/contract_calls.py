@@ -1,0 +1,300 @@
+"""The calls, runs and reference of the backend contract (tests/test_contract.py) and of the
+cross-backend audit (tests/test_cross_backend.py).
+
+A scenario is a list of calls exercising one syscall family with its refusals. ``run_calls`` runs one
+on a database with a fixed ManualClock and journal id and returns everything observable about it;
+``reference`` is the same run on the reference backend, SQLite in memory.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Engine
+
+from journal.engine import open_engine
+from journal.reader import JournalReader
+from journal.state import state_digest
+from kernel.abi import JournalEntry
+from kernel.boot import open_kernel
+from kernel.clock import ManualClock
+from kernel.dispatcher import Kernel
+
+try:
+    from tests import journal_helpers as h
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import journal_helpers as h
+
+JOURNAL_ID = "j-contract"
+TIME_FORM = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
+AGENT, OPERATOR, PRINCIPAL, USER = "agent:planner", "operator:alice", "user:u1", "u1"
+Call = h.Call
+
+# --------------------------------------------------------------------------------------------------
+# scenarios: every syscall family, with its refusals
+
+
+def _at(seconds: float) -> str:
+    """An ``expires_at`` argument ``seconds`` after the clock's start (the clock moves 1 s per call)."""
+    return (h.T0 + timedelta(seconds=seconds)).isoformat()
+
+
+WRITE: dict[str, Any] = {
+    "user_id": USER,
+    "key": "language",
+    "memory_type": "preference",
+    "source": "explicit_user",
+}
+
+MEMORY: list[Call] = [
+    ("memory.write", WRITE, PRINCIPAL),  # 1
+    ("memory.write", {**WRITE, "key": "timezone", "source": "onboarding"}, PRINCIPAL),
+    ("memory.get", {"user_id": USER, "key": "language"}, PRINCIPAL),
+    ("memory.write", WRITE, PRINCIPAL),  # conflict
+    ("memory.write", {**WRITE, "replace": True, "value_ref": "ref-2"}, PRINCIPAL),  # 5
+    ("memory.write", {**WRITE, "key": "no_ads", "source": "governance"}, PRINCIPAL),  # policy denied
+    ("memory.snapshot", {"user_id": USER}, PRINCIPAL),
+    ("memory.revoke", {"user_id": USER, "key": "timezone"}, PRINCIPAL),
+    ("memory.get", {"user_id": USER, "key": "timezone"}, PRINCIPAL),  # revoked
+    ("memory.list", {"user_id": USER, "include_inactive": True}, PRINCIPAL),  # 10
+    (
+        "memory.write",
+        {**WRITE, "key": "tone_style", "memory_type": "style", "expires_at": _at(12.5)},
+        PRINCIPAL,
+    ),
+    ("memory.get", {"user_id": USER, "key": "tone_style"}, PRINCIPAL),  # still active
+    ("memory.list", {"user_id": USER}, PRINCIPAL),
+    ("memory.get", {"user_id": USER, "key": "tone_style"}, PRINCIPAL),  # expired by now
+    ("memory.get", {"user_id": USER, "key": "nowhere"}, PRINCIPAL),  # 15 not found
+    ("memory.get", {"user_id": USER, "key": " padded"}, PRINCIPAL),  # invalid key
+    ("memory.get", {"user_id": USER, "key": "language"}, AGENT),  # not the user's: denied
+    ("memory.write", {**WRITE, "user_id": "u2", "notes": "ttl_default", "value_ref": "ref: é ☃ 𝄞"}, OPERATOR),
+    ("memory.snapshot", {"user_id": "u2"}, OPERATOR),
+    ("memory.list", {"user_id": USER, "include_inactive": True}, PRINCIPAL),  # 20
+]
+MEMORY_STATUSES = [
+    *("ok", "ok", "ok", "memory_conflict", "ok", "memory_policy_denied", "ok", "ok", "memory_entry_revoked"),
+    *("ok", "ok", "ok", "ok", "memory_entry_expired", "memory_entry_not_found", "memory_invalid_key"),
+    *("memory_policy_denied", "ok", "ok", "ok"),
+]
+
+ACCESS: list[Call] = [
+    ("memory.write", WRITE, PRINCIPAL),
+    ("access.grant", {"principal": AGENT, "capability": "read", "scope": USER}, OPERATOR),
+    ("access.grant", {"principal": AGENT, "capability": "write", "scope": "*"}, AGENT),  # not an admin
+    ("memory.get", {"user_id": USER, "key": "language"}, AGENT),
+    ("access.list", {}, OPERATOR),
+    ("access.list", {"principal": AGENT}, AGENT),
+    ("access.revoke", {"principal": AGENT, "capability": "read", "scope": USER}, OPERATOR),
+    ("memory.get", {"user_id": USER, "key": "language"}, AGENT),  # denied again
+    ("access.grant", {"principal": AGENT, "capability": "everything"}, OPERATOR),  # invalid args
+]
+
+AWMU: list[Call] = [
+    ("memory.awmu.create", {"context_id": "campaign"}, AGENT),  # 1
+    ("memory.awmu.create", {"context_id": "campaign"}, AGENT),  # 2 context exists
+    ("memory.awmu.seed", {"context_id": "campaign", "text": "The king is alive", "pinned": True}, OPERATOR),
+    ("memory.awmu.seed", {"context_id": "campaign", "text": "The user lives in Paris"}, OPERATOR),
+    (
+        "memory.awmu.propose",
+        {"context_id": "campaign", "text": "The user prefers tea", "source": "user", "confidence": 0.9},
+        AGENT,
+    ),
+    (
+        "memory.awmu.propose",
+        {
+            "context_id": "campaign",
+            "text": "The king is dead",
+            "source": "player",
+            "confidence": 0.65,
+            "verdicts": [{"unit_id": "u3-0", "type": "CONTRADICTION", "confidence": 0.95}],
+        },
+        AGENT,
+    ),
+    ("memory.awmu.turn", {"context_id": "campaign", "reinforce": ["u3-0", "u4-0"]}, AGENT),
+    ("memory.awmu.pin", {"context_id": "campaign", "unit_id": "u4-0"}, OPERATOR),
+    ("memory.awmu.unpin", {"context_id": "campaign", "unit_id": "u4-0"}, OPERATOR),
+    ("memory.awmu.canonize", {"context_id": "campaign", "unit_id": "u4-0", "reason": "confirmed"}, AGENT),
+    ("memory.awmu.review", {"request_id": "c10", "decision": "approve"}, OPERATOR),
+    ("memory.awmu.review", {"request_id": "c10", "decision": "approve"}, OPERATOR),  # decided
+    ("memory.awmu.review", {"request_id": "r5", "decision": "approve"}, OPERATOR),
+    ("memory.awmu.archive", {"context_id": "campaign", "unit_id": "u3-0", "reason": "stale"}, OPERATOR),
+    ("memory.awmu.get", {"context_id": "campaign", "unit_id": "u3-0"}, AGENT),
+    ("memory.awmu.get", {"context_id": "campaign", "unit_id": "nope"}, AGENT),  # unit not found
+    ("memory.awmu.list", {"context_id": "campaign", "status": "all"}, AGENT),
+    ("memory.awmu.assemble", {"context_id": "campaign", "token_budget": 40}, AGENT),
+    ("memory.awmu.events", {"context_id": "campaign", "after_seq": 2, "limit": 50}, AGENT),
+    ("memory.awmu.pressure", {"context_id": "campaign"}, AGENT),
+    (
+        "memory.awmu.validate_summary",
+        {"context_id": "campaign", "summary": "The king is dead", "strict": True},
+        AGENT,
+    ),
+    ("memory.awmu.list", {"context_id": "elsewhere"}, AGENT),  # context not found
+    (
+        "memory.awmu.propose",
+        {"context_id": "campaign", "text": "", "source": "user", "confidence": 0.5},
+        AGENT,
+    ),
+    ("memory.awmu.seed", {"context_id": "campaign", "text": "x", "rank": 901}, OPERATOR),  # invalid args
+]
+
+KERNEL_AND_PIPELINE: list[Call] = [
+    (
+        "kernel.record",
+        {
+            "kind": "model.answer",
+            "run_id": "r-1",
+            "payload": {
+                "text": "Grüße ☃ 𝄞",
+                "scores": [0.1, 1e-7, 2.5e300, -0.0, 1 / 3],
+                "big": 2**62,
+                "nested": {"b": [None, True, {"a": []}]},
+            },
+        },
+        AGENT,
+    ),
+    ("kernel.record", {"kind": "Bad Kind"}, AGENT),  # invalid args
+    ("memory.write", WRITE, PRINCIPAL),
+    ("pipeline.begin", {"user_id": USER, "run_id": "run-1"}, PRINCIPAL),
+    ("memory.snapshot", {"user_id": USER, "run_id": "run-1"}, PRINCIPAL),
+    ("memory.write", {**WRITE, "key": "timezone"}, PRINCIPAL),  # refused: the run holds the user
+    ("pipeline.begin", {"user_id": USER, "run_id": "run-1"}, PRINCIPAL),  # run exists
+    ("pipeline.end", {"run_id": "run-1"}, PRINCIPAL),
+    ("pipeline.end", {"run_id": "run-1"}, PRINCIPAL),  # ended
+    ("pipeline.end", {"run_id": "run-2"}, PRINCIPAL),  # not found
+    ("memory.write", {**WRITE, "key": "timezone"}, PRINCIPAL),
+]
+
+ODD: list[Call] = [
+    ("memory.unknown", {}, AGENT),
+    ("", {}, AGENT),
+    (None, {}, AGENT),
+    ("memory.list", None, AGENT),
+    ("memory.list", [1, 2], AGENT),
+    ("memory.list", {"user_id": 2**70}, AGENT),
+    ("memory.list", {"user_id": "u1", "x": float("nan")}, AGENT),
+    ("memory.list", {1: "non-string key"}, AGENT),
+    ("memory.list", {"user_id": "bad\x01id"}, AGENT),
+    ("memory.list", {"user_id": USER}, "bad\nprincipal"),
+    ("memory.list", {"user_id": USER}, 7),
+    ("memory.list", {"user_id": USER}, "agent:ünïcødé ☃"),
+    ("memory.get", {"user_id": USER, "key": "a\x00b"}, AGENT),  # NUL only inside args bytes: fine
+]
+
+# ids whose bytewise order differs from any natural-language collation (ICU en-US: a A ä b B ...)
+COLLATION_IDS = ["b", "B", "a", "A", "é", "e", "Z", "_u", "~u", "ä", "ß", "10", "9", "a b", "ab"]
+COLLATION: list[Call] = [
+    *(("memory.write", {**WRITE, "user_id": user}, OPERATOR) for user in COLLATION_IDS),
+    *(("memory.awmu.create", {"context_id": context}, AGENT) for context in COLLATION_IDS),
+    *(("pipeline.begin", {"user_id": user, "run_id": f"run {user}"}, OPERATOR) for user in COLLATION_IDS[:4]),
+    *(
+        ("access.grant", {"principal": f"agent:{user}", "capability": "read", "scope": user}, OPERATOR)
+        for user in COLLATION_IDS[:6]
+    ),
+]
+
+SCENARIOS: dict[str, list[Call]] = {
+    "memory": MEMORY,
+    "access": ACCESS,
+    "awmu": AWMU,
+    "kernel_pipeline": KERNEL_AND_PIPELINE,
+    "odd": ODD,
+    "collation": COLLATION,
+}
+
+# text columns cannot hold U+0000 on PostgreSQL; these calls carry it into a text column or a lookup
+NUL_IN_TEXT: list[Call] = [
+    ("memory.write", {**WRITE, "value_ref": "ref\x00"}, PRINCIPAL),
+    ("memory.list", {"user_id": USER}, "agent\x00"),
+    ("memory\x00list", {"user_id": USER}, AGENT),
+    ("memory.awmu.create", {"context_id": "c1"}, AGENT),
+    ("memory.awmu.get", {"context_id": "c1", "unit_id": "u\x00"}, AGENT),
+]
+
+
+# --------------------------------------------------------------------------------------------------
+# runs and the reference
+
+
+def clock() -> ManualClock:
+    return ManualClock(h.T0, step=h.STEP)
+
+
+@dataclass(frozen=True)
+class Run:
+    """Everything observable about a run: results, journal, header and state."""
+
+    results: list[dict[str, Any]]
+    entries: list[JournalEntry]
+    header: tuple[str, int, str, str]
+    digest: str
+
+
+def observe(kernel: Kernel, results: Sequence[Any]) -> Run:
+    header = kernel.store.header  # type: ignore[attr-defined]
+    with kernel.store.engine.connect() as connection:  # type: ignore[attr-defined]
+        digest = state_digest(connection)
+    return Run(
+        results=[result.to_dict() for result in results],
+        entries=list(JournalReader(kernel.store.engine).entries()),  # type: ignore[attr-defined]
+        header=(header.journal_id, header.format_version, header.created_at, header.genesis_hash),
+        digest=digest,
+    )
+
+
+def run_calls(target: str, calls: Sequence[Call], *, batch: bool = False) -> Run:
+    kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID)
+    try:
+        results = kernel.call_many(calls) if batch else h.run_calls(kernel, calls)
+        return observe(kernel, results)
+    finally:
+        kernel.close()
+
+
+@functools.cache
+def reference(name: str) -> Run:
+    """The scenario run on the reference backend, SQLite in memory."""
+    return run_calls(":memory:", SCENARIOS[name])
+
+
+def assert_same_run(found: Run, expected: Run) -> None:
+    assert found.header == expected.header
+    assert found.results == expected.results
+    for got, want in zip(found.entries, expected.entries, strict=True):
+        assert got == want, f"seq {want.seq} differs"
+    assert found.digest == expected.digest
+
+
+def has_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(has_nul(key) or has_nul(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return any(has_nul(item) for item in value)
+    return False
+
+
+@contextmanager
+def engine_of(target: str) -> Iterator[Engine]:
+    engine = open_engine(target)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def reader_of(target: str) -> Iterator[JournalReader]:
+    reader = JournalReader.open(target)
+    try:
+        yield reader
+    finally:
+        reader.close()

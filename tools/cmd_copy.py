@@ -1,0 +1,54 @@
+"""``arvis journal copy SRC DST``: copy a journal, row for row, into an empty database (SQLite to
+PostgreSQL or back), so that it can be audited there with ``arvis journal verify DST``."""
+
+from __future__ import annotations
+
+import argparse
+
+from sqlalchemy.engine import make_url
+
+from journal.copy import copy_journal
+from journal.engine import open_engine, to_url
+from journal.reader import JournalReader
+from tools.common import EXIT_OK, CommandError, existing_db
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Adds ``copy`` to the ``journal`` command (registered before this one)."""
+    journal = subparsers.choices["journal"]
+    commands = next(action for action in journal._actions if isinstance(action, argparse._SubParsersAction))
+    copy = commands.add_parser(
+        "copy", help="copy a journal and its state, as stored, into an empty database (to audit it there)"
+    )
+    copy.add_argument("db", metavar="SRC", help="database file path or SQLAlchemy URL")
+    copy.add_argument("target", metavar="DST", help="database file path or URL; created and migrated if new")
+    copy.set_defaults(run=run_copy)
+
+
+def _shown(target: str) -> str:
+    """A target as printed: a URL without its password."""
+    return make_url(to_url(target)).render_as_string(hide_password=True) if "://" in target else target
+
+
+def run_copy(options: argparse.Namespace) -> int:
+    source = existing_db(options.db)
+    reader = JournalReader.open(source)
+    try:
+        if reader.header() is None:
+            raise CommandError(f"{_shown(source)} holds no arvis journal", hint="is this the right database?")
+        target = open_engine(options.target)
+        try:
+            report = copy_journal(reader.engine, target)
+        finally:
+            target.dispose()
+    finally:
+        reader.close()
+    head = "empty journal" if report.head_hash is None else f"head {report.head_seq}:{report.head_hash}"
+    print(
+        f"copied {report.entries} entries ({head}) and {report.state_rows} state rows "
+        f"from {_shown(source)} to {_shown(options.target)}"
+    )
+    print(f"audit the copy with: arvis journal verify {_shown(options.target)}")
+    return EXIT_OK
