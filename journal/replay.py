@@ -45,7 +45,7 @@ __all__ = [
 REPLAY_BATCH = 500
 """Entries replayed per scratch-store transaction (each in its own savepoint)."""
 
-IN_MEMORY_LIMIT = 100_000
+IN_MEMORY_LIMIT = 20_000
 """Journals longer than this are replayed on a temporary file rather than in memory."""
 
 
