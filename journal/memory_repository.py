@@ -70,6 +70,7 @@ class SqlMemoryRepository(MemoryLongRepository):
         self._sql = sql
         self._seq = seq
         self._effects = effects
+        self._latest: dict[tuple[str, str], int] = {}  # (user, key) -> newest version, this transaction
 
     def _entries(self, query: str, values: Mapping[str, Any]) -> list[MemoryLongEntry]:
         return _ordered(
@@ -94,19 +95,25 @@ class SqlMemoryRepository(MemoryLongRepository):
 
     def _current_row(self, user_id: str, key: str) -> dict[str, Any] | None:
         row = self._sql.first(_CURRENT, {"user_id": user_id, "key": key})
-        return None if row is None else dict(zip(COLUMNS, row, strict=True))
+        found = None if row is None else dict(zip(COLUMNS, row, strict=True))
+        # the current row is always a key's newest version (a superseded row has a newer successor),
+        # so this lookup also tells add_entry the latest version without another query
+        self._latest[(user_id, key)] = 0 if found is None else int(found["version"])
+        return found
 
     def get_entry(self, *, user_id: str, key: str) -> MemoryLongEntry | None:
         row = self._current_row(user_id, key)
         return None if row is None else entry_from_row(row)
 
     def add_entry(self, *, user_id: str, entry: MemoryLongEntry) -> None:
-        latest = self._sql.scalar(_LATEST_VERSION, {"user_id": user_id, "key": entry.key})
+        latest = self._latest.get((user_id, entry.key))
+        if latest is None:
+            latest = int(self._sql.scalar(_LATEST_VERSION, {"user_id": user_id, "key": entry.key}) or 0)
         wire = entry.to_wire()
         row = {
             "user_id": user_id,
             "key": entry.key,
-            "version": int(latest or 0) + 1,
+            "version": latest + 1,
             "memory_type": wire["memory_type"],
             "created_at": wire["created_at"],
             "source": entry.source,
@@ -119,6 +126,7 @@ class SqlMemoryRepository(MemoryLongRepository):
             "written_seq": self._seq,
         }
         self._sql.write(_INSERT, row)
+        self._latest[(user_id, entry.key)] = latest + 1
         self._effects.append({"op": "insert", "table": "memory_entries", "row": row})
 
     def _update_current(self, user_id: str, key: str, column: str, value: str) -> dict[str, Any] | None:
