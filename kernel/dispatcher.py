@@ -53,7 +53,8 @@ class RecordedCall(msgspec.Struct, frozen=True):
 
 class Kernel:
     """Looks a call up in the table, decodes its arguments, runs the handler in one transaction with
-    the journal append, and returns the result; refusals are journaled in a transaction of their own."""
+    the journal append, and returns the result; a handler's refusal is journaled in that same transaction
+    (its writes undone by a savepoint), an admission refusal in a transaction of its own."""
 
     def __init__(
         self,
