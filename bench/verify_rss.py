@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -42,9 +42,9 @@ def _call(index: int) -> tuple[str, dict[str, Any], str]:
         }
         return "memory.write", args, f"user:{user}"
     if kind < 7:
-        return "memory.get", {"user_id": user, "key": key}, "agent:planner"
+        return "memory.get", {"user_id": user, "key": key}, f"user:{user}"
     if kind == 7:
-        return "memory.snapshot", {"user_id": user}, "agent:planner"
+        return "memory.snapshot", {"user_id": user}, f"user:{user}"
     if kind == 8:
         return "memory.revoke", {"user_id": user, "key": key}, f"user:{user}"
     return (
@@ -69,26 +69,30 @@ def build(path: Path, entries: int) -> float:
 
 
 def measure(path: Path) -> dict[str, Any]:
-    """Verify in a child process; its peak RSS from the kernel's accounting of children."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    started = time.perf_counter()
-    completed = subprocess.run(
-        [sys.executable, "-m", "tools.cli", "journal", "verify", str(path), "-o", "json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    seconds = time.perf_counter() - started
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    report = json.loads(completed.stdout) if completed.stdout.strip() else {"error": completed.stderr}
+    """Verify in a child process; its own peak RSS, from the rusage ``wait4`` returns for it."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        child = subprocess.Popen(
+            [sys.executable, "-m", "tools.cli", "journal", "verify", str(path), "-o", "json"],
+            cwd=ROOT,
+            stdout=out,
+            stderr=err,
+            text=True,
+        )
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.perf_counter() - started
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    report = json.loads(stdout) if stdout.strip() else {"error": stderr}
     return {
         "entries": report.get("entries"),
         "verified": report.get("verified"),
         "seconds": round(seconds, 2),
         "entries_per_second": report.get("entries_per_second"),
-        "peak_rss_mib": round(max(peak_kib, before) / 1024, 1),
-        "peak_rss_note": "max over child processes so far (run sizes in increasing order)",
+        "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),
+        "peak_rss_note": "the verifying child's own peak (ru_maxrss from wait4)",
     }
 
 
