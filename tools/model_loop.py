@@ -61,6 +61,7 @@ from tools.model_client import (
     clean_text,
     request_digest,
 )
+from tools.scenario_runner import set_up_context
 
 __all__ = [
     "CONFLICT_KIND",
@@ -544,26 +545,7 @@ class ModelScenarioRun:
                 "setting_sha256": sha256_hex(self.setting.encode("utf-8")),
             },
         )
-        config: dict[str, Any] = dict(self.plan.config)
-        if self.scenario.trust_profile:
-            config["trust_profile"] = self.scenario.trust_profile
-        if self.scenario.invariants:
-            config["invariants"] = [_invariant(item) for item in self.scenario.invariants]
-        self.call("memory.awmu.create", {"config": config}, OPERATOR)
-        for seed in self.scenario.seeds:
-            authority = self.plan.seed_authority or (
-                "RELIABLE" if seed.authority == "CANON" else seed.authority
-            )
-            value = self.call(
-                "memory.awmu.seed",
-                {"text": seed.text, "authority": authority, "rank": seed.rank, "pinned": seed.pinned},
-                OPERATOR,
-            )
-            if seed.authority == "CANON" and self.plan.canonize_seeds and value["outcome"] == "seeded":
-                request = self.call(
-                    "memory.awmu.canonize", {"unit_id": value["unit_id"], "reason": "seeded CANON"}, OPERATOR
-                )
-                self.review(request["request"]["request_id"], "scenario seed")
+        set_up_context(self.scenario, self.plan, self.call, self.review)
 
     def narrate(self, text: str) -> None:
         outcome = self.call(
@@ -725,17 +707,6 @@ class ModelScenarioRun:
             ),
             "fact_survival_block": round(len(kept_in_block) / len(fact_ids), 6) if fact_ids else None,
         }
-
-
-def _invariant(item: dict[str, Any]) -> dict[str, Any]:
-    names = {
-        "unitTextPattern": "unit_text_pattern",
-        "minimumAuthority": "minimum_authority",
-        "minimumCount": "minimum_count",
-    }
-    return {
-        names.get(key, key): value for key, value in item.items() if key in {"id", "type", "strength", *names}
-    }
 
 
 # --------------------------------------------------------------------------------------------------

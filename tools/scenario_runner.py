@@ -16,12 +16,13 @@ Offline substitutes for what a model does in ARC-Mem (each stated in specs/scena
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from arvis.scenario.conditions import CONDITIONS, Condition
+from arvis.scenario.conditions import CONDITIONS, Condition, ConditionPlan
 from arvis.scenario.judge import BlockUnit, judge, mentions, states
 from arvis.scenario.outcome import AttackRecord, RunRecord, TurnRecord, evaluate_assertions, metrics
 from arvis.scenario.schema import Scenario
@@ -32,7 +33,7 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 
-__all__ = ["RunResult", "ScenarioError", "run_scenario"]
+__all__ = ["OPERATOR", "RunResult", "ScenarioError", "run_scenario", "set_up_context"]
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 AGENT = "agent:scenario"
@@ -93,37 +94,17 @@ class _Run:
         return units
 
     def setup(self) -> None:
-        config: dict[str, Any] = dict(self.plan.config)
-        if self.scenario.trust_profile:
-            config["trust_profile"] = self.scenario.trust_profile
-        if self.scenario.invariants:
-            config["invariants"] = [_invariant(item) for item in self.scenario.invariants]
-        self.call("memory.awmu.create", {"config": config}, OPERATOR)
-        for seed in self.scenario.seeds:
-            authority = self.plan.seed_authority or (
-                "RELIABLE" if seed.authority == "CANON" else seed.authority
-            )
-            value = self.call(
-                "memory.awmu.seed",
-                {"text": seed.text, "authority": authority, "rank": seed.rank, "pinned": seed.pinned},
-                OPERATOR,
-            )
-            if seed.authority == "CANON" and self.plan.canonize_seeds and value["outcome"] == "seeded":
-                request = self.call(
-                    "memory.awmu.canonize", {"unit_id": value["unit_id"], "reason": "seeded CANON"}, OPERATOR
-                )
-                decided = self.kernel.call(
-                    "memory.awmu.review",
-                    {
-                        "request_id": request["request"]["request_id"],
-                        "decision": "approve",
-                        "note": "scenario seed",
-                    },
-                    principal=REVIEWER,
-                )
-                if not decided.ok:
-                    assert decided.error is not None
-                    raise ScenarioError(f"canonization of a seed failed: {decided.error.code}")
+        set_up_context(self.scenario, self.plan, self.call, self.review_seed)
+
+    def review_seed(self, request_id: str, note: str) -> None:
+        decided = self.kernel.call(
+            "memory.awmu.review",
+            {"request_id": request_id, "decision": "approve", "note": note},
+            principal=REVIEWER,
+        )
+        if not decided.ok:
+            assert decided.error is not None
+            raise ScenarioError(f"canonization of a seed failed: {decided.error.code}")
 
     def stating(self, fact_text: str, fact_id: str, units: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [
@@ -303,6 +284,34 @@ def _invariant(item: dict[str, Any]) -> dict[str, Any]:
     return {
         names.get(key, key): value for key, value in item.items() if key in {"id", "type", "strength", *names}
     }
+
+
+def set_up_context(
+    scenario: Scenario,
+    plan: ConditionPlan,
+    call: Callable[[str, dict[str, Any], str], dict[str, Any]],
+    review: Callable[[str, str], None],
+) -> None:
+    """Create the scenario's context with the condition's config and seed it; CANON seeds become CANON
+    through canonize plus ``review`` (an explicit, journaled approval), where the condition allows."""
+    config: dict[str, Any] = dict(plan.config)
+    if scenario.trust_profile:
+        config["trust_profile"] = scenario.trust_profile
+    if scenario.invariants:
+        config["invariants"] = [_invariant(item) for item in scenario.invariants]
+    call("memory.awmu.create", {"config": config}, OPERATOR)
+    for seed in scenario.seeds:
+        authority = plan.seed_authority or ("RELIABLE" if seed.authority == "CANON" else seed.authority)
+        value = call(
+            "memory.awmu.seed",
+            {"text": seed.text, "authority": authority, "rank": seed.rank, "pinned": seed.pinned},
+            OPERATOR,
+        )
+        if seed.authority == "CANON" and plan.canonize_seeds and value["outcome"] == "seeded":
+            request = call(
+                "memory.awmu.canonize", {"unit_id": value["unit_id"], "reason": "seeded CANON"}, OPERATOR
+            )
+            review(request["request"]["request_id"], "scenario seed")
 
 
 def run_scenario(scenario: Scenario, condition: Condition, journal: Path) -> RunResult:
