@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from arvis.canonical import canonical_bytes, sha256_hex
+from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 from arvis.memory.governance import Governance
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
@@ -92,8 +92,9 @@ class MemoryService:
             "user_id": user_id,
             "snapshot": wire,
             "projection": self.projector.project(snapshot),
-            "snapshot_hash": sha256_hex(canonical_bytes(wire)),
-            "content_hash": sha256_hex(canonical_bytes({**wire, "created_at": None})),
+            # the wire form is the kernel's own value: encoded without the walk that checks foreign input
+            "snapshot_hash": sha256_hex(canonical_bytes_of_own(wire)),
+            "content_hash": sha256_hex(canonical_bytes_of_own({**wire, "created_at": None})),
         }
 
     def write(self, repo: MemoryLongRepository, request: WriteRequest, *, now: datetime) -> dict[str, Any]:
