@@ -1,8 +1,9 @@
 """The one canonical encoding: every byte that is hashed, journaled or compared comes from here.
 
-Rules: JSON, keys sorted, no whitespace, UTF-8 (no ``\\u`` escapes beyond what JSON requires), integers
-as decimal, floats in shortest round-trip form (non-finite floats are refused), datetimes in the fixed
-form ``YYYY-MM-DDTHH:MM:SS.ffffffZ`` (UTC, always six fractional digits).
+Rules: JSON, keys sorted, no whitespace, UTF-8 (no ``\\u`` escapes beyond what JSON requires),
+integers as decimal within the signed 64-bit range (every backend stores them alike), floats in
+shortest round-trip form (non-finite floats are refused), datetimes in the fixed form
+``YYYY-MM-DDTHH:MM:SS.ffffffZ`` (UTC, always six fractional digits).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ __all__ = [
 
 JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 
+_INT64 = 2**63
 _encoder = msgspec.json.Encoder(order="sorted")
 _decoder = msgspec.json.Decoder()
 
@@ -65,6 +67,8 @@ def _check(value: Any, depth: int) -> None:
     if depth > 256:
         raise CanonicalEncodingError("value nested too deeply")
     if value is None or isinstance(value, bool | int | str):
+        if isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
+            raise CanonicalEncodingError("integer outside the signed 64-bit range")
         if isinstance(value, str):
             try:
                 value.encode("utf-8")

@@ -6,8 +6,6 @@ takes the same path and reaches the same result.
 
 from __future__ import annotations
 
-from typing import Any
-
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode
 from kernel.errors import ErrorCode, KernelError
 
@@ -26,25 +24,6 @@ MAX_ARGS_BYTES = 65_536
 MAX_NAME_LENGTH = 128
 MAX_PRINCIPAL_LENGTH = 256
 REFUSED_ARGS_MARKER = "$refused_args"
-_INT64 = 2**63
-
-
-def _unportable(value: Any) -> str | None:
-    """Why a value cannot be stored alike on every backend (an integer outside 64 bits); None when it
-    can. Text fields refuse NUL in their own types (PostgreSQL text cannot hold U+0000)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, bool):
-            continue
-        if isinstance(item, int) and not -_INT64 <= item < _INT64:
-            return "integer outside the signed 64-bit range"
-        if isinstance(item, dict):
-            stack.extend(item.values())
-            stack.extend(item.keys())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return None
 
 
 def record_args(args: object) -> bytes:
@@ -61,9 +40,6 @@ def record_args(args: object) -> bytes:
         return canonical_bytes(
             {REFUSED_ARGS_MARKER: f"arguments exceed {MAX_ARGS_BYTES} bytes ({len(data)})"}
         )
-    unportable = _unportable(args)
-    if unportable is not None:
-        return canonical_bytes({REFUSED_ARGS_MARKER: unportable})
     return data
 
 
