@@ -76,10 +76,14 @@ def present_state_tables(connection: Connection) -> list[Table]:
     return [table for table in STATE_TABLES if table.name in names]
 
 
-def state_digest(connection: Connection) -> str:
-    """The digest of every state table as stored now."""
+def state_digest(connection: Connection, *, keep: dict[str, list[dict[str, Any]]] | None = None) -> str:
+    """The digest of every state table as stored now; with ``keep``, the rows are also collected
+    there per table (for showing the state; without it nothing is held in memory)."""
     digest = StateDigest()
     for table in present_state_tables(connection):
+        name = str(table.name)
         for row in iter_state_rows(connection, table):
-            digest.add(table.name, row)
+            digest.add(name, row)
+            if keep is not None:
+                keep.setdefault(name, []).append(row)
     return digest.hexdigest()

@@ -9,7 +9,7 @@ from arvis.canonical import parse_time
 from arvis.memory.memory_service import MemoryService
 from journal.reader import JournalFilter, JournalReader
 from journal.replay import Replayer
-from journal.state import StateDigest, iter_state_rows, present_state_tables
+from journal.state import present_state_tables, state_digest
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 
@@ -62,15 +62,12 @@ def replay_until(
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable) -> StateAt:
     replayer, last_seq, last_time = replay_until(reader, seq, table=table)
     try:
-        digest = StateDigest()
         tables: dict[str, list[dict[str, Any]]] = {}
         with replayer.store.engine.connect() as connection:
+            digest = state_digest(connection, keep=tables)
             for state_table in present_state_tables(connection):
-                rows = list(iter_state_rows(connection, state_table))
-                for row in rows:
-                    digest.add(str(state_table.name), row)
-                tables[str(state_table.name)] = rows
-        return StateAt(last_seq, last_time, digest.hexdigest(), tables)
+                tables.setdefault(str(state_table.name), [])
+        return StateAt(last_seq, last_time, digest, tables)
     finally:
         replayer.close()
 

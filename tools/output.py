@@ -13,7 +13,7 @@ from rich.table import Table
 from arvis.canonical import decode
 from kernel.abi import JournalEntry
 
-__all__ = ["Output", "entry_to_json", "print_json", "print_table"]
+__all__ = ["FORMATS", "entry_to_json", "print_json", "print_table"]
 
 FORMATS = ("table", "json", "jsonl")
 
@@ -66,14 +66,3 @@ def print_table(title: str | None, columns: Sequence[str], rows: Iterable[Sequen
     for row in rows:
         table.add_row(*("" if cell is None else str(cell) for cell in row))
     console.print(table)
-
-
-class Output:
-    """The chosen output format of a command."""
-
-    def __init__(self, fmt: str) -> None:
-        self.format = fmt
-
-    @property
-    def is_table(self) -> bool:
-        return self.format == "table"
