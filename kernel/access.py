@@ -35,7 +35,7 @@ class Capability(StrEnum):
     WRITE = "write"  # memory.write
     REVOKE = "revoke"  # memory.revoke
     CANONIZE = "canonize"  # memory.awmu.review (scope: a context id)
-    ADMIN = "admin"  # everything, including access.*
+    ADMIN = "admin"  # every capability on its scope; on "*", access.* too
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,7 @@ class GrantRepository(ABC):
 def granted(grants: list[Grant], capability: Capability, scope: str) -> bool:
     """Whether the grants themselves give ``capability`` on ``scope`` (the built-in rules aside)."""
     return any(
-        grant.capability is Capability.ADMIN
-        or (grant.capability is capability and grant.scope in (scope, ANY_SCOPE))
+        grant.capability in (Capability.ADMIN, capability) and grant.scope in (scope, ANY_SCOPE)
         for grant in grants
     )
 
@@ -87,9 +86,4 @@ def allows(grants: list[Grant], principal: str, capability: Capability, scope: s
         return True
     if capability in (Capability.READ, Capability.WRITE, Capability.REVOKE) and owner_of(principal) == scope:
         return True
-    for grant in grants:
-        if grant.capability is Capability.ADMIN:
-            return True
-        if grant.capability is capability and grant.scope in (scope, ANY_SCOPE):
-            return True
-    return False
+    return granted(grants, capability, scope)

@@ -317,6 +317,15 @@ def test_only_administrators_may_grant_revoke_or_list_others(seeded: Kernel, pri
     assert everything == [grant_args("audit", "read", "u1")]
 
 
+def test_a_scoped_admin_grant_covers_its_scope_only(seeded: Kernel) -> None:
+    lead = "agent:lead"
+    grant(seeded, lead, "admin", "u2")
+    for name in MEMORY_CALLS:
+        assert_allowed(seeded, name, memory_args(name, "u2"), lead)
+    assert_denied(seeded, "memory.get", key_args("language"), lead, "read", "u1")
+    assert_denied(seeded, "access.grant", grant_args(AGENT, "read", "u2"), lead, "admin", "*")
+
+
 def test_the_admin_capability_makes_an_administrator(seeded: Kernel) -> None:
     lead = "agent:lead"
     assert_denied(seeded, "access.grant", grant_args(AGENT, "read", "u1"), lead, "admin", "*")
