@@ -133,9 +133,13 @@ Stage = Callable[[CognitivePipelineContext], Any]
 def run_pipeline(
     kernel: SupportsCall, stages: Sequence[Stage], *, user_id: str, run_id: str, principal: str
 ) -> dict[str, Any]:
-    """Run the stages in order on one context; returns each stage's output by the stage's name."""
+    """Run the stages in order on one context; returns each stage's output by the stage's name (two
+    stages of one name are refused before the run begins: one output would hide the other)."""
+    names = [getattr(stage, "__name__", repr(stage)) for stage in stages]
+    if len(set(names)) != len(names):
+        raise ValueError(f"stage names must be distinct: {names}")
     outputs: dict[str, Any] = {}
     with pipeline(kernel, user_id=user_id, run_id=run_id, principal=principal) as context:
-        for stage in stages:
-            outputs[getattr(stage, "__name__", repr(stage))] = stage(context)
+        for name, stage in zip(names, stages, strict=True):
+            outputs[name] = stage(context)
     return outputs
