@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Engine, Table, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from journal.engine import one_line
+from journal.memory_repository import REBUILD_COUNTS
 from journal.migrate import upgrade_to_head
 from journal.schema import STATE_TABLES, journal, journal_header
 from journal.state import present_state_tables
@@ -82,6 +83,7 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 for rows in _rows(reading, table, batch):
                     writing.execute(table.insert(), rows)
                     state_rows += len(rows)
+            writing.exec_driver_sql(REBUILD_COUNTS)
             reading.rollback()
     except SQLAlchemyError as exc:
         raise StorageError(f"the copy failed: {one_line(exc)}") from exc

@@ -16,7 +16,7 @@ from arvis.memory.memory_long_entry import MemoryLongEntry
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from journal.sql import SqlRunner, insert_sql
 
-__all__ = ["COLUMNS", "SqlMemoryRepository", "entry_from_row"]
+__all__ = ["COLUMNS", "REBUILD_COUNTS", "SqlMemoryRepository", "entry_from_row"]
 
 COLUMNS = (
     "user_id",
@@ -46,6 +46,17 @@ _CURRENT = (
 )
 _LATEST_VERSION = 'SELECT MAX(version) FROM memory_entries WHERE user_id = :user_id AND "key" = :key'
 _INSERT = insert_sql("memory_entries", COLUMNS)
+_COUNT = "SELECT entries FROM memory_entry_counts WHERE user_id = :user_id"
+_COUNT_ROWS = "SELECT COUNT(*) FROM memory_entries WHERE user_id = :user_id"  # before revision 0006
+_COUNT_ONE_MORE = (
+    "INSERT INTO memory_entry_counts (user_id, entries) VALUES (:user_id, 1) "
+    "ON CONFLICT (user_id) DO UPDATE SET entries = memory_entry_counts.entries + 1"
+)
+REBUILD_COUNTS = (
+    "INSERT INTO memory_entry_counts (user_id, entries) "
+    "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
+)
+"""Fills ``memory_entry_counts`` from ``memory_entries`` (after rows were copied in as stored)."""
 
 
 def _time(text: str | None) -> datetime | None:
@@ -64,10 +75,13 @@ def _ordered(entries: list[MemoryLongEntry]) -> list[MemoryLongEntry]:
 
 
 class SqlMemoryRepository(MemoryLongRepository):
-    """Reads and writes ``memory_entries`` in the transaction, recording effects."""
+    """Reads and writes ``memory_entries`` in the transaction, recording effects. ``counted``: the
+    database keeps ``memory_entry_counts`` (revision 0006 on), kept here in step with every insert; it
+    is derived state, so it is not an effect."""
 
-    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any]) -> None:
+    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any], counted: bool = True) -> None:
         self._sql = sql
+        self._counted = counted
         self._seq = seq
         self._effects = effects
         self._latest: dict[tuple[str, str], int] = {}  # (user, key) -> newest version, this transaction
@@ -84,11 +98,7 @@ class SqlMemoryRepository(MemoryLongRepository):
         return self._entries(_ACTIVE, {"user_id": user_id})
 
     def count_entries(self, *, user_id: str) -> int:
-        return int(
-            self._sql.scalar(
-                "SELECT COUNT(*) FROM memory_entries WHERE user_id = :user_id", {"user_id": user_id}
-            )
-        )
+        return int(self._sql.scalar(_COUNT if self._counted else _COUNT_ROWS, {"user_id": user_id}) or 0)
 
     def list_active_entries_batch(self, *, user_ids: list[str]) -> dict[str, list[MemoryLongEntry]]:
         return {user_id: self.list_active_entries(user_id=user_id) for user_id in sorted(user_ids)}
@@ -126,6 +136,8 @@ class SqlMemoryRepository(MemoryLongRepository):
             "written_seq": self._seq,
         }
         self._sql.write(_INSERT, row)
+        if self._counted:
+            self._sql.write(_COUNT_ONE_MORE, {"user_id": user_id})
         self._latest[(user_id, entry.key)] = latest + 1
         self._effects.append({"op": "insert", "table": "memory_entries", "row": row})
 

@@ -29,6 +29,7 @@ __all__ = [
     "journal",
     "journal_header",
     "memory_entries",
+    "memory_entry_counts",
     "metadata",
     "pipeline_runs",
 ]
@@ -50,7 +51,8 @@ journal_header = Table(
 journal = Table(
     "journal",
     metadata,
-    Column("seq", BigInteger, primary_key=True, autoincrement=False),
+    # on SQLite, INTEGER PRIMARY KEY makes seq the rowid itself (no second index to write; 0006)
+    Column("seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
     Column("recorded_at", String(27), nullable=False),
     Column("syscall", Text, nullable=False),
     Column("principal", Text, nullable=False),
@@ -79,6 +81,15 @@ memory_entries = Table(
     Column("governance", Text, nullable=False),
     Column("written_seq", BigInteger, nullable=False),
 )
+
+memory_entry_counts = Table(
+    "memory_entry_counts",
+    metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("entries", BigInteger, nullable=False),
+)
+"""How many rows ``memory_entries`` holds per user (the quota check), kept by the repository in the
+call's transaction. Derived from ``memory_entries``: not journaled as effects, not in the state digest."""
 
 awmu_contexts = Table(
     "awmu_contexts",

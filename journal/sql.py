@@ -1,8 +1,16 @@
-"""Hot-path SQL: statements written once in a portable subset, run on the DBAPI cursor of the
-transaction's connection. It skips SQLAlchemy's per-call statement building (most of a call's cost)
-while SQLAlchemy keeps owning the connection, the transaction and the schema.
+"""Hot-path SQL: statements written once in a portable subset, run on the driver's connection.
 
-Statements use ``:name`` placeholders, turned into the driver's paramstyle once per dialect.
+SQLAlchemy owns the engine, the connection pool, the schema and every cold path; a call's own
+transaction is run here, on the DBAPI connection under the SQLAlchemy ``Connection``, with one cursor:
+``BEGIN IMMEDIATE`` (SQLite) or the driver's implicit transaction (psycopg), the statements, then the
+driver's ``commit``. SQLAlchemy's per-statement and per-transaction machinery was most of a call's
+cost.
+
+Statements use ``:name`` placeholders, turned into the driver's paramstyle once per statement.
+
+The runner also keeps the call's *write guard*: armed while a mutating handler runs, it opens the
+savepoint ``arvis_call`` just before the first statement that writes, so a call that writes nothing
+(or only its journal entry) pays for no savepoint.
 """
 
 from __future__ import annotations
@@ -13,9 +21,10 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-__all__ = ["Prepared", "SqlRunner", "insert_sql"]
+__all__ = ["SAVEPOINT", "Prepared", "SqlRunner", "insert_sql"]
 
 _NAME = re.compile(r":([a-z_][a-z0-9_]*)")
+SAVEPOINT = "arvis_call"
 
 
 def insert_sql(table: str, columns: Sequence[str]) -> str:
@@ -43,17 +52,24 @@ class Prepared:
 
     def bind(self, values: Mapping[str, Any]) -> Sequence[Any] | Mapping[str, Any]:
         if self.positional:
-            return tuple(values[name] for name in self.names)
+            return [values[name] for name in self.names]
         return values
 
 
+_NO_VALUES: Mapping[str, Any] = {}
+
+
 class SqlRunner:
-    """Runs prepared statements on the raw connection under the current SQLAlchemy transaction."""
+    """Runs prepared statements on the driver connection of one SQLAlchemy ``Connection``."""
 
     def __init__(self, connection: Connection) -> None:
         self._connection = connection
         self._paramstyle = connection.dialect.paramstyle
         self._prepared: dict[str, Prepared] = {}
+        self._driver: Any = None
+        self._cursor: Any = None
+        self._guarded = False
+        self.savepoint_open = False
 
     def prepare(self, sql: str) -> Prepared:
         found = self._prepared.get(sql)
@@ -61,35 +77,77 @@ class SqlRunner:
             found = self._prepared[sql] = Prepared(sql, self._paramstyle)
         return found
 
-    def execute(self, sql: str, values: Mapping[str, Any] | None = None) -> Any:
-        prepared = self.prepare(sql)
-        cursor = self._connection.connection.cursor()
-        cursor.execute(prepared.sql, prepared.bind(values or {}))
+    def attach(self) -> Any:
+        """The cursor of the driver connection now under the ``Connection`` (a new one after the
+        connection was invalidated and opened again); called before each use of the runner."""
+        driver = self._connection.connection.dbapi_connection
+        if driver is None:
+            raise RuntimeError("the connection has no driver connection")
+        if driver is not self._driver or self._cursor is None:
+            self._driver, self._cursor = driver, driver.cursor()
+        return self._cursor
+
+    def begin(self, statement: str | None) -> None:
+        """Start a write transaction on the driver: ``statement`` when given (SQLite's ``BEGIN
+        IMMEDIATE``), else the driver's implicit transaction starts with the first statement."""
+        cursor = self.attach()
+        self._guarded = self.savepoint_open = False
+        if statement is not None:
+            cursor.execute(statement)
+
+    def commit(self) -> None:
+        self._driver.commit()
+
+    def rollback(self) -> None:
+        """Roll back whatever the driver has open (a no-op when nothing is)."""
+        self._guarded = self.savepoint_open = False
+        if self._driver is not None:
+            self._driver.rollback()
+
+    def execute(self, sql: str, values: Mapping[str, Any] = _NO_VALUES) -> Any:
+        """Run one statement; returns the cursor, whose rows must be read before the next statement."""
+        prepared = self._prepared.get(sql) or self.prepare(sql)
+        cursor = self._cursor
+        cursor.execute(prepared.sql, prepared.bind(values))
         return cursor
 
-    def rows(self, sql: str, values: Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
-        cursor = self.execute(sql, values)
-        try:
-            return [tuple(row) for row in cursor.fetchall()]
-        finally:
-            cursor.close()
+    def rows(self, sql: str, values: Mapping[str, Any] = _NO_VALUES) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self.execute(sql, values).fetchall()]
 
-    def first(self, sql: str, values: Mapping[str, Any] | None = None) -> tuple[Any, ...] | None:
-        cursor = self.execute(sql, values)
-        try:
-            row = cursor.fetchone()
-            return None if row is None else tuple(row)
-        finally:
-            cursor.close()
+    def first(self, sql: str, values: Mapping[str, Any] = _NO_VALUES) -> tuple[Any, ...] | None:
+        row = self.execute(sql, values).fetchone()
+        return None if row is None else tuple(row)
 
-    def scalar(self, sql: str, values: Mapping[str, Any] | None = None) -> Any:
-        row = self.first(sql, values)
+    def scalar(self, sql: str, values: Mapping[str, Any] = _NO_VALUES) -> Any:
+        row = self.execute(sql, values).fetchone()
         return None if row is None else row[0]
 
     def write(self, sql: str, values: Mapping[str, Any]) -> int:
-        """Run an INSERT/UPDATE; returns the number of rows it changed."""
-        cursor = self.execute(sql, values)
-        try:
-            return int(cursor.rowcount)
-        finally:
-            cursor.close()
+        """Run an INSERT/UPDATE; returns the number of rows it changed. The first write under an
+        armed guard opens the call's savepoint first."""
+        if self._guarded:
+            self._guarded = False
+            self.execute(f"SAVEPOINT {SAVEPOINT}")
+            self.savepoint_open = True
+        return int(self.execute(sql, values).rowcount)
+
+    def guard_writes(self, armed: bool) -> None:
+        """Arm (or disarm) the write guard; arming when the savepoint is already open does nothing."""
+        self._guarded = armed and not self.savepoint_open
+
+    def undo_to_savepoint(self) -> None:
+        """Undo every write since the savepoint, which stays open (a no-op when it was never opened)."""
+        if self.savepoint_open:
+            self.execute(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}")
+
+    def release_savepoint(self) -> None:
+        if self.savepoint_open:
+            self.execute(f"RELEASE SAVEPOINT {SAVEPOINT}")
+            self.savepoint_open = False
+
+    def close(self) -> None:
+        if self._cursor is not None:
+            try:
+                self._cursor.close()
+            finally:
+                self._cursor = self._driver = None

@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 
-import msgspec
 from sqlalchemy import Connection, Engine, inspect, select
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
@@ -96,17 +95,12 @@ class SqlTransaction:
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
+        self._tables = tables
         self._effects: list[Any] = []
-        self._memory = SqlMemoryRepository(sql, seq=next_seq, effects=self._effects)
-        self._awmu = SqlAwmuRepository(sql, effects=self._effects)
-        self._runs: PipelineRunRepository = (
-            SqlPipelineRunRepository(sql, effects=self._effects)
-            if "pipeline_runs" in tables
-            else NoPipelineRuns()
-        )
-        self._grants: GrantRepository = (
-            SqlGrantRepository(sql, seq=next_seq, effects=self._effects) if "grants" in tables else NoGrants()
-        )
+        self._memory: SqlMemoryRepository | None = None
+        self._awmu: SqlAwmuRepository | None = None
+        self._runs: PipelineRunRepository | None = None
+        self._grants: GrantRepository | None = None
         self.appended: JournalEntry | None = None
 
     @property
@@ -115,39 +109,61 @@ class SqlTransaction:
 
     @property
     def memory_repository(self) -> MemoryLongRepository:
+        if self._memory is None:
+            self._memory = SqlMemoryRepository(
+                self._sql,
+                seq=self._next_seq,
+                effects=self._effects,
+                counted="memory_entry_counts" in self._tables,
+            )
         return self._memory
 
     @property
     def awmu_repository(self) -> AwmuRepository:
+        if self._awmu is None:
+            self._awmu = SqlAwmuRepository(self._sql, effects=self._effects)
         return self._awmu
 
     @property
     def pipeline_runs(self) -> PipelineRunRepository:
+        if self._runs is None:
+            self._runs = (
+                SqlPipelineRunRepository(self._sql, effects=self._effects)
+                if "pipeline_runs" in self._tables
+                else NoPipelineRuns()
+            )
         return self._runs
 
     @property
     def grants(self) -> GrantRepository:
+        if self._grants is None:
+            self._grants = (
+                SqlGrantRepository(self._sql, seq=self._next_seq, effects=self._effects)
+                if "grants" in self._tables
+                else NoGrants()
+            )
         return self._grants
 
     @contextmanager
     def handler_scope(self, *, mutating: bool) -> Iterator[None]:
-        """Where the handler runs: driver errors become StorageError; for a mutating call, a savepoint
-        so that a refusal undoes what the handler wrote (effects included) and is journaled in this
-        same transaction, under the lock it was decided under."""
+        """Where the handler runs: driver errors become StorageError; for a mutating call, the write
+        guard, so that a refusal undoes what the handler wrote (effects included) and is journaled in
+        this same transaction, under the lock it was decided under. The savepoint is opened only if
+        the handler writes (see ``SqlRunner.write``)."""
         with self._translated():
             if not mutating:
                 yield
                 return
             mark = len(self._effects)
-            self._sql.execute("SAVEPOINT arvis_handler").close()
+            self._sql.guard_writes(True)
             try:
                 yield
             except BaseException:
-                self._sql.execute("ROLLBACK TO SAVEPOINT arvis_handler").close()
-                self._sql.execute("RELEASE SAVEPOINT arvis_handler").close()
+                self._sql.guard_writes(False)
+                self._sql.undo_to_savepoint()
                 del self._effects[mark:]
                 raise
-            self._sql.execute("RELEASE SAVEPOINT arvis_handler").close()
+            self._sql.guard_writes(False)
 
     def append(
         self,
@@ -164,8 +180,10 @@ class SqlTransaction:
         effects_hash = (
             sha256_hex(canonical_bytes_of_own(self._effects)) if self._effects else EMPTY_EFFECTS_HASH
         )
-        entry = JournalEntry(
-            seq=self._next_seq,
+        seq, prev_hash = self._next_seq, self._prev_hash
+        entry_hash = compute_entry_hash(
+            prev_hash=prev_hash,
+            seq=seq,
             recorded_at=recorded_at,
             syscall=syscall,
             principal=principal,
@@ -173,26 +191,41 @@ class SqlTransaction:
             status=status,
             result=result,
             effects_hash=effects_hash,
-            prev_hash=self._prev_hash,
-            entry_hash=compute_entry_hash(
-                prev_hash=self._prev_hash,
-                seq=self._next_seq,
-                recorded_at=recorded_at,
-                syscall=syscall,
-                principal=principal,
-                args=args,
-                status=status,
-                result=result,
-                effects_hash=effects_hash,
-            ),
         )
-        self._sql.write(_APPEND, msgspec.structs.asdict(entry))
+        self._sql.write(
+            _APPEND,
+            {
+                "seq": seq,
+                "recorded_at": recorded_at,
+                "syscall": syscall,
+                "principal": principal,
+                "args": args,
+                "status": status,
+                "result": result,
+                "effects_hash": effects_hash,
+                "prev_hash": prev_hash,
+                "entry_hash": entry_hash,
+            },
+        )
+        entry = JournalEntry(
+            seq=seq,
+            recorded_at=recorded_at,
+            syscall=syscall,
+            principal=principal,
+            args=args,
+            status=status,
+            result=result,
+            effects_hash=effects_hash,
+            prev_hash=prev_hash,
+            entry_hash=entry_hash,
+        )
         self.appended = entry
         return entry
 
 
 class SqlBatch:
-    """The open transaction of a batch; ``transaction()`` gives each call its savepoint."""
+    """The open transaction of a batch; ``transaction()`` gives each call its own scope, whose writes
+    sit behind a savepoint opened at the call's first write."""
 
     def __init__(
         self,
@@ -210,16 +243,12 @@ class SqlBatch:
         self._translated = translated
         self.last_entry: JournalEntry | None = None
 
-    def _statement(self, sql: str) -> None:
-        self._sql.execute(sql).close()
-
     @contextmanager
     def transaction(self) -> Iterator[SqlTransaction]:
         with self._translated():
-            yield from self._savepoint()
+            yield from self._call()
 
-    def _savepoint(self) -> Iterator[SqlTransaction]:
-        self._statement("SAVEPOINT arvis_call")
+    def _call(self) -> Iterator[SqlTransaction]:
         tx = SqlTransaction(
             self._sql,
             next_seq=self._next_seq,
@@ -232,10 +261,11 @@ class SqlBatch:
             if tx.appended is None:
                 raise StorageError("a transaction must append its journal entry before commit")
         except BaseException:
-            self._statement("ROLLBACK TO SAVEPOINT arvis_call")
-            self._statement("RELEASE SAVEPOINT arvis_call")
+            self._sql.guard_writes(False)
+            self._sql.undo_to_savepoint()
+            self._sql.release_savepoint()
             raise
-        self._statement("RELEASE SAVEPOINT arvis_call")
+        self._sql.release_savepoint()
         self.last_entry = tx.appended
         self._next_seq += 1
         self._prev_hash = tx.appended.entry_hash
@@ -281,7 +311,7 @@ class SqlJournalStore:
         IMMEDIATE; on PostgreSQL the lock on the journal table is taken here, in the same
         transaction, so entries are inserted in commit order and no reader sees a gap fill later."""
         if self._postgres:
-            self._sql.execute("LOCK TABLE journal IN EXCLUSIVE MODE").close()
+            self._sql.execute("LOCK TABLE journal IN EXCLUSIVE MODE")
         head = self._sql.first(_HEAD)
         return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
 
@@ -297,34 +327,33 @@ class SqlJournalStore:
 
     @contextmanager
     def _whole(self) -> Iterator[None]:
-        """Around one whole database transaction (a call's, a batch's): driver errors translated, and
-        no transaction left open on the connection when it fails. SQLAlchemy ends its own transaction
-        when COMMIT fails but does not roll the driver's back, which would leave the write lock held
-        (SQLite: the next BEGIN fails with "cannot start a transaction within a transaction"; on
-        PostgreSQL the journal lock stays taken)."""
+        """One whole database transaction (a call's, a batch's), run on the driver connection: begun,
+        committed, or rolled back on any failure so that no transaction (and no write lock) is left
+        open; driver errors are translated. A connection that cannot even roll back is invalidated,
+        and the next transaction opens a new one."""
         try:
             with self._translated():
+                self._sql.begin(None if self._postgres else "BEGIN IMMEDIATE")
                 yield
+                self._sql.commit()
         except BaseException:
             self._end_driver_transaction()
             raise
 
     def _end_driver_transaction(self) -> None:
-        """Roll back whatever the driver still has open (a no-op when nothing is); a connection that
-        cannot even do that is invalidated, and the next call opens a new one."""
         try:
             if not self._connection.invalidated:
-                dbapi = self._connection.connection.dbapi_connection
-                if dbapi is not None:
-                    dbapi.rollback()
+                self._sql.rollback()
         except Exception:
+            with suppress(Exception):
+                self._sql.close()
             with suppress(Exception):
                 self._connection.invalidate()
 
     @contextmanager
     def transaction(self) -> Iterator[SqlTransaction]:
         """One call: BEGIN IMMEDIATE, the head read under the write lock, the entry, COMMIT."""
-        with self._whole(), self._connection.begin():
+        with self._whole():
             next_seq, prev_hash = self._head()
             tx = SqlTransaction(
                 self._sql,
@@ -341,9 +370,9 @@ class SqlJournalStore:
     @contextmanager
     def batch(self) -> Iterator[SqlBatch]:
         """Many calls in one database transaction (bulk loads): each call still gets its own journal
-        entry, inside a savepoint so that a refused call leaves nothing behind. The batch commits as
-        a whole or not at all."""
-        with self._whole(), self._connection.begin():
+        entry, and a refused call leaves nothing behind (its writes sit behind a savepoint). The batch
+        commits as a whole or not at all."""
+        with self._whole():
             next_seq, prev_hash = self._head()
             batch = SqlBatch(
                 self._sql,
@@ -361,12 +390,16 @@ class SqlJournalStore:
         """Repositories for reading outside any syscall (audit tools); the transaction is rolled back."""
         try:
             with self._connection.begin() as transaction:
-                yield SqlMemoryRepository(self._sql, seq=0, effects=[])
+                self._sql.attach()
+                yield SqlMemoryRepository(
+                    self._sql, seq=0, effects=[], counted="memory_entry_counts" in self._tables
+                )
                 transaction.rollback()
         except DBAPIError as exc:
             raise StorageError(one_line(exc)) from exc
 
     def close(self) -> None:
+        self._sql.close()
         self._connection.close()
         self.engine.dispose()
 

@@ -84,7 +84,17 @@ def test_upgrade_then_verify(old_journal: Path, tmp_path: Path, capsys: pytest.C
     assert code == 0, err
     assert "0001" in out and head_revision() in out
     assert _revision(old_journal) == head_revision()
-    assert _indexes(old_journal) >= FILTER_INDEXES
+    # 0002 added the filter indexes, 0006 dropped them and made seq the rowid: no index on the journal
+    assert _indexes(old_journal) == set()
+    with h.raw_db(old_journal) as connection:
+        seq = [row for row in connection.execute("PRAGMA table_info(journal)") if row[1] == "seq"]
+        assert seq and seq[0][2] == "INTEGER" and seq[0][5] == 1
+        # the per-user counts were filled from the entries the journal already held
+        counts = dict(connection.execute("SELECT user_id, entries FROM memory_entry_counts").fetchall())
+        rows = dict(
+            connection.execute("SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id").fetchall()
+        )
+        assert counts == rows and rows
     after = h.verify(old_journal)
     assert after.verified, after.divergence
     assert after.replayed

@@ -221,14 +221,15 @@ def test_altered_header_is_bad_at_zero(verifier: Path, journal_copy: Path) -> No
     assert _reference(journal_copy) == (0, "journal header altered: genesis hash does not match its id")
 
 
-def test_non_integer_seq_is_a_gap(verifier: Path, journal_copy: Path) -> None:
-    _edit(
-        journal_copy,
-        ("DROP TRIGGER journal_no_update", ()),
-        ("UPDATE journal SET seq = 2.5 WHERE seq = 2", ()),
-    )
-    done = _run(verifier, journal_copy)
-    assert (done.returncode, done.stdout) == (1, "BAD 2 seq gap: expected 2, found 2.5\n")
+def test_a_non_integer_seq_cannot_even_be_stored(journal_copy: Path) -> None:
+    """Since revision 0006 seq is SQLite's rowid: a tamperer cannot store 2.5 there (the verifier
+    still reports such a seq as a gap, for journals written before that revision)."""
+    with pytest.raises(sqlite3.IntegrityError, match="datatype mismatch"):
+        _edit(
+            journal_copy,
+            ("DROP TRIGGER journal_no_update", ()),
+            ("UPDATE journal SET seq = 2.5 WHERE seq = 2", ()),
+        )
 
 
 def test_invalid_utf8_text_is_named_by_seq(verifier: Path, journal_copy: Path) -> None:
