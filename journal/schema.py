@@ -80,6 +80,7 @@ memory_entries = Table(
     Column("superseded_at", String(27)),
     Column("governance", Text, nullable=False),
     Column("written_seq", BigInteger, nullable=False),
+    sqlite_with_rowid=False,  # one B-tree on SQLite (0006)
 )
 
 memory_entry_counts = Table(
@@ -87,6 +88,7 @@ memory_entry_counts = Table(
     metadata,
     Column("user_id", Text, primary_key=True),
     Column("entries", BigInteger, nullable=False),
+    sqlite_with_rowid=False,
 )
 """How many rows ``memory_entries`` holds per user (the quota check), kept by the repository in the
 call's transaction. Derived from ``memory_entries``: not journaled as effects, not in the state digest."""
