@@ -42,11 +42,9 @@ def format_time(moment: datetime) -> str:
     """The fixed text form of an aware datetime, in UTC with microseconds."""
     if moment.tzinfo is None:
         raise CanonicalEncodingError("naive datetime has no canonical form")
-    utc = moment.astimezone(UTC)
-    return (
-        f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:"
-        f"{utc.second:02d}.{utc.microsecond:06d}Z"
-    )
+    utc = moment if moment.tzinfo is UTC else moment.astimezone(UTC)
+    # isoformat pads the year to four digits and, with timespec, always writes six fractional digits
+    return utc.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def parse_time(text: str) -> datetime:
@@ -55,6 +53,8 @@ def parse_time(text: str) -> datetime:
         moment = datetime.fromisoformat(text)
     except (TypeError, ValueError) as exc:
         raise CanonicalEncodingError(f"not an ISO 8601 timestamp: {text!r}") from exc
+    if moment.tzinfo is UTC:
+        return moment
     if moment.tzinfo is None:
         raise CanonicalEncodingError(f"timestamp has no UTC offset: {text!r}")
     try:
@@ -64,16 +64,40 @@ def parse_time(text: str) -> datetime:
 
 
 def _check(value: Any, depth: int) -> None:
+    """Refuse what msgspec would encode without a canonical form (non-finite floats, integers outside
+    64 bits, bytes, sets, datetimes, objects...). Text that is not valid unicode and keys that are not
+    strings are refused by the encoder itself. Plain dicts, lists and scalars take the fast path."""
     if depth > 256:
         raise CanonicalEncodingError("value nested too deeply")
-    if value is None or isinstance(value, bool | int | str):
-        if isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
+    kind = type(value)
+    if kind is dict:
+        for item in value.values():
+            item_kind = type(item)
+            if item_kind is not str and item_kind is not bool and item is not None:
+                _check(item, depth + 1)
+        return
+    if kind is list:
+        for item in value:
+            item_kind = type(item)
+            if item_kind is not str and item_kind is not bool and item is not None:
+                _check(item, depth + 1)
+        return
+    if kind is str or kind is bool or value is None:
+        return
+    if kind is int:
+        if not -_INT64 <= value < _INT64:
             raise CanonicalEncodingError("integer outside the signed 64-bit range")
-        if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise CanonicalEncodingError("string is not valid unicode") from exc
+        return
+    _check_other(value, depth)
+
+
+def _check_other(value: Any, depth: int) -> None:
+    """The slow path of ``_check``: subclasses, floats, tuples and other mappings and sequences."""
+    if isinstance(value, bool | str):
+        return
+    if isinstance(value, int):
+        if not -_INT64 <= value < _INT64:
+            raise CanonicalEncodingError("integer outside the signed 64-bit range")
         return
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -83,7 +107,6 @@ def _check(value: Any, depth: int) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise CanonicalEncodingError("object keys must be strings")
-            _check(key, depth + 1)
             _check(item, depth + 1)
         return
     if isinstance(value, bytes | bytearray | memoryview):
@@ -100,7 +123,13 @@ def canonical_bytes(value: Any) -> bytes:
     _check(value, 0)
     try:
         return _encoder.encode(value)
-    except (TypeError, ValueError, OverflowError) as exc:
+    except UnicodeEncodeError as exc:
+        raise CanonicalEncodingError("string is not valid unicode") from exc
+    except TypeError as exc:
+        if "str keys" in str(exc):
+            raise CanonicalEncodingError("object keys must be strings") from exc
+        raise CanonicalEncodingError(str(exc)) from exc
+    except (ValueError, OverflowError) as exc:
         raise CanonicalEncodingError(str(exc)) from exc
 
 

@@ -40,8 +40,7 @@ def compute_entry_hash(
     """The entry hash of one row; raises ValueError when ``prev_hash`` is not 64 hex digits."""
     if len(prev_hash) != 64:
         raise ValueError("prev_hash must be 64 hex digits")
-    digest = hashlib.sha256(bytes.fromhex(prev_hash))
-    for field in (
+    fields = (
         str(seq).encode("utf-8"),
         recorded_at.encode("utf-8"),
         syscall.encode("utf-8"),
@@ -50,9 +49,12 @@ def compute_entry_hash(
         status.encode("utf-8"),
         result,
         effects_hash.encode("utf-8"),
-    ):
-        digest.update(_frame(field))
-    return digest.hexdigest()
+    )
+    framed = [bytes.fromhex(prev_hash)]
+    for field in fields:
+        framed.append(len(field).to_bytes(8, "big"))
+        framed.append(field)
+    return hashlib.sha256(b"".join(framed)).hexdigest()
 
 
 EMPTY_EFFECTS_HASH = hashlib.sha256(b"[]").hexdigest()

@@ -1,13 +1,16 @@
 """The SQL journal store: one write transaction per call, the journal entry appended inside it.
 
-Driver errors are translated here, once, into ``StorageError``.
+Driver errors are translated here, once, into ``StorageError``. The scopes a call goes through (its
+transaction, its handler) are small context-manager classes: they run on every call, where
+generator-based context managers cost more than the statements they wrap.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, suppress
-from typing import Any
+from contextlib import contextmanager, suppress
+from types import TracebackType
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Connection, Engine, inspect, select
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
@@ -79,6 +82,44 @@ _HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
 _APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields__])
 
 
+Translate = Callable[[BaseException], BaseException]
+"""Maps an exception to the one to raise: a driver error to its StorageError, anything else to itself."""
+
+
+class _HandlerScope:
+    """Where a handler runs (see ``SqlTransaction.handler_scope``)."""
+
+    __slots__ = ("_effects", "_mark", "_mutating", "_sql", "_translate")
+
+    def __init__(self, sql: SqlRunner, effects: list[Any], mutating: bool, translate: Translate) -> None:
+        self._sql = sql
+        self._effects = effects
+        self._mutating = mutating
+        self._translate = translate
+        self._mark = 0
+
+    def __enter__(self) -> None:
+        if self._mutating:
+            self._mark = len(self._effects)
+            self._sql.guard_writes(True)
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self._mutating:
+            self._sql.guard_writes(False)
+            if error is not None:
+                try:
+                    self._sql.undo_to_savepoint()
+                except BaseException as undo_error:
+                    raise self._translate(undo_error) from undo_error
+                del self._effects[self._mark :]
+        if error is not None:
+            translated = self._translate(error)
+            if translated is not error:
+                raise translated from error
+
+
 class SqlTransaction:
     """One open write transaction: repositories bound to it, and the append of its journal entry."""
 
@@ -89,9 +130,9 @@ class SqlTransaction:
         next_seq: int,
         prev_hash: str,
         tables: frozenset[str],
-        translated: Callable[[], AbstractContextManager[None]],
+        translate: Translate,
     ) -> None:
-        self._translated = translated
+        self._translate = translate
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
@@ -144,26 +185,12 @@ class SqlTransaction:
             )
         return self._grants
 
-    @contextmanager
-    def handler_scope(self, *, mutating: bool) -> Iterator[None]:
+    def handler_scope(self, *, mutating: bool) -> _HandlerScope:
         """Where the handler runs: driver errors become StorageError; for a mutating call, the write
         guard, so that a refusal undoes what the handler wrote (effects included) and is journaled in
         this same transaction, under the lock it was decided under. The savepoint is opened only if
         the handler writes (see ``SqlRunner.write``)."""
-        with self._translated():
-            if not mutating:
-                yield
-                return
-            mark = len(self._effects)
-            self._sql.guard_writes(True)
-            try:
-                yield
-            except BaseException:
-                self._sql.guard_writes(False)
-                self._sql.undo_to_savepoint()
-                del self._effects[mark:]
-                raise
-            self._sql.guard_writes(False)
+        return _HandlerScope(self._sql, self._effects, mutating, self._translate)
 
     def append(
         self,
@@ -223,6 +250,56 @@ class SqlTransaction:
         return entry
 
 
+class _BatchCall:
+    """One call of a batch (see ``SqlBatch.transaction``)."""
+
+    __slots__ = ("_batch", "_tx")
+
+    def __init__(self, batch: SqlBatch) -> None:
+        self._batch = batch
+        self._tx: SqlTransaction | None = None
+
+    def __enter__(self) -> SqlTransaction:
+        batch = self._batch
+        self._tx = SqlTransaction(
+            batch.sql,
+            next_seq=batch.next_seq,
+            prev_hash=batch.prev_hash,
+            tables=batch.tables,
+            translate=batch.translate,
+        )
+        return self._tx
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        batch, tx = self._batch, self._tx
+        assert tx is not None
+        sql = batch.sql
+        if error is None and tx.appended is None:
+            error = StorageError("a transaction must append its journal entry before commit")
+        if error is None:
+            try:
+                sql.release_savepoint()
+            except BaseException as failure:
+                error = failure
+        if error is None:
+            assert tx.appended is not None
+            batch.last_entry = tx.appended
+            batch.next_seq += 1
+            batch.prev_hash = tx.appended.entry_hash
+            return
+        sql.guard_writes(False)
+        try:
+            sql.undo_to_savepoint()
+            sql.release_savepoint()
+        except BaseException as undo_error:
+            raise batch.translate(undo_error) from undo_error
+        translated = batch.translate(error)
+        if translated is not error or kind is None:  # a new error, or one raised here: raise it
+            raise translated from error if translated is not error else None
+
+
 class SqlBatch:
     """The open transaction of a batch; ``transaction()`` gives each call its own scope, whose writes
     sit behind a savepoint opened at the call's first write."""
@@ -233,42 +310,69 @@ class SqlBatch:
         *,
         next_seq: int,
         prev_hash: str,
-        translated: Callable[[], AbstractContextManager[None]],
+        translate: Translate,
         tables: frozenset[str],
     ) -> None:
-        self._tables = tables
-        self._sql = sql
-        self._next_seq = next_seq
-        self._prev_hash = prev_hash
-        self._translated = translated
+        self.tables = tables
+        self.sql = sql
+        self.next_seq = next_seq
+        self.prev_hash = prev_hash
+        self.translate = translate
         self.last_entry: JournalEntry | None = None
 
-    @contextmanager
-    def transaction(self) -> Iterator[SqlTransaction]:
-        with self._translated():
-            yield from self._call()
+    def transaction(self) -> _BatchCall:
+        return _BatchCall(self)
 
-    def _call(self) -> Iterator[SqlTransaction]:
-        tx = SqlTransaction(
-            self._sql,
-            next_seq=self._next_seq,
-            prev_hash=self._prev_hash,
-            tables=self._tables,
-            translated=self._translated,
-        )
+
+_Opened = TypeVar("_Opened", SqlTransaction, SqlBatch)
+
+
+class _Whole(Generic[_Opened]):
+    """One whole database transaction (a call's, a batch's), run on the driver connection: begun,
+    the head read under the write lock, committed; rolled back on any failure so that no transaction
+    (and no write lock) is left open; driver errors translated."""
+
+    __slots__ = ("_make", "_opened", "_store")
+    _make: Callable[[int, str], _Opened]
+    _opened: _Opened | None
+
+    def __init__(self, store: SqlJournalStore, make: Callable[[int, str], _Opened]) -> None:
+        self._store = store
+        self._make = make
+        self._opened: _Opened | None = None
+
+    def __enter__(self) -> _Opened:
+        store = self._store
         try:
-            yield tx
-            if tx.appended is None:
-                raise StorageError("a transaction must append its journal entry before commit")
-        except BaseException:
-            self._sql.guard_writes(False)
-            self._sql.undo_to_savepoint()
-            self._sql.release_savepoint()
-            raise
-        self._sql.release_savepoint()
-        self.last_entry = tx.appended
-        self._next_seq += 1
-        self._prev_hash = tx.appended.entry_hash
+            store._sql.begin(None if store._postgres else "BEGIN IMMEDIATE")
+            next_seq, prev_hash = store._head()
+        except BaseException as error:
+            store._end_driver_transaction()
+            raise store._translate(error) from error
+        self._opened = self._make(next_seq, prev_hash)
+        return self._opened
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        store, opened = self._store, self._opened
+        if error is None:
+            assert opened is not None
+            try:
+                if isinstance(opened, SqlTransaction) and opened.appended is None:
+                    raise StorageError("a transaction must append its journal entry before commit")
+                store._sql.commit()
+            except BaseException as failure:
+                store._end_driver_transaction()
+                raise store._translate(failure) from failure
+            last = opened.appended if isinstance(opened, SqlTransaction) else opened.last_entry
+            if last is not None:
+                store.last_entry = last
+            return
+        store._end_driver_transaction()
+        translated = store._translate(error)
+        if translated is not error:
+            raise translated from error
 
 
 class SqlJournalStore:
@@ -315,32 +419,17 @@ class SqlJournalStore:
         head = self._sql.first(_HEAD)
         return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
 
-    @contextmanager
-    def _translated(self) -> Iterator[None]:
-        """Driver errors become StorageError, once, here."""
-        try:
-            yield
-        except DBAPIError as exc:
-            raise _storage_error(exc.orig if exc.orig is not None else exc) from exc
-        except self._driver_error as exc:
-            raise _storage_error(exc) from exc
-
-    @contextmanager
-    def _whole(self) -> Iterator[None]:
-        """One whole database transaction (a call's, a batch's), run on the driver connection: begun,
-        committed, or rolled back on any failure so that no transaction (and no write lock) is left
-        open; driver errors are translated. A connection that cannot even roll back is invalidated,
-        and the next transaction opens a new one."""
-        try:
-            with self._translated():
-                self._sql.begin(None if self._postgres else "BEGIN IMMEDIATE")
-                yield
-                self._sql.commit()
-        except BaseException:
-            self._end_driver_transaction()
-            raise
+    def _translate(self, error: BaseException) -> BaseException:
+        """A driver error as the StorageError to raise; anything else as it is."""
+        if isinstance(error, DBAPIError):
+            return _storage_error(error.orig if error.orig is not None else error)
+        if isinstance(error, self._driver_error):
+            return _storage_error(error)
+        return error
 
     def _end_driver_transaction(self) -> None:
+        """Roll back whatever the driver has open; a connection that cannot even do that is
+        invalidated, and the next transaction opens a new one."""
         try:
             if not self._connection.invalidated:
                 self._sql.rollback()
@@ -350,40 +439,25 @@ class SqlJournalStore:
             with suppress(Exception):
                 self._connection.invalidate()
 
-    @contextmanager
-    def transaction(self) -> Iterator[SqlTransaction]:
-        """One call: BEGIN IMMEDIATE, the head read under the write lock, the entry, COMMIT."""
-        with self._whole():
-            next_seq, prev_hash = self._head()
-            tx = SqlTransaction(
-                self._sql,
-                next_seq=next_seq,
-                prev_hash=prev_hash,
-                tables=self._tables,
-                translated=self._translated,
-            )
-            yield tx
-            if tx.appended is None:
-                raise StorageError("a transaction must append its journal entry before commit")
-        self.last_entry = tx.appended
+    def _new_transaction(self, next_seq: int, prev_hash: str) -> SqlTransaction:
+        return SqlTransaction(
+            self._sql, next_seq=next_seq, prev_hash=prev_hash, tables=self._tables, translate=self._translate
+        )
 
-    @contextmanager
-    def batch(self) -> Iterator[SqlBatch]:
+    def _new_batch(self, next_seq: int, prev_hash: str) -> SqlBatch:
+        return SqlBatch(
+            self._sql, next_seq=next_seq, prev_hash=prev_hash, tables=self._tables, translate=self._translate
+        )
+
+    def transaction(self) -> _Whole[SqlTransaction]:
+        """One call: BEGIN IMMEDIATE, the head read under the write lock, the entry, COMMIT."""
+        return _Whole(self, self._new_transaction)
+
+    def batch(self) -> _Whole[SqlBatch]:
         """Many calls in one database transaction (bulk loads): each call still gets its own journal
         entry, and a refused call leaves nothing behind (its writes sit behind a savepoint). The batch
         commits as a whole or not at all."""
-        with self._whole():
-            next_seq, prev_hash = self._head()
-            batch = SqlBatch(
-                self._sql,
-                next_seq=next_seq,
-                prev_hash=prev_hash,
-                translated=self._translated,
-                tables=self._tables,
-            )
-            yield batch
-        if batch.last_entry is not None:
-            self.last_entry = batch.last_entry
+        return _Whole(self, self._new_batch)
 
     @contextmanager
     def read_only(self) -> Iterator[MemoryLongRepository]:
