@@ -13,6 +13,8 @@ the server's setting, OFF turns it off; a reader's sessions are read-only.
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from enum import StrEnum
 from typing import Any
 
@@ -61,6 +63,24 @@ def _decode_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
+def _use_wal(cursor: Any, busy_timeout_ms: int) -> None:
+    """Put the database in WAL mode. SQLite answers "database is locked" at once, without its busy
+    handler, while another process opening the same new file holds a lock the switch needs; that is
+    waited out here, up to the busy timeout."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    pause = 0.005
+    while True:
+        try:
+            if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
+
+
 def open_engine(
     target: str,
     *,
@@ -87,10 +107,12 @@ def open_engine(
         # text that is not UTF-8 (a hand-edited file) must reach the verifier, not crash the driver
         dbapi_connection.text_factory = _decode_text
         cursor = dbapi_connection.cursor()
-        if not in_memory and not read_only:
-            cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA synchronous={Durability(durability).value}")
+        # the busy timeout first: switching to WAL takes a lock, and another process opening the same
+        # new file at the same moment (migrating it, say) must be waited for, not refused
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        if not in_memory and not read_only:
+            _use_wal(cursor, busy_timeout_ms)
+        cursor.execute(f"PRAGMA synchronous={Durability(durability).value}")
         cursor.close()
 
     # a reader's transaction is a plain (deferred) BEGIN: in WAL mode it reads one snapshot and never

@@ -44,6 +44,12 @@ _CURRENT = (
     _SELECT
     + ' WHERE user_id = :user_id AND "key" = :key AND superseded_at IS NULL ORDER BY version DESC LIMIT 1'
 )
+_CURRENT_AND_COUNT = (
+    "SELECT (SELECT entries FROM memory_entry_counts WHERE user_id = :user_id), found.*"
+    " FROM (SELECT 1 AS anchor) AS one LEFT JOIN (" + _CURRENT + ") AS found ON 1 = 1"
+)
+"""The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
+columns null when there is none)."""
 _LATEST_VERSION = 'SELECT MAX(version) FROM memory_entries WHERE user_id = :user_id AND "key" = :key'
 _INSERT = insert_sql("memory_entries", COLUMNS)
 _COUNT = "SELECT entries FROM memory_entry_counts WHERE user_id = :user_id"
@@ -110,6 +116,16 @@ class SqlMemoryRepository(MemoryLongRepository):
         # so this lookup also tells add_entry the latest version without another query
         self._latest[(user_id, key)] = 0 if found is None else int(found["version"])
         return found
+
+    def get_entry_and_count(self, *, user_id: str, key: str) -> tuple[MemoryLongEntry | None, int]:
+        if not self._counted:
+            return self.get_entry(user_id=user_id, key=key), self.count_entries(user_id=user_id)
+        row = self._sql.first(_CURRENT_AND_COUNT, {"user_id": user_id, "key": key})
+        assert row is not None  # the anchor row is always there
+        count = 0 if row[0] is None else int(row[0])
+        found = None if row[1] is None else dict(zip(COLUMNS, row[1:], strict=True))
+        self._latest[(user_id, key)] = 0 if found is None else int(found["version"])
+        return (None if found is None else entry_from_row(found)), count
 
     def get_entry(self, *, user_id: str, key: str) -> MemoryLongEntry | None:
         row = self._current_row(user_id, key)

@@ -33,7 +33,12 @@ from kernel.clock import Clock
 from kernel.pipeline_runs import PipelineRunRepository
 from kernel.protocols import StorageBusy, StorageError
 
-__all__ = ["JournalHeader", "SqlBatch", "SqlJournalStore", "SqlTransaction", "read_header"]
+__all__ = ["JournalHeader", "SqlBatch", "SqlJournalStore", "SqlTransaction", "StaleHead", "read_header"]
+
+
+class StaleHead(StorageBusy):
+    """The head this store remembered was stale: another writer appended since its last call. The
+    call's transaction is rolled back; the dispatcher retries it, and the retry reads the head."""
 
 
 class JournalHeader:
@@ -219,21 +224,19 @@ class SqlTransaction:
             result=result,
             effects_hash=effects_hash,
         )
-        self._sql.write(
-            _APPEND,
-            {
-                "seq": seq,
-                "recorded_at": recorded_at,
-                "syscall": syscall,
-                "principal": principal,
-                "args": args,
-                "status": status,
-                "result": result,
-                "effects_hash": effects_hash,
-                "prev_hash": prev_hash,
-                "entry_hash": entry_hash,
-            },
-        )
+        row = {
+            "seq": seq,
+            "recorded_at": recorded_at,
+            "syscall": syscall,
+            "principal": principal,
+            "args": args,
+            "status": status,
+            "result": result,
+            "effects_hash": effects_hash,
+            "prev_hash": prev_hash,
+            "entry_hash": entry_hash,
+        }
+        self._sql.write(_APPEND, row)
         entry = JournalEntry(
             seq=seq,
             recorded_at=recorded_at,
@@ -345,7 +348,7 @@ class _Whole(Generic[_Opened]):
         store = self._store
         try:
             store._sql.begin(None if store._postgres else "BEGIN IMMEDIATE")
-            next_seq, prev_hash = store._head()
+            next_seq, prev_hash = store._head(remembered=self._make == store._new_transaction)
         except BaseException as error:
             store._end_driver_transaction()
             raise store._translate(error) from error
@@ -368,6 +371,7 @@ class _Whole(Generic[_Opened]):
             last = opened.appended if isinstance(opened, SqlTransaction) else opened.last_entry
             if last is not None:
                 store.last_entry = last
+                store._remember_head(last)
             return
         store._end_driver_transaction()
         translated = store._translate(error)
@@ -403,6 +407,9 @@ class SqlJournalStore:
             self._sql = SqlRunner(self._connection)
             self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
             self._postgres = engine.dialect.name == "postgresql"
+            self._integrity_error: type[Exception] = engine.dialect.loaded_dbapi.IntegrityError
+            self._remembered_head: tuple[int, str] | None = None
+            self._head_was_remembered = False
             self._tables = frozenset(inspect(self._connection).get_table_names())
             self._connection.rollback()
         except SQLAlchemyError as exc:
@@ -410,17 +417,34 @@ class SqlJournalStore:
         assert header is not None
         self.header = header
 
-    def _head(self) -> tuple[int, str]:
-        """The next seq and the previous hash, read under the write lock: SQLite took it at BEGIN
+    def _head(self, *, remembered: bool = False) -> tuple[int, str]:
+        """The next seq and the previous hash, under the write lock: SQLite took it at BEGIN
         IMMEDIATE; on PostgreSQL the lock on the journal table is taken here, in the same
-        transaction, so entries are inserted in commit order and no reader sees a gap fill later."""
+        transaction, so entries are inserted in commit order and no reader sees a gap fill later.
+
+        ``remembered`` (a single call on SQLite): the head this store's own last commit left, when it
+        has one, without reading it. If another writer appended since, the call's journal insert
+        collides on seq and the call is retried (``StaleHead``), so a stale head never reaches the
+        journal; a journal written by one process skips one read per call."""
         if self._postgres:
             self._sql.execute("LOCK TABLE journal IN EXCLUSIVE MODE")
+        elif remembered and self._remembered_head is not None:
+            self._head_was_remembered = True
+            return self._remembered_head
+        self._head_was_remembered = False
         head = self._sql.first(_HEAD)
         return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
 
+    def _remember_head(self, last: JournalEntry) -> None:
+        if not self._postgres:
+            self._remembered_head = (last.seq + 1, last.entry_hash)
+
     def _translate(self, error: BaseException) -> BaseException:
-        """A driver error as the StorageError to raise; anything else as it is."""
+        """A driver error as the StorageError to raise; anything else as it is. Under a remembered
+        head, a uniqueness violation means another writer took the seq (a row of the journal, or of a
+        state table keyed by seq): ``StaleHead``."""
+        if self._head_was_remembered and isinstance(error, self._integrity_error):
+            return StaleHead(f"the seq was taken by another writer since this store's last call: {error}")
         if isinstance(error, DBAPIError):
             return _storage_error(error.orig if error.orig is not None else error)
         if isinstance(error, self._driver_error):
@@ -429,7 +453,8 @@ class SqlJournalStore:
 
     def _end_driver_transaction(self) -> None:
         """Roll back whatever the driver has open; a connection that cannot even do that is
-        invalidated, and the next transaction opens a new one."""
+        invalidated, and the next transaction opens a new one. The remembered head is forgotten."""
+        self._remembered_head = None
         try:
             if not self._connection.invalidated:
                 self._sql.rollback()
@@ -441,7 +466,11 @@ class SqlJournalStore:
 
     def _new_transaction(self, next_seq: int, prev_hash: str) -> SqlTransaction:
         return SqlTransaction(
-            self._sql, next_seq=next_seq, prev_hash=prev_hash, tables=self._tables, translate=self._translate
+            self._sql,
+            next_seq=next_seq,
+            prev_hash=prev_hash,
+            tables=self._tables,
+            translate=self._translate,
         )
 
     def _new_batch(self, next_seq: int, prev_hash: str) -> SqlBatch:

@@ -49,6 +49,11 @@ class MemoryLongRepository(ABC):
         """How many entries the user has, history included (stores override this with a cheap count)."""
         return len(self.list_entries(user_id=user_id))
 
+    def get_entry_and_count(self, *, user_id: str, key: str) -> tuple[MemoryLongEntry | None, int]:
+        """``get_entry`` and ``count_entries`` at once: what a write checks (stores override this
+        with a single read)."""
+        return self.get_entry(user_id=user_id, key=key), self.count_entries(user_id=user_id)
+
     @abstractmethod
     def revoke(self, *, user_id: str, key: str, revoked_at: datetime) -> bool:
         """Set ``revoked_at`` on the current entry; False when there is none or it is already revoked."""

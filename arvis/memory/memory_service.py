@@ -113,12 +113,12 @@ class MemoryService:
             self.policy_gate.validate_append(entry, now=now)
         except ValueError as refusal:
             raise MemoryRuleError(MemoryErrorCode.POLICY_DENIED, str(refusal)) from None
-        if repo.count_entries(user_id=request.user_id) >= MAX_ENTRIES_PER_USER:
+        current, count = repo.get_entry_and_count(user_id=request.user_id, key=request.key)
+        if count >= MAX_ENTRIES_PER_USER:
             raise MemoryRuleError(
                 MemoryErrorCode.LIMIT_EXCEEDED,
                 f"the user has {MAX_ENTRIES_PER_USER} entries, the most one may have",
             )
-        current = repo.get_entry(user_id=request.user_id, key=request.key)
         if current is not None and current.is_active(now) and not request.replace:
             raise MemoryRuleError(
                 MemoryErrorCode.CONFLICT,

@@ -1,0 +1,127 @@
+"""The cheaper append of revision 0006: the head a store remembers between its own calls, and the
+per-user entry counts that replaced a COUNT(*) at every write."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from journal.reader import JournalReader
+from journal.replay import verify_journal
+from journal.store import SqlJournalStore, StaleHead
+from kernel.boot import open_kernel
+from kernel.dispatcher import Kernel
+from syscalls.table import SYSCALL_TABLE
+
+
+def _write(key: str, user: str = "u1") -> tuple[str, dict[str, Any], str]:
+    args = {"user_id": user, "key": key, "memory_type": "preference", "source": "explicit_user"}
+    return "memory.write", args, f"user:{user}"
+
+
+def _call(kernel: Kernel, call: tuple[str, dict[str, Any], str]) -> int:
+    name, args, principal = call
+    result = kernel.call(name, args, principal=principal)
+    assert result.ok and result.seq is not None, result
+    return result.seq
+
+
+def _verified(path: Path) -> bool:
+    reader = JournalReader.open(str(path))
+    try:
+        return verify_journal(reader, table=SYSCALL_TABLE).verified
+    finally:
+        reader.close()
+
+
+def test_two_stores_on_one_file_take_turns_and_the_chain_holds(tmp_path: Path) -> None:
+    """Each store remembers the head its own last commit left; the other store's appends make it
+    stale, and the stale call is retried with the head read again: no seq is lost or taken twice."""
+    path = tmp_path / "j.db"
+    first, second = open_kernel(str(path)), open_kernel(str(path))
+    try:
+        seqs = [_call(first if index % 3 else second, _write(f"key_{index}")) for index in range(12)]
+        # a working-memory call writes a state row keyed by seq: a stale seq collides there first
+        seqs.append(_call(second, ("memory.awmu.create", {"context_id": "c1"}, "agent:planner")))
+        for kernel in (first, second, first):
+            result = kernel.call(
+                "memory.awmu.propose",
+                {"context_id": "c1", "text": f"fact {len(seqs)}", "source": "user", "confidence": 0.9},
+                principal="agent:planner",
+            )
+            assert result.ok and result.seq is not None, result
+            seqs.append(result.seq)
+    finally:
+        first.close()
+        second.close()
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert _verified(path)
+
+
+def test_a_stale_head_is_a_retried_busy_signal(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    first, second = open_kernel(str(path)), open_kernel(str(path))
+    try:
+        _call(first, _write("a"))
+        _call(second, _write("b"))
+        store = first.store
+        assert isinstance(store, SqlJournalStore)
+        # without retries the stale head is not hidden: the call is unacknowledged as busy
+        first.busy_retries = 0
+        refused = first.call(*_write("c")[:2], principal="user:u1")
+        assert refused.seq is None and refused.error is not None
+        assert refused.error.code == "storage_busy"
+        assert "another writer" in refused.error.detail
+        # the head is read again after a failure: the next call goes through
+        assert _call(first, _write("c")) == 3
+    finally:
+        first.close()
+        second.close()
+    assert issubclass(StaleHead, Exception)
+    assert _verified(path)
+
+
+def _counts(path: Path) -> dict[str, int]:
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute("SELECT user_id, entries FROM memory_entry_counts").fetchall()
+    return {str(user): int(count) for user, count in rows}
+
+
+def test_entry_counts_follow_every_insert_and_nothing_else(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    kernel = open_kernel(str(path))
+    try:
+        _call(kernel, _write("a"))
+        _call(kernel, _write("b"))
+        _call(kernel, _write("a", user="u2"))
+        replace = {**_write("a")[1], "replace": True}
+        _call(kernel, ("memory.write", replace, "user:u1"))  # a new version: one more row
+        _call(kernel, ("memory.revoke", {"user_id": "u1", "key": "b"}, "user:u1"))  # an update: no row
+        conflict = kernel.call(*_write("a")[:2], principal="user:u1")  # refused: nothing written
+        assert conflict.error is not None and conflict.error.code == "memory_conflict"
+    finally:
+        kernel.close()
+    assert _counts(path) == {"u1": 3, "u2": 1}
+    with sqlite3.connect(path) as connection:
+        rows = dict(connection.execute("SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"))
+    assert rows == {"u1": 3, "u2": 1}
+
+
+def test_the_limit_is_read_from_the_counts(tmp_path: Path) -> None:
+    from arvis.memory.memory_service import MAX_ENTRIES_PER_USER
+
+    path = tmp_path / "j.db"
+    kernel = open_kernel(str(path))
+    try:
+        _call(kernel, _write("a"))
+        with sqlite3.connect(path) as connection:
+            connection.execute(
+                "UPDATE memory_entry_counts SET entries = ? WHERE user_id = 'u1'", (MAX_ENTRIES_PER_USER,)
+            )
+        refused = kernel.call(*_write("b")[:2], principal="user:u1")
+        assert refused.error is not None and refused.error.code == "memory_limit_exceeded"
+        assert refused.seq is not None  # a journaled refusal
+        _call(kernel, _write("b", user="u2"))  # another user is not concerned
+    finally:
+        kernel.close()
