@@ -15,6 +15,7 @@ savepoint ``arvis_call`` just before the first statement that writes, so a call 
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -39,6 +40,7 @@ class Prepared:
     def __init__(self, sql: str, paramstyle: str) -> None:
         self.names = tuple(_NAME.findall(sql))
         self.positional = paramstyle in ("qmark", "format", "numeric")
+        self._pick = operator.itemgetter(*self.names) if len(self.names) > 1 else None
         if paramstyle == "qmark":
             self.sql = _NAME.sub("?", sql)
         elif paramstyle == "format":
@@ -51,9 +53,12 @@ class Prepared:
             raise ValueError(f"unsupported paramstyle {paramstyle}")
 
     def bind(self, values: Mapping[str, Any]) -> Sequence[Any] | Mapping[str, Any]:
-        if self.positional:
-            return [values[name] for name in self.names]
-        return values
+        if not self.positional:
+            return values
+        if self._pick is not None:
+            picked: tuple[Any, ...] = self._pick(values)
+            return picked
+        return [values[name] for name in self.names]
 
 
 _NO_VALUES: Mapping[str, Any] = {}

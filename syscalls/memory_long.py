@@ -64,6 +64,10 @@ class WriteArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     replace: bool = False
 
 
+_DEFAULT_GOVERNANCE = Governance()
+"""What a write without ``governance`` gets (the defaults of ``GovernanceArgs``)."""
+
+
 def _memory(ctx: CallContext) -> MemoryService:
     service = ctx.services.memory_service
     if service is None:
@@ -102,7 +106,7 @@ def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
 def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:
     authorize(ctx, Capability.WRITE, args.user_id)
     refuse_in_flight_mutation(ctx, args.user_id)
-    governance = args.governance or GovernanceArgs()
+    governance = args.governance
     request = WriteRequest(
         user_id=args.user_id,
         key=args.key,
@@ -111,7 +115,9 @@ def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:
         notes=args.notes,
         value_ref=args.value_ref,
         expires_at=args.expires_at,
-        governance=Governance(
+        governance=_DEFAULT_GOVERNANCE
+        if governance is None
+        else Governance(
             visibility=governance.visibility,
             sharing=governance.sharing,
             retention=governance.retention,

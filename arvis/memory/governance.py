@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import TypeVar
 
 __all__ = [
@@ -57,7 +58,11 @@ class Governance:
     principal: GovernancePrincipal = GovernancePrincipal.USER
 
     def to_wire(self) -> dict[str, str]:
-        """The JSON form used in results and hashes."""
+        """The JSON form used in results and hashes (a fresh dict each time; built once)."""
+        return dict(self._wire)
+
+    @cached_property
+    def _wire(self) -> dict[str, str]:
         return {
             "encryption": self.encryption.value,
             "principal": self.principal.value,

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from arvis.canonical import format_time, parse_time
@@ -107,7 +108,12 @@ class MemoryLongEntry:
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """The JSON form used in results and hashes."""
+        """The JSON form used in results and hashes (a fresh dict each time; built once per entry)."""
+        wire = self._wire
+        return {**wire, "governance": dict(wire["governance"])}
+
+    @cached_property
+    def _wire(self) -> dict[str, Any]:
         return {
             "created_at": format_time(self.created_at),
             "expires_at": _time_or_none(self.expires_at),

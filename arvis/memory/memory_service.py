@@ -28,13 +28,18 @@ MAX_ENTRIES_PER_USER = 100_000
 """Entries one user may have, history (superseded, revoked) included."""
 
 
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
 def validate_key(key: str) -> None:
     """Refuse an empty key, one over ``MAX_KEY_LENGTH`` characters, or one holding control characters."""
     if not key:
         raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key is empty")
     if len(key) > MAX_KEY_LENGTH:
         raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, f"key is longer than {MAX_KEY_LENGTH} characters")
-    if any(unicodedata.category(char) in {"Cc", "Cf", "Cs", "Zl", "Zp"} for char in key):
+    # printable ASCII has none of the refused categories (ASCII has no Cf, Cs, Zl or Zp character)
+    printable_ascii = key.isascii() and key.isprintable()
+    if not printable_ascii and any(unicodedata.category(char) in _REFUSED_CATEGORIES for char in key):
         raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key holds control characters")
     if key != key.strip():
         raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key has leading or trailing whitespace")
