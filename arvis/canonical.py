@@ -24,6 +24,7 @@ __all__ = [
     "decode",
     "format_time",
     "parse_time",
+    "plain",
     "sha256_hex",
 ]
 
@@ -140,6 +141,11 @@ def canonical_bytes_of_own(value: Any) -> bytes:
     are JSON-shaped by construction. Caller input must go through ``canonical_bytes``.
     """
     return _encoder.encode(value)
+
+
+def plain(value: Any) -> Any:
+    """A kernel value holding pre-encoded fragments (``msgspec.Raw``) as plain JSON values."""
+    return _decoder.decode(_encoder.encode(value))
 
 
 def decode(data: bytes) -> Any:

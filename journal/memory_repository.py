@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
 from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time
 from arvis.memory.memory_long_entry import MemoryLongEntry
 from arvis.memory.memory_long_repository import MemoryLongRepository
@@ -37,6 +39,10 @@ _SELECT = "SELECT " + ", ".join(f'"{name}"' for name in COLUMNS) + " FROM memory
 # ORDER BY an integer only: the spec's order is applied in Python (``_ordered``), which needs no more
 # from SQL than versions of one key in version order
 _ALL = _SELECT + " WHERE user_id = :user_id ORDER BY version"
+_WIRES = (
+    'SELECT created_at, expires_at, governance, "key", memory_type, notes, revoked_at, source, '
+    "superseded_at, value_ref FROM memory_entries WHERE user_id = :user_id ORDER BY version"
+)
 _ACTIVE = (
     _SELECT + " WHERE user_id = :user_id AND revoked_at IS NULL AND superseded_at IS NULL ORDER BY version"
 )
@@ -99,6 +105,28 @@ class SqlMemoryRepository(MemoryLongRepository):
 
     def list_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
         return self._entries(_ALL, {"user_id": user_id})
+
+    def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
+        """Straight from the rows: times are stored in their fixed form and governance as canonical JSON
+        text, embedded as it is (``msgspec.Raw``)."""
+        wires = []
+        for row in self._sql.rows(_WIRES, {"user_id": user_id}):
+            created, expires, governance, key, memory_type, notes, revoked, source, superseded, ref = row
+            wires.append(
+                {
+                    "created_at": created,
+                    "expires_at": expires,
+                    "governance": msgspec.Raw(governance.encode("utf-8")),
+                    "key": key,
+                    "memory_type": memory_type,
+                    "notes": notes,
+                    "revoked_at": revoked,
+                    "source": source,
+                    "superseded_at": superseded,
+                    "value_ref": ref,
+                }
+            )
+        return wires
 
     def list_active_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
         return self._entries(_ACTIVE, {"user_id": user_id})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arvis.canonical import parse_time
+from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal.reader import JournalFilter, JournalReader
 from journal.replay import Replayer
@@ -82,7 +82,7 @@ def snapshot_at(
         if last_time is None:
             raise StorageError("the journal is empty: there is no moment to take a snapshot at")
         with replayer.store.read_only() as repository:
-            value = MemoryService().snapshot(repository, user_id=user_id, now=parse_time(last_time))
+            value = plain(MemoryService().snapshot(repository, user_id=user_id, now=parse_time(last_time)))
         return {"seq": last_seq, **value}
     finally:
         replayer.close()

@@ -29,14 +29,62 @@ class SyscallError(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return cls(code=code.value, message=ERROR_MESSAGES[code], detail=detail)
 
 
-class SyscallResult(msgspec.Struct, frozen=True):
-    """The outcome of ``Kernel.call``. ``seq`` is the journal entry's seq, or None when nothing was
-    journaled (the call was not acknowledged: the storage itself failed)."""
+_UNDECODED: Any = object()
 
+
+class SyscallResult:
+    """The outcome of ``Kernel.call``. ``seq`` is the journal entry's seq, or None when nothing was
+    journaled (the call was not acknowledged: the storage itself failed).
+
+    An accepted call's ``value`` is exactly what its journal entry holds: the result is kept as the
+    journaled bytes and decoded on first access (``from_journaled``), so a caller that only checks
+    ``ok`` (a bulk load, a benchmark) never pays for decoding a large value. Immutable."""
+
+    __slots__ = ("_encoded", "_value", "error", "ok", "seq")
     ok: bool
     seq: int | None
-    value: Any = None
-    error: SyscallError | None = None
+    error: SyscallError | None
+    _value: Any
+    _encoded: bytes | None
+
+    def __init__(
+        self, *, ok: bool, seq: int | None, value: Any = None, error: SyscallError | None = None
+    ) -> None:
+        object.__setattr__(self, "ok", ok)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "error", error)
+        object.__setattr__(self, "_value", value)
+        object.__setattr__(self, "_encoded", None)
+
+    @classmethod
+    def from_journaled(cls, seq: int, encoded: bytes) -> SyscallResult:
+        """An accepted call's result from its journaled bytes (``{"ok":true,"value":...}``)."""
+        result = cls(ok=True, seq=seq, value=_UNDECODED)
+        object.__setattr__(result, "_encoded", encoded)
+        return result
+
+    @property
+    def value(self) -> Any:
+        if self._value is _UNDECODED:
+            assert self._encoded is not None
+            object.__setattr__(self, "_value", msgspec.json.decode(self._encoded)["value"])
+        return self._value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"SyscallResult is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"SyscallResult is immutable: cannot delete {name}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SyscallResult):
+            return NotImplemented
+        return (self.ok, self.seq, self.error, self.value) == (other.ok, other.seq, other.error, other.value)
+
+    __hash__ = None  # type: ignore[assignment]  # the value may be a dict
+
+    def __repr__(self) -> str:
+        return f"SyscallResult(ok={self.ok!r}, seq={self.seq!r}, value={self.value!r}, error={self.error!r})"
 
     @property
     def success(self) -> bool:

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import msgspec
 
 from arvis.awmu.errors import AwmuRuleError
-from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time
+from arvis.canonical import canonical_bytes_of_own, format_time, parse_time
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
 from kernel.arguments import (
@@ -192,7 +192,7 @@ class Kernel:
             else:
                 encoded = canonical_bytes_of_own({"ok": True, "value": value})
                 # the caller gets exactly what the journal holds (lists, not tuples), as a replay would
-                result = SyscallResult(ok=True, seq=tx.next_seq, value=decode(encoded)["value"])
+                result = SyscallResult.from_journaled(tx.next_seq, encoded)
             tx.append(
                 recorded_at=recorded.recorded_at,
                 syscall=recorded.syscall,

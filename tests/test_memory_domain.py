@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import NOTES, SOURCES, T0, USER_SOURCES, entry_lists, governances, invalid_keys
 
-from arvis.canonical import canonical_bytes, format_time
+from arvis.canonical import canonical_bytes, canonical_bytes_of_own, format_time, plain, sha256_hex
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 from arvis.memory.governance import (
     Governance,
@@ -33,6 +33,7 @@ from arvis.memory.memory_long_repository import MemoryLongRepository
 from arvis.memory.memory_long_service import MemoryLongService, build_snapshot
 from arvis.memory.memory_long_snapshot import EPOCH, MemoryLongSnapshot
 from arvis.memory.memory_service import MAX_KEY_LENGTH, validate_key
+from arvis.memory.snapshot_wire import build_snapshot_wire
 from kernel.errors import ErrorCode
 
 LEVERS = ("visibility", "sharing", "retention", "encryption")
@@ -484,6 +485,23 @@ def test_build_snapshot_invariants(items: list[MemoryLongEntry], offset: int) ->
     assert reversed_snapshot.total_entries == snapshot.total_entries
     if len({item.sort_key for item in active}) == len(active):
         assert canonical_bytes(reversed_snapshot.to_wire()) == canonical_bytes(snapshot.to_wire())
+
+
+@given(entry_lists, st.integers(min_value=0, max_value=250))
+def test_snapshot_from_wire_forms_is_the_typed_snapshot_byte_for_byte(
+    items: list[MemoryLongEntry], offset: int
+) -> None:
+    """``build_snapshot_wire`` (what the kernel runs, on fixed-form texts and pre-encoded entries) and
+    ``build_snapshot`` (typed entries) give the same bytes, the same hashes and the same projection."""
+    now = T0 + timedelta(seconds=offset)
+    typed = build_snapshot(items, now=now)
+    built = build_snapshot_wire([item.to_wire() for item in items], now=format_time(now))
+    assert canonical_bytes_of_own(built.wire) == canonical_bytes(typed.to_wire())
+    assert built.snapshot_hash == sha256_hex(canonical_bytes(typed.to_wire()))
+    assert built.content_hash == sha256_hex(canonical_bytes({**typed.to_wire(), "created_at": None}))
+    projector = MemoryLongContextProjector()
+    assert projector.project_keys(built.active_keys) == projector.project(typed)
+    assert plain(built.wire) == typed.to_wire()
 
 
 # --------------------------------------------------------------------------------------------------

@@ -760,3 +760,22 @@ def test_memoryview_args_are_invalid(seeded: Kernel) -> None:
 def test_user_id_with_c1_control_is_invalid(seeded: Kernel, user_id: str) -> None:
     before = state_rows(seeded)
     assert_refused(seeded, call(seeded, "memory.list", {"user_id": user_id}), "invalid_args", before)
+
+
+# --------------------------------------------------------------------------------------------------
+# SyscallResult: the journaled bytes, decoded on first access
+
+
+def test_an_accepted_result_is_its_journal_entry_decoded_on_access(kernel: Kernel) -> None:
+    result = call(kernel, "memory.write", write_args("lazy_key"))
+    entry = journal_entries(kernel)[-1]
+    assert entry.seq == result.seq
+    assert result.value == decode(entry.result)["value"]
+    assert result.value is result.value  # decoded once
+    assert result == SyscallResult(ok=True, seq=result.seq, value=decode(entry.result)["value"])
+    assert result != SyscallResult(ok=True, seq=result.seq, value={})
+    assert "lazy_key" in repr(result)
+    with pytest.raises(AttributeError, match="immutable"):
+        result.ok = False  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        hash(result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from arvis.memory.memory_long_snapshot import MemoryLongSnapshot
@@ -15,7 +16,11 @@ class MemoryLongContextProjector:
     """Deterministic projection: constraints are sorted; every derived number is schema-bounded."""
 
     def project(self, snapshot: MemoryLongSnapshot) -> dict[str, Any]:
-        keys = sorted({entry.key for entry in snapshot.active_entries})
+        return self.project_keys(entry.key for entry in snapshot.active_entries)
+
+    def project_keys(self, active_keys: Iterable[str]) -> dict[str, Any]:
+        """The projection from the keys of the snapshot's active entries alone (all it depends on)."""
+        keys = sorted(set(active_keys))
         constraints = [key for key in keys if key.startswith("no_")]
         has_language = any(key in _LANGUAGE_KEYS for key in keys)
         has_timezone = "timezone" in keys

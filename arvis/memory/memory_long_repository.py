@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from datetime import datetime
+from typing import Any
 
 from arvis.memory.memory_long_entry import MemoryLongEntry
 
@@ -48,6 +49,12 @@ class MemoryLongRepository(ABC):
     def count_entries(self, *, user_id: str) -> int:
         """How many entries the user has, history included (stores override this with a cheap count)."""
         return len(self.list_entries(user_id=user_id))
+
+    def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
+        """``list_entries`` in wire form (``MemoryLongEntry.to_wire``), versions of a key in version order;
+        ``governance`` may be pre-encoded canonical JSON (``msgspec.Raw``). Stores override this to skip
+        building typed entries."""
+        return [entry.to_wire() for entry in self.list_entries(user_id=user_id)]
 
     def get_entry_and_count(self, *, user_id: str, key: str) -> tuple[MemoryLongEntry | None, int]:
         """``get_entry`` and ``count_entries`` at once: what a write checks (stores override this

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from arvis.canonical import canonical_bytes_of_own, sha256_hex
+from arvis.canonical import format_time
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 from arvis.memory.governance import Governance
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
 from arvis.memory.memory_long_projector import MemoryLongContextProjector
 from arvis.memory.memory_long_repository import MemoryLongRepository
-from arvis.memory.memory_long_service import build_snapshot
+from arvis.memory.snapshot_wire import build_snapshot_wire
 
 __all__ = ["MAX_ENTRIES_PER_USER", "MAX_KEY_LENGTH", "MemoryService", "WriteRequest", "validate_key"]
 
@@ -91,15 +91,16 @@ class MemoryService:
         return {"user_id": user_id, "entry": entry.to_wire(), "status": status.value}
 
     def snapshot(self, repo: MemoryLongRepository, *, user_id: str, now: datetime) -> dict[str, Any]:
-        snapshot = build_snapshot(repo.list_entries(user_id=user_id), now=now)
-        wire = snapshot.to_wire()
+        """The snapshot, its projection and hashes. Its entries are pre-encoded canonical JSON
+        (``msgspec.Raw``): encode the value with ``canonical_bytes_of_own``, or turn it into plain
+        values with ``arvis.canonical.plain``."""
+        built = build_snapshot_wire(repo.list_entry_wires(user_id=user_id), now=format_time(now))
         return {
             "user_id": user_id,
-            "snapshot": wire,
-            "projection": self.projector.project(snapshot),
-            # the wire form is the kernel's own value: encoded without the walk that checks foreign input
-            "snapshot_hash": sha256_hex(canonical_bytes_of_own(wire)),
-            "content_hash": sha256_hex(canonical_bytes_of_own({**wire, "created_at": None})),
+            "snapshot": built.wire,
+            "projection": self.projector.project_keys(built.active_keys),
+            "snapshot_hash": built.snapshot_hash,
+            "content_hash": built.content_hash,
         }
 
     def write(self, repo: MemoryLongRepository, request: WriteRequest, *, now: datetime) -> dict[str, Any]:
