@@ -136,6 +136,11 @@ class SqlRunner:
             self.savepoint_open = True
         return int(self.execute(sql, values).rowcount)
 
+    def write_many(self, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Run one INSERT for many rows (``executemany``)."""
+        prepared = self._prepared.get(sql) or self.prepare(sql)
+        self._cursor.executemany(prepared.sql, [prepared.bind(row) for row in rows])
+
     def guard_writes(self, armed: bool) -> None:
         """Arm (or disarm) the write guard; arming when the savepoint is already open does nothing."""
         self._guarded = armed and not self.savepoint_open

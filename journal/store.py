@@ -136,8 +136,11 @@ class SqlTransaction:
         prev_hash: str,
         tables: frozenset[str],
         translate: Translate,
+        deferred: bool = False,
     ) -> None:
         self._translate = translate
+        self._deferred = deferred
+        self.row: dict[str, Any] | None = None
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
@@ -236,7 +239,10 @@ class SqlTransaction:
             "prev_hash": prev_hash,
             "entry_hash": entry_hash,
         }
-        self._sql.write(_APPEND, row)
+        if self._deferred:
+            self.row = row  # the batch inserts its entries together, before it commits
+        else:
+            self._sql.write(_APPEND, row)
         entry = JournalEntry(
             seq=seq,
             recorded_at=recorded_at,
@@ -270,6 +276,7 @@ class _BatchCall:
             prev_hash=batch.prev_hash,
             tables=batch.tables,
             translate=batch.translate,
+            deferred=True,
         )
         return self._tx
 
@@ -287,7 +294,8 @@ class _BatchCall:
             except BaseException as failure:
                 error = failure
         if error is None:
-            assert tx.appended is not None
+            assert tx.appended is not None and tx.row is not None
+            batch.journal_rows.append(tx.row)
             batch.last_entry = tx.appended
             batch.next_seq += 1
             batch.prev_hash = tx.appended.entry_hash
@@ -322,9 +330,16 @@ class SqlBatch:
         self.prev_hash = prev_hash
         self.translate = translate
         self.last_entry: JournalEntry | None = None
+        self.journal_rows: list[dict[str, Any]] = []
 
     def transaction(self) -> _BatchCall:
         return _BatchCall(self)
+
+    def insert_entries(self) -> None:
+        """Insert the entries of the calls so far, in one statement (no call reads the journal)."""
+        if self.journal_rows:
+            self.sql.write_many(_APPEND, self.journal_rows)
+            self.journal_rows = []
 
 
 _Opened = TypeVar("_Opened", SqlTransaction, SqlBatch)
@@ -364,6 +379,8 @@ class _Whole(Generic[_Opened]):
             try:
                 if isinstance(opened, SqlTransaction) and opened.appended is None:
                     raise StorageError("a transaction must append its journal entry before commit")
+                if isinstance(opened, SqlBatch):
+                    opened.insert_entries()
                 store._sql.commit()
             except BaseException as failure:
                 store._end_driver_transaction()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -125,8 +124,7 @@ class JournalEntry(msgspec.Struct, frozen=True):
     entry_hash: str
 
 
-@dataclass(frozen=True)
-class CallContext:
+class CallContext(msgspec.Struct, frozen=True):
     """What a handler may use: the call's one time, its principal, the services, the transaction."""
 
     seq: int

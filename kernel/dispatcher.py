@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import msgspec
@@ -73,15 +74,19 @@ class Kernel:
         self.store = store
         self.clock = clock
         self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
+        self._last_reading: tuple[str, datetime] = ("", datetime.min.replace(tzinfo=UTC))
 
     def _record(self, name: object, args: object, principal: object) -> RecordedCall | SyscallResult:
         """The call in its journaled form, reading the clock once; a broken clock is unacknowledged."""
         try:
+            moment = self.clock.now()
+            recorded_at = format_time(moment)
+            self._last_reading = (recorded_at, moment)
             return RecordedCall(
                 syscall=record_text(name, MAX_NAME_LENGTH),
                 principal=record_text(principal, MAX_PRINCIPAL_LENGTH),
                 args=record_args({} if args is None else args),
-                recorded_at=format_time(self.clock.now()),
+                recorded_at=recorded_at,
             )
         except Exception as exc:
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
@@ -163,7 +168,9 @@ class Kernel:
     def _execute(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:
         """Admission refusals need no state and are journaled on their own; everything the handler
         decides, accepted or refused, is journaled in the transaction it was decided in."""
-        now = parse_time(recorded.recorded_at)
+        text, moment = self._last_reading
+        # the clock reading this call was recorded from, or (replay, a batch) its journaled text parsed
+        now = moment if text is recorded.recorded_at else parse_time(recorded.recorded_at)
         try:
             spec, request = self._admit(recorded)
         except KernelError as refusal:
