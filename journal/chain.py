@@ -10,12 +10,17 @@ framed journal id and framed format version.
 from __future__ import annotations
 
 import hashlib
+import struct
 
 __all__ = ["EMPTY_EFFECTS_HASH", "compute_entry_hash", "genesis_hash"]
 
 
+_LENGTH = struct.Struct(">Q").pack
+"""A field's length as the 8-byte big-endian integer that frames it."""
+
+
 def _frame(data: bytes) -> bytes:
-    return len(data).to_bytes(8, "big") + data
+    return _LENGTH(len(data)) + data
 
 
 def genesis_hash(journal_id: str, format_version: int) -> str:
@@ -40,21 +45,35 @@ def compute_entry_hash(
     """The entry hash of one row; raises ValueError when ``prev_hash`` is not 64 hex digits."""
     if len(prev_hash) != 64:
         raise ValueError("prev_hash must be 64 hex digits")
-    fields = (
-        str(seq).encode("utf-8"),
-        recorded_at.encode("utf-8"),
-        syscall.encode("utf-8"),
-        principal.encode("utf-8"),
-        args,
-        status.encode("utf-8"),
-        result,
-        effects_hash.encode("utf-8"),
-    )
-    framed = [bytes.fromhex(prev_hash)]
-    for field in fields:
-        framed.append(len(field).to_bytes(8, "big"))
-        framed.append(field)
-    return hashlib.sha256(b"".join(framed)).hexdigest()
+    number = str(seq).encode("utf-8")
+    moment = recorded_at.encode("utf-8")
+    name = syscall.encode("utf-8")
+    who = principal.encode("utf-8")
+    verdict = status.encode("utf-8")
+    effects = effects_hash.encode("utf-8")
+    return hashlib.sha256(
+        b"".join(
+            (
+                bytes.fromhex(prev_hash),
+                _LENGTH(len(number)),
+                number,
+                _LENGTH(len(moment)),
+                moment,
+                _LENGTH(len(name)),
+                name,
+                _LENGTH(len(who)),
+                who,
+                _LENGTH(len(args)),
+                args,
+                _LENGTH(len(verdict)),
+                verdict,
+                _LENGTH(len(result)),
+                result,
+                _LENGTH(len(effects)),
+                effects,
+            )
+        )
+    ).hexdigest()
 
 
 EMPTY_EFFECTS_HASH = hashlib.sha256(b"[]").hexdigest()

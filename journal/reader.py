@@ -60,8 +60,19 @@ def _seq(value: object) -> int:
     return -1
 
 
+_STORED_TYPES = (int, str, str, str, bytes, str, bytes, str, str, str)
+"""The Python types of a journal row's columns (in ``JournalEntry`` order) as the kernel stores them."""
+
+
 def row_to_entry(row: Row[Any]) -> JournalEntry:
     """A journal row as an entry, whatever was done to the file by hand."""
+    values = tuple(row)
+    if tuple(map(type, values)) == _STORED_TYPES:  # as written: nothing to repair
+        return JournalEntry(*values)
+    return _repaired(row)
+
+
+def _repaired(row: Row[Any]) -> JournalEntry:
     values = row._mapping
     return JournalEntry(
         seq=_seq(values["seq"]),
