@@ -104,8 +104,11 @@ def open_engine(
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
-        # text that is not UTF-8 (a hand-edited file) must reach the verifier, not crash the driver
-        dbapi_connection.text_factory = _decode_text
+        if read_only:
+            # text that is not UTF-8 (a hand-edited file) must reach the verifier, not crash the driver;
+            # a writer refuses such a row instead (the driver's error: storage_unavailable), and keeps
+            # the driver's own decoding, several times faster than a Python text factory
+            dbapi_connection.text_factory = _decode_text
         cursor = dbapi_connection.cursor()
         # the busy timeout first: switching to WAL takes a lock, and another process opening the same
         # new file at the same moment (migrating it, say) must be waited for, not refused

@@ -125,3 +125,20 @@ def test_the_limit_is_read_from_the_counts(tmp_path: Path) -> None:
         _call(kernel, _write("b", user="u2"))  # another user is not concerned
     finally:
         kernel.close()
+
+
+def test_a_writer_refuses_state_text_that_is_not_utf8_and_journals_nothing(tmp_path: Path) -> None:
+    """Only readers decode hand-edited text leniently (for the verifier); the kernel's own connection
+    keeps the driver's strict decoding, and a row it cannot read is a storage error, not a result."""
+    path = tmp_path / "j.db"
+    kernel = open_kernel(str(path))
+    try:
+        head = _call(kernel, _write("a"))
+        with sqlite3.connect(path) as connection:
+            connection.execute("UPDATE memory_entries SET source = CAST(X'ff' AS TEXT) WHERE \"key\" = 'a'")
+        result = kernel.call("memory.get", {"user_id": "u1", "key": "a"}, principal="user:u1")
+        assert result.seq is None and result.error is not None
+        assert result.error.code == "storage_unavailable"
+        assert _call(kernel, _write("b")) == head + 1  # nothing was journaled; the next call works
+    finally:
+        kernel.close()
