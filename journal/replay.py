@@ -161,6 +161,8 @@ class Replayer:
         )
         self._stack: ExitStack | None = None
         self._open: SqlBatch | None = None
+        self.last_entry: JournalEntry | None = None
+        """The scratch store's entry of the last entry ``apply`` reproduced byte for byte."""
         self._in_batch = 0
         self.kernel = Kernel(
             table=table,
@@ -206,7 +208,8 @@ class Replayer:
             syscall=entry.syscall, principal=entry.principal, args=entry.args, recorded_at=entry.recorded_at
         )
         batch = self._batch()
-        result = self.kernel.execute(recorded, batch.transaction)
+        self.last_entry = None
+        result = self.kernel.execute(recorded, batch.transaction, expect_refusal=entry.status != "ok")
         replayed = batch.last_entry
         self._in_batch += 1
         if self._in_batch >= REPLAY_BATCH:
@@ -243,6 +246,7 @@ class Replayer:
                 entry.effects_hash,
                 replayed.effects_hash,
             )
+        self.last_entry = replayed  # reproduced exactly
         return None
 
     def state_digest(self) -> str:
@@ -323,7 +327,16 @@ def _walk(
     progress: Callable[[int], None] | None,
 ) -> Divergence | None:
     for entry in reader.entries(JournalFilter()):
-        broken = chain.check(entry)
+        broken = chain.check_form(entry)
+        diverged: Divergence | None = None
+        proved: str | None = None
+        if broken is None and replayer is not None:
+            # replay first: an entry it reproduces exactly carries the hash the chain check needs
+            diverged = replayer.apply(entry)
+            if diverged is None and replayer.last_entry is not None:
+                proved = replayer.last_entry.entry_hash
+        if broken is None:
+            broken = chain.check_hash(entry, proved)
         if broken is not None:
             return Divergence(broken.seq, entry.syscall, DivergenceClass.INVALID_HISTORY, broken.reason)
         if (
@@ -339,10 +352,8 @@ def _walk(
                 checkpoint.entry_hash,
                 entry.entry_hash,
             )
-        if replayer is not None:
-            diverged = replayer.apply(entry)
-            if diverged is not None:
-                return diverged
+        if diverged is not None:
+            return diverged
         if progress is not None:
             progress(entry.seq)
     return None
