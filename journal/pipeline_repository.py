@@ -8,7 +8,7 @@ from journal.sql import SqlRunner, insert_sql
 from kernel.pipeline_runs import PipelineRun, PipelineRunRepository
 from kernel.protocols import StorageError
 
-__all__ = ["NoPipelineRuns", "SqlPipelineRunRepository"]
+__all__ = ["ActiveRuns", "NoPipelineRuns", "SqlPipelineRunRepository"]
 
 _COLUMNS = ("run_id", "user_id", "principal", "began_seq", "ended_seq")
 _SELECT = "SELECT run_id, user_id, principal, began_seq, ended_seq FROM pipeline_runs"
@@ -22,23 +22,43 @@ def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
     )
 
 
+ActiveRuns = dict[str, PipelineRun | None]
+"""The active run of each user looked up so far, kept by the store across its transactions: valid while
+no other writer has appended since the store's last commit (``SqlJournalStore`` empties it otherwise)."""
+
+
 class SqlPipelineRunRepository(PipelineRunRepository):
-    def __init__(self, sql: SqlRunner, *, effects: list[Any]) -> None:
+    def __init__(self, sql: SqlRunner, *, effects: list[Any], active: ActiveRuns | None = None) -> None:
         self._sql = sql
         self._effects = effects
+        self._active = active
 
     def get(self, run_id: str) -> PipelineRun | None:
         return _run(self._sql.first(_SELECT + " WHERE run_id = :run_id", {"run_id": run_id}))
 
     def active_for(self, user_id: str) -> PipelineRun | None:
-        return _run(
+        active = self._active
+        if active is not None and user_id in active:
+            return active[user_id]
+        run = _run(
             self._sql.first(
                 _SELECT + " WHERE user_id = :user_id AND ended_seq IS NULL ORDER BY began_seq LIMIT 1",
                 {"user_id": user_id},
             )
         )
+        if active is not None:
+            active[user_id] = run
+        return run
+
+    def _forget_active(self) -> None:
+        """A run begins or ends in this transaction: what was known is dropped, and nothing read from
+        here on (which sees this uncommitted write) is kept."""
+        if self._active is not None:
+            self._active.clear()
+            self._active = None
 
     def begin(self, run: PipelineRun) -> None:
+        self._forget_active()
         row = {
             "run_id": run.run_id,
             "user_id": run.user_id,
@@ -50,6 +70,7 @@ class SqlPipelineRunRepository(PipelineRunRepository):
         self._effects.append({"op": "insert", "table": "pipeline_runs", "row": row})
 
     def end(self, run_id: str, ended_seq: int) -> None:
+        self._forget_active()
         self._sql.write(
             "UPDATE pipeline_runs SET ended_seq = :ended_seq WHERE run_id = :run_id",
             {"ended_seq": ended_seq, "run_id": run_id},

@@ -24,7 +24,7 @@ from journal.engine import one_line
 from journal.grant_repository import NoGrants, SqlGrantRepository
 from journal.memory_repository import SqlMemoryRepository
 from journal.migrate import upgrade_to_head
-from journal.pipeline_repository import NoPipelineRuns, SqlPipelineRunRepository
+from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
 from journal.schema import FORMAT_VERSION, journal_header
 from journal.sql import SqlRunner, insert_sql
 from kernel.abi import JournalEntry
@@ -137,9 +137,11 @@ class SqlTransaction:
         tables: frozenset[str],
         translate: Translate,
         deferred: bool = False,
+        active_runs: ActiveRuns | None = None,
     ) -> None:
         self._translate = translate
         self._deferred = deferred
+        self._active_runs = active_runs
         self.row: dict[str, Any] | None = None
         self._sql = sql
         self._next_seq = next_seq
@@ -177,7 +179,7 @@ class SqlTransaction:
     def pipeline_runs(self) -> PipelineRunRepository:
         if self._runs is None:
             self._runs = (
-                SqlPipelineRunRepository(self._sql, effects=self._effects)
+                SqlPipelineRunRepository(self._sql, effects=self._effects, active=self._active_runs)
                 if "pipeline_runs" in self._tables
                 else NoPipelineRuns()
             )
@@ -277,6 +279,7 @@ class _BatchCall:
             tables=batch.tables,
             translate=batch.translate,
             deferred=True,
+            active_runs=batch.active_runs,
         )
         return self._tx
 
@@ -323,12 +326,14 @@ class SqlBatch:
         prev_hash: str,
         translate: Translate,
         tables: frozenset[str],
+        active_runs: ActiveRuns | None = None,
     ) -> None:
         self.tables = tables
         self.sql = sql
         self.next_seq = next_seq
         self.prev_hash = prev_hash
         self.translate = translate
+        self.active_runs = active_runs
         self.last_entry: JournalEntry | None = None
         self.journal_rows: list[dict[str, Any]] = []
 
@@ -364,6 +369,8 @@ class _Whole(Generic[_Opened]):
         try:
             store._sql.begin(None if store._postgres else "BEGIN IMMEDIATE")
             next_seq, prev_hash = store._head(remembered=self._make == store._new_transaction)
+            if (next_seq, prev_hash) != store._committed_head:  # another writer appended since
+                store._active_runs.clear()
         except BaseException as error:
             store._end_driver_transaction()
             raise store._translate(error) from error
@@ -426,6 +433,10 @@ class SqlJournalStore:
             self._postgres = engine.dialect.name == "postgresql"
             self._integrity_error: type[Exception] = engine.dialect.loaded_dbapi.IntegrityError
             self._remembered_head: tuple[int, str] | None = None
+            # the head this store's last commit left (kept through failures, which change nothing), and
+            # what it knows of active pipeline runs as of then; see SqlPipelineRunRepository
+            self._committed_head: tuple[int, str] | None = None
+            self._active_runs: ActiveRuns = {}
             self._head_was_remembered = False
             self._tables = frozenset(inspect(self._connection).get_table_names())
             self._connection.rollback()
@@ -453,8 +464,9 @@ class SqlJournalStore:
         return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
 
     def _remember_head(self, last: JournalEntry) -> None:
+        self._committed_head = (last.seq + 1, last.entry_hash)
         if not self._postgres:
-            self._remembered_head = (last.seq + 1, last.entry_hash)
+            self._remembered_head = self._committed_head
 
     def _translate(self, error: BaseException) -> BaseException:
         """A driver error as the StorageError to raise; anything else as it is. Under a remembered
@@ -488,11 +500,17 @@ class SqlJournalStore:
             prev_hash=prev_hash,
             tables=self._tables,
             translate=self._translate,
+            active_runs=self._active_runs,
         )
 
     def _new_batch(self, next_seq: int, prev_hash: str) -> SqlBatch:
         return SqlBatch(
-            self._sql, next_seq=next_seq, prev_hash=prev_hash, tables=self._tables, translate=self._translate
+            self._sql,
+            next_seq=next_seq,
+            prev_hash=prev_hash,
+            tables=self._tables,
+            translate=self._translate,
+            active_runs=self._active_runs,
         )
 
     def transaction(self) -> _Whole[SqlTransaction]:

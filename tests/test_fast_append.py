@@ -142,3 +142,28 @@ def test_a_writer_refuses_state_text_that_is_not_utf8_and_journals_nothing(tmp_p
         assert _call(kernel, _write("b")) == head + 1  # nothing was journaled; the next call works
     finally:
         kernel.close()
+
+
+def test_what_a_store_knows_of_active_runs_never_outlives_another_writers_append(tmp_path: Path) -> None:
+    """A store keeps the active run of each user it looked up between its own calls; a run another
+    store begins or ends is seen at once: the first store's next call finds the head moved."""
+    path = tmp_path / "j.db"
+    first, second = open_kernel(str(path)), open_kernel(str(path))
+    try:
+        _call(first, _write("a"))  # first now knows: no active run for u1
+        _call(second, ("pipeline.begin", {"user_id": "u1", "run_id": "r1"}, "user:u1"))
+        refused = first.call(*_write("b")[:2], principal="user:u1")
+        assert refused.error is not None and refused.error.code == "memory_policy_denied", refused
+        assert "in-flight" in refused.error.detail
+        _call(second, ("pipeline.end", {"run_id": "r1"}, "user:u1"))
+        _call(first, _write("b"))
+        # and its own begin and end are seen by its own next calls
+        _call(first, ("pipeline.begin", {"user_id": "u1", "run_id": "r2"}, "user:u1"))
+        again = first.call(*_write("c")[:2], principal="user:u1")
+        assert again.error is not None and again.error.code == "memory_policy_denied"
+        _call(first, ("pipeline.end", {"run_id": "r2"}, "user:u1"))
+        _call(first, _write("c"))
+    finally:
+        first.close()
+        second.close()
+    assert _verified(path)
