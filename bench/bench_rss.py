@@ -13,6 +13,7 @@ from typing import Any
 from bench import verify_rss
 from bench.common import BenchResult, Series, cli_main
 from bench.verify_rss import ROOT, build, measure
+from journal.replay import IN_MEMORY_LIMIT
 
 __all__ = ["JOURNALS", "run"]
 
@@ -89,7 +90,7 @@ def run(quick: bool = False) -> BenchResult:
             "each verification in a fresh child process; its own peak from wait4's rusage",
             f"median wall time: {small_seconds:.1f} s for {small:,} entries "
             f"({small / small_seconds:,.0f} entries/s), {large_seconds:.1f} s for {large:,} entries "
-            f"({large / large_seconds:,.0f} entries/s; journals over 100,000 entries replay on a "
+            f"({large / large_seconds:,.0f} entries/s; journals over {IN_MEMORY_LIMIT:,} entries replay on a "
             "temporary file instead of in memory)",
         ],
         extra={
