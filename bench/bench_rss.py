@@ -13,6 +13,7 @@ from typing import Any
 from bench import verify_rss
 from bench.common import BenchResult, Series, cli_main
 from bench.verify_rss import ROOT, build, measure
+from journal.migrate import head_revision
 from journal.replay import IN_MEMORY_LIMIT
 
 __all__ = ["JOURNALS", "run"]
@@ -24,12 +25,13 @@ JOURNALS = ROOT / "bench" / "journals"
 def _sizes(quick: bool) -> tuple[int, int, int]:
     """Small journal, large journal, repetitions (peak RSS hardly varies between runs; the quick run
     takes one, to stay under a minute)."""
-    return (10_000, 100_000, 1) if quick else (10_000, 1_000_000, 5)
+    return (10_000, 100_000, 1) if quick else (10_000, 1_000_000, 3)
 
 
 def _workload_digest() -> str:
-    """Names the cache after the workload's code, so that a changed mix is not served stale."""
-    source = inspect.getsource(verify_rss._call) + inspect.getsource(verify_rss.build)
+    """Names the cache after the workload's code and the schema's revision, so that a changed mix or
+    table layout is not served stale."""
+    source = inspect.getsource(verify_rss._call) + inspect.getsource(verify_rss.build) + head_revision()
     return hashlib.sha256(source.encode("utf-8")).hexdigest()[:8]
 
 

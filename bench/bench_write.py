@@ -132,9 +132,11 @@ def run(quick: bool = False) -> BenchResult:
         target=0.6,
         notes=[
             f"{calls} writes per run, each a new key for one of 100 users, on a fresh database file",
-            "the reference keeps the chain head in memory and does no validation; the kernel reads the "
-            "head under the write lock, checks the current entry and the latest version, and decodes "
-            "its result for the caller",
+            "the reference keeps the chain head in memory, upserts one row and validates nothing; the "
+            "kernel validates and decodes the arguments, checks the caller's right, the in-flight "
+            "pipeline runs, the user's entry count and the key's current entry, keeps every version "
+            "(an insert, not an upsert) and the per-user count, and records and hashes the effects; "
+            "its result is decoded from the journaled bytes only when read (not here)",
             plan,
         ],
         extra={"calls_per_run": calls},
