@@ -25,7 +25,7 @@ JOURNALS = ROOT / "bench" / "journals"
 def _sizes(quick: bool) -> tuple[int, int, int]:
     """Small journal, large journal, repetitions (peak RSS hardly varies between runs; the quick run
     takes one, to stay under a minute)."""
-    return (10_000, 100_000, 1) if quick else (10_000, 1_000_000, 3)
+    return (10_000, 100_000, 1) if quick else (10_000, 1_000_000, 5)
 
 
 def _workload_digest() -> str:
