@@ -7,6 +7,7 @@ computes the same ranks: ``new = floor(rank * 0.5 ** (1 / (half_life * tier mult
 from __future__ import annotations
 
 from decimal import ROUND_FLOOR, Context, Decimal
+from functools import lru_cache
 
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.model import AUTHORITY_ORDER, Authority, Tier, authority_rank, tier_of
@@ -40,12 +41,18 @@ def tier_multiplier(config: AwmuConfig, tier: Tier) -> float:
     }[tier]
 
 
+@lru_cache(maxsize=256)
+def _decay_factor(half_life_turns: str, multiplier: str) -> Decimal:
+    """``0.5 ** (1 / (half_life * multiplier))`` from the two numbers' shortest text forms. A config
+    has three factors (one per tier), and the power is most of a decay's cost: each is computed once."""
+    half_life = _DECIMAL.multiply(Decimal(half_life_turns), Decimal(multiplier))
+    return _DECIMAL.power(Decimal("0.5"), _DECIMAL.divide(Decimal(1), half_life))
+
+
 def decayed_rank(config: AwmuConfig, rank: int) -> int:
     """The rank after one turn without reinforcement (the tier is that of the current rank)."""
-    half_life = _DECIMAL.multiply(
-        Decimal(repr(config.half_life_turns)), Decimal(repr(tier_multiplier(config, tier_for(config, rank))))
-    )
-    factor = _DECIMAL.power(Decimal("0.5"), _DECIMAL.divide(Decimal(1), half_life))
+    multiplier = tier_multiplier(config, tier_for(config, rank))
+    factor = _decay_factor(repr(config.half_life_turns), repr(multiplier))
     value = _DECIMAL.multiply(Decimal(rank), factor).to_integral_value(rounding=ROUND_FLOOR)
     return clamp_rank(config, int(value))
 
