@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
 from typing import TypeVar
 
 __all__ = [
@@ -59,10 +58,13 @@ class Governance:
 
     def to_wire(self) -> dict[str, str]:
         """The JSON form used in results and hashes (a fresh dict each time; built once)."""
-        return dict(self._wire)
+        wire: dict[str, str] | None = self.__dict__.get("_wire")
+        if wire is None:
+            wire = self._build_wire()
+            object.__setattr__(self, "_wire", wire)  # a cache, not a field
+        return dict(wire)
 
-    @cached_property
-    def _wire(self) -> dict[str, str]:
+    def _build_wire(self) -> dict[str, str]:
         return {
             "encryption": self.encryption.value,
             "principal": self.principal.value,

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from functools import cached_property
 from typing import Any
 
 from arvis.canonical import format_time, parse_time
@@ -109,11 +108,13 @@ class MemoryLongEntry:
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON form used in results and hashes (a fresh dict each time; built once per entry)."""
-        wire = self._wire
+        wire: dict[str, Any] | None = self.__dict__.get("_wire")
+        if wire is None:
+            wire = self._build_wire()
+            object.__setattr__(self, "_wire", wire)  # a cache, not a field: the entry stays as it was
         return {**wire, "governance": dict(wire["governance"])}
 
-    @cached_property
-    def _wire(self) -> dict[str, Any]:
+    def _build_wire(self) -> dict[str, Any]:
         return {
             "created_at": format_time(self.created_at),
             "expires_at": _time_or_none(self.expires_at),
