@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import sqlite3
+from functools import cache
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.pool import StaticPool
 
 __all__ = ["current_revision", "head_revision", "upgrade_to_head"]
 
@@ -21,6 +24,7 @@ def _config() -> Config:
     return config
 
 
+@cache
 def head_revision() -> str:
     head = ScriptDirectory.from_config(_config()).get_current_head()
     if head is None:
@@ -45,6 +49,9 @@ def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str |
     and the revision is read again under it."""
     before = current_revision(engine)
     goal = target or head_revision()
+    if before is None and goal == head_revision() and _is_sqlite_memory(engine):
+        _copy_migrated_template(engine)
+        return before, goal
     if before != goal:
         config = _config()
         with engine.begin() as connection:
@@ -56,3 +63,33 @@ def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str |
                 config.attributes["connection"] = connection
                 command.upgrade(config, goal)
     return before, goal
+
+
+def _is_sqlite_memory(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+
+
+@cache
+def _migrated_template() -> sqlite3.Connection:
+    """An in-memory database brought to head by the migrations, once per process."""
+    template = create_engine("sqlite://", poolclass=StaticPool)
+    with template.begin() as connection:
+        config = _config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, head_revision())
+    copy = sqlite3.connect(":memory:", check_same_thread=False)
+    with template.connect() as connection:
+        driver = connection.connection.dbapi_connection
+        assert isinstance(driver, sqlite3.Connection)
+        driver.backup(copy)
+    template.dispose()
+    return copy
+
+
+def _copy_migrated_template(engine: Engine) -> None:
+    """A new in-memory database (a scratch store: replay, time travel, tests) gets the schema by copying
+    a template the migrations built once, instead of running them again (most of opening it)."""
+    with engine.connect() as connection:
+        driver = connection.connection.dbapi_connection
+        assert isinstance(driver, sqlite3.Connection)
+        _migrated_template().backup(driver)

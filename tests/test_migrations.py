@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,3 +168,29 @@ def test_opening_a_kernel_upgrades(old_journal: Path) -> None:
     )
     assert _revision(old_journal) == head_revision()
     assert h.verify(old_journal).verified
+
+
+def test_an_in_memory_store_gets_exactly_the_migrated_schema(tmp_path: Path) -> None:
+    """In-memory databases (scratch stores) copy a template the migrations built once per process; the
+    copy holds the very schema the migrations give a file."""
+    from sqlalchemy import text
+
+    on_file = open_engine(str(tmp_path / "migrated.db"))
+    in_memory = open_engine(":memory:")
+    try:
+        upgrade_to_head(on_file)
+        assert upgrade_to_head(in_memory) == (None, head_revision())
+        assert upgrade_to_head(in_memory) == (head_revision(), head_revision())  # already there
+
+        def schema(engine: Any) -> list[tuple[Any, ...]]:
+            with engine.connect() as connection:
+                rows = connection.execute(
+                    text("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+                )
+                return [tuple(row) for row in rows]
+
+        assert schema(in_memory) == schema(on_file)
+        assert current_revision(in_memory) == head_revision()
+    finally:
+        on_file.dispose()
+        in_memory.dispose()
