@@ -18,11 +18,13 @@ import time
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, Row, create_engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.base import Executable
 
-__all__ = ["DEFAULT_BUSY_TIMEOUT_MS", "Durability", "one_line", "open_engine", "to_url"]
+__all__ = ["DEFAULT_BUSY_TIMEOUT_MS", "Durability", "fetch_all", "one_line", "open_engine", "to_url"]
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
 
@@ -61,6 +63,30 @@ def one_line(exc: BaseException) -> str:
 
 def _decode_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
+
+
+def _undecodable(exc: BaseException) -> bool:
+    original = getattr(exc, "orig", exc)
+    return isinstance(original, sqlite3.OperationalError) and "decode" in str(original).lower()
+
+
+def fetch_all(connection: Connection, statement: Executable) -> list[Row[Any]]:
+    """The rows of ``statement``. SQLite's driver decodes text strictly (its fast path); a value that
+    is not UTF-8 (a hand edit) makes the statement run again with lenient decoding (``surrogateescape``),
+    so that it reaches the verifier, which then reports it at its seq, instead of failing the read."""
+    try:
+        return list(connection.execute(statement))
+    except (DBAPIError, sqlite3.OperationalError) as exc:
+        if not _undecodable(exc):
+            raise
+    connection.rollback()
+    driver = connection.connection.dbapi_connection
+    assert isinstance(driver, sqlite3.Connection)
+    driver.text_factory = _decode_text
+    try:
+        return list(connection.execute(statement))
+    finally:
+        driver.text_factory = str
 
 
 def _use_wal(cursor: Any, busy_timeout_ms: int) -> None:
@@ -104,11 +130,6 @@ def open_engine(
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
-        if read_only:
-            # text that is not UTF-8 (a hand-edited file) must reach the verifier, not crash the driver;
-            # a writer refuses such a row instead (the driver's error: storage_unavailable), and keeps
-            # the driver's own decoding, several times faster than a Python text factory
-            dbapi_connection.text_factory = _decode_text
         cursor = dbapi_connection.cursor()
         # the busy timeout first: switching to WAL takes a lock, and another process opening the same
         # new file at the same moment (migrating it, say) must be waited for, not refused

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Row, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from journal.engine import one_line, open_engine
+from journal.engine import fetch_all, one_line, open_engine
 from journal.schema import journal
 from journal.store import JournalHeader, read_header
 from kernel.abi import JournalEntry
@@ -122,7 +122,8 @@ class JournalReader:
         """The last entry, or None for an empty journal."""
         try:
             with self._connect() as connection:
-                row = connection.execute(select(journal).order_by(journal.c.seq.desc()).limit(1)).first()
+                rows = fetch_all(connection, select(journal).order_by(journal.c.seq.desc()).limit(1))
+                row = rows[0] if rows else None
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
         return None if row is None else row_to_entry(row)
@@ -137,7 +138,8 @@ class JournalReader:
     def get(self, seq: int) -> JournalEntry | None:
         try:
             with self._connect() as connection:
-                row = connection.execute(select(journal).where(journal.c.seq == seq)).first()
+                rows = fetch_all(connection, select(journal).where(journal.c.seq == seq))
+                row = rows[0] if rows else None
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
         return None if row is None else row_to_entry(row)
@@ -168,7 +170,7 @@ class JournalReader:
             query = query.order_by(order).limit(batch)
             try:
                 with self._connect() as connection:
-                    rows = [row_to_entry(row) for row in connection.execute(query)]
+                    rows = [row_to_entry(row) for row in fetch_all(connection, query)]
             except SQLAlchemyError as exc:
                 raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
             yield from rows

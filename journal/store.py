@@ -20,7 +20,7 @@ from arvis.canonical import canonical_bytes_of_own, format_time, sha256_hex
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
-from journal.engine import one_line
+from journal.engine import fetch_all, one_line
 from journal.grant_repository import NoGrants, SqlGrantRepository
 from journal.memory_repository import SqlMemoryRepository
 from journal.migrate import upgrade_to_head
@@ -52,7 +52,8 @@ class JournalHeader:
 
 
 def read_header(connection: Connection) -> JournalHeader | None:
-    row = connection.execute(select(journal_header)).first()
+    rows = fetch_all(connection, select(journal_header))
+    row = rows[0] if rows else None
     if row is None:
         return None
     return JournalHeader(row.journal_id, row.format_version, row.created_at, row.genesis_hash)
