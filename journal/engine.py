@@ -75,7 +75,7 @@ def fetch_all(connection: Connection, statement: Executable) -> list[Row[Any]]:
     is not UTF-8 (a hand edit) makes the statement run again with lenient decoding (``surrogateescape``),
     so that it reaches the verifier, which then reports it at its seq, instead of failing the read."""
     try:
-        return list(connection.execute(statement))
+        return list(connection.execute(statement).all())
     except (DBAPIError, sqlite3.OperationalError) as exc:
         if not _undecodable(exc):
             raise
@@ -84,7 +84,7 @@ def fetch_all(connection: Connection, statement: Executable) -> list[Row[Any]]:
     assert isinstance(driver, sqlite3.Connection)
     driver.text_factory = _decode_text
     try:
-        return list(connection.execute(statement))
+        return list(connection.execute(statement).all())
     finally:
         driver.text_factory = str
 

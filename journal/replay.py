@@ -157,7 +157,10 @@ class Replayer:
         target = ":memory:" if self._directory is None else str(self._directory / "replay.db")
         clock = ManualClock(parse_time(header.created_at))
         self.store = SqlJournalStore(
-            open_engine(target, durability=Durability.OFF), clock=clock, copy_header=header
+            open_engine(target, durability=Durability.OFF),
+            clock=clock,
+            copy_header=header,
+            keep_entries=False,
         )
         self._stack: ExitStack | None = None
         self._open: SqlBatch | None = None

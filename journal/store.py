@@ -387,7 +387,7 @@ class _Whole(Generic[_Opened]):
             try:
                 if isinstance(opened, SqlTransaction) and opened.appended is None:
                     raise StorageError("a transaction must append its journal entry before commit")
-                if isinstance(opened, SqlBatch):
+                if isinstance(opened, SqlBatch) and store._keep_entries:
                     opened.insert_entries()
                 store._sql.commit()
             except BaseException as failure:
@@ -409,6 +409,10 @@ class SqlJournalStore:
 
     Not thread-safe: one store per thread or process; concurrent writers are serialised by the
     database's write lock.
+
+    ``keep_entries=False`` makes a private scratch store that only replays: each call's entry is
+    computed, hashed and returned as usual but not stored, and the head is the one its own last commit
+    left (no other writer may use the database).
     """
 
     def __init__(
@@ -419,9 +423,11 @@ class SqlJournalStore:
         journal_id: str | None = None,
         copy_header: JournalHeader | None = None,
         upgrade: bool = True,
+        keep_entries: bool = True,
     ) -> None:
         self.engine = engine
         self.last_entry: JournalEntry | None = None
+        self._keep_entries = keep_entries
         try:
             if upgrade:
                 upgrade_to_head(engine)
@@ -455,6 +461,8 @@ class SqlJournalStore:
         has one, without reading it. If another writer appended since, the call's journal insert
         collides on seq and the call is retried (``StaleHead``), so a stale head never reaches the
         journal; a journal written by one process skips one read per call."""
+        if not self._keep_entries:  # a private scratch store: its own last commit is the head
+            return self._committed_head or (1, self.header.genesis_hash)
         if self._postgres:
             self._sql.execute("LOCK TABLE journal IN EXCLUSIVE MODE")
         elif remembered and self._remembered_head is not None:
@@ -501,6 +509,7 @@ class SqlJournalStore:
             prev_hash=prev_hash,
             tables=self._tables,
             translate=self._translate,
+            deferred=not self._keep_entries,
             active_runs=self._active_runs,
         )
 
