@@ -24,7 +24,15 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.base import Executable
 
-__all__ = ["DEFAULT_BUSY_TIMEOUT_MS", "Durability", "fetch_all", "one_line", "open_engine", "to_url"]
+__all__ = [
+    "DEFAULT_BUSY_TIMEOUT_MS",
+    "Durability",
+    "fetch_all",
+    "fetch_tuples",
+    "one_line",
+    "open_engine",
+    "to_url",
+]
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
 
@@ -87,6 +95,36 @@ def fetch_all(connection: Connection, statement: Executable) -> list[Row[Any]]:
         return list(connection.execute(statement).all())
     finally:
         driver.text_factory = str
+
+
+def fetch_tuples(connection: Connection, statement: Executable) -> list[tuple[Any, ...]]:
+    """``fetch_all`` as plain tuples, for bulk reads (the state digest): the statement is compiled by
+    SQLAlchemy and run on the driver's cursor, inside the connection's transaction (begun here if
+    none is), which skips building a result row object per row."""
+    if not connection.in_transaction():
+        connection.begin()
+    compiled = statement.compile(dialect=connection.dialect)  # type: ignore[attr-defined]
+    values = compiled.construct_params()
+    arguments: Any = tuple(values[name] for name in compiled.positiontup) if compiled.positional else values
+    sql = str(compiled)
+    driver = connection.connection.dbapi_connection
+    assert driver is not None
+    cursor = driver.cursor()
+    try:
+        try:
+            cursor.execute(sql, arguments)
+            return [tuple(row) for row in cursor.fetchall()]
+        except sqlite3.OperationalError as exc:
+            if not _undecodable(exc):
+                raise
+        driver.text_factory = _decode_text
+        try:
+            cursor.execute(sql, arguments)
+            return [tuple(row) for row in cursor.fetchall()]
+        finally:
+            driver.text_factory = str
+    finally:
+        cursor.close()
 
 
 def _use_wal(cursor: Any, busy_timeout_ms: int) -> None:

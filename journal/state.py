@@ -14,7 +14,7 @@ from sqlalchemy import Column, Connection, Table, inspect, select, tuple_
 from sqlalchemy.sql.elements import ColumnElement
 
 from arvis.canonical import canonical_bytes_of_own
-from journal.engine import fetch_all
+from journal.engine import fetch_tuples
 from journal.schema import STATE_TABLES
 
 __all__ = ["StateDigest", "iter_state_rows", "present_state_tables", "state_digest"]
@@ -49,7 +49,7 @@ def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, 
         query = select(*table.columns).order_by(*ordering).limit(BATCH)
         if last is not None:
             query = query.where(tuple_(*ordering) > tuple_(*last))
-        fetched = [tuple(row) for row in fetch_all(connection, query)]
+        fetched = fetch_tuples(connection, query)
         for values in fetched:
             # bytes (a binary column, or a blob a hand edit put in a text column) are digested as hex
             if _BINARY.isdisjoint(map(type, values)):
