@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, func, inspect, select
+from sqlalchemy import Connection, Engine, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from journal.engine import fetch_all, one_line, open_engine
+from journal.engine import fetch_all, fetch_tuples, one_line, open_engine
 from journal.schema import journal
 from journal.store import JournalHeader, read_header
 from kernel.abi import JournalEntry
@@ -64,16 +64,19 @@ _STORED_TYPES = (int, str, str, str, bytes, str, bytes, str, str, str)
 """The Python types of a journal row's columns (in ``JournalEntry`` order) as the kernel stores them."""
 
 
-def row_to_entry(row: Row[Any]) -> JournalEntry:
-    """A journal row as an entry, whatever was done to the file by hand."""
+_COLUMNS = tuple(JournalEntry.__struct_fields__)
+
+
+def row_to_entry(row: Sequence[Any]) -> JournalEntry:
+    """A journal row (its columns in ``JournalEntry`` order) as an entry, whatever was done to the
+    file by hand."""
     values = tuple(row)
     if tuple(map(type, values)) == _STORED_TYPES:  # as written: nothing to repair
         return JournalEntry(*values)
-    return _repaired(row)
+    return _repaired(dict(zip(_COLUMNS, values, strict=True)))
 
 
-def _repaired(row: Row[Any]) -> JournalEntry:
-    values = row._mapping
+def _repaired(values: dict[str, Any]) -> JournalEntry:
     return JournalEntry(
         seq=_seq(values["seq"]),
         recorded_at=_text(values["recorded_at"]),
@@ -170,7 +173,7 @@ class JournalReader:
             query = query.order_by(order).limit(batch)
             try:
                 with self._connect() as connection:
-                    rows = [row_to_entry(row) for row in fetch_all(connection, query)]
+                    rows = [row_to_entry(row) for row in fetch_tuples(connection, query)]
             except SQLAlchemyError as exc:
                 raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
             yield from rows
