@@ -163,7 +163,7 @@ class SqlMemoryRepository(MemoryLongRepository):
         latest = self._latest.get((user_id, entry.key))
         if latest is None:
             latest = int(self._sql.scalar(_LATEST_VERSION, {"user_id": user_id, "key": entry.key}) or 0)
-        wire = entry.to_wire()
+        wire = entry.wire_view()
         row = {
             "user_id": user_id,
             "key": entry.key,

@@ -260,6 +260,12 @@ class Replayer:
             return state_digest(connection)
 
 
+def _size(reader: JournalReader) -> int:
+    """The journal's size as its head's seq (a read of one row; COUNT(*) reads them all)."""
+    head = reader.head()
+    return 0 if head is None else max(head.seq, 0)
+
+
 def verify_journal(
     reader: JournalReader,
     *,
@@ -279,7 +285,7 @@ def verify_journal(
     if chain.header_break is not None:
         divergence = Divergence(0, "", DivergenceClass.INVALID_HISTORY, chain.header_break.reason)
     replayer = (
-        Replayer(header, table=table, services=services, on_disk=reader.count() > IN_MEMORY_LIMIT)
+        Replayer(header, table=table, services=services, on_disk=_size(reader) > IN_MEMORY_LIMIT)
         if replay and divergence is None
         else None
     )

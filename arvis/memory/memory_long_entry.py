@@ -108,11 +108,17 @@ class MemoryLongEntry:
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON form used in results and hashes (a fresh dict each time; built once per entry)."""
+        wire = self.wire_view()
+        return {**wire, "governance": dict(wire["governance"])}
+
+    def wire_view(self) -> Mapping[str, Any]:
+        """The JSON form itself, built once and kept: for a reader that neither keeps nor changes it
+        (``to_wire`` gives a copy to keep)."""
         wire: dict[str, Any] | None = self.__dict__.get("_wire")
         if wire is None:
             wire = self._build_wire()
             object.__setattr__(self, "_wire", wire)  # a cache, not a field: the entry stays as it was
-        return {**wire, "governance": dict(wire["governance"])}
+        return wire
 
     def _build_wire(self) -> dict[str, Any]:
         return {
