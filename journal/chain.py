@@ -45,35 +45,17 @@ def compute_entry_hash(
     """The entry hash of one row; raises ValueError when ``prev_hash`` is not 64 hex digits."""
     if len(prev_hash) != 64:
         raise ValueError("prev_hash must be 64 hex digits")
-    number = str(seq).encode("utf-8")
-    moment = recorded_at.encode("utf-8")
-    name = syscall.encode("utf-8")
-    who = principal.encode("utf-8")
-    verdict = status.encode("utf-8")
-    effects = effects_hash.encode("utf-8")
-    return hashlib.sha256(
-        b"".join(
-            (
-                bytes.fromhex(prev_hash),
-                _LENGTH(len(number)),
-                number,
-                _LENGTH(len(moment)),
-                moment,
-                _LENGTH(len(name)),
-                name,
-                _LENGTH(len(who)),
-                who,
-                _LENGTH(len(args)),
-                args,
-                _LENGTH(len(verdict)),
-                verdict,
-                _LENGTH(len(result)),
-                result,
-                _LENGTH(len(effects)),
-                effects,
-            )
-        )
-    ).hexdigest()
+    fields = (
+        str(seq).encode("utf-8"),
+        recorded_at.encode("utf-8"),
+        syscall.encode("utf-8"),
+        principal.encode("utf-8"),
+        args,
+        status.encode("utf-8"),
+        result,
+        effects_hash.encode("utf-8"),
+    )
+    return hashlib.sha256(bytes.fromhex(prev_hash) + b"".join(map(_frame, fields))).hexdigest()
 
 
 EMPTY_EFFECTS_HASH = hashlib.sha256(b"[]").hexdigest()

@@ -12,6 +12,7 @@ from contextlib import contextmanager, suppress
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+import msgspec
 from sqlalchemy import Connection, Engine, inspect, select
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
@@ -143,7 +144,6 @@ class SqlTransaction:
         self._translate = translate
         self._deferred = deferred
         self._active_runs = active_runs
-        self.row: dict[str, Any] | None = None
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
@@ -230,22 +230,6 @@ class SqlTransaction:
             result=result,
             effects_hash=effects_hash,
         )
-        row = {
-            "seq": seq,
-            "recorded_at": recorded_at,
-            "syscall": syscall,
-            "principal": principal,
-            "args": args,
-            "status": status,
-            "result": result,
-            "effects_hash": effects_hash,
-            "prev_hash": prev_hash,
-            "entry_hash": entry_hash,
-        }
-        if self._deferred:
-            self.row = row  # the batch inserts its entries together, before it commits
-        else:
-            self._sql.write(_APPEND, row)
         entry = JournalEntry(
             seq=seq,
             recorded_at=recorded_at,
@@ -258,6 +242,8 @@ class SqlTransaction:
             prev_hash=prev_hash,
             entry_hash=entry_hash,
         )
+        if not self._deferred:  # a batch inserts its entries together, before it commits
+            self._sql.write(_APPEND, msgspec.structs.asdict(entry))
         self.appended = entry
         return entry
 
@@ -298,8 +284,8 @@ class _BatchCall:
             except BaseException as failure:
                 error = failure
         if error is None:
-            assert tx.appended is not None and tx.row is not None
-            batch.journal_rows.append(tx.row)
+            assert tx.appended is not None
+            batch.journal_rows.append(msgspec.structs.asdict(tx.appended))
             batch.last_entry = tx.appended
             batch.next_seq += 1
             batch.prev_hash = tx.appended.entry_hash
