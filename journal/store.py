@@ -32,14 +32,9 @@ from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
 from kernel.clock import Clock
 from kernel.pipeline_runs import PipelineRunRepository
-from kernel.protocols import StorageBusy, StorageError
+from kernel.protocols import StorageBusy, StorageError, StorageStale
 
-__all__ = ["JournalHeader", "SqlBatch", "SqlJournalStore", "SqlTransaction", "StaleHead", "read_header"]
-
-
-class StaleHead(StorageBusy):
-    """The head this store remembered was stale: another writer appended since its last call. The
-    call's transaction is rolled back; the dispatcher retries it, and the retry reads the head."""
+__all__ = ["JournalHeader", "SqlBatch", "SqlJournalStore", "SqlTransaction", "read_header"]
 
 
 class JournalHeader:
@@ -445,7 +440,7 @@ class SqlJournalStore:
 
         ``remembered`` (a single call on SQLite): the head this store's own last commit left, when it
         has one, without reading it. If another writer appended since, the call's journal insert
-        collides on seq and the call is retried (``StaleHead``), so a stale head never reaches the
+        collides on seq and the call is run again (``StorageStale``), so a stale head never reaches the
         journal; a journal written by one process skips one read per call."""
         if not self._keep_entries:  # a private scratch store: its own last commit is the head
             return self._committed_head or (1, self.header.genesis_hash)
@@ -466,9 +461,9 @@ class SqlJournalStore:
     def _translate(self, error: BaseException) -> BaseException:
         """A driver error as the StorageError to raise; anything else as it is. Under a remembered
         head, a uniqueness violation means another writer took the seq (a row of the journal, or of a
-        state table keyed by seq): ``StaleHead``."""
+        state table keyed by seq): ``StorageStale``."""
         if self._head_was_remembered and isinstance(error, self._integrity_error):
-            return StaleHead(f"the seq was taken by another writer since this store's last call: {error}")
+            return StorageStale(f"the seq was taken by another writer since this store's last call: {error}")
         if isinstance(error, DBAPIError):
             return _storage_error(error.orig if error.orig is not None else error)
         if isinstance(error, self._driver_error):

@@ -25,7 +25,7 @@ from kernel.arguments import (
 from kernel.clock import Clock
 from kernel.errors import ErrorCode, KernelError
 from kernel.pipeline import pipeline
-from kernel.protocols import JournalStore, StorageBusy, StorageError, Transaction
+from kernel.protocols import JournalStore, StorageBusy, StorageError, StorageStale, Transaction
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallSpec, SyscallTable
 
@@ -166,17 +166,25 @@ class Kernel:
     def _attempts(
         self, recorded: RecordedCall, transactions: TransactionSource | None, expect_refusal: bool = True
     ) -> SyscallResult:
-        for attempt in range(self.busy_retries + 1):
+        """The call, retried up to ``busy_retries`` times while the write lock is busy; a call of its
+        own whose store found its assumptions stale is run again once more, not counted (that run
+        reads the database)."""
+        busy_attempts, stale_rerun = 0, False
+        while True:
             try:
                 return self._execute(recorded, transactions or self.store.transaction, expect_refusal)
-            except StorageBusy as exc:
-                if attempt == self.busy_retries or transactions is not None:
+            except StorageStale as exc:
+                if transactions is not None or stale_rerun:
                     return _unacknowledged(ErrorCode.STORAGE_BUSY, str(exc))
+                stale_rerun = True
+            except StorageBusy as exc:
+                if busy_attempts >= self.busy_retries or transactions is not None:
+                    return _unacknowledged(ErrorCode.STORAGE_BUSY, str(exc))
+                busy_attempts += 1
             except StorageError as exc:
                 return _unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc))
             except Exception as exc:  # last resort: a bug must still not escape
                 return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
-        return _unacknowledged(ErrorCode.STORAGE_BUSY, "the write lock could not be had")
 
     def _execute(
         self, recorded: RecordedCall, transactions: TransactionSource, expect_refusal: bool = True

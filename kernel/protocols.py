@@ -12,7 +12,7 @@ from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
 from kernel.pipeline_runs import PipelineRunRepository
 
-__all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "Transaction"]
+__all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "StorageStale", "Transaction"]
 
 
 class StorageError(Exception):
@@ -26,6 +26,12 @@ class StorageError(Exception):
 class StorageBusy(StorageError):
     """Another writer held the database's write lock past the wait allowed: nothing was written,
     and the call may simply be tried again."""
+
+
+class StorageStale(StorageBusy):
+    """What a store assumed of the database since its own last commit (the head of the journal) no
+    longer held: another writer appended. Nothing was written; ``Kernel.call`` runs the call again at
+    once, and that run reads the database."""
 
 
 class Transaction(Protocol):
