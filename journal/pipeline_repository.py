@@ -22,9 +22,25 @@ def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
     )
 
 
-ActiveRuns = dict[str, PipelineRun | None]
-"""The active run of each user looked up so far, kept by the store across its transactions: valid while
-no other writer has appended since the store's last commit (``SqlJournalStore`` empties it otherwise)."""
+class ActiveRuns:
+    """The active run of each user looked up so far, kept by a store across its transactions.
+
+    ``SqlJournalStore`` empties it when the head its transaction starts from is not the one its own
+    last commit left (another writer appended; a remembered head that is stale is caught by the
+    call's collision and re-run), and when a transaction rolls back. A transaction that begins or ends
+    a run empties it and turns it off until the store's next database transaction (``reopen``), so
+    nothing that sees an uncommitted run is kept, by that call or by a later call of the same batch."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, PipelineRun | None] = {}
+        self.usable = True
+
+    def forget(self) -> None:
+        self.known.clear()
+        self.usable = False
+
+    def reopen(self) -> None:
+        self.usable = True
 
 
 class SqlPipelineRunRepository(PipelineRunRepository):
@@ -38,24 +54,21 @@ class SqlPipelineRunRepository(PipelineRunRepository):
 
     def active_for(self, user_id: str) -> PipelineRun | None:
         active = self._active
-        if active is not None and user_id in active:
-            return active[user_id]
+        if active is not None and active.usable and user_id in active.known:
+            return active.known[user_id]
         run = _run(
             self._sql.first(
                 _SELECT + " WHERE user_id = :user_id AND ended_seq IS NULL ORDER BY began_seq LIMIT 1",
                 {"user_id": user_id},
             )
         )
-        if active is not None:
-            active[user_id] = run
+        if active is not None and active.usable:
+            active.known[user_id] = run
         return run
 
     def _forget_active(self) -> None:
-        """A run begins or ends in this transaction: what was known is dropped, and nothing read from
-        here on (which sees this uncommitted write) is kept."""
         if self._active is not None:
-            self._active.clear()
-            self._active = None
+            self._active.forget()
 
     def begin(self, run: PipelineRun) -> None:
         self._forget_active()

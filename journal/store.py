@@ -352,7 +352,8 @@ class _Whole(Generic[_Opened]):
             store._sql.begin(None if store._postgres else "BEGIN IMMEDIATE")
             next_seq, prev_hash = store._head(remembered=self._make == store._new_transaction)
             if (next_seq, prev_hash) != store._committed_head:  # another writer appended since
-                store._active_runs.clear()
+                store._active_runs.forget()
+            store._active_runs.reopen()
         except BaseException as error:
             store._end_driver_transaction()
             raise store._translate(error) from error
@@ -424,7 +425,7 @@ class SqlJournalStore:
             # the head this store's last commit left (kept through failures, which change nothing), and
             # what it knows of active pipeline runs as of then; see SqlPipelineRunRepository
             self._committed_head: tuple[int, str] | None = None
-            self._active_runs: ActiveRuns = {}
+            self._active_runs = ActiveRuns()
             self._head_was_remembered = False
             self._tables = frozenset(inspect(self._connection).get_table_names())
             self._connection.rollback()
@@ -472,8 +473,10 @@ class SqlJournalStore:
 
     def _end_driver_transaction(self) -> None:
         """Roll back whatever the driver has open; a connection that cannot even do that is
-        invalidated, and the next transaction opens a new one. The remembered head is forgotten."""
+        invalidated, and the next transaction opens a new one. The remembered head is forgotten, and
+        so is what was known of active runs (the transaction may have read one it began)."""
         self._remembered_head = None
+        self._active_runs.forget()
         try:
             if not self._connection.invalidated:
                 self._sql.rollback()

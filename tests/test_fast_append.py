@@ -9,6 +9,7 @@ from typing import Any
 
 from journal.reader import JournalReader
 from journal.replay import verify_journal
+from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.protocols import StorageStale
@@ -181,4 +182,36 @@ def test_what_a_store_knows_of_active_runs_never_outlives_another_writers_append
     finally:
         first.close()
         second.close()
+    assert _verified(path)
+
+
+def test_a_run_begun_in_a_batch_that_rolled_back_is_not_remembered(tmp_path: Path) -> None:
+    """A later call of the batch read the uncommitted run; the commit fails; nothing of it stays."""
+    path = tmp_path / "j.db"
+    kernel = open_kernel(str(path))
+    try:
+        _call(kernel, _write("a"))
+        _call(
+            kernel,
+            ("access.grant", {"principal": "agent:p", "capability": "read", "scope": "u1"}, "operator:t"),
+        )
+        store = kernel.store
+        assert isinstance(store, SqlJournalStore)
+        commit = store._sql.commit
+
+        def failing_commit() -> None:
+            store._sql.commit = commit  # type: ignore[method-assign]
+            raise sqlite3.OperationalError("disk I/O error")
+
+        store._sql.commit = failing_commit  # type: ignore[method-assign]
+        results = kernel.call_many(
+            [
+                ("pipeline.begin", {"user_id": "u1", "run_id": "r1"}, "agent:p"),
+                ("memory.write", _write("b")[1], "user:u1"),  # refused in-flight, reading r1
+            ]
+        )
+        assert [result.seq for result in results] == [None, None]
+        _call(kernel, _write("c"))  # r1 never existed
+    finally:
+        kernel.close()
     assert _verified(path)
