@@ -71,6 +71,8 @@ def _check(value: Any, depth: int) -> None:
     if depth > 256:
         raise CanonicalEncodingError("value nested too deeply")
     kind = type(value)
+    if (kind is dict or kind is list) and value and depth >= 256:
+        raise CanonicalEncodingError("value nested too deeply")  # its items would be deeper than 256
     if kind is dict:
         for item in value.values():
             item_kind = type(item)
@@ -119,6 +121,16 @@ def _check_other(value: Any, depth: int) -> None:
     raise CanonicalEncodingError(f"{type(value).__name__} has no canonical form")
 
 
+def _has_non_str_key(value: Any) -> bool:
+    """Whether a mapping anywhere in ``value`` has a key that is not a string (the encoder's refusal,
+    named; only walked once the encoder has refused)."""
+    if isinstance(value, Mapping):
+        return any(not isinstance(key, str) or _has_non_str_key(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return any(_has_non_str_key(item) for item in value)
+    return False
+
+
 def canonical_bytes(value: Any) -> bytes:
     """Encode a JSON-shaped value canonically. Raises CanonicalEncodingError when it has no form."""
     _check(value, 0)
@@ -127,9 +139,8 @@ def canonical_bytes(value: Any) -> bytes:
     except UnicodeEncodeError as exc:
         raise CanonicalEncodingError("string is not valid unicode") from exc
     except TypeError as exc:
-        if "str keys" in str(exc):
-            raise CanonicalEncodingError("object keys must be strings") from exc
-        raise CanonicalEncodingError(str(exc)) from exc
+        reason = "object keys must be strings" if _has_non_str_key(value) else str(exc)
+        raise CanonicalEncodingError(reason) from exc
     except (ValueError, OverflowError) as exc:
         raise CanonicalEncodingError(str(exc)) from exc
 

@@ -125,6 +125,29 @@ def test_nesting_limit_is_256_levels() -> None:
         canonical_bytes(nested_lists(50_000))
 
 
+@pytest.mark.parametrize("leaf", ["x", None, True, 0, {}, []])
+@pytest.mark.parametrize("container", ["list", "dict"])
+def test_nesting_limit_does_not_depend_on_the_innermost_value(leaf: object, container: str) -> None:
+    """The walk skips strings, booleans and None without descending into them: the limit holds all
+    the same, for a leaf at depth 256 accepted and at depth 257 refused."""
+
+    def nest(depth: int) -> object:
+        value = leaf
+        for _ in range(depth):
+            value = [value] if container == "list" else {"k": value}
+        return value
+
+    canonical_bytes(nest(256))
+    with pytest.raises(CanonicalEncodingError, match="nested too deeply"):
+        canonical_bytes(nest(257))
+
+
+def test_a_non_string_key_is_named_at_any_depth() -> None:
+    for value in ({1: 2}, {"a": [{"b": {3: 4}}]}, [{None: 1}]):
+        with pytest.raises(CanonicalEncodingError, match="object keys must be strings"):
+            canonical_bytes(value)
+
+
 def test_error_is_a_value_error() -> None:
     assert issubclass(CanonicalEncodingError, ValueError)
 
