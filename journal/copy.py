@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from journal.engine import one_line
 from journal.memory_repository import REBUILD_COUNTS
 from journal.migrate import upgrade_to_head
-from journal.schema import STATE_TABLES, journal, journal_header
+from journal.schema import STATE_TABLES, journal, journal_header, memory_entry_counts
 from journal.state import present_state_tables
 from journal.store import read_header
 from kernel.protocols import StorageError
@@ -60,7 +60,8 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 raise StorageError("the source holds no arvis journal (no header)")
             if target.dialect.name == "postgresql":
                 writing.exec_driver_sql("LOCK TABLE journal_header, journal IN EXCLUSIVE MODE")
-            occupied = [t.name for t in (journal_header, journal, *STATE_TABLES) if not _is_empty(writing, t)]
+            targets = (journal_header, journal, *STATE_TABLES, memory_entry_counts)
+            occupied = [t.name for t in targets if not _is_empty(writing, t)]
             if occupied:
                 raise StorageError(f"the target is not empty (rows in {', '.join(occupied)})")
             writing.execute(

@@ -123,6 +123,9 @@ def fetch_tuples(connection: Connection, statement: Executable) -> list[tuple[An
             return [tuple(row) for row in cursor.fetchall()]
         finally:
             driver.text_factory = str
+    except connection.dialect.loaded_dbapi.Error as exc:
+        # as SQLAlchemy raises it elsewhere, so that readers' handling of SQLAlchemyError applies
+        raise DBAPIError.instance(sql, arguments, exc, connection.dialect.loaded_dbapi.Error) from exc
     finally:
         cursor.close()
 

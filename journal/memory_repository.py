@@ -12,13 +12,16 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
+from sqlalchemy import Connection, func, inspect, select
 
-from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time
+from arvis.canonical import canonical_bytes_of_own, decode, format_time
 from arvis.memory.memory_long_entry import MemoryLongEntry
 from arvis.memory.memory_long_repository import MemoryLongRepository
+from journal.engine import fetch_all
+from journal.schema import memory_entries, memory_entry_counts
 from journal.sql import SqlRunner, insert_sql
 
-__all__ = ["COLUMNS", "REBUILD_COUNTS", "SqlMemoryRepository", "entry_from_row"]
+__all__ = ["COLUMNS", "REBUILD_COUNTS", "SqlMemoryRepository", "entry_counts_hold", "entry_from_row"]
 
 COLUMNS = (
     "user_id",
@@ -69,10 +72,21 @@ REBUILD_COUNTS = (
     "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
 )
 """Fills ``memory_entry_counts`` from ``memory_entries`` (after rows were copied in as stored)."""
+_COUNTS_AS_STORED = select(memory_entry_counts.c.user_id, memory_entry_counts.c.entries)
+_COUNTS_OF_ENTRIES = select(memory_entries.c.user_id, func.count()).group_by(memory_entries.c.user_id)
 
 
-def _time(text: str | None) -> datetime | None:
-    return None if text is None else parse_time(text)
+def entry_counts_hold(connection: Connection) -> bool:
+    """Whether ``memory_entry_counts`` says what ``memory_entries`` holds (the limit on entries is
+    read from it, so a count edited by hand would change what the kernel accepts); a database from
+    before revision 0006 has no counts, which holds."""
+    if not inspect(connection).has_table("memory_entry_counts"):
+        return True
+    stored_rows: list[Any] = fetch_all(connection, _COUNTS_AS_STORED)
+    derived_rows: list[Any] = fetch_all(connection, _COUNTS_OF_ENTRIES)
+    stored = {str(user): int(count) for user, count in stored_rows if count}
+    derived = {str(user): int(count) for user, count in derived_rows}
+    return stored == derived
 
 
 def entry_from_row(row: Mapping[str, Any]) -> MemoryLongEntry:

@@ -21,6 +21,7 @@ import orjson
 
 from arvis.canonical import decode, parse_time
 from journal.engine import Durability, open_engine
+from journal.memory_repository import entry_counts_hold
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
@@ -304,6 +305,14 @@ def verify_journal(
             digest = replayer.state_digest()
             with reader.engine.connect() as connection:
                 stored = state_digest(connection)
+                counts_hold = entry_counts_hold(connection)
+            if stored == digest and not counts_hold:
+                divergence = Divergence(
+                    chain.entries,
+                    "",
+                    DivergenceClass.INVALID_HISTORY,
+                    "the stored per-user entry counts differ from the stored entries",
+                )
             if stored != digest:
                 divergence = Divergence(
                     chain.entries,

@@ -280,7 +280,8 @@ class _BatchCall:
                 error = failure
         if error is None:
             assert tx.appended is not None
-            batch.journal_rows.append(msgspec.structs.asdict(tx.appended))
+            if batch.keep_entries:
+                batch.journal_rows.append(msgspec.structs.asdict(tx.appended))
             batch.last_entry = tx.appended
             batch.next_seq += 1
             batch.prev_hash = tx.appended.entry_hash
@@ -309,7 +310,9 @@ class SqlBatch:
         translate: Translate,
         tables: frozenset[str],
         active_runs: ActiveRuns | None = None,
+        keep_entries: bool = True,
     ) -> None:
+        self.keep_entries = keep_entries
         self.tables = tables
         self.sql = sql
         self.next_seq = next_seq
@@ -369,7 +372,7 @@ class _Whole(Generic[_Opened]):
             try:
                 if isinstance(opened, SqlTransaction) and opened.appended is None:
                     raise StorageError("a transaction must append its journal entry before commit")
-                if isinstance(opened, SqlBatch) and store._keep_entries:
+                if isinstance(opened, SqlBatch):
                     opened.insert_entries()
                 store._sql.commit()
             except BaseException as failure:
@@ -505,6 +508,7 @@ class SqlJournalStore:
             tables=self._tables,
             translate=self._translate,
             active_runs=self._active_runs,
+            keep_entries=self._keep_entries,
         )
 
     def transaction(self) -> _Whole[SqlTransaction]:

@@ -81,7 +81,8 @@ class Kernel:
         try:
             moment = self.clock.now()
             recorded_at = format_time(moment)
-            self._last_reading = (recorded_at, moment)
+            # the handler gets the moment as replay will parse it back: in UTC
+            self._last_reading = (recorded_at, moment if moment.tzinfo is UTC else moment.astimezone(UTC))
             return RecordedCall(
                 syscall=record_text(name, MAX_NAME_LENGTH),
                 principal=record_text(principal, MAX_PRINCIPAL_LENGTH),

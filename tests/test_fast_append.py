@@ -4,6 +4,7 @@ per-user entry counts that replaced a COUNT(*) at every write."""
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,63 @@ def test_the_limit_is_read_from_the_counts(tmp_path: Path) -> None:
         _call(kernel, _write("b", user="u2"))  # another user is not concerned
     finally:
         kernel.close()
+    # the hand-edited count changed what the kernel decided: replaying the journal shows it
+    divergence = _divergence(path)
+    assert divergence is not None and divergence.seq == 2
+    assert "memory_limit_exceeded" in divergence.reason
+
+
+def _divergence(path: Path) -> Any:
+    reader = JournalReader.open(str(path))
+    try:
+        return verify_journal(reader, table=SYSCALL_TABLE).divergence
+    finally:
+        reader.close()
+
+
+def test_verification_checks_the_counts_against_the_entries(tmp_path: Path) -> None:
+    """A count edited by hand that has not yet changed any decision is found all the same."""
+    path = tmp_path / "j.db"
+    kernel = open_kernel(str(path))
+    try:
+        _call(kernel, _write("a"))
+    finally:
+        kernel.close()
+    assert _divergence(path) is None
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE memory_entry_counts SET entries = 7 WHERE user_id = 'u1'")
+    divergence = _divergence(path)
+    assert divergence is not None and "entry counts" in divergence.reason
+
+
+def test_the_wire_forms_from_rows_are_the_typed_entries_wire_forms(tmp_path: Path) -> None:
+    """``SqlMemoryRepository.list_entry_wires`` (rows as stored) equals ``to_wire`` of the typed
+    entries, history, revocation, expiry, notes and governance included."""
+    from arvis.canonical import plain
+
+    path = tmp_path / "j.db"
+    kernel = open_kernel(str(path))
+    try:
+        _call(kernel, _write("a"))
+        _call(
+            kernel, ("memory.write", {**_write("a")[1], "replace": True, "notes": "ttl_default"}, "user:u1")
+        )
+        governed = {**_write("g")[1], "governance": {"visibility": "sealed", "sharing": "never_share"}}
+        _call(kernel, ("memory.write", governed, "user:u1"))
+        tomorrow = datetime.now(timezone(timedelta(hours=2))) + timedelta(days=1)
+        _call(kernel, ("memory.write", {**_write("e")[1], "expires_at": tomorrow.isoformat()}, "user:u1"))
+        _call(kernel, _write("r"))
+        _call(kernel, ("memory.revoke", {"user_id": "u1", "key": "r"}, "user:u1"))
+        store = kernel.store
+        assert isinstance(store, SqlJournalStore)
+        with store.read_only() as repository:
+            typed = [entry.to_wire() for entry in repository.list_entries(user_id="u1")]
+            from_rows = plain(repository.list_entry_wires(user_id="u1"))
+    finally:
+        kernel.close()
+    key = lambda wire: (wire["key"], wire["created_at"], wire["superseded_at"] or "")  # noqa: E731
+    assert sorted(from_rows, key=key) == sorted(typed, key=key)
+    assert len(typed) == 5
 
 
 def test_a_writer_refuses_state_text_that_is_not_utf8_and_journals_nothing(tmp_path: Path) -> None:
