@@ -55,7 +55,11 @@ def compute_entry_hash(
         result,
         effects_hash.encode("utf-8"),
     )
-    return hashlib.sha256(bytes.fromhex(prev_hash) + b"".join(map(_frame, fields))).hexdigest()
+    digest = hashlib.sha256(bytes.fromhex(prev_hash))
+    for field in fields:  # fed piece by piece: a large result is not copied to be framed
+        digest.update(_LENGTH(len(field)))
+        digest.update(field)
+    return digest.hexdigest()
 
 
 EMPTY_EFFECTS_HASH = hashlib.sha256(b"[]").hexdigest()

@@ -12,6 +12,7 @@ __all__ = ["ActiveRuns", "NoPipelineRuns", "SqlPipelineRunRepository"]
 
 _COLUMNS = ("run_id", "user_id", "principal", "began_seq", "ended_seq")
 _SELECT = "SELECT run_id, user_id, principal, began_seq, ended_seq FROM pipeline_runs"
+_INSERT = insert_sql("pipeline_runs", _COLUMNS)
 
 
 def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
@@ -79,7 +80,7 @@ class SqlPipelineRunRepository(PipelineRunRepository):
             "began_seq": run.began_seq,
             "ended_seq": None,
         }
-        self._sql.write(insert_sql("pipeline_runs", _COLUMNS), row)
+        self._sql.write(_INSERT, row)
         self._effects.append({"op": "insert", "table": "pipeline_runs", "row": row})
 
     def end(self, run_id: str, ended_seq: int) -> None:

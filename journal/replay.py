@@ -44,7 +44,8 @@ __all__ = [
 ]
 
 REPLAY_BATCH = 500
-"""Entries replayed per scratch-store transaction (each in its own savepoint)."""
+"""Entries replayed per scratch-store transaction (an entry recorded as a refusal replays with the write
+guard: its writes, if any, behind a savepoint)."""
 
 IN_MEMORY_LIMIT = 20_000
 """Journals longer than this are replayed on a temporary file rather than in memory."""

@@ -110,7 +110,9 @@ class _HandlerScope:
     ) -> None:
         if self._mutating:
             self._sql.guard_writes(False)
-            if error is not None:
+            # a storage failure rolls the whole transaction back (a batch's call: its own scope
+            # undoes it): undoing here could only hide it behind a second failure
+            if error is not None and not isinstance(self._translate(error), StorageError):
                 try:
                     self._sql.undo_to_savepoint()
                 except BaseException as undo_error:
@@ -337,23 +339,26 @@ _Opened = TypeVar("_Opened", SqlTransaction, SqlBatch)
 
 class _Whole(Generic[_Opened]):
     """One whole database transaction (a call's, a batch's), run on the driver connection: begun,
-    the head read under the write lock, committed; rolled back on any failure so that no transaction
-    (and no write lock) is left open; driver errors translated."""
+    the head taken under the write lock (see ``_head``), committed; rolled back on any failure so
+    that no transaction (and no write lock) is left open; driver errors translated."""
 
-    __slots__ = ("_make", "_opened", "_store")
+    __slots__ = ("_make", "_opened", "_single_call", "_store")
     _make: Callable[[int, str], _Opened]
     _opened: _Opened | None
 
-    def __init__(self, store: SqlJournalStore, make: Callable[[int, str], _Opened]) -> None:
+    def __init__(
+        self, store: SqlJournalStore, make: Callable[[int, str], _Opened], *, single_call: bool
+    ) -> None:
         self._store = store
         self._make = make
+        self._single_call = single_call  # a single call may start from the remembered head
         self._opened: _Opened | None = None
 
     def __enter__(self) -> _Opened:
         store = self._store
         try:
             store._sql.begin(None if store._postgres else "BEGIN IMMEDIATE")
-            next_seq, prev_hash = store._head(remembered=self._make == store._new_transaction)
+            next_seq, prev_hash = store._head(remembered=self._single_call)
             if (next_seq, prev_hash) != store._committed_head:  # another writer appended since
                 store._active_runs.forget()
             store._active_runs.reopen()
@@ -512,14 +517,14 @@ class SqlJournalStore:
         )
 
     def transaction(self) -> _Whole[SqlTransaction]:
-        """One call: BEGIN IMMEDIATE, the head read under the write lock, the entry, COMMIT."""
-        return _Whole(self, self._new_transaction)
+        """One call: BEGIN IMMEDIATE, the head (read, or remembered on SQLite), the entry, COMMIT."""
+        return _Whole(self, self._new_transaction, single_call=True)
 
     def batch(self) -> _Whole[SqlBatch]:
         """Many calls in one database transaction (bulk loads): each call still gets its own journal
         entry, and a refused call leaves nothing behind (its writes sit behind a savepoint). The batch
         commits as a whole or not at all."""
-        return _Whole(self, self._new_batch)
+        return _Whole(self, self._new_batch, single_call=False)
 
     @contextmanager
     def read_only(self) -> Iterator[MemoryLongRepository]:
