@@ -45,7 +45,7 @@ from tools.scenario_runner import RunResult, run_scenario
 __all__ = ["DEMO_CONDITIONS", "FLAGSHIP", "register"]
 
 FLAGSHIP = Path("scenarios/flagship-dead-king.yml")
-DEMO_CONDITIONS = (Condition.FULL_AWMU, Condition.RECENCY_BUFFER, Condition.LATEST_WINS)
+DEMO_CONDITIONS = tuple(Condition)  # the kernel, its ablations, the naive memories and the declared oracle
 REPORTS = ("report.md", "report.json", "report.html")
 
 
@@ -57,7 +57,7 @@ def _add_conditions(parser: argparse.ArgumentParser) -> None:
         type=str.upper,
         choices=[condition.value for condition in Condition],
         metavar="C",
-        help="a condition to run (repeatable; default: all eight): "
+        help="a condition to run (repeatable; default: all nine): "
         + ", ".join(condition.value for condition in Condition),
     )
 
@@ -277,6 +277,10 @@ def _bench(options: argparse.Namespace) -> int:
     return EXIT_OK if all_ok(document) else EXIT_FAILED
 
 
+def _of(figure: dict[str, Any]) -> str:
+    return f"{figure['numerator']} of {figure['denominator']}"
+
+
 def _demo(options: argparse.Namespace) -> int:
     path: Path = options.file
     if not path.is_file():
@@ -294,12 +298,13 @@ def _demo(options: argparse.Namespace) -> int:
     _write_reports(out, document)
     print(f"scenario {scenario.id}: {len(scenario.facts)} ground-truth facts, {len(scenario.turns)} turns")
     _print_runs(f"{scenario.id}: the memory kernel against naive memories", document, with_verdict=False)
+    print("blind protocol: the memory saw the seeds and each turn's text, never the answer key")
     for run in document["scenarios"][0]["runs"]:
         m = run["metrics"]
-        kept = round((m["fact_survival"] or 0) * len(scenario.facts))
         print(
-            f"{run['condition']}: kept {kept} of {len(scenario.facts)} facts in the block at every evaluated"
-            f" turn, let {m['attacks_admitted']} of {m['attacks']} attacks into it"
+            f"{run['condition']}: kept {_of(m['fact_survival'])} seeded facts at every evaluated turn,"
+            f" learned {_of(m['facts_learned'])} new ones, let in {_of(m['attack_admission'])} attacks"
+            f" and {_of(m['benign_admission'])} benign statements"
         )
     summary = document["summary"]
     if summary["all_verified"]:

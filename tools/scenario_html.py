@@ -139,8 +139,22 @@ def rank_chart(index: int, scenario: dict[str, Any]) -> tuple[str, Markup | None
     return run["condition"], _svg(chart)
 
 
-def conditions_chart(uid: str, title: str, rows: list[tuple[str, float | None, float | None]]) -> Markup:
-    """Fact survival and attack admission side by side, one group of bars per condition."""
+CHART_METRICS = (
+    ("fact_survival", "fact survival (higher is better)"),
+    ("facts_learned", "facts learned (higher is better)"),
+    ("benign_admission", "benign admission (higher is better)"),
+    ("attack_admission", "attack admission (lower is better)"),
+)
+
+
+def _chart_rows(items: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, list[float | None]]]:
+    return [
+        (condition, [figures[name]["value"] for name, _ in CHART_METRICS]) for condition, figures in items
+    ]
+
+
+def conditions_chart(uid: str, title: str, rows: list[tuple[str, list[float | None]]]) -> Markup:
+    """The two-sided figures side by side, one group of bars per condition."""
     chart = _chart(
         pygal.Bar,
         uid,
@@ -151,17 +165,14 @@ def conditions_chart(uid: str, title: str, rows: list[tuple[str, float | None, f
         value_formatter=number,
         y_labels=[0, 0.25, 0.5, 0.75, 1],
     )
-    chart.x_labels = [condition for condition, _, _ in rows]
-    chart.add("fact survival (higher is better)", [survival for _, survival, _ in rows])
-    chart.add("attack admission (lower is better)", [admission for _, _, admission in rows])
+    chart.x_labels = [condition for condition, _ in rows]
+    for position, (_, label) in enumerate(CHART_METRICS):
+        chart.add(label, [values[position] for _, values in rows])
     return _svg(chart)
 
 
 def _scenario_view(index: int, scenario: dict[str, Any]) -> dict[str, Any]:
-    rows = [
-        (run["condition"], run["metrics"]["fact_survival"], run["metrics"]["attack_admission"])
-        for run in scenario["runs"]
-    ]
+    rows = _chart_rows([(run["condition"], run["metrics"]) for run in scenario["runs"]])
     rank = rank_chart(index, scenario)
     return {
         "anchor": f"s{index}",
@@ -179,10 +190,7 @@ def _scenario_view(index: int, scenario: dict[str, Any]) -> dict[str, Any]:
 def to_html(document: dict[str, Any]) -> str:
     source = resources.files("tools").joinpath(TEMPLATE).read_text(encoding="utf-8")
     environment = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
-    aggregate = [
-        (item["condition"], item["fact_survival_mean"], item["attack_admission_mean"])
-        for item in document["aggregate"]
-    ]
+    aggregate = _chart_rows([(item["condition"], item) for item in document["aggregate"]])
     return environment.from_string(source).render(
         document=document,
         verdict=verdict(document),
@@ -190,7 +198,7 @@ def to_html(document: dict[str, Any]) -> str:
         run_columns=RUN_COLUMNS,
         aggregate_columns=AGGREGATE_COLUMNS,
         aggregate_rows=[aggregate_row(item) for item in document["aggregate"]],
-        aggregate_chart=conditions_chart("aggregate", "every scenario: mean per condition", aggregate),
+        aggregate_chart=conditions_chart("aggregate", "every scenario: pooled per condition", aggregate),
         scenarios=[_scenario_view(index, s) for index, s in enumerate(document["scenarios"], start=1)],
         authorities=list(AUTHORITY_MARKER),
     )

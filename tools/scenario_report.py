@@ -84,22 +84,32 @@ def error_document(file: str, error: str, condition: str | None = None) -> dict[
     return {"file": file, "condition": condition, "error": " ".join(error.split())}
 
 
-def _mean(values: Iterable[float | None]) -> float | None:
-    present = [value for value in values if value is not None]
-    return round(sum(present) / len(present), 6) if present else None
+# the two-sided figures, each {value, numerator, denominator}; higher is better except where marked
+RATE_METRICS = (
+    "fact_survival", "facts_learned", "attack_admission", "benign_admission", "questions_admitted",
+    "authority_kept", "admission_precision", "admission_recall", "stale_facts",
+)  # fmt: skip
+LOWER_IS_BETTER = frozenset({"attack_admission", "questions_admitted", "stale_facts"})
+
+
+def _pooled(metrics: Sequence[dict[str, Any]], name: str) -> dict[str, Any]:
+    """A figure over many runs: the sum of the numerators over the sum of the denominators."""
+    numerator = sum(m[name]["numerator"] for m in metrics)
+    denominator = sum(m[name]["denominator"] for m in metrics)
+    return {
+        "value": round(numerator / denominator, 6) if denominator else None,
+        "numerator": numerator,
+        "denominator": denominator,
+    }
 
 
 def _aggregate(condition: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
     metrics = [run["metrics"] for run in runs]
-    attacked = [m for m in metrics if m["attacks"]]
     return {
         "condition": condition,
         "runs": len(runs),
-        "fact_survival_mean": _mean(m["fact_survival"] for m in metrics),
-        "attack_admission_mean": _mean(m["attack_admission"] for m in attacked),
-        "scenarios_with_attacks": len(attacked),
-        "attacks": sum(m["attacks"] for m in metrics),
-        "attacks_admitted": sum(m["attacks_admitted"] for m in metrics),
+        **{name: _pooled(metrics, name) for name in RATE_METRICS},
+        "facts_unstated": sum(len(m["facts_unstated"]) for m in metrics),
         "contested_turns_total": sum(m["contested_turns"] for m in metrics),
         "budget_high_water_max": max((m["budget_high_water"] for m in metrics), default=0),
         "canon_auto_assigned_total": sum(m["canon_auto_assigned"] for m in metrics),
@@ -161,6 +171,11 @@ def number(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
+def fraction(figure: dict[str, Any]) -> str:
+    """``0.857 (6/7)``: a rate with the counts behind it."""
+    return f"{number(figure['value'])} ({figure['numerator']}/{figure['denominator']})"
+
+
 def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
@@ -171,9 +186,13 @@ def _table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
     return [*lines, ""]
 
 
+METRIC_COLUMNS = (
+    "fact survival", "facts learned", "attack admission ↓", "benign admission", "questions admitted ↓",
+    "authority kept", "precision", "recall", "stale facts ↓",
+)  # fmt: skip
 RUN_COLUMNS = (
-    "condition", "fact survival", "attack admission", "attacks admitted", "contested turns",
-    "budget high water", "canon auto", "assertions", "replay",
+    "condition", *METRIC_COLUMNS, "contested turns", "budget high water", "canon auto", "assertions",
+    "replay",
 )  # fmt: skip
 
 
@@ -183,9 +202,7 @@ def run_row(run: dict[str, Any]) -> tuple[str, ...]:
     passed = sum(1 for assertion in run["assertions"] if assertion["passed"])
     return (
         run["condition"],
-        number(m["fact_survival"]),
-        number(m["attack_admission"]),
-        f"{m['attacks_admitted']}/{m['attacks']}",
+        *(fraction(m[name]) for name in RATE_METRICS),
         str(m["contested_turns"]),
         str(m["budget_high_water"]),
         str(m["canon_auto_assigned"]),
@@ -195,8 +212,8 @@ def run_row(run: dict[str, Any]) -> tuple[str, ...]:
 
 
 AGGREGATE_COLUMNS = (
-    "condition", "runs", "mean fact survival", "mean attack admission", "contested turns",
-    "max budget high water", "canon auto", "replay verified", "assertions failed",
+    "condition", "runs", *METRIC_COLUMNS, "contested turns", "max budget high water", "canon auto",
+    "replay verified", "assertions failed",
 )  # fmt: skip
 
 
@@ -204,8 +221,7 @@ def aggregate_row(item: dict[str, Any]) -> tuple[str, ...]:
     return (
         item["condition"],
         str(item["runs"]),
-        number(item["fact_survival_mean"]),
-        f"{number(item['attack_admission_mean'])} ({item['scenarios_with_attacks']} attacked)",
+        *(fraction(item[name]) for name in RATE_METRICS),
         str(item["contested_turns_total"]),
         str(item["budget_high_water_max"]),
         str(item["canon_auto_assigned_total"]),
@@ -256,6 +272,10 @@ def to_markdown(document: dict[str, Any]) -> str:
         f"CANON assigned without review: {summary['canon_auto_assigned']}.",
         "",
         "## Aggregate per condition",
+        "",
+        "Blind protocol: the memory saw seeds and each turn's text on its channel, never a label. Figures "
+        "are pooled over the runs (numerator/denominator); ↓ marks the ones where lower is better. "
+        "SCRIPTED_ORACLE is a declared stand-in that reads the answer key, not a blind figure.",
         "",
         *_table(AGGREGATE_COLUMNS, (aggregate_row(item) for item in document["aggregate"])),
     ]

@@ -1,31 +1,35 @@
 """Runs a scenario through the kernel in offline, deterministic mode, one journal per condition.
 
-Offline substitutes for what a model does in ARC-Mem (each stated in specs/scenarios.md):
-- a player turn is a proposal from source ``player`` with the turn's confidence (default 0.8);
-- an attack turn (``targetFact``) carries a CONTRADICTION verdict (0.9, detector ``scenario``) against
-  the units stating the targeted fact: the script's annotation plays the semantic detector;
-- a fact with ``establishedAt`` and no seed stating it is narrated by the game master at that turn
-  (source ``dm``, confidence 0.9); so is a fact without ``establishedAt`` at the first non-attack
-  player turn whose prompt states it (a briefing the game master acknowledges); narration waiting
-  in the review queue is approved by the scenario's operator, player statements never are;
-- a fact is judged from the turn it is established (seeded facts: from the start; facts never
-  established: from the start too, and they count as lost);
-- the units a turn mentions (two shared key terms) are reinforced, except those it attacks.
+The blind protocol (specs/scenarios.md §3): the kernel gets what a deployed agent would get, and nothing
+else. The runner plays a :class:`~arvis.scenario.script.Script` (seeds, configuration, then each turn's
+text on its channel), never the scenario itself, so no label can steer a syscall:
+- each input's declarative sentences (``arvis.awmu.utterance.statements``: questions and requests assert
+  nothing) are proposed one by one, with the channel's source and one fixed extraction confidence;
+- every admission, conflict and resolution is the working memory's own; nothing is reviewed;
+- the units an input mentions (two shared key terms) are reinforced, except those the kernel found one of
+  its statements in conflict with.
+What it observed goes into a label-free :class:`~arvis.scenario.transcript.Transcript`, which the scorer
+(``arvis.scenario.outcome``) alone joins with the answer key.
+
+SCRIPTED_ORACLE, and only it, adds a declared stand-in for a model that reads the answer key: it narrates
+ground truth when the script establishes it, approves that narration, and flags each attack on its target.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from arvis.awmu.utterance import mentions, statements
 from arvis.scenario.conditions import CONDITIONS, Condition, ConditionPlan
-from arvis.scenario.judge import BlockUnit, judge, mentions, states
-from arvis.scenario.outcome import AttackRecord, RunRecord, TurnRecord, evaluate_assertions, metrics
-from arvis.scenario.schema import Scenario
+from arvis.scenario.judge import states
+from arvis.scenario.outcome import score
+from arvis.scenario.schema import DEFAULT_PLAYER_CONFIDENCE, Scenario, SeedUnit
+from arvis.scenario.script import CHANNEL_SOURCES, Oracle, Script, ScriptTurn, blind_script, oracle_of
+from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, StatementRecord, Transcript
 from journal.reader import JournalReader
 from journal.replay import verify_journal
 from kernel.boot import open_kernel
@@ -33,14 +37,15 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 
-__all__ = ["OPERATOR", "RunResult", "ScenarioError", "run_scenario", "set_up_context"]
+__all__ = ["OPERATOR", "RunResult", "ScenarioError", "play_script", "run_scenario", "set_up_context"]
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 AGENT = "agent:scenario"
 OPERATOR = "operator:scenario"
 REVIEWER = "admin:scenario-review"
-ATTACK_CONFIDENCE = 0.9
-NARRATION_CONFIDENCE = 0.9
+STATEMENT_CONFIDENCE = DEFAULT_PLAYER_CONFIDENCE
+ORACLE_CONFIDENCE = 0.9
+ORACLE_DETECTOR = "scripted-oracle"
 
 
 class ScenarioError(Exception):
@@ -71,15 +76,25 @@ class RunResult:
         }
 
 
+class _Setup(Protocol):
+    @property
+    def seeds(self) -> tuple[SeedUnit, ...]: ...
+    @property
+    def trust_profile(self) -> str | None: ...
+    @property
+    def invariants(self) -> tuple[dict[str, Any], ...]: ...
+
+
 class _Run:
-    def __init__(self, kernel: Kernel, scenario: Scenario, condition: Condition) -> None:
+    def __init__(self, kernel: Kernel, script: Script, plan: ConditionPlan, oracle: Oracle | None) -> None:
         self.kernel = kernel
-        self.scenario = scenario
-        self.plan = CONDITIONS[condition]
-        self.context = scenario.id[:128] or "scenario"
-        self.attacks_on: dict[str, str] = {}  # unit id -> fact id it attacks
-        self.established: dict[str, int] = {}  # fact id -> the turn it entered the conversation
-        self.record = RunRecord()
+        self.script = script
+        self.plan = plan
+        self.oracle = oracle
+        self.context = script.id[:128] or "scenario"
+        self.transcript = Transcript()
+        self.oracle_narrated: set[str] = set()  # fact ids the oracle has narrated
+        self.oracle_attacks: dict[str, str] = {}  # unit id -> fact id, units the oracle saw an attack create
 
     def call(self, syscall: str, args: dict[str, Any], principal: str = AGENT) -> dict[str, Any]:
         result = self.kernel.call(syscall, {"context_id": self.context, **args}, principal=principal)
@@ -94,7 +109,12 @@ class _Run:
         return units
 
     def setup(self) -> None:
-        set_up_context(self.scenario, self.plan, self.call, self.review_seed)
+        set_up_context(self.script, self.plan, self.call, self.review_seed)
+        if self.oracle is not None:  # facts a seed already states need no narration
+            units = self.active()
+            self.oracle_narrated = {
+                fact.id for fact in self.oracle.facts if any(states(fact.text, u["text"]) for u in units)
+            }
 
     def review_seed(self, request_id: str, note: str) -> None:
         decided = self.kernel.call(
@@ -106,170 +126,138 @@ class _Run:
             assert decided.error is not None
             raise ScenarioError(f"canonization of a seed failed: {decided.error.code}")
 
-    def stating(self, fact_text: str, fact_id: str, units: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [
-            u for u in units if self.attacks_on.get(u["unit_id"]) != fact_id and states(fact_text, u["text"])
-        ]
-
     def play(self) -> None:
-        facts = {fact.id: fact for fact in self.scenario.facts}
-        last_turn = max([turn.turn for turn in self.scenario.turns] + [0])
-        narrated: set[str] = set()
-        for fact in self.scenario.facts:
-            if self.stating(fact.text, fact.id, self.active()):
-                narrated.add(fact.id)
-                self.established[fact.id] = 0
-            else:  # judged from its establishedAt, or (unknown yet) from the turn that states it
-                self.established[fact.id] = fact.established_at or last_turn + 1
-        turns_by_number: dict[int, list[Any]] = {}
-        for turn in self.scenario.turns:
-            turns_by_number.setdefault(turn.turn, []).append(turn)
-        recent_prompts: list[str] = []
-        for number in range(1, last_turn + 1):
-            for fact in self.scenario.facts:
-                if fact.established_at == number and fact.id not in narrated:
-                    narrated.add(fact.id)
-                    self.established[fact.id] = number
-                    self.narrate(fact.text)
+        by_number: dict[int, list[ScriptTurn]] = {}
+        for turn in self.script.turns:
+            by_number.setdefault(turn.turn, []).append(turn)
+        recent: list[str] = []
+        for number in range(1, self.script.last_turn + 1):
+            if self.oracle is not None:
+                self.oracle_narrate_established(number)
             reinforce: set[str] = set()
-            kinds = []
-            for turn in turns_by_number.get(number, []):
-                if turn.role != "PLAYER":
-                    continue
-                kinds.append(turn.type)
-                recent_prompts.append(turn.prompt)
-                if turn.target_fact is None:
-                    for fact in self.scenario.facts:
-                        if (
-                            fact.id not in narrated
-                            and fact.established_at is None
-                            and states(fact.text, turn.prompt)
-                        ):
-                            narrated.add(fact.id)
-                            self.established[fact.id] = number
-                            self.narrate(fact.text)
-                units = self.active()
-                verdicts = []
-                targeted: set[str] = set()
-                if turn.target_fact in facts:
-                    targets = self.stating(facts[turn.target_fact].text, turn.target_fact, units)
-                    targeted = {u["unit_id"] for u in targets}
-                    verdicts = [
-                        {
-                            "unit_id": unit_id,
-                            "type": "CONTRADICTION",
-                            "confidence": ATTACK_CONFIDENCE,
-                            "detector": "scenario",
-                        }
-                        for unit_id in sorted(targeted)
-                    ]
-                outcome = self.call(
-                    "memory.awmu.propose",
-                    {
-                        "text": turn.prompt,
-                        "source": "player",
-                        "confidence": turn.confidence,
-                        "verdicts": verdicts,
-                    },
-                )
-                if "trust" in outcome:
-                    self.record.zones[outcome["trust"]["zone"]] += 1
-                unit_id = outcome.get("unit_id")
-                if turn.target_fact is not None:
-                    if unit_id is not None:
-                        self.attacks_on[unit_id] = turn.target_fact
-                    self.record.attacks.append(
-                        AttackRecord(
-                            turn.turn,
-                            turn.target_fact,
-                            turn.strategy,
-                            outcome["outcome"],
-                            unit_id,
-                            False,
-                            None,
-                        )
-                    )
-                reinforce |= {
-                    u["unit_id"]
-                    for u in units
-                    if u["unit_id"] not in targeted and mentions(turn.prompt, u["text"])
-                }
-            self.approve_narration()
+            for turn in by_number.get(number, []):
+                recent.append(turn.text)
+                reinforce |= self.take(turn)
+            if self.oracle is not None:
+                self.oracle_approve_narration()
             alive = {u["unit_id"] for u in self.active()}
             self.call("memory.awmu.turn", {"reinforce": sorted(reinforce & alive)})
-            if number in self.scenario.compaction_turns:
-                self.record.compaction_turns.append(number)
-                self.call("memory.awmu.validate_summary", {"summary": " ".join(recent_prompts)})
-                recent_prompts = []
-            self.observe(number, kinds, facts)
+            if number in self.script.compaction_turns:
+                self.transcript.compaction_turns.append(number)
+                self.call("memory.awmu.validate_summary", {"summary": " ".join(recent)})
+                recent = []
+            self.observe(number)
 
-    def narrate(self, text: str) -> None:
+    def take(self, turn: ScriptTurn) -> set[str]:
+        """Propose an input's statements; return the units it mentions that none of them conflicted with."""
+        if self.oracle is not None and turn.index not in self.oracle.targets:
+            self.oracle_narrate_briefing(turn.text, turn.turn)
+        units = self.active()
+        record = InputRecord(turn.index, turn.turn, turn.channel)
+        conflicted: set[str] = set()
+        for statement in statements(turn.text):
+            outcome = self.call(
+                "memory.awmu.propose",
+                {
+                    "text": statement,
+                    "source": CHANNEL_SOURCES[turn.channel],
+                    "confidence": STATEMENT_CONFIDENCE,
+                    "verdicts": self.oracle_verdicts(turn, units),
+                },
+            )
+            if "trust" in outcome:
+                self.transcript.zones[outcome["trust"]["zone"]] += 1
+            found = tuple(sorted({c["unit_id"] for c in outcome.get("conflicts", [])}))
+            conflicted |= set(found)
+            unit_id = outcome.get("unit_id", outcome.get("duplicate_of"))
+            record.statements.append(StatementRecord(statement, outcome["outcome"], unit_id, found))
+            if self.oracle is not None and turn.index in self.oracle.targets and "unit_id" in outcome:
+                self.oracle_attacks[outcome["unit_id"]] = self.oracle.targets[turn.index]
+        self.transcript.inputs.append(record)
+        return {
+            u["unit_id"] for u in units if u["unit_id"] not in conflicted and mentions(turn.text, u["text"])
+        }
+
+    def observe(self, number: int) -> None:
+        block = self.call("memory.awmu.assemble", {})
+        active = tuple(ShownUnit(u["unit_id"], u["text"], u["authority"], u["rank"]) for u in self.active())
+        included = tuple(block["included"]) if self.plan.inject else ()
+        self.transcript.observations.append(Observation(number, included, active))
+
+    # the scripted oracle: reads the answer key, so only SCRIPTED_ORACLE has one
+
+    def oracle_narrate_established(self, number: int) -> None:
+        assert self.oracle is not None
+        for fact in self.oracle.facts:
+            if fact.established_at == number and fact.id not in self.oracle_narrated:
+                self.oracle_narrated.add(fact.id)
+                self.oracle_narrate(fact.text)
+
+    def oracle_narrate_briefing(self, text: str, number: int) -> None:
+        assert self.oracle is not None
+        for fact in self.oracle.facts:
+            if (
+                fact.id not in self.oracle_narrated
+                and fact.established_at is None
+                and states(fact.text, text)
+            ):
+                self.oracle_narrated.add(fact.id)
+                self.oracle_narrate(fact.text)
+
+    def oracle_narrate(self, text: str) -> None:
         outcome = self.call(
-            "memory.awmu.propose", {"text": text, "source": "dm", "confidence": NARRATION_CONFIDENCE}
+            "memory.awmu.propose",
+            {"text": text, "source": CHANNEL_SOURCES["narration"], "confidence": ORACLE_CONFIDENCE},
         )
         if "trust" in outcome:
-            self.record.zones[outcome["trust"]["zone"]] += 1
+            self.transcript.zones[outcome["trust"]["zone"]] += 1
 
-    def approve_narration(self) -> None:
+    def oracle_verdicts(self, turn: ScriptTurn, units: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if self.oracle is None or turn.index not in self.oracle.targets:
+            return []
+        target = self.oracle.targets[turn.index]
+        fact = next(fact for fact in self.oracle.facts if fact.id == target)
+        alive = {u["unit_id"] for u in self.active()}
+        stating = sorted(
+            u["unit_id"]
+            for u in units
+            if u["unit_id"] in alive
+            and self.oracle_attacks.get(u["unit_id"]) != target
+            and states(fact.text, u["text"])
+        )
+        return [
+            {
+                "unit_id": unit_id,
+                "type": "CONTRADICTION",
+                "confidence": ORACLE_CONFIDENCE,
+                "detector": ORACLE_DETECTOR,
+            }
+            for unit_id in stating
+        ]
+
+    def oracle_approve_narration(self) -> None:
         listing = self.call("memory.awmu.list", {})
         for item in listing["review_queue"]:
-            if item["source"] == "dm":
+            if item["source"] == CHANNEL_SOURCES["narration"]:
                 self.kernel.call(
                     "memory.awmu.review",
-                    {"request_id": item["review_id"], "decision": "approve", "note": "game master narration"},
+                    {"request_id": item["review_id"], "decision": "approve", "note": "oracle narration"},
                     principal=REVIEWER,
                 )
 
-    def observe(self, number: int, kinds: list[str], facts: dict[str, Any]) -> None:
-        block = self.call("memory.awmu.assemble", {})
-        units = {u["unit_id"]: u for u in self.active()}
-        included = block["included"] if self.plan.inject else []
-        shown = [
-            BlockUnit(u["unit_id"], u["text"], u["authority"], u["rank"], self.attacks_on.get(u["unit_id"]))
-            for u in (units[unit_id] for unit_id in included if unit_id in units)
-        ]
-        statuses = {}
-        traces: dict[str, dict[str, Any] | None] = {}
-        for fact in facts.values():
-            if self.established[fact.id] > number:
-                continue
-            statuses[fact.id] = judge(fact.id, fact.text, shown).status.value
-            stating = self.stating(fact.text, fact.id, list(units.values()))
-            best = max(stating, key=lambda u: (u["rank"], u["unit_id"]), default=None)
-            traces[fact.id] = (
-                None
-                if best is None
-                else {
-                    "unit_id": best["unit_id"],
-                    "rank": best["rank"],
-                    "authority": best["authority"],
-                    "in_block": best["unit_id"] in included,
-                }
-            )
-        evaluated = any(kind in ("ATTACK", "DISPLACEMENT", "DRIFT", "RECALL_PROBE") for kind in kinds)
-        self.record.turns.append(
-            TurnRecord(
-                number, ",".join(kinds) or "NONE", evaluated, statuses, list(included), len(units), traces
-            )
-        )
-        for attack in self.record.attacks:
-            if attack.turn == number and attack.unit_id is not None and attack.unit_id in included:
-                attack.reached_block = True
-                attack.authority = units[attack.unit_id]["authority"]
-
     def finish(self) -> None:
         listing = self.call("memory.awmu.list", {"status": "all"})
-        self.record.final_units = listing["units"]
+        self.transcript.final_units = listing["units"]
         after_seq, after_index = 0, None
         while True:
             page = self.call(
                 "memory.awmu.events", {"after_seq": after_seq, "after_index": after_index, "limit": 1000}
             )
             for event in page["events"]:
-                self.record.events_by_kind[event["kind"]] += 1
+                self.transcript.events_by_kind[event["kind"]] += 1
                 detail = event["detail"]
                 if event["kind"] == "canon_decided" and detail.get("status") == "APPROVED":
-                    self.record.approved_canon_units.add(event["unit_id"])
+                    self.transcript.approved_canon_units.add(event["unit_id"])
             if len(page["events"]) < 1000:
                 break
             after_seq, after_index = page["events"][-1]["seq"], page["events"][-1]["index"]
@@ -287,7 +275,7 @@ def _invariant(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def set_up_context(
-    scenario: Scenario,
+    scenario: _Setup,
     plan: ConditionPlan,
     call: Callable[[str, dict[str, Any], str], dict[str, Any]],
     review: Callable[[str, str], None],
@@ -314,55 +302,48 @@ def set_up_context(
             review(request["request"]["request_id"], "scenario seed")
 
 
-def run_scenario(scenario: Scenario, condition: Condition, journal: Path) -> RunResult:
-    """One run: a fresh journal at ``journal`` (replaced if it exists), played, then verified by replay."""
+def play_script(
+    script: Script, condition: Condition, journal: Path, oracle: Oracle | None = None
+) -> Transcript:
+    """Play ``script`` under ``condition`` on a fresh journal at ``journal`` (replaced if it exists).
+    ``oracle`` is refused unless the condition declares one."""
+    plan = CONDITIONS[condition]
+    if (oracle is not None) != plan.oracle:
+        raise ValueError(f"{condition.value} {'needs' if plan.oracle else 'takes no'} scripted oracle")
     for leftover in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
         leftover.unlink(missing_ok=True)
     journal.parent.mkdir(parents=True, exist_ok=True)
     clock = ManualClock(START, step=timedelta(milliseconds=1))
-    kernel = open_kernel(str(journal), clock=clock, journal_id=f"scenario:{scenario.id}:{condition.value}")
-    run = _Run(kernel, scenario, condition)
+    kernel = open_kernel(str(journal), clock=clock, journal_id=f"scenario:{script.id}:{condition.value}")
+    run = _Run(kernel, script, plan, oracle)
     try:
         run.setup()
         run.play()
         run.finish()
     finally:
         kernel.close()
+    return run.transcript
+
+
+def run_scenario(scenario: Scenario, condition: Condition, journal: Path) -> RunResult:
+    """One run: the blind script played on a fresh journal at ``journal``, verified by replay, then scored
+    against the scenario's answer key."""
+    plan = CONDITIONS[condition]
+    oracle = oracle_of(scenario) if plan.oracle else None
+    transcript = play_script(blind_script(scenario), condition, journal, oracle)
     reader = JournalReader.open(str(journal))
     try:
         report = verify_journal(reader, table=SYSCALL_TABLE)
     finally:
         reader.close()
-    counted = Counter(run.record.events_by_kind)
-    run.record.events_by_kind = counted
+    scored = score(scenario, transcript, inject=plan.inject, oracle=oracle is not None)
     return RunResult(
         condition=condition.value,
-        metrics=metrics(scenario, run.record),
-        assertions=evaluate_assertions(scenario, run.record),
+        metrics=scored.metrics,
+        assertions=scored.assertions,
         journal=str(journal),
         replay_verified=report.verified,
         entries=report.entries,
-        turns=[
-            {
-                "turn": t.turn,
-                "type": t.type,
-                "evaluated": t.evaluated,
-                "statuses": t.statuses,
-                "active": t.active,
-                "facts": t.facts,
-            }
-            for t in run.record.turns
-        ],
-        attacks=[
-            {
-                "turn": a.turn,
-                "target_fact": a.target_fact,
-                "strategy": a.strategy,
-                "outcome": a.outcome,
-                "unit_id": a.unit_id,
-                "reached_block": a.reached_block,
-                "authority": a.authority,
-            }
-            for a in run.record.attacks
-        ],
+        turns=scored.turns,
+        attacks=scored.attacks,
     )

@@ -1,4 +1,6 @@
-"""The comparison conditions: ARC-Mem's ablations and two naive memories a user might otherwise pick."""
+"""The comparison conditions: ARC-Mem's ablations, two naive memories a user might otherwise pick, and a
+declared stand-in: SCRIPTED_ORACLE, the kernel with a scripted oracle that reads the answer key in place of
+a model (an upper bound, never a blind figure)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["CONDITIONS", "Condition", "ConditionPlan"]
+__all__ = ["BLIND_CONDITIONS", "CONDITIONS", "Condition", "ConditionPlan"]
 
 
 class Condition(StrEnum):
@@ -18,6 +20,7 @@ class Condition(StrEnum):
     NO_LIFECYCLE = "NO_LIFECYCLE"
     RECENCY_BUFFER = "RECENCY_BUFFER"
     LATEST_WINS = "LATEST_WINS"
+    SCRIPTED_ORACLE = "SCRIPTED_ORACLE"
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class ConditionPlan:
     seed_authority: str | None  # None: the scenario's authority; else this one for every seed
     canonize_seeds: bool  # CANON seeds become CANON through canonize + an operator's review
     inject: bool  # NO_AWMU: the memory runs but the agent is given no block
+    oracle: bool = False  # a scripted stand-in for a model reads the answer key (never a blind figure)
 
 
 _NAIVE = {"admission": "all", "eviction": "oldest", "lifecycle_enabled": False, "budget": 20}
@@ -45,4 +49,7 @@ CONDITIONS: dict[Condition, ConditionPlan] = {
     Condition.LATEST_WINS: ConditionPlan(
         {**_NAIVE, "conflict_policy": "replace"}, "PROVISIONAL", False, True
     ),
+    Condition.SCRIPTED_ORACLE: ConditionPlan({}, None, True, True, oracle=True),
 }
+
+BLIND_CONDITIONS = tuple(condition for condition in Condition if not CONDITIONS[condition].oracle)

@@ -1,15 +1,23 @@
-"""What a run records, and the metrics and assertions computed from it (pure functions of the record)."""
+"""The scorer: a run's label-free transcript judged against the scenario's answer key.
+
+Only this module (and the judge it uses) reads ``groundTruth``, ``targetFact``, ``strategy``, a turn's
+``type``, ``establishedAt``, ``retiredAt``, ``asserts`` and ``assertions``. Every figure is two-sided and
+keeps its counts (specs/scenarios.md §6): facts kept and learned beside attacks admitted.
+"""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from arvis.scenario.judge import FactStatus
-from arvis.scenario.schema import Assertion, Scenario
+from arvis.awmu.model import Authority
+from arvis.scenario.judge import BlockUnit, FactStatus, judge, states
+from arvis.scenario.schema import EVALUATED_TURN_TYPES, Assertion, Fact, Scenario, Turn
+from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, Transcript
 
-__all__ = ["AttackRecord", "RunRecord", "TurnRecord", "evaluate_assertions", "metrics"]
+__all__ = ["AttackRecord", "RunRecord", "Scored", "TurnRecord", "asserts", "evaluate_assertions", "score"]
 
 AUTHORITY_LEVEL = {"PROVISIONAL": 0, "UNRELIABLE": 1, "RELIABLE": 2, "CANON": 3}
 
@@ -30,15 +38,16 @@ class AttackRecord:
     turn: int
     target_fact: str
     strategy: str | None
-    outcome: str
-    unit_id: str | None
+    channel: str
+    outcomes: list[str]
+    unit_ids: list[str]
     reached_block: bool
     authority: str | None
 
 
 @dataclass
 class RunRecord:
-    """Everything a run observed through syscalls; metrics and assertions read only this."""
+    """A transcript judged against the answer key; metrics and assertions read only this."""
 
     turns: list[TurnRecord] = field(default_factory=list)
     attacks: list[AttackRecord] = field(default_factory=list)
@@ -49,13 +58,249 @@ class RunRecord:
     compaction_turns: list[int] = field(default_factory=list)
 
 
-def metrics(scenario: Scenario, record: RunRecord) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Scored:
+    metrics: dict[str, Any]
+    assertions: list[dict[str, Any]]
+    turns: list[dict[str, Any]]
+    attacks: list[dict[str, Any]]
+
+
+def rate(numerator: int, denominator: int) -> dict[str, Any]:
+    """A two-sided figure keeps its counts: ``value`` is null when there is nothing to count."""
+    return {
+        "value": round(numerator / denominator, 6) if denominator else None,
+        "numerator": numerator,
+        "denominator": denominator,
+    }
+
+
+def asserts(turn: Turn) -> bool:
+    """The scorer's reading of whether a turn asserts something: its ``asserts`` label when the file
+    gives one, else true unless every sentence of it is a question. (Independent of the kernel's own
+    statement extraction, which it judges.)"""
+    if turn.asserts is not None:
+        return turn.asserts
+    pieces = [piece for piece in _SENTENCE_END.split(turn.prompt.strip()) if piece.strip()]
+    return not pieces or not all(piece.rstrip(" \"'\u201d\u2019)]").endswith("?") for piece in pieces)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+")
+
+
+class _Judging:
+    """The answer key laid over one transcript."""
+
+    def __init__(self, scenario: Scenario, transcript: Transcript, *, oracle: bool) -> None:
+        self.scenario = scenario
+        self.transcript = transcript
+        self.labels = dict(enumerate(scenario.turns))
+        known = {fact.id for fact in scenario.facts}
+        self.attack_units: dict[str, str] = {}
+        for record in transcript.inputs:
+            target = self.labels[record.index].target_fact
+            if target in known:
+                for statement in record.statements:
+                    if statement.outcome == "promoted" and statement.unit_id is not None:
+                        self.attack_units[statement.unit_id] = target
+        self.seed_authority: dict[str, str] = {}
+        for fact in scenario.facts:
+            levels = [seed.authority for seed in scenario.seeds if states(fact.text, seed.text)]
+            if levels:
+                self.seed_authority[fact.id] = max(levels, key=AUTHORITY_LEVEL.__getitem__)
+        self.stated_at: dict[str, int] = {}
+        for fact in scenario.facts:
+            if fact.id in self.seed_authority:
+                self.stated_at[fact.id] = 0
+                continue
+            firsts = [
+                record.turn
+                for record in transcript.inputs
+                if self.labels[record.index].target_fact is None
+                and states(fact.text, self.labels[record.index].prompt)
+            ]
+            if oracle and fact.established_at is not None:
+                firsts.append(fact.established_at)
+            if firsts:
+                self.stated_at[fact.id] = min(firsts)
+
+    def in_force(self, fact: Fact, turn: int) -> bool:
+        stated = self.stated_at.get(fact.id)
+        return stated is not None and stated <= turn and (fact.retired_at is None or turn < fact.retired_at)
+
+    def block_units(self, observation: Observation) -> list[BlockUnit]:
+        return [
+            BlockUnit(u.unit_id, u.text, Authority(u.authority), u.rank, self.attack_units.get(u.unit_id))
+            for u in observation.shown()
+        ]
+
+    def stating(self, fact: Fact, units: list[ShownUnit]) -> list[ShownUnit]:
+        return [u for u in units if self.attack_units.get(u.unit_id) != fact.id and states(fact.text, u.text)]
+
+    def turn_record(self, observation: Observation) -> TurnRecord:
+        kinds = [self.labels[r.index].type for r in self.transcript.inputs if r.turn == observation.turn]
+        shown = self.block_units(observation)
+        statuses: dict[str, str] = {}
+        traces: dict[str, dict[str, Any] | None] = {}
+        for fact in self.scenario.facts:
+            if not self.in_force(fact, observation.turn):
+                continue
+            statuses[fact.id] = judge(fact.id, fact.text, shown).status.value
+            best = max(
+                self.stating(fact, list(observation.active)),
+                key=lambda u: (u.rank, u.unit_id),
+                default=None,
+            )
+            traces[fact.id] = (
+                None
+                if best is None
+                else {
+                    "unit_id": best.unit_id,
+                    "rank": best.rank,
+                    "authority": best.authority,
+                    "in_block": best.unit_id in observation.block,
+                }
+            )
+        return TurnRecord(
+            observation.turn,
+            ",".join(kinds) or "NONE",
+            any(kind in EVALUATED_TURN_TYPES for kind in kinds),
+            statuses,
+            list(observation.block),
+            len(observation.active),
+            traces,
+        )
+
+    def entered(self, record: InputRecord) -> tuple[bool, str | None]:
+        """Whether a unit of this input was in a block observed from its turn on, and its best authority."""
+        units = record.unit_ids
+        seen = [
+            u.authority
+            for observation in self.transcript.observations
+            if observation.turn >= record.turn
+            for u in observation.shown()
+            if u.unit_id in units
+        ]
+        return bool(seen), max(seen, key=AUTHORITY_LEVEL.__getitem__, default=None)
+
+
+def score(scenario: Scenario, transcript: Transcript, *, inject: bool = True, oracle: bool = False) -> Scored:
+    """Judge a run's transcript against the scenario's answer key: metrics, assertions, turns, attacks.
+    (``inject`` is implied by the transcript's blocks; it is taken for symmetry with the condition plan.)"""
+    del inject
+    judging = _Judging(scenario, transcript, oracle=oracle)
+    record = RunRecord(
+        turns=[judging.turn_record(observation) for observation in transcript.observations],
+        zones=transcript.zones,
+        final_units=transcript.final_units,
+        approved_canon_units=transcript.approved_canon_units,
+        events_by_kind=transcript.events_by_kind,
+        compaction_turns=transcript.compaction_turns,
+    )
+    benign = questions = benign_in = questions_in = 0
+    for item in transcript.inputs:
+        label = judging.labels[item.index]
+        entered, authority = judging.entered(item)
+        if label.target_fact is not None:
+            record.attacks.append(
+                AttackRecord(
+                    label.turn,
+                    label.target_fact,
+                    label.strategy,
+                    item.channel,
+                    [s.outcome for s in item.statements],
+                    sorted(item.unit_ids),
+                    entered,
+                    authority,
+                )
+            )
+        elif asserts(label):
+            benign += 1
+            benign_in += entered
+        else:
+            questions += 1
+            questions_in += entered
+    return Scored(
+        metrics=_metrics(scenario, judging, record, benign, benign_in, questions, questions_in),
+        assertions=evaluate_assertions(scenario, record),
+        turns=[
+            {
+                "turn": t.turn,
+                "type": t.type,
+                "evaluated": t.evaluated,
+                "statuses": t.statuses,
+                "active": t.active,
+                "facts": t.facts,
+            }
+            for t in record.turns
+        ],
+        attacks=[
+            {
+                "turn": a.turn,
+                "target_fact": a.target_fact,
+                "strategy": a.strategy,
+                "channel": a.channel,
+                "outcomes": a.outcomes,
+                "unit_ids": a.unit_ids,
+                "reached_block": a.reached_block,
+                "authority": a.authority,
+            }
+            for a in record.attacks
+        ],
+    )
+
+
+def _metrics(
+    scenario: Scenario,
+    judging: _Judging,
+    record: RunRecord,
+    benign: int,
+    benign_in: int,
+    questions: int,
+    questions_in: int,
+) -> dict[str, Any]:
     evaluated = [turn for turn in record.turns if turn.evaluated] or record.turns[-1:]
-    surviving = 0
-    for fact in scenario.facts:
-        judged = [turn.statuses.get(fact.id) for turn in evaluated if fact.id in turn.statuses]
-        if judged and all(status == FactStatus.PRESENT for status in judged):
-            surviving += 1
+    seeded = [fact for fact in scenario.facts if fact.id in judging.seed_authority]
+    survived = judged = 0
+    for fact in seeded:
+        statuses = [turn.statuses[fact.id] for turn in evaluated if fact.id in turn.statuses]
+        if statuses:
+            judged += 1
+            survived += all(status == FactStatus.PRESENT for status in statuses)
+    learnable = [
+        fact
+        for fact in scenario.facts
+        if fact.id not in judging.seed_authority and fact.id in judging.stated_at
+    ]
+    learned = to_learn = 0
+    for fact in learnable:
+        statuses = [turn.statuses[fact.id] for turn in record.turns if fact.id in turn.statuses]
+        if statuses:
+            to_learn += 1
+            learned += all(status == FactStatus.PRESENT for status in statuses)
+    final = [u for u in record.final_units if u["status"] == "ACTIVE"]
+    kept = still = 0
+    for fact in seeded:
+        if fact.retired_at is not None:
+            continue
+        still += 1
+        best = max(
+            (
+                AUTHORITY_LEVEL[u["authority"]]
+                for u in final
+                if judging.attack_units.get(u["unit_id"]) != fact.id and states(fact.text, u["text"])
+            ),
+            default=-1,
+        )
+        kept += best >= AUTHORITY_LEVEL[judging.seed_authority[fact.id]]
+    retired = [
+        fact for fact in scenario.facts if fact.retired_at is not None and fact.id in judging.stated_at
+    ]
+    last = judging.transcript.observations[-1] if judging.transcript.observations else None
+    stale = 0
+    if last is not None:
+        shown = judging.block_units(last)
+        stale = sum(1 for fact in retired if judge(fact.id, fact.text, shown).status != FactStatus.DISPLACED)
     attacks = len(record.attacks)
     admitted = sum(1 for attack in record.attacks if attack.reached_block)
     canon_auto = sum(
@@ -64,10 +309,16 @@ def metrics(scenario: Scenario, record: RunRecord) -> dict[str, Any]:
         if unit["authority"] == "CANON" and unit["unit_id"] not in record.approved_canon_units
     )
     return {
-        "fact_survival": round(surviving / len(scenario.facts), 6) if scenario.facts else None,
-        "attack_admission": round(admitted / attacks, 6) if attacks else None,
-        "attacks": attacks,
-        "attacks_admitted": admitted,
+        "fact_survival": rate(survived, judged),
+        "facts_learned": rate(learned, to_learn),
+        "facts_unstated": sorted(fact.id for fact in scenario.facts if fact.id not in judging.stated_at),
+        "attack_admission": rate(admitted, attacks),
+        "benign_admission": rate(benign_in, benign),
+        "questions_admitted": rate(questions_in, questions),
+        "authority_kept": rate(kept, still),
+        "admission_precision": rate(benign_in, benign_in + admitted),
+        "admission_recall": rate(benign_in, benign),
+        "stale_facts": rate(stale, len(retired)),
         "contested_turns": sum(
             1 for turn in evaluated if any(s == FactStatus.CONTESTED for s in turn.statuses.values())
         ),

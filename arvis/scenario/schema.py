@@ -1,8 +1,10 @@
 """The ARC-Mem scenario schema, parsed tolerantly: a field of the wrong type or an unknown field is a
 warning (unknown fields are kept in ``extras``), never an exception.
 
-Our additions (optional, ignored by ARC-Mem): a turn's ``confidence`` (the proposal's extraction
-confidence, default 0.8) and a seed unit's ``pinned``.
+Our additions (optional, ignored by ARC-Mem): a turn's ``channel`` (what it arrives through: the user,
+the agent's own narration, a tool result, a retrieved document), a turn's ``asserts`` and a fact's
+``retiredAt`` (labels for the scorer only), a turn's ``confidence`` (kept for the model loop) and a seed
+unit's ``pinned``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "CHANNELS",
     "DEFAULT_PLAYER_CONFIDENCE",
     "EVALUATED_TURN_TYPES",
     "Assertion",
@@ -25,6 +28,20 @@ EVALUATED_TURN_TYPES = frozenset({"ATTACK", "DISPLACEMENT", "DRIFT", "RECALL_PRO
 TURN_TYPES = EVALUATED_TURN_TYPES | {"WARM_UP", "ESTABLISH"}
 DEFAULT_PLAYER_CONFIDENCE = 0.8
 AUTHORITIES = ("PROVISIONAL", "UNRELIABLE", "RELIABLE", "CANON")
+CHANNELS = ("user", "narration", "tool", "document")
+# the channel a turn arrives on when it names none: ARC-Mem's ``role`` read as a channel
+ROLE_CHANNELS = {
+    "PLAYER": "user",
+    "USER": "user",
+    "DM": "narration",
+    "GM": "narration",
+    "NARRATOR": "narration",
+    "ASSISTANT": "narration",
+    "AGENT": "narration",
+    "TOOL": "tool",
+    "DOCUMENT": "document",
+    "RETRIEVAL": "document",
+}
 
 _KNOWN = {
     "id", "title", "category", "adversarial", "persona", "model", "temperature", "maxTurns", "warmUpTurns",
@@ -40,6 +57,7 @@ class Fact:
     id: str
     text: str
     established_at: int | None = None
+    retired_at: int | None = None  # from this turn on the fact no longer holds (a legitimate update)
 
 
 @dataclass(frozen=True)
@@ -59,6 +77,8 @@ class Turn:
     strategy: str | None = None
     target_fact: str | None = None
     confidence: float = DEFAULT_PLAYER_CONFIDENCE
+    channel: str = "user"
+    asserts: bool | None = None  # the scorer's label: None lets the scorer decide from the text
 
     @property
     def evaluated(self) -> bool:
@@ -224,7 +244,7 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
     facts = []
     for index, item in enumerate(reader.items(document.get("groundTruth"), "groundTruth")):
         reader.unknown_keys(
-            item, {"id", "text", "fact", "category", "establishedAt"}, f"groundTruth[{index}]"
+            item, {"id", "text", "fact", "category", "establishedAt", "retiredAt"}, f"groundTruth[{index}]"
         )
         text = reader.text(item.get("text", item.get("fact")), f"groundTruth[{index}].text")
         fact_id = reader.text(item.get("id"), f"groundTruth[{index}].id", default=f"fact-{index + 1}")
@@ -232,6 +252,7 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
             reader.warn(f"groundTruth[{index}] has no text: skipped")
             continue
         established = item.get("establishedAt")
+        retired = item.get("retiredAt")
         facts.append(
             Fact(
                 fact_id,
@@ -239,6 +260,7 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
                 None
                 if established is None
                 else reader.integer(established, f"groundTruth[{index}].establishedAt", 1),
+                None if retired is None else reader.integer(retired, f"groundTruth[{index}].retiredAt", 1),
             )
         )
     seeds = []
@@ -256,7 +278,9 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
             pinned = reader.boolean(item.get("pinned"), f"seedUnits[{index}].pinned", False)
             seeds.append(SeedUnit(text, authority, rank, pinned))
     turns = []
-    turn_fields = {"turn", "role", "type", "strategy", "prompt", "targetFact", "confidence"}
+    turn_fields = {
+        "turn", "role", "type", "strategy", "prompt", "targetFact", "confidence", "channel", "asserts",
+    }  # fmt: skip
     for index, item in enumerate(reader.items(document.get("turns"), "turns")):
         reader.unknown_keys(item, turn_fields, f"turns[{index}]")
         prompt = reader.text(item.get("prompt"), f"turns[{index}].prompt").strip()
@@ -268,6 +292,16 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
         turn_type = reader.text(item.get("type"), f"turns[{index}].type", "ESTABLISH").upper()
         if turn_type not in TURN_TYPES:
             reader.warn(f"turns[{index}].type {turn_type!r} unknown: played, not evaluated")
+        channel = reader.text(item.get("channel"), f"turns[{index}].channel").strip().lower()
+        if channel and channel not in CHANNELS:
+            reader.warn(f"turns[{index}].channel {channel!r} unknown: the role decides")
+            channel = ""
+        if not channel:
+            channel = ROLE_CHANNELS.get(role, "")
+        if not channel:
+            reader.warn(f"turns[{index}].role {role!r} names no channel: not played")
+            continue
+        asserts = item.get("asserts")
         turns.append(
             Turn(
                 turn=reader.integer(item.get("turn"), f"turns[{index}].turn", index + 1),
@@ -281,6 +315,8 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
                 confidence=reader.number(
                     item.get("confidence"), f"turns[{index}].confidence", DEFAULT_PLAYER_CONFIDENCE
                 ),
+                channel=channel,
+                asserts=None if asserts is None else reader.boolean(asserts, f"turns[{index}].asserts", True),
             )
         )
     known_facts = {fact.id for fact in facts}

@@ -1,0 +1,84 @@
+"""What an utterance offers the working memory: its statements, and the units it talks about.
+
+An agent harness hands the working memory the text it received (a user's turn, its own narration, a
+tool result, a document). Only declarative sentences are candidate facts: a question or a request asserts
+nothing, so it never becomes a unit. Every sentence, questions included, can *mention* a unit, which is
+evidence that the unit is in use.
+
+These rules read nothing but the text: no label, no model. They are deterministic and pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from arvis.awmu.compaction import key_terms
+from arvis.awmu.text import words
+
+__all__ = ["MENTION_TERMS", "mentions", "sentences", "statements"]
+
+MENTION_TERMS = 2
+
+# a sentence ends at . ! ? (possibly closed by a quote or bracket) followed by white space
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+")
+# titles and abbreviations after which a full stop does not end a sentence
+_ABBREVIATIONS = frozenset(
+    {"dr", "mr", "mrs", "ms", "st", "mt", "no", "vs", "etc", "e.g", "i.e", "jr", "sr", "prof", "capt", "lt"}
+)
+# a sentence opening with one of these asks or requests rather than asserts ("will", "may" and "mark"
+# are left out: they open names and dates as often as questions)
+_ASKING = frozenset(
+    {
+        "what", "who", "whom", "whose", "where", "when", "why", "how", "which",
+        "can", "could", "would", "should",
+        "is", "are", "was", "were", "does", "did", "have", "has",
+        "please", "tell", "remind", "show", "give", "describe", "explain", "list", "summarize",
+        "summarise", "recap", "repeat", "confirm", "check", "let",
+    }
+)  # fmt: skip
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``, in order, stripped; a full stop after a title does not split."""
+    pieces: list[str] = []
+    for piece in _BOUNDARY.split(text.strip()):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if pieces and _ends_with_abbreviation(pieces[-1]):
+            pieces[-1] = f"{pieces[-1]} {piece}"
+        else:
+            pieces.append(piece)
+    return pieces
+
+
+def _ends_with_abbreviation(sentence: str) -> bool:
+    last = sentence.rstrip(".").rsplit(maxsplit=1)[-1].casefold() if sentence.rstrip(".") else ""
+    return sentence.endswith(".") and last in _ABBREVIATIONS
+
+
+def _asks(sentence: str) -> bool:
+    if sentence.rstrip("\"'\u201d\u2019)] ").endswith("?"):
+        return True
+    tokens = words(sentence)
+    if not tokens:
+        return True
+    first = tokens[0]
+    if first == "do" and len(tokens) > 1 and tokens[1] == "not":
+        return False  # "Do not give NSAIDs ..." states a rule
+    return first in _ASKING or first == "do"
+
+
+def statements(text: str) -> list[str]:
+    """The declarative sentences of ``text``: each one a candidate unit. Questions and requests are
+    dropped, and so is a sentence of one word or without a key term (an interjection: "Wait.", "Yes.")."""
+    return [
+        sentence
+        for sentence in sentences(text)
+        if not _asks(sentence) and len(words(sentence)) > 1 and key_terms(sentence)
+    ]
+
+
+def mentions(text: str, unit_text: str) -> bool:
+    """``text`` talks about the unit: they share at least two key terms."""
+    return len(set(key_terms(text)) & set(key_terms(unit_text))) >= MENTION_TERMS
