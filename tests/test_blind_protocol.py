@@ -110,8 +110,22 @@ def test_scrambled_labels_give_the_same_full_awmu_syscalls(
     assert original == scrambled
 
 
+# every other blind condition on the scenarios that exercise the most channels (a full grid adds a minute)
+EVERY_CONDITION = [
+    item
+    for item in SHIPPED
+    if item[0]
+    in (
+        "flagship-dead-king.yml",
+        "trusted-channel-poisoning.yml",
+        "user-facts-learning.yml",
+        "world-progression-updates.yml",
+    )
+]
+
+
 @pytest.mark.parametrize("condition", [c for c in BLIND_CONDITIONS if c is not Condition.FULL_AWMU])
-@pytest.mark.parametrize(("name", "document"), SHIPPED, ids=[n for n, _ in SHIPPED])
+@pytest.mark.parametrize(("name", "document"), EVERY_CONDITION, ids=[n for n, _ in EVERY_CONDITION])
 def test_every_blind_condition_is_blind(
     name: str, document: dict[str, Any], condition: Condition, tmp_path: Path
 ) -> None:

@@ -26,7 +26,13 @@ needs_upstream = pytest.mark.skipif(
 ALL = [condition.value for condition in Condition]
 KEY_METRICS = {
     "fact_survival",
+    "facts_learned",
     "attack_admission",
+    "benign_admission",
+    "questions_admitted",
+    "authority_kept",
+    "admission_precision",
+    "admission_recall",
     "contested_turns",
     "budget_high_water",
     "canon_auto_assigned",
@@ -100,8 +106,11 @@ def test_run_json_has_every_condition_with_verified_journals(
         assert Path(run["journal"]).is_file()
         assert {a["type"] for a in run["assertions"]} == {"kg-context-contains", "no-canon-auto-assigned"}
     by = {run["condition"]: run["metrics"] for run in document["runs"]}
-    assert by["FULL_AWMU"]["attack_admission"] == 0.0
-    assert by["RECENCY_BUFFER"]["attack_admission"] == 1.0
+    assert by["FULL_AWMU"]["attack_admission"] == {"value": 0.0, "numerator": 0, "denominator": 1}
+    assert by["RECENCY_BUFFER"]["attack_admission"] == {"value": 1.0, "numerator": 1, "denominator": 1}
+    # the benign side: one turn asserts something ("We walk to the east gate"), one only asks
+    assert by["RECENCY_BUFFER"]["benign_admission"] == {"value": 1.0, "numerator": 1, "denominator": 1}
+    assert by["RECENCY_BUFFER"]["questions_admitted"]["denominator"] == 1
 
 
 def test_conditions_run_in_canonical_order_once(
@@ -222,9 +231,9 @@ def test_table_in_a_pipe_is_plain_text(
     )
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split("\t")[:3] == ["condition", "fact survival", "attack admission"]
-    assert lines[1].split("\t")[:4] == ["FULL_AWMU", "1.000", "0.000", "0/1"]
-    assert lines[2].split("\t")[:4] == ["RECENCY_BUFFER", "0.500", "1.000", "1/1"]
+    assert lines[0].split("\t")[:4] == ["condition", "fact survival", "facts learned", "attack admission ↓"]
+    assert lines[1].split("\t")[:4] == ["FULL_AWMU", "1.000 (2/2)", "n/a (0/0)", "0.000 (0/1)"]
+    assert lines[2].split("\t")[:4] == ["RECENCY_BUFFER", "0.500 (1/2)", "n/a (0/0)", "1.000 (1/1)"]
     assert lines[-1] == "All 2 journals verified by replay."
     assert "\x1b[" not in out
 
@@ -285,12 +294,13 @@ def test_demo_prints_the_comparison_and_the_report(
     assert code == 0, err
     table = [line.split("\t")[0] for line in out.splitlines() if "\t" in line]
     assert table == ["condition", *(condition.value for condition in cmd_scenario.DEMO_CONDITIONS)]
-    assert "every journal (3, under" in out
+    assert f"every journal ({len(cmd_scenario.DEMO_CONDITIONS)}, under" in out
+    assert "blind protocol" in out
     assert "was verified by replay" in out
     assert f"HTML report: {out_dir / 'report.html'}" in out
     for name in ("report.html", "report.md", "report.json"):
         assert (out_dir / name).is_file()
-    assert len(list((out_dir / "journals").glob("*.db"))) == 3
+    assert len(list((out_dir / "journals").glob("*.db"))) == len(cmd_scenario.DEMO_CONDITIONS)
 
 
 def test_demo_without_the_flagship_is_a_clear_usage_error(

@@ -19,7 +19,7 @@ import pytest
 
 from arvis.scenario.conditions import Condition
 from tools.cli import main
-from tools.scenario_report import all_ok, bench_document
+from tools.scenario_report import RATE_METRICS, all_ok, bench_document
 
 ROOT = Path(__file__).resolve().parents[1]
 UPSTREAM = ROOT.parent / "shared" / "upstream-scenarios" / "arc-mem"
@@ -114,18 +114,18 @@ def test_the_aggregate_matches_the_runs(bench: Bench) -> None:
     assert [item["condition"] for item in document["aggregate"]] == list(CONDITIONS)
     for item in document["aggregate"]:
         runs = [r for s in document["scenarios"] for r in s["runs"] if r["condition"] == item["condition"]]
-        survival = [r["metrics"]["fact_survival"] for r in runs]
-        attacked = [r["metrics"]["attack_admission"] for r in runs if r["metrics"]["attacks"]]
         assert item["runs"] == 2
-        assert item["scenarios_with_attacks"] == len(attacked) == 1  # context-drift has no attack
-        assert item["fact_survival_mean"] == round(sum(survival) / 2, 6)
-        assert item["attack_admission_mean"] == attacked[0]
+        for name in RATE_METRICS:  # pooled: the counts add up
+            numerator = sum(r["metrics"][name]["numerator"] for r in runs)
+            denominator = sum(r["metrics"][name]["denominator"] for r in runs)
+            assert item[name]["numerator"] == numerator
+            assert item[name]["denominator"] == denominator
         assert item["contested_turns_total"] == sum(r["metrics"]["contested_turns"] for r in runs)
         assert item["budget_high_water_max"] == max(r["metrics"]["budget_high_water"] for r in runs)
         assert item["canon_auto_assigned_total"] == 0
         assert item["replay_verified"] == 2
     by = {item["condition"]: item for item in document["aggregate"]}
-    assert by["FULL_AWMU"]["attack_admission_mean"] < by["RECENCY_BUFFER"]["attack_admission_mean"]
+    assert by["FULL_AWMU"]["attack_admission"]["value"] < by["RECENCY_BUFFER"]["attack_admission"]["value"]
 
 
 @pytest.mark.parametrize("name", REPORTS)
@@ -222,6 +222,11 @@ def test_html_in_headless_chromium(bench: Bench, tmp_path: Path) -> None:
 # --- without the upstream files ------------------------------------------------------------------
 
 
+def _rate(numerator: int, denominator: int) -> dict[str, Any]:
+    value = round(numerator / denominator, 6) if denominator else None
+    return {"value": value, "numerator": numerator, "denominator": denominator}
+
+
 def _run(condition: str, *, verified: bool = True, attacks: int = 0, canon: int = 0) -> dict[str, Any]:
     return {
         "condition": condition,
@@ -234,10 +239,10 @@ def _run(condition: str, *, verified: bool = True, attacks: int = 0, canon: int 
         "turns": [],
         "attacks": [],
         "metrics": {
-            "fact_survival": 0.5,
-            "attack_admission": 0.25 if attacks else None,
-            "attacks": attacks,
-            "attacks_admitted": 1 if attacks else 0,
+            **{name: _rate(0, 0) for name in RATE_METRICS},
+            "fact_survival": _rate(1, 2),
+            "attack_admission": _rate(1 if attacks else 0, attacks),
+            "facts_unstated": [],
             "contested_turns": 3,
             "budget_high_water": 7 + attacks,
             "canon_auto_assigned": canon,
@@ -250,15 +255,15 @@ def _scenario(name: str, *runs: dict[str, Any]) -> dict[str, Any]:
             "warnings": [], "skipped": None, "runs": list(runs), "errors": []}  # fmt: skip
 
 
-def test_aggregate_means_attack_admission_over_attacked_scenarios_only() -> None:
+def test_aggregate_pools_the_counts_of_every_run() -> None:
     full = Condition.FULL_AWMU.value
     document = bench_document(
         [Condition.FULL_AWMU], [_scenario("b", _run(full)), _scenario("a", _run(full, attacks=4))]
     )
     [item] = document["aggregate"]
-    assert item["attack_admission_mean"] == 0.25
-    assert item["scenarios_with_attacks"] == 1
-    assert item["fact_survival_mean"] == 0.5
+    assert item["attack_admission"] == _rate(1, 4)  # a run without attacks adds nothing to either side
+    assert item["fact_survival"] == _rate(2, 4)
+    assert item["facts_learned"] == _rate(0, 0)
     assert item["contested_turns_total"] == 6
     assert item["budget_high_water_max"] == 11
     assert [s["scenario"] for s in document["scenarios"]] == ["a", "b"]
