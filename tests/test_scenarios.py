@@ -199,9 +199,9 @@ def test_shipped_scenario_loads_cleanly(name: str) -> None:
         stating = [seed for seed in scenario.seeds if states(fact.text, seed.text)]
         assert len(stating) <= 1, fact.id
         if not stating and fact.established_at is None:
-            assert any(
-                not turn.is_attack and states(fact.text, turn.prompt) for turn in scenario.turns
-            ), f"{fact.id}: nothing states it"
+            assert any(not turn.is_attack and states(fact.text, turn.prompt) for turn in scenario.turns), (
+                f"{fact.id}: nothing states it"
+            )
     for turn in scenario.turns:
         if turn.asserts is False:  # a question states no fact
             assert not any(states(fact.text, turn.prompt) for fact in scenario.facts), turn.turn

@@ -38,6 +38,13 @@ _ASKING = frozenset(
 )  # fmt: skip
 
 
+# verbs that open a request when they open a clause ("..., list the facts again")
+_REQUESTING = frozenset(
+    {"tell", "remind", "show", "give", "describe", "explain", "list", "summarize", "summarise", "recap",
+     "repeat", "confirm"}
+)  # fmt: skip
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of ``text``, in order, stripped; a full stop after a title does not split."""
     pieces: list[str] = []
@@ -66,7 +73,14 @@ def _asks(sentence: str) -> bool:
     first = tokens[0]
     if first == "do" and len(tokens) > 1 and tokens[1] == "not":
         return False  # "Do not give NSAIDs ..." states a rule
-    return first in _ASKING or first == "do"
+    if first in _ASKING or first == "do":
+        return True
+    # "Before the warden leaves, list the house facts": a request after an opening clause
+    return any(
+        clause_words[0] in _REQUESTING
+        for clause in re.split(r"[,:;\u2014]", sentence)[1:]
+        if (clause_words := words(clause))
+    )
 
 
 def statements(text: str) -> list[str]:

@@ -1,0 +1,49 @@
+"""Statements and mentions: what an utterance offers the working memory, read from its text alone."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arvis.awmu.utterance import mentions, sentences, statements
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The east gate is breached. What can I see?", ["The east gate is breached."]),
+        ("What happened at the mill?", []),
+        ("Please remind me what my allergy is.", []),
+        ("Tell me the dose.", []),
+        ("Do not give NSAIDs while she takes warfarin.", ["Do not give NSAIDs while she takes warfarin."]),
+        ("Dr. Mira Holt signed it on 3 May. Who keeps it?", ["Dr. Mira Holt signed it on 3 May."]),
+        ("Wait. The payroll account ends in 9902.", ["The payroll account ends in 9902."]),
+        ("Before the warden leaves, list the house facts again.", []),
+        ("Is the bridge open", []),
+        ("Will Harper is on call tonight.", ["Will Harper is on call tonight."]),
+    ],
+)
+def test_statements_keep_declarative_sentences_only(text: str, expected: list[str]) -> None:
+    assert statements(text) == expected
+
+
+def test_sentences_do_not_split_after_a_title_or_inside_a_number() -> None:
+    assert sentences("Mr. Parrow's INR was 2.6 today. It is fine.") == [
+        "Mr. Parrow's INR was 2.6 today.",
+        "It is fine.",
+    ]
+
+
+def test_a_question_mentions_the_units_it_asks_about() -> None:
+    assert mentions("What is wrong with the chapel bell?", "The chapel bell cracked in the frost")
+    assert not mentions("What is wrong with the bell?", "The chapel bell cracked in the frost")
+
+
+@given(st.text(max_size=300))
+def test_every_statement_is_a_sentence_of_the_text(text: str) -> None:
+    """Statements are drawn from the text's own sentences, in order, never invented."""
+    found = statements(text)
+    pieces = sentences(text)
+    assert all(statement in pieces for statement in found)
+    assert all(not statement.rstrip().endswith("?") for statement in found)
