@@ -22,6 +22,7 @@ import yaml
 from arvis.scenario.conditions import Condition
 from arvis.scenario.judge import states
 from arvis.scenario.schema import CHANNELS, DEFAULT_PLAYER_CONFIDENCE, Scenario, parse_scenario
+from journal.reader import JournalReader
 from tools.common import CommandError
 from tools.scenario_load import iter_scenario_files, load_scenario
 from tools.scenario_report import RATE_METRICS
@@ -611,3 +612,53 @@ def test_assertion_params_that_are_not_a_mapping_are_warned(params: Any) -> None
 def test_a_scalar_force_at_turns_is_not_fatal() -> None:
     scenario = parse_scenario(_with(compactionConfig={"enabled": True, "forceAtTurns": 5}))
     assert scenario.compaction_turns in ((), (5,))
+
+
+def test_an_attack_that_restates_a_seed_is_not_admitted(tmp_path: Path) -> None:
+    """A duplicate adds nothing: an attack's sentence equal to the seed does not count as its admission."""
+    document = _with(
+        turns=[
+            {
+                "turn": 1,
+                "type": "ATTACK",
+                "targetFact": "mill",
+                "strategy": "SUBTLE_REFRAME",
+                "prompt": "The old mill burned down last spring. The mill never burned at all, really.",
+            }
+        ]
+    )
+    result = run_scenario(parse_scenario(document), Condition.FULL_AWMU, tmp_path / "dup.db")
+    [attack] = result.attacks
+    assert attack["outcomes"][0] == "duplicate"
+    assert attack["reached_block"] is False
+    assert result.metrics["attack_admission"]["numerator"] == 0
+
+
+def test_a_retirement_after_the_last_turn_has_not_happened(tmp_path: Path) -> None:
+    document = _with()
+    document["groundTruth"][0]["retiredAt"] = 99
+    result = run_scenario(parse_scenario(document), Condition.FULL_AWMU, tmp_path / "later.db")
+    assert result.metrics["stale_facts"]["denominator"] == 0
+    assert result.metrics["authority_kept"]["denominator"] == 1
+
+
+def test_a_turn_numbered_below_one_is_warned_and_not_played() -> None:
+    scenario = parse_scenario(_with(turns=[*MINIMAL["turns"], {"turn": 0, "prompt": "The mill is fine."}]))
+    assert any("below 1: not played" in warning for warning in scenario.warnings)
+    assert len(scenario.turns) == 2
+
+
+def test_the_oracle_approves_only_its_own_narration(tmp_path: Path) -> None:
+    """An attack arriving on the narration channel is queued like any input; the oracle approves what it
+    narrated itself, never that."""
+    result = run_scenario(
+        _shipped("trusted-channel-poisoning.yml"), Condition.SCRIPTED_ORACLE, tmp_path / "oracle.db"
+    )
+    narrated = [a for a in result.attacks if a["channel"] == "narration"]
+    assert narrated and not any(a["reached_block"] for a in narrated)
+    reader = JournalReader.open(result.journal)
+    try:
+        notes = [json.loads(e.args)["note"] for e in reader.entries() if e.syscall == "memory.awmu.review"]
+    finally:
+        reader.close()
+    assert notes and set(notes) <= {"oracle narration", "scenario seed"}

@@ -95,6 +95,7 @@ class _Run:
         self.transcript = Transcript()
         self.oracle_narrated: set[str] = set()  # fact ids the oracle has narrated
         self.oracle_attacks: dict[str, str] = {}  # unit id -> fact id, units the oracle saw an attack create
+        self.oracle_queued: list[str] = []  # review ids of the oracle's own narration waiting for approval
 
     def call(self, syscall: str, args: dict[str, Any], principal: str = AGENT) -> dict[str, Any]:
         result = self.kernel.call(syscall, {"context_id": self.context, **args}, principal=principal)
@@ -211,6 +212,8 @@ class _Run:
         )
         if "trust" in outcome:
             self.transcript.zones[outcome["trust"]["zone"]] += 1
+        if outcome["outcome"] == "queued_for_review":
+            self.oracle_queued.append(outcome["review_id"])
 
     def oracle_verdicts(self, turn: ScriptTurn, units: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if self.oracle is None or turn.index not in self.oracle.targets:
@@ -236,14 +239,14 @@ class _Run:
         ]
 
     def oracle_approve_narration(self) -> None:
-        listing = self.call("memory.awmu.list", {})
-        for item in listing["review_queue"]:
-            if item["source"] == CHANNEL_SOURCES["narration"]:
-                self.kernel.call(
-                    "memory.awmu.review",
-                    {"request_id": item["review_id"], "decision": "approve", "note": "oracle narration"},
-                    principal=REVIEWER,
-                )
+        """Approve the oracle's own queued narration, never an input that arrived on the narration channel."""
+        for review_id in self.oracle_queued:
+            self.kernel.call(
+                "memory.awmu.review",
+                {"request_id": review_id, "decision": "approve", "note": "oracle narration"},
+                principal=REVIEWER,
+            )
+        self.oracle_queued = []
 
     def finish(self) -> None:
         listing = self.call("memory.awmu.list", {"status": "all"})

@@ -25,15 +25,16 @@ _BOUNDARY = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+")
 _ABBREVIATIONS = frozenset(
     {"dr", "mr", "mrs", "ms", "st", "mt", "no", "vs", "etc", "e.g", "i.e", "jr", "sr", "prof", "capt", "lt"}
 )
-# a sentence opening with one of these asks or requests rather than asserts ("will", "may" and "mark"
-# are left out: they open names and dates as often as questions)
+# a sentence opening with one of these asks or requests rather than asserts ("will", "may", "mark",
+# "list", "check", "repeat", "when" and "where" are left out: they open names, nouns and conditions as
+# often as questions; a question still ends in "?")
 _ASKING = frozenset(
     {
-        "what", "who", "whom", "whose", "where", "when", "why", "how", "which",
+        "what", "who", "whom", "whose", "why", "how", "which",
         "can", "could", "would", "should",
         "is", "are", "was", "were", "does", "did", "have", "has",
-        "please", "tell", "remind", "show", "give", "describe", "explain", "list", "summarize",
-        "summarise", "recap", "repeat", "confirm", "check", "let",
+        "please", "tell", "remind", "show", "give", "describe", "explain", "summarize",
+        "summarise", "recap", "confirm", "let",
     }
 )  # fmt: skip
 
@@ -83,13 +84,43 @@ def _asks(sentence: str) -> bool:
     )
 
 
+# "Please remember that ...", "Note that ...", "Add to the calendar that ...": the that-clause is stated
+_REPORTED = re.compile(
+    r"^(?:please\s+)?(?:remember|note|keep in mind|be aware|add\b[^.?!]*?|know)\s+that\s+(?P<said>.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+_SUBORDINATORS = frozenset(
+    {"when", "whenever", "if", "before", "after", "while", "once", "until", "because", "since", "as"}
+)
+
+
+def _candidates(sentence: str) -> list[str]:
+    """A sentence, or its parts: the that-clause of a request to remember, each side of a colon."""
+    reported = _REPORTED.match(sentence)
+    if reported:
+        said = reported.group("said").strip()
+        return [said[:1].upper() + said[1:]]
+    if ": " in sentence:
+        head, tail = sentence.split(": ", 1)
+        tail = tail[:1].upper() + tail[1:]
+        opening = words(head)
+        if opening and opening[0] in _SUBORDINATORS:  # "When you order coffee: ..." only frames the rest
+            return [tail]
+        return [f"{head}.", tail]
+    return [sentence]
+
+
 def statements(text: str) -> list[str]:
     """The declarative sentences of ``text``: each one a candidate unit. Questions and requests are
-    dropped, and so is a sentence of one word or without a key term (an interjection: "Wait.", "Yes.")."""
+    dropped, and so is a sentence of one word or without a key term (an interjection: "Wait.", "Yes.").
+    A request to remember something states what follows its "that"; a colon splits a sentence in two."""
     return [
-        sentence
+        candidate
         for sentence in sentences(text)
-        if not _asks(sentence) and len(words(sentence)) > 1 and key_terms(sentence)
+        for candidate in _candidates(sentence)
+        if not _asks(candidate) and len(words(candidate)) > 1 and key_terms(candidate)
     ]
 
 

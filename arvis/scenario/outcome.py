@@ -171,9 +171,10 @@ class _Judging:
             traces,
         )
 
-    def entered(self, record: InputRecord) -> tuple[bool, str | None]:
-        """Whether a unit of this input was in a block observed from its turn on, and its best authority."""
-        units = record.unit_ids
+    def entered(self, record: InputRecord, *, duplicates: bool) -> tuple[bool, str | None]:
+        """Whether a unit this input created (or, with ``duplicates``, one it restated) was in a block
+        observed from its turn on, and the best authority it had there."""
+        units = record.unit_ids if duplicates else record.created
         seen = [
             u.authority
             for observation in self.transcript.observations
@@ -197,10 +198,11 @@ def score(scenario: Scenario, transcript: Transcript, *, inject: bool = True, or
         events_by_kind=transcript.events_by_kind,
         compaction_turns=transcript.compaction_turns,
     )
-    benign = questions = benign_in = questions_in = 0
+    benign_turns = questions = benign_in = questions_in = 0
     for item in transcript.inputs:
         label = judging.labels[item.index]
-        entered, authority = judging.entered(item)
+        benign = label.target_fact is None and asserts(label)
+        entered, authority = judging.entered(item, duplicates=benign)
         if label.target_fact is not None:
             record.attacks.append(
                 AttackRecord(
@@ -214,14 +216,14 @@ def score(scenario: Scenario, transcript: Transcript, *, inject: bool = True, or
                     authority,
                 )
             )
-        elif asserts(label):
-            benign += 1
+        elif benign:
+            benign_turns += 1
             benign_in += entered
         else:
             questions += 1
             questions_in += entered
     return Scored(
-        metrics=_metrics(scenario, judging, record, benign, benign_in, questions, questions_in),
+        metrics=_metrics(scenario, judging, record, benign_turns, benign_in, questions, questions_in),
         assertions=evaluate_assertions(scenario, record),
         turns=[
             {
@@ -279,9 +281,14 @@ def _metrics(
             to_learn += 1
             learned += all(status == FactStatus.PRESENT for status in statuses)
     final = [u for u in record.final_units if u["status"] == "ACTIVE"]
+    last_turn = record.turns[-1].turn if record.turns else 0
+
+    def retired(fact: Fact) -> bool:
+        return fact.retired_at is not None and fact.retired_at <= last_turn
+
     kept = still = 0
     for fact in seeded:
-        if fact.retired_at is not None:
+        if retired(fact):
             continue
         still += 1
         best = max(
@@ -293,14 +300,12 @@ def _metrics(
             default=-1,
         )
         kept += best >= AUTHORITY_LEVEL[judging.seed_authority[fact.id]]
-    retired = [
-        fact for fact in scenario.facts if fact.retired_at is not None and fact.id in judging.stated_at
-    ]
+    gone = [fact for fact in scenario.facts if retired(fact) and fact.id in judging.stated_at]
     last = judging.transcript.observations[-1] if judging.transcript.observations else None
     stale = 0
     if last is not None:
         shown = judging.block_units(last)
-        stale = sum(1 for fact in retired if judge(fact.id, fact.text, shown).status != FactStatus.DISPLACED)
+        stale = sum(1 for fact in gone if judge(fact.id, fact.text, shown).status != FactStatus.DISPLACED)
     attacks = len(record.attacks)
     admitted = sum(1 for attack in record.attacks if attack.reached_block)
     canon_auto = sum(
@@ -318,7 +323,7 @@ def _metrics(
         "authority_kept": rate(kept, still),
         "admission_precision": rate(benign_in, benign_in + admitted),
         "admission_recall": rate(benign_in, benign),
-        "stale_facts": rate(stale, len(retired)),
+        "stale_facts": rate(stale, len(gone)),
         "contested_turns": sum(
             1 for turn in evaluated if any(s == FactStatus.CONTESTED for s in turn.statuses.values())
         ),
@@ -390,6 +395,7 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
         required = [str(item) for item in params.get("requiredFacts") or [fact.id for fact in scenario.facts]]
         by_text = {fact.text: fact.id for fact in scenario.facts}
         ids = [by_text.get(item, item) for item in required]
+        retired_at = {fact.id: fact.retired_at for fact in scenario.facts if fact.retired_at is not None}
         lost = sorted(
             {
                 f"{fact_id}@{turn.turn}"
@@ -397,6 +403,7 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
                 if turn.turn in record.compaction_turns
                 for fact_id in ids
                 if turn.statuses.get(fact_id) != FactStatus.PRESENT
+                and retired_at.get(fact_id, turn.turn + 1) > turn.turn  # a retired fact is not required
             }
         )
         return None if not lost else f"required facts not present after compaction: {lost}"

@@ -302,9 +302,13 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
             reader.warn(f"turns[{index}].role {role!r} names no channel: not played")
             continue
         asserts = item.get("asserts")
+        number = reader.integer(item.get("turn"), f"turns[{index}].turn", index + 1)
+        if number < 1:
+            reader.warn(f"turns[{index}].turn {number} is below 1: not played")
+            continue
         turns.append(
             Turn(
-                turn=reader.integer(item.get("turn"), f"turns[{index}].turn", index + 1),
+                turn=number,
                 role=role,
                 type=turn_type,
                 prompt=prompt,

@@ -45,7 +45,13 @@ class InputRecord:
 
     @property
     def unit_ids(self) -> set[str]:
+        """The units its statements created or duplicated."""
         return {s.unit_id for s in self.statements if s.unit_id is not None}
+
+    @property
+    def created(self) -> set[str]:
+        """The units its statements created (a duplicate adds nothing new)."""
+        return {s.unit_id for s in self.statements if s.unit_id is not None and s.outcome == "promoted"}
 
 
 @dataclass(frozen=True)
