@@ -28,6 +28,9 @@ from arvis.awmu.utterance import mentions, sentences, statements
             "When the gusts pick up, only the duty officer opens the dome.",
             ["When the gusts pick up, only the duty officer opens the dome."],
         ),
+        ("Month-end checklist: salary account, payroll date, the lease.", []),
+        ("Book me a train to London on Friday.", []),
+        ("Final check: is the wall breached? Who holds the key?", []),
         ("Repeat scripts are signed by Dr Achebe.", ["Repeat scripts are signed by Dr Achebe."]),
     ],
 )

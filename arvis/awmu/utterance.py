@@ -26,14 +26,14 @@ _ABBREVIATIONS = frozenset(
     {"dr", "mr", "mrs", "ms", "st", "mt", "no", "vs", "etc", "e.g", "i.e", "jr", "sr", "prof", "capt", "lt"}
 )
 # a sentence opening with one of these asks or requests rather than asserts ("will", "may", "mark",
-# "list", "check", "repeat", "when" and "where" are left out: they open names, nouns and conditions as
+# "check", "repeat", "when" and "where" are left out: they open names, nouns and conditions as
 # often as questions; a question still ends in "?")
 _ASKING = frozenset(
     {
         "what", "who", "whom", "whose", "why", "how", "which",
         "can", "could", "would", "should",
         "is", "are", "was", "were", "does", "did", "have", "has",
-        "please", "tell", "remind", "show", "give", "describe", "explain", "summarize",
+        "please", "tell", "remind", "show", "give", "describe", "explain", "list", "summarize",
         "summarise", "recap", "confirm", "let",
     }
 )  # fmt: skip
@@ -76,6 +76,8 @@ def _asks(sentence: str) -> bool:
         return False  # "Do not give NSAIDs ..." states a rule
     if first in _ASKING or first == "do":
         return True
+    if len(tokens) > 1 and tokens[1] in ("me", "us"):
+        return True  # "Book me a train", "Send us the log": an imperative addressed to the agent
     # "Before the warden leaves, list the house facts": a request after an opening clause
     return any(
         clause_words[0] in _REQUESTING
@@ -106,8 +108,10 @@ def _candidates(sentence: str) -> list[str]:
         head, tail = sentence.split(": ", 1)
         tail = tail[:1].upper() + tail[1:]
         opening = words(head)
-        if opening and opening[0] in _SUBORDINATORS:  # "When you order coffee: ..." only frames the rest
-            return [tail]
+        if tail.count(",") >= 2 and " is " not in f" {tail} " and " are " not in f" {tail} ":
+            return []  # "Month-end checklist: salary account, payroll date, ..." asks for a recap
+        if (opening and opening[0] in _SUBORDINATORS) or _asks(tail):
+            return [tail]  # "When you order coffee: ..." and "Final check: is ...?" only frame the rest
         return [f"{head}.", tail]
     return [sentence]
 
