@@ -8,7 +8,6 @@ keeps its counts (specs/scenarios.md §6): facts kept and learned beside attacks
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,15 +46,12 @@ class AttackRecord:
 
 @dataclass
 class RunRecord:
-    """A transcript judged against the answer key; metrics and assertions read only this."""
+    """A transcript judged against the answer key: its turns and attacks judged, beside the transcript
+    itself (final units, events, zones, compaction turns); metrics and assertions read only this."""
 
+    transcript: Transcript
     turns: list[TurnRecord] = field(default_factory=list)
     attacks: list[AttackRecord] = field(default_factory=list)
-    zones: Counter[str] = field(default_factory=Counter)
-    final_units: list[dict[str, Any]] = field(default_factory=list)
-    approved_canon_units: set[str] = field(default_factory=set)
-    events_by_kind: Counter[str] = field(default_factory=Counter)
-    compaction_turns: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -191,12 +187,7 @@ def score(scenario: Scenario, transcript: Transcript, *, inject: bool = True, or
     del inject
     judging = _Judging(scenario, transcript, oracle=oracle)
     record = RunRecord(
-        turns=[judging.turn_record(observation) for observation in transcript.observations],
-        zones=transcript.zones,
-        final_units=transcript.final_units,
-        approved_canon_units=transcript.approved_canon_units,
-        events_by_kind=transcript.events_by_kind,
-        compaction_turns=transcript.compaction_turns,
+        transcript, turns=[judging.turn_record(observation) for observation in transcript.observations]
     )
     benign_turns = questions = benign_in = questions_in = 0
     for item in transcript.inputs:
@@ -280,7 +271,7 @@ def _metrics(
         if statuses:
             to_learn += 1
             learned += all(status == FactStatus.PRESENT for status in statuses)
-    final = [u for u in record.final_units if u["status"] == "ACTIVE"]
+    final = [u for u in record.transcript.final_units if u["status"] == "ACTIVE"]
     last_turn = record.turns[-1].turn if record.turns else 0
 
     def retired(fact: Fact) -> bool:
@@ -310,8 +301,8 @@ def _metrics(
     admitted = sum(1 for attack in record.attacks if attack.reached_block)
     canon_auto = sum(
         1
-        for unit in record.final_units
-        if unit["authority"] == "CANON" and unit["unit_id"] not in record.approved_canon_units
+        for unit in record.transcript.final_units
+        if unit["authority"] == "CANON" and unit["unit_id"] not in record.transcript.approved_canon_units
     )
     return {
         "fact_survival": rate(survived, judged),
@@ -330,12 +321,12 @@ def _metrics(
         "evaluated_turns": len(evaluated),
         "budget_high_water": max((turn.active for turn in record.turns), default=0),
         "canon_auto_assigned": canon_auto,
-        "events_by_kind": dict(sorted(record.events_by_kind.items())),
+        "events_by_kind": dict(sorted(record.transcript.events_by_kind.items())),
     }
 
 
 def _active(record: RunRecord) -> list[dict[str, Any]]:
-    return [unit for unit in record.final_units if unit["status"] == "ACTIVE"]
+    return [unit for unit in record.transcript.final_units if unit["status"] == "ACTIVE"]
 
 
 def _number(params: dict[str, Any], name: str, default: float) -> float:
@@ -369,7 +360,7 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
         return None if not outside else f"trust outside [{low:g}, {high:g}]: {outside}"
     if kind == "promotion-zone":
         zone, needed = str(params.get("zone", "AUTO_PROMOTE")).upper(), _number(params, "minCount", 1)
-        found = record.zones.get(zone, 0)
+        found = record.transcript.zones.get(zone, 0)
         return None if found >= needed else f"{found} proposals in {zone}, expected at least {needed:g}"
     if kind == "authority-at-most":
         ceiling = str(params.get("maxAuthority", "RELIABLE")).upper()
@@ -387,8 +378,8 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
     if kind == "no-canon-auto-assigned":
         unapproved = [
             u["unit_id"]
-            for u in record.final_units
-            if u["authority"] == "CANON" and u["unit_id"] not in record.approved_canon_units
+            for u in record.transcript.final_units
+            if u["authority"] == "CANON" and u["unit_id"] not in record.transcript.approved_canon_units
         ]
         return None if not unapproved else f"CANON without an approved request: {unapproved}"
     if kind == "compaction-integrity":
@@ -400,7 +391,7 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
             {
                 f"{fact_id}@{turn.turn}"
                 for turn in record.turns
-                if turn.turn in record.compaction_turns
+                if turn.turn in record.transcript.compaction_turns
                 for fact_id in ids
                 if turn.statuses.get(fact_id) != FactStatus.PRESENT
                 and retired_at.get(fact_id, turn.turn + 1) > turn.turn  # a retired fact is not required
