@@ -312,10 +312,11 @@ def test_the_runner_ignores_the_authored_confidence(tmp_path: Path) -> None:
     """A turn's ``confidence`` is the scenario author's, not an extractor's: the blind runner proposes
     every statement at one fixed confidence, so the confidence gate is the kernel's, not the script's."""
     document = _with()
-    document["turns"][1]["confidence"] = 0.1
-    low = run_scenario(parse_scenario(document), Condition.RECENCY_BUFFER, tmp_path / "low.db")
-    high = run_scenario(parse_scenario(_with()), Condition.RECENCY_BUFFER, tmp_path / "high.db")
+    document["turns"][1]["confidence"] = 0.1  # below FULL_AWMU's 0.65 gate, were it passed on
+    low = run_scenario(parse_scenario(document), Condition.FULL_AWMU, tmp_path / "low.db")
+    high = run_scenario(parse_scenario(_with()), Condition.FULL_AWMU, tmp_path / "high.db")
     assert low.attacks == high.attacks
+    assert "rejected_low_confidence" not in low.attacks[0]["outcomes"]
 
 
 def test_flooding_fills_only_the_naive_budget(run_of: Callable[[str, Condition], RunResult]) -> None:

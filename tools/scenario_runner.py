@@ -152,7 +152,7 @@ class _Run:
     def take(self, turn: ScriptTurn) -> set[str]:
         """Propose an input's statements; return the units it mentions that none of them conflicted with."""
         if self.oracle is not None and turn.index not in self.oracle.targets:
-            self.oracle_narrate_briefing(turn.text, turn.turn)
+            self.oracle_narrate_briefing(turn.text)
         units = self.active()
         record = InputRecord(turn.index, turn.turn, turn.channel)
         conflicted: set[str] = set()
@@ -168,10 +168,9 @@ class _Run:
             )
             if "trust" in outcome:
                 self.transcript.zones[outcome["trust"]["zone"]] += 1
-            found = tuple(sorted({c["unit_id"] for c in outcome.get("conflicts", [])}))
-            conflicted |= set(found)
+            conflicted |= {c["unit_id"] for c in outcome.get("conflicts", [])}
             unit_id = outcome.get("unit_id", outcome.get("duplicate_of"))
-            record.statements.append(StatementRecord(statement, outcome["outcome"], unit_id, found))
+            record.statements.append(StatementRecord(statement, outcome["outcome"], unit_id))
             if self.oracle is not None and turn.index in self.oracle.targets and "unit_id" in outcome:
                 self.oracle_attacks[outcome["unit_id"]] = self.oracle.targets[turn.index]
         self.transcript.inputs.append(record)
@@ -194,7 +193,7 @@ class _Run:
                 self.oracle_narrated.add(fact.id)
                 self.oracle_narrate(fact.text)
 
-    def oracle_narrate_briefing(self, text: str, number: int) -> None:
+    def oracle_narrate_briefing(self, text: str) -> None:
         assert self.oracle is not None
         for fact in self.oracle.facts:
             if (
@@ -339,7 +338,7 @@ def run_scenario(scenario: Scenario, condition: Condition, journal: Path) -> Run
         report = verify_journal(reader, table=SYSCALL_TABLE)
     finally:
         reader.close()
-    scored = score(scenario, transcript, inject=plan.inject, oracle=oracle is not None)
+    scored = score(scenario, transcript, oracle=oracle is not None)
     return RunResult(
         condition=condition.value,
         metrics=scored.metrics,

@@ -18,6 +18,7 @@ from enum import StrEnum
 from arvis.awmu.compaction import key_terms
 from arvis.awmu.model import AUTHORITY_ORDER, Authority
 from arvis.awmu.text import content_words, is_negated, jaccard
+from arvis.awmu.utterance import mentions  # re-exported: the model loop reads mentions from here
 
 __all__ = ["BlockUnit", "FactStatus", "Judgement", "contradicts", "judge", "mentions", "states"]
 
@@ -62,11 +63,6 @@ def states(fact: str, unit: str) -> bool:
 
 def contradicts(fact: str, unit: str) -> bool:
     return is_negated(fact) != is_negated(unit) and jaccard(content_words(fact), content_words(unit)) > 0.5
-
-
-def mentions(prompt: str, unit: str) -> bool:
-    """A turn uses a unit when they share at least two key terms."""
-    return len(set(key_terms(prompt)) & set(key_terms(unit))) >= 2
 
 
 def judge(fact_id: str, fact: str, block: list[BlockUnit]) -> Judgement:

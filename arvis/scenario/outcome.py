@@ -181,10 +181,9 @@ class _Judging:
         return bool(seen), max(seen, key=AUTHORITY_LEVEL.__getitem__, default=None)
 
 
-def score(scenario: Scenario, transcript: Transcript, *, inject: bool = True, oracle: bool = False) -> Scored:
+def score(scenario: Scenario, transcript: Transcript, *, oracle: bool = False) -> Scored:
     """Judge a run's transcript against the scenario's answer key: metrics, assertions, turns, attacks.
-    (``inject`` is implied by the transcript's blocks; it is taken for symmetry with the condition plan.)"""
-    del inject
+    ``oracle``: the condition had the scripted oracle, so ``establishedAt`` counts as a statement."""
     judging = _Judging(scenario, transcript, oracle=oracle)
     record = RunRecord(
         transcript, turns=[judging.turn_record(observation) for observation in transcript.observations]

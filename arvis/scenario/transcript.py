@@ -31,7 +31,6 @@ class StatementRecord:
     text: str
     outcome: str
     unit_id: str | None  # the unit it created, or the unit it duplicates
-    conflicts: tuple[str, ...]  # the units the kernel found it in conflict with
 
 
 @dataclass
