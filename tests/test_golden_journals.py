@@ -1,0 +1,174 @@
+"""Golden journals: a journal written by any release verifies under every later one.
+
+``tests/golden/r1-*.db`` were written once by release r1 (commit 758671f, ``tests/golden/README.md``)
+and are never regenerated. Each test works on a copy in ``tmp_path``: opening a WAL-mode SQLite file,
+even to read it, may create ``-wal``/``-shm`` files beside it, and nothing may touch the fixtures.
+
+What must hold for every golden journal, under the code being tested:
+- it verifies: chain intact, every entry replayed byte for byte (status, result bytes, effects hash),
+  the stored state equal to the replayed state, through the library and through ``arvis journal verify``;
+- its entry count and head entry hash are the recorded ones (a change of what old bytes mean is caught);
+- ``JournalReplayKernel`` serves every recorded call back, in order, with its recorded result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from arvis.canonical import decode
+from journal.reader import JournalReader
+from journal.replay import Checkpoint, ReplayReport, verify_journal
+from kernel.replay_kernel import JournalReplayKernel
+from syscalls.table import SYSCALL_TABLE
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+ARVIS_BIN = Path(sys.executable).with_name("arvis")
+
+
+@dataclass(frozen=True)
+class Golden:
+    name: str
+    journal_id: str
+    entries: int
+    head_hash: str
+    sha256: str  # of the file's bytes: the fixture itself is never edited or rewritten
+
+    def __str__(self) -> str:
+        return self.name
+
+
+GOLDENS = (
+    Golden(
+        "r1-long-term.db",
+        "golden:r1-long-term",
+        78,
+        "2e341437404f171f65cda8fcebd74ea1fb470557eef5c065890307a1f495f396",
+        "a804566a17e73b1616728f8b99ad60cd13ee11982cc429f6b0565b79549db62f",
+    ),
+    Golden(
+        "r1-working-memory.db",
+        "golden:r1-working-memory",
+        155,
+        "5c176b2cf4a7ea169ff1360237bca5e3a1d149a36817428fc171536bada3d3d0",
+        "112020939c2083543597814b21020563e8fe8bfdbe1b20e19649906d662e492c",
+    ),
+    Golden(
+        "r1-scenario.db",
+        "scenario:poisoned-source:FULL_AWMU",
+        135,
+        "a13c6920d5bb0ae80f97691dca2b1ab0722964869cdb9c20606c83f18a234dfa",
+        "5661c6433c67697b01b68555871ac73a3ac195907d90f75c09b38b7ae7f2375a",
+    ),
+)
+
+
+@pytest.fixture(params=GOLDENS, ids=str)
+def golden(request: pytest.FixtureRequest) -> Golden:
+    chosen: Golden = request.param
+    return chosen
+
+
+@pytest.fixture
+def copy(golden: Golden, tmp_path: Path) -> Path:
+    """A private copy of the golden file (contents only: the fixture's mode and times are not copied)."""
+    target = tmp_path / golden.name
+    shutil.copyfile(GOLDEN_DIR / golden.name, target)
+    return target
+
+
+def _verify(path: Path, *, replay: bool = True, checkpoint: Checkpoint | None = None) -> ReplayReport:
+    reader = JournalReader.open(str(path))
+    try:
+        return verify_journal(reader, table=SYSCALL_TABLE, replay=replay, checkpoint=checkpoint)
+    finally:
+        reader.close()
+
+
+def test_the_fixture_is_pristine(golden: Golden) -> None:
+    path = GOLDEN_DIR / golden.name
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == golden.sha256, (
+        f"{path} was changed: golden journals are never edited or regenerated (tests/golden/README.md)"
+    )
+    for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+        assert not side.exists(), f"{side} exists: the golden file was opened in place; delete it"
+
+
+def test_the_journal_verifies_by_replay(golden: Golden, copy: Path) -> None:
+    report = _verify(copy)
+    assert report.verified, report.to_json()
+    assert report.replayed
+    assert (report.entries, report.head_seq) == (golden.entries, golden.entries)
+    assert report.head_hash == golden.head_hash
+    assert report.state_digest is not None
+
+
+def test_the_journal_still_extends_its_recorded_head(golden: Golden, copy: Path) -> None:
+    report = _verify(copy, checkpoint=Checkpoint(golden.entries, golden.head_hash))
+    assert report.verified, report.to_json()
+    chain_only = _verify(copy, replay=False)
+    assert chain_only.verified and not chain_only.replayed, chain_only.to_json()
+    assert (chain_only.entries, chain_only.head_hash) == (golden.entries, golden.head_hash)
+
+
+def test_the_header_and_head_entry_are_the_recorded_ones(golden: Golden, copy: Path) -> None:
+    reader = JournalReader.open(str(copy))
+    try:
+        header = reader.header()
+        head = reader.head()
+        count = reader.count()
+    finally:
+        reader.close()
+    assert header is not None and header.journal_id == golden.journal_id
+    assert head is not None and (head.seq, head.entry_hash) == (golden.entries, golden.head_hash)
+    assert count == golden.entries
+
+
+def test_arvis_journal_verify_accepts_it(golden: Golden, copy: Path) -> None:
+    completed = subprocess.run(
+        [str(ARVIS_BIN), "journal", "verify", str(copy), "-o", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "ARVIS_DB": ""},
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    report = json.loads(completed.stdout)
+    assert report["verified"] is True and report["replayed"] is True
+    assert (report["entries"], report["head_hash"]) == (golden.entries, golden.head_hash)
+
+
+def test_journal_replay_kernel_serves_every_recorded_call(golden: Golden, copy: Path) -> None:
+    reader = JournalReader.open(str(copy))
+    try:
+        entries = list(reader.entries())
+    finally:
+        reader.close()
+    assert len(entries) == golden.entries
+    replay = JournalReplayKernel(entries)
+    first = entries[0]
+    stray = replay.call(first.syscall, decode(first.args), principal=first.principal + "-someone-else")
+    assert not stray.ok and stray.seq is None and stray.error is not None
+    assert stray.error.code == "replay_divergence"  # and the cursor stays where it was
+    for entry in entries:
+        served = replay.call(entry.syscall, decode(entry.args), principal=entry.principal)
+        recorded = decode(entry.result)
+        assert served.seq == entry.seq, (entry.seq, served.to_dict())
+        assert served.ok is (entry.status == "ok") is recorded["ok"]
+        if served.ok:
+            assert served.value == recorded["value"]
+        else:
+            assert served.error is not None
+            assert served.error.code == entry.status == recorded["error"]["code"]
+            assert served.error.detail == recorded["error"]["detail"]
+    assert replay.exhausted
+    assert replay.served == golden.entries
