@@ -1,11 +1,16 @@
 """Benchmark 6: working memory. (a) One ``memory.awmu.turn`` plus one ``memory.awmu.assemble`` on a
 context whose budget of 20 units is full, relative to one ``memory.write`` (informative, no
-target). (b) A scenario run's syscalls per second: scenarios/flagship-dead-king.yml under
-FULL_AWMU through ``tools.scenario_runner.run_scenario``, journal entries ÷ seconds."""
+target). (b) The detectors' cost: one ``memory.awmu.propose`` (a value swap on a stored fact, so every
+detector runs and it is queued) plus one ``memory.awmu.turn`` with that text, with the semantic encoder
+bound, relative to one ``memory.write`` (goal: at most 5 ms for the pair); the same pair without the
+encoder is reported beside it. (c) A scenario run's syscalls per second:
+scenarios/flagship-dead-king.yml under FULL_AWMU through ``tools.scenario_runner.run_scenario``, journal
+entries ÷ seconds."""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 from arvis.scenario.conditions import Condition
@@ -25,6 +30,8 @@ from journal.reader import JournalReader
 from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from kernel.registry import KernelServiceRegistry
+from kernel.services import default_services, shared_encoder
 from syscalls.table import SYSCALL_TABLE
 from tools.scenario_load import load_scenario
 from tools.scenario_runner import run_scenario
@@ -32,6 +39,7 @@ from tools.scenario_runner import run_scenario
 __all__ = ["profile_setup", "profile_setup_scenario", "run", "run_scenario_rate"]
 
 NAME = "working_memory_turn_assemble"
+DETECTORS_NAME = "working_memory_detectors"
 SCENARIO_NAME = "scenario_syscalls"
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "flagship-dead-king.yml"
@@ -47,9 +55,11 @@ def _sizes(quick: bool) -> tuple[int, int, int]:
     return (40, 5, 5) if quick else (300, 7, 5)
 
 
-def full_context(directory: Path) -> tuple[Kernel, list[str]]:
+def full_context(directory: Path, services: KernelServiceRegistry | None = None) -> tuple[Kernel, list[str]]:
     """A kernel with one context whose budget of 20 units is full (seeded RELIABLE units)."""
-    kernel = open_kernel(str(directory / f"wm-{next(_counter)}.db"), durability=Durability.NORMAL)
+    kernel = open_kernel(
+        str(directory / f"wm-{next(_counter)}.db"), durability=Durability.NORMAL, services=services
+    )
     created = kernel.call(
         "memory.awmu.create", {"context_id": CONTEXT, "config": {"budget": BUDGET}}, principal=OPERATOR
     )
@@ -79,6 +89,82 @@ def turn_and_assemble(kernel: Kernel, units: list[str], turn: int) -> int:
     if not (turned.ok and block.ok):
         raise RuntimeError(f"working memory refused: {turned.error or block.error}")
     return len(block.value["included"])
+
+
+def propose_and_turn(kernel: Kernel, step: int) -> str:
+    """A value swap on one stored fact (every detector runs; it is queued), then a turn with that text;
+    returns the semantic detector's status."""
+    index = step % BUDGET
+    text = f"Fact {index}: the river {index} flows north past the tower of watch {index + step + 1000}."
+    proposed = kernel.call(
+        "memory.awmu.propose",
+        {"context_id": CONTEXT, "text": text, "source": "player", "confidence": 0.8},
+        principal=AGENT,
+    )
+    turned = kernel.call("memory.awmu.turn", {"context_id": CONTEXT, "text": text}, principal=AGENT)
+    if not (proposed.ok and turned.ok):
+        raise RuntimeError(f"working memory refused: {proposed.error or turned.error}")
+    status: str = proposed.value["detectors"][2]["status"]
+    return status
+
+
+def run_detectors(quick: bool, directory: Path) -> BenchResult:
+    pairs, repetitions, _ = _sizes(quick)
+    encoder = shared_encoder()
+    with_encoder, _ = full_context(directory, default_services(semantic=True))
+    without, _ = full_context(directory, default_services())
+    writer = open_kernel(str(directory / f"writes-{next(_counter)}.db"), durability=Durability.NORMAL)
+    steps, written = itertools.count(), itertools.count()
+    statuses: set[str] = set()
+    try:
+
+        def pair_ms(kernel: Kernel) -> Callable[[], float]:
+            def measure() -> float:
+                with timed() as elapsed:
+                    for _ in range(pairs):
+                        statuses.add(propose_and_turn(kernel, next(steps)))
+                return elapsed[0] * 1_000 / pairs
+
+            return measure
+
+        def write_ms() -> float:
+            workload = [write_args(next(written)) for _ in range(pairs)]
+            with timed() as elapsed:
+                results = [writer.call(name, args, principal=who) for name, args, who in workload]
+            if not all(result.ok for result in results):
+                raise RuntimeError("the kernel refused a benchmark write")
+            return elapsed[0] * 1_000 / pairs
+
+        semantic, plain, writes = alternate(repetitions, pair_ms(with_encoder), pair_ms(without), write_ms)
+    finally:
+        with_encoder.close()
+        without.close()
+        writer.close()
+    semantic_series, plain_series = Series(tuple(semantic), "ms"), Series(tuple(plain), "ms")
+    write_series = Series(tuple(writes), "ms")
+    encoder_name = "none installed" if encoder is None else f"{encoder.name} {encoder.version}"
+    return BenchResult(
+        name=DETECTORS_NAME,
+        title="memory.awmu.propose + memory.awmu.turn with the semantic detector (goal: ≤ 5 ms)",
+        kernel_label=f"propose + turn, semantic encoder bound ({encoder_name})",
+        kernel=semantic_series,
+        baseline_label="Kernel.call('memory.write') (one call)",
+        baseline=write_series,
+        ratio=semantic_series.median / write_series.median,
+        ratio_means="ms per propose+turn pair ÷ ms per memory.write (informative; the goal is absolute)",
+        notes=[
+            f"{pairs} pairs per run on a context of {BUDGET} RELIABLE units; each proposal swaps one "
+            "fact's number (value detector finds it, it is queued), the turn gets the same text",
+            f"semantic detector statuses seen (both kernels): {sorted(statuses)}",
+            f"the same pair without an encoder (value + lexical only): median {plain_series.median:.3f} ms",
+        ],
+        extra={
+            "pairs_per_run": pairs,
+            "encoder": encoder_name,
+            "without_encoder_ms_median": plain_series.median,
+            "without_encoder_ms": list(plain_series.samples),
+        },
+    )
 
 
 def run_scenario_rate(directory: Path) -> tuple[float, int, float, float]:
@@ -127,6 +213,7 @@ def run(quick: bool = False) -> list[BenchResult]:
         finally:
             kernel.close()
             writer.close()
+        detectors = run_detectors(quick, directory)
         rounds = scenario_repetitions
         scenario_runs = [run_scenario_rate(directory) for _ in range(rounds)]
     pair_series, write_series = Series(tuple(pair_samples), "ms"), Series(tuple(write_samples), "ms")
@@ -172,7 +259,7 @@ def run(quick: bool = False) -> list[BenchResult]:
             "play_only_syscalls_per_second": play_rate,
         },
     )
-    return [working, scenario]
+    return [working, detectors, scenario]
 
 
 def profile_setup(directory: Path, quick: bool) -> ProfileJob:
@@ -188,9 +275,10 @@ def profile_setup_scenario(directory: Path, quick: bool) -> ProfileJob:
 
 def _main() -> None:
     def both(quick: bool) -> BenchResult:
-        first, second = run(quick)
+        first, second, third = run(quick)
         print(first.report(), flush=True)
-        return second
+        print(second.report(), flush=True)
+        return third
 
     cli_main(both, __doc__ or "")
 

@@ -31,7 +31,8 @@ _INSERT_EVENT = insert_sql("awmu_events", _EVENT_COLUMNS)
 
 
 def _body(record: msgspec.Struct) -> str:
-    return canonical_bytes_of_own(msgspec.to_builtins(record)).decode("utf-8")
+    wire = record.wire() if isinstance(record, ContextRecord) else msgspec.to_builtins(record)
+    return canonical_bytes_of_own(wire).decode("utf-8")
 
 
 def _load(body: str, kind: type[_S]) -> _S:

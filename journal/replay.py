@@ -210,7 +210,11 @@ class Replayer:
     def apply(self, entry: JournalEntry) -> Divergence | None:
         """Re-execute one entry and compare; None when it reproduced byte for byte."""
         recorded = RecordedCall(
-            syscall=entry.syscall, principal=entry.principal, args=entry.args, recorded_at=entry.recorded_at
+            syscall=entry.syscall,
+            principal=entry.principal,
+            args=entry.args,
+            recorded_at=entry.recorded_at,
+            result=entry.result,
         )
         batch = self._batch()
         self.last_entry = None

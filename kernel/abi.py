@@ -132,3 +132,7 @@ class CallContext(msgspec.Struct, frozen=True):
     principal: str
     services: KernelServiceRegistry
     tx: Transaction
+    recorded: bytes | None = None
+    """Verification replay only: the journaled result of the entry being re-executed. A handler reads
+    back from it what is not reproducible (a detector's output, the rule set a context was created
+    under) instead of recomputing it; live calls get None."""

@@ -29,7 +29,7 @@ def open_kernel(
     )
     return Kernel(
         table=SYSCALL_TABLE,
-        services=default_services() if services is None else services,
+        services=default_services(semantic=True) if services is None else services,
         store=store,
         clock=chosen_clock,
         logger=logger,

@@ -50,6 +50,8 @@ class RecordedCall(msgspec.Struct, frozen=True):
     principal: str
     args: bytes
     recorded_at: str
+    result: bytes | None = None
+    """The journaled result when a recorded entry is re-executed (verification): ``CallContext.recorded``."""
 
 
 class Kernel:
@@ -203,7 +205,12 @@ class Kernel:
             )
         with transactions() as tx:
             ctx = CallContext(
-                seq=tx.next_seq, now=now, principal=recorded.principal, services=self.services, tx=tx
+                seq=tx.next_seq,
+                now=now,
+                principal=recorded.principal,
+                services=self.services,
+                tx=tx,
+                recorded=recorded.result,
             )
             error: SyscallError | None = None
             try:

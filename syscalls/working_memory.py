@@ -11,11 +11,13 @@ from arvis.awmu.model import Authority, Tier, UnitStatus
 from arvis.awmu.promotion import Verdict
 from arvis.awmu.repository import EventQuery
 from arvis.awmu.resolution import ConflictType
+from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST
 from arvis.awmu.service import UnitFilter, WorkingMemoryService
 from kernel.abi import CallContext
 from kernel.access import Capability, granted
 from kernel.errors import ErrorCode, KernelError
 from kernel.table import SyscallSpec
+from syscalls.detectors import measure_for
 from syscalls.types import NO_NUL, UserId
 
 __all__ = ["WORKING_MEMORY_SYSCALLS"]
@@ -33,6 +35,8 @@ _SERVICE = "working_memory_service"
 class CreateArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     context_id: ContextId
     config: AwmuConfig = msgspec.field(default_factory=AwmuConfig)
+    rules: Annotated[int, msgspec.Meta(ge=1, le=1_000)] | None = None
+    """The rule set (``arvis.awmu.ruleset``); None: the latest one (on replay: the one recorded)."""
 
 
 class VerdictArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -62,6 +66,7 @@ class SeedArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class TurnArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     context_id: ContextId
     reinforce: Annotated[list[UnitId], msgspec.Meta(max_length=1_000)] = []
+    text: Annotated[str, msgspec.Meta(max_length=50_000, pattern=NO_NUL)] = ""
 
 
 class UnitArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -122,9 +127,26 @@ def _wm(ctx: CallContext) -> WorkingMemoryService:
     return service
 
 
+def _rules(ctx: CallContext, asked: int | None) -> int:
+    """The rule set a new context gets: the caller's, else the one its journal entry recorded (verification;
+    absent: the first release's), else the latest."""
+    if asked is not None:
+        return asked
+    if ctx.recorded is None:
+        return RULES_LATEST
+    payload = msgspec.json.decode(ctx.recorded)
+    value = payload.get("value") if isinstance(payload, dict) else None
+    recorded = value.get("rules", RULES_FIRST) if isinstance(value, dict) else RULES_FIRST
+    return recorded if isinstance(recorded, int) else RULES_FIRST
+
+
 def awmu_create(ctx: CallContext, args: CreateArgs) -> dict[str, Any]:
     return _wm(ctx).create(
-        ctx.tx.awmu_repository, context_id=args.context_id, config=args.config, seq=ctx.seq
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        config=args.config,
+        seq=ctx.seq,
+        rules=_rules(ctx, args.rules),
     )
 
 
@@ -139,6 +161,7 @@ def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
         verdicts=verdicts,
         seq=ctx.seq,
         principal=ctx.principal,
+        measure=measure_for(ctx),
     )
 
 
@@ -163,6 +186,8 @@ def awmu_turn(ctx: CallContext, args: TurnArgs) -> dict[str, Any]:
         reinforce=args.reinforce,
         seq=ctx.seq,
         principal=ctx.principal,
+        text=args.text,
+        measure=measure_for(ctx),
     )
 
 

@@ -1,6 +1,8 @@
 """The working memory through ``Kernel.call``: every ``memory.awmu.*`` syscall and every awmu_* refusal.
 
-Every refusal is checked the same way: the result carries the code, it is journaled (it has a seq),
+Rules 1 (the first release's rules, which every context created by its journals keeps): each context
+here is created with ``"rules": 1``. Every refusal is checked the same way: the result carries the code,
+it is journaled (it has a seq),
 and the context's units, queues and events are exactly what they were before the call. Every test's
 journal must pass verification replay.
 """
@@ -78,7 +80,8 @@ def refused(
 
 
 def create(k: Kernel, context_id: str = CTX, **config: Any) -> dict[str, Any]:
-    return ok(k, "create", {"context_id": context_id, "config": config})
+    """A context under rules 1, the rules this file specifies (rules 2: ``test_awmu_rules2.py``)."""
+    return ok(k, "create", {"context_id": context_id, "config": config, "rules": 1})
 
 
 def seed(k: Kernel, text: str, authority: str = "RELIABLE", context_id: str = CTX, **extra: Any) -> str:

@@ -6,8 +6,8 @@ text on its channel), never the scenario itself, so no label can steer a syscall
 - each input's declarative sentences (``arvis.awmu.utterance.statements``: questions and requests assert
   nothing) are proposed one by one, with the channel's source and one fixed extraction confidence;
 - every admission, conflict and resolution is the working memory's own; nothing is reviewed;
-- the units an input mentions (two shared key terms) are reinforced, except those the kernel found one of
-  its statements in conflict with.
+- each turn's text is given to ``memory.awmu.turn``: the working memory itself reinforces the units it
+  talks about (by key terms or by meaning) and does not contradict.
 What it observed goes into a label-free :class:`~arvis.scenario.transcript.Transcript`, which the scorer
 (``arvis.scenario.outcome``) alone joins with the answer key.
 
@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from arvis.awmu.utterance import mentions, statements
+from arvis.awmu.utterance import statements
 from arvis.scenario.conditions import CONDITIONS, Condition, ConditionPlan
 from arvis.scenario.judge import states
 from arvis.scenario.outcome import score
@@ -135,27 +135,26 @@ class _Run:
         for number in range(1, self.script.last_turn + 1):
             if self.oracle is not None:
                 self.oracle_narrate_established(number)
-            reinforce: set[str] = set()
+            said: list[str] = []
             for turn in by_number.get(number, []):
                 recent.append(turn.text)
-                reinforce |= self.take(turn)
+                said.append(turn.text)
+                self.take(turn)
             if self.oracle is not None:
                 self.oracle_approve_narration()
-            alive = {u["unit_id"] for u in self.active()}
-            self.call("memory.awmu.turn", {"reinforce": sorted(reinforce & alive)})
+            self.call("memory.awmu.turn", {"text": "\n".join(said)})
             if number in self.script.compaction_turns:
                 self.transcript.compaction_turns.append(number)
                 self.call("memory.awmu.validate_summary", {"summary": " ".join(recent)})
                 recent = []
             self.observe(number)
 
-    def take(self, turn: ScriptTurn) -> set[str]:
-        """Propose an input's statements; return the units it mentions that none of them conflicted with."""
+    def take(self, turn: ScriptTurn) -> None:
+        """Propose an input's statements, one by one, on the input's channel."""
         if self.oracle is not None and turn.index not in self.oracle.targets:
             self.oracle_narrate_briefing(turn.text)
-        units = self.active()
+        units = self.active() if self.oracle is not None else []
         record = InputRecord(turn.index, turn.turn, turn.channel)
-        conflicted: set[str] = set()
         for statement in statements(turn.text):
             outcome = self.call(
                 "memory.awmu.propose",
@@ -168,15 +167,11 @@ class _Run:
             )
             if "trust" in outcome:
                 self.transcript.zones[outcome["trust"]["zone"]] += 1
-            conflicted |= {c["unit_id"] for c in outcome.get("conflicts", [])}
             unit_id = outcome.get("unit_id", outcome.get("duplicate_of"))
             record.statements.append(StatementRecord(statement, outcome["outcome"], unit_id))
             if self.oracle is not None and turn.index in self.oracle.targets and "unit_id" in outcome:
                 self.oracle_attacks[outcome["unit_id"]] = self.oracle.targets[turn.index]
         self.transcript.inputs.append(record)
-        return {
-            u["unit_id"] for u in units if u["unit_id"] not in conflicted and mentions(turn.text, u["text"])
-        }
 
     def observe(self, number: int) -> None:
         block = self.call("memory.awmu.assemble", {})

@@ -70,6 +70,11 @@ class ContextSession:
     def context_id(self) -> str:
         return self.context.context_id
 
+    @property
+    def rules(self) -> int:
+        """The rule set of the context (``arvis.awmu.ruleset``)."""
+        return self.context.rules
+
     def ranked(self) -> list[Unit]:
         """Active units by rank descending, then creation, then id."""
         return sorted(self.active.values(), key=lambda unit: (-unit.rank, unit.created_seq, unit.unit_id))
@@ -186,7 +191,8 @@ class ContextSession:
 
     def eviction_order(self, exclude: Iterable[str] = ()) -> list[Unit]:
         """Units that may be evicted, first victim first: neither pinned nor CANON nor immune by a
-        MUST invariant; lowest rank, then lowest authority, then least recently updated, then id."""
+        MUST invariant; lowest rank, then lowest authority, then least recently updated, then id
+        (rules 2: lowest authority first, then lowest rank)."""
         skip = set(exclude)
         candidates = []
         for unit in self.active.values():
@@ -199,6 +205,11 @@ class ContextSession:
             candidates.append(unit)
         if self.config.eviction == "oldest":
             return sorted(candidates, key=lambda unit: (unit.created_seq, unit.unit_id))
+        if self.rules >= 2:  # authority first: a PROVISIONAL unit goes before any RELIABLE one
+            return sorted(
+                candidates,
+                key=lambda unit: (authority_rank(unit.authority), unit.rank, unit.updated_seq, unit.unit_id),
+            )
         return sorted(
             candidates,
             key=lambda unit: (unit.rank, authority_rank(unit.authority), unit.updated_seq, unit.unit_id),

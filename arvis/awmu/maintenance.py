@@ -6,6 +6,8 @@ from typing import Any
 
 import msgspec
 
+from arvis.awmu.admission import Measure, approve_queued
+from arvis.awmu.detection import Readings, mentioned
 from arvis.awmu.engine import ContextSession, unit_wire
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 from arvis.awmu.invariants import Change
@@ -45,6 +47,30 @@ def _reinforce(session: ContextSession, unit: Unit) -> dict[str, Any]:
     return {"unit_id": unit.unit_id, "count": count, "rank": rank}
 
 
+def _band_floor(session: ContextSession, unit: Unit) -> int:
+    """Rules 2: the rank decay stops at, so that decay alone never costs a unit its authority."""
+    config = session.config
+    if unit.authority is Authority.RELIABLE:
+        return config.reliable_demote_below
+    if unit.authority is Authority.UNRELIABLE:
+        return config.unreliable_demote_below
+    return config.min_rank
+
+
+def _decay_within_band(session: ContextSession, unit: Unit) -> dict[str, Any] | None:
+    """Rules 2: the rank falls (and with it the tier, and the place in the eviction order) but not below
+    the unit's authority band; nothing is demoted or archived by decay: a unit leaves the block only when
+    it is contradicted, superseded, archived on purpose, or evicted because the budget is full."""
+    config = session.config
+    if unit.protected or not config.lifecycle_enabled or not config.rank_enabled:
+        return None
+    rank = max(decayed_rank(config, unit.rank), min(unit.rank, _band_floor(session, unit)))
+    if rank != unit.rank:
+        session.save(msgspec.structs.replace(unit, rank=rank))
+        session.emit(EventKind.DECAYED, unit.unit_id, before=unit.rank, after=rank)
+    return {"unit_id": unit.unit_id, "before": unit.rank, "after": rank, "archived": False}
+
+
 def _decay(session: ContextSession, unit: Unit) -> dict[str, Any] | None:
     config = session.config
     if unit.protected or not config.lifecycle_enabled or not config.rank_enabled:
@@ -68,18 +94,33 @@ def _decay(session: ContextSession, unit: Unit) -> dict[str, Any] | None:
     return {"unit_id": unit.unit_id, "before": unit.rank, "after": rank, "archived": archived}
 
 
-def turn(session: ContextSession, *, reinforce: list[str]) -> dict[str, Any]:
-    """Advance one turn: the named units are reinforced, every other active unit decays."""
+def turn(
+    session: ContextSession, *, reinforce: list[str], text: str = "", measure: Measure | None = None
+) -> dict[str, Any]:
+    """Advance one turn: the named units are reinforced, every other active unit decays.
+
+    Rules 2: ``text`` (what was said this turn) reinforces the units it talks about without
+    contradicting them, by shared key terms or by meaning (``measure``: the semantic detector)."""
+    if text and session.rules < 2:
+        raise AwmuRuleError(AwmuErrorCode.INVALID_TEXT, "a turn's text needs a context under rules 2")
     chosen = sorted(set(reinforce))
     for unit_id in chosen:
         session.active_unit(unit_id)
+    extra: dict[str, Any] = {}
+    if session.rules >= 2:
+        ranked = session.ranked()
+        readings = measure(text, ranked) if text and measure is not None else Readings()
+        found = mentioned(text, ranked, readings) if text else {}
+        chosen = sorted(set(chosen) | set(found))
+        extra = {"mentioned": found, "detectors": readings.wire()}
     session.close(advance_turn=True)
     reinforced = [_reinforce(session, session.active[unit_id]) for unit_id in chosen]
+    decay = _decay_within_band if session.rules >= 2 else _decay
     decayed = []
     for unit in sorted(session.active.values(), key=lambda unit: (unit.created_seq, unit.unit_id)):
         if unit.unit_id in chosen:
             continue
-        outcome = _decay(session, unit)
+        outcome = decay(session, unit)
         if outcome is not None:
             decayed.append(outcome)
     session.emit(EventKind.TURN, None, reinforced=len(reinforced), decayed=len(decayed))
@@ -89,6 +130,7 @@ def turn(session: ContextSession, *, reinforce: list[str]) -> dict[str, Any]:
         "reinforced": reinforced,
         "decayed": decayed,
         "active": len(session.active),
+        **extra,
     }
 
 
@@ -203,7 +245,7 @@ def _review_queued(session: ContextSession, review_id: str, approve: bool, note:
         )
     outcome: dict[str, Any] = {"outcome": "rejected"}
     if approve:
-        outcome = promote_reviewed(session, item)
+        outcome = approve_queued(session, item) if session.rules >= 2 else promote_reviewed(session, item)
     promoted = outcome.get("outcome") == "promoted"
     decided = msgspec.structs.replace(
         item,

@@ -93,6 +93,7 @@ class ReviewStatus(StrEnum):
     PENDING = "PENDING"
     APPROVED = "APPROVED"
     REJECTED = "REJECTED"
+    EXPIRED = "EXPIRED"  # rules 2: the bounded queue was full and this was its oldest item
 
 
 class ReviewItem(msgspec.Struct, frozen=True, kw_only=True):

@@ -24,7 +24,16 @@ from arvis.awmu.resolution import Conflict, ConflictType, Resolution, detect_lex
 from arvis.awmu.text import normalize
 from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
 
-__all__ = ["Verdict", "promote_reviewed", "propose", "seed"]
+__all__ = [
+    "Verdict",
+    "check_text",
+    "conflict_wire",
+    "promote_reviewed",
+    "promote_unit",
+    "propose",
+    "seed",
+    "trust_wire",
+]
 
 
 @dataclass(frozen=True)
@@ -69,9 +78,10 @@ def _plan(
     ]
 
 
-def _conflict_wire(plan: list[tuple[Conflict, Unit, Resolution]]) -> list[dict[str, Any]]:
-    return [
-        {
+def conflict_wire(plan: list[tuple[Conflict, Unit, Resolution]]) -> list[dict[str, Any]]:
+    wires = []
+    for conflict, unit, resolution in plan:
+        wire: dict[str, Any] = {
             "unit_id": conflict.unit_id,
             "type": conflict.type.value,
             "confidence": conflict.confidence,
@@ -79,11 +89,13 @@ def _conflict_wire(plan: list[tuple[Conflict, Unit, Resolution]]) -> list[dict[s
             "existing_authority": unit.authority.value,
             "resolution": resolution.value,
         }
-        for conflict, unit, resolution in plan
-    ]
+        if conflict.evidence is not None:  # rules 2 only: rules 1 results keep their first form
+            wire["evidence"] = conflict.evidence
+        wires.append(wire)
+    return wires
 
 
-def _trust_wire(trust: TrustAssessment) -> dict[str, Any]:
+def trust_wire(trust: TrustAssessment) -> dict[str, Any]:
     return {
         "score": trust.score,
         "zone": trust.zone.value,
@@ -129,7 +141,7 @@ def propose(
             resolution=resolution.value,
             source=source,
         )
-    result: dict[str, Any] = {"trust": _trust_wire(trust), "conflicts": _conflict_wire(plan)}
+    result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wire(plan)}
     if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
         session.emit(EventKind.REJECTED, None, reason="conflict", source=source)
         return {"outcome": "rejected_conflict", **result}
@@ -165,11 +177,11 @@ def propose(
         return {"outcome": "queued_for_review", "review_id": item.review_id, **result}
     return {
         **result,
-        **_promote(session, text=text, source=source, confidence=confidence, trust=trust, plan=plan),
+        **promote_unit(session, text=text, source=source, confidence=confidence, trust=trust, plan=plan),
     }
 
 
-def _promote(
+def promote_unit(
     session: ContextSession,
     *,
     text: str,
@@ -177,6 +189,7 @@ def _promote(
     confidence: float,
     trust: TrustAssessment,
     plan: list[tuple[Conflict, Unit, Resolution]],
+    rank: int | None = None,
 ) -> dict[str, Any]:
     """Apply the resolutions and add the unit, evicting within the budget. Everything is checked first."""
     new_id = f"u{session.seq}-0"
@@ -226,7 +239,7 @@ def _promote(
         text=text,
         authority=Authority.PROVISIONAL,
         ceiling=trust.ceiling,
-        rank=None,
+        rank=rank,
         pinned=False,
         confidence=confidence,
         trust_score=trust.score,
@@ -292,14 +305,14 @@ def promote_reviewed(session: ContextSession, item: ReviewItem) -> dict[str, Any
     for conflict, unit, resolution in plan:
         session.emit(EventKind.CONFLICT, unit.unit_id, type=conflict.type.value, resolution=resolution.value)
     if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
-        return {"outcome": "rejected_conflict", "conflicts": _conflict_wire(plan)}
+        return {"outcome": "rejected_conflict", "conflicts": conflict_wire(plan)}
     duplicate = session.duplicate_of(item.text)
     if duplicate is not None:
         return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
     trust = TrustAssessment(item.trust_score, item.trust_signals, Zone.AUTO_PROMOTE, item.authority_ceiling)
     return {
-        "conflicts": _conflict_wire(plan),
-        **_promote(
+        "conflicts": conflict_wire(plan),
+        **promote_unit(
             session, text=item.text, source=item.source, confidence=item.confidence, trust=trust, plan=plan
         ),
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -23,6 +24,15 @@ class ContextRecord(msgspec.Struct, frozen=True, kw_only=True):
     window: tuple[tuple[int, int, int, int], ...] = ()
     created_seq: int
     updated_seq: int
+    rules: int = 1
+    """The rule set the context lives under (``arvis.awmu.ruleset``); 1 is not written out, so the
+    stored form of a rules-1 context is byte for byte what the first release wrote."""
+
+    def wire(self) -> dict[str, Any]:
+        wire: dict[str, Any] = msgspec.to_builtins(self)
+        if self.rules == 1:
+            del wire["rules"]
+        return wire
 
 
 class EventQuery(msgspec.Struct, frozen=True, kw_only=True):

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.model import Authority, Tier, Unit, authority_rank
 from arvis.awmu.text import content_words, is_negated, jaccard
 
-__all__ = ["Conflict", "ConflictType", "Resolution", "detect_lexical", "resolve"]
+__all__ = ["Conflict", "ConflictType", "Resolution", "detect_lexical", "resolve", "resolve_by_tier"]
 
 
 class ConflictType(StrEnum):
@@ -29,6 +30,7 @@ class Resolution(StrEnum):
     REPLACE = "REPLACE"
     DEMOTE_EXISTING = "DEMOTE_EXISTING"
     COEXIST = "COEXIST"
+    QUEUE = "QUEUE"  # rules 2: the existing unit stays; the proposal waits for a decision
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class Conflict:
     type: ConflictType
     confidence: float
     detector: str
+    evidence: dict[str, Any] | None = None  # rules 2: what the detector saw (slot, values, scores)
 
 
 _TIER_BIAS = {Tier.HOT: Decimal("0.1"), Tier.WARM: Decimal("0"), Tier.COLD: Decimal("-0.1")}
@@ -98,3 +101,33 @@ def resolve(
     if existing.authority is Authority.UNRELIABLE:
         return Resolution.REPLACE if confidence >= Decimal("0.6") + bias else Resolution.DEMOTE_EXISTING
     return Resolution.REPLACE
+
+
+def resolve_by_tier(
+    config: AwmuConfig, conflict: Conflict, existing: Unit, incoming_ceiling: Authority, *, corroborated: bool
+) -> Resolution:
+    """Rules 2: what a conflict may displace is decided by the existing unit's authority, never by the
+    channel or the stated confidence.
+
+    CANON and pinned units are kept (the proposal is rejected); a RELIABLE unit is kept and the proposal
+    queued for a decision; an UNRELIABLE one yields only to a marked revision ("now", "moved to", …) that an
+    independent source corroborates; a PROVISIONAL one yields to a marked revision, or to a contradiction
+    an independent source corroborates. Anything else is queued. A proposal whose trust ceiling is below the
+    existing unit's authority never displaces it."""
+    if conflict.type is ConflictType.WORLD_PROGRESSION or config.conflict_policy == "coexist":
+        return Resolution.COEXIST
+    if conflict.evidence is not None and conflict.evidence.get("slot") == "subject":
+        # a claim on a trusted subject (by meaning, unconfirmed): it waits, it displaces nothing
+        return Resolution.QUEUE
+    if existing.authority is Authority.CANON or existing.pinned:
+        return Resolution.KEEP_EXISTING
+    if config.conflict_policy == "replace":
+        return Resolution.REPLACE
+    if authority_rank(incoming_ceiling) < authority_rank(existing.authority):
+        return Resolution.QUEUE
+    if existing.authority is Authority.RELIABLE:
+        return Resolution.QUEUE
+    revision = conflict.type is ConflictType.REVISION
+    if existing.authority is Authority.UNRELIABLE:
+        return Resolution.REPLACE if revision and corroborated else Resolution.QUEUE
+    return Resolution.REPLACE if revision or corroborated else Resolution.QUEUE

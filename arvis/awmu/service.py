@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
+from arvis.awmu.admission import Measure, propose_by_content
 from arvis.awmu.assembly import assemble
 from arvis.awmu.compaction import pressure, protected_losses
 from arvis.awmu.config import AwmuConfig
+from arvis.awmu.detection import Readings
 from arvis.awmu.engine import ContextSession, unit_wire
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 from arvis.awmu.maintenance import archive, canonize, review, set_pinned, turn
-from arvis.awmu.model import Authority, EventKind, Tier, UnitStatus
+from arvis.awmu.model import Authority, EventKind, Tier, Unit, UnitStatus
 from arvis.awmu.promotion import Verdict, propose, seed
 from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
+from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST, SUPPORTED_RULES
 
 __all__ = ["UnitFilter", "WorkingMemoryService"]
+
+
+def _UNMEASURED(text: str, units: Sequence[Unit]) -> Readings:
+    """No semantic detector: value and lexical detectors decide alone."""
+    return Readings()
 
 
 class UnitFilter(msgspec.Struct, frozen=True, kw_only=True):
@@ -31,18 +39,34 @@ class WorkingMemoryService:
     """Stateless: every method gets the transaction's repository, the call's seq and principal."""
 
     def create(
-        self, repo: AwmuRepository, *, context_id: str, config: AwmuConfig, seq: int
+        self,
+        repo: AwmuRepository,
+        *,
+        context_id: str,
+        config: AwmuConfig,
+        seq: int,
+        rules: int = RULES_LATEST,
     ) -> dict[str, Any]:
+        """A new context under ``rules`` (the latest unless a replay or the caller says otherwise); the
+        result names the rules unless they are the first release's, whose result had no such field."""
         if repo.get_context(context_id) is not None:
             raise AwmuRuleError(AwmuErrorCode.CONTEXT_EXISTS, f"context '{context_id}' exists already")
+        if rules not in SUPPORTED_RULES:
+            raise AwmuRuleError(
+                AwmuErrorCode.INVALID_CONFIG,
+                f"rules {rules} are not among the supported {list(SUPPORTED_RULES)}",
+            )
         try:
             config.validate()
         except ValueError as exc:
             raise AwmuRuleError(AwmuErrorCode.INVALID_CONFIG, str(exc)) from None
         repo.put_context(
-            ContextRecord(context_id=context_id, config=config, created_seq=seq, updated_seq=seq)
+            ContextRecord(context_id=context_id, config=config, created_seq=seq, updated_seq=seq, rules=rules)
         )
-        return {"context_id": context_id, "config": msgspec.to_builtins(config)}
+        result: dict[str, Any] = {"context_id": context_id, "config": msgspec.to_builtins(config)}
+        if rules != RULES_FIRST:
+            result["rules"] = rules
+        return result
 
     def _open(self, repo: AwmuRepository, context_id: str, seq: int, principal: str) -> ContextSession:
         return ContextSession.open(repo, context_id, seq=seq, principal=principal)
@@ -58,9 +82,16 @@ class WorkingMemoryService:
         verdicts: list[Verdict],
         seq: int,
         principal: str,
+        measure: Measure = _UNMEASURED,
     ) -> dict[str, Any]:
+        """``measure``: the semantic detector (rules 2); without it, value and lexical detectors only."""
         session = self._open(repo, context_id, seq, principal)
-        result = propose(session, text=text, source=source, confidence=confidence, verdicts=verdicts)
+        if session.rules >= 2:
+            result = propose_by_content(
+                session, text=text, source=source, confidence=confidence, verdicts=verdicts, measure=measure
+            )
+        else:
+            result = propose(session, text=text, source=source, confidence=confidence, verdicts=verdicts)
         session.close()
         return result
 
@@ -83,9 +114,18 @@ class WorkingMemoryService:
         return result
 
     def turn(
-        self, repo: AwmuRepository, *, context_id: str, reinforce: list[str], seq: int, principal: str
+        self,
+        repo: AwmuRepository,
+        *,
+        context_id: str,
+        reinforce: list[str],
+        seq: int,
+        principal: str,
+        text: str = "",
+        measure: Measure = _UNMEASURED,
     ) -> dict[str, Any]:
-        return turn(self._open(repo, context_id, seq, principal), reinforce=reinforce)
+        session = self._open(repo, context_id, seq, principal)
+        return turn(session, reinforce=reinforce, text=text, measure=measure)
 
     def pin(
         self, repo: AwmuRepository, *, context_id: str, unit_id: str, pinned: bool, seq: int, principal: str

@@ -1,0 +1,229 @@
+"""Rules 2 admission: by content, whatever the channel.
+
+confidence → duplicate (exact, then a paraphrase by meaning) → conflicts (caller verdicts, value,
+polarity; semantic similarity links texts that share few words) → the tier table → trust.
+
+- A statement that conflicts with nothing enters, PROVISIONAL, at a rank its trust earns: an assistant
+  learns what its user tells it.
+- A statement that conflicts with a CANON or pinned unit is rejected; with a RELIABLE one, or an
+  UNRELIABLE one it cannot displace, it is queued for a decision, whatever its channel and confidence.
+- A restatement from a source the unit has not heard from corroborates it (the source is added).
+- The review queue is bounded: the oldest pending item expires when a new one would exceed it. It is
+  decided by a canonizer (``memory.awmu.review``), or by corroboration where the tier table allows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+
+from arvis.awmu.detection import Readings, detect, paraphrase_of
+from arvis.awmu.engine import ContextSession
+from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
+from arvis.awmu.model import EventKind, ReviewItem, ReviewStatus, Unit
+from arvis.awmu.promotion import Verdict, check_text, conflict_wire, promote_unit, trust_wire
+from arvis.awmu.resolution import Conflict, ConflictType, Resolution, resolve_by_tier
+from arvis.awmu.ruleset import LEARNED_RANK, MAX_PENDING_REVIEWS
+from arvis.awmu.text import normalize
+from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
+
+__all__ = ["Measure", "approve_queued", "propose_by_content"]
+
+Measure = Callable[[str, Sequence[Unit]], Readings]
+"""The semantic detector as the core sees it: text and units in, recorded similarities out."""
+
+_ARCHIVE_RANK = LEARNED_RANK - 100
+
+
+def _judged(session: ContextSession, verdicts: list[Verdict]) -> dict[str, Conflict]:
+    judged = {}
+    for verdict in verdicts:
+        if verdict.unit_id not in session.active:
+            raise AwmuRuleError(
+                AwmuErrorCode.INVALID_VERDICT,
+                f"verdict names '{verdict.unit_id}', not an active unit of this context",
+            )
+        judged[verdict.unit_id] = Conflict(
+            verdict.unit_id, verdict.type, verdict.confidence, verdict.detector
+        )
+    return judged
+
+
+def _conflicts(
+    session: ContextSession, text: str, verdicts: list[Verdict], readings: Readings
+) -> list[Conflict]:
+    judged = _judged(session, verdicts)
+    found = [c for c in detect(text, session.ranked(), readings, claims=True) if c.unit_id not in judged]
+    return sorted([*judged.values(), *found], key=lambda conflict: conflict.unit_id)
+
+
+def _corroborate(session: ContextSession, unit: Unit, source: str, how: str) -> dict[str, Any]:
+    """A restatement: the unit hears from one more source (or the same one again)."""
+    added = source not in unit.source_ids
+    if added:
+        unit = session.save(msgspec.structs.replace(unit, source_ids=(*unit.source_ids, source)))
+    session.emit(EventKind.DUPLICATE, unit.unit_id, source=source, match=how, corroborated=added)
+    return {"outcome": "duplicate", "duplicate_of": unit.unit_id, "match": how, "corroborated": added}
+
+
+def _verdict_wire(conflict: Conflict) -> dict[str, Any]:
+    wire: dict[str, Any] = {
+        "unit_id": conflict.unit_id,
+        "type": conflict.type.value,
+        "confidence": conflict.confidence,
+        "detector": conflict.detector,
+    }
+    if conflict.evidence is not None and "slot" in conflict.evidence:
+        wire["slot"] = conflict.evidence["slot"]
+    return wire
+
+
+def _queue(
+    session: ContextSession,
+    *,
+    text: str,
+    source: str,
+    confidence: float,
+    trust: TrustAssessment,
+    conflicts: list[Conflict],
+) -> dict[str, Any]:
+    """Queue a proposal for a decision; the oldest pending item expires when the queue is full."""
+    pending = session.repo.pending_reviews(session.context_id)
+    expired = []
+    overflow = len(pending) + 1 - MAX_PENDING_REVIEWS
+    for item in sorted(pending, key=lambda item: (item.created_seq, item.review_id))[: max(overflow, 0)]:
+        session.repo.put_review(
+            msgspec.structs.replace(
+                item, status=ReviewStatus.EXPIRED, decided_seq=session.seq, decided_by="rules:queue-bound"
+            )
+        )
+        session.emit(EventKind.REVIEW_DECIDED, None, review_id=item.review_id, status="EXPIRED")
+        expired.append(item.review_id)
+    item = ReviewItem(
+        review_id=f"r{session.seq}",
+        context_id=session.context_id,
+        text=text,
+        source=source,
+        confidence=confidence,
+        trust_score=trust.score,
+        trust_signals=trust.signals,
+        authority_ceiling=trust.ceiling,
+        verdicts=tuple(_verdict_wire(conflict) for conflict in conflicts),
+        created_seq=session.seq,
+    )
+    session.repo.put_review(item)
+    session.emit(EventKind.QUEUED, None, review_id=item.review_id, source=source, score=trust.score)
+    return {"outcome": "queued_for_review", "review_id": item.review_id, "expired": expired}
+
+
+def propose_by_content(
+    session: ContextSession,
+    *,
+    text: str,
+    source: str,
+    confidence: float,
+    verdicts: list[Verdict],
+    measure: Measure,
+) -> dict[str, Any]:
+    check_text(text)
+    config = session.config
+    admit_all = config.admission == "all"
+    if confidence < config.auto_activate_threshold and not admit_all:
+        session.emit(EventKind.REJECTED, None, reason="low_confidence", confidence=confidence, source=source)
+        return {"outcome": "rejected_low_confidence", "confidence": confidence}
+    duplicate = session.duplicate_of(text)
+    if duplicate is not None:
+        return _corroborate(session, duplicate, source, "text")
+    ranked = session.ranked()
+    readings = measure(text, ranked)
+    detectors = {"detectors": readings.wire()}
+    paraphrased = paraphrase_of(text, ranked, readings)
+    if paraphrased is not None:
+        return {**_corroborate(session, paraphrased, source, "meaning"), **detectors}
+    conflicts = _conflicts(session, text, verdicts, readings)
+    key = normalize(text)
+    queued_sources = {
+        item.source
+        for item in session.repo.pending_reviews(session.context_id)
+        if normalize(item.text) == key
+    }
+    corroborated = len(queued_sources | {source}) >= 2
+    trust = assess_trust(
+        config,
+        text=text,
+        source=source,
+        confidence=confidence,
+        active=ranked,
+        corroborating_sources=len(queued_sources | {source}),
+    )
+    plan = [
+        (
+            c,
+            session.active[c.unit_id],
+            resolve_by_tier(config, c, session.active[c.unit_id], trust.ceiling, corroborated=corroborated),
+        )
+        for c in conflicts
+    ]
+    for conflict, unit, resolution in plan:
+        session.emit(
+            EventKind.CONFLICT,
+            unit.unit_id,
+            type=conflict.type.value,
+            resolution=resolution.value,
+            source=source,
+            detector=conflict.detector,
+        )
+    result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wire(plan), **detectors}
+    resolutions = {resolution for _, _, resolution in plan}
+    if Resolution.KEEP_EXISTING in resolutions:
+        session.emit(EventKind.REJECTED, None, reason="conflict", source=source)
+        return {"outcome": "rejected_conflict", **result}
+    if Resolution.QUEUE in resolutions:
+        queued = _queue(
+            session, text=text, source=source, confidence=confidence, trust=trust, conflicts=conflicts
+        )
+        return {**queued, **result}
+    zone = Zone.AUTO_PROMOTE if admit_all else trust.zone
+    rank = None if zone is Zone.AUTO_PROMOTE else LEARNED_RANK if zone is Zone.REVIEW else _ARCHIVE_RANK
+    return {
+        **result,
+        **promote_unit(
+            session, text=text, source=source, confidence=confidence, trust=trust, plan=plan, rank=rank
+        ),
+    }
+
+
+def approve_queued(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
+    """A canonizer approved a queued proposal: it displaces what it conflicts with (detected again
+    against today's units, by value and polarity, and the detectors' findings queued with it), except a
+    CANON or pinned unit, which only an explicit archive removes. A claim on a trusted subject that no
+    detector confirmed displaces nothing: the approved statement joins the unit."""
+    verdicts = [
+        Verdict(str(v["unit_id"]), ConflictType(v["type"]), float(v["confidence"]), str(v["detector"]))
+        for v in item.verdicts
+        if v["unit_id"] in session.active and v.get("slot") != "subject"  # a claim displaces nothing
+    ]
+    conflicts = _conflicts(session, item.text, verdicts, Readings())
+    plan = []
+    for conflict in conflicts:
+        unit = session.active[conflict.unit_id]
+        kept = unit.protected or conflict.type is ConflictType.WORLD_PROGRESSION
+        resolution = (
+            Resolution.KEEP_EXISTING if unit.protected else Resolution.COEXIST if kept else Resolution.REPLACE
+        )
+        plan.append((conflict, unit, resolution))
+        session.emit(EventKind.CONFLICT, unit.unit_id, type=conflict.type.value, resolution=resolution.value)
+    if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
+        return {"outcome": "rejected_conflict", "conflicts": conflict_wire(plan)}
+    duplicate = session.duplicate_of(item.text)
+    if duplicate is not None:
+        return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
+    trust = TrustAssessment(item.trust_score, item.trust_signals, Zone.AUTO_PROMOTE, item.authority_ceiling)
+    return {
+        "conflicts": conflict_wire(plan),
+        **promote_unit(
+            session, text=item.text, source=item.source, confidence=item.confidence, trust=trust, plan=plan
+        ),
+    }

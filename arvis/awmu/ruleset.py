@@ -1,0 +1,58 @@
+"""Rule sets: the version of the working-memory rules a context was created under.
+
+A context keeps the rules it was created with for its whole life, so a journal written under older
+rules replays under them in every later release. ``memory.awmu.create`` records the version in its
+result (absent means 1, the first release's form), and verification reads it back from there.
+
+Rules 1: detection is lexical (negation plus word overlap) and caller verdicts; admission is decided by
+trust alone; per-turn decay demotes and archives; a contradiction is resolved by the confidence table.
+
+Rules 2 (working memory that reads meaning): detectors by meaning (value, and semantic when an encoder
+is bound); admission by content whatever the channel; decay lowers rank within the unit's authority band
+and never archives; tiers decide what a contradiction may displace; the review queue is bounded.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CLAIM_SIMILARITY",
+    "DUPLICATE_SIMILARITY",
+    "LEARNED_RANK",
+    "MAX_PENDING_REVIEWS",
+    "MENTION_SIMILARITY",
+    "RECORDED_SIMILARITY_FLOOR",
+    "RULES_FIRST",
+    "RULES_LATEST",
+    "SUBJECT_SIMILARITY",
+    "SUPPORTED_RULES",
+]
+
+RULES_FIRST = 1
+RULES_LATEST = 2
+SUPPORTED_RULES = (1, 2)
+
+# Thresholds measured on all-MiniLM-L6-v2 (bench/SEMANTIC_MODELS.md: a fact against a turn about it, median
+# 0.575; against another fact of the same scenario, median 0.182; a restatement, median 0.86).
+
+RECORDED_SIMILARITY_FLOOR = 0.35
+"""Semantic similarities below this are not recorded: no rule looks at them."""
+
+SUBJECT_SIMILARITY = 0.45
+"""Texts at least this similar are about the same subject, whatever words they share (value detector)."""
+
+MENTION_SIMILARITY = 0.55
+"""A text at least this similar to a unit talks about it: a turn's mention; with opposite polarity, a
+contradiction."""
+
+CLAIM_SIMILARITY = 0.5
+"""A proposal at least this similar to a trusted unit (RELIABLE, CANON, pinned) that does not restate it is
+a claim on a trusted subject: queued, never admitted on its own word."""
+
+DUPLICATE_SIMILARITY = 0.85
+"""A proposal at least this similar to a unit, same polarity and no value differing, restates it."""
+
+LEARNED_RANK = 400
+"""The rank a statement enters at when its trust earns review rather than auto-promotion."""
+
+MAX_PENDING_REVIEWS = 50
+"""Queued proposals one context may hold; the oldest expires when a new one would exceed it."""

@@ -1,0 +1,92 @@
+"""The semantic detector at the syscall boundary: measured live, read back from the journal on replay.
+
+A live call asks the encoder bound in the registry (``semantic_encoder``) for the similarity of the text to
+each active unit, under a deadline; a missing encoder, an exception or a timeout is reported as such and the
+call goes on with the detectors that ran. Verification never runs a model: it reads the run that the entry's
+journaled result recorded (``CallContext.recorded``), so a replay is byte-identical whether or not the
+model is installed.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from arvis.awmu.admission import Measure
+from arvis.awmu.detection import DetectorRun, Readings
+from arvis.awmu.model import Unit
+from arvis.awmu.ruleset import RECORDED_SIMILARITY_FLOOR
+from kernel.abi import CallContext
+from kernel.semantic import SemanticEncoder
+
+__all__ = ["SEMANTIC_TIMEOUT_S", "Measure", "measure_for"]
+
+SEMANTIC_TIMEOUT_S = 2.0
+"""How long a call waits for the encoder before it goes on without it."""
+
+
+def _run_with_deadline(
+    encoder: SemanticEncoder, query: str, texts: list[str], timeout: float
+) -> tuple[str, list[float] | str]:
+    """("ok", scores), ("failed", the exception's type) or ("timeout", "")."""
+    answers: queue.SimpleQueue[tuple[str, list[float] | str]] = queue.SimpleQueue()
+
+    def work() -> None:
+        try:
+            answers.put(("ok", encoder.similarities(query, texts)))
+        except Exception as exc:  # the detector's failure is data, never the call's
+            answers.put(("failed", type(exc).__name__))
+
+    threading.Thread(target=work, name="arvis-semantic", daemon=True).start()
+    try:
+        return answers.get(timeout=timeout)
+    except queue.Empty:
+        return ("timeout", "")
+
+
+def _live(encoder: SemanticEncoder | None, timeout: float) -> Measure:
+    def measure(text: str, units: Sequence[Unit]) -> Readings:
+        if encoder is None:
+            return Readings(DetectorRun("semantic", "", "absent", detail="no encoder is bound"))
+        name = f"semantic:{encoder.name}"
+        if not units:
+            return Readings(DetectorRun(name, encoder.version, "ok"))
+        status, answer = _run_with_deadline(encoder, text, [unit.text for unit in units], timeout)
+        if status != "ok" or not isinstance(answer, list) or len(answer) != len(units):
+            detail = answer if isinstance(answer, str) else "wrong number of scores"
+            return Readings(
+                DetectorRun(name, encoder.version, status if status != "ok" else "failed", {}, detail)
+            )
+        scores = {
+            unit.unit_id: round(float(score), 4)
+            for unit, score in zip(units, answer, strict=True)
+            if round(float(score), 4) >= RECORDED_SIMILARITY_FLOOR
+        }
+        return Readings(DetectorRun(name, encoder.version, "ok", scores))
+
+    return measure
+
+
+def _recorded(result: bytes) -> Measure:
+    def measure(text: str, units: Sequence[Unit]) -> Readings:
+        payload: Any = msgspec.json.decode(result)
+        value = payload.get("value") if isinstance(payload, dict) else None
+        detectors = value.get("detectors") if isinstance(value, dict) else None
+        for wire in detectors if isinstance(detectors, list) else []:
+            if isinstance(wire, dict) and str(wire.get("name", "")).startswith("semantic"):
+                return Readings(DetectorRun.from_wire(wire))
+        return Readings(DetectorRun("semantic", "", "absent", detail="not recorded"))
+
+    return measure
+
+
+def measure_for(ctx: CallContext, *, timeout: float | None = None) -> Measure:
+    """The call's semantic measurement: recorded on replay, live otherwise (``timeout``: the module's
+    ``SEMANTIC_TIMEOUT_S`` unless given)."""
+    if ctx.recorded is not None:
+        return _recorded(ctx.recorded)
+    return _live(ctx.services.semantic_encoder, SEMANTIC_TIMEOUT_S if timeout is None else timeout)

@@ -1,0 +1,300 @@
+"""Rules 2 through ``Kernel.call``: admission by content, tiers that matter, decay that does not eat facts,
+the bounded review queue, mention by text, and the semantic detector bound, failing, timing out and absent.
+
+Every kernel here is verified at the end by a replay that binds no encoder: a rules-2 journal must verify
+byte for byte from what it recorded, without running a model.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+import pytest
+
+import syscalls.detectors
+from journal.reader import JournalReader
+from journal.replay import verify_journal
+from kernel.boot import open_kernel
+from kernel.clock import ManualClock
+from kernel.dispatcher import Kernel
+from kernel.registry import KernelServiceRegistry
+from kernel.services import default_services
+from syscalls.table import SYSCALL_TABLE
+
+AGENT = "agent:assistant"
+OPERATOR = "operator:alice"
+CTX = "desk"
+
+
+class FakeEncoder:
+    """A stand-in encoder: similarities from a caller's function, every call counted."""
+
+    def __init__(self, score: Callable[[str, str], float], *, delay: float = 0.0, fail: bool = False) -> None:
+        self._score = score
+        self._delay = delay
+        self._fail = fail
+        self.calls = 0
+
+    @property
+    def name(self) -> str:
+        return "fake"
+
+    @property
+    def version(self) -> str:
+        return "test-1"
+
+    def similarities(self, query: str, texts: Sequence[str]) -> list[float]:
+        self.calls += 1
+        if self._delay:
+            time.sleep(self._delay)
+        if self._fail:
+            raise RuntimeError("the model fell over")
+        return [self._score(query, text) for text in texts]
+
+
+def _open(encoder: FakeEncoder | None) -> Kernel:
+    services = default_services()
+    bound = KernelServiceRegistry(
+        memory_service=services.memory_service,
+        working_memory_service=services.working_memory_service,
+        semantic_encoder=encoder,
+    )
+    return open_kernel(
+        ":memory:",
+        clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
+        services=bound,
+    )
+
+
+def _verified(kernel: Kernel) -> None:
+    report = verify_journal(JournalReader(kernel.store.engine), table=SYSCALL_TABLE)
+    assert report.verified, report.to_json()
+
+
+@pytest.fixture
+def k() -> Iterator[Kernel]:
+    kernel = _open(None)
+    try:
+        yield kernel
+        _verified(kernel)
+    finally:
+        kernel.close()
+
+
+def call(k: Kernel, name: str, args: dict[str, Any], principal: str = AGENT) -> dict[str, Any]:
+    result = k.call(f"memory.awmu.{name}", {"context_id": CTX, **args}, principal=principal)
+    assert result.ok, result.to_dict()
+    return msgspec.json.decode(msgspec.json.encode(result.value))
+
+
+def seed(k: Kernel, text: str, authority: str = "RELIABLE", **extra: Any) -> str:
+    value = call(k, "seed", {"text": text, "authority": authority, **extra}, OPERATOR)
+    unit_id: str = value["unit_id"]
+    return unit_id
+
+
+def say(k: Kernel, text: str, source: str = "player") -> dict[str, Any]:
+    return call(k, "propose", {"text": text, "source": source, "confidence": 0.8})
+
+
+def unit(k: Kernel, unit_id: str) -> dict[str, Any]:
+    found: dict[str, Any] = call(k, "get", {"unit_id": unit_id})["unit"]
+    return found
+
+
+def test_create_names_its_rules_and_refuses_unknown_ones(k: Kernel) -> None:
+    assert call(k, "create", {})["rules"] == 2
+    old = k.call("memory.awmu.create", {"context_id": "old", "rules": 1}, principal=OPERATOR)
+    assert old.ok and "rules" not in old.value
+    bad = k.call("memory.awmu.create", {"context_id": "new", "rules": 3}, principal=OPERATOR)
+    assert bad.error is not None and bad.error.code == "awmu_invalid_config"
+    assert "rules 3" in bad.error.detail
+
+
+def test_a_user_statement_that_conflicts_with_nothing_is_learned(k: Kernel) -> None:
+    call(k, "create", {})
+    seed(k, "Staff salaries are paid from the operating account ending 4471")
+    result = say(k, "Expense claims from the Rotterdam depot are booked to cost centre 7710")
+    assert result["outcome"] == "promoted"
+    assert result["unit"]["authority"] == "PROVISIONAL"
+    assert [d["name"] for d in result["detectors"]] == ["lexical", "value", "semantic"]
+    assert result["detectors"][2]["status"] == "absent"
+
+
+@pytest.mark.parametrize("source", ["player", "dm", "tool", "document", "system"])
+def test_a_value_swap_on_a_reliable_fact_is_queued_whatever_the_channel(k: Kernel, source: str) -> None:
+    call(k, "create", {})
+    fact = seed(k, "Staff salaries are paid from the operating account ending 4471")
+    result = call(
+        k,
+        "propose",
+        {"text": "Staff salaries are paid from the operating account ending 9902", "source": source,
+         "confidence": 1.0},
+    )  # fmt: skip
+    assert result["outcome"] == "queued_for_review"
+    (conflict,) = result["conflicts"]
+    assert conflict["unit_id"] == fact and conflict["detector"] == "value"
+    assert conflict["resolution"] == "QUEUE"
+    assert conflict["evidence"]["existing"] != conflict["evidence"]["incoming"]
+    assert unit(k, fact)["status"] == "ACTIVE"
+
+
+def test_a_contradiction_of_a_pinned_fact_is_rejected(k: Kernel) -> None:
+    call(k, "create", {})
+    fact = seed(k, "Supplier Norvik Steel is paid to the IBAN ending 3318", pinned=True)
+    result = say(k, "Supplier Norvik Steel is paid to the IBAN ending 7001")
+    assert result["outcome"] == "rejected_conflict"
+    assert result["conflicts"][0]["resolution"] == "KEEP_EXISTING"
+    assert unit(k, fact)["status"] == "ACTIVE"
+
+
+def test_tiers_matter_a_contradiction_displaces_provisional_never_reliable(k: Kernel) -> None:
+    call(k, "create", {})
+    learned = say(k, "The petty cash float at reception is capped at 300 euros")["unit_id"]
+    trusted = seed(k, "Any payment above 10000 euros needs sign-off from two approvers")
+    replaced = say(k, "From now on the petty cash float at reception is capped at 500 euros")
+    assert replaced["outcome"] == "promoted" and replaced["superseded"] == [learned]
+    kept = say(k, "From now on any payment above 50000 euros needs sign-off from two approvers")
+    assert kept["outcome"] == "queued_for_review"
+    assert unit(k, learned)["status"] == "SUPERSEDED"
+    assert unit(k, trusted)["status"] == "ACTIVE"
+
+
+def test_decay_never_archives_or_demotes_and_orders_eviction(k: Kernel) -> None:
+    call(k, "create", {"config": {"budget": 3}})
+    reliable = seed(k, "The monthly payroll run happens on the 25th of each month", rank=700)
+    unreliable = seed(k, "Year-end bonuses are paid out on the 15th of December", "UNRELIABLE", rank=620)
+    learned = say(k, "Contractor Ilse Brandt is paid to her Triodos account ending 5820")["unit_id"]
+    for _ in range(60):
+        call(k, "turn", {})
+    ranks = {u: unit(k, u) for u in (reliable, unreliable, learned)}
+    assert all(found["status"] == "ACTIVE" for found in ranks.values())
+    assert ranks[reliable]["authority"] == "RELIABLE" and ranks[reliable]["rank"] >= 400
+    assert ranks[unreliable]["authority"] == "UNRELIABLE" and ranks[unreliable]["rank"] >= 200
+    assert ranks[learned]["rank"] == 100
+    newcomer = say(k, "The warehouse alarm code changes every Monday at noon")
+    assert newcomer["outcome"] == "promoted" and newcomer["evicted"] == [learned]
+
+
+def test_a_turn_reinforces_what_its_text_mentions_unless_it_contradicts_it(k: Kernel) -> None:
+    call(k, "create", {})
+    payroll = seed(k, "The monthly payroll run happens on the 25th of each month")
+    rent = seed(k, "Dunmore Estates is owed 18000 euros each quarter for the warehouse lease")
+    result = call(
+        k,
+        "turn",
+        {
+            "text": "Remember the payroll run happens on the 25th. "
+            "Dunmore Estates is owed 25000 euros each quarter."
+        },
+    )
+    assert result["mentioned"] == {payroll: "lexical"}
+    assert [r["unit_id"] for r in result["reinforced"]] == [payroll]
+    assert rent in {d["unit_id"] for d in result["decayed"]}
+
+
+def test_turn_text_on_a_rules_1_context_is_refused(k: Kernel) -> None:
+    call(k, "create", {"rules": 1})
+    refused = k.call("memory.awmu.turn", {"context_id": CTX, "text": "hello there"}, principal=AGENT)
+    assert refused.error is not None and refused.error.code == "awmu_invalid_text"
+
+
+def test_the_review_queue_is_bounded_and_an_approval_displaces_the_reliable_unit(k: Kernel) -> None:
+    call(k, "create", {})
+    fact = seed(k, "Staff salaries are paid from the operating account ending 4471")
+    first = say(k, "Staff salaries are paid from the operating account ending 1000")["review_id"]
+    for ending in range(1001, 1050):
+        say(k, f"Staff salaries are paid from the operating account ending {ending}")
+    overflow = say(k, "Staff salaries are paid from the operating account ending 7777")
+    assert overflow["expired"] == [first]
+    queue = call(k, "list", {})["review_queue"]
+    assert len(queue) == 50 and first not in {item["review_id"] for item in queue}
+    decided = k.call(
+        "memory.awmu.review", {"request_id": overflow["review_id"], "decision": "approve"}, principal=OPERATOR
+    )
+    approved = decided.value
+    assert approved["outcome"] == "promoted" and approved["superseded"] == [fact]
+
+
+def _similar_when_sharing(word: str, score: float) -> Callable[[str, str], float]:
+    return lambda query, text: score if word in query.lower() and word in text.lower() else 0.1
+
+
+def test_semantic_paraphrase_is_a_duplicate_and_replay_does_not_run_the_encoder() -> None:
+    encoder = FakeEncoder(_similar_when_sharing("allerg", 0.93))
+    kernel = _open(encoder)
+    try:
+        call(kernel, "create", {})
+        fact = seed(kernel, "Mrs Alvarez is allergic to penicillin")
+        result = say(kernel, "Penicillin gives Mrs Alvarez an allergic reaction", source="document")
+        assert result["outcome"] == "duplicate" and result["duplicate_of"] == fact
+        assert result["match"] == "meaning" and result["corroborated"] is True
+        semantic = result["detectors"][2]
+        assert semantic == {
+            "name": "semantic:fake",
+            "version": "test-1",
+            "status": "ok",
+            "scores": {fact: 0.93},
+        }
+        assert unit(kernel, fact)["source_ids"] == ["operator", "document"]
+        calls = encoder.calls
+        _verified(kernel)
+        assert encoder.calls == calls
+    finally:
+        kernel.close()
+
+
+def test_a_paraphrased_contradiction_is_found_by_meaning() -> None:
+    encoder = FakeEncoder(_similar_when_sharing("vault", 0.8))
+    kernel = _open(encoder)
+    try:
+        call(kernel, "create", {})
+        fact = seed(kernel, "The bank vault key is never kept at the branch overnight")
+        result = say(kernel, "Overnight the vault key stays in the branch")
+        assert result["outcome"] == "queued_for_review"
+        assert result["conflicts"][0]["unit_id"] == fact
+        _verified(kernel)
+    finally:
+        kernel.close()
+
+
+def test_a_semantic_mention_reinforces_in_other_words() -> None:
+    encoder = FakeEncoder(_similar_when_sharing("warfarin", 0.8))
+    kernel = _open(encoder)
+    try:
+        call(kernel, "create", {})
+        fact = seed(kernel, "Mr Osei takes warfarin 5 mg daily")
+        result = call(kernel, "turn", {"text": "How is the warfarin treatment going for him?"})
+        assert result["mentioned"] == {fact: "semantic"}
+        _verified(kernel)
+    finally:
+        kernel.close()
+
+
+@pytest.mark.parametrize(
+    ("encoder", "status", "detail"),
+    [
+        (FakeEncoder(lambda q, t: 0.99, fail=True), "failed", "RuntimeError"),
+        (FakeEncoder(lambda q, t: 0.99, delay=0.5), "timeout", ""),
+    ],
+)
+def test_a_failing_or_slow_detector_is_recorded_and_the_call_goes_on(
+    encoder: FakeEncoder, status: str, detail: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(syscalls.detectors, "SEMANTIC_TIMEOUT_S", 0.05)
+    kernel = _open(encoder)
+    try:
+        call(kernel, "create", {})
+        seed(kernel, "The branch opens at nine")
+        result = say(kernel, "Deliveries arrive at the loading dock on Tuesdays")
+        assert result["outcome"] == "promoted"
+        semantic = result["detectors"][2]
+        assert semantic["status"] == status and semantic.get("detail", "") == detail
+        assert "scores" not in semantic
+        _verified(kernel)
+    finally:
+        kernel.close()
