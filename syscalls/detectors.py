@@ -72,14 +72,21 @@ def _live(encoder: SemanticEncoder | None, timeout: float) -> Measure:
 
 
 def _recorded(result: bytes) -> Measure:
+    """The semantic runs the entry recorded, served in the order the call made them."""
+    payload: Any = msgspec.json.decode(result)
+    value = payload.get("value") if isinstance(payload, dict) else None
+    detectors = value.get("detectors") if isinstance(value, dict) else None
+    runs = [
+        DetectorRun.from_wire(wire)
+        for wire in (detectors if isinstance(detectors, list) else [])
+        if isinstance(wire, dict) and str(wire.get("name", "")).startswith("semantic")
+    ]
+    served = iter(runs)
+
     def measure(text: str, units: Sequence[Unit]) -> Readings:
-        payload: Any = msgspec.json.decode(result)
-        value = payload.get("value") if isinstance(payload, dict) else None
-        detectors = value.get("detectors") if isinstance(value, dict) else None
-        for wire in detectors if isinstance(detectors, list) else []:
-            if isinstance(wire, dict) and str(wire.get("name", "")).startswith("semantic"):
-                return Readings(DetectorRun.from_wire(wire))
-        return Readings(DetectorRun("semantic", "", "absent", detail="not recorded"))
+        run = next(served, None)
+        missing = DetectorRun("semantic", "", "absent", detail="not recorded")
+        return Readings(run if run is not None else missing)
 
     return measure
 

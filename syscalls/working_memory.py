@@ -52,6 +52,7 @@ class ProposeArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     source: Source
     confidence: Probability
     verdicts: Annotated[list[VerdictArgs], msgspec.Meta(max_length=100)] = []
+    utterance: Annotated[str, msgspec.Meta(max_length=50_000, pattern=NO_NUL)] = ""
 
 
 class SeedArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -162,6 +163,7 @@ def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
         seq=ctx.seq,
         principal=ctx.principal,
         measure=measure_for(ctx),
+        utterance=args.utterance,
     )
 
 

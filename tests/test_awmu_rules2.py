@@ -156,9 +156,13 @@ def test_tiers_matter_a_contradiction_displaces_provisional_never_reliable(k: Ke
     call(k, "create", {})
     learned = say(k, "The petty cash float at reception is capped at 300 euros")["unit_id"]
     trusted = seed(k, "Any payment above 10000 euros needs sign-off from two approvers")
-    replaced = say(k, "From now on the petty cash float at reception is capped at 500 euros")
+    change = "From now on the petty cash float at reception is capped at 500 euros"
+    assert say(k, change)["outcome"] == "queued_for_review"  # one source's word displaces nothing
+    replaced = say(k, change, source="document")  # an independent source corroborates it
     assert replaced["outcome"] == "promoted" and replaced["superseded"] == [learned]
-    kept = say(k, "From now on any payment above 50000 euros needs sign-off from two approvers")
+    rule = "From now on any payment above 50000 euros needs sign-off from two approvers"
+    assert say(k, rule)["outcome"] == "queued_for_review"
+    kept = say(k, rule, source="document")
     assert kept["outcome"] == "queued_for_review"
     assert unit(k, learned)["status"] == "SUPERSEDED"
     assert unit(k, trusted)["status"] == "ACTIVE"

@@ -163,6 +163,7 @@ class _Run:
                     "source": CHANNEL_SOURCES[turn.channel],
                     "confidence": STATEMENT_CONFIDENCE,
                     "verdicts": self.oracle_verdicts(turn, units),
+                    "utterance": turn.text,
                 },
             )
             if "trust" in outcome:

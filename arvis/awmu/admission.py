@@ -19,15 +19,16 @@ from typing import Any
 
 import msgspec
 
-from arvis.awmu.detection import Readings, detect, paraphrase_of
+from arvis.awmu.detection import DetectorRun, Readings, detect, paraphrase_of
 from arvis.awmu.engine import ContextSession
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
-from arvis.awmu.model import EventKind, ReviewItem, ReviewStatus, Unit
+from arvis.awmu.model import Authority, EventKind, ReviewItem, ReviewStatus, Unit
 from arvis.awmu.promotion import Verdict, check_text, conflict_wire, promote_unit, trust_wire
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution, resolve_by_tier
 from arvis.awmu.ruleset import LEARNED_RANK, MAX_PENDING_REVIEWS
 from arvis.awmu.text import normalize
 from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
+from arvis.awmu.utterance import statements
 
 __all__ = ["Measure", "approve_queued", "propose_by_content"]
 
@@ -66,6 +67,38 @@ def _corroborate(session: ContextSession, unit: Unit, source: str, how: str) -> 
         unit = session.save(msgspec.structs.replace(unit, source_ids=(*unit.source_ids, source)))
     session.emit(EventKind.DUPLICATE, unit.unit_id, source=source, match=how, corroborated=added)
     return {"outcome": "duplicate", "duplicate_of": unit.unit_id, "match": how, "corroborated": added}
+
+
+def _contested_message(
+    session: ContextSession,
+    text: str,
+    utterance: str,
+    ranked: list[Unit],
+    measure: Measure,
+    ceiling: Authority,
+) -> tuple[list[tuple[Conflict, Unit, Resolution]], list[DetectorRun]]:
+    """The trusted units the message's other statements contest (those the tier table would keep or queue
+    against): a statement sent with an attack on a trusted fact is not admitted on the same word."""
+    key = normalize(text)
+    runs: list[DetectorRun] = []
+    contested: dict[str, tuple[Conflict, Unit, Resolution]] = {}
+    for index, sentence in enumerate(statements(utterance)):
+        if normalize(sentence) == key:
+            continue
+        readings = measure(sentence, ranked)
+        runs.append(readings.semantic)
+        for found in detect(sentence, ranked, readings, claims=True):
+            unit = session.active[found.unit_id]
+            verdict = resolve_by_tier(session.config, found, unit, ceiling, corroborated=False)
+            if verdict not in (Resolution.KEEP_EXISTING, Resolution.QUEUE) or found.unit_id in contested:
+                continue
+            evidence = {**(found.evidence or {}), "slot": "context", "sentence": index, "by": found.detector}
+            contested[found.unit_id] = (
+                Conflict(found.unit_id, found.type, found.confidence, "context", evidence),
+                unit,
+                Resolution.QUEUE,
+            )
+    return [contested[unit_id] for unit_id in sorted(contested)], runs
 
 
 def _verdict_wire(conflict: Conflict) -> dict[str, Any]:
@@ -126,7 +159,11 @@ def propose_by_content(
     confidence: float,
     verdicts: list[Verdict],
     measure: Measure,
+    utterance: str = "",
 ) -> dict[str, Any]:
+    """``utterance``: the whole message ``text`` was taken from, when the caller split one; a statement
+    whose message contests a trusted unit elsewhere is queued with it (its other sentences are read by
+    the same detectors, each semantic run recorded with ``of: context``)."""
     check_text(text)
     config = session.config
     admit_all = config.admission == "all"
@@ -166,6 +203,10 @@ def propose_by_content(
         )
         for c in conflicts
     ]
+    if utterance and not {Resolution.KEEP_EXISTING, Resolution.QUEUE} & {r for _, _, r in plan}:
+        contested, runs = _contested_message(session, text, utterance, ranked, measure, trust.ceiling)
+        plan += [item for item in contested if item[0].unit_id not in {c.unit_id for c in conflicts}]
+        detectors["detectors"] += [{**run.wire(), "of": "context"} for run in runs]
     for conflict, unit, resolution in plan:
         session.emit(
             EventKind.CONFLICT,
@@ -203,7 +244,7 @@ def approve_queued(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
     verdicts = [
         Verdict(str(v["unit_id"]), ConflictType(v["type"]), float(v["confidence"]), str(v["detector"]))
         for v in item.verdicts
-        if v["unit_id"] in session.active and v.get("slot") != "subject"  # a claim displaces nothing
+        if v["unit_id"] in session.active and v.get("slot") not in ("subject", "context")  # claims: nothing
     ]
     conflicts = _conflicts(session, item.text, verdicts, Readings())
     plan = []

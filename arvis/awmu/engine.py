@@ -29,6 +29,7 @@ from arvis.awmu.model import (
 )
 from arvis.awmu.repository import AwmuRepository, ContextRecord
 from arvis.awmu.text import normalize
+from arvis.awmu.values import values_of
 
 __all__ = ["ContextSession", "unit_wire"]
 
@@ -205,10 +206,16 @@ class ContextSession:
             candidates.append(unit)
         if self.config.eviction == "oldest":
             return sorted(candidates, key=lambda unit: (unit.created_seq, unit.unit_id))
-        if self.rules >= 2:  # authority first: a PROVISIONAL unit goes before any RELIABLE one
+        if self.rules >= 2:  # authority first; within it, small talk before specific facts
             return sorted(
                 candidates,
-                key=lambda unit: (authority_rank(unit.authority), unit.rank, unit.updated_seq, unit.unit_id),
+                key=lambda unit: (
+                    authority_rank(unit.authority),
+                    bool(values_of(unit.text)),
+                    unit.rank,
+                    unit.updated_seq,
+                    unit.unit_id,
+                ),
             )
         return sorted(
             candidates,

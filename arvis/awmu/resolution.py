@@ -111,9 +111,9 @@ def resolve_by_tier(
 
     CANON and pinned units are kept (the proposal is rejected); a RELIABLE unit is kept and the proposal
     queued for a decision; an UNRELIABLE one yields only to a marked revision ("now", "moved to", …) that an
-    independent source corroborates; a PROVISIONAL one yields to a marked revision, or to a contradiction
-    an independent source corroborates. Anything else is queued. A proposal whose trust ceiling is below the
-    existing unit's authority never displaces it."""
+    independent source corroborates; a PROVISIONAL one to a revision or a contradiction that an independent
+    source corroborates. Anything else is queued: one source's word displaces nothing. A proposal whose
+    trust ceiling is below the existing unit's authority never displaces it."""
     if conflict.type is ConflictType.WORLD_PROGRESSION or config.conflict_policy == "coexist":
         return Resolution.COEXIST
     if conflict.evidence is not None and conflict.evidence.get("slot") == "subject":
@@ -130,4 +130,4 @@ def resolve_by_tier(
     revision = conflict.type is ConflictType.REVISION
     if existing.authority is Authority.UNRELIABLE:
         return Resolution.REPLACE if revision and corroborated else Resolution.QUEUE
-    return Resolution.REPLACE if revision or corroborated else Resolution.QUEUE
+    return Resolution.REPLACE if corroborated else Resolution.QUEUE

@@ -83,12 +83,20 @@ class WorkingMemoryService:
         seq: int,
         principal: str,
         measure: Measure = _UNMEASURED,
+        utterance: str = "",
     ) -> dict[str, Any]:
-        """``measure``: the semantic detector (rules 2); without it, value and lexical detectors only."""
+        """``measure``: the semantic detector (rules 2); without it, value and lexical detectors only.
+        ``utterance``: the message the statement was taken from (rules 2)."""
         session = self._open(repo, context_id, seq, principal)
         if session.rules >= 2:
             result = propose_by_content(
-                session, text=text, source=source, confidence=confidence, verdicts=verdicts, measure=measure
+                session,
+                text=text,
+                source=source,
+                confidence=confidence,
+                verdicts=verdicts,
+                measure=measure,
+                utterance=utterance,
             )
         else:
             result = propose(session, text=text, source=source, confidence=confidence, verdicts=verdicts)
