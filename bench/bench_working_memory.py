@@ -104,7 +104,7 @@ def propose_and_turn(kernel: Kernel, step: int) -> str:
     turned = kernel.call("memory.awmu.turn", {"context_id": CONTEXT, "text": text}, principal=AGENT)
     if not (proposed.ok and turned.ok):
         raise RuntimeError(f"working memory refused: {proposed.error or turned.error}")
-    status: str = proposed.value["detectors"][2]["status"]
+    status: str = proposed.value["detectors"][3]["status"]
     return status
 
 

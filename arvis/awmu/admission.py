@@ -22,6 +22,7 @@ import msgspec
 from arvis.awmu.detection import DetectorRun, Readings, detect, paraphrase_of
 from arvis.awmu.engine import ContextSession
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
+from arvis.awmu.framing import framing_cues
 from arvis.awmu.model import Authority, EventKind, ReviewItem, ReviewStatus, Unit
 from arvis.awmu.promotion import Verdict, check_text, conflict_wire, promote_unit, trust_wire
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution, resolve_by_tier
@@ -218,10 +219,13 @@ def propose_by_content(
         )
     result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wire(plan), **detectors}
     resolutions = {resolution for _, _, resolution in plan}
+    framing = framing_cues(f"{text}\n{utterance}")
+    if framing:
+        result["framing"] = framing
     if Resolution.KEEP_EXISTING in resolutions:
         session.emit(EventKind.REJECTED, None, reason="conflict", source=source)
         return {"outcome": "rejected_conflict", **result}
-    if Resolution.QUEUE in resolutions:
+    if Resolution.QUEUE in resolutions or framing:
         queued = _queue(
             session, text=text, source=source, confidence=confidence, trust=trust, conflicts=conflicts
         )

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arvis.awmu.compaction import key_terms
+from arvis.awmu.framing import FRAMING_DETECTOR, FRAMING_VERSION
 from arvis.awmu.model import Authority, Unit, authority_rank
 from arvis.awmu.resolution import Conflict, ConflictType
 from arvis.awmu.ruleset import CLAIM_SIMILARITY, DUPLICATE_SIMILARITY, MENTION_SIMILARITY
@@ -93,6 +94,7 @@ class Readings:
         return [
             {"name": "lexical", "version": LEXICAL_VERSION, "status": "ok"},
             {"name": VALUE_DETECTOR, "version": VALUE_DETECTOR_VERSION, "status": "ok"},
+            {"name": FRAMING_DETECTOR, "version": FRAMING_VERSION, "status": "ok"},
             self.semantic.wire(),
         ]
 

@@ -1,0 +1,66 @@
+"""The framing detector (rules 2): how a statement asks to be believed, not what it says.
+
+Persuasion and injection have a small, stable vocabulary: a claimed memory of the assistant's own words
+("you told me", "as I said"), a claimed authority ("by order of", "effective immediately", "I am your
+manager"), claimed consensus ("everyone knows"), hearsay ("I heard", "rumour has it"), an instruction to
+the memory itself ("ignore …", "save this as …", "update your records"), pressed certainty ("trust me",
+"honestly") and a waived rule ("is waived", "no longer applies"). A statement framed so is not a fact
+anyone observed; the working memory holds it for a decision instead of learning it on its own word.
+
+Pure and versioned like the value detector: recomputed on replay. The cue lists are general (written from
+the categories, not from any scenario); what they cost in true statements held back is measured by the
+blind bench (benign admission).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FRAMING_DETECTOR", "FRAMING_VERSION", "framing_cues"]
+
+FRAMING_DETECTOR = "framing"
+FRAMING_VERSION = "1"
+
+_CUES = {
+    "claimed_memory": (
+        r"\byou (?:told|said|promised|agreed|confirmed|mentioned)\b"
+        r"|\bas (?:i|we) (?:said|mentioned|told you|explained|noted)\b"
+        r"|\byou already (?:know|agreed)\b|\bremember when you\b"
+        r"|\bwe (?:agreed|settled|established) (?:earlier|before|that)\b"
+    ),
+    "claimed_authority": (
+        r"\b(?:directive|by order of|under orders|on behalf of|head office|effective immediately"
+        r"|management says|the boss says|official (?:notice|order|policy) says"
+        r"|i am (?:the|your) (?:new |acting )?(?:captain|supervisor|manager|admin|administrator|owner"
+        r"|commander|director)|i have (?:clearance|authority|permission))\b"
+    ),
+    "claimed_consensus": (
+        r"\beveryone (?:knows|agrees|says)\b|\bcommon knowledge\b|\bit is well known\b"
+        r"|\b(?:the whole|all the|all of the) (?:staff|crew|team|town|village|office|ward|department)\b"
+        r"|\bthey all (?:say|agree)\b"
+    ),
+    "hearsay": (
+        r"\bi (?:heard|hear|was told)\b|\brumou?rs?\b|\bword (?:is|has it)\b|\bpeople (?:say|are saying)\b"
+    ),
+    "instruction_to_memory": (
+        r"\bignore (?:all|any|the|your|previous|what)\b|\bdisregard\b"
+        r"|\bforget (?:what|that|everything|about)\b"
+        r"|\bsave (?:this|that|it|the \w+) as\b|\bupdate (?:your|the) (?:records?|memory|notes|file)\b"
+        r"|\boverwrite\b|\bnew instructions?\b|\bsystem prompt\b|\bfrom now on,? you\b"
+    ),
+    "pressed_certainty": (
+        r"\btrust me\b|\bbelieve me\b|\bi(?:'m| am) (?:sure|certain|positive|telling you)\b"
+        r"|\bsurely\b|\bobviously\b|\bhonestly\b|\bto be honest\b|\bno doubt\b"
+    ),
+    "waived_rule": (
+        r"\b(?:is|are|been) waived\b|\bno longer (?:required|needed|applies|necessary)\b"
+        r"|\bdoes ?n[o']t apply\b"
+    ),
+}
+_COMPILED = tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _CUES.items())
+
+
+def framing_cues(text: str) -> list[str]:
+    """The cue categories ``text`` uses, sorted (empty: a plain statement)."""
+    folded = text.replace("\u2019", "'")
+    return sorted(name for name, pattern in _COMPILED if pattern.search(folded))
