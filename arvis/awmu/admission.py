@@ -122,9 +122,9 @@ def _queue(
     confidence: float,
     trust: TrustAssessment,
     conflicts: list[Conflict],
+    pending: list[ReviewItem],
 ) -> dict[str, Any]:
-    """Queue a proposal for a decision; the oldest pending item expires when the queue is full."""
-    pending = session.repo.pending_reviews(session.context_id)
+    """Queue a proposal for a decision; the oldest ``pending`` item expires when the queue is full."""
     expired = []
     overflow = len(pending) + 1 - MAX_PENDING_REVIEWS
     for item in sorted(pending, key=lambda item: (item.created_seq, item.review_id))[: max(overflow, 0)]:
@@ -182,11 +182,8 @@ def propose_by_content(
         return {**_corroborate(session, paraphrased, source, "meaning"), **detectors}
     conflicts = _conflicts(session, text, verdicts, readings)
     key = normalize(text)
-    queued_sources = {
-        item.source
-        for item in session.repo.pending_reviews(session.context_id)
-        if normalize(item.text) == key
-    }
+    pending = session.repo.pending_reviews(session.context_id)
+    queued_sources = {item.source for item in pending if normalize(item.text) == key}
     corroborated = len(queued_sources | {source}) >= 2
     trust = assess_trust(
         config,
@@ -227,7 +224,13 @@ def propose_by_content(
         return {"outcome": "rejected_conflict", **result}
     if Resolution.QUEUE in resolutions or framing:
         queued = _queue(
-            session, text=text, source=source, confidence=confidence, trust=trust, conflicts=conflicts
+            session,
+            text=text,
+            source=source,
+            confidence=confidence,
+            trust=trust,
+            conflicts=conflicts,
+            pending=pending,
         )
         return {**queued, **result}
     zone = Zone.AUTO_PROMOTE if admit_all else trust.zone

@@ -188,15 +188,18 @@ def mentioned(text: str, units: Sequence[Unit], readings: Readings) -> dict[str,
     sentence that conflicts with the unit (by value or polarity) does not reinforce it."""
     if not key_terms(text):
         return {}
-    conflicting = {
-        conflict.unit_id for sentence in sentences(text) for conflict in detect(sentence, units, readings)
-    }
-    found: dict[str, str] = {}
+    candidates: dict[str, str] = {}
     for unit in units:
-        if unit.unit_id in conflicting:
-            continue
         if mentions(text, unit.text):
-            found[unit.unit_id] = "lexical"
+            candidates[unit.unit_id] = "lexical"
         elif readings.similarity(unit.unit_id) >= MENTION_SIMILARITY:
-            found[unit.unit_id] = "semantic"
-    return found
+            candidates[unit.unit_id] = "semantic"
+    if not candidates:
+        return {}
+    mentioned_units = [unit for unit in units if unit.unit_id in candidates]
+    conflicting = {
+        conflict.unit_id
+        for sentence in sentences(text)
+        for conflict in detect(sentence, mentioned_units, readings)
+    }
+    return {unit_id: how for unit_id, how in candidates.items() if unit_id not in conflicting}

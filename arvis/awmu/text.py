@@ -9,6 +9,7 @@ contractions expanded first ("isn't" → "is not", "can't" → "can not", "won't
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = [
     "NEGATIONS",
@@ -54,10 +55,12 @@ def words(text: str) -> list[str]:
     return expanded
 
 
+@lru_cache(maxsize=8192)
 def is_negated(text: str) -> bool:
     return any(word in NEGATIONS for word in words(text))
 
 
+@lru_cache(maxsize=8192)
 def content_words(text: str) -> frozenset[str]:
     """The words of ``text`` without negations: what two statements must share to be about the same."""
     return frozenset(word for word in words(text) if word not in NEGATIONS)

@@ -976,18 +976,23 @@ def _negated(text: _Profile) -> bool:
 
 def _prefix_clash(existing: _Profile, incoming: _Profile) -> _Clash | None:
     """A negative prefix on one side only: "locked" against "unlocked", "safe" against "unsafe"."""
-    for word in sorted(existing.contrast):
+    only_incoming = incoming.contrast - existing.contrast
+    found: list[tuple[str, str]] = []
+    for word in only_incoming:  # scan the smaller side; the first clash in the existing text's order wins
         for prefix in _PREFIXES:
-            if _prefixed(prefix, word) and prefix + word in incoming.contrast - existing.contrast:
-                return _Clash("antonym", word, prefix + word, Decimal(1))
+            if not word.startswith(prefix):
+                continue
             base = word[len(prefix) :]
-            if (
-                word.startswith(prefix)
-                and _prefixed(prefix, base)
-                and base in incoming.contrast - existing.contrast
-            ):
-                return _Clash("antonym", word, base, Decimal(1))
-    return None
+            if _prefixed(prefix, base) and base in existing.contrast:
+                found.append((base, word))
+    for word in only_incoming:
+        for prefix in _PREFIXES:
+            if _prefixed(prefix, word) and prefix + word in existing.contrast:
+                found.append((prefix + word, word))
+    if not found:
+        return None
+    existing_word, incoming_word = min(found)
+    return _Clash("antonym", existing_word, incoming_word, Decimal(1))
 
 
 def _prefixed(prefix: str, base: str) -> bool:
