@@ -68,6 +68,14 @@ GOLDENS = (
         "a13c6920d5bb0ae80f97691dca2b1ab0722964869cdb9c20606c83f18a234dfa",
         "5661c6433c67697b01b68555871ac73a3ac195907d90f75c09b38b7ae7f2375a",
     ),
+    # rules 2 of the working memory, with the semantic detector's runs recorded (generate_r2.py)
+    Golden(
+        "r2-scenario.db",
+        "scenario:poisoned-source:FULL_AWMU",
+        95,
+        "57fca432ed11617097a41f885eb27e0cfc31c06a90afd7ec06549444db093f00",
+        "2b685b082981876e405078a287703f1653c13f68b0de9f4ae9569dfa03321660",
+    ),
 )
 
 
@@ -172,3 +180,26 @@ def test_journal_replay_kernel_serves_every_recorded_call(golden: Golden, copy: 
             assert served.error.detail == recorded["error"]["detail"]
     assert replay.exhausted
     assert replay.served == golden.entries
+
+
+def test_a_rules_2_journal_verifies_without_the_semantic_packages(tmp_path: Path) -> None:
+    """Verification reads the semantic detector's runs from the journal: with onnxruntime, tokenizers and
+    numpy made unimportable, the rules-2 golden journal still verifies byte for byte."""
+    target = tmp_path / "r2.db"
+    shutil.copyfile(GOLDEN_DIR / "r2-scenario.db", target)
+    script = (
+        "import sys\n"
+        "for name in ('onnxruntime', 'tokenizers', 'numpy'):\n"
+        "    sys.modules[name] = None\n"
+        "from journal.reader import JournalReader\n"
+        "from journal.replay import verify_journal\n"
+        "from kernel.services import shared_encoder\n"
+        "from syscalls.table import SYSCALL_TABLE\n"
+        "assert shared_encoder() is None\n"
+        f"report = verify_journal(JournalReader.open({str(target)!r}), table=SYSCALL_TABLE)\n"
+        "assert report.verified, report.to_json()\n"
+        "print(report.entries)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "95"
