@@ -37,9 +37,14 @@ def _run_with_deadline(
 
     def work() -> None:
         try:
-            answers.put(("ok", encoder.similarities(query, texts)))
+            scores = [float(score) for score in encoder.similarities(query, texts)]
         except Exception as exc:  # the detector's failure is data, never the call's
             answers.put(("failed", type(exc).__name__))
+            return
+        if len(scores) != len(texts) or not all(-1.0 <= score <= 1.0 for score in scores):  # NaN fails too
+            answers.put(("failed", "bad scores"))
+            return
+        answers.put(("ok", scores))
 
     threading.Thread(target=work, name="arvis-semantic", daemon=True).start()
     try:
@@ -49,18 +54,23 @@ def _run_with_deadline(
 
 
 def _live(encoder: SemanticEncoder | None, timeout: float) -> Measure:
+    """One deadline for the whole call: after a timeout or a failure, the call's later runs are reported
+    as skipped without asking the encoder again."""
+    spent: list[str] = []
+
     def measure(text: str, units: Sequence[Unit]) -> Readings:
         if encoder is None:
             return Readings(DetectorRun("semantic", "", "absent", detail="no encoder is bound"))
         name = f"semantic:{encoder.name}"
+        if spent:
+            return Readings(DetectorRun(name, encoder.version, "skipped", {}, f"an earlier run {spent[0]}"))
         if not units:
             return Readings(DetectorRun(name, encoder.version, "ok"))
         status, answer = _run_with_deadline(encoder, text, [unit.text for unit in units], timeout)
-        if status != "ok" or not isinstance(answer, list) or len(answer) != len(units):
-            detail = answer if isinstance(answer, str) else "wrong number of scores"
-            return Readings(
-                DetectorRun(name, encoder.version, status if status != "ok" else "failed", {}, detail)
-            )
+        if status != "ok" or not isinstance(answer, list):
+            spent.append("timed out" if status == "timeout" else "failed")
+            detail = answer if isinstance(answer, str) else ""
+            return Readings(DetectorRun(name, encoder.version, status, {}, detail))
         scores = {
             unit.unit_id: round(float(score), 4)
             for unit, score in zip(units, answer, strict=True)

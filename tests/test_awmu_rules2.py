@@ -331,3 +331,102 @@ def test_a_plain_statement_in_a_framed_message_is_held_with_it(k: Kernel) -> Non
     assert result["outcome"] == "queued_for_review" and result["framing"] == ["pressed_certainty"]
     plain = say(k, "The loading dock closes at six on Fridays")
     assert plain["outcome"] == "promoted"
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), 1.5, -3.0])
+def test_a_score_that_is_no_similarity_is_a_failed_run_and_replays(bad: float) -> None:
+    kernel = _open(FakeEncoder(lambda q, t: bad))
+    try:
+        call(kernel, "create", {})
+        seed(kernel, "The monthly payroll run happens on the 25th of each month")
+        turned = call(kernel, "turn", {"text": "The payroll run is on the 3rd"})
+        assert turned["detectors"][3]["status"] == "failed"
+        assert turned["detectors"][3]["detail"] == "bad scores"
+        assert (
+            say(kernel, "The payroll run happens on the 28th of each month")["outcome"] == "queued_for_review"
+        )
+        _verified(kernel)
+    finally:
+        kernel.close()
+
+
+def test_after_a_timeout_the_call_asks_the_encoder_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(syscalls.detectors, "SEMANTIC_TIMEOUT_S", 0.05)
+    encoder = FakeEncoder(lambda q, t: 0.2, delay=0.3)
+    kernel = _open(encoder)
+    try:
+        call(kernel, "create", {})
+        seed(kernel, "The branch opens at nine")
+        message = "Deliveries arrive on Tuesdays. The van is blue. The driver is called Sam."
+        result = call(
+            kernel,
+            "propose",
+            {
+                "text": "Deliveries arrive on Tuesdays",
+                "source": "player",
+                "confidence": 0.8,
+                "utterance": message,
+            },
+        )
+        statuses = [d["status"] for d in result["detectors"][3:]]
+        assert statuses == ["timeout", "skipped", "skipped"]
+        assert encoder.calls == 1
+        _verified(kernel)
+    finally:
+        kernel.close()
+
+
+def test_a_bad_verdict_is_refused_before_the_encoder_runs() -> None:
+    encoder = FakeEncoder(lambda q, t: 0.2)
+    kernel = _open(encoder)
+    try:
+        call(kernel, "create", {})
+        seed(kernel, "The branch opens at nine")
+        refused = kernel.call(
+            "memory.awmu.propose",
+            {"context_id": CTX, "text": "The branch opens at ten", "source": "player", "confidence": 0.8,
+             "verdicts": [{"unit_id": "u99-0", "type": "CONTRADICTION", "confidence": 0.9}]},
+            principal=AGENT,
+        )  # fmt: skip
+        assert refused.error is not None and refused.error.code == "awmu_invalid_verdict"
+        assert encoder.calls == 0
+        _verified(kernel)
+    finally:
+        kernel.close()
+
+
+def test_a_callers_progression_verdict_cannot_wave_a_swap_onto_a_trusted_fact(k: Kernel) -> None:
+    call(k, "create", {})
+    fact = seed(k, "Staff salaries are paid from the operating account ending 4471")
+    result = call(
+        k,
+        "propose",
+        {"text": "Staff salaries are paid from the operating account ending 9903", "source": "tool",
+         "confidence": 0.9, "verdicts": [{"unit_id": fact, "type": "WORLD_PROGRESSION", "confidence": 0.9}]},
+    )  # fmt: skip
+    assert result["outcome"] == "queued_for_review"
+    assert result["conflicts"][0]["detector"] == "value"
+
+
+def test_an_unrelated_sentence_does_not_cancel_a_mention() -> None:
+    kernel = _open(FakeEncoder(lambda q, t: 0.8))  # the whole text looks like everything
+    try:
+        call(kernel, "create", {})
+        payroll = seed(kernel, "The monthly payroll run happens on the 25th of each month")
+        text = "The monthly payroll run happens on the 25th of each month. The dentist visit is on the 1st."
+        assert call(kernel, "turn", {"text": text})["mentioned"] == {payroll: "lexical"}
+        _verified(kernel)
+    finally:
+        kernel.close()
+
+
+def test_an_entry_by_corroboration_settles_the_queued_copies(k: Kernel) -> None:
+    call(k, "create", {})
+    learned = say(k, "The petty cash float at reception is capped at 300 euros")["unit_id"]
+    change = "From now on the petty cash float at reception is capped at 500 euros"
+    queued = say(k, change)["review_id"]
+    entered = say(k, change, source="document")
+    assert entered["superseded"] == [learned]
+    assert call(k, "list", {})["review_queue"] == []
+    decided = k.call("memory.awmu.review", {"request_id": queued, "decision": "approve"}, principal=OPERATOR)
+    assert decided.error is not None and decided.error.code == "awmu_request_decided"

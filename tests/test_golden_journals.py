@@ -73,8 +73,8 @@ GOLDENS = (
         "r2-scenario.db",
         "scenario:poisoned-source:FULL_AWMU",
         95,
-        "57fca432ed11617097a41f885eb27e0cfc31c06a90afd7ec06549444db093f00",
-        "2b685b082981876e405078a287703f1653c13f68b0de9f4ae9569dfa03321660",
+        "183cfc1ac0ccd7c8de87f3866b1e73c883583dc9fc54864dc251c0690dcfd31a",
+        "9578724427e9ce0319cf8760899ff46912608c3a1fefae4f7a3b68e096cadb3c",
     ),
 )
 

@@ -23,10 +23,10 @@ from arvis.awmu.detection import DetectorRun, Readings, detect, paraphrase_of
 from arvis.awmu.engine import ContextSession
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 from arvis.awmu.framing import framing_cues
-from arvis.awmu.model import Authority, EventKind, ReviewItem, ReviewStatus, Unit
+from arvis.awmu.model import Authority, EventKind, ReviewItem, ReviewStatus, Unit, authority_rank
 from arvis.awmu.promotion import Verdict, check_text, conflict_wire, promote_unit, trust_wire
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution, resolve_by_tier
-from arvis.awmu.ruleset import LEARNED_RANK, MAX_PENDING_REVIEWS
+from arvis.awmu.ruleset import LEARNED_RANK, MAX_CONTEXT_STATEMENTS, MAX_PENDING_REVIEWS
 from arvis.awmu.text import normalize
 from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
 from arvis.awmu.utterance import statements
@@ -57,7 +57,15 @@ def _conflicts(
     session: ContextSession, text: str, verdicts: list[Verdict], readings: Readings
 ) -> list[Conflict]:
     judged = _judged(session, verdicts)
-    found = [c for c in detect(text, session.ranked(), readings, claims=True) if c.unit_id not in judged]
+    detected = {c.unit_id: c for c in detect(text, session.ranked(), readings, claims=True)}
+    for unit_id, verdict in list(judged.items()):
+        unit = session.active[unit_id]
+        trusted = unit.pinned or authority_rank(unit.authority) >= authority_rank(Authority.RELIABLE)
+        if trusted and verdict.type is ConflictType.WORLD_PROGRESSION and unit_id in detected:
+            del judged[
+                unit_id
+            ]  # a caller's "progression" cannot wave a detected conflict onto a trusted unit
+    found = [c for unit_id, c in detected.items() if unit_id not in judged]
     return sorted([*judged.values(), *found], key=lambda conflict: conflict.unit_id)
 
 
@@ -83,7 +91,7 @@ def _contested_message(
     key = normalize(text)
     runs: list[DetectorRun] = []
     contested: dict[str, tuple[Conflict, Unit, Resolution]] = {}
-    for index, sentence in enumerate(statements(utterance)):
+    for index, sentence in enumerate(statements(utterance)[:MAX_CONTEXT_STATEMENTS]):
         if normalize(sentence) == key:
             continue
         readings = measure(sentence, ranked)
@@ -174,6 +182,7 @@ def propose_by_content(
     duplicate = session.duplicate_of(text)
     if duplicate is not None:
         return _corroborate(session, duplicate, source, "text")
+    _judged(session, verdicts)  # refuse a bad verdict before any detector runs
     ranked = session.ranked()
     readings = measure(text, ranked)
     detectors = {"detectors": readings.wire()}
@@ -235,12 +244,30 @@ def propose_by_content(
         return {**queued, **result}
     zone = Zone.AUTO_PROMOTE if admit_all else trust.zone
     rank = None if zone is Zone.AUTO_PROMOTE else LEARNED_RANK if zone is Zone.REVIEW else _ARCHIVE_RANK
-    return {
-        **result,
-        **promote_unit(
-            session, text=text, source=source, confidence=confidence, trust=trust, plan=plan, rank=rank
-        ),
-    }
+    promoted = promote_unit(
+        session, text=text, source=source, confidence=confidence, trust=trust, plan=plan, rank=rank
+    )
+    if promoted.get("outcome") == "promoted":
+        _settle_corroborated(session, [item for item in pending if normalize(item.text) == key], promoted)
+    return {**result, **promoted}
+
+
+def _settle_corroborated(session: ContextSession, queued: list[ReviewItem], promoted: dict[str, Any]) -> None:
+    """The queued copies of a statement that has now entered are decided by its entry: approved, with
+    the unit they became, so that they neither fill the queue nor come back as duplicates."""
+    for item in queued:
+        session.repo.put_review(
+            msgspec.structs.replace(
+                item,
+                status=ReviewStatus.APPROVED,
+                decided_seq=session.seq,
+                decided_by="rules:corroborated",
+                unit_id=promoted["unit_id"],
+            )
+        )
+        session.emit(
+            EventKind.REVIEW_DECIDED, promoted["unit_id"], review_id=item.review_id, status="APPROVED"
+        )
 
 
 def approve_queued(session: ContextSession, item: ReviewItem) -> dict[str, Any]:

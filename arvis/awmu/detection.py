@@ -21,7 +21,12 @@ from arvis.awmu.compaction import key_terms
 from arvis.awmu.framing import FRAMING_DETECTOR, FRAMING_VERSION
 from arvis.awmu.model import Authority, Unit, authority_rank
 from arvis.awmu.resolution import Conflict, ConflictType
-from arvis.awmu.ruleset import CLAIM_SIMILARITY, DUPLICATE_SIMILARITY, MENTION_SIMILARITY
+from arvis.awmu.ruleset import (
+    CLAIM_SIMILARITY,
+    DUPLICATE_SIMILARITY,
+    MAX_MENTION_SENTENCES,
+    MENTION_SIMILARITY,
+)
 from arvis.awmu.text import content_words, is_negated, jaccard
 from arvis.awmu.utterance import mentions, sentences
 from arvis.awmu.values import VALUE_DETECTOR, VALUE_DETECTOR_VERSION, detect_values, same_values
@@ -87,7 +92,9 @@ class Readings:
     semantic: DetectorRun = SEMANTIC_ABSENT
 
     def similarity(self, unit_id: str) -> float:
-        return self.semantic.scores.get(unit_id, 0.0) if self.semantic.ok else 0.0
+        """The recorded similarity to the unit, within [0, 1] (0 when not recorded)."""
+        score = self.semantic.scores.get(unit_id, 0.0) if self.semantic.ok else 0.0
+        return min(max(score, 0.0), 1.0)
 
     def wire(self) -> list[dict[str, Any]]:
         """The detectors of a rules-2 call, in the order they run."""
@@ -197,9 +204,10 @@ def mentioned(text: str, units: Sequence[Unit], readings: Readings) -> dict[str,
     if not candidates:
         return {}
     mentioned_units = [unit for unit in units if unit.unit_id in candidates]
+    # each sentence on its own words: the whole text's similarity says nothing about one of its sentences
     conflicting = {
         conflict.unit_id
-        for sentence in sentences(text)
-        for conflict in detect(sentence, mentioned_units, readings)
+        for sentence in sentences(text)[:MAX_MENTION_SENTENCES]
+        for conflict in detect(sentence, mentioned_units, Readings())
     }
     return {unit_id: how for unit_id, how in candidates.items() if unit_id not in conflicting}

@@ -18,6 +18,8 @@ __all__ = [
     "CLAIM_SIMILARITY",
     "DUPLICATE_SIMILARITY",
     "LEARNED_RANK",
+    "MAX_CONTEXT_STATEMENTS",
+    "MAX_MENTION_SENTENCES",
     "MAX_PENDING_REVIEWS",
     "MENTION_SIMILARITY",
     "RECORDED_SIMILARITY_FLOOR",
@@ -53,6 +55,13 @@ DUPLICATE_SIMILARITY = 0.85
 
 LEARNED_RANK = 400
 """The rank a statement enters at when its trust earns review rather than auto-promotion."""
+
+MAX_CONTEXT_STATEMENTS = 16
+"""Statements of a proposal's utterance read for a contested message: the first ones, so that a long
+message costs at most this many semantic runs."""
+
+MAX_MENTION_SENTENCES = 64
+"""Sentences of a turn's text checked for contradicting the units it mentions: the first ones."""
 
 MAX_PENDING_REVIEWS = 50
 """Queued proposals one context may hold; the oldest expires when a new one would exceed it."""

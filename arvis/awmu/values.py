@@ -45,6 +45,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import NamedTuple
 
+from arvis.awmu.ruleset import SUBJECT_SIMILARITY
 from arvis.awmu.text import NEGATIONS
 
 __all__ = [
@@ -63,7 +64,7 @@ VALUE_DETECTOR = "value"
 VALUE_DETECTOR_VERSION = "1"
 
 # an embedding similarity at or above this makes a pair the same subject when the words barely overlap
-RELATED_SUBJECT = 0.45
+RELATED_SUBJECT = SUBJECT_SIMILARITY
 # subject overlap a slot needs before a differing value counts: chosen by measurement on the 17 arvis
 # and 33 upstream scenarios (no finding on any benign statement, every look-alike swap still found)
 VALUE_SUBJECT = 0.3
