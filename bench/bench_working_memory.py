@@ -10,7 +10,7 @@ entries ÷ seconds."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from arvis.scenario.conditions import Condition
@@ -91,6 +91,20 @@ def turn_and_assemble(kernel: Kernel, units: list[str], turn: int) -> int:
     return len(block.value["included"])
 
 
+def write_sampler(writer: Kernel, written: Iterator[int], calls: int) -> Callable[[], float]:
+    """One sample: ``calls`` memory.write calls on ``writer``, in ms per call."""
+
+    def write_ms() -> float:
+        workload = [write_args(next(written)) for _ in range(calls)]
+        with timed() as elapsed:
+            results = [writer.call(name, args, principal=who) for name, args, who in workload]
+        if not all(result.ok for result in results):
+            raise RuntimeError("the kernel refused a benchmark write")
+        return elapsed[0] * 1_000 / calls
+
+    return write_ms
+
+
 def propose_and_turn(kernel: Kernel, step: int) -> str:
     """A value swap on one stored fact (every detector runs; it is queued), then a turn with that text;
     returns the semantic detector's status."""
@@ -127,14 +141,7 @@ def run_detectors(quick: bool, directory: Path) -> BenchResult:
 
             return measure
 
-        def write_ms() -> float:
-            workload = [write_args(next(written)) for _ in range(pairs)]
-            with timed() as elapsed:
-                results = [writer.call(name, args, principal=who) for name, args, who in workload]
-            if not all(result.ok for result in results):
-                raise RuntimeError("the kernel refused a benchmark write")
-            return elapsed[0] * 1_000 / pairs
-
+        write_ms = write_sampler(writer, written, pairs)
         semantic, plain, writes = alternate(repetitions, pair_ms(with_encoder), pair_ms(without), write_ms)
     finally:
         with_encoder.close()
@@ -201,14 +208,7 @@ def run(quick: bool = False) -> list[BenchResult]:
                         included.append(turn_and_assemble(kernel, units, next(turn)))
                 return elapsed[0] * 1_000 / pairs
 
-            def write_ms() -> float:
-                workload = [write_args(next(written)) for _ in range(pairs)]
-                with timed() as elapsed:
-                    results = [writer.call(name, args, principal=who) for name, args, who in workload]
-                if not all(result.ok for result in results):
-                    raise RuntimeError("the kernel refused a benchmark write")
-                return elapsed[0] * 1_000 / pairs
-
+            write_ms = write_sampler(writer, written, pairs)
             pair_samples, write_samples = alternate(repetitions, pair_ms, write_ms)
         finally:
             kernel.close()

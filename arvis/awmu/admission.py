@@ -24,7 +24,14 @@ from arvis.awmu.engine import ContextSession
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 from arvis.awmu.framing import framing_cues
 from arvis.awmu.model import Authority, EventKind, ReviewItem, ReviewStatus, Unit, authority_rank
-from arvis.awmu.promotion import Verdict, check_text, conflict_wire, promote_unit, trust_wire
+from arvis.awmu.promotion import (
+    Verdict,
+    check_text,
+    conflict_wire,
+    promote_unit,
+    settle_approved,
+    trust_wire,
+)
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution, resolve_by_tier
 from arvis.awmu.ruleset import LEARNED_RANK, MAX_CONTEXT_STATEMENTS, MAX_PENDING_REVIEWS
 from arvis.awmu.text import normalize
@@ -290,15 +297,4 @@ def approve_queued(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
         )
         plan.append((conflict, unit, resolution))
         session.emit(EventKind.CONFLICT, unit.unit_id, type=conflict.type.value, resolution=resolution.value)
-    if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
-        return {"outcome": "rejected_conflict", "conflicts": conflict_wire(plan)}
-    duplicate = session.duplicate_of(item.text)
-    if duplicate is not None:
-        return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
-    trust = TrustAssessment(item.trust_score, item.trust_signals, Zone.AUTO_PROMOTE, item.authority_ceiling)
-    return {
-        "conflicts": conflict_wire(plan),
-        **promote_unit(
-            session, text=item.text, source=item.source, confidence=item.confidence, trust=trust, plan=plan
-        ),
-    }
+    return settle_approved(session, item, plan)

@@ -32,6 +32,7 @@ __all__ = [
     "promote_unit",
     "propose",
     "seed",
+    "settle_approved",
     "trust_wire",
 ]
 
@@ -304,6 +305,14 @@ def promote_reviewed(session: ContextSession, item: ReviewItem) -> dict[str, Any
     plan = _plan(session, conflicts, item.authority_ceiling)
     for conflict, unit, resolution in plan:
         session.emit(EventKind.CONFLICT, unit.unit_id, type=conflict.type.value, resolution=resolution.value)
+    return settle_approved(session, item, plan)
+
+
+def settle_approved(
+    session: ContextSession, item: ReviewItem, plan: list[tuple[Conflict, Unit, Resolution]]
+) -> dict[str, Any]:
+    """An approved queued proposal, its conflicts planned: rejected when a unit must be kept, a
+    duplicate when its text is active already, else promoted with the ceiling its trust earned."""
     if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
         return {"outcome": "rejected_conflict", "conflicts": conflict_wire(plan)}
     duplicate = session.duplicate_of(item.text)
