@@ -22,7 +22,10 @@ def open_kernel(
     journal_id: str | None = None,
     logger: CallLogger | None = None,
 ) -> Kernel:
-    """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it."""
+    """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it.
+
+    Without ``services``, the default ones are bound, with the working memory's semantic encoder when its
+    packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides."""
     chosen_clock = clock or SystemClock()
     store = SqlJournalStore(
         open_engine(target, durability=durability), clock=chosen_clock, journal_id=journal_id
