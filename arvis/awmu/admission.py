@@ -21,13 +21,13 @@ import msgspec
 
 from arvis.awmu.detection import DetectorRun, Readings, detect, paraphrase_of
 from arvis.awmu.engine import ContextSession
-from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 from arvis.awmu.framing import framing_cues
 from arvis.awmu.model import Authority, EventKind, ReviewItem, ReviewStatus, Unit, authority_rank
 from arvis.awmu.promotion import (
     Verdict,
     check_text,
     conflict_wire,
+    judged_conflicts,
     promote_unit,
     settle_approved,
     trust_wire,
@@ -46,24 +46,10 @@ Measure = Callable[[str, Sequence[Unit]], Readings]
 _ARCHIVE_RANK = LEARNED_RANK - 100
 
 
-def _judged(session: ContextSession, verdicts: list[Verdict]) -> dict[str, Conflict]:
-    judged = {}
-    for verdict in verdicts:
-        if verdict.unit_id not in session.active:
-            raise AwmuRuleError(
-                AwmuErrorCode.INVALID_VERDICT,
-                f"verdict names '{verdict.unit_id}', not an active unit of this context",
-            )
-        judged[verdict.unit_id] = Conflict(
-            verdict.unit_id, verdict.type, verdict.confidence, verdict.detector
-        )
-    return judged
-
-
 def _conflicts(
     session: ContextSession, text: str, verdicts: list[Verdict], readings: Readings
 ) -> list[Conflict]:
-    judged = _judged(session, verdicts)
+    judged = judged_conflicts(session, verdicts)
     detected = {c.unit_id: c for c in detect(text, session.ranked(), readings, claims=True)}
     for unit_id, verdict in list(judged.items()):
         unit = session.active[unit_id]
@@ -189,7 +175,7 @@ def propose_by_content(
     duplicate = session.duplicate_of(text)
     if duplicate is not None:
         return _corroborate(session, duplicate, source, "text")
-    _judged(session, verdicts)  # refuse a bad verdict before any detector runs
+    judged_conflicts(session, verdicts)  # refuse a bad verdict before any detector runs
     ranked = session.ranked()
     readings = measure(text, ranked)
     detectors = {"detectors": readings.wire()}

@@ -28,6 +28,7 @@ __all__ = [
     "Verdict",
     "check_text",
     "conflict_wire",
+    "judged_conflicts",
     "promote_reviewed",
     "promote_unit",
     "propose",
@@ -55,7 +56,8 @@ def check_text(text: str) -> str:
     return text
 
 
-def _conflicts(session: ContextSession, text: str, verdicts: list[Verdict]) -> list[Conflict]:
+def judged_conflicts(session: ContextSession, verdicts: list[Verdict]) -> dict[str, Conflict]:
+    """The callers' verdicts as conflicts, by unit id; one naming no active unit is refused."""
     judged = {}
     for verdict in verdicts:
         if verdict.unit_id not in session.active:
@@ -66,6 +68,11 @@ def _conflicts(session: ContextSession, text: str, verdicts: list[Verdict]) -> l
         judged[verdict.unit_id] = Conflict(
             verdict.unit_id, verdict.type, verdict.confidence, verdict.detector
         )
+    return judged
+
+
+def _conflicts(session: ContextSession, text: str, verdicts: list[Verdict]) -> list[Conflict]:
+    judged = judged_conflicts(session, verdicts)
     lexical = [c for c in detect_lexical(session.config, text, session.ranked()) if c.unit_id not in judged]
     return sorted([*judged.values(), *lexical], key=lambda conflict: conflict.unit_id)
 
