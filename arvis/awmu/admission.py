@@ -22,13 +22,14 @@ import msgspec
 from arvis.awmu.detection import DetectorRun, Readings, detect, paraphrase_of
 from arvis.awmu.engine import ContextSession
 from arvis.awmu.framing import framing_cues
-from arvis.awmu.model import Authority, EventKind, ReviewItem, ReviewStatus, Unit, authority_rank
+from arvis.awmu.model import Authority, EventKind, ReviewItem, ReviewStatus, Unit
 from arvis.awmu.promotion import (
     Verdict,
     check_text,
     conflict_wire,
     judged_conflicts,
     promote_unit,
+    review_item,
     settle_approved,
     trust_wire,
 )
@@ -47,19 +48,22 @@ _ARCHIVE_RANK = LEARNED_RANK - 100
 
 
 def _conflicts(
-    session: ContextSession, text: str, verdicts: list[Verdict], readings: Readings
+    session: ContextSession, text: str, judged: dict[str, Conflict], readings: Readings
 ) -> list[Conflict]:
-    judged = judged_conflicts(session, verdicts)
-    detected = {c.unit_id: c for c in detect(text, session.ranked(), readings, claims=True)}
-    for unit_id, verdict in list(judged.items()):
-        unit = session.active[unit_id]
-        trusted = unit.pinned or authority_rank(unit.authority) >= authority_rank(Authority.RELIABLE)
-        if trusted and verdict.type is ConflictType.WORLD_PROGRESSION and unit_id in detected:
-            del judged[
-                unit_id
-            ]  # a caller's "progression" cannot wave a detected conflict onto a trusted unit
-    found = [c for unit_id, c in detected.items() if unit_id not in judged]
-    return sorted([*judged.values(), *found], key=lambda conflict: conflict.unit_id)
+    """The callers' verdicts (``judged_conflicts``) and the detectors' findings, one per unit, by unit id.
+    A caller's "progression" cannot wave a conflict a detector found onto a trusted unit."""
+    detected = {c.unit_id: c for c in detect(session.config, text, session.ranked(), readings, claims=True)}
+    kept = {
+        unit_id: verdict
+        for unit_id, verdict in judged.items()
+        if not (
+            session.active[unit_id].trusted
+            and verdict.type is ConflictType.WORLD_PROGRESSION
+            and unit_id in detected
+        )
+    }
+    found = [c for unit_id, c in detected.items() if unit_id not in kept]
+    return sorted([*kept.values(), *found], key=lambda conflict: conflict.unit_id)
 
 
 def _corroborate(session: ContextSession, unit: Unit, source: str, how: str) -> dict[str, Any]:
@@ -89,7 +93,7 @@ def _contested_message(
             continue
         readings = measure(sentence, ranked)
         runs.append(readings.semantic)
-        for found in detect(sentence, ranked, readings, claims=True):
+        for found in detect(session.config, sentence, ranked, readings, claims=True):
             unit = session.active[found.unit_id]
             verdict = resolve_by_tier(session.config, found, unit, ceiling, corroborated=False)
             if verdict not in (Resolution.KEEP_EXISTING, Resolution.QUEUE) or found.unit_id in contested:
@@ -136,17 +140,13 @@ def _queue(
         )
         session.emit(EventKind.REVIEW_DECIDED, None, review_id=item.review_id, status="EXPIRED")
         expired.append(item.review_id)
-    item = ReviewItem(
-        review_id=f"r{session.seq}",
-        context_id=session.context_id,
+    item = review_item(
+        session,
         text=text,
         source=source,
         confidence=confidence,
-        trust_score=trust.score,
-        trust_signals=trust.signals,
-        authority_ceiling=trust.ceiling,
+        trust=trust,
         verdicts=tuple(_verdict_wire(conflict) for conflict in conflicts),
-        created_seq=session.seq,
     )
     session.repo.put_review(item)
     session.emit(EventKind.QUEUED, None, review_id=item.review_id, source=source, score=trust.score)
@@ -175,26 +175,22 @@ def propose_by_content(
     duplicate = session.duplicate_of(text)
     if duplicate is not None:
         return _corroborate(session, duplicate, source, "text")
-    judged_conflicts(session, verdicts)  # refuse a bad verdict before any detector runs
+    judged = judged_conflicts(session, verdicts)  # a bad verdict is refused before any detector runs
     ranked = session.ranked()
     readings = measure(text, ranked)
     detectors = {"detectors": readings.wire()}
     paraphrased = paraphrase_of(text, ranked, readings)
     if paraphrased is not None:
         return {**_corroborate(session, paraphrased, source, "meaning"), **detectors}
-    conflicts = _conflicts(session, text, verdicts, readings)
+    conflicts = _conflicts(session, text, judged, readings)
     key = normalize(text)
     pending = session.repo.pending_reviews(session.context_id)
-    queued_sources = {item.source for item in pending if normalize(item.text) == key}
-    corroborated = len(queued_sources | {source}) >= 2
+    queued_copies = [item for item in pending if normalize(item.text) == key]
+    sources = len({item.source for item in queued_copies} | {source})
     trust = assess_trust(
-        config,
-        text=text,
-        source=source,
-        confidence=confidence,
-        active=ranked,
-        corroborating_sources=len(queued_sources | {source}),
+        config, text=text, source=source, confidence=confidence, active=ranked, corroborating_sources=sources
     )
+    corroborated = sources >= 2
     plan = [
         (
             c,
@@ -241,7 +237,7 @@ def propose_by_content(
         session, text=text, source=source, confidence=confidence, trust=trust, plan=plan, rank=rank
     )
     if promoted.get("outcome") == "promoted":
-        _settle_corroborated(session, [item for item in pending if normalize(item.text) == key], promoted)
+        _settle_corroborated(session, queued_copies, promoted)
     return {**result, **promoted}
 
 
@@ -273,14 +269,16 @@ def approve_queued(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
         for v in item.verdicts
         if v["unit_id"] in session.active and v.get("slot") not in ("subject", "context")  # claims: nothing
     ]
-    conflicts = _conflicts(session, item.text, verdicts, Readings())
+    conflicts = _conflicts(session, item.text, judged_conflicts(session, verdicts), Readings())
     plan = []
     for conflict in conflicts:
         unit = session.active[conflict.unit_id]
-        kept = unit.protected or conflict.type is ConflictType.WORLD_PROGRESSION
-        resolution = (
-            Resolution.KEEP_EXISTING if unit.protected else Resolution.COEXIST if kept else Resolution.REPLACE
-        )
+        if unit.protected:
+            resolution = Resolution.KEEP_EXISTING
+        elif conflict.type is ConflictType.WORLD_PROGRESSION:
+            resolution = Resolution.COEXIST
+        else:
+            resolution = Resolution.REPLACE
         plan.append((conflict, unit, resolution))
         session.emit(EventKind.CONFLICT, unit.unit_id, type=conflict.type.value, resolution=resolution.value)
     return settle_approved(session, item, plan)

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arvis.awmu.compaction import key_terms
+from arvis.awmu.config import AwmuConfig
 from arvis.awmu.framing import FRAMING_DETECTOR, FRAMING_VERSION
-from arvis.awmu.model import Authority, Unit, authority_rank
+from arvis.awmu.model import Unit
 from arvis.awmu.resolution import Conflict, ConflictType
 from arvis.awmu.ruleset import (
     CLAIM_SIMILARITY,
@@ -41,8 +42,6 @@ __all__ = [
 ]
 
 LEXICAL_VERSION = "1"
-_LEXICAL_OVERLAP = 0.5
-_LEXICAL_CONFIDENCE = 0.75
 
 
 @dataclass(frozen=True)
@@ -106,8 +105,10 @@ class Readings:
         ]
 
 
-def _lexical(text: str, units: Sequence[Unit], readings: Readings) -> dict[str, Conflict]:
-    """Exactly one side negated, about the same thing: by word overlap, or by meaning when words differ."""
+def _lexical(config: AwmuConfig, text: str, units: Sequence[Unit], readings: Readings) -> dict[str, Conflict]:
+    """Rules 1's detector (``detect_lexical``: exactly one side negated, content-word overlap above the
+    context's ``lexical_conflict_overlap``) widened by meaning: the overlap may be replaced by a recorded
+    similarity of at least ``MENTION_SIMILARITY``."""
     negated = is_negated(text)
     words = content_words(text)
     found: dict[str, Conflict] = {}
@@ -116,12 +117,13 @@ def _lexical(text: str, units: Sequence[Unit], readings: Readings) -> dict[str, 
             continue
         overlap = jaccard(words, content_words(unit.text))
         similarity = readings.similarity(unit.unit_id)
-        if overlap > _LEXICAL_OVERLAP or similarity >= MENTION_SIMILARITY:
+        by_words = overlap > config.lexical_conflict_overlap
+        if by_words or similarity >= MENTION_SIMILARITY:
             found[unit.unit_id] = Conflict(
                 unit.unit_id,
                 ConflictType.CONTRADICTION,
-                _LEXICAL_CONFIDENCE,
-                "lexical" if overlap > _LEXICAL_OVERLAP else "semantic",
+                config.lexical_conflict_confidence,
+                "lexical" if by_words else "semantic",
                 {"slot": "polarity", "overlap": round(overlap, 4), "similarity": similarity},
             )
     return found
@@ -133,8 +135,7 @@ def _claims(units: Sequence[Unit], readings: Readings, found: dict[str, Conflict
     claims: dict[str, Conflict] = {}
     for unit in units:
         similarity = readings.similarity(unit.unit_id)
-        trusted = unit.pinned or authority_rank(unit.authority) >= authority_rank(Authority.RELIABLE)
-        if unit.unit_id in found or not trusted or similarity < CLAIM_SIMILARITY:
+        if unit.unit_id in found or not unit.trusted or similarity < CLAIM_SIMILARITY:
             continue
         claims[unit.unit_id] = Conflict(
             unit.unit_id,
@@ -146,7 +147,9 @@ def _claims(units: Sequence[Unit], readings: Readings, found: dict[str, Conflict
     return claims
 
 
-def detect(text: str, units: Sequence[Unit], readings: Readings, *, claims: bool = False) -> list[Conflict]:
+def detect(
+    config: AwmuConfig, text: str, units: Sequence[Unit], readings: Readings, *, claims: bool = False
+) -> list[Conflict]:
     """Conflicts of ``text`` with ``units`` by value first, then by polarity; with ``claims`` (a proposal,
     not a turn's mention check), then claims on trusted subjects. One per unit, by unit id."""
     related = {unit.unit_id: readings.similarity(unit.unit_id) for unit in units}
@@ -165,7 +168,7 @@ def detect(text: str, units: Sequence[Unit], readings: Readings, *, claims: bool
                 "similarity": related[finding.unit_id],
             },
         )
-    for unit_id, conflict in _lexical(text, units, readings).items():
+    for unit_id, conflict in _lexical(config, text, units, readings).items():
         found.setdefault(unit_id, conflict)
     if claims:
         found.update(_claims(units, readings, found))
@@ -188,7 +191,7 @@ def paraphrase_of(text: str, units: Sequence[Unit], readings: Readings) -> Unit 
     return chosen
 
 
-def mentioned(text: str, units: Sequence[Unit], readings: Readings) -> dict[str, str]:
+def mentioned(config: AwmuConfig, text: str, units: Sequence[Unit], readings: Readings) -> dict[str, str]:
     """Units ``text`` talks about without contradicting them: unit id → ``lexical`` or ``semantic``.
 
     A mention is two shared key terms, or a similarity of at least ``MENTION_SIMILARITY``; a text with a
@@ -208,6 +211,6 @@ def mentioned(text: str, units: Sequence[Unit], readings: Readings) -> dict[str,
     conflicting = {
         conflict.unit_id
         for sentence in sentences(text)[:MAX_MENTION_SENTENCES]
-        for conflict in detect(sentence, mentioned_units, Readings())
+        for conflict in detect(config, sentence, mentioned_units, Readings())
     }
     return {unit_id: how for unit_id, how in candidates.items() if unit_id not in conflicting}

@@ -110,7 +110,7 @@ def turn(
     if session.rules >= 2:
         ranked = session.ranked()
         readings = measure(text, ranked) if text and measure is not None else Readings()
-        found = mentioned(text, ranked, readings) if text else {}
+        found = mentioned(session.config, text, ranked, readings) if text else {}
         chosen = sorted(set(chosen) | set(found))
         extra = {"mentioned": found, "detectors": readings.wire()}
     session.close(advance_turn=True)

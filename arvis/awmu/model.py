@@ -84,6 +84,11 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     last_reinforced_turn: int = 0
 
     @property
+    def trusted(self) -> bool:
+        """RELIABLE or CANON, or pinned: what rules 2 never lets one source's word displace."""
+        return self.pinned or self.authority in (Authority.RELIABLE, Authority.CANON)
+
+    @property
     def protected(self) -> bool:
         """Pinned and CANON units are immune to decay, automatic demotion and eviction."""
         return self.pinned or self.authority is Authority.CANON

@@ -32,6 +32,7 @@ __all__ = [
     "promote_reviewed",
     "promote_unit",
     "propose",
+    "review_item",
     "seed",
     "settle_approved",
     "trust_wire",
@@ -159,15 +160,12 @@ def propose(
         session.emit(EventKind.REJECTED, None, reason="trust_archive", source=source, score=trust.score)
         return {"outcome": "archived", **result}
     if trust.zone is Zone.REVIEW:
-        item = ReviewItem(
-            review_id=f"r{session.seq}",
-            context_id=session.context_id,
+        item = review_item(
+            session,
             text=text,
             source=source,
             confidence=confidence,
-            trust_score=trust.score,
-            trust_signals=trust.signals,
-            authority_ceiling=trust.ceiling,
+            trust=trust,
             verdicts=tuple(
                 {
                     "unit_id": c.unit_id,
@@ -178,7 +176,6 @@ def propose(
                 for c in conflicts
                 if c.detector != "lexical"
             ),
-            created_seq=session.seq,
         )
         session.repo.put_review(item)
         session.emit(EventKind.QUEUED, None, review_id=item.review_id, source=source, score=trust.score)
@@ -187,6 +184,30 @@ def propose(
         **result,
         **promote_unit(session, text=text, source=source, confidence=confidence, trust=trust, plan=plan),
     }
+
+
+def review_item(
+    session: ContextSession,
+    *,
+    text: str,
+    source: str,
+    confidence: float,
+    trust: TrustAssessment,
+    verdicts: tuple[dict[str, Any], ...],
+) -> ReviewItem:
+    """A proposal queued by this call, with the verdicts a reviewer will see."""
+    return ReviewItem(
+        review_id=f"r{session.seq}",
+        context_id=session.context_id,
+        text=text,
+        source=source,
+        confidence=confidence,
+        trust_score=trust.score,
+        trust_signals=trust.signals,
+        authority_ceiling=trust.ceiling,
+        verdicts=verdicts,
+        created_seq=session.seq,
+    )
 
 
 def promote_unit(
