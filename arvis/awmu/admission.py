@@ -48,11 +48,16 @@ _ARCHIVE_RANK = LEARNED_RANK - 100
 
 
 def _conflicts(
-    session: ContextSession, text: str, judged: dict[str, Conflict], readings: Readings
+    session: ContextSession,
+    text: str,
+    judged: dict[str, Conflict],
+    readings: Readings,
+    ranked: Sequence[Unit] | None = None,
 ) -> list[Conflict]:
     """The callers' verdicts (``judged_conflicts``) and the detectors' findings, one per unit, by unit id.
     A caller's "progression" cannot wave a conflict a detector found onto a trusted unit."""
-    detected = {c.unit_id: c for c in detect(session.config, text, session.ranked(), readings, claims=True)}
+    units = session.ranked() if ranked is None else ranked
+    detected = {c.unit_id: c for c in detect(session.config, text, units, readings, claims=True)}
     kept = {
         unit_id: verdict
         for unit_id, verdict in judged.items()
@@ -182,7 +187,7 @@ def propose_by_content(
     paraphrased = paraphrase_of(text, ranked, readings)
     if paraphrased is not None:
         return {**_corroborate(session, paraphrased, source, "meaning"), **detectors}
-    conflicts = _conflicts(session, text, judged, readings)
+    conflicts = _conflicts(session, text, judged, readings, ranked)
     key = normalize(text)
     pending = session.repo.pending_reviews(session.context_id)
     queued_copies = [item for item in pending if normalize(item.text) == key]
