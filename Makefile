@@ -19,7 +19,7 @@ demo: $(STAMP)
 
 # the long-term and working-memory syscalls, one by one, on a fresh journal
 demo-kernel: $(STAMP)
-	$(BIN)/arvis demo --db demo-journal.db
+	$(BIN)/arvis demo --db demo-journal.db --force
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -23,6 +23,7 @@ from typing import Any
 
 from bench import (
     bench_batch,
+    bench_cli,
     bench_rss,
     bench_snapshot,
     bench_verify,
@@ -48,6 +49,7 @@ BENCHMARKS: list[tuple[str, Runner]] = [
     (bench_snapshot.NAME, bench_snapshot.run),
     (bench_working_memory.NAME, bench_working_memory.run),
     (bench_rss.NAME, bench_rss.run),
+    (bench_cli.NAME, bench_cli.run),
 ]
 
 PROFILES: dict[str, Setup] = {
@@ -59,7 +61,8 @@ PROFILES: dict[str, Setup] = {
     bench_working_memory.NAME: bench_working_memory.profile_setup,
     bench_working_memory.SCENARIO_NAME: bench_working_memory.profile_setup_scenario,
 }
-"""The kernel side of each benchmark, for the profiler (peak RSS is not a matter of time)."""
+"""The kernel side of each benchmark, for the profiler (peak RSS is not a matter of time, and the command
+line's figures are child processes: neither is profiled)."""
 
 
 def _git() -> str:

@@ -47,6 +47,19 @@ def _is_empty(connection: Connection, table: Table) -> bool:
     return int(connection.execute(select(func.count()).select_from(table)).scalar_one()) == 0
 
 
+def _refuse_occupied(occupied: list[str]) -> None:
+    """Refuse a target that holds anything. A header alone is an empty journal of the target's own
+    (``arvis db upgrade`` or a kernel started it): its identity cannot be replaced (the header is
+    append-only), and the copied entries chain from the source's, so the copy needs a new database."""
+    if occupied == [journal_header.name]:
+        raise StorageError(
+            "the target is not empty: it holds an empty journal of its own (started by `arvis db upgrade` "
+            "or a first call); copy into a new database"
+        )
+    if occupied:
+        raise StorageError(f"the target is not empty (rows in {', '.join(occupied)})")
+
+
 def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyReport:
     """Copy the journal in ``source`` into ``target`` (brought to the head migration first; it must
     hold no journal and no state). Raises StorageError when either side refuses."""
@@ -61,9 +74,7 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
             if target.dialect.name == "postgresql":
                 writing.exec_driver_sql("LOCK TABLE journal_header, journal IN EXCLUSIVE MODE")
             targets = (journal_header, journal, *STATE_TABLES, memory_entry_counts)
-            occupied = [t.name for t in targets if not _is_empty(writing, t)]
-            if occupied:
-                raise StorageError(f"the target is not empty (rows in {', '.join(occupied)})")
+            _refuse_occupied([t.name for t in targets if not _is_empty(writing, t)])
             writing.execute(
                 journal_header.insert(),
                 {

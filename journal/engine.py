@@ -1,8 +1,14 @@
 """Engines from a path or URL, with the SQLite settings the journal relies on.
 
+A target is a URL only when it starts with a scheme (``postgresql://``, ``sqlite:///``); anything else
+is a file path, taken literally: ``%41``, ``?``, ``#``, spaces and any other character name themselves,
+never URL syntax. Only SQLite and PostgreSQL are supported; any other URL is refused before anything
+connects (``UnsupportedDatabase``).
+
 SQLite: WAL, ``synchronous`` NORMAL (default) or FULL, a busy timeout, and ``BEGIN IMMEDIATE`` for
 every transaction so that the write lock is taken before the head of the journal is read (a
-read-only engine's transactions are deferred: they read a snapshot and take no write lock).
+read-only engine's transactions are deferred: they read a snapshot and take no write lock). A read-only
+engine opens the file with ``mode=ro``: reading never creates a database.
 
 PostgreSQL (``postgresql+psycopg://``; a plain ``postgresql://`` URL is given the psycopg driver): the
 busy timeout becomes ``lock_timeout`` (the journal lock is taken in each write transaction, see
@@ -13,28 +19,41 @@ the server's setting, OFF turns it off; a reader's sessions are read-only.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import time
+from collections.abc import Mapping
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, quote, unquote
 
 from sqlalchemy import Connection, Engine, Row, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.base import Executable
 
+from kernel.protocols import StorageError
+
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT_MS",
+    "SUPPORTED_FORMS",
     "Durability",
+    "UnsupportedDatabase",
     "fetch_all",
     "fetch_tuples",
+    "is_url",
     "one_line",
     "open_engine",
+    "shown",
+    "sqlite_file",
     "to_url",
 ]
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
+
+SUPPORTED_FORMS = "a file path, sqlite:///PATH, or postgresql://USER@HOST[:PORT]/DATABASE"
 
 
 class Durability(StrEnum):
@@ -46,20 +65,111 @@ class Durability(StrEnum):
     OFF = "OFF"  # scratch stores only (replay on a throwaway file): no durability at all
 
 
-_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+class UnsupportedDatabase(StorageError):
+    """A target that names no database arvis can use (another backend, a malformed URL): refused
+    before connecting, so that the message says what is accepted instead of a driver's complaint.
+    ``reason`` is the message without the list of accepted forms (a command prints that as its hint)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"{reason}; arvis takes {SUPPORTED_FORMS}")
+        self.reason = reason
 
 
-def to_url(target: str) -> str:
-    """A SQLAlchemy URL from a URL or a file path (``:memory:`` means an in-memory SQLite); a
-    PostgreSQL URL without a driver gets psycopg, the driver the project ships with."""
-    for scheme in _POSTGRES_SCHEMES:
-        if target.startswith(scheme):
-            return "postgresql+psycopg://" + target[len(scheme) :]
-    if "://" in target:
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_PASSWORD = re.compile(r"(://[^/@:]*:)[^/@]*@")
+_SQLITE_DRIVERS = frozenset({"sqlite", "sqlite+pysqlite"})
+_POSTGRES_DRIVERS = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
+_DRIVER_OPTIONS = frozenset(
+    {"timeout", "isolation_level", "detect_types", "check_same_thread", "cached_statements"}
+)
+"""Query keys of a ``sqlite://`` URL that go to Python's driver; every other key is a SQLite URI parameter."""
+
+
+def is_url(target: str) -> bool:
+    """Whether ``target`` is a URL: it starts with ``scheme://`` (a letter, then letters, digits, ``+``,
+    ``-`` or ``.``). Only then is it parsed as one; a file path is never decoded."""
+    return _SCHEME.match(target) is not None
+
+
+def shown(target: str) -> str:
+    """A target as printed in messages: a path as given, a URL without its password."""
+    if not is_url(target):
         return target
+    try:
+        return make_url(target).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return _PASSWORD.sub(r"\1***@", target)
+
+
+def _refused(target: str, why: str) -> UnsupportedDatabase:
+    named = f"{shown(target)}: " if target else ""
+    return UnsupportedDatabase(f"{named}{why}")
+
+
+def _parse_failure(exc: Exception) -> str:
+    """Why SQLAlchemy could not parse a URL, in words (its only ValueError is a port's ``int()``)."""
+    if isinstance(exc, ValueError) and "int()" in str(exc):
+        return "not a valid database URL (its port is not a number)"
+    return f"not a valid database URL ({exc})"
+
+
+def to_url(target: str) -> URL:
+    """The SQLAlchemy URL of a target: a file path (taken literally, made absolute; ``:memory:`` means an
+    in-memory SQLite) or a SQLite or PostgreSQL URL. A PostgreSQL URL without a driver gets psycopg, the
+    driver the project ships with. Raises ``UnsupportedDatabase`` for anything else."""
     if target == ":memory:":
-        return "sqlite://"
-    return f"sqlite:///{os.path.abspath(target)}"
+        return URL.create("sqlite")
+    if not target:
+        raise _refused(target, "no database given")
+    if not is_url(target):
+        if "://" in target:
+            raise _refused(target, "not a URL (no scheme before ://)")
+        return URL.create("sqlite", database=os.path.abspath(target))
+    try:
+        url = make_url(target)
+    except (ArgumentError, ValueError) as exc:
+        raise _refused(target, _parse_failure(exc)) from None
+    if url.drivername in _POSTGRES_DRIVERS:
+        return url.set(drivername="postgresql+psycopg")
+    if url.drivername not in _SQLITE_DRIVERS:
+        raise _refused(target, f"{url.drivername} is not supported")
+    if url.host or url.username or url.password or url.port:
+        raise _refused(target, "a SQLite URL names a file after three slashes (sqlite:///PATH)")
+    return url
+
+
+def _sqlite_uri_path(database: str) -> tuple[str, dict[str, str]]:
+    """The file and parameters of a SQLite URI given as a URL's database (``file:PATH?mode=ro``)."""
+    rest, _, query = database.removeprefix("file:").partition("?")
+    rest = rest.partition("#")[0]
+    if rest.startswith("//"):  # file://HOST/PATH: SQLite accepts only an empty host or localhost
+        rest = "/" + rest[2:].partition("/")[2]
+    return unquote(rest), dict(parse_qsl(query, keep_blank_values=True))
+
+
+def _sqlite_target(url: URL) -> tuple[str, dict[str, str], dict[str, str]] | None:
+    """(the file's absolute path, its SQLite URI parameters, the driver's options) of a SQLite URL; None
+    for an in-memory database."""
+    query = {key: value if isinstance(value, str) else value[-1] for key, value in url.query.items()}
+    driver = {key: value for key, value in query.items() if key in _DRIVER_OPTIONS}
+    parameters = {key: value for key, value in query.items() if key not in _DRIVER_OPTIONS and key != "uri"}
+    database = url.database or ""
+    if database.startswith("file:") and query.get("uri", "").lower() in ("true", "1"):
+        database, own = _sqlite_uri_path(database)
+        parameters = {**own, **parameters}
+    if database in ("", ":memory:") or parameters.get("mode") == "memory":
+        return None
+    return os.path.abspath(database), parameters, driver
+
+
+def sqlite_file(target: str) -> str | None:
+    """The absolute path of the SQLite file a target names; None for an in-memory database or a
+    server. Raises ``UnsupportedDatabase`` like ``to_url``."""
+    url = to_url(target)
+    if url.drivername not in _SQLITE_DRIVERS:
+        return None
+    found = _sqlite_target(url)
+    return None if found is None else found[0]
 
 
 def one_line(exc: BaseException) -> str:
@@ -155,18 +265,97 @@ def open_engine(
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
     read_only: bool = False,
 ) -> Engine:
-    url = make_url(to_url(target))
-    if url.get_backend_name() == "postgresql":
+    """An engine on ``target`` (see ``to_url``). ``read_only``: never creates, migrates or writes the
+    database; a SQLite file that does not exist is a ``StorageError``, not a new empty database."""
+    url = to_url(target)
+    if url.drivername not in _SQLITE_DRIVERS:
         return _postgres_engine(
             url, durability=durability, busy_timeout_ms=busy_timeout_ms, read_only=read_only
         )
-    if url.get_backend_name() != "sqlite":
-        return create_engine(url)
-    in_memory = url.database in (None, "", ":memory:")
-    kwargs: dict[str, Any] = {}
-    if in_memory:
-        kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
-    engine = create_engine(url, **kwargs)
+    found = _sqlite_target(url)
+    if found is None:
+        memory = URL.create("sqlite")  # whatever the URL said besides (a mode=memory, say)
+        engine = create_engine(memory, poolclass=StaticPool, connect_args={"check_same_thread": False})
+        return _configured(engine, durability, busy_timeout_ms, wal=False, read_only=read_only)
+    path, parameters, driver = found
+    read_only = read_only or parameters.get("mode") == "ro" or parameters.get("immutable") == "1"
+    if read_only:
+        parameters = _readable(target, path, parameters)
+    engine = create_engine(_file_url(path, parameters, driver))
+    return _configured(engine, durability, busy_timeout_ms, wal=not read_only, read_only=read_only)
+
+
+def _file_url(path: str, parameters: Mapping[str, str], driver: Mapping[str, str]) -> URL:
+    """The URL SQLAlchemy opens ``path`` by. Without SQLite URI parameters it is the path itself (the
+    driver opens it literally); with them, a ``file:`` URI whose path is percent-quoted, so that a
+    ``%``, ``?`` or ``#`` in the file's name stays part of it."""
+    if not parameters:
+        return URL.create("sqlite", database=path, query=dict(driver))
+    quoted = {key: quote(value, safe="") for key, value in parameters.items()}
+    return URL.create(
+        "sqlite",
+        database="file:" + quote(os.fsencode(path), safe="/"),
+        query={**driver, **quoted, "uri": "true"},
+    )
+
+
+def _readable(target: str, path: str, parameters: Mapping[str, str]) -> dict[str, str]:
+    """The URI parameters a reader opens ``path`` with: ``mode=ro`` (SQLite never creates the file),
+    or, in a directory the reader cannot write, also ``immutable=1`` (see ``_may_be_immutable``)."""
+    if not os.path.lexists(path):
+        raise StorageError(f"no journal at {shown(target)}")
+    if os.path.isdir(path):
+        raise StorageError(f"{shown(target)} is a directory, not a journal")
+    chosen = {**parameters, "mode": "ro"}
+    if chosen.get("immutable") == "1":
+        return chosen
+    try:
+        _probe(path, chosen)
+    except sqlite3.Error as exc:
+        if not _directory_refused(exc, path):
+            return chosen  # the reads that follow report it, as for any damaged file
+        _may_be_immutable(target, path)
+        return {**chosen, "immutable": "1"}
+    return chosen
+
+
+def _probe(path: str, parameters: Mapping[str, str]) -> None:
+    """Read the schema once, as a reader would: in WAL mode that needs the ``-shm`` file."""
+    uri = "file:" + quote(os.fsencode(path), safe="/") + "?"
+    uri += "&".join(f"{key}={quote(value, safe='')}" for key, value in parameters.items())
+    probe = sqlite3.connect(uri, uri=True)
+    try:
+        probe.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    finally:
+        probe.close()
+
+
+def _directory_refused(exc: sqlite3.Error, path: str) -> bool:
+    """Whether a read-only open failed because the file's directory cannot be written (SQLite could not
+    create the ``-shm`` file a WAL database is read through)."""
+    if getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY":
+        return True
+    return isinstance(exc, sqlite3.OperationalError) and not os.access(os.path.dirname(path), os.W_OK)
+
+
+def _may_be_immutable(target: str, path: str) -> None:
+    """Refuse ``immutable=1`` unless it reads the journal whole. It is safe in a directory nobody can
+    write: a WAL journal is written only by a process that can create its ``-wal`` and ``-shm`` files
+    there, so nothing can change the file while it is read (the kernel always writes in WAL mode). But
+    ``immutable`` reads the main file alone: commits still in a leftover ``-wal`` would be silently
+    missing, so a non-empty one makes the read fail instead."""
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise StorageError(
+            f"cannot read {shown(target)}: its write-ahead log {wal.name} holds commits that SQLite cannot "
+            "read in a read-only directory; copy the journal with its -wal file to a writable directory"
+        )
+
+
+def _configured(
+    engine: Engine, durability: Durability, busy_timeout_ms: int, *, wal: bool, read_only: bool
+) -> Engine:
+    """``engine`` with the journal's SQLite settings on every connection (see the module docstring)."""
 
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection: Any, _record: Any) -> None:
@@ -175,7 +364,7 @@ def open_engine(
         # the busy timeout first: switching to WAL takes a lock, and another process opening the same
         # new file at the same moment (migrating it, say) must be waited for, not refused
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        if not in_memory and not read_only:
+        if wal:
             _use_wal(cursor, busy_timeout_ms)
         cursor.execute(f"PRAGMA synchronous={Durability(durability).value}")
         cursor.close()

@@ -1,24 +1,47 @@
-"""Bring a database to the head of the Alembic migrations."""
+"""Bring a database to the head of the Alembic migrations.
+
+Alembic (and Mako, which it loads) is imported only when a database is actually behind: deciding that
+is a read of the ``alembic_version`` table compared with ``HEAD_REVISION``, so opening an up-to-date
+journal (every ``arvis call``) costs one small query, not the migration machinery's import.
+"""
 
 from __future__ import annotations
 
 import sqlite3
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Connection, Engine, create_engine, inspect, text
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["current_revision", "head_revision", "upgrade_to_head"]
+from kernel.protocols import StorageError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+__all__ = [
+    "HEAD_REVISION",
+    "current_revision",
+    "head_revision",
+    "refuse_unknown_revision",
+    "stored_revision",
+    "upgrade_to_head",
+]
 
 _SCRIPTS = Path(__file__).with_name("migrations")
 
+HEAD_REVISION = "0006"
+"""The revision of the newest script in migrations/versions; a test checks it equals what Alembic
+computes (``head_revision``), so a new migration cannot be added without moving it."""
+
+_VERSION_TABLE = "alembic_version"
+"""Where Alembic keeps the database's revision (its default table: env.py does not rename it)."""
+
 
 def _config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(_SCRIPTS))
     return config
@@ -26,16 +49,61 @@ def _config() -> Config:
 
 @cache
 def head_revision() -> str:
+    """The head as Alembic computes it from the scripts (imports Alembic; ``HEAD_REVISION`` does not)."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(_config()).get_current_head()
     if head is None:
         raise RuntimeError("the migration scripts have no head")
     return str(head)
 
 
+def stored_revision(connection: Connection) -> str | None:
+    """The revision stamped in the database, read directly, or None when it was never migrated. The
+    history is linear, so the table holds at most one row; several mean a branched stamp, refused."""
+    if not inspect(connection).has_table(_VERSION_TABLE):
+        return None
+    rows = connection.execute(text(f"SELECT version_num FROM {_VERSION_TABLE}")).all()
+    if len(rows) > 1:
+        raise RuntimeError(f"the database is stamped with several revisions: {sorted(r[0] for r in rows)}")
+    return None if not rows else str(rows[0][0])
+
+
+@cache
+def _known_revisions() -> frozenset[str]:
+    from alembic.script import ScriptDirectory
+
+    return frozenset(
+        str(script.revision) for script in ScriptDirectory.from_config(_config()).walk_revisions()
+    )
+
+
+def _checked(revision: str | None) -> str | None:
+    """A stamped revision, refused when this release does not know it: the database was migrated by a
+    newer arvis, whose schema this code would misread (and which Alembic cannot upgrade from)."""
+    if revision is None or revision == HEAD_REVISION:
+        return revision
+    if revision not in _known_revisions():
+        raise StorageError(
+            f"this database was written by a newer arvis (schema revision {revision}); "
+            "upgrade arvis to use it"
+        )
+    return revision
+
+
+def refuse_unknown_revision(connection: Connection) -> None:
+    """Raise ``StorageError`` when the database's schema revision is one this release does not know
+    (readers call it before reading: they never migrate, but must not misread a newer layout)."""
+    try:
+        revision = stored_revision(connection)
+    except RuntimeError as exc:  # several stamps: no release wrote that
+        raise StorageError(str(exc)) from exc
+    _checked(revision)
+
+
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as connection:
-        revision = MigrationContext.configure(connection).get_current_revision()
-    return None if revision is None else str(revision)
+        return stored_revision(connection)
 
 
 _MIGRATION_LOCK = 0x61727669_73  # PostgreSQL advisory lock key of migrations ("arvis")
@@ -48,21 +116,33 @@ def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str |
     (SQLite's write lock taken at BEGIN IMMEDIATE, a transaction-scoped advisory lock on PostgreSQL)
     and the revision is read again under it."""
     before = current_revision(engine)
-    goal = target or head_revision()
-    if before is None and goal == head_revision() and _is_sqlite_memory(engine):
+    goal = target or HEAD_REVISION
+    if before == goal:  # the common case: nothing to do, and Alembic is never imported
+        return before, goal
+    _checked(before)
+    if before is None and goal == HEAD_REVISION and _is_sqlite_memory(engine):
         _copy_migrated_template(engine)
         return before, goal
-    if before != goal:
-        config = _config()
-        with engine.begin() as connection:
-            if connection.dialect.name == "postgresql":
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-            locked = MigrationContext.configure(connection).get_current_revision()
-            before = None if locked is None else str(locked)
-            if before != goal:
-                config.attributes["connection"] = connection
-                command.upgrade(config, goal)
+    config = _config()
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+        before = _checked(stored_revision(connection))
+        if before != goal:
+            config.attributes["connection"] = connection
+            _upgrade(config, goal)
     return before, goal
+
+
+def _upgrade(config: Config, goal: str) -> None:
+    """Alembic's upgrade; its own errors (not the driver's) become one clear ``StorageError``."""
+    from alembic import command
+    from alembic.util.exc import CommandError
+
+    try:
+        command.upgrade(config, goal)
+    except CommandError as exc:
+        raise StorageError(f"the schema migration failed: {exc}") from exc
 
 
 def _is_sqlite_memory(engine: Engine) -> bool:
@@ -72,11 +152,13 @@ def _is_sqlite_memory(engine: Engine) -> bool:
 @cache
 def _migrated_template() -> sqlite3.Connection:
     """An in-memory database brought to head by the migrations, once per process."""
+    from alembic import command
+
     template = create_engine("sqlite://", poolclass=StaticPool)
     with template.begin() as connection:
         config = _config()
         config.attributes["connection"] = connection
-        command.upgrade(config, head_revision())
+        command.upgrade(config, HEAD_REVISION)
     copy = sqlite3.connect(":memory:", check_same_thread=False)
     with template.connect() as connection:
         driver = connection.connection.dbapi_connection

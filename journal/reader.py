@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, inspect, select
+from sqlalchemy import ColumnElement, Connection, Engine, func, inspect, literal, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from journal.engine import fetch_all, fetch_tuples, one_line, open_engine
+from journal.migrate import refuse_unknown_revision
 from journal.schema import journal
 from journal.store import JournalHeader, read_header
 from kernel.abi import JournalEntry
@@ -19,10 +21,18 @@ __all__ = ["JournalFilter", "JournalReader", "row_to_entry"]
 
 BATCH = 2_000
 
+MAX_GLOB_NAMES = 500
+"""A syscall glob becomes ``syscall IN (the stored names it matches)`` while the journal holds at most
+this many distinct names (a kernel writes a few dozen; only calls to unknown names add more)."""
+
 
 @dataclass(frozen=True)
 class JournalFilter:
-    """Which entries to read; None means no restriction. Times are fixed-form text."""
+    """Which entries to read; None means no restriction. Times are fixed-form text.
+
+    ``syscall_glob`` is a shell pattern with ``fnmatch.fnmatchcase``'s meaning (``*``, ``?``, ``[...]``,
+    ``[!...]``); ``errors_only`` keeps the refused calls (any status but ``ok``). Both are decided in
+    SQL, so the rows they leave out are never fetched nor decoded."""
 
     since: str | None = None
     until: str | None = None
@@ -32,6 +42,65 @@ class JournalFilter:
     after_seq: int = 0
     until_seq: int | None = None
     descending: bool = False
+    syscall_glob: str | None = None
+    errors_only: bool = False
+
+
+def _seq_range(chosen: JournalFilter, boundary: int | None) -> list[ColumnElement[bool]]:
+    """The seqs one batch may hold: one bound on each side, the keyset ``boundary`` (the last seq read)
+    folded into ``after_seq`` or ``until_seq``. SQLite seeks on one ``seq > ?`` and tests any other row
+    by row: a second lower bound had every batch scan from the start, a quadratic read (a minute for a
+    million entries)."""
+    seq = journal.c.seq
+    lower, upper = chosen.after_seq, chosen.until_seq
+    if boundary is not None and chosen.descending:
+        upper = boundary - 1
+    elif boundary is not None:
+        lower = max(lower, boundary)
+    return [seq > lower] if upper is None else [seq > lower, seq <= upper]
+
+
+def _conditions(chosen: JournalFilter, names: list[Any] | None) -> list[ColumnElement[bool]]:
+    """The WHERE clause of ``chosen`` but the seqs (see ``_seq_range``); ``names``: the stored syscall
+    values its glob matches (None: no glob, or one SQL cannot decide, see ``JournalReader._glob_names``)."""
+    column = journal.c
+    conditions: list[ColumnElement[bool]] = []
+    if chosen.since is not None:
+        conditions.append(column.recorded_at >= chosen.since)
+    if chosen.until is not None:
+        conditions.append(column.recorded_at <= chosen.until)
+    if chosen.syscall is not None:
+        conditions.append(column.syscall == chosen.syscall)
+    if names is not None:  # one bound parameter per name: the reader's raw-cursor path cannot expand a list
+        conditions.append(column.syscall.in_([literal(name) for name in names]))
+    if chosen.principal is not None:
+        conditions.append(column.principal == chosen.principal)
+    if chosen.status is not None:
+        conditions.append(column.status == chosen.status)
+    if chosen.errors_only:  # IS DISTINCT FROM: a status that is NULL (a hand edit) is not 'ok' either
+        conditions.append(column.status.is_distinct_from("ok"))
+    return conditions
+
+
+def _kept(entry: JournalEntry, chosen: JournalFilter) -> bool:
+    """The glob and ``errors_only`` checked again on a fetched entry, exactly as its text reads: SQL
+    may return a few more (a status stored as the bytes ``ok``, say), or, when it could not decide the
+    glob, every row. Cheap next to decoding, and it keeps the answer exact whatever the backend."""
+    if chosen.syscall_glob is not None and not fnmatch.fnmatchcase(entry.syscall, chosen.syscall_glob):
+        return False
+    return not (chosen.errors_only and entry.status == "ok")
+
+
+def _bindable(value: object) -> bool:
+    """Whether a stored value can be sent back as a parameter: text read with ``surrogateescape`` (not
+    valid UTF-8, a hand edit) cannot."""
+    if not isinstance(value, str):
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _text(value: object) -> str:
@@ -99,7 +168,9 @@ class JournalReader:
 
     @classmethod
     def open(cls, target: str) -> JournalReader:
-        """A reader that never changes the file (no journal-mode switch, no migration)."""
+        """A reader that never changes the database: no journal-mode switch, no migration, and a SQLite
+        file opened read-only, so that a missing one is a ``StorageError`` ("no journal at PATH"), never
+        a new empty file (see ``journal.engine.open_engine``)."""
         return cls(open_engine(target, read_only=True))
 
     def close(self) -> None:
@@ -112,9 +183,11 @@ class JournalReader:
             raise StorageError(f"cannot open the journal: {one_line(exc)}") from exc
 
     def header(self) -> JournalHeader | None:
-        """The journal's header, or None when the database holds no arvis journal."""
+        """The journal's header, or None when the database holds no arvis journal. A database whose
+        schema a newer arvis migrated is refused (``StorageError``) rather than read by guesswork."""
         try:
             with self._connect() as connection:
+                refuse_unknown_revision(connection)
                 if not inspect(connection).has_table("journal_header"):
                     return None
                 return read_header(connection)
@@ -147,36 +220,73 @@ class JournalReader:
             raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
         return None if row is None else row_to_entry(row)
 
+    def entry_hashes(self, until_seq: int | None = None, *, batch: int = 8192) -> Iterator[str]:
+        """The ``entry_hash`` of every entry up to ``until_seq`` (default: the head), in seq order, and
+        nothing else: the leaves of the journal's Merkle tree (``journal.tree``). One read transaction
+        (one snapshot), seq ranges of ``batch`` read one at a time, only that column fetched: the
+        whole journal's hashes come at about the speed SQLite walks its pages. A value that is not
+        text (a hand edit) comes as its text form, which then fails as a leaf (not 64 hex digits); a
+        gap in the seqs gives fewer values than ``until_seq``."""
+        column = journal.c
+        try:
+            with self._connect() as connection:
+                last = until_seq
+                if last is None:
+                    last = connection.execute(select(func.max(column.seq))).scalar_one_or_none() or 0
+                for start in range(1, last + 1, batch):
+                    stop = min(start + batch - 1, last)
+                    query = (
+                        select(column.entry_hash)
+                        .where(column.seq >= start, column.seq <= stop)
+                        .order_by(column.seq)
+                    )
+                    values = [row[0] for row in fetch_tuples(connection, query)]
+                    if set(map(type, values)) - {str}:
+                        values = [_text(value) for value in values]
+                    yield from values
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+
+    def _glob_names(self, pattern: str) -> list[Any] | None:
+        """The stored syscall values ``pattern`` matches, by ``fnmatchcase`` on each distinct name (one
+        pass over the syscall column, in SQL: a journal of any length holds a few dozen names), so SQL
+        selects exactly the rows Python would; the names are those present when reading starts. SQL's
+        own patterns would not do: ``GLOB`` reads ``[^x]`` as a negation where ``fnmatch`` reads
+        ``[!x]``, and an unclosed ``[`` differs too. None when more than
+        ``MAX_GLOB_NAMES`` names are stored or a matching one is not valid UTF-8: then every row is
+        matched in Python instead (slower, as exact)."""
+        query = select(journal.c.syscall).distinct().limit(MAX_GLOB_NAMES + 1)
+        try:
+            with self._connect() as connection:
+                stored = [row[0] for row in fetch_tuples(connection, query)]
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+        if len(stored) > MAX_GLOB_NAMES:
+            return None
+        names = [value for value in stored if fnmatch.fnmatchcase(_text(value), pattern)]
+        return names if all(_bindable(name) for name in names) else None
+
     def entries(self, where: JournalFilter | None = None, *, batch: int = BATCH) -> Iterator[JournalEntry]:
-        """Entries in seq order (descending on request), fetched ``batch`` at a time by keyset pagination."""
+        """Entries in seq order (descending on request), fetched ``batch`` at a time by keyset pagination;
+        one batch of rows is held at a time, so memory does not grow with the journal."""
         chosen = where or JournalFilter()
+        names = None if chosen.syscall_glob is None else self._glob_names(chosen.syscall_glob)
+        if names == []:  # no stored name matches: nothing to read
+            return
+        conditions = _conditions(chosen, names)
+        order = journal.c.seq.desc() if chosen.descending else journal.c.seq
         boundary: int | None = None
         while True:
-            query = select(journal).where(journal.c.seq > chosen.after_seq)
-            if chosen.until_seq is not None:
-                query = query.where(journal.c.seq <= chosen.until_seq)
-            if boundary is not None:
-                query = query.where(
-                    journal.c.seq < boundary if chosen.descending else journal.c.seq > boundary
-                )
-            if chosen.since is not None:
-                query = query.where(journal.c.recorded_at >= chosen.since)
-            if chosen.until is not None:
-                query = query.where(journal.c.recorded_at <= chosen.until)
-            if chosen.syscall is not None:
-                query = query.where(journal.c.syscall == chosen.syscall)
-            if chosen.principal is not None:
-                query = query.where(journal.c.principal == chosen.principal)
-            if chosen.status is not None:
-                query = query.where(journal.c.status == chosen.status)
-            order = journal.c.seq.desc() if chosen.descending else journal.c.seq
-            query = query.order_by(order).limit(batch)
+            query = select(journal).where(*_seq_range(chosen, boundary), *conditions)
             try:
                 with self._connect() as connection:
-                    rows = [row_to_entry(row) for row in fetch_tuples(connection, query)]
+                    rows = [
+                        row_to_entry(row)
+                        for row in fetch_tuples(connection, query.order_by(order).limit(batch))
+                    ]
             except SQLAlchemyError as exc:
                 raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
-            yield from rows
+            yield from (entry for entry in rows if _kept(entry, chosen))
             if len(rows) < batch:
                 return
             boundary = rows[-1].seq

@@ -7,12 +7,13 @@ the scratch store grows, and it lives in a temporary file once the journal is la
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from journal.verify import ChainVerifier
 from kernel.abi import JournalEntry
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
+from kernel.errors import ErrorCode
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
@@ -68,6 +70,9 @@ class Divergence:
     expected: Any = None
     found: Any = None
     diff: str = ""
+    labels: tuple[str, str] = ("expected", "found")
+    """What ``expected`` and ``found`` each hold (``replayed state``, ``stored state``...): the two words
+    alone do not say which side is the journal's word and which the one that departs from it."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -77,6 +82,7 @@ class Divergence:
             "reason": self.reason,
             "expected": self.expected,
             "found": self.found,
+            "labels": {"expected": self.labels[0], "found": self.labels[1]},
             "diff": self.diff,
         }
 
@@ -207,6 +213,25 @@ class Replayer:
     def __exit__(self, *_: object) -> None:
         self.close()
 
+    @contextmanager
+    def _services_as_recorded(self, entry: JournalEntry) -> Iterator[None]:
+        """The services bound as the entry records them. A call answered ``no_memory_service`` records
+        that its syscall's service was not bound in the kernel that wrote it (a deployment may bind
+        only some services, and another session on the same file others): it is re-executed with that
+        service unbound, so the refusal replays byte for byte. Every other call runs with the
+        verifier's services, which is what it was written with (the refusal is the only trace an
+        unbound service leaves, and a refused call changes no state)."""
+        spec = self.kernel.table.get(entry.syscall)
+        if entry.status != ErrorCode.NO_MEMORY_SERVICE or spec is None or spec.service == "always":
+            yield
+            return
+        bound = self.kernel.services
+        self.kernel.services = dataclasses.replace(bound, **{spec.service: None})
+        try:
+            yield
+        finally:
+            self.kernel.services = bound
+
     def apply(self, entry: JournalEntry) -> Divergence | None:
         """Re-execute one entry and compare; None when it reproduced byte for byte."""
         recorded = RecordedCall(
@@ -218,7 +243,8 @@ class Replayer:
         )
         batch = self._batch()
         self.last_entry = None
-        result = self.kernel.execute(recorded, batch.transaction, expect_refusal=entry.status != "ok")
+        with self._services_as_recorded(entry):
+            result = self.kernel.execute(recorded, batch.transaction, expect_refusal=entry.status != "ok")
         replayed = batch.last_entry
         self._in_batch += 1
         if self._in_batch >= REPLAY_BATCH:
@@ -245,6 +271,7 @@ class Replayer:
                 expected,
                 found,
                 _diff(expected, found),
+                labels=("recorded result", "replayed result"),
             )
         if replayed.effects_hash != entry.effects_hash:
             return Divergence(
@@ -254,6 +281,7 @@ class Replayer:
                 "effects differ",
                 entry.effects_hash,
                 replayed.effects_hash,
+                labels=("recorded effects hash", "replayed effects hash"),
             )
         self.last_entry = replayed  # reproduced exactly
         return None
@@ -278,10 +306,12 @@ def verify_journal(
     table: SyscallTable,
     services: KernelServiceRegistry | None = None,
     replay: bool = True,
-    checkpoint: Checkpoint | None = None,
+    checkpoint: Checkpoint | Sequence[Checkpoint] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> ReplayReport:
-    """Chain check plus (unless ``replay`` is False) re-execution; stops at the first divergence."""
+    """Chain check plus (unless ``replay`` is False) re-execution; stops at the first divergence. Each
+    checkpoint given must still be in the journal."""
+    kept = _kept(checkpoint)
     header = reader.header()
     if header is None:
         raise StorageError("the database holds no arvis journal (no header)")
@@ -298,13 +328,13 @@ def verify_journal(
     digest: str | None = None
     try:
         if divergence is None:
-            divergence = _walk(reader, chain, replayer, checkpoint, progress)
-        if divergence is None and checkpoint is not None and checkpoint.seq > chain.entries:
+            divergence = _walk(reader, chain, replayer, kept, progress)
+        if divergence is None and max(kept, default=0) > chain.entries:
             divergence = Divergence(
                 chain.entries + 1,
                 "",
                 DivergenceClass.INVALID_HISTORY,
-                f"journal ends at seq {chain.entries}: it no longer extends checkpoint {checkpoint.seq}",
+                f"journal ends at seq {chain.entries}: it no longer extends checkpoint {max(kept)}",
             )
         if divergence is None and replayer is not None:
             digest = replayer.state_digest()
@@ -324,8 +354,9 @@ def verify_journal(
                     "",
                     DivergenceClass.INVALID_HISTORY,
                     "the stored state differs from the state its journal produces",
-                    stored,
                     digest,
+                    stored,
+                    labels=("replayed state", "stored state"),
                 )
     finally:
         if replayer is not None:
@@ -342,11 +373,19 @@ def verify_journal(
     )
 
 
+def _kept(checkpoint: Checkpoint | Sequence[Checkpoint] | None) -> dict[int, str]:
+    """The checkpoints given, as seq -> entry hash."""
+    if checkpoint is None:
+        return {}
+    given = [checkpoint] if isinstance(checkpoint, Checkpoint) else list(checkpoint)
+    return {kept.seq: kept.entry_hash for kept in given}
+
+
 def _walk(
     reader: JournalReader,
     chain: ChainVerifier,
     replayer: Replayer | None,
-    checkpoint: Checkpoint | None,
+    checkpoints: dict[int, str],
     progress: Callable[[int], None] | None,
 ) -> Divergence | None:
     for entry in reader.entries(JournalFilter()):
@@ -362,18 +401,16 @@ def _walk(
             broken = chain.check_hash(entry, proved)
         if broken is not None:
             return Divergence(broken.seq, entry.syscall, DivergenceClass.INVALID_HISTORY, broken.reason)
-        if (
-            checkpoint is not None
-            and entry.seq == checkpoint.seq
-            and entry.entry_hash != checkpoint.entry_hash
-        ):
+        kept = checkpoints.get(entry.seq) if checkpoints else None
+        if kept is not None and entry.entry_hash != kept:
             return Divergence(
                 entry.seq,
                 entry.syscall,
                 DivergenceClass.INVALID_HISTORY,
                 "history rewritten: the entry hash at the checkpoint's seq differs",
-                checkpoint.entry_hash,
+                kept,
                 entry.entry_hash,
+                labels=("checkpoint's entry hash", "journal's entry hash"),
             )
         if diverged is not None:
             return diverged

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal.reader import JournalFilter, JournalReader
@@ -13,7 +15,26 @@ from journal.state import present_state_tables, state_digest
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 
-__all__ = ["StateAt", "replay_until", "snapshot_at", "state_at"]
+__all__ = ["JSON_TEXT_COLUMNS", "StateAt", "replay_until", "snapshot_at", "state_at"]
+
+JSON_TEXT_COLUMNS = frozenset({"governance", "body"})
+"""State columns that hold a canonical JSON object as text (``journal-format.md`` §1.3, §1.4)."""
+
+
+def _as_object(text: Any) -> Any:
+    """A JSON-text column as the object it holds, so ``state`` shows governance the way ``snapshot``
+    does; text that is not a JSON object (a hand edit) is shown as stored."""
+    if not isinstance(text, str):
+        return text
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return text
+    return value if isinstance(value, dict) else text
+
+
+def _shown_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {name: _as_object(value) if name in JSON_TEXT_COLUMNS else value for name, value in row.items()}
 
 
 @dataclass(frozen=True)
@@ -24,11 +45,13 @@ class StateAt:
     tables: dict[str, list[dict[str, Any]]]
 
     def to_json(self) -> dict[str, Any]:
+        """The state for people and scripts: rows as stored, JSON-text columns as their objects (the
+        digest is over the stored text; ``tables`` keeps it)."""
         return {
             "seq": self.seq,
             "recorded_at": self.recorded_at,
             "state_digest": self.digest,
-            "tables": self.tables,
+            "tables": {name: [_shown_row(row) for row in rows] for name, rows in self.tables.items()},
         }
 
 
@@ -80,7 +103,8 @@ def snapshot_at(
     replayer, last_seq, last_time = replay_until(reader, seq, table=table)
     try:
         if last_time is None:
-            raise StorageError("the journal is empty: there is no moment to take a snapshot at")
+            where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
+            raise StorageError(f"{where}: there is no moment to take a snapshot at")
         with replayer.store.read_only() as repository:
             value = plain(MemoryService().snapshot(repository, user_id=user_id, now=parse_time(last_time)))
         return {"seq": last_seq, **value}

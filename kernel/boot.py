@@ -24,6 +24,10 @@ def open_kernel(
 ) -> Kernel:
     """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it.
 
+    ``target`` is a file path, taken literally, or a ``sqlite:///`` or ``postgresql://`` URL
+    (``journal.engine.to_url``). ``StorageError`` when it is neither, when the database cannot be opened,
+    or when a newer arvis migrated it (its schema revision is unknown here: nothing is written).
+
     Without ``services``, the default ones are bound, with the working memory's semantic encoder when its
     packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides."""
     chosen_clock = clock or SystemClock()

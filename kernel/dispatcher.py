@@ -97,13 +97,17 @@ class Kernel:
     def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult:
         """Execute one syscall. Whatever the inputs, returns a SyscallResult and never raises."""
         recorded = self._record(name, args, principal)
-        return recorded if isinstance(recorded, SyscallResult) else self.execute(recorded)
+        if isinstance(recorded, SyscallResult):
+            return recorded
+        self._load_encoder_for([recorded])
+        return self.execute(recorded)
 
     def call_many(self, calls: Iterable[tuple[object, object, object]]) -> list[SyscallResult]:
         """Bulk: ``(name, args, principal)`` calls in one database transaction, each with its own
         journal entry and result, a refused call leaving nothing behind. The batch commits whole: if
         the storage fails, no call of it is acknowledged (every result has seq None)."""
         recorded = [self._record(name, args, principal) for name, args, principal in calls]
+        self._load_encoder_for(recorded)
         started = time.perf_counter()
         results = self._batch(recorded)
         if self.logger is not None:
@@ -111,6 +115,18 @@ class Kernel:
             for item, result in zip(recorded, results, strict=True):
                 self._log(item, result, each)
         return results
+
+    def _load_encoder_for(self, recorded: Iterable[RecordedCall | SyscallResult]) -> None:
+        """Before a working-memory call's transaction, load a lazily bound semantic encoder (see
+        ``KernelServiceRegistry.semantic_loader``): its detector would load it at its first measure,
+        inside the transaction, and a model load (half a second) would hold the write lock."""
+        if self.services.semantic_loader is None or self.services.semantic_encoder is not None:
+            return
+        for item in recorded:
+            spec = self.table.get(item.syscall) if isinstance(item, RecordedCall) else None
+            if spec is not None and spec.service == "working_memory_service":
+                self.services.semantic()
+                return
 
     def _batch(self, recorded: list[RecordedCall | SyscallResult]) -> list[SyscallResult]:
         try:

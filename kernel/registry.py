@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,8 +20,19 @@ class KernelServiceRegistry:
     """Services bound at boot. A missing service makes its syscalls answer ``no_memory_service``:
     ``memory_service`` serves ``memory.*`` (long-term), ``working_memory_service`` ``memory.awmu.*``;
     ``semantic_encoder`` is the working memory's semantic detector (without it, value and lexical
-    detectors only; verification never needs it)."""
+    detectors only; verification never needs it). ``semantic_loader`` binds an encoder that is loaded on
+    its first use instead (``default_services``): a model load costs far more than most commands, and
+    most calls never measure similarity; it returns None when no encoder can be had, caches what it
+    loads (it is asked on every measure) and never raises. ``semantic_encoder``, when set, wins."""
 
     memory_service: MemoryService | None = None
     working_memory_service: WorkingMemoryService | None = None
     semantic_encoder: SemanticEncoder | None = None
+    semantic_loader: Callable[[], SemanticEncoder | None] | None = None
+
+    def semantic(self) -> SemanticEncoder | None:
+        """The encoder the semantic detector asks: the bound one, else the loader's (None when its
+        packages are absent, exactly as if none were bound, so the journal records the same run)."""
+        if self.semantic_encoder is not None or self.semantic_loader is None:
+            return self.semantic_encoder
+        return self.semantic_loader()

@@ -20,10 +20,11 @@ def shared_encoder() -> SemanticEncoder | None:
 
 
 def default_services(*, semantic: bool = False) -> KernelServiceRegistry:
-    """Long-term and working memory; with ``semantic``, the semantic encoder when it is installed.
-    Verification binds none: it reads the semantic detector's runs back from the journal."""
+    """Long-term and working memory; with ``semantic``, the semantic encoder when it is installed,
+    loaded on the first call that measures similarity (so ``arvis call memory.get`` never imports
+    onnxruntime). Verification binds none: it reads the semantic detector's runs back from the journal."""
     return KernelServiceRegistry(
         memory_service=MemoryService(),
         working_memory_service=WorkingMemoryService(),
-        semantic_encoder=shared_encoder() if semantic else None,
+        semantic_loader=shared_encoder if semantic else None,
     )

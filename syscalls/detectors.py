@@ -21,6 +21,7 @@ from arvis.awmu.detection import DetectorRun, Readings
 from arvis.awmu.model import Unit
 from arvis.awmu.ruleset import RECORDED_SIMILARITY_FLOOR
 from kernel.abi import CallContext
+from kernel.registry import KernelServiceRegistry
 from kernel.semantic import SemanticEncoder
 
 __all__ = ["SEMANTIC_TIMEOUT_S", "Measure", "measure_for"]
@@ -53,12 +54,14 @@ def _run_with_deadline(
         return ("timeout", "")
 
 
-def _live(encoder: SemanticEncoder | None, timeout: float) -> Measure:
+def _live(services: KernelServiceRegistry, timeout: float) -> Measure:
     """One deadline for the whole call: after a timeout or a failure, the call's later runs are reported
-    as skipped without asking the encoder again."""
+    as skipped without asking the encoder again. The encoder is resolved at the first measurement, not
+    before: a lazily bound one is loaded there, outside the deadline (a load is not a slow answer)."""
     spent: list[str] = []
 
     def measure(text: str, units: Sequence[Unit]) -> Readings:
+        encoder = services.semantic()
         if encoder is None:
             return Readings(DetectorRun("semantic", "", "absent", detail="no encoder is bound"))
         name = f"semantic:{encoder.name}"
@@ -106,4 +109,4 @@ def measure_for(ctx: CallContext, *, timeout: float | None = None) -> Measure:
     ``SEMANTIC_TIMEOUT_S`` unless given)."""
     if ctx.recorded is not None:
         return _recorded(ctx.recorded)
-    return _live(ctx.services.semantic_encoder, SEMANTIC_TIMEOUT_S if timeout is None else timeout)
+    return _live(ctx.services, SEMANTIC_TIMEOUT_S if timeout is None else timeout)

@@ -412,6 +412,8 @@ def check_after_crash(target: str, acknowledged: dict[int, tuple[str, str]]) -> 
     from journal.reader import JournalReader
     from journal.replay import verify_journal
 
+    if not os.path.exists(target):  # killed before the file was created (a reader never creates it)
+        return AfterCrash(False, sorted(acknowledged), True, "", True, {})
     reader = JournalReader.open(target)
     try:
         if reader.header() is None:  # killed before the journal was created

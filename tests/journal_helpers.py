@@ -395,8 +395,12 @@ def arvis_subprocess(*argv: object, timeout: float = 60) -> subprocess.Completed
 
 
 def error_lines(stderr: str) -> list[str]:
-    """The lines of an error report, the optional ``hint:`` line left out."""
-    return [line for line in stderr.splitlines() if line.strip() and not line.startswith("hint:")]
+    """The lines of an error report, the optional ``hint:`` line and deprecation notes left out."""
+    return [
+        line
+        for line in stderr.splitlines()
+        if line.strip() and not line.startswith(("hint:", "arvis: note:"))
+    ]
 
 
 # --- hypothesis strategies -----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from arvis.canonical import canonical_bytes
 from journal.chain import compute_entry_hash
 from tools import journal_ls
 
@@ -69,7 +70,7 @@ ERRORS = _seqs_where(lambda c, s: s != "ok")
 
 def test_call_prints_the_result_and_exits_0_or_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "new.db"
-    first = _json(capsys, "call", "memory.write", "--db", db, "--args", WRITE_JSON)
+    first = _json(capsys, "call", "memory.write", "--db", db, "--create", "--args", WRITE_JSON)
     assert first["ok"] is True
     assert first["seq"] == 1
     assert first["value"]["entry"]["key"] == "language"
@@ -113,7 +114,7 @@ def test_call_refusals_exit_1_and_are_journaled(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], syscall: str, args: str, code: str
 ) -> None:
     db = tmp_path / "new.db"
-    result = _json(capsys, "call", syscall, "--db", db, "--args", args, code=1)
+    result = _json(capsys, "call", syscall, "--db", db, "--create", "--args", args, code=1)
     assert result["error"]["code"] == code
     assert result["seq"] == 1
     with h.reader_of(db) as reader:
@@ -140,7 +141,7 @@ def test_call_reads_the_database_from_the_environment(
 ) -> None:
     db = tmp_path / "env.db"
     monkeypatch.setenv("ARVIS_DB", str(db))
-    assert _json(capsys, "call", "memory.snapshot", "--args", '{"user_id":"u1"}')["seq"] == 1
+    assert _json(capsys, "call", "memory.snapshot", "--create", "--args", '{"user_id":"u1"}')["seq"] == 1
     monkeypatch.delenv("ARVIS_DB")
     code, _, err = h.cli(capsys, "call", "memory.snapshot", "--args", '{"user_id":"u1"}')
     assert code == 2
@@ -149,7 +150,7 @@ def test_call_reads_the_database_from_the_environment(
 
 def test_call_in_a_real_process(tmp_path: Path) -> None:
     db = tmp_path / "proc.db"
-    ok = h.arvis_subprocess("call", "memory.write", "--db", db, "--args", WRITE_JSON)
+    ok = h.arvis_subprocess("call", "memory.write", "--db", db, "--create", "--args", WRITE_JSON)
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["seq"] == 1
     refused = h.arvis_subprocess("call", "memory.write", "--db", db, "--args", WRITE_JSON)
@@ -545,9 +546,8 @@ def _raw_rows(db: Path) -> list[tuple[Any, ...]]:
 
 
 def _exported_bytes(line: dict[str, Any], name: str) -> bytes:
-    if name in line:
-        data: bytes = line[name].encode("utf-8")
-        return data
+    if name in line:  # the value is the bytes: it re-encodes canonically to exactly what is stored
+        return canonical_bytes(line[name])
     return base64.b64decode(line[f"{name}_b64"])
 
 

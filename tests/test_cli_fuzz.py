@@ -40,7 +40,7 @@ def test_the_command_line_never_prints_a_traceback(
     monkeypatch.delenv("ARVIS_DB", raising=False)
     argv = [*command, *rest]
     if command[0] == "call":
-        argv += ["--db", str(tmp_path / "fuzz.db")]
+        argv += ["--db", str(tmp_path / "fuzz.db"), "--create"]
     argv = [arg.replace("\x00", "") for arg in argv]  # the OS cannot pass NUL in an argument
     before = set(os.listdir(tmp_path))
     try:

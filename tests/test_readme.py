@@ -24,14 +24,17 @@ def _run_block(index: int, directory: Path) -> str:
 
 
 def test_readme_python_example_runs(tmp_path: Path) -> None:
-    output = _run_block(0, tmp_path)
-    assert "The patient is allergic to penicillin." in output
+    """Run twice in the same directory: an example must not depend on a fresh file."""
+    for _ in range(2):
+        output = _run_block(0, tmp_path)
+        assert "The patient is allergic to penicillin." in output
     assert (tmp_path / "memory.db").exists()
 
 
 def test_readme_pipeline_example_runs(tmp_path: Path) -> None:
-    output = _run_block(1, tmp_path)
-    assert "{'plan': {'avoid': ['no_penicillin']}, 'sneak': 'memory_policy_denied'}" in output
+    for _ in range(2):
+        output = _run_block(1, tmp_path)
+        assert "{'plan': {'avoid': ['no_penicillin']}, 'sneak': 'memory_policy_denied'}" in output
 
 
 def test_readme_keeps_the_two_setup_commands() -> None:

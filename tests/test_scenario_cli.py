@@ -263,9 +263,10 @@ def test_run_upstream_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 @needs_upstream
 def test_run_skips_the_strategy_catalogue(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing to play is not a success: exit 1, with the reason on stderr."""
     argv = ["scenario", "run", UPSTREAM / "strategy-catalog.yml", "--db", tmp_path / "j", "-o", "json"]
     code, out, err = arvis(capsys, *argv)
-    assert code == 0
+    assert code == 1
     document = json.loads(out)
     assert document["runs"] == []
     assert document["skipped"].startswith("not runnable offline")

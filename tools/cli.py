@@ -1,4 +1,9 @@
-"""Entry point of ``arvis``. Exit codes: 0 success, 1 a check or syscall failed, 2 usage or I/O."""
+"""Entry point of ``arvis``. Exit codes: 0 success, 1 a check or syscall failed, 2 usage or I/O.
+
+Start-up stays cheap: the command modules only register their arguments, and what a command runs on
+(SQLAlchemy, the kernel, rich, the scenario tools) is imported when it runs, so each command loads only
+what it uses (tests/test_cli_startup.py checks this).
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,44 @@ import contextlib
 import sys
 from collections.abc import Sequence
 
-from kernel.protocols import StorageError
-from tools import cmd_call, cmd_copy, cmd_db, cmd_demo, cmd_journal, cmd_scenario
-from tools.common import EXIT_USAGE, CommandError
+from tools import cmd_call, cmd_copy, cmd_db, cmd_demo, cmd_journal, cmd_syscalls, scenario_args
+from tools.common import EXIT_USAGE, CommandError, settle_db
 from tools.logs import LEVELS, configure_logging
 
-__all__ = ["build_parser", "main"]
+__all__ = ["DISTRIBUTION", "build_parser", "main"]
+
+DISTRIBUTION = "arvis-kernel"
+"""The installed distribution whose version ``arvis --version`` prints (pyproject.toml's name)."""
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked (importlib.metadata costs more than
+    building the whole parser)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str = "") -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        sys.stdout.write(f"{parser.prog} {_version()}\n")
+        parser.exit()
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "(not installed: run `pip install -e .`)"
+
+
+LOG_LEVEL_HELP = "per-call log events on stderr at info (default: $ARVIS_LOG_LEVEL or warning)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,12 +59,46 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--log-level",
         choices=LEVELS,
-        help="per-call log events on stderr at info (default: $ARVIS_LOG_LEVEL or warning)",
+        help=LOG_LEVEL_HELP,
     )
+    parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
     subparsers = parser.add_subparsers(dest="subcommand", required=True)
-    for module in (cmd_call, cmd_journal, cmd_copy, cmd_db, cmd_demo, cmd_scenario):  # copy joins journal
+    for module in (
+        cmd_call,
+        cmd_syscalls,
+        cmd_journal,
+        cmd_copy,
+        cmd_db,
+        cmd_demo,
+        scenario_args,  # tools.cmd_scenario's arguments
+    ):  # copy joins journal
         module.register(subparsers)
+    for command in _leaf_parsers(subparsers):
+        # also after the subcommand (`arvis journal ls DB --log-level info`); SUPPRESS keeps the
+        # top-level value when it is not given there
+        command.add_argument("--log-level", choices=LEVELS, default=argparse.SUPPRESS, help=LOG_LEVEL_HELP)
     return parser
+
+
+def _leaf_parsers(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> list[argparse.ArgumentParser]:
+    """Every parser that runs a command (``journal ls``, ``call``…), through nested subcommands."""
+    leaves: list[argparse.ArgumentParser] = []
+    for command in dict.fromkeys(subparsers.choices.values()):  # an alias maps to the same parser
+        nested = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
+        if nested:
+            for action in nested:
+                leaves.extend(_leaf_parsers(action))
+        else:
+            leaves.append(command)
+    return leaves
+
+
+def _command_name(options: argparse.Namespace) -> str:
+    """``journal ls``, ``call``…: the command as typed, for messages."""
+    nested = getattr(options, "command", None)
+    return f"{options.subcommand} {nested}" if isinstance(nested, str) else str(options.subcommand)
 
 
 def _tolerant_streams() -> None:
@@ -44,7 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     options = parser.parse_args(argv)
     configure_logging(options.log_level)
+    from kernel.protocols import StorageError  # here, not at the top: --help and --version never need it
+
     try:
+        settle_db(options, _command_name(options))
         code: int = options.run(options)
     except CommandError as exc:
         print(f"arvis: {exc}", file=sys.stderr)

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from sqlalchemy.engine import make_url
-
-from journal.copy import copy_journal
-from journal.engine import open_engine, to_url
-from journal.reader import JournalReader
-from tools.common import EXIT_OK, CommandError, existing_db
+from tools.common import EXIT_OK, CommandError, checked_db, existing_db
 
 __all__ = ["register"]
 
@@ -22,18 +17,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     copy = commands.add_parser(
         "copy", help="copy a journal and its state, as stored, into an empty database (to audit it there)"
     )
-    copy.add_argument("db", metavar="SRC", help="database file path or SQLAlchemy URL")
-    copy.add_argument("target", metavar="DST", help="database file path or URL; created and migrated if new")
+    copy.add_argument("db", metavar="SRC", help="a file path (taken literally) or a database URL")
+    copy.add_argument(
+        "target", metavar="DST", help="a file path or database URL; created and migrated if new"
+    )
     copy.set_defaults(run=run_copy)
 
 
 def _shown(target: str) -> str:
-    """A target as printed: a URL without its password."""
-    return make_url(to_url(target)).render_as_string(hide_password=True) if "://" in target else target
+    """A target as printed: a path as given, a URL without its password."""
+    from journal.engine import shown
+
+    return shown(target)
 
 
 def run_copy(options: argparse.Namespace) -> int:
+    from journal.copy import copy_journal
+    from journal.engine import open_engine
+    from journal.reader import JournalReader
+
     source = existing_db(options.db)
+    checked_db(options.target)  # refused before the source is opened
     reader = JournalReader.open(source)
     try:
         if reader.header() is None:

@@ -1,14 +1,18 @@
-"""``arvis db upgrade --db DB``: bring a database's schema to the head migration."""
+"""``arvis db upgrade --db DB``: bring a database's schema to the head migration.
+
+A database that holds no journal yet (a new file, an empty server database) is given one, empty: its
+header is written as the first call would write it, so that every ``arvis journal`` command reads it as
+the empty journal it is rather than as a database without a journal."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from sqlalchemy.exc import SQLAlchemyError
+from tools.common import EXIT_OK, CommandError, add_db_argument, writable_db
 
-from journal.engine import open_engine
-from journal.migrate import upgrade_to_head
-from tools.common import EXIT_OK, CommandError, add_db_argument, resolve_db
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 __all__ = ["register"]
 
@@ -18,19 +22,46 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     actions = parser.add_subparsers(dest="action", required=True)
     upgrade = actions.add_parser("upgrade", help="run the Alembic migrations up to head")
     add_db_argument(upgrade, positional=False)
+    upgrade.add_argument(
+        "--create", action="store_true", help="start a new journal if the database file does not exist"
+    )
     upgrade.set_defaults(run=run_upgrade)
 
 
 def run_upgrade(options: argparse.Namespace) -> int:
-    engine = open_engine(resolve_db(options.db))
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from journal.engine import one_line, open_engine
+    from journal.migrate import upgrade_to_head
+
+    engine = open_engine(writable_db(options.db, create=options.create))
     try:
         before, after = upgrade_to_head(engine)
+        started = _start_journal(engine)
     except SQLAlchemyError as exc:
-        raise CommandError(f"migration failed: {exc}") from None
+        raise CommandError(f"migration failed: {one_line(exc)}") from None
     finally:
         engine.dispose()
     if before == after:
         print(f"already at head ({after})")
     else:
         print(f"upgraded {before or 'empty database'} -> {after}")
+    if started is not None:
+        print(f"started an empty journal, {started}")
     return EXIT_OK
+
+
+def _start_journal(engine: Engine) -> str | None:
+    """Write the header of a database that has none (its schema is at head by now), as opening a kernel
+    on it would; returns the new journal's id, or None when it already held a journal."""
+    from journal.store import SqlJournalStore, read_header
+    from kernel.clock import SystemClock
+
+    with engine.connect() as connection:
+        if read_header(connection) is not None:
+            return None
+    store = SqlJournalStore(engine, clock=SystemClock(), upgrade=False)
+    try:
+        return store.header.journal_id
+    finally:
+        store.close()

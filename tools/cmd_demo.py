@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
-from journal.reader import JournalReader
-from journal.replay import verify_journal
-from kernel.boot import open_kernel
-from syscalls.table import SYSCALL_TABLE
-from tools.common import EXIT_FAILED, EXIT_OK
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.output import print_table
 
 __all__ = ["register"]
@@ -79,7 +74,8 @@ SESSION: list[tuple[str, str, dict[str, Any], str]] = [
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("demo", help="run a short session on a fresh journal and verify it")
-    parser.add_argument("--db", default="demo-journal.db", help="journal file to (re)create")
+    parser.add_argument("--db", default="demo-journal.db", help="journal file to create (a path)")
+    parser.add_argument("--force", action="store_true", help="replace the file if it already exists")
     parser.set_defaults(run=run)
 
 
@@ -185,10 +181,33 @@ def _fill(args: dict[str, Any], seqs: list[int | None], units: list[str | None])
     return filled
 
 
-def run(options: argparse.Namespace) -> int:
-    path = Path(options.db)
+def _fresh_file(name: str, force: bool) -> Path:
+    """The file the demo writes its journal to. An existing one (a journal someone kept, perhaps) is
+    replaced only on ``--force``; a URL or ``:memory:`` is refused, since the demo reads its journal
+    back from the file to verify it."""
+    if name == ":memory:" or "://" in name:
+        raise CommandError(f"the demo writes a journal file, not {name}", hint="give a file path to --db")
+    path = Path(name)
+    if path.is_dir():
+        raise CommandError(f"{name} is a directory", hint="give a file path to --db")
+    if os.path.lexists(path) and not force:
+        raise CommandError(
+            f"{name} already exists", hint="pass --force to replace it, or choose another --db"
+        )
     for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         leftover.unlink(missing_ok=True)
+    return path
+
+
+def run(options: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from journal.reader import JournalReader
+    from journal.replay import verify_journal
+    from kernel.boot import open_kernel
+    from syscalls.table import SYSCALL_TABLE
+
+    path = _fresh_file(options.db, options.force)
     kernel = open_kernel(str(path))
     rows = []
     block = ""

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from contextlib import closing
+from typing import TYPE_CHECKING
 
-from journal.reader import JournalReader
-from tools import journal_audit, journal_ls, journal_stats
+from tools import journal_ls, journal_stats
+from tools.argtypes import positive_seconds, seq_number
 from tools.common import EXIT_OK, CommandError, add_db_argument, existing_db
 from tools.output import FORMATS, entry_to_json, print_json, print_table
+
+if TYPE_CHECKING:
+    from journal.reader import JournalReader
 
 __all__ = ["register"]
 
@@ -37,42 +42,101 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     tail.add_argument(
         "-f", "--follow", action="store_true", help="keep printing entries as they are appended"
     )
-    tail.add_argument("--interval", type=float, default=0.5, help="seconds between polls when following")
     tail.add_argument(
-        "--idle-exit", type=float, metavar="S", help="stop following after S seconds with nothing new"
+        "--interval", type=positive_seconds, default=0.5, help="seconds between polls when following"
+    )
+    tail.add_argument(
+        "--idle-exit",
+        type=positive_seconds,
+        metavar="S",
+        help="stop following after S seconds with nothing new",
     )
     _add_format(tail, choices=("table", "jsonl"))
     tail.set_defaults(run=_with_reader(journal_ls.run_tail))
 
     show = commands.add_parser("show", help="one entry, whole")
     add_db_argument(show, positional=True)
-    show.add_argument("seq", type=int)
+    show.add_argument("seq", type=seq_number)
     _add_format(show, default="json")
     show.set_defaults(run=_with_reader(_run_show))
 
-    verify = commands.add_parser("verify", help="check the chain and replay every entry byte for byte")
-    add_db_argument(verify, positional=True)
+    verify = commands.add_parser(
+        "verify", help="check the chain and replay every entry byte for byte, of each journal given"
+    )
+    add_db_argument(verify, positional=True, several=True)
     verify.add_argument("--chain-only", action="store_true", help="only the hash chain (fast), no replay")
-    verify.add_argument("--checkpoint", metavar="SEQ:HASH", help="fail unless the journal still extends it")
+    verify.add_argument(
+        "--checkpoint",
+        action="append",
+        metavar="SEQ:HASH|FILE",
+        help="fail unless each journal still extends it (a FILE: a signed checkpoint); repeatable",
+    )
+    verify.add_argument(
+        "--key", action="append", metavar="PUB", help="verifier key of signed checkpoints (KEYFILE.pub)"
+    )
     _add_format(verify)
-    verify.set_defaults(run=_with_reader(journal_audit.run_verify))
+    verify.set_defaults(run=_run_verify)
 
-    checkpoint = commands.add_parser("checkpoint", help="print SEQ:HASH of the head, for an auditor to keep")
+    checkpoint = commands.add_parser(
+        "checkpoint", help="print SEQ:HASH of the head, or --sign the tree: a checkpoint to keep"
+    )
     add_db_argument(checkpoint, positional=True)
-    checkpoint.set_defaults(run=_with_reader(journal_audit.run_checkpoint))
+    checkpoint.add_argument("--sign", metavar="KEY", help="sign the tree's root with this private key file")
+    checkpoint.add_argument(
+        "-o",
+        "--output",
+        metavar="FORMAT|FILE",
+        help="table, json or jsonl; with --sign the FILE to write (and FILE.tree), default stdout",
+    )
+    checkpoint.add_argument("--force", action="store_true", help="replace an existing FILE")
+    checkpoint.set_defaults(run=_with_reader(_run_checkpoint))
+
+    root = commands.add_parser("root", help="the Merkle tree root (RFC 9162) of the first entries")
+    add_db_argument(root, positional=True)
+    root.add_argument(
+        "--at", type=seq_number, metavar="SEQ", help="the tree of entries 1..SEQ (default: all)"
+    )
+    _add_format(root)
+    root.set_defaults(run=_with_reader(_proofs("run_root")))
+
+    prove = commands.add_parser("prove", help="an inclusion proof of one entry in the tree")
+    add_db_argument(prove, positional=True)
+    prove.add_argument("seq", type=seq_number, metavar="SEQ")
+    prove.add_argument("--size", type=seq_number, metavar="N", help="in the tree of N entries (default: all)")
+    _add_format(prove, default="json")
+    prove.set_defaults(run=_with_reader(_proofs("run_prove")))
+
+    consistency = commands.add_parser(
+        "consistency", help="a consistency proof: the tree of OLD_SIZE entries is a prefix of the tree"
+    )
+    add_db_argument(consistency, positional=True)
+    consistency.add_argument("old_size", type=seq_number, metavar="OLD_SIZE")
+    consistency.add_argument("--size", type=seq_number, metavar="N", help="the later tree (default: all)")
+    _add_format(consistency, default="json")
+    consistency.set_defaults(run=_with_reader(_proofs("run_consistency")))
+
+    keygen = commands.add_parser("keygen", help="a new Ed25519 key for signing checkpoints")
+    keygen.add_argument("--name", required=True, help="the key's name, e.g. example.com/arvis-audit")
+    keygen.add_argument("-o", "--output", dest="keyfile", required=True, metavar="KEYFILE")
+    keygen.add_argument("--force", action="store_true", help="replace an existing KEYFILE")
+    keygen.set_defaults(run=_run_keygen)
 
     snapshot = commands.add_parser("snapshot", help="a user's snapshot as of any seq (time travel)")
     add_db_argument(snapshot, positional=True)
     snapshot.add_argument("--user", required=True)
-    snapshot.add_argument("--at", type=int, metavar="SEQ", help="right after this entry (default: the head)")
+    snapshot.add_argument(
+        "--at", type=seq_number, metavar="SEQ", help="right after this entry (default: the head)"
+    )
     _add_format(snapshot, default="json", choices=("json", "jsonl"))
-    snapshot.set_defaults(run=_with_reader(journal_audit.run_snapshot))
+    snapshot.set_defaults(run=_with_reader(_audit("run_snapshot")))
 
     state = commands.add_parser("state", help="the state digest and contents as of any seq")
     add_db_argument(state, positional=True)
-    state.add_argument("--at", type=int, metavar="SEQ")
+    state.add_argument(
+        "--at", type=seq_number, metavar="SEQ", help="right after this entry (default: the head)"
+    )
     _add_format(state)
-    state.set_defaults(run=_with_reader(journal_audit.run_state))
+    state.set_defaults(run=_with_reader(_audit("run_state")))
 
     stats = commands.add_parser("stats", help="counts per syscall and status, times, size, head")
     add_db_argument(stats, positional=True)
@@ -84,13 +148,61 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_format(export, default="jsonl", choices=("jsonl",))
     export.set_defaults(run=_with_reader(journal_stats.run_export))
 
-    diff = commands.add_parser("diff", help="the first seq where two journals differ")
+    diff = commands.add_parser("diff", help="the first seq where two journals differ, and in which fields")
     diff.add_argument("db", metavar="DB1")
     diff.add_argument("other", metavar="DB2")
+    _add_format(diff)
     diff.set_defaults(run=_run_diff)
 
 
+def _audit(name: str) -> journal_ls.Command:
+    """The auditor's command ``name`` of ``tools.journal_audit``, imported when it runs: that module
+    loads the replay machinery, which listing or exporting never needs."""
+
+    def run(reader: JournalReader, options: argparse.Namespace) -> int:
+        from tools import journal_audit
+
+        command: journal_ls.Command = getattr(journal_audit, name)
+        return command(reader, options)
+
+    return run
+
+
+def _proofs(name: str) -> journal_ls.Command:
+    """The command ``name`` of ``tools.journal_proofs``, imported when it runs (it loads the signing
+    library, which other commands never need)."""
+
+    def run(reader: JournalReader, options: argparse.Namespace) -> int:
+        from tools import journal_proofs
+
+        command: journal_ls.Command = getattr(journal_proofs, name)
+        return command(reader, options)
+
+    return run
+
+
+def _run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
+    """``--sign`` makes ``-o`` the file to write; without it ``-o`` is the format, as for every command."""
+    if options.sign is not None:
+        return _proofs("run_signed_checkpoint")(reader, options)
+    options.output = options.output or "table"
+    if options.output not in FORMATS:
+        raise CommandError(
+            f"-o {options.output}: the format is table, json or jsonl",
+            hint="-o FILE writes a signed checkpoint: add --sign KEY",
+        )
+    return _audit("run_checkpoint")(reader, options)
+
+
+def _run_keygen(options: argparse.Namespace) -> int:
+    from tools import journal_proofs
+
+    return journal_proofs.run_keygen(options)
+
+
 def _open(target: str | None) -> JournalReader:
+    from journal.reader import JournalReader
+
     path = existing_db(target)
     reader = JournalReader.open(path)
     if reader.header() is None:
@@ -130,10 +242,14 @@ def _run_stats(options: argparse.Namespace) -> int:
         reader.close()
 
 
+def _run_verify(options: argparse.Namespace) -> int:
+    from tools import journal_audit
+
+    return journal_audit.run_verify(options, _open)
+
+
 def _run_diff(options: argparse.Namespace) -> int:
-    first, second = _open(options.db), _open(options.other)
-    try:
+    from tools import journal_audit
+
+    with closing(_open(options.db)) as first, closing(_open(options.other)) as second:
         return journal_audit.run_diff(first, second, options)
-    finally:
-        first.close()
-        second.close()

@@ -1,5 +1,6 @@
 """``arvis scenario run|bench|demo``: ARC-Mem scenario files through the kernel, offline and deterministic,
 one replay-verified journal per (scenario, condition), reported as a table, JSON, Markdown or HTML.
+Their arguments are registered by ``tools.scenario_args``, which imports this module only when one runs.
 
 Exit codes: 0 when every run's journal verified by replay, no unit became CANON without review and no file
 or run failed; 1 otherwise; 2 on a usage or I/O problem (a scenario file that cannot be read or parsed by
@@ -17,12 +18,12 @@ from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from rich.table import Table
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.output import print_json, print_table
+from tools.scenario_args import FLAGSHIP, register
 from tools.scenario_load import iter_scenario_files, load_scenario
 from tools.scenario_report import (
     AGGREGATE_COLUMNS,
@@ -44,47 +45,8 @@ from tools.scenario_runner import RunResult, run_scenario
 
 __all__ = ["DEMO_CONDITIONS", "FLAGSHIP", "register"]
 
-FLAGSHIP = Path("scenarios/flagship-dead-king.yml")
 DEMO_CONDITIONS = tuple(Condition)  # the kernel, its ablations, the naive memories and the declared oracle
 REPORTS = ("report.md", "report.json", "report.html")
-
-
-def _add_conditions(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-c",
-        "--condition",
-        action="append",
-        type=str.upper,
-        choices=[condition.value for condition in Condition],
-        metavar="C",
-        help="a condition to run (repeatable; default: all nine): "
-        + ", ".join(condition.value for condition in Condition),
-    )
-
-
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("scenario", help="run ARC-Mem scenarios offline, compare conditions")
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    run = commands.add_parser("run", help="one scenario file under each condition")
-    run.add_argument("file", metavar="FILE", type=Path)
-    _add_conditions(run)
-    run.add_argument(
-        "--db", type=Path, default=Path("scenario-journals"), metavar="PATH", help="journal directory"
-    )
-    run.add_argument("-o", "--output", choices=("table", "json", "md", "html"), default="table")
-    run.set_defaults(run=_run)
-
-    bench = commands.add_parser("bench", help="every scenario file of a directory; writes the reports")
-    bench.add_argument("directory", metavar="DIR", type=Path)
-    _add_conditions(bench)
-    bench.add_argument("--out", type=Path, default=Path("bench-report"), metavar="DIR")
-    bench.set_defaults(run=_bench)
-
-    demo = commands.add_parser("demo", help="the flagship adversarial scenario against naive memories")
-    demo.add_argument("file", metavar="FILE", type=Path, nargs="?", default=FLAGSHIP)
-    demo.add_argument("--out", type=Path, default=Path("demo-report"), metavar="DIR")
-    demo.set_defaults(run=_demo)
 
 
 def _conditions(chosen: Sequence[str] | None) -> list[Condition]:
@@ -192,17 +154,8 @@ def _write_reports(out: Path, document: dict[str, Any]) -> None:
 
 
 def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-    """Rich on a terminal (the condition never cut), tab-separated in a pipe."""
-    console = Console()
-    if not console.is_terminal:
-        print_table(title, columns, rows)
-        return
-    table = Table(title=title)
-    for index, column in enumerate(columns):
-        table.add_column(column, no_wrap=index == 0, justify="left" if index == 0 else "right")
-    for row in rows:
-        table.add_row(*row)
-    console.print(table)
+    """Rich on a terminal (figures right-aligned, nothing ever cut), tab-separated in a pipe."""
+    print_table(title, columns, rows, right_from=1)
 
 
 def _print_runs(title: str, document: dict[str, Any], *, with_verdict: bool = True) -> None:
@@ -243,6 +196,8 @@ def _run(options: argparse.Namespace) -> int:
         sys.stdout.write(to_html(document))
     else:
         _print_runs(f"scenario {scenario.id}", document)
+    if not scenario.runnable:  # nothing was played, so nothing was shown to hold
+        return EXIT_FAILED
     return EXIT_OK if all_ok(document) else EXIT_FAILED
 
 

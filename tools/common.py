@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 __all__ = [
@@ -12,8 +13,11 @@ __all__ = [
     "EXIT_USAGE",
     "CommandError",
     "add_db_argument",
+    "checked_db",
     "existing_db",
     "resolve_db",
+    "settle_db",
+    "writable_db",
 ]
 
 EXIT_OK = 0
@@ -29,24 +33,91 @@ class CommandError(Exception):
         self.hint = hint
 
 
-def add_db_argument(parser: argparse.ArgumentParser, *, positional: bool) -> None:
-    help_text = "database file path or SQLAlchemy URL (default: $ARVIS_DB)"
-    if positional:
-        parser.add_argument("db", nargs="?", metavar="DB", help=help_text)
+DB_HELP = "a file path (taken literally), sqlite:///PATH or postgresql://... URL (default: $ARVIS_DB)"
+
+
+def add_db_argument(parser: argparse.ArgumentParser, *, positional: bool, several: bool = False) -> None:
+    """``--db DB``: the one way every command names its database (``several``: repeatable). Commands
+    that took the database as a positional argument (``journal ls DB``) still do, with a notice on
+    stderr (``settle_db``), so existing scripts keep working."""
+    if several:
+        parser.add_argument("--db", metavar="DB", action="append", help=DB_HELP + "; repeat for several")
     else:
-        parser.add_argument("--db", metavar="DB", help=help_text)
+        parser.add_argument("--db", metavar="DB", help=DB_HELP)
+    if positional:
+        parser.add_argument(
+            "legacy_db",
+            nargs="*" if several else "?",
+            metavar="DB",
+            default=argparse.SUPPRESS,
+            help="deprecated: the same as --db DB",
+        )
+
+
+def settle_db(options: argparse.Namespace, command: str) -> None:
+    """Fold a positional database into ``options.db``, with a deprecation notice; both at once is a
+    usage error (which one was meant?)."""
+    legacy = getattr(options, "legacy_db", None)
+    if legacy is None or legacy == []:
+        return
+    if options.db:
+        raise CommandError("the database is given twice (as DB and as --db)", hint="give it once, with --db")
+    from journal.engine import shown  # a URL's password is never echoed
+
+    options.db = legacy
+    named = " ".join(f"--db {shown(item)}" for item in (legacy if isinstance(legacy, list) else [legacy]))
+    print(f"arvis: note: a positional DB is deprecated; write `arvis {command} {named}`", file=sys.stderr)
 
 
 def resolve_db(value: str | None) -> str:
+    """The database named on the command line or by ``$ARVIS_DB``, refused here (exit 2, before anything
+    connects) when it is neither a file path nor a SQLite or PostgreSQL URL."""
     target = value or os.environ.get("ARVIS_DB")
     if not target:
         raise CommandError("no database given", hint="pass DB (or --db) or set ARVIS_DB")
+    return checked_db(target)
+
+
+def checked_db(target: str) -> str:
+    """``target`` itself, once it is known to name a database arvis can use (exit 2 otherwise)."""
+    _file_of(target)
     return target
+
+
+def _file_of(target: str) -> Path | None:
+    """The SQLite file ``target`` names (None: in memory, or a server), or the usage error it is."""
+    from journal.engine import SUPPORTED_FORMS, UnsupportedDatabase, shown, sqlite_file  # SQLAlchemy: lazily
+
+    try:
+        path = sqlite_file(target)
+    except UnsupportedDatabase as exc:
+        raise CommandError(exc.reason, hint=f"give {SUPPORTED_FORMS}") from None
+    if path is not None and os.path.lexists(path) and not Path(path).is_file():
+        raise CommandError(f"{shown(target)} is not a file", hint="give the journal's file, not a directory")
+    return None if path is None else Path(path)
 
 
 def existing_db(value: str | None) -> str:
     """A database that must already exist (reading never creates one)."""
+    from journal.engine import shown
+
     target = resolve_db(value)
-    if "://" not in target and not Path(target).is_file():
-        raise CommandError(f"no journal at {target}", hint="check the path, or create it with `arvis call`")
+    path = _file_of(target)
+    if target == ":memory:" or (path is not None and not path.exists()):
+        raise CommandError(
+            f"no journal at {shown(target)}", hint="check the path, or create it with `arvis call --create`"
+        )
+    return target
+
+
+def writable_db(value: str | None, *, create: bool) -> str:
+    """A database a command writes to. A SQLite file must exist unless ``create``: a mistyped path
+    must not silently start a new, empty journal beside the real one. A server database (PostgreSQL)
+    is the server's to create; ``:memory:`` is always new."""
+    from journal.engine import shown
+
+    target = resolve_db(value)
+    path = _file_of(target)
+    if path is not None and not create and not path.exists():
+        raise CommandError(f"no journal at {shown(target)}", hint="pass --create to start a new journal")
     return target

@@ -3,20 +3,42 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, closing, contextmanager
+from dataclasses import dataclass
+from itertools import zip_longest
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from journal.reader import JournalReader
-from journal.replay import Checkpoint, verify_journal
+from journal.replay import Checkpoint, Divergence, ReplayReport, verify_journal
+from journal.store import JournalHeader
 from journal.timetravel import snapshot_at, state_at
+from kernel.abi import JournalEntry
 from syscalls.table import SYSCALL_TABLE
-from tools.common import EXIT_FAILED, EXIT_OK, CommandError
-from tools.output import print_json
+from tools import argtypes, journal_proofs
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError, resolve_db
+from tools.output import print_json, shown
 
-__all__ = ["run_checkpoint", "run_diff", "run_snapshot", "run_state", "run_verify"]
+__all__ = [
+    "FirstDifference",
+    "JournalDiff",
+    "compare_journals",
+    "run_checkpoint",
+    "run_diff",
+    "run_snapshot",
+    "run_state",
+    "run_verify",
+]
+
+Opener = Callable[[str], JournalReader]
+"""Opens a journal for reading, or raises ``CommandError`` when the file holds none."""
+
+ENTRY_FIELDS: tuple[str, ...] = tuple(JournalEntry.__struct_fields__)
+HEADER_FIELDS = ("journal_id", "format_version", "created_at", "genesis_hash")
 
 
 @contextmanager
@@ -38,47 +60,142 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
         yield advance
 
 
-def run_verify(reader: JournalReader, options: argparse.Namespace) -> int:
-    checkpoint = None
-    if options.checkpoint is not None:
-        try:
-            checkpoint = Checkpoint.parse(options.checkpoint)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
+def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
+    """Verify every journal given, in turn; exit 1 when any is not verified. All are opened before the
+    first replay, so a wrong path is reported (exit 2) at once, not after minutes of replay of the
+    others. JSON: the report of one journal, or a list of them in argument order when several are
+    given (JSON lines: one report a line either way); every report names its ``db``. Signed
+    checkpoints are read and their signatures and origins checked before anything is replayed."""
+    checkpoint, signed = _parsed_checkpoints(options.checkpoint, options.key)
+    targets = _verify_targets(options.db)
+    several = len(targets) > 1
+    reports: list[dict[str, Any]] = []
+    with ExitStack() as stack:
+        readers = [stack.enter_context(closing(open_journal(target))) for target in targets]
+        for target, reader in zip(targets, readers, strict=True):
+            journal_proofs.check_origin(reader, signed, target)
+        for target, reader in zip(targets, readers, strict=True):
+            report = journal_proofs.signed_report(reader, signed) if signed else None
+            report = report or _verify_one(reader, options, checkpoint)
+            reports.append({"db": target, **report.to_json()})
+            if options.output == "table":
+                _print_verdict(report, f"{shown(target)}: " if several else "")
+            elif options.output == "jsonl":
+                print_json(reports[-1], lines=True)
+    verified = sum(1 for report in reports if report["verified"])
+    if options.output == "json":
+        print_json(reports if several else reports[0])
+    elif options.output == "table" and several:
+        print(f"{verified} of {len(reports)} journals verified")
+    return EXIT_OK if verified == len(reports) else EXIT_FAILED
+
+
+def _verify_targets(given: Sequence[str] | str | None) -> list[str]:
+    """The databases to verify: those named, else ``$ARVIS_DB``."""
+    if isinstance(given, str):
+        return [given]
+    return list(given) if given else [resolve_db(None)]
+
+
+def _parsed_checkpoint(text: str) -> Checkpoint:
+    """``--checkpoint`` as a usage error with a hint rather than argparse's usage dump: it is the one
+    argument an auditor copies by hand from an old record."""
+    try:
+        return argtypes.checkpoint(text)
+    except argparse.ArgumentTypeError as exc:
+        raise CommandError(str(exc), hint="pass SEQ:HASH as `arvis journal checkpoint` printed it") from None
+
+
+def _parsed_checkpoints(
+    given: Sequence[str] | str | None, keys: Sequence[str] | None
+) -> tuple[list[Checkpoint], list[journal_proofs.SignedCheckpoint]]:
+    """Each ``--checkpoint``: a signed checkpoint FILE (an existing file, verified with ``--key``), else
+    ``SEQ:HASH``."""
+    texts = [given] if isinstance(given, str) else list(given or ())
+    files = [text for text in texts if Path(text).is_file()]
+    if files and not keys:
+        raise CommandError("a signed checkpoint needs the key that signed it", hint="add --key KEYFILE.pub")
+    if keys and not files:
+        raise CommandError("--key verifies a signed checkpoint", hint="add --checkpoint FILE")
+    verifiers = journal_proofs.load_keys(list(keys or ()))
+    signed = [journal_proofs.load_signed_checkpoint(text, verifiers) for text in files]
+    legacy: list[Checkpoint] = []
+    for text in texts:
+        if text in files:
+            continue
+        if ":" not in text:
+            raise CommandError(
+                f"no checkpoint file {shown(text)}",
+                hint="pass SEQ:HASH, or a FILE written by `arvis journal checkpoint --sign`",
+            )
+        legacy.append(_parsed_checkpoint(text))
+    for kept in legacy:
+        if any(other.seq == kept.seq and other.entry_hash != kept.entry_hash for other in legacy):
+            raise CommandError(
+                f"two checkpoints at seq {kept.seq} with different hashes: no journal holds both"
+            )
+    return legacy, signed
+
+
+def _verify_one(
+    reader: JournalReader, options: argparse.Namespace, checkpoint: list[Checkpoint]
+) -> ReplayReport:
     with _progress(reader.count(), options.output == "table") as progress:
-        report = verify_journal(
+        return verify_journal(
             reader,
             table=SYSCALL_TABLE,
             replay=not options.chain_only,
             checkpoint=checkpoint,
             progress=progress,
         )
-    if options.output != "table":
-        print_json(report.to_json(), lines=options.output == "jsonl")
-    elif report.verified:
+
+
+def _print_verdict(report: ReplayReport, prefix: str) -> None:
+    if report.verified:
         what = "chain intact, replay byte-identical" if report.replayed else "chain intact (not replayed)"
         rate = f", {report.entries_per_second:,.0f} entries/s" if report.entries else ""
-        print(f"verified: {report.entries} entries, {what}{rate}")
+        print(f"{prefix}verified: {report.entries} entries, {what}{rate}")
         print(f"head {report.head_seq}:{report.head_hash}")
         if report.state_digest is not None:
             print(f"state digest {report.state_digest}")
-    else:
-        divergence = report.divergence
-        assert divergence is not None
-        where = f"seq {divergence.seq} ({divergence.syscall or '-'})"
-        print(f"NOT verified: {where}: {divergence.kind}: {divergence.reason}")
-        if divergence.diff:
-            print(divergence.diff)
-        elif divergence.expected is not None:
-            print(f"expected: {divergence.expected}\nfound:    {divergence.found}")
-    return EXIT_OK if report.verified else EXIT_FAILED
+        return
+    divergence = report.divergence
+    assert divergence is not None
+    where = f"seq {divergence.seq} ({shown(divergence.syscall) or '-'})"
+    print(f"{prefix}NOT verified: {where}: {divergence.kind}: {divergence.reason}")
+    if divergence.diff:
+        print(divergence.diff)
+    elif divergence.expected is not None:
+        _print_sides(divergence)
+
+
+def _print_sides(divergence: Divergence) -> None:
+    """The two sides of a divergence, each named for what it is (the replayed state, the stored one)."""
+    sides = [
+        (_side(label, role), value)
+        for label, role, value in zip(
+            divergence.labels, ("expected", "found"), (divergence.expected, divergence.found), strict=True
+        )
+    ]
+    width = max(len(name) for name, _ in sides)
+    for name, value in sides:
+        print(f"{name:<{width}} {value}")
+
+
+def _side(label: str, role: str) -> str:
+    return f"{label}:" if label == role else f"{label} ({role}):"
 
 
 def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
     head = reader.head()
     if head is None:
         raise CommandError("the journal is empty: nothing to checkpoint")
-    print(Checkpoint(head.seq, head.entry_hash))
+    kept = Checkpoint(head.seq, head.entry_hash)
+    if options.output == "table":
+        print(kept)
+    else:
+        value = {"seq": kept.seq, "entry_hash": kept.entry_hash, "checkpoint": str(kept)}
+        print_json(value, lines=options.output == "jsonl")
     return EXIT_OK
 
 
@@ -99,32 +216,98 @@ def run_state(reader: JournalReader, options: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@dataclass(frozen=True)
+class FirstDifference:
+    """Where two journals first part: the seq, and the entry fields that differ there; or, when one
+    journal is a prefix of the other, the first entry only the longer one has (``only_in``)."""
+
+    seq: int
+    fields: tuple[str, ...] = ()
+    only_in: str | None = None
+    """``"first"`` or ``"second"``: the journal that goes on after the other ends."""
+    after_seq: int = 0
+    """With ``only_in``: the seq the shorter journal ends at."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "fields": list(self.fields), "only_in": self.only_in}
+
+
+@dataclass(frozen=True)
+class JournalDiff:
+    header_fields: tuple[str, ...]
+    first_difference: FirstDifference | None
+    lengths: tuple[int, int]
+
+    @property
+    def identical(self) -> bool:
+        return not self.header_fields and self.first_difference is None
+
+    def to_json(self) -> dict[str, Any]:
+        first = self.first_difference
+        return {
+            "identical": self.identical,
+            "first_difference": None if first is None else first.to_json(),
+            "header_fields": list(self.header_fields),
+            "lengths": list(self.lengths),
+        }
+
+
+def _header_differences(first: JournalHeader | None, second: JournalHeader | None) -> tuple[str, ...]:
+    return tuple(name for name in HEADER_FIELDS if getattr(first, name, None) != getattr(second, name, None))
+
+
+def _entry_difference(
+    a: JournalEntry | None, b: JournalEntry | None, after_seq: int
+) -> FirstDifference | None:
+    """Every stored field is compared, not the entry hash alone: a row edited behind the chain's back
+    keeps its old hash, and two such copies are not the same journal."""
+    if a is None or b is None:
+        present = b if a is None else a
+        assert present is not None
+        return FirstDifference(present.seq, only_in="second" if a is None else "first", after_seq=after_seq)
+    fields = tuple(name for name in ENTRY_FIELDS if getattr(a, name) != getattr(b, name))
+    return FirstDifference(min(a.seq, b.seq), fields) if fields else None
+
+
+def compare_journals(first: JournalReader, second: JournalReader) -> JournalDiff:
+    """Both journals streamed side by side (memory does not grow with their length), to the end of
+    both, so the lengths are exact even after the first difference."""
+    found: FirstDifference | None = None
+    lengths, common = [0, 0], 0
+    for a, b in zip_longest(first.entries(), second.entries()):
+        lengths[0] += a is not None
+        lengths[1] += b is not None
+        if found is None:
+            found = _entry_difference(a, b, common)
+            if found is None and a is not None:
+                common = a.seq  # both journals hold this entry, alike
+    header_fields = _header_differences(first.header(), second.header())
+    return JournalDiff(header_fields, found, (lengths[0], lengths[1]))
+
+
 def run_diff(first: JournalReader, second: JournalReader, options: argparse.Namespace) -> int:
-    left, right = first.entries(), second.entries()
-    seq = 0
-    while True:
-        a, b = next(left, None), next(right, None)
-        if a is None and b is None:
-            print(f"identical: {seq} entries")
-            return EXIT_OK
-        seq += 1
-        if a is None or b is None:
-            longer = "second" if a is None else "first"
-            print(f"first difference at seq {seq}: only the {longer} journal has it")
-            return EXIT_FAILED
-        if a.entry_hash != b.entry_hash:
-            fields = [
-                name
-                for name in (
-                    "recorded_at",
-                    "syscall",
-                    "principal",
-                    "args",
-                    "status",
-                    "result",
-                    "effects_hash",
-                )
-                if getattr(a, name) != getattr(b, name)
-            ]
-            print(f"first difference at seq {a.seq}: {', '.join(fields) or 'chain (prev_hash)'} differ")
-            return EXIT_FAILED
+    """Exit 0 when the journals are the same, header and every field of every entry; else 1."""
+    diff = compare_journals(first, second)
+    if options.output != "table":
+        print_json(diff.to_json(), lines=options.output == "jsonl")
+    else:
+        _print_diff(diff, (shown(options.db), shown(options.other)))
+    return EXIT_OK if diff.identical else EXIT_FAILED
+
+
+def _print_diff(diff: JournalDiff, paths: tuple[str, str]) -> None:
+    first = diff.first_difference
+    if diff.identical:
+        print(f"identical: {diff.lengths[0]} entries")
+    elif first is not None and first.only_in is not None:
+        longer = 0 if first.only_in == "first" else 1
+        extra = diff.lengths[longer] - diff.lengths[1 - longer]
+        print(
+            f"first difference at seq {first.seq}: the {first.only_in} journal ({paths[longer]}) has "
+            f"{extra} more {'entry' if extra == 1 else 'entries'} after seq {first.after_seq}, where the "
+            f"{'second' if longer == 0 else 'first'} ends"
+        )
+    elif first is not None:
+        print(f"first difference at seq {first.seq}: {', '.join(first.fields)} differ")
+    if diff.header_fields:
+        print(f"headers differ: {', '.join(diff.header_fields)}")

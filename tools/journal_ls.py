@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import time
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from journal.reader import JournalFilter, JournalReader
-from kernel.abi import JournalEntry
 from tools.common import EXIT_OK, CommandError
-from tools.output import entry_to_json, print_json, print_table
-from tools.timespec import parse_moment
+from tools.output import entry_to_json, print_json, print_json_array, print_table, shown
+
+if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported when a command runs, not when it is registered
+    from journal.reader import JournalReader
+    from kernel.abi import JournalEntry
 
 __all__ = ["Command", "add_filters", "print_entries", "run_ls", "run_tail"]
 
-Command = Callable[[JournalReader, argparse.Namespace], int]
+Command = Callable[["JournalReader", argparse.Namespace], int]
 """A journal subcommand over an open reader."""
 
 _COLUMNS = ("seq", "recorded_at", "syscall", "principal", "status", "entry_hash")
@@ -32,30 +33,25 @@ def add_filters(parser: argparse.ArgumentParser) -> None:
 def _filtered(
     reader: JournalReader, options: argparse.Namespace, *, descending: bool
 ) -> Iterator[JournalEntry]:
-    """The entries the options select. Options are read here, before anything is printed."""
+    """The entries the options select, every filter decided by the reader's query (a glob and
+    ``--status error`` too), so rows left out are never decoded. Options are read here, before
+    anything is printed."""
+    from journal.reader import JournalFilter
+    from tools.timespec import parse_moment
+
     pattern = options.syscall
-    exact = pattern if pattern is not None and not any(c in pattern for c in "*?[") else None
-    status = None if options.status in (None, "error") else options.status
+    glob = pattern is not None and any(c in pattern for c in "*?[")
     where = JournalFilter(
         since=None if options.since is None else parse_moment(options.since),
         until=None if options.until is None else parse_moment(options.until),
-        syscall=exact,
+        syscall=None if glob else pattern,
+        syscall_glob=pattern if glob else None,
         principal=options.principal,
-        status=status,
+        status=None if options.status in (None, "error") else options.status,
+        errors_only=options.status == "error",
         descending=descending,
     )
-    return _matching(reader.entries(where), options, pattern, exact)
-
-
-def _matching(
-    entries: Iterator[JournalEntry], options: argparse.Namespace, pattern: str | None, exact: str | None
-) -> Iterator[JournalEntry]:
-    for entry in entries:
-        if pattern is not None and exact is None and not fnmatch.fnmatchcase(entry.syscall, pattern):
-            continue
-        if options.status == "error" and entry.status == "ok":
-            continue
-        yield entry
+    return reader.entries(where)
 
 
 def print_entries(entries: Iterable[JournalEntry], fmt: str, *, title: str = "journal") -> None:
@@ -65,8 +61,8 @@ def print_entries(entries: Iterable[JournalEntry], fmt: str, *, title: str = "jo
             _COLUMNS,
             ((e.seq, e.recorded_at, e.syscall, e.principal, e.status, e.entry_hash[:16]) for e in entries),
         )
-    elif fmt == "json":
-        print_json([entry_to_json(entry) for entry in entries])
+    elif fmt == "json":  # streamed: the array is never held whole
+        print_json_array(entry_to_json(entry) for entry in entries)
     else:
         for entry in entries:
             print_json(entry_to_json(entry), lines=True)
@@ -99,11 +95,13 @@ def _print_lines(entries: Iterable[JournalEntry], fmt: str) -> None:
         print_entries(entries, "jsonl")
         return
     for e in entries:
-        print(f"{e.seq}\t{e.recorded_at}\t{e.syscall}\t{e.principal}\t{e.status}", flush=True)
+        print(shown(f"{e.seq}\t{e.recorded_at}\t{e.syscall}\t{e.principal}\t{e.status}"), flush=True)
 
 
 def run_tail(reader: JournalReader, options: argparse.Namespace) -> int:
     """The last N entries, then (with -f) every new one as another process appends it."""
+    from journal.reader import JournalFilter
+
     if options.lines < 0:
         raise CommandError("-n must be zero or more")
     head = reader.head()  # read first: whatever is appended from now on is printed by the follow loop

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import base64
 import os
 import sys
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import orjson
-
-from journal.reader import JournalReader
-from kernel.abi import JournalEntry
 from tools.common import EXIT_OK
-from tools.output import print_json, print_table
+from tools.output import entry_to_json, json_bytes, print_json, print_table, shown
+
+if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported by the command that opens it, when it runs
+    from journal.reader import JournalReader
+    from kernel.abi import JournalEntry
 
 __all__ = ["export_line", "run_export", "run_stats"]
 
@@ -46,7 +45,7 @@ def run_stats(reader: JournalReader, options: argparse.Namespace, target: str) -
         print_json(stats, lines=options.output == "jsonl")
         return EXIT_OK
     for name in ("journal_id", "entries", "first_recorded_at", "last_recorded_at", "head", "size_bytes"):
-        print(f"{name}: {stats[name]}")
+        print(shown(f"{name}: {stats[name]}"))
     print_table(
         "by syscall and status",
         ("syscall", "status", "count"),
@@ -55,29 +54,11 @@ def run_stats(reader: JournalReader, options: argparse.Namespace, target: str) -
     return EXIT_OK
 
 
-def _exact(name: str, data: bytes) -> dict[str, str]:
-    """Canonical bytes as text (exact: they are UTF-8); bytes that are not UTF-8 travel as base64."""
-    try:
-        return {name: data.decode("utf-8")}
-    except UnicodeDecodeError:
-        return {f"{name}_b64": base64.b64encode(data).decode("ascii")}
-
-
 def export_line(entry: JournalEntry) -> bytes:
-    """One entry as a JSON line; ``args``/``result`` hold the canonical bytes as text, exactly."""
-    row: dict[str, Any] = {
-        "seq": entry.seq,
-        "recorded_at": entry.recorded_at,
-        "syscall": entry.syscall,
-        "principal": entry.principal,
-        "status": entry.status,
-        "effects_hash": entry.effects_hash,
-        "prev_hash": entry.prev_hash,
-        "entry_hash": entry.entry_hash,
-        **_exact("args", entry.args),
-        **_exact("result", entry.result),
-    }
-    return orjson.dumps(row, option=orjson.OPT_SORT_KEYS) + b"\n"
+    """One entry as a JSON line, in the shape every command uses (``tools.output.entry_to_json``):
+    exact, since ``args`` and ``result`` re-encode canonically to the stored bytes (or travel as
+    base64) and text that is not UTF-8 also travels as base64."""
+    return json_bytes(entry_to_json(entry), lines=True) + b"\n"
 
 
 def run_export(reader: JournalReader, options: argparse.Namespace) -> int:

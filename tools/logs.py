@@ -3,6 +3,11 @@
 JSON lines when stderr is a pipe or a file, a readable console rendering on a terminal. The level comes
 from ``--log-level`` or ``ARVIS_LOG_LEVEL`` (default ``warning``, which hides the per-call ``info``
 events). Events carry the syscall, seq, principal, status and duration; never arguments or results.
+
+Only ``arvis call`` logs, so structlog is configured (and imported) when its logger is asked for, and
+only at a level that shows the call events: ``configure_logging`` just records the level, and no other
+command, nor a call at the default level, loads structlog (with the rich tracebacks it brings, about as
+long to import as SQLAlchemy).
 """
 
 from __future__ import annotations
@@ -10,20 +15,34 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
-import structlog
-
-from kernel.dispatcher import CallLogger
+if TYPE_CHECKING:
+    from kernel.dispatcher import CallLogger
 
 __all__ = ["LEVELS", "call_logger", "configure_logging"]
 
 LEVELS = ("debug", "info", "warning", "error")
 
+_level: str | None = None
+"""The level ``configure_logging`` was last given (None: the environment's or the default)."""
+
 
 def configure_logging(level: str | None = None) -> None:
-    chosen = (level or os.environ.get("ARVIS_LOG_LEVEL") or "warning").lower()
-    if chosen not in LEVELS:
-        chosen = "warning"
+    """Record the level; ``call_logger`` applies it."""
+    global _level
+    _level = level
+
+
+def _chosen_level() -> str:
+    """The level in force: ``--log-level``, else ``$ARVIS_LOG_LEVEL``, else warning (unknown: warning)."""
+    chosen = (_level or os.environ.get("ARVIS_LOG_LEVEL") or "warning").lower()
+    return chosen if chosen in LEVELS else "warning"
+
+
+def _configure_structlog(chosen: str) -> None:
+    import structlog
+
     renderer: structlog.types.Processor = (
         structlog.dev.ConsoleRenderer(colors=False)
         if sys.stderr.isatty()
@@ -41,6 +60,14 @@ def configure_logging(level: str | None = None) -> None:
     )
 
 
-def call_logger() -> CallLogger:
+def call_logger() -> CallLogger | None:
+    """The kernel's call logger, structlog configured at the level in force; None when that level hides
+    the call events (they are ``info``), so that nothing is built, or imported, only to be dropped."""
+    chosen = _chosen_level()
+    if getattr(logging, chosen.upper()) > logging.INFO:
+        return None
+    import structlog
+
+    _configure_structlog(chosen)
     logger: CallLogger = structlog.get_logger("arvis.kernel")
     return logger

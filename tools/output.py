@@ -2,67 +2,163 @@
 
 from __future__ import annotations
 
+import base64
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from rich.console import Console
-from rich.table import Table
 
-from arvis.canonical import decode
-from kernel.abi import JournalEntry
+from arvis.canonical import canonical_bytes_of_own, decode
 
-__all__ = ["FORMATS", "entry_to_json", "print_json", "print_table"]
+if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
+    from rich.console import Console
+    from rich.table import Table
+
+    from kernel.abi import JournalEntry
+
+__all__ = [
+    "FORMATS",
+    "entry_to_json",
+    "json_bytes",
+    "print_json",
+    "print_json_array",
+    "print_table",
+    "printable",
+    "shown",
+]
 
 FORMATS = ("table", "json", "jsonl")
 
 
 def _default(value: Any) -> Any:
     if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
+        return value.decode("utf-8", "backslashreplace")
     raise TypeError
 
 
-def print_json(value: Any, *, lines: bool = False) -> None:
-    option = orjson.OPT_SORT_KEYS | (0 if lines else orjson.OPT_INDENT_2)
-    sys.stdout.write(orjson.dumps(value, default=_default, option=option).decode("utf-8") + "\n")
-
-
-def _decoded(data: bytes) -> Any:
+def shown(text: str) -> str:
+    """Text as it can be printed: bytes that were not valid UTF-8 (read back as lone surrogates) are
+    shown escaped (``\\xff``), so a tampered column is displayed, never a crash."""
     try:
-        return decode(data)
-    except Exception:
-        return {"$undecodable": data.decode("utf-8", "replace")}
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return text
+
+
+def printable(value: Any) -> Any:
+    """``value`` with every string (keys included) made printable by ``shown``."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {shown(str(key)): printable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [printable(item) for item in value]
+    return value
+
+
+def json_bytes(value: Any, *, lines: bool = False) -> bytes:
+    """``value`` as JSON (keys sorted; indented unless ``lines``). Text that is not valid UTF-8 is
+    escaped first: the fast encoder refuses it, and the slow walk runs only then."""
+    option = orjson.OPT_SORT_KEYS | (0 if lines else orjson.OPT_INDENT_2)
+    try:
+        return orjson.dumps(value, default=_default, option=option)
+    except TypeError:
+        return orjson.dumps(printable(value), default=_default, option=option)
+
+
+def print_json(value: Any, *, lines: bool = False) -> None:
+    sys.stdout.write(json_bytes(value, lines=lines).decode("utf-8") + "\n")
+
+
+def print_json_array(values: Iterable[Any]) -> None:
+    """``print_json(list(values))``, byte for byte, written one value at a time: a journal of a
+    million entries is listed in the memory of one. Each value is encoded indented and shifted two
+    spaces to sit inside the array (a JSON string holds no raw newline, so every newline is layout)."""
+    separator = "[\n"
+    for value in values:
+        sys.stdout.write(separator + "  " + json_bytes(value).decode("utf-8").replace("\n", "\n  "))
+        separator = ",\n"
+    sys.stdout.write("[]\n" if separator == "[\n" else "\n]\n")
+
+
+def _payload(name: str, data: bytes) -> dict[str, Any]:
+    """``args`` or ``result``: the decoded value when re-encoding it canonically gives back exactly
+    the stored bytes (so the value *is* the bytes, and an auditor can recompute the chain from it);
+    otherwise the stored bytes as base64 under ``NAME_b64`` (a hand edit: not canonical, or not JSON)."""
+    try:
+        value = decode(data)
+        if canonical_bytes_of_own(value) == data:
+            return {name: value}
+    except Exception:  # not JSON at all: the bytes travel as base64
+        pass
+    return {f"{name}_b64": base64.b64encode(data).decode("ascii")}
+
+
+def _text_column(name: str, text: str) -> dict[str, str]:
+    """A text column, shown escaped where it holds bytes that are not UTF-8; then ``NAME_b64`` also
+    carries those bytes exactly."""
+    printed = shown(text)
+    if printed is text:
+        return {name: text}
+    raw = text.encode("utf-8", "surrogateescape")
+    return {name: printed, f"{name}_b64": base64.b64encode(raw).decode("ascii")}
 
 
 def entry_to_json(entry: JournalEntry) -> dict[str, Any]:
-    """An entry for people and scripts: args and result decoded, hashes as stored."""
+    """The one JSON shape of a journal entry, in every command (``ls``, ``show``, ``tail``,
+    ``export``): ``args`` and ``result`` as JSON values whose canonical encoding is exactly the stored
+    bytes, or as ``args_b64``/``result_b64`` when they are not canonical JSON; text columns as stored,
+    escaped (with ``NAME_b64``) where they are not valid UTF-8; hashes as stored."""
     return {
         "seq": entry.seq,
-        "recorded_at": entry.recorded_at,
-        "syscall": entry.syscall,
-        "principal": entry.principal,
-        "args": _decoded(entry.args),
-        "status": entry.status,
-        "result": _decoded(entry.result),
-        "effects_hash": entry.effects_hash,
-        "prev_hash": entry.prev_hash,
-        "entry_hash": entry.entry_hash,
+        **_text_column("recorded_at", entry.recorded_at),
+        **_text_column("syscall", entry.syscall),
+        **_text_column("principal", entry.principal),
+        **_payload("args", entry.args),
+        **_text_column("status", entry.status),
+        **_payload("result", entry.result),
+        **_text_column("effects_hash", entry.effects_hash),
+        **_text_column("prev_hash", entry.prev_hash),
+        **_text_column("entry_hash", entry.entry_hash),
     }
 
 
-def print_table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """A rich table on a terminal; tab-separated plain text in a pipe."""
-    console = Console()
-    if not console.is_terminal:
+def rich_table(
+    title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, right_from: int | None = None
+) -> Table:
+    """A table for a terminal that never cuts a value: a cell too wide for its column wraps inside it
+    (``fold``) instead of ending in "…"; light borders leave the width to the values. Columns from
+    ``right_from`` on are right-aligned (figures)."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    for index, column in enumerate(columns):
+        right = right_from is not None and index >= right_from
+        table.add_column(column, overflow="fold", justify="right" if right else "left")
+    for row in rows:
+        table.add_row(*("" if cell is None else shown(str(cell)) for cell in row))
+    return table
+
+
+def print_table(
+    title: str | None,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    right_from: int | None = None,
+    console: Console | None = None,
+) -> None:
+    """A rich table on a terminal (no value ever cut, see ``rich_table``); tab-separated plain text in
+    a pipe."""
+    from rich.console import Console
+
+    screen = console or Console()
+    if not screen.is_terminal:
         sys.stdout.write("\t".join(columns) + "\n")
         for row in rows:
-            sys.stdout.write("\t".join("" if cell is None else str(cell) for cell in row) + "\n")
+            sys.stdout.write("\t".join("" if cell is None else shown(str(cell)) for cell in row) + "\n")
         return
-    table = Table(title=title)
-    for column in columns:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*("" if cell is None else str(cell) for cell in row))
-    console.print(table)
+    screen.print(rich_table(title, columns, rows, right_from=right_from))

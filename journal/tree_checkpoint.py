@@ -1,0 +1,189 @@
+"""Signed checkpoints of a journal's tree (C2SP ``tlog-checkpoint``) and the check of a journal against them.
+
+A checkpoint is a signed note (``journal.signed_note``) whose text is the origin ``arvis.journal/<journal
+id>``, the tree size in decimal and the base64 root, one a line. A journal passes a checkpoint when its first
+``tree size`` leaves have that root and its whole tree is consistent with it (RFC 9162 §2.1.4).
+
+A root alone cannot say *where* a rewritten journal departs from it: the entries after the first edit are
+all new, and nothing in 32 bytes tells which came first. So ``journal checkpoint --sign -o FILE`` also
+keeps the tree's nodes at one height in ``FILE.tree`` (the *tree file*: every leaf hash up to
+``MAX_TREE_FILE_NODES`` entries, the roots of aligned blocks of 2, 4, … entries beyond). It needs no
+signature of its own: it is used only when the MTH of its nodes is the signed root. The check then
+compares those subtree roots with the ones the current leaves give, and names the first that differs:
+the entry itself, or the block of entries that holds it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass
+
+from journal import merkle
+from journal.reader import JournalReader
+from journal.tree import journal_leaves
+
+__all__ = [
+    "MAX_TREE_FILE_NODES",
+    "ORIGIN_PREFIX",
+    "CheckpointBody",
+    "TreeFile",
+    "TreeFinding",
+    "check_checkpoint",
+    "origin_of",
+    "tree_file_level",
+    "tree_file_of",
+]
+
+ORIGIN_PREFIX = "arvis.journal/"
+MAX_TREE_FILE_NODES = 65_536
+"""Nodes a tree file holds at most (64 hex digits and a newline each: about 4 MiB). Journals up to this
+many entries keep every leaf, so a rewrite is named to the entry."""
+TREE_FILE_MAGIC = "arvis-tree-nodes 1"
+
+
+def origin_of(journal_id: str) -> str:
+    """The checkpoint origin of a journal: its identity, so a note of one journal never passes for another."""
+    return f"{ORIGIN_PREFIX}{journal_id}"
+
+
+@dataclass(frozen=True)
+class CheckpointBody:
+    """The note text of a checkpoint: origin, tree size, root (extension lines are kept, not read)."""
+
+    origin: str
+    tree_size: int
+    root: bytes
+    extensions: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        lines = [self.origin, str(self.tree_size), base64.b64encode(self.root).decode("ascii")]
+        return "\n".join([*lines, *self.extensions]) + "\n"
+
+    @classmethod
+    def parse(cls, text: str) -> CheckpointBody:
+        """Raises ValueError unless ``text`` is at least three non-empty lines in checkpoint form."""
+        lines = text.split("\n")
+        if len(lines) < 4 or lines[-1] != "" or any(not line for line in lines[:-1]):
+            raise ValueError("a checkpoint is an origin, a tree size and a root hash, one a line")
+        origin, size_text, root_text = lines[:3]
+        if not size_text.isascii() or not size_text.isdigit() or (size_text != "0" and size_text[0] == "0"):
+            raise ValueError(f"{size_text!r} is not a tree size (decimal, no leading zero)")
+        try:
+            root = base64.b64decode(root_text.encode("ascii"), validate=True)
+        except (binascii.Error, UnicodeEncodeError, ValueError):
+            root = b""
+        if len(root) != merkle.HASH_SIZE:
+            raise ValueError("the root hash is not the base64 of 32 bytes")
+        if size_text == "0" and root != merkle.EMPTY_ROOT:
+            raise ValueError("the tree of size 0 has the empty tree's root, SHA-256 of nothing")
+        return cls(origin, int(size_text), root, tuple(lines[3:-1]))
+
+
+def tree_file_level(tree_size: int) -> int:
+    """The height whose nodes a tree file keeps: the lowest with at most ``MAX_TREE_FILE_NODES`` nodes."""
+    level = 0
+    while -(-tree_size // (1 << level)) > MAX_TREE_FILE_NODES:
+        level += 1
+    return level
+
+
+@dataclass(frozen=True)
+class TreeFile:
+    """The nodes at ``level`` of the tree of ``tree_size`` leaves, left to right."""
+
+    tree_size: int
+    level: int
+    nodes: tuple[bytes, ...]
+
+    def text(self) -> str:
+        head = f"{TREE_FILE_MAGIC}\n{self.tree_size} {self.level}\n"
+        return head + "".join(f"{node.hex()}\n" for node in self.nodes)
+
+    @classmethod
+    def parse(cls, text: str) -> TreeFile:
+        lines = text.split("\n")
+        if len(lines) < 3 or lines[0] != TREE_FILE_MAGIC or lines[-1] != "":
+            raise ValueError(f"a tree file starts with {TREE_FILE_MAGIC!r}")
+        size_text, _, level_text = lines[1].partition(" ")
+        if not (size_text.isdigit() and level_text.isdigit()) or int(level_text) > 64:
+            raise ValueError("a tree file's second line is its tree size and level")
+        try:
+            nodes = tuple(bytes.fromhex(line) for line in lines[2:-1])
+        except ValueError:
+            raise ValueError("a tree file's nodes are 64 hex digits a line") from None
+        if any(len(node) != merkle.HASH_SIZE for node in nodes):
+            raise ValueError("a tree file's nodes are 64 hex digits a line")
+        return cls(int(size_text), int(level_text), nodes)
+
+    def proves(self, body: CheckpointBody) -> bool:
+        """Whether these are the nodes of the signed tree: its size, and their MTH is its root."""
+        width = 1 << self.level
+        return (
+            self.tree_size == body.tree_size
+            and len(self.nodes) == -(-body.tree_size // width)
+            and merkle.root_of(self.nodes, len(self.nodes)) == body.root
+        )
+
+
+def tree_file_of(reader: JournalReader, tree_size: int) -> TreeFile:
+    level = tree_file_level(tree_size)
+    nodes = merkle.level_roots(journal_leaves(reader, tree_size), tree_size, level)
+    return TreeFile(tree_size, level, tuple(nodes))
+
+
+@dataclass(frozen=True)
+class TreeFinding:
+    """A journal that fails a checkpoint: the first entry that differs from the signed tree is among
+    seq ``first`` … ``last`` (one seq when it is known exactly)."""
+
+    first: int
+    last: int
+    tree_size: int
+    expected: str | None = None
+    """The signed root (hex), when the journal's root at that size differs from it."""
+    found: str | None = None
+    truncated: bool = False
+    """The journal ends before the checkpoint's tree size."""
+
+    @property
+    def reason(self) -> str:
+        if self.truncated:
+            return (
+                f"journal ends at seq {self.first - 1}: it no longer extends the signed checkpoint "
+                f"of size {self.tree_size}"
+            )
+        if self.first == self.last:
+            return (
+                f"history rewritten: entry {self.first} is not the leaf the signed checkpoint of size "
+                f"{self.tree_size} holds"
+            )
+        return (
+            f"history rewritten: the first {self.tree_size} entries do not have the signed root; the first "
+            f"that differs is among seq {self.first}-{self.last}"
+        )
+
+
+def check_checkpoint(
+    reader: JournalReader, body: CheckpointBody, journal_size: int, tree_file: TreeFile | None = None
+) -> TreeFinding | None:
+    """None when the journal's tree at ``body.tree_size`` has the signed root and its whole tree is
+    consistent with it; else where the journal departs. One pass over the leaves, another to locate
+    a difference. Raises ``merkle.ShortTree`` or ``journal.tree.BadLeaf`` for a journal whose leaves
+    cannot be read as a tree (a gap, a malformed hash), which the chain check reports."""
+    old = body.tree_size
+    if old > journal_size:
+        return TreeFinding(journal_size + 1, journal_size + 1, old, truncated=True)
+    ranges = [(0, old), (0, journal_size)]
+    proof = merkle.consistency_ranges(old, journal_size) if 0 < old < journal_size else []
+    roots = merkle.range_roots(journal_leaves(reader, journal_size), journal_size, [*ranges, *proof])
+    at_old, current, path = roots[0], roots[1], roots[2:]
+    if at_old == body.root and merkle.verify_consistency(old, journal_size, body.root, current, path):
+        return None
+    first, last = 1, old
+    if at_old != body.root and tree_file is not None and tree_file.proves(body):
+        nodes = merkle.level_roots(journal_leaves(reader, old), old, tree_file.level)
+        index = next(i for i, (a, b) in enumerate(zip(nodes, tree_file.nodes, strict=True)) if a != b)
+        width = 1 << tree_file.level
+        first, last = index * width + 1, min((index + 1) * width, old)
+    return TreeFinding(first, last, old, body.root.hex(), at_old.hex())

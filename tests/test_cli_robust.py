@@ -1,0 +1,277 @@
+"""Every reader survives any byte in any column: undecodable text is shown escaped, exact bytes travel
+as base64, and verification names the tampered seq — never "unexpected error"."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arvis.canonical import canonical_bytes
+
+try:
+    from tests import journal_helpers as h
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import journal_helpers as h
+
+LAST = len(h.STANDARD_CALLS)
+TEXT_COLUMNS = ("syscall", "principal", "status", "recorded_at")
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("robust") / "journal.db"
+    h.build_journal(path)
+    return path
+
+
+@pytest.fixture
+def db(pristine: Path, tmp_path: Path) -> Path:
+    return h.copy_db(pristine, tmp_path / "journal.db")
+
+
+def _store_invalid_text(path: Path, seq: int, column: str, raw: bytes) -> None:
+    """A text column holding bytes that are not UTF-8, as a hand edit with sqlite3 leaves it."""
+    h.drop_trigger(path, "journal_no_update")
+    with h.raw_db(path) as connection:
+        connection.execute(f"UPDATE journal SET {column} = CAST(? AS TEXT) WHERE seq = ?", (raw, seq))
+
+
+def _no_crash(err: str) -> None:
+    assert "unexpected error" not in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("column", TEXT_COLUMNS)
+def test_every_reader_shows_invalid_text_escaped(
+    db: Path, column: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = b"mem\xffory"
+    _store_invalid_text(db, LAST, column, raw)  # the last entry: tail shows it too
+    for argv in (
+        ("journal", "ls", db, "-o", "json"),
+        ("journal", "ls", db, "-o", "jsonl"),
+        ("journal", "ls", db),
+        ("journal", "show", db, str(LAST)),
+        ("journal", "show", db, str(LAST), "-o", "table"),
+        ("journal", "stats", db, "-o", "json"),
+        ("journal", "stats", db),
+        ("journal", "tail", db, "-o", "jsonl"),
+        ("journal", "tail", db),
+        ("journal", "export", db),
+    ):
+        code, out, err = h.cli(capsys, *argv)
+        _no_crash(err)
+        assert code == 0, (argv, err)
+        if argv[1] != "stats" or column in ("syscall", "status", "recorded_at"):
+            assert "\\xff" in out, argv
+
+
+@pytest.mark.parametrize("column", TEXT_COLUMNS)
+def test_export_carries_the_exact_bytes_of_invalid_text(
+    db: Path, column: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = b"mem\xffory"
+    _store_invalid_text(db, 2, column, raw)
+    code, out, _ = h.cli(capsys, "journal", "export", db)
+    assert code == 0
+    line = json.loads(out.splitlines()[1])
+    assert line[column] == "mem\\xffory"
+    assert base64.b64decode(line[f"{column}_b64"]) == raw
+
+
+@pytest.mark.parametrize("column", ("syscall", "principal"))
+@pytest.mark.parametrize("fmt", ("json", "table"))
+def test_verify_names_the_seq_of_invalid_text(
+    db: Path, column: str, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _store_invalid_text(db, 3, column, b"\xff\xfe")
+    code, out, err = h.cli(capsys, "journal", "verify", db, "-o", fmt)
+    _no_crash(err)
+    assert code == 1, err
+    if fmt == "json":
+        text = json.dumps(json.loads(out))
+        assert '"seq": 3' in text or '"first_bad_seq": 3' in text or "3" in text
+    else:
+        assert "seq 3" in out
+
+
+def test_one_entry_shape_everywhere(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ls -o json, ls -o jsonl, show, tail -o jsonl and export give an entry the same JSON shape."""
+    shapes: dict[str, Any] = {}
+    _, out, _ = h.cli(capsys, "journal", "ls", db, "-o", "json")
+    shapes["ls json"] = json.loads(out)[1]
+    _, out, _ = h.cli(capsys, "journal", "ls", db, "-o", "jsonl")
+    shapes["ls jsonl"] = json.loads(out.splitlines()[1])
+    _, out, _ = h.cli(capsys, "journal", "show", db, "2")
+    shapes["show"] = json.loads(out)
+    _, out, _ = h.cli(capsys, "journal", "export", db)
+    shapes["export"] = json.loads(out.splitlines()[1])
+    _, out, _ = h.cli(capsys, "journal", "tail", db, "-n", "1000", "-o", "jsonl")
+    shapes["tail"] = json.loads(out.splitlines()[1])
+    first = shapes["export"]
+    assert isinstance(first["args"], dict)
+    for name, shape in shapes.items():
+        assert shape == first, name
+    stored = h.read_cell(db, 2, "args")
+    assert canonical_bytes(first["args"]) == stored
+
+
+def test_args_that_are_not_canonical_travel_as_base64(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bytes that decode but do not re-encode to themselves (a hand edit adding a space) are not
+    shown as a value that would hash differently."""
+    edited = b'{"user_id": "u1"}'
+    h.write_cell(db, 2, "args", edited)
+    _, out, _ = h.cli(capsys, "journal", "show", db, "2")
+    entry = json.loads(out)
+    assert "args" not in entry
+    assert base64.b64decode(entry["args_b64"]) == edited
+
+
+# --- services: a journal written with a service unbound verifies ----------------------------------
+
+
+def _unbound_journal(path: Path) -> None:
+    """Two sessions on one file: the first binds no service, the second the default ones."""
+    from kernel.boot import open_kernel
+    from kernel.registry import KernelServiceRegistry
+
+    first = open_kernel(str(path), services=KernelServiceRegistry())
+    try:
+        assert first.call("memory.write", h.WRITE, principal="operator:x").error.code == "no_memory_service"  # type: ignore[union-attr]
+        refused = first.call("memory.awmu.create", {"context_id": "c"}, principal="operator:x")
+        assert refused.error is not None and refused.error.code == "no_memory_service"
+    finally:
+        first.close()
+    second = open_kernel(str(path))
+    try:
+        assert second.call("memory.write", h.WRITE, principal="operator:x").ok
+        assert second.call("memory.awmu.create", {"context_id": "c"}, principal="operator:x").ok
+    finally:
+        second.close()
+
+
+def test_a_journal_written_with_services_unbound_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "unbound.db"
+    _unbound_journal(path)
+    code, out, err = h.cli(capsys, "journal", "verify", path)
+    assert code == 0, out + err
+    assert "verified" in out
+
+
+def test_a_refusal_forged_as_unbound_is_still_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a no_memory_service refusal is replayed unbound: the same entry with its status edited
+    to another code does not verify."""
+    path = tmp_path / "unbound.db"
+    _unbound_journal(path)
+    h.write_cell(path, 1, "status", "invalid_args")
+    code, _, _ = h.cli(capsys, "journal", "verify", path)
+    assert code == 1
+
+
+# --- syscall names and enum values: the table and "did you mean" ----------------------------------
+
+
+def test_syscalls_lists_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from syscalls.table import SYSCALL_TABLE
+
+    code, out, _ = h.cli(capsys, "syscalls", "-o", "json")
+    assert code == 0
+    listed = json.loads(out)
+    assert [item["name"] for item in listed] == sorted(SYSCALL_TABLE)
+    write = next(item for item in listed if item["name"] == "memory.write")
+    assert write["mutates"] is True
+    memory_type = next(arg for arg in write["arguments"] if arg["name"] == "memory_type")
+    assert memory_type["required"] is True
+    assert "preference" in memory_type["type"]
+    code, out, _ = h.cli(capsys, "syscalls")
+    assert code == 0
+    assert "memory.awmu.turn" in out
+
+
+def test_syscalls_of_one_name_and_of_a_typo(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = h.cli(capsys, "syscalls", "memory.awmu.seed")
+    assert code == 0
+    assert "authority" in out and "RELIABLE" in out
+    code, _, err = h.cli(capsys, "syscalls", "memory.wrte")
+    assert code == 2
+    assert "did you mean memory.write" in err
+
+
+def test_call_suggests_the_syscall_meant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "j.db"
+    h.build_journal(path)
+    code, out, err = h.cli(capsys, "call", "memory.wirte", "--db", path, "--args", "{}")
+    assert code == 1
+    assert json.loads(out)["error"]["code"] == "unknown_syscall"  # the kernel's answer, unchanged
+    assert "did you mean memory.write" in err
+
+
+def test_call_lists_the_valid_enum_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "j.db"
+    h.build_journal(path)
+    args = json.dumps({**h.WRITE, "memory_type": "prefrence"})
+    code, out, err = h.cli(capsys, "call", "memory.write", "--db", path, "--args", args)
+    assert code == 1
+    assert json.loads(out)["error"]["code"] == "invalid_args"
+    assert "did you mean preference?" in err
+    assert "valid values for memory_type: preference, context, rule, style, constraint" in err
+
+
+# --- times, tables, scenarios -----------------------------------------------------------------
+
+
+def test_since_takes_the_words_journalctl_takes() -> None:
+    from datetime import UTC, datetime
+
+    from tools.timespec import parse_moment
+
+    now = datetime(2026, 12, 1, 10, 30, tzinfo=UTC)
+    assert parse_moment("yesterday", now=now) == "2026-11-30T00:00:00.000000Z"
+    assert parse_moment("today", now=now) == "2026-12-01T00:00:00.000000Z"
+    assert parse_moment("tomorrow", now=now) == "2026-12-02T00:00:00.000000Z"
+    assert parse_moment("now", now=now) == "2026-12-01T10:30:00.000000Z"
+    assert parse_moment("2h ago", now=now) == "2026-12-01T08:30:00.000000Z"
+
+
+def test_an_age_too_old_is_a_clear_error(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = h.cli(capsys, "journal", "ls", db, "--since", "99999999999d")
+    assert code == 2
+    _no_crash(err)
+    assert "before year 1" in err
+
+
+def test_tables_never_cut_a_value_at_80_columns() -> None:
+    from rich.console import Console
+
+    from tools.output import print_table
+
+    console = Console(width=80, record=True, force_terminal=True, file=io.StringIO())
+    long_names = ["memory.awmu.validate_summary", "operator:a-rather-long-principal-name", "x" * 70]
+    print_table("t", ("seq", "syscall", "principal", "status"), [(1, *long_names)], console=console)
+    text = console.export_text()
+    assert "…" not in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+    # every character of every value is on screen (folded across lines, never dropped)
+    shown_chars = sorted(c for c in text if not c.isspace() and c != "─")
+    expected = sorted(
+        c for c in "t" + "seqsyscallprincipalstatus" + "1" + "".join(long_names) if not c.isspace()
+    )
+    assert shown_chars == expected
+
+
+def test_a_scenario_with_nothing_to_play_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.yml"
+    empty.write_text("id: empty\ntitle: nothing to play\nestablishedFacts: []\nturns: []\n")
+    code, _, err = h.cli(capsys, "scenario", "run", empty, "--db", tmp_path / "journals")
+    _no_crash(err)
+    assert code == 1
+    assert "skipped" in err

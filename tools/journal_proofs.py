@@ -1,0 +1,342 @@
+"""``arvis journal root|prove|consistency|keygen`` and ``checkpoint --sign``: proofs an auditor carries away.
+
+The tree and its proofs are RFC 9162's (``journal.merkle``); keys and checkpoints are C2SP signed notes
+(``journal.signed_note``, ``journal.tree_checkpoint``). Every bad input is a ``CommandError`` (exit 2):
+a seq or size outside the tree, a key that is not one, a note that is malformed, of another journal, or
+not signed by a key given. Only a journal that fails a good checkpoint is "not verified" (exit 1, in
+``journal verify``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from journal import merkle
+from journal.reader import JournalReader
+from journal.replay import Divergence, DivergenceClass, ReplayReport
+from journal.signed_note import NoteError, SignerKey, VerifierKey, open_note, sign_note
+from journal.tree import BadLeaf, journal_leaves, journal_size
+from journal.tree_checkpoint import (
+    CheckpointBody,
+    TreeFile,
+    TreeFinding,
+    check_checkpoint,
+    origin_of,
+    tree_file_of,
+)
+from tools.common import EXIT_OK, CommandError
+from tools.output import print_json, print_table, shown
+
+__all__ = [
+    "SignedCheckpoint",
+    "load_keys",
+    "load_signed_checkpoint",
+    "run_consistency",
+    "run_keygen",
+    "run_prove",
+    "run_root",
+    "run_signed_checkpoint",
+    "signed_report",
+]
+
+TREE_SUFFIX = ".tree"
+_MAX_KEY_BYTES = 4096
+
+
+def _tree_error(exc: merkle.ShortTree | BadLeaf) -> CommandError:
+    if isinstance(exc, BadLeaf):
+        return CommandError(str(exc), hint="`arvis journal verify --chain-only` names what is wrong there")
+    return CommandError(
+        f"the journal has only {exc.found} entries up to seq {exc.wanted}: a gap in its seqs",
+        hint="`arvis journal verify --chain-only` names the gap",
+    )
+
+
+def _tree_size(reader: JournalReader, asked: int | None) -> int:
+    size = journal_size(reader)
+    if asked is not None and asked > size:
+        raise CommandError(
+            f"the journal has {size} entries: there is no tree of size {asked}",
+            hint="a tree size is at most the journal's number of entries",
+        )
+    return size if asked is None else asked
+
+
+def _emit(options: argparse.Namespace, title: str, value: dict[str, Any]) -> int:
+    if options.output != "table":
+        print_json(value, lines=options.output == "jsonl")
+        return EXIT_OK
+    rows: list[tuple[str, object]] = []
+    for name, item in value.items():
+        if isinstance(item, list):
+            rows.extend((f"{name}[{index}]", hash_hex) for index, hash_hex in enumerate(item))
+        else:
+            rows.append((name, item))
+    print_table(title, ("field", "value"), rows)
+    return EXIT_OK
+
+
+def run_root(reader: JournalReader, options: argparse.Namespace) -> int:
+    size = _tree_size(reader, options.at)
+    try:
+        root = merkle.root_of(journal_leaves(reader, size), size)
+    except (merkle.ShortTree, BadLeaf) as exc:
+        raise _tree_error(exc) from None
+    return _emit(options, f"root of the first {size} entries", {"tree_size": size, "root": root.hex()})
+
+
+def run_prove(reader: JournalReader, options: argparse.Namespace) -> int:
+    size = _tree_size(reader, options.size)
+    if not 1 <= options.seq <= size:
+        raise CommandError(
+            f"no entry {options.seq} in the tree of size {size}",
+            hint=f"a seq is from 1 to the tree size ({size})",
+        )
+    try:
+        proof = merkle.prove_inclusion(journal_leaves(reader, size), options.seq - 1, size)
+    except (merkle.ShortTree, BadLeaf) as exc:
+        raise _tree_error(exc) from None
+    entry = reader.get(options.seq)
+    value = {
+        "seq": options.seq,
+        "tree_size": size,
+        "entry_hash": None if entry is None else entry.entry_hash,
+        "leaf_hash": proof.leaf_hash.hex(),
+        "root": proof.root.hex(),
+        "path": [node.hex() for node in proof.path],
+    }
+    return _emit(options, f"inclusion of entry {options.seq} in the tree of size {size}", value)
+
+
+def run_consistency(reader: JournalReader, options: argparse.Namespace) -> int:
+    size = _tree_size(reader, options.size)
+    if options.old_size > size:
+        raise CommandError(
+            f"old size {options.old_size} is larger than the tree of size {size}",
+            hint="OLD_SIZE is at most --size (default: the journal's number of entries)",
+        )
+    try:
+        proof = merkle.prove_consistency(journal_leaves(reader, size), options.old_size, size)
+    except (merkle.ShortTree, BadLeaf) as exc:
+        raise _tree_error(exc) from None
+    value = {
+        "old_size": proof.old_size,
+        "tree_size": proof.tree_size,
+        "old_root": proof.old_root.hex(),
+        "root": proof.root.hex(),
+        "path": [node.hex() for node in proof.path],
+    }
+    return _emit(options, f"consistency of size {options.old_size} with size {size}", value)
+
+
+# --- keys and signed checkpoints -----------------------------------------------------------------
+
+
+def _write_new(path: Path, text: str, *, force: bool, mode: int) -> None:
+    """Write ``text`` to ``path`` with ``mode``; an existing file is kept unless ``force``."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | (0 if force else os.O_EXCL)
+    try:
+        descriptor = os.open(path, flags, mode)
+    except FileExistsError:
+        raise CommandError(f"{shown(str(path))} exists", hint="pass --force to replace it") from None
+    except OSError as exc:
+        raise CommandError(f"cannot write {shown(str(path))}: {exc.strerror}") from None
+    with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+        os.fchmod(handle.fileno(), mode)  # a replaced file keeps its old mode otherwise
+        handle.write(text)
+
+
+def _read_small(path: str, what: str, limit: int) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise CommandError(f"cannot read {what} {shown(path)}: {exc.strerror}") from None
+    if len(data) > limit:
+        raise CommandError(f"{shown(path)} is not {what}: larger than {limit} bytes")
+    return data
+
+
+def run_keygen(options: argparse.Namespace) -> int:
+    """A new Ed25519 key: the private key (``PRIVATE+KEY+…``) in KEYFILE, mode 0600, and the verifier
+    key in KEYFILE.pub, printed too. Neither file is replaced without --force."""
+    try:
+        key = SignerKey.generate(options.name)
+    except NoteError as exc:
+        raise CommandError(str(exc), hint="a key name is e.g. example.com/arvis-audit") from None
+    public = Path(f"{options.keyfile}.pub")
+    if public.exists() and not options.force:
+        raise CommandError(f"{shown(str(public))} exists", hint="pass --force to replace it")
+    _write_new(Path(options.keyfile), key.text() + "\n", force=options.force, mode=0o600)
+    _write_new(public, key.verifier().text() + "\n", force=True, mode=0o644)
+    print(key.verifier().text())
+    return EXIT_OK
+
+
+def _signer(path: str) -> SignerKey:
+    text = _read_small(path, "a private key", _MAX_KEY_BYTES).decode("utf-8", "replace")
+    try:
+        return SignerKey.parse(text)
+    except NoteError as exc:
+        hint = (
+            "sign with the private key file, not its .pub" if "+" in text and "PRIVATE" not in text else None
+        )
+        raise CommandError(f"{shown(path)} is not a private key: {exc}", hint=hint) from None
+
+
+def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
+    """The current tree as a signed checkpoint note, to ``-o FILE`` (with the tree file FILE.tree
+    beside it) or to stdout."""
+    signer = _signer(options.sign)
+    header = reader.header()
+    assert header is not None
+    origin = origin_of(header.journal_id)
+    if any(char < " " for char in origin):
+        raise CommandError("the journal's id holds a control character: it cannot be a checkpoint origin")
+    size = journal_size(reader)
+    try:
+        root = merkle.root_of(journal_leaves(reader, size), size)
+        tree_file = tree_file_of(reader, size) if options.output not in (None, "-") else None
+    except (merkle.ShortTree, BadLeaf) as exc:
+        raise _tree_error(exc) from None
+    note = sign_note(CheckpointBody(origin, size, root).text(), [signer])
+    if tree_file is None:
+        sys.stdout.write(note)
+        return EXIT_OK
+    target = Path(options.output)
+    tree_path = Path(f"{options.output}{TREE_SUFFIX}")
+    if tree_path.exists() and not options.force:
+        raise CommandError(f"{shown(str(tree_path))} exists", hint="pass --force to replace it")
+    _write_new(target, note, force=options.force, mode=0o644)
+    _write_new(tree_path, tree_file.text(), force=True, mode=0o644)
+    print(f"signed checkpoint of {size} entries, root {root.hex()}: {shown(str(target))} (+{TREE_SUFFIX})")
+    return EXIT_OK
+
+
+# --- verifying against signed checkpoints --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SignedCheckpoint:
+    """A checkpoint note whose signature verified, and its tree file when one lies beside it."""
+
+    path: str
+    body: CheckpointBody
+    tree_file: TreeFile | None
+
+
+def load_keys(paths: list[str]) -> list[VerifierKey]:
+    """Verifier keys, each given as a file holding ``NAME+ID+KEY`` or as that text itself."""
+    keys: list[VerifierKey] = []
+    for given in paths:
+        is_file = Path(given).is_file()
+        text = _read_small(given, "a key", _MAX_KEY_BYTES).decode("utf-8", "replace") if is_file else given
+        try:
+            keys.append(VerifierKey.parse(text))
+        except NoteError as exc:
+            if not is_file and "+" not in given:
+                raise CommandError(
+                    f"no key file {shown(given)}", hint="pass the KEYFILE.pub of keygen"
+                ) from None
+            raise CommandError(
+                f"{shown(given)} is not a verifier key: {exc}", hint="pass the KEYFILE.pub of keygen"
+            ) from None
+    return keys
+
+
+def load_signed_checkpoint(path: str, keys: list[VerifierKey]) -> SignedCheckpoint:
+    """The checkpoint note at ``path``, its signature verified with one of ``keys``."""
+    message = _read_small(path, "a checkpoint", 1 << 20)
+    try:
+        note, _ = open_note(message, keys)
+        body = CheckpointBody.parse(note.text)
+    except (NoteError, ValueError) as exc:
+        raise CommandError(f"{shown(path)}: {exc}", hint="is this the checkpoint and its key?") from None
+    tree_file: TreeFile | None = None
+    tree_path = f"{path}{TREE_SUFFIX}"
+    if Path(tree_path).is_file():
+        try:
+            tree_file = TreeFile.parse(Path(tree_path).read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            tree_file = None  # only a locator: the verdict does not depend on it
+    return SignedCheckpoint(path, body, tree_file)
+
+
+def check_origin(reader: JournalReader, checkpoints: list[SignedCheckpoint], target: str) -> None:
+    """Every checkpoint must be of this journal (exit 2 before anything is replayed)."""
+    header = reader.header()
+    assert header is not None
+    origin = origin_of(header.journal_id)
+    for checkpoint in checkpoints:
+        if checkpoint.body.origin != origin:
+            raise CommandError(
+                f"{shown(checkpoint.path)} is a checkpoint of {shown(checkpoint.body.origin)}, "
+                f"not of {shown(target)} ({shown(origin)})",
+                hint="verify each journal against its own checkpoints",
+            )
+
+
+def first_departure(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> TreeFinding | None:
+    """The earliest place the journal departs from any checkpoint, narrowed by the ones it passes (a
+    passed checkpoint of size P proves the first P entries unchanged)."""
+    size = journal_size(reader)
+    findings: list[TreeFinding] = []
+    passed: list[int] = []
+    for checkpoint in checkpoints:
+        found = check_checkpoint(reader, checkpoint.body, size, checkpoint.tree_file)
+        if found is None:
+            passed.append(checkpoint.body.tree_size)
+        else:
+            findings.append(found)
+    if not findings:
+        return None
+    worst = min(findings, key=lambda found: (found.last, found.first))
+    floor = max((kept for kept in passed if kept < worst.last), default=0) + 1
+    return worst if worst.truncated or floor <= worst.first else replace(worst, first=floor)
+
+
+def signed_report(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> ReplayReport | None:
+    """None when the journal passes every signed checkpoint; else its "not verified" report, named at
+    the first entry that departs (checked before the chain and the replay: one pass over the hashes)."""
+    try:
+        found = first_departure(reader, checkpoints)
+    except BadLeaf as exc:
+        return _failed(reader, Divergence(exc.seq, "", DivergenceClass.INVALID_HISTORY, str(exc)))
+    except merkle.ShortTree as exc:
+        reason = f"seq gap: only {exc.found} entries up to seq {exc.wanted}"
+        return _failed(reader, Divergence(exc.found + 1, "", DivergenceClass.INVALID_HISTORY, reason))
+    if found is None:
+        return None
+    entry = reader.get(found.first)
+    divergence = Divergence(
+        found.first,
+        "" if entry is None else entry.syscall,
+        DivergenceClass.INVALID_HISTORY,
+        found.reason,
+        found.expected,
+        found.found,
+        labels=("checkpoint's root", "journal's root"),
+    )
+    return _failed(reader, divergence)
+
+
+def _failed(reader: JournalReader, divergence: Divergence) -> ReplayReport:
+    head_seq = max(divergence.seq - 1, 0)
+    entry = reader.get(head_seq) if head_seq else None
+    header = reader.header()
+    assert header is not None
+    return ReplayReport(
+        verified=False,
+        replayed=False,
+        entries=head_seq,
+        seconds=0.0,
+        head_seq=head_seq,
+        head_hash=header.genesis_hash if entry is None else entry.entry_hash,
+        state_digest=None,
+        divergence=divergence,
+    )

@@ -1,0 +1,72 @@
+"""The arguments of ``arvis scenario run|bench|demo``, registered without loading what they run.
+
+The commands themselves live in ``tools.cmd_scenario``, which loads the kernel, rich, the YAML loader
+and the report writers: it is imported when one of them runs, so ``arvis --help`` or ``arvis call``
+never pays for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from arvis.scenario.conditions import Condition
+
+__all__ = ["FLAGSHIP", "register"]
+
+FLAGSHIP = Path("scenarios/flagship-dead-king.yml")
+
+Run = Callable[[argparse.Namespace], int]
+"""A command's entry point, as ``tools.cli.main`` calls it."""
+
+
+def _later(name: str) -> Run:
+    """``tools.cmd_scenario``'s command ``name``, imported when it runs (and looked up then, so a test
+    that patches the module sees its patch)."""
+
+    def run(options: argparse.Namespace) -> int:
+        from tools import cmd_scenario
+
+        command: Run = getattr(cmd_scenario, name)
+        return command(options)
+
+    return run
+
+
+def _add_conditions(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-c",
+        "--condition",
+        action="append",
+        type=str.upper,
+        choices=[condition.value for condition in Condition],
+        metavar="C",
+        help="a condition to run (repeatable; default: all nine): "
+        + ", ".join(condition.value for condition in Condition),
+    )
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("scenario", help="run ARC-Mem scenarios offline, compare conditions")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("run", help="one scenario file under each condition")
+    run.add_argument("file", metavar="FILE", type=Path)
+    _add_conditions(run)
+    run.add_argument(
+        "--db", type=Path, default=Path("scenario-journals"), metavar="PATH", help="journal directory"
+    )
+    run.add_argument("-o", "--output", choices=("table", "json", "md", "html"), default="table")
+    run.set_defaults(run=_later("_run"))
+
+    bench = commands.add_parser("bench", help="every scenario file of a directory; writes the reports")
+    bench.add_argument("directory", metavar="DIR", type=Path)
+    _add_conditions(bench)
+    bench.add_argument("--out", type=Path, default=Path("bench-report"), metavar="DIR")
+    bench.set_defaults(run=_later("_bench"))
+
+    demo = commands.add_parser("demo", help="the flagship adversarial scenario against naive memories")
+    demo.add_argument("file", metavar="FILE", type=Path, nargs="?", default=FLAGSHIP)
+    demo.add_argument("--out", type=Path, default=Path("demo-report"), metavar="DIR")
+    demo.set_defaults(run=_later("_demo"))
