@@ -275,3 +275,76 @@ def test_a_scenario_with_nothing_to_play_exits_1(tmp_path: Path, capsys: pytest.
     _no_crash(err)
     assert code == 1
     assert "skipped" in err
+
+
+# --- filters that cannot match are said, not answered by silence ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "meant"),
+    [
+        ("--status", "bogus", None),
+        ("--status", "memory_entry_not_fond", "memory_entry_not_found"),
+        ("--syscall", "memory.wrte", "memory.write"),
+        ("--syscall", "memroy.*", None),
+    ],
+)
+def test_a_filter_that_matches_nothing_known_is_a_usage_error(
+    db: Path, option: str, value: str, meant: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = h.cli(capsys, "journal", "ls", "--db", db, option, value)
+    assert code == 2
+    assert out == ""
+    _no_crash(err)
+    if meant is not None:
+        assert f"did you mean {meant}" in err
+
+
+def test_a_journaled_name_the_table_lacks_is_a_valid_filter(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A refused call to a mistyped syscall is journaled under that name: it can be listed."""
+    code, _, _ = h.cli(capsys, "call", "memory.wirte", "--db", db)
+    assert code == 1
+    code, out, _ = h.cli(capsys, "journal", "ls", "--db", db, "--syscall", "memory.wirte", "-o", "json")
+    assert code == 0
+    listed = json.loads(out)
+    assert [entry["syscall"] for entry in listed] == ["memory.wirte"]
+    code, out, _ = h.cli(capsys, "journal", "ls", "--db", db, "--status", "unknown_syscall", "-o", "json")
+    assert code == 0
+    assert json.loads(out)[-1]["syscall"] == "memory.wirte"
+
+
+def test_a_principal_that_is_not_utf8_filters(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A principal given as raw bytes (argv decoded with surrogateescape) finds the tampered entry."""
+    _store_invalid_text(db, 3, "principal", b"\xffA")
+    code, out, err = h.cli(capsys, "journal", "ls", "--db", db, "--principal", "\udcffA", "-o", "json")
+    _no_crash(err)
+    assert code == 0
+    assert [entry["seq"] for entry in json.loads(out)] == [3]
+
+
+def test_the_positional_database_still_works_with_a_notice(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = h.cli(capsys, "journal", "ls", db, "-o", "json")
+    assert code == 0
+    assert len(json.loads(out)) == LAST
+    assert "deprecated" in err and "--db" in err
+    code, _, err = h.cli(capsys, "journal", "ls", db, "--db", db)
+    assert code == 2
+    assert "given twice" in err
+
+
+def test_log_level_goes_after_the_command_too(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = json.dumps({"user_id": h.USER, "key": "language"})
+    code, _, err = h.cli(capsys, "call", "memory.get", "--db", db, "--args", args, "--log-level", "info")
+    assert code in (0, 1)
+    assert '"event": "syscall"' in err or '"event":"syscall"' in err
+
+
+def test_call_prints_one_line_with_jsonl(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = json.dumps({"user_id": h.USER, "key": "language"})
+    _, out, _ = h.cli(capsys, "call", "memory.get", "--db", db, "--args", args, "-o", "jsonl")
+    assert len(out.splitlines()) == 1
+    assert "seq" in json.loads(out)

@@ -37,21 +37,24 @@ def _filtered(
     ``--status error`` too), so rows left out are never decoded. Options are read here, before
     anything is printed."""
     from journal.reader import JournalFilter
+    from tools.journal_filters import check_filters, matching_principal, text_filters
     from tools.timespec import parse_moment
 
     pattern = options.syscall
+    check_filters(reader, pattern, options.status)
+    principal, principal_after = text_filters(options.principal)
     glob = pattern is not None and any(c in pattern for c in "*?[")
     where = JournalFilter(
         since=None if options.since is None else parse_moment(options.since),
         until=None if options.until is None else parse_moment(options.until),
         syscall=None if glob else pattern,
         syscall_glob=pattern if glob else None,
-        principal=options.principal,
+        principal=principal,
         status=None if options.status in (None, "error") else options.status,
         errors_only=options.status == "error",
         descending=descending,
     )
-    return reader.entries(where)
+    return matching_principal(reader.entries(where), principal_after)
 
 
 def print_entries(entries: Iterable[JournalEntry], fmt: str, *, title: str = "journal") -> None:
