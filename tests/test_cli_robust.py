@@ -348,3 +348,14 @@ def test_call_prints_one_line_with_jsonl(db: Path, capsys: pytest.CaptureFixture
     _, out, _ = h.cli(capsys, "call", "memory.get", "--db", db, "--args", args, "-o", "jsonl")
     assert len(out.splitlines()) == 1
     assert "seq" in json.loads(out)
+
+
+def test_tail_prints_a_json_array_but_not_while_following(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = h.cli(capsys, "journal", "tail", "--db", db, "-n", "3", "-o", "json")
+    assert code == 0
+    assert [entry["seq"] for entry in json.loads(out)] == [LAST - 2, LAST - 1, LAST]
+    code, _, err = h.cli(capsys, "journal", "tail", "--db", db, "-f", "-o", "json")
+    assert code == 2
+    assert "jsonl" in err

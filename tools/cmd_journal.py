@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="S",
         help="stop following after S seconds with nothing new",
     )
-    _add_format(tail, choices=("table", "jsonl"))
+    _add_format(tail, choices=("table", "json", "jsonl"))  # json: a whole array, so not with -f
     tail.set_defaults(run=_with_reader(journal_ls.run_tail))
 
     show = commands.add_parser("show", help="one entry, whole")

@@ -94,8 +94,8 @@ def _take(entries: Iterator[JournalEntry], count: int) -> Iterator[JournalEntry]
 
 
 def _print_lines(entries: Iterable[JournalEntry], fmt: str) -> None:
-    if fmt == "jsonl":
-        print_entries(entries, "jsonl")
+    if fmt in ("json", "jsonl"):
+        print_entries(entries, fmt)
         return
     for e in entries:
         print(shown(f"{e.seq}\t{e.recorded_at}\t{e.syscall}\t{e.principal}\t{e.status}"), flush=True)
@@ -107,6 +107,8 @@ def run_tail(reader: JournalReader, options: argparse.Namespace) -> int:
 
     if options.lines < 0:
         raise CommandError("-n must be zero or more")
+    if options.follow and options.output == "json":
+        raise CommandError("-o json prints one array, which -f never closes", hint="follow with -o jsonl")
     head = reader.head()  # read first: whatever is appended from now on is printed by the follow loop
     seen = 0 if head is None else head.seq
     last = list(_take(reader.entries(JournalFilter(until_seq=seen, descending=True)), options.lines))[::-1]
