@@ -24,6 +24,7 @@ from typing import Any
 from bench import (
     bench_batch,
     bench_cli,
+    bench_merkle,
     bench_rss,
     bench_snapshot,
     bench_verify,
@@ -50,6 +51,7 @@ BENCHMARKS: list[tuple[str, Runner]] = [
     (bench_working_memory.NAME, bench_working_memory.run),
     (bench_rss.NAME, bench_rss.run),
     (bench_cli.NAME, bench_cli.run),
+    (bench_merkle.NAME, bench_merkle.run),
 ]
 
 PROFILES: dict[str, Setup] = {

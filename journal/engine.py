@@ -8,7 +8,8 @@ connects (``UnsupportedDatabase``).
 SQLite: WAL, ``synchronous`` NORMAL (default) or FULL, a busy timeout, and ``BEGIN IMMEDIATE`` for
 every transaction so that the write lock is taken before the head of the journal is read (a
 read-only engine's transactions are deferred: they read a snapshot and take no write lock). A read-only
-engine opens the file with ``mode=ro``: reading never creates a database.
+engine opens the file with ``mode=rw`` or ``mode=ro`` (see ``_readable``), never ``rwc``: reading never
+creates a database.
 
 PostgreSQL (``postgresql+psycopg://``; a plain ``postgresql://`` URL is given the psycopg driver): the
 busy timeout becomes ``lock_timeout`` (the journal lock is taken in each write transaction, see
@@ -300,14 +301,23 @@ def _file_url(path: str, parameters: Mapping[str, str], driver: Mapping[str, str
 
 
 def _readable(target: str, path: str, parameters: Mapping[str, str]) -> dict[str, str]:
-    """The URI parameters a reader opens ``path`` with: ``mode=ro`` (SQLite never creates the file),
-    or, in a directory the reader cannot write, also ``immutable=1`` (see ``_may_be_immutable``)."""
+    """The URI parameters a reader opens ``path`` with; with none of them does SQLite create the file.
+
+    ``mode=rw`` where the reader may write the file and its directory: a journal whose writer was killed
+    has a hot write-ahead log that only a read-write connection may recover (a ``mode=ro`` one answers
+    "attempt to write a readonly database"), and the last connection to close folds the log back and
+    removes ``-wal``/``-shm``, as any writer does; the reader itself writes no row (its transactions are
+    plain ``BEGIN``s, and nothing here migrates). ``mode=ro`` where it may not, or where the caller asked
+    for it (``?mode=ro``); in a directory the reader cannot write, also ``immutable=1`` (see
+    ``_may_be_immutable``)."""
     if not os.path.lexists(path):
         raise StorageError(f"no journal at {shown(target)}")
     if os.path.isdir(path):
         raise StorageError(f"{shown(target)} is a directory, not a journal")
-    chosen = {**parameters, "mode": "ro"}
-    if chosen.get("immutable") == "1":
+    writable = os.access(path, os.W_OK) and os.access(os.path.dirname(path) or ".", os.W_OK)
+    asked = parameters.get("mode")  # ro or rw as asked; rwc (create) never, for a reader
+    chosen = {**parameters, "mode": asked if asked in ("ro", "rw") else ("rw" if writable else "ro")}
+    if chosen.get("immutable") == "1" or chosen["mode"] == "rw":
         return chosen
     try:
         _probe(path, chosen)

@@ -174,10 +174,14 @@ def check_checkpoint(
     old = body.tree_size
     if old > journal_size:
         return TreeFinding(journal_size + 1, journal_size + 1, old, truncated=True)
-    ranges = [(0, old), (0, journal_size)]
-    proof = merkle.consistency_ranges(old, journal_size) if 0 < old < journal_size else []
-    roots = merkle.range_roots(journal_leaves(reader, journal_size), journal_size, [*ranges, *proof])
-    at_old, current, path = roots[0], roots[1], roots[2:]
+    if old == journal_size:
+        at_old = current = merkle.root_of(journal_leaves(reader, old), old)
+        path: list[bytes] = []
+    else:
+        proof = merkle.consistency_ranges(old, journal_size) if old > 0 else []
+        ranges = [(0, old), (0, journal_size), *proof]
+        roots = merkle.range_roots(journal_leaves(reader, journal_size), journal_size, ranges)
+        at_old, current, path = roots[0], roots[1], roots[2:]
     if at_old == body.root and merkle.verify_consistency(old, journal_size, body.root, current, path):
         return None
     first, last = 1, old

@@ -41,8 +41,9 @@ CALLS: list[tuple[object, object, object, str]] = [
 
 
 def _verifier_source() -> str:
-    blocks = re.findall(r"^```python\n(.*?)^```$", SPEC.read_text(encoding="utf-8"), re.DOTALL | re.MULTILINE)
-    assert len(blocks) == 1, "journal-format.md must hold exactly one python block: the verifier"
+    section = SPEC.read_text(encoding="utf-8").split("\n## 10. ", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"^```python\n(.*?)^```$", section, re.DOTALL | re.MULTILINE)
+    assert len(blocks) == 1, "§10 of journal-format.md must hold exactly one python block: the verifier"
     return str(blocks[0])
 
 

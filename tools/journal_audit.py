@@ -8,7 +8,7 @@ from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -19,9 +19,12 @@ from journal.store import JournalHeader
 from journal.timetravel import snapshot_at, state_at
 from kernel.abi import JournalEntry
 from syscalls.table import SYSCALL_TABLE
-from tools import argtypes, journal_proofs
+from tools import argtypes
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, resolve_db
 from tools.output import print_json, shown
+
+if TYPE_CHECKING:  # the signing library is loaded only when a signed checkpoint is given
+    from tools.journal_proofs import SignedCheckpoint
 
 __all__ = [
     "FirstDifference",
@@ -73,9 +76,9 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     with ExitStack() as stack:
         readers = [stack.enter_context(closing(open_journal(target))) for target in targets]
         for target, reader in zip(targets, readers, strict=True):
-            journal_proofs.check_origin(reader, signed, target)
+            _check_origins(reader, signed, target)
         for target, reader in zip(targets, readers, strict=True):
-            report = journal_proofs.signed_report(reader, signed) if signed else None
+            report = _signed_report(reader, signed)
             report = report or _verify_one(reader, options, checkpoint)
             reports.append({"db": target, **report.to_json()})
             if options.output == "table":
@@ -108,7 +111,7 @@ def _parsed_checkpoint(text: str) -> Checkpoint:
 
 def _parsed_checkpoints(
     given: Sequence[str] | str | None, keys: Sequence[str] | None
-) -> tuple[list[Checkpoint], list[journal_proofs.SignedCheckpoint]]:
+) -> tuple[list[Checkpoint], list[SignedCheckpoint]]:
     """Each ``--checkpoint``: a signed checkpoint FILE (an existing file, verified with ``--key``), else
     ``SEQ:HASH``."""
     texts = [given] if isinstance(given, str) else list(given or ())
@@ -117,8 +120,12 @@ def _parsed_checkpoints(
         raise CommandError("a signed checkpoint needs the key that signed it", hint="add --key KEYFILE.pub")
     if keys and not files:
         raise CommandError("--key verifies a signed checkpoint", hint="add --checkpoint FILE")
-    verifiers = journal_proofs.load_keys(list(keys or ()))
-    signed = [journal_proofs.load_signed_checkpoint(text, verifiers) for text in files]
+    signed: list[SignedCheckpoint] = []
+    if files:
+        from tools import journal_proofs
+
+        verifiers = journal_proofs.load_keys(list(keys or ()))
+        signed = [journal_proofs.load_signed_checkpoint(text, verifiers) for text in files]
     legacy: list[Checkpoint] = []
     for text in texts:
         if text in files:
@@ -135,6 +142,24 @@ def _parsed_checkpoints(
                 f"two checkpoints at seq {kept.seq} with different hashes: no journal holds both"
             )
     return legacy, signed
+
+
+def _check_origins(reader: JournalReader, signed: list[SignedCheckpoint], target: str) -> None:
+    """Every signed checkpoint must be of this journal: exit 2 otherwise, before anything is replayed."""
+    if signed:
+        from tools import journal_proofs
+
+        journal_proofs.check_origin(reader, signed, target)
+
+
+def _signed_report(reader: JournalReader, signed: list[SignedCheckpoint]) -> ReplayReport | None:
+    """The journal's report when it fails a signed checkpoint (checked first: one pass over the entry
+    hashes, before the chain and the replay), else None."""
+    if not signed:
+        return None
+    from tools import journal_proofs
+
+    return journal_proofs.signed_report(reader, signed)
 
 
 def _verify_one(

@@ -200,8 +200,11 @@ def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) ->
         raise CommandError("the journal's id holds a control character: it cannot be a checkpoint origin")
     size = journal_size(reader)
     try:
-        root = merkle.root_of(journal_leaves(reader, size), size)
         tree_file = tree_file_of(reader, size) if options.output not in (None, "-") else None
+        if tree_file is None:
+            root = merkle.root_of(journal_leaves(reader, size), size)
+        else:  # the nodes of any level hash to the root: one pass over the journal, not two
+            root = merkle.root_of(tree_file.nodes, len(tree_file.nodes))
     except (merkle.ShortTree, BadLeaf) as exc:
         raise _tree_error(exc) from None
     note = sign_note(CheckpointBody(origin, size, root).text(), [signer])
