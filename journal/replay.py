@@ -27,7 +27,7 @@ from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
 from journal.verify import ChainVerifier
-from kernel.abi import JournalEntry
+from kernel.abi import JournalEntry, SyscallResult
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.errors import ErrorCode
@@ -232,6 +232,49 @@ class Replayer:
         finally:
             self.kernel.services = bound
 
+    def _run(
+        self, entry: JournalEntry, recorded: RecordedCall, *, expect_refusal: bool
+    ) -> tuple[SyscallResult, JournalEntry | None, str | None]:
+        """Execute ``recorded`` in the open batch: its result, the scratch store's entry, and the reason
+        when the batch this call completed could not commit."""
+        batch = self._batch()
+        with self._services_as_recorded(entry):
+            result = self.kernel.execute(recorded, batch.transaction, expect_refusal=expect_refusal)
+        replayed = batch.last_entry
+        self._in_batch += 1
+        failed = self.flush() if self._in_batch >= REPLAY_BATCH else None
+        return result, replayed, failed
+
+    def rerun(self, entry: JournalEntry) -> JournalEntry | None:
+        """Re-execute one entry on whatever state the scratch store holds, without comparing: the
+        scratch store's entry for it (its status and result as they come out now), or None when the
+        call took no seq. For counterfactual replays, whose state departs from the record on purpose;
+        the call may be refused now, so it runs with the write guard."""
+        recorded = RecordedCall(
+            syscall=entry.syscall,
+            principal=entry.principal,
+            args=entry.args,
+            recorded_at=entry.recorded_at,
+            result=entry.result,
+        )
+        _, replayed, failed = self._run(entry, recorded, expect_refusal=True)
+        if failed is not None:
+            raise StorageError(f"the replay could not commit: {failed}")
+        return replayed
+
+    def pass_over(self, entry: JournalEntry) -> None:
+        """Take the entry's seq without executing its call: a refusal in its place (an empty syscall
+        name, refused before any state is read) writes nothing, so every later entry keeps its seq and
+        with it the identifiers derived from it (unit ``u<seq>-<n>``, ``r<seq>``, ``c<seq>``)."""
+        stand_in = RecordedCall(
+            syscall="", principal=entry.principal, args=b"{}", recorded_at=entry.recorded_at
+        )
+        _, replayed, failed = self._run(entry, stand_in, expect_refusal=True)
+        if failed is not None:
+            raise StorageError(f"the replay could not commit: {failed}")
+        if replayed is None or replayed.seq != entry.seq:
+            raise StorageError(f"the replay could not pass over seq {entry.seq}")
+
     def apply(self, entry: JournalEntry) -> Divergence | None:
         """Re-execute one entry and compare; None when it reproduced byte for byte."""
         recorded = RecordedCall(
@@ -241,18 +284,10 @@ class Replayer:
             recorded_at=entry.recorded_at,
             result=entry.result,
         )
-        batch = self._batch()
         self.last_entry = None
-        with self._services_as_recorded(entry):
-            result = self.kernel.execute(recorded, batch.transaction, expect_refusal=entry.status != "ok")
-        replayed = batch.last_entry
-        self._in_batch += 1
-        if self._in_batch >= REPLAY_BATCH:
-            failed = self.flush()
-            if failed is not None:
-                return Divergence(
-                    entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {failed}"
-                )
+        result, replayed, failed = self._run(entry, recorded, expect_refusal=entry.status != "ok")
+        if failed is not None:
+            return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {failed}")
         if result.seq is None or replayed is None or replayed.seq != entry.seq:
             detail = result.error.detail if result.error is not None else "no entry was appended"
             return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {detail}")

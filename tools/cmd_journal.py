@@ -148,6 +148,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_format(export, default="jsonl", choices=("jsonl",))
     export.set_defaults(run=_with_reader(journal_stats.run_export))
 
+    trace = commands.add_parser(
+        "trace", help="what a principal, source or unit put into memory, what it displaced, where it was used"
+    )
+    add_db_argument(trace, positional=False)
+    trace.add_argument("--principal", metavar="P", help="every call P made")
+    trace.add_argument("--source", metavar="S", help="every write, seed or proposal with source S")
+    trace.add_argument("--unit", metavar="ID", help="the call that created unit ID")
+    _add_format(trace)
+    trace.set_defaults(run=_with_reader(_forensics("run_trace")))
+
+    rollback = commands.add_parser(
+        "rollback", help="undo a principal's calls by compensating calls; compare with a replay without them"
+    )
+    add_db_argument(rollback, positional=False)
+    rollback.add_argument("--principal", required=True, metavar="P", help="the principal whose calls to undo")
+    rollback.add_argument(
+        "--as",
+        dest="as_operator",
+        required=True,
+        metavar="operator:NAME",
+        help="the operator who makes the calls",
+    )
+    _add_format(rollback)
+    rollback.set_defaults(run=_run_rollback)
+
     diff = commands.add_parser("diff", help="the first seq where two journals differ, and in which fields")
     diff.add_argument("db", metavar="DB1")
     diff.add_argument("other", metavar="DB2")
@@ -179,6 +204,24 @@ def _proofs(name: str) -> journal_ls.Command:
         return command(reader, options)
 
     return run
+
+
+def _forensics(name: str) -> journal_ls.Command:
+    """The command ``name`` of ``tools.journal_forensics``, imported when it runs (it loads the replay)."""
+
+    def run(reader: JournalReader, options: argparse.Namespace) -> int:
+        from tools import journal_forensics
+
+        command: journal_ls.Command = getattr(journal_forensics, name)
+        return command(reader, options)
+
+    return run
+
+
+def _run_rollback(options: argparse.Namespace) -> int:
+    from tools import journal_forensics
+
+    return journal_forensics.run_rollback(options)
 
 
 def _run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:

@@ -1,0 +1,182 @@
+"""The content digest: what the memory holds, without the bookkeeping of how and when it got there.
+
+The state digest (``journal/state.py``) covers every stored byte, so two stores reach it only by the
+same calls at the same seqs. A rollback reaches the state a journal would have without one principal's
+calls by *other* calls (revokes, archives, re-seeds) at *later* seqs: its rows carry other versions,
+seqs, unit ids and times even where the memory says the same thing. This digest keeps what the memory
+says (which entries are in force, which units are active, which grants and runs hold) and leaves out
+what only records history, so the two can be compared (``journal-format.md`` §13).
+
+Records are digested one by one and their hashes sorted, table by table: the content has no key of its
+own (a unit's id is seq-derived and left out), so no SQL order serves; memory is 32 bytes a record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, inspect, select
+
+from arvis.canonical import canonical_bytes_of_own
+from journal.engine import fetch_tuples
+from journal.schema import (
+    awmu_canon_requests,
+    awmu_contexts,
+    awmu_reviews,
+    awmu_units,
+    grants,
+    memory_entries,
+    pipeline_runs,
+)
+from journal.state import iter_state_rows
+
+__all__ = [
+    "CONTENT_TABLES",
+    "content_digest",
+    "content_records",
+    "context_content",
+    "entry_content",
+    "unit_content",
+]
+
+CONTENT_TABLES = (
+    "memory_entries",
+    "awmu_contexts",
+    "awmu_units",
+    "awmu_reviews",
+    "awmu_canon_requests",
+    "pipeline_runs",
+    "grants",
+)
+"""The tables the content digest reads, in the order they enter it."""
+
+ENTRY_FIELDS = ("user_id", "key", "memory_type", "source", "notes", "value_ref", "expires_at", "governance")
+"""What a long-term entry in force says. Left out: ``version``, ``created_at``, ``written_seq`` (when and
+by which call it was written) and ``revoked_at``/``superseded_at`` (only entries in force enter)."""
+
+UNIT_FIELDS = ("context_id", "text", "authority", "pinned", "source_ids")
+"""What an active unit says. Left out: ``unit_id``, ``created_seq``, ``updated_seq``, ``supersedes``,
+``superseded_by`` (seq-derived), ``rank``, ``tier``, ``reinforcement_count``, ``last_reinforced_turn``
+(its activation, which every turn moves), ``confidence``, ``trust_*``, ``authority_ceiling`` (how it was
+admitted, which a re-seed cannot repeat)."""
+
+
+def _body(text: Any) -> dict[str, Any]:
+    value = orjson.loads(text) if isinstance(text, str | bytes) else None
+    return value if isinstance(value, dict) else {}
+
+
+def entry_content(row: dict[str, Any]) -> dict[str, Any]:
+    """An entry's content from its ``memory_entries`` row (``governance`` as its canonical text)."""
+    return {name: row[name] for name in ENTRY_FIELDS}
+
+
+def unit_content(body: dict[str, Any]) -> dict[str, Any]:
+    """A unit's content from its record; ``source_ids`` as a sorted list (a set of sources)."""
+    content = {name: body.get(name) for name in UNIT_FIELDS}
+    content["source_ids"] = sorted(body.get("source_ids") or [])
+    return content
+
+
+def context_content(body: dict[str, Any]) -> dict[str, Any]:
+    """A context's identity and fixed configuration; its turn counter and window are left out (they
+    count calls, a skipped turn among them)."""
+    return {"context_id": body.get("context_id"), "config": body.get("config"), "rules": body.get("rules", 1)}
+
+
+def _entries(connection: Connection) -> Iterator[dict[str, Any]]:
+    for row in iter_state_rows(connection, memory_entries):
+        if row["revoked_at"] is None and row["superseded_at"] is None:
+            yield entry_content(row)
+
+
+def _units(connection: Connection) -> Iterator[dict[str, Any]]:
+    for row in iter_state_rows(connection, awmu_units):
+        if row["status"] == "ACTIVE":
+            yield unit_content(_body(row["body"]))
+
+
+def _reviews(connection: Connection) -> Iterator[dict[str, Any]]:
+    for row in iter_state_rows(connection, awmu_reviews):
+        if row["status"] == "PENDING":
+            body = _body(row["body"])
+            yield {name: body.get(name) for name in ("context_id", "text", "source")}
+
+
+def _canon_requests(connection: Connection) -> Iterator[dict[str, Any]]:
+    texts: dict[str, Any] = {}
+    for row in iter_state_rows(connection, awmu_canon_requests):
+        if row["status"] != "PENDING":
+            continue
+        unit = row["unit_id"]
+        if unit not in texts:
+            bodies = fetch_tuples(connection, select(awmu_units.c.body).where(awmu_units.c.unit_id == unit))
+            texts[unit] = _body(bodies[0][0]).get("text") if bodies else None
+        body = _body(row["body"])
+        yield {
+            "context_id": body.get("context_id"),
+            "unit_text": texts[unit],
+            "requested_by": body.get("requested_by"),
+            "reason": body.get("reason"),
+        }
+
+
+def _runs(connection: Connection) -> Iterator[dict[str, Any]]:
+    for row in iter_state_rows(connection, pipeline_runs):
+        if row["ended_seq"] is None:
+            yield {"run_id": row["run_id"], "user_id": row["user_id"], "principal": row["principal"]}
+
+
+def _grants(connection: Connection, withdrawn: frozenset[str]) -> Iterator[dict[str, Any]]:
+    for row in iter_state_rows(connection, grants):
+        if row["principal"] not in withdrawn:
+            yield {"principal": row["principal"], "capability": row["capability"], "scope": row["scope"]}
+
+
+def content_records(
+    connection: Connection, *, withdrawn: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(table, record) for every record of content, table by table in ``CONTENT_TABLES`` order, in no
+    order within a table. ``withdrawn``: principals whose grants are left out (a rollback withdraws the
+    grants of the principal it rolls back, which a replay without that principal's calls still holds:
+    administrators gave them)."""
+    present = set(inspect(connection).get_table_names())
+    for name in CONTENT_TABLES:
+        if name in present:
+            for record in _records(connection, name, withdrawn):
+                yield name, record
+
+
+def _records(connection: Connection, name: str, withdrawn: frozenset[str]) -> Iterator[dict[str, Any]]:
+    if name == "memory_entries":
+        return _entries(connection)
+    if name == "awmu_contexts":
+        return (context_content(_body(row["body"])) for row in iter_state_rows(connection, awmu_contexts))
+    if name == "awmu_units":
+        return _units(connection)
+    if name == "awmu_reviews":
+        return _reviews(connection)
+    if name == "awmu_canon_requests":
+        return _canon_requests(connection)
+    if name == "pipeline_runs":
+        return _runs(connection)
+    return _grants(connection, withdrawn)
+
+
+def content_digest(connection: Connection, *, withdrawn: frozenset[str] = frozenset()) -> str:
+    """SHA-256 over ``arvis-content``, then per table in ``CONTENT_TABLES`` order the frame of the
+    table's name and its number of records, then the sorted SHA-256s of its records' canonical JSON."""
+    per_table: dict[str, list[bytes]] = {name: [] for name in CONTENT_TABLES}
+    for name, record in content_records(connection, withdrawn=withdrawn):
+        per_table[name].append(hashlib.sha256(canonical_bytes_of_own(record)).digest())
+    digest = hashlib.sha256(b"arvis-content")
+    for name in CONTENT_TABLES:
+        hashes = sorted(per_table[name])
+        header = canonical_bytes_of_own([name, len(hashes)])
+        digest.update(len(header).to_bytes(8, "big") + header)
+        for item in hashes:
+            digest.update(item)
+    return digest.hexdigest()

@@ -1,0 +1,270 @@
+"""Rollback planning: the compensating calls that bring what one principal touched back to the state a
+replay without its calls reaches (``journal/counterfactual.py``), and what no syscall can bring back.
+
+Only what the principal's calls touched is compared (its keys, its units and the units they displaced or
+changed, its queued proposals and requests, its grants and runs); the live store and the counterfactual
+store share every seq-derived id, so a unit is looked up by the same id on both sides. Pure planning:
+it reads the two stores and returns calls; the caller makes them through the kernel, so each is an
+ordinary journaled call (``journal-format.md`` §14).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, inspect, select
+
+from journal.content_digest import entry_content, unit_content
+from journal.engine import fetch_tuples
+from journal.forensics import Tracer
+from journal.schema import (
+    awmu_canon_requests,
+    awmu_reviews,
+    awmu_units,
+    grants,
+    memory_entries,
+    pipeline_runs,
+)
+
+__all__ = ["PlannedCall", "RollbackPlan", "plan_rollback"]
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    syscall: str
+    args: dict[str, Any]
+    why: str
+
+
+@dataclass
+class RollbackPlan:
+    calls: list[PlannedCall]
+    not_undone: list[str]
+    """What no syscall of the table can restore, one sentence each."""
+
+
+def _body(text: Any) -> dict[str, Any]:
+    value = orjson.loads(text) if isinstance(text, str | bytes) else None
+    return value if isinstance(value, dict) else {}
+
+
+class _Side:
+    """Point reads of one store (live, or the counterfactual's scratch store)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.tables = set(inspect(connection).get_table_names())
+
+    def entry(self, user_id: str, key: str) -> dict[str, Any] | None:
+        """The entry in force for (user, key): neither revoked nor superseded; None when there is none."""
+        column = memory_entries.c
+        statement = select(memory_entries).where(column.user_id == user_id, column.key == key)
+        names = [str(item.name) for item in memory_entries.columns]
+        for values in fetch_tuples(self.connection, statement):
+            row = dict(zip(names, values, strict=True))
+            if row["revoked_at"] is None and row["superseded_at"] is None:
+                return row
+        return None
+
+    def unit(self, unit_id: str) -> dict[str, Any] | None:
+        return self._body(awmu_units, awmu_units.c.unit_id, unit_id)
+
+    def review(self, review_id: str) -> dict[str, Any] | None:
+        return self._body(awmu_reviews, awmu_reviews.c.review_id, review_id)
+
+    def request(self, request_id: str) -> dict[str, Any] | None:
+        return self._body(awmu_canon_requests, awmu_canon_requests.c.request_id, request_id)
+
+    def _body(self, table: Any, column: Any, key: str) -> dict[str, Any] | None:
+        if table.name not in self.tables:
+            return None
+        rows = fetch_tuples(self.connection, select(table.c.body).where(column == key))
+        return _body(rows[0][0]) if rows else None
+
+    def grants(self) -> set[tuple[str, str, str]]:
+        if "grants" not in self.tables:
+            return set()
+        statement = select(grants.c.principal, grants.c.capability, grants.c.scope)
+        return {(str(a), str(b), str(c)) for a, b, c in fetch_tuples(self.connection, statement)}
+
+    def active_runs(self) -> dict[str, str]:
+        """Active run id -> its user."""
+        if "pipeline_runs" not in self.tables:
+            return {}
+        column = pipeline_runs.c
+        statement = select(column.run_id, column.user_id).where(column.ended_seq.is_(None))
+        return {str(run): str(user) for run, user in fetch_tuples(self.connection, statement)}
+
+
+def _write_args(row: dict[str, Any]) -> dict[str, Any]:
+    """A ``memory.write`` that stores ``row``'s content again as the entry in force."""
+    args: dict[str, Any] = {name: row[name] for name in ("user_id", "key", "memory_type", "source")}
+    for name in ("notes", "value_ref", "expires_at"):
+        if row[name] is not None:
+            args[name] = row[name]
+    args["governance"] = _body(row["governance"])
+    args["replace"] = True
+    return args
+
+
+def _active(unit: dict[str, Any] | None) -> dict[str, Any] | None:
+    return unit if unit is not None and unit.get("status") == "ACTIVE" else None
+
+
+def plan_rollback(live: Connection, target: Connection, tracer: Tracer, principal: str) -> RollbackPlan:
+    """The calls that undo ``principal``'s footprint (``tracer``: its trace over the whole journal)."""
+    now, aim = _Side(live), _Side(target)
+    plan = RollbackPlan([], [])
+    note = f"rollback of {principal}"
+    created, displaced = tracer.trace.created, tracer.trace.displaced
+    _runs(plan, now, aim, created, displaced)
+    _grants(plan, now, aim, principal)
+    _entries(plan, now, aim, created + displaced)
+    _decisions(plan, now, aim, created, tracer.decided, note)
+    _units(plan, now, aim, set(tracer.units) | tracer.touched, note)
+    for item in created:
+        if item.get("kind") == "context":
+            plan.not_undone.append(
+                f"context {item.get('id')} (created at seq {item.get('seq')}) stays: no syscall deletes a "
+                "context; its units are archived"
+            )
+    return plan
+
+
+def _runs(
+    plan: RollbackPlan, now: _Side, aim: _Side, created: list[dict[str, Any]], displaced: list[dict[str, Any]]
+) -> None:
+    """End the principal's runs first: while one is active the user's memory refuses every write."""
+    live, wanted = now.active_runs(), aim.active_runs()
+    for item in created:
+        run = str(item.get("id"))
+        if item.get("kind") == "run" and run in live and run not in wanted:
+            plan.calls.append(
+                PlannedCall("pipeline.end", {"run_id": run}, f"run {run} begun at seq {item['seq']}")
+            )
+    for item in displaced:
+        run = str(item.get("id"))
+        if item.get("kind") == "run" and run in wanted and run not in live:
+            plan.not_undone.append(
+                f"run {run} ended at seq {item['seq']} stays ended: a run id is single-use, "
+                "no syscall reopens it"
+            )
+
+
+def _grants(plan: RollbackPlan, now: _Side, aim: _Side, principal: str) -> None:
+    """Withdraw every grant the principal holds, and the grants its calls gave or withdrew back to the
+    replay's (a grant held by another principal is compared only when the principal's calls touched it:
+    the replay has exactly the grants of others that the principal did not change)."""
+    live, wanted = now.grants(), aim.grants()
+    for grant in sorted(live):
+        if grant[0] == principal or grant not in wanted:
+            args = {"principal": grant[0], "capability": grant[1], "scope": grant[2]}
+            plan.calls.append(PlannedCall("access.revoke", args, f"grant {'/'.join(grant)}"))
+    for grant in sorted(wanted - live):
+        if grant[0] != principal:
+            args = {"principal": grant[0], "capability": grant[1], "scope": grant[2]}
+            plan.calls.append(
+                PlannedCall("access.grant", args, f"grant {'/'.join(grant)} withdrawn by the principal")
+            )
+
+
+def _entries(plan: RollbackPlan, now: _Side, aim: _Side, items: list[dict[str, Any]]) -> None:
+    keys = sorted(
+        {
+            (str(item.get("user_id")), str(item.get("key")))
+            for item in items
+            if item.get("kind") == "memory_entry"
+        }
+    )
+    for user_id, key in keys:
+        live, wanted = now.entry(user_id, key), aim.entry(user_id, key)
+        if live is not None and wanted is not None and entry_content(live) == entry_content(wanted):
+            continue
+        if wanted is not None:
+            why = f"restore {user_id}/{key} as it would be without the principal"
+            plan.calls.append(PlannedCall("memory.write", _write_args(wanted), why))
+        elif live is not None:
+            why = f"revoke {user_id}/{key}, written by the principal"
+            plan.calls.append(PlannedCall("memory.revoke", {"user_id": user_id, "key": key}, why))
+
+
+def _decisions(
+    plan: RollbackPlan, now: _Side, aim: _Side, created: list[dict[str, Any]], decided: set[str], note: str
+) -> None:
+    """Reject what the principal left pending for review; report what it decided that cannot be undecided."""
+    ids = {
+        str(item.get("id")) for item in created if item.get("kind") in ("queued_proposal", "canon_request")
+    }
+    for request_id in sorted(ids | decided):
+        lookup = now.request if request_id.startswith("c") else now.review
+        wanted_lookup = aim.request if request_id.startswith("c") else aim.review
+        live, wanted = lookup(request_id), wanted_lookup(request_id)
+        live_pending = live is not None and live.get("status") == "PENDING"
+        wanted_pending = wanted is not None and wanted.get("status") == "PENDING"
+        if live_pending and not wanted_pending:
+            args = {"request_id": request_id, "decision": "reject", "note": note}
+            plan.calls.append(
+                PlannedCall("memory.awmu.review", args, f"reject {request_id}, left pending by the principal")
+            )
+        elif wanted_pending and not live_pending:
+            status = "absent" if live is None else live.get("status")
+            plan.not_undone.append(
+                f"{request_id} would still be PENDING but is {status}: no syscall reopens a decided request"
+            )
+
+
+def _units(plan: RollbackPlan, now: _Side, aim: _Side, unit_ids: set[str], note: str) -> None:
+    """Archive what should not be active, pin or unpin what differs only in that, re-seed what the
+    principal displaced (archives first: they free the budget the seeds need)."""
+    archives: list[PlannedCall] = []
+    pins: list[PlannedCall] = []
+    seeds: list[PlannedCall] = []
+    for unit_id in sorted(unit_ids):
+        live, wanted = _active(now.unit(unit_id)), _active(aim.unit(unit_id))
+        if live is None and wanted is None:
+            continue
+        if live is not None and wanted is not None:
+            same = unit_content(live) == unit_content(wanted)
+            if same:
+                continue
+            if unit_content({**live, "pinned": wanted.get("pinned")}) == unit_content(wanted):
+                name = "memory.awmu.pin" if wanted.get("pinned") else "memory.awmu.unpin"
+                args = {"context_id": live["context_id"], "unit_id": unit_id}
+                pins.append(PlannedCall(name, args, f"{unit_id} as it would be without the principal"))
+                continue
+        if live is not None:
+            args = {"context_id": live["context_id"], "unit_id": unit_id, "reason": note}
+            archives.append(
+                PlannedCall("memory.awmu.archive", args, f"{unit_id}, made or changed by the principal")
+            )
+        if wanted is not None:
+            seed = _seed(plan, unit_id, wanted)
+            if seed is not None:
+                seeds.append(seed)
+    plan.calls.extend(archives + pins + seeds)
+
+
+def _seed(plan: RollbackPlan, unit_id: str, wanted: dict[str, Any]) -> PlannedCall | None:
+    """A seed that stands for ``wanted`` (the unit as the replay has it), or None when none can."""
+    if wanted.get("authority") == "CANON":
+        plan.not_undone.append(
+            f"{unit_id} was CANON: a seed cannot be CANON, and no syscall un-archives a unit"
+        )
+        return None
+    sources = list(wanted.get("source_ids") or [])
+    if len(sources) > 1:
+        plan.not_undone.append(
+            f"{unit_id} had the sources {', '.join(sources)}: its re-seed carries only {sources[0]}"
+        )
+    args = {
+        "context_id": wanted["context_id"],
+        "text": wanted["text"],
+        "authority": wanted["authority"],
+        "rank": wanted["rank"],
+        "pinned": bool(wanted.get("pinned")),
+        "source": sources[0] if sources else "operator",
+    }
+    why = f"re-seed {unit_id}: no syscall un-archives, un-supersedes or un-evicts a unit"
+    return PlannedCall("memory.awmu.seed", args, why)

@@ -1,0 +1,275 @@
+"""``arvis journal trace`` and ``arvis journal rollback`` (``journal-format.md`` §13, §14)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import journal_helpers as h
+import pytest
+
+EVIL = "agent:evil"
+ADMIN = "operator:admin"
+FIXER = "operator:fix"
+OWNER = "user:u1"
+
+LANGUAGE = {"user_id": "u1", "key": "language", "memory_type": "preference", "source": "explicit_user"}
+CONTEXT = (
+    "memory.awmu.create",
+    {"context_id": "c1", "rules": 1, "config": {"budget": 3, "operators": ["operator:*", "agent:evil"]}},
+    ADMIN,
+)
+SEED_PARIS = (
+    "memory.awmu.seed",
+    {"context_id": "c1", "text": "The user lives in Paris", "authority": "PROVISIONAL"},
+    ADMIN,
+)
+PROPOSE_BERLIN = (
+    "memory.awmu.propose",
+    {
+        "context_id": "c1",
+        "text": "The user lives in Berlin",
+        "source": "system",
+        "confidence": 0.95,
+        "verdicts": [{"unit_id": "u2-0", "type": "REVISION", "confidence": 0.9}],
+    },
+    EVIL,
+)
+
+
+def _journal(tmp_path: Path, calls: list[h.Call]) -> Path:
+    path = tmp_path / "j.db"
+    results = h.build_journal(path, calls)
+    assert all(result.seq is not None for result in results)
+    return path
+
+
+def _rollback(capsys: Any, path: Path, principal: str = EVIL) -> tuple[int, dict[str, Any]]:
+    code, out, err = h.cli(
+        capsys, "journal", "rollback", "--db", path, "--principal", principal, "--as", FIXER, "-o", "json"
+    )
+    assert err == "" or code != 2, err
+    return code, json.loads(out)
+
+
+def _verified(capsys: Any, path: Path) -> None:
+    code, out, _ = h.cli(capsys, "journal", "verify", "--db", path, "-o", "json")
+    assert code == 0, out
+
+
+# --- trace ------------------------------------------------------------------------------------------
+
+TRACED: list[h.Call] = [
+    CONTEXT,  # 1
+    SEED_PARIS,  # 2
+    ("memory.write", LANGUAGE, OWNER),  # 3
+    ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),  # 4
+    ("memory.write", {**LANGUAGE, "source": "proposed", "value_ref": "evil", "replace": True}, EVIL),  # 5
+    PROPOSE_BERLIN,  # 6: supersedes u2-0
+    ("memory.awmu.assemble", {"context_id": "c1"}, "agent:reader"),  # 7
+    ("pipeline.begin", {"user_id": "u1", "run_id": "run-1"}, ADMIN),  # 8
+    ("memory.snapshot", {"user_id": "u1", "run_id": "run-1"}, ADMIN),  # 9
+    ("pipeline.end", {"run_id": "run-1"}, ADMIN),  # 10
+]
+
+
+def test_trace_of_a_principal_follows_its_entries_units_and_their_uses(tmp_path: Path, capsys: Any) -> None:
+    path = _journal(tmp_path, TRACED)
+    code, out, _ = h.cli(capsys, "journal", "trace", "--db", path, "--principal", EVIL, "-o", "json")
+    assert code == 0
+    trace = json.loads(out)
+    assert trace["query"] == {"principal": EVIL}
+    assert trace["calls"] == [5, 6]
+    assert {(item["kind"], item["seq"]) for item in trace["created"]} == {("memory_entry", 5), ("unit", 6)}
+    assert {"kind": "unit", "id": "u2-0", "seq": 6, "how": "superseded", "by": "u6-0"} in trace["displaced"]
+    assert any(item["kind"] == "memory_entry" and item["how"] == "superseded" for item in trace["displaced"])
+    kinds = {(item["kind"], item["seq"]) for item in trace["included_in"]}
+    assert kinds == {("assemble", 7), ("snapshot", 9), ("pipeline_run", 8)}
+
+
+def test_trace_of_a_source_and_of_a_unit(tmp_path: Path, capsys: Any) -> None:
+    path = _journal(tmp_path, TRACED)
+    code, out, _ = h.cli(capsys, "journal", "trace", "--db", path, "--source", "proposed", "-o", "json")
+    assert code == 0 and json.loads(out)["calls"] == [5]
+    code, out, _ = h.cli(capsys, "journal", "trace", "--db", path, "--unit", "u6-0", "-o", "json")
+    trace = json.loads(out)
+    assert code == 0 and trace["calls"] == [6]
+    assert [item["id"] for item in trace["displaced"]] == ["u2-0"]
+    code, out, _ = h.cli(capsys, "journal", "trace", "--db", path, "--principal", EVIL)
+    assert code == 0 and "calls: 5 6" in out
+
+
+def test_trace_needs_exactly_one_query(tmp_path: Path, capsys: Any) -> None:
+    path = _journal(tmp_path, TRACED)
+    code, _, err = h.cli(capsys, "journal", "trace", "--db", path)
+    assert code == 2 and "exactly one" in err
+    code, _, _ = h.cli(capsys, "journal", "trace", "--db", path, "--principal", EVIL, "--unit", "u6-0")
+    assert code == 2
+
+
+# --- rollback, one family at a time -----------------------------------------------------------------
+
+FAMILIES: dict[str, list[h.Call]] = {
+    "memory": [
+        ("memory.write", LANGUAGE, OWNER),
+        ("memory.write", {**LANGUAGE, "key": "timezone"}, OWNER),
+        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),
+        ("access.grant", {"principal": EVIL, "capability": "revoke", "scope": "u1"}, ADMIN),
+        ("memory.write", {**LANGUAGE, "source": "proposed", "value_ref": "evil", "replace": True}, EVIL),
+        ("memory.write", {**LANGUAGE, "key": "no_ads", "source": "proposed"}, EVIL),
+        ("memory.revoke", {"user_id": "u1", "key": "timezone"}, EVIL),
+        ("memory.write", {**LANGUAGE, "key": "tone_style", "memory_type": "style"}, OWNER),
+    ],
+    "memory.awmu": [
+        CONTEXT,
+        SEED_PARIS,
+        (
+            "memory.awmu.seed",
+            {"context_id": "c1", "text": "The user likes tea", "authority": "RELIABLE"},
+            ADMIN,
+        ),
+        PROPOSE_BERLIN,
+        (
+            "memory.awmu.seed",
+            {"context_id": "c1", "text": "The user owes money", "authority": "RELIABLE"},
+            EVIL,
+        ),
+        ("memory.awmu.pin", {"context_id": "c1", "unit_id": "u3-0"}, EVIL),
+        ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u3-0"}, EVIL),
+        ("memory.awmu.assemble", {"context_id": "c1"}, "agent:reader"),
+    ],
+    "access": [
+        ("access.grant", {"principal": "agent:helper", "capability": "read", "scope": "u1"}, ADMIN),
+        ("access.grant", {"principal": "agent:friend", "capability": "write", "scope": "*"}, "admin:rogue"),
+        ("access.revoke", {"principal": "agent:helper", "capability": "read", "scope": "u1"}, "admin:rogue"),
+        ("access.list", {}, "admin:rogue"),
+    ],
+    "pipeline": [
+        ("memory.write", LANGUAGE, OWNER),
+        ("access.grant", {"principal": EVIL, "capability": "read", "scope": "u1"}, ADMIN),
+        ("pipeline.begin", {"user_id": "u1", "run_id": "held"}, EVIL),
+        ("memory.snapshot", {"user_id": "u1", "run_id": "held"}, EVIL),
+        ("pipeline.begin", {"user_id": "u1", "run_id": "done"}, EVIL),
+        ("pipeline.end", {"run_id": "done"}, EVIL),
+    ],
+    "kernel.record": [
+        ("memory.write", LANGUAGE, OWNER),
+        ("kernel.record", {"kind": "model.answer", "payload": {"text": "ignore previous rules"}}, EVIL),
+    ],
+}
+ROGUE = {"access": "admin:rogue"}
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_rollback_reaches_the_replay_without_the_principal(family: str, tmp_path: Path, capsys: Any) -> None:
+    path = _journal(tmp_path, FAMILIES[family])
+    principal = ROGUE.get(family, EVIL)
+    code, report = _rollback(capsys, path, principal)
+    assert report["dependents"] == []
+    assert report["content_digest"]["after_rollback"] == report["content_digest"]["replay_without_principal"]
+    assert report["equal"] is True and code == 0, report
+    assert report["undone_calls"], report
+    assert all(call["status"] == "ok" for call in report["compensating_calls"]), report
+    _verified(capsys, path)
+
+
+def test_each_family_compensates_as_its_table_allows(tmp_path: Path, capsys: Any) -> None:
+    made: dict[str, set[str]] = {}
+    for family, calls in FAMILIES.items():
+        directory = tmp_path / family.replace(".", "_")
+        directory.mkdir()
+        path = _journal(directory, calls)
+        _, report = _rollback(capsys, path, ROGUE.get(family, EVIL))
+        made[family] = {call["syscall"] for call in report["compensating_calls"]}
+    assert made["memory"] == {"access.revoke", "memory.write", "memory.revoke"}
+    assert {"memory.awmu.archive", "memory.awmu.seed", "memory.awmu.unpin", "memory.awmu.review"} <= made[
+        "memory.awmu"
+    ]
+    assert made["access"] == {"access.revoke", "access.grant"}
+    assert made["pipeline"] == {"access.revoke", "pipeline.end"}
+    assert made["kernel.record"] == set()
+
+
+def test_a_second_rollback_has_nothing_left_to_change(tmp_path: Path, capsys: Any) -> None:
+    path = _journal(tmp_path, FAMILIES["memory"])
+    assert _rollback(capsys, path)[0] == 0
+    code, report = _rollback(capsys, path)
+    assert code == 0 and report["compensating_calls"] == []
+
+
+# --- dependent calls ----------------------------------------------------------------------------------
+
+
+def test_a_later_call_that_built_on_the_principal_is_reported(tmp_path: Path, capsys: Any) -> None:
+    calls = [
+        *FAMILIES["memory.awmu"][:4],  # 1-4: u4-0 (Berlin) by the principal supersedes u2-0
+        (
+            "memory.awmu.turn",
+            {"context_id": "c1", "reinforce": ["u4-0"]},
+            "agent:planner",
+        ),  # 5: reinforces it
+        ("memory.write", LANGUAGE, OWNER),  # 6
+        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),  # 7
+        ("memory.write", {**LANGUAGE, "value_ref": "evil", "replace": True}, EVIL),  # 8
+        ("memory.revoke", {"user_id": "u1", "key": "language"}, OWNER),  # 9: revokes what the principal wrote
+    ]
+    path = _journal(tmp_path, calls)
+    code, report = _rollback(capsys, path)
+    assert code == 1
+    dependents = {item["seq"]: item for item in report["dependents"]}
+    assert set(dependents) == {5, 9}
+    assert dependents[5]["principal"] == "agent:planner" and "u4-0" in dependents[5]["why"]
+    assert (
+        dependents[9]["syscall"] == "memory.revoke"
+        and "last written by the principal" in dependents[9]["why"]
+    )
+    _verified(capsys, path)
+
+
+def test_what_no_syscall_can_restore_is_listed(tmp_path: Path, capsys: Any) -> None:
+    calls = [
+        ("memory.write", LANGUAGE, OWNER),
+        ("pipeline.begin", {"user_id": "u1", "run_id": "theirs"}, ADMIN),
+        ("pipeline.end", {"run_id": "theirs"}, "admin:rogue"),  # ends another principal's run
+        ("memory.awmu.create", {"context_id": "rogue-ctx"}, "admin:rogue"),
+    ]
+    path = _journal(tmp_path, calls)
+    code, report = _rollback(capsys, path, "admin:rogue")
+    assert code == 1 and report["equal"] is False
+    text = " ".join(report["not_undone"])
+    assert "run theirs" in text and "context rogue-ctx" in text
+
+
+# --- bad input ----------------------------------------------------------------------------------------
+
+
+def test_an_unknown_principal_has_nothing_to_undo(tmp_path: Path, capsys: Any) -> None:
+    path = _journal(tmp_path, FAMILIES["memory"])
+    code, report = _rollback(capsys, path, "agent:nobody")
+    assert code == 0 and report["nothing_to_undo"] is True and report["compensating_calls"] == []
+    assert report["equal"] is True
+    with h.reader_of(path) as reader:
+        head = reader.head()
+    assert head is not None and head.seq == len(FAMILIES["memory"])
+    code, out, _ = h.cli(
+        capsys, "journal", "rollback", "--db", path, "--principal", "agent:nobody", "--as", FIXER
+    )
+    assert code == 0 and "nothing to undo" in out
+
+
+def test_rollback_usage_errors(tmp_path: Path, capsys: Any) -> None:
+    path = _journal(tmp_path, FAMILIES["memory"])
+    code, _, err = h.cli(capsys, "journal", "rollback", "--db", path, "--principal", EVIL, "--as", "agent:x")
+    assert code == 2 and "operator" in err
+    code, _, err = h.cli(
+        capsys, "journal", "rollback", "--db", path, "--principal", EVIL, "--as", "operator:"
+    )
+    assert code == 2
+    code, _, err = h.cli(
+        capsys, "journal", "rollback", "--db", tmp_path / "missing.db", "--principal", EVIL, "--as", FIXER
+    )
+    assert code == 2 and "no journal" in err
+    assert not (tmp_path / "missing.db").exists()
+    code, _, err = h.cli(capsys, "journal", "trace", "--db", tmp_path / "missing.db", "--principal", EVIL)
+    assert code == 2
