@@ -19,11 +19,12 @@ the server's setting, OFF turns it off; a reader's sessions are read-only.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,31 @@ _DRIVER_OPTIONS = frozenset(
 """Query keys of a ``sqlite://`` URL that go to Python's driver; every other key is a SQLite URI parameter."""
 
 
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text)) and float(text) >= 0
+    except ValueError:
+        return False
+
+
+_DRIVER_OPTION_VALID: dict[str, Callable[[str], bool]] = {
+    "timeout": _is_number,
+    "detect_types": lambda text: text.isdigit(),
+    "cached_statements": lambda text: text.isdigit(),
+    "check_same_thread": lambda text: text.lower() in ("true", "false", "1", "0"),
+    "isolation_level": lambda text: text.upper() in ("", "DEFERRED", "IMMEDIATE", "EXCLUSIVE"),
+}
+"""What the driver accepts for each option: a bad value is a usage error before connecting, not the
+driver's ``ValueError`` at the first query."""
+_DRIVER_OPTION_FORM = {
+    "timeout": "seconds, a number of 0 or more",
+    "detect_types": "a whole number",
+    "cached_statements": "a whole number",
+    "check_same_thread": "true or false",
+    "isolation_level": "DEFERRED, IMMEDIATE or EXCLUSIVE",
+}
+
+
 def is_url(target: str) -> bool:
     """Whether ``target`` is a URL: it starts with ``scheme://`` (a letter, then letters, digits, ``+``,
     ``-`` or ``.``). Only then is it parsed as one; a file path is never decoded."""
@@ -93,9 +119,10 @@ def is_url(target: str) -> bool:
 
 
 def shown(target: str) -> str:
-    """A target as printed in messages: a path as given, a URL without its password."""
+    """A target as printed in messages: a path as given (bytes that are not UTF-8 escaped, ``\\xff``),
+    a URL without its password."""
     if not is_url(target):
-        return target
+        return target.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     try:
         return make_url(target).render_as_string(hide_password=True)
     except (ArgumentError, ValueError):
@@ -153,6 +180,11 @@ def _sqlite_target(url: URL) -> tuple[str, dict[str, str], dict[str, str]] | Non
     for an in-memory database."""
     query = {key: value if isinstance(value, str) else value[-1] for key, value in url.query.items()}
     driver = {key: value for key, value in query.items() if key in _DRIVER_OPTIONS}
+    for key, value in driver.items():
+        if not _DRIVER_OPTION_VALID[key](value):
+            raise UnsupportedDatabase(
+                f"sqlite option {key}={value!r} is not valid ({_DRIVER_OPTION_FORM[key]})"
+            )
     parameters = {key: value for key, value in query.items() if key not in _DRIVER_OPTIONS and key != "uri"}
     database = url.database or ""
     if database.startswith("file:") and query.get("uri", "").lower() in ("true", "1"):

@@ -26,7 +26,7 @@ from journal.memory_repository import entry_counts_hold
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
-from journal.verify import ChainVerifier
+from journal.verify import ChainVerifier, damaged_header
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
@@ -161,6 +161,9 @@ class Replayer:
         services: KernelServiceRegistry | None = None,
         on_disk: bool = False,
     ) -> None:
+        damaged = damaged_header(header)
+        if damaged is not None:  # its clock starts at created_at and its store copies the header's text
+            raise StorageError(f"the journal cannot be replayed: {damaged.reason}")
         self._directory = Path(tempfile.mkdtemp(prefix="arvis-replay-")) if on_disk else None
         target = ":memory:" if self._directory is None else str(self._directory / "replay.db")
         clock = ManualClock(parse_time(header.created_at))

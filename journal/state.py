@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import Column, Connection, Table, inspect, select, tuple_
+from sqlalchemy import Column, Connection, LargeBinary, Table, Text, cast, inspect, literal, select, tuple_
 from sqlalchemy.sql.elements import ColumnElement
 
 from arvis.canonical import canonical_bytes_of_own
@@ -37,6 +37,33 @@ def _normal(value: Any) -> Any:
     return value
 
 
+INVALID_TEXT = "invalid utf-8"
+"""The tag of a text value that is not UTF-8 in the digest (see ``_invalid_text``)."""
+
+
+def _invalid_text(value: Any) -> Any:
+    """A stored text value as it enters the digest: itself, or, when it is not valid UTF-8 (read back
+    with lone surrogates, see ``journal.engine.fetch_all``), ``["invalid utf-8", <hex of its bytes>]``.
+    Canonical JSON cannot hold such text, and a list is a value no column holds: so the stored state
+    digests (instead of failing verification with a crash) and differs from any replayed state, which
+    is always valid text."""
+    if not isinstance(value, str):
+        return value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return [INVALID_TEXT, value.encode("utf-8", "surrogateescape").hex()]
+    return value
+
+
+def _bound(value: Any) -> Any:
+    """A keyset boundary value as a bind parameter: text that is not UTF-8 cannot be sent as text, so
+    its bytes are sent and cast back to TEXT (SQLite: the same bytes, so the same BINARY order)."""
+    if isinstance(value, str) and isinstance(_invalid_text(value), list):
+        return cast(literal(value.encode("utf-8", "surrogateescape"), LargeBinary), Text)
+    return value
+
+
 def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, Any]]:
     """Rows of one state table in primary-key order, fetched in batches by keyset pagination."""
     dialect = connection.dialect.name
@@ -48,7 +75,7 @@ def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, 
     while True:
         query = select(*table.columns).order_by(*ordering).limit(BATCH)
         if last is not None:
-            query = query.where(tuple_(*ordering) > tuple_(*last))
+            query = query.where(tuple_(*ordering) > tuple_(*map(_bound, last)))
         fetched = fetch_tuples(connection, query)
         for values in fetched:
             # bytes (a binary column, or a blob a hand edit put in a text column) are digested as hex
@@ -69,7 +96,12 @@ class StateDigest:
         self.rows = 0
 
     def add(self, table: str, row: dict[str, Any]) -> None:
-        data = canonical_bytes_of_own([str(table), row])
+        try:
+            data = canonical_bytes_of_own([str(table), row])
+        except UnicodeEncodeError:  # text that is not UTF-8 (a hand edit), read with surrogateescape
+            data = canonical_bytes_of_own(
+                [str(table), {name: _invalid_text(value) for name, value in row.items()}]
+            )
         self._hash.update(len(data).to_bytes(8, "big") + data)
         self.rows += 1
 

@@ -55,6 +55,15 @@ def read_header(connection: Connection) -> JournalHeader | None:
     return JournalHeader(row.journal_id, row.format_version, row.created_at, row.genesis_hash)
 
 
+def _where(engine: Engine) -> str:
+    """The engine's URL as text, for a new journal's id. A file name that is not UTF-8 (bytes read back
+    as lone surrogates) cannot be rendered as a URL; its bytes are taken in hex instead."""
+    try:
+        return str(engine.url)
+    except UnicodeEncodeError:
+        return (engine.url.database or "").encode("utf-8", "surrogateescape").hex()
+
+
 def _create_header(engine: Engine, clock: Clock, journal_id: str | None, copy: JournalHeader | None) -> None:
     """Write the header of a new journal (or a copy of another journal's header, for replay)."""
     with engine.begin() as connection:
@@ -66,7 +75,7 @@ def _create_header(engine: Engine, clock: Clock, journal_id: str | None, copy: J
                 return
         if copy is None:
             created_at = format_time(clock.now())
-            identity = journal_id or "j-" + sha256_hex(f"{created_at}|{engine.url}".encode())[:32]
+            identity = journal_id or "j-" + sha256_hex(f"{created_at}|{_where(engine)}".encode())[:32]
             copy = JournalHeader(identity, FORMAT_VERSION, created_at, genesis_hash(identity, FORMAT_VERSION))
         connection.execute(
             journal_header.insert(),

@@ -10,12 +10,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from arvis.canonical import CanonicalEncodingError, parse_time
 from journal.chain import compute_entry_hash, genesis_hash
 from journal.schema import FORMAT_VERSION
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 
-__all__ = ["ChainBreak", "ChainReport", "ChainVerifier", "verify_chain"]
+__all__ = ["ChainBreak", "ChainReport", "ChainVerifier", "damaged_header", "verify_chain"]
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
@@ -37,18 +38,51 @@ class ChainReport:
     reason: str | None
 
 
+def _is_text(value: object) -> bool:
+    """Whether ``value`` is text that encodes as UTF-8: a header column a hand edit stored as a BLOB,
+    or as TEXT that is not UTF-8 (read back with lone surrogates, see ``journal.engine.fetch_all``), is
+    not."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def damaged_header(header: JournalHeader) -> ChainBreak | None:
+    """Why the header's text columns cannot be used (bad seq 0), else None: ``journal_id`` and
+    ``genesis_hash`` must be valid text (the genesis hash is computed over the id's UTF-8 bytes), and
+    ``created_at`` must be in the fixed time form (a replay starts its clock there). A hand edit could
+    otherwise only crash the verifier, or a replay, instead of being reported."""
+    if not all(map(_is_text, (header.journal_id, header.created_at, header.genesis_hash))):
+        return ChainBreak(0, "journal header altered: a column holds bytes that are not valid text")
+    if not _TIME.fullmatch(header.created_at):
+        return ChainBreak(0, "journal header altered: created_at is not in the fixed time form")
+    try:
+        parse_time(header.created_at)
+    except CanonicalEncodingError:  # the form, but no such moment (month 13)
+        return ChainBreak(0, "journal header altered: created_at is not in the fixed time form")
+    return None
+
+
 class ChainVerifier:
     """Checks entries one at a time (feed them in seq order); remembers only the running head."""
 
     def __init__(self, header: JournalHeader) -> None:
         self.expected_seq = 1
-        self.prev_hash = header.genesis_hash
+        self.prev_hash = header.genesis_hash if _is_text(header.genesis_hash) else ""
         self.entries = 0
         self.header_break: ChainBreak | None = None
-        expected_genesis = genesis_hash(header.journal_id, header.format_version)
         if header.format_version != FORMAT_VERSION:
             self.header_break = ChainBreak(0, f"unsupported journal format version {header.format_version}")
-        elif header.genesis_hash != expected_genesis:
+            return
+        self.header_break = damaged_header(header)
+        if self.header_break is not None:
+            return
+        expected_genesis = genesis_hash(header.journal_id, header.format_version)
+        if header.genesis_hash != expected_genesis:
             self.header_break = ChainBreak(0, "journal header altered: genesis hash does not match its id")
             self.prev_hash = expected_genesis
 

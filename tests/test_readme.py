@@ -40,3 +40,40 @@ def test_readme_pipeline_example_runs(tmp_path: Path) -> None:
 def test_readme_keeps_the_two_setup_commands() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make demo" in text and "make test" in text
+
+
+def _shell_blocks() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Look inside a journal")
+    return re.findall(r"```sh\n(.*?)```", text[start:], re.S)[:2]
+
+
+def _commands(block: str) -> list[str]:
+    """The block's commands (continuation lines joined), without those that never end (``tail -f``)
+    or need a program the machine may lack (``sqlite3``)."""
+    joined = block.replace("\\\n", " ")
+    return [
+        line.strip()
+        for line in joined.splitlines()
+        if line.strip() and " -f " not in f"{line} " and not line.lstrip().startswith("sqlite3")
+    ]
+
+
+def test_readme_shell_commands_run_twice(tmp_path: Path) -> None:
+    """Every command of "Look inside a journal" and "Make a call yourself", run in order on the journal
+    `make demo-kernel` writes, twice over: each exits 0 both times."""
+    arvis = str(Path(sys.executable).parent / "arvis")
+    subprocess.run([arvis, "demo", "--db", "demo-journal.db"], cwd=tmp_path, check=True, capture_output=True)
+    commands = [command for block in _shell_blocks() for command in _commands(block)]
+    assert len(commands) >= 15
+    for round_ in range(2):
+        for command in commands:
+            completed = subprocess.run(
+                ["bash", "-c", command.replace(".venv/bin/arvis", arvis)],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=120,
+            )
+            assert completed.returncode == 0, (round_, command, completed.stderr[-2000:])

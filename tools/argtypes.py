@@ -47,6 +47,10 @@ def checkpoint(text: str) -> Checkpoint:
     return Checkpoint(seq, digest.lower())
 
 
+MAX_SECONDS = 86_400.0
+"""The longest ``--interval``/``--idle-exit`` taken: a day."""
+
+
 def positive_seconds(text: str) -> float:
     """A duration in seconds: finite and above zero (``nan``, ``inf``, 0 and negatives are refused)."""
     try:
@@ -55,4 +59,6 @@ def positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"{text} is not a finite number of seconds above 0")
+    if value > MAX_SECONDS:  # time.sleep refuses what the platform's time_t cannot hold
+        raise argparse.ArgumentTypeError(f"{text} is more than a day ({MAX_SECONDS:g} s)")
     return value

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -101,6 +102,17 @@ def _command_name(options: argparse.Namespace) -> str:
     return f"{options.subcommand} {nested}" if isinstance(nested, str) else str(options.subcommand)
 
 
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE: what a shell reports for a tool killed by writing to a closed pipe."""
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's flush at exit does not fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
 def _tolerant_streams() -> None:
     """Arguments that are not valid UTF-8 (or lone surrogates) are echoed escaped, never a crash."""
     for stream in (sys.stdout, sys.stderr):
@@ -130,8 +142,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return EXIT_USAGE
+    except BrokenPipeError:  # `arvis journal export | head`: the reader left, as with any Unix tool
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except Exception as exc:  # never a traceback for an operator
         print(f"arvis: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -80,15 +80,31 @@ def _args_text(value: str) -> bytes | str:
     """The JSON text ``--args`` gives: itself, stdin for ``-``, a file's contents for ``@FILE`` (long
     or generated arguments need no shell quoting). JSON never starts with ``@``, so nothing is lost."""
     if value == "-":
-        return _read_args("stdin", lambda: sys.stdin.buffer.read())
+        return _read_args("stdin", lambda: sys.stdin.buffer.read(ARGS_READ_LIMIT + 1))
     if value.startswith("@"):
-        return _read_args(f"file {value[1:]}", Path(value[1:]).read_bytes)
+        return _read_args(f"file {value[1:]}", lambda: _head(Path(value[1:])))
     return value
+
+
+ARGS_READ_LIMIT = 1 << 20
+"""The most ``--args -``/``@FILE`` reads: 1 MiB, sixteen times what the kernel records
+(``kernel.arguments.MAX_ARGS_BYTES``); ``@/dev/zero`` or an endless pipe is refused, not read forever."""
+
+
+def _head(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        return handle.read(ARGS_READ_LIMIT + 1)
 
 
 def _read_args(source: str, read: Callable[[], bytes]) -> bytes:
     try:
-        return read()
+        data = read()
+        if len(data) > ARGS_READ_LIMIT:
+            raise CommandError(
+                f"--args from {source} is larger than {ARGS_READ_LIMIT} bytes",
+                hint="the kernel records arguments of at most 65536 bytes",
+            )
+        return data
     except (OSError, AttributeError, ValueError) as exc:  # no such file; stdin closed or absent
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise CommandError(

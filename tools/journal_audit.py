@@ -225,6 +225,12 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
 
 
 def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
+    try:
+        options.user.encode("utf-8")
+    except UnicodeEncodeError:  # raw bytes on the command line: no user id the kernel accepts is that
+        raise CommandError(
+            f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text"
+        ) from None
     value = snapshot_at(reader, options.user, options.at, table=SYSCALL_TABLE)
     print_json(value, lines=options.output == "jsonl")
     return EXIT_OK

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tools.common import CommandError
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from journal.reader import JournalFilter, JournalReader
     from kernel.abi import JournalEntry
 
-__all__ = ["check_filters", "known_statuses", "text_filters"]
+__all__ = ["SplitFilters", "check_filters", "known_statuses", "matching", "split_filters"]
 
 
 def known_statuses() -> list[str]:
@@ -39,7 +40,7 @@ def check_filters(reader: JournalReader, syscall: str | None, status: str | None
     from syscalls.table import SYSCALL_TABLE
     from tools.syscall_help import closest, syscall_hint
 
-    if syscall is not None:
+    if syscall is not None and _encodable(syscall):
         glob = any(c in syscall for c in "*?[")
         in_table = (
             fnmatch.filter(SYSCALL_TABLE, syscall) if glob else [syscall] if syscall in SYSCALL_TABLE else []
@@ -50,7 +51,7 @@ def check_filters(reader: JournalReader, syscall: str | None, status: str | None
                 f"no syscall matches --syscall {syscall!r}, in the table or in this journal",
                 hint=syscall_hint(syscall, list(SYSCALL_TABLE)),
             )
-    unknown = status is not None and status not in known_statuses()
+    unknown = status is not None and _encodable(status) and status not in known_statuses()
     if status is not None and unknown and not _journal_has(reader, JournalFilter(status=status)):
         meant = closest(status, known_statuses())
         listing = "ok, error (any refusal) or an error code (specs/error-codes.md)"
@@ -60,24 +61,57 @@ def check_filters(reader: JournalReader, syscall: str | None, status: str | None
         )
 
 
-def text_filters(principal: str | None) -> tuple[str | None, str | None]:
-    """(the principal the query compares, the principal compared after reading). A principal with
-    bytes that are not UTF-8 (given as raw bytes on the command line) cannot be bound as SQL text; it
-    can still equal a tampered column read back the same way, so it is compared after reading."""
-    if principal is None:
-        return None, None
+def _encodable(text: str) -> bool:
     try:
-        principal.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:
-        return None, principal
-    return principal, None
+        return False
+    return True
 
 
-def matching_principal(entries: Iterator[JournalEntry], principal: str | None) -> Iterator[JournalEntry]:
-    """``entries`` whose principal is ``principal`` (all of them when it is None)."""
-    if principal is None:
+@dataclass(frozen=True)
+class SplitFilters:
+    """The ``--syscall``/``--principal``/``--status`` filters split in two: what the reader's query
+    decides, and what is compared after reading. A value holding bytes that are not UTF-8 (given as
+    raw bytes on the command line, read back as lone surrogates) cannot be bound as SQL text, but it
+    can equal a tampered column read back the same way: it is compared after reading."""
+
+    syscall: str | None
+    syscall_glob: str | None
+    principal: str | None
+    status: str | None
+    errors_only: bool
+    after: tuple[tuple[str, str], ...]
+    """(column, value or glob) pairs compared on each entry read; a syscall is a glob."""
+
+
+def split_filters(syscall: str | None, principal: str | None, status: str | None) -> SplitFilters:
+    after: list[tuple[str, str]] = []
+    for column, value in (("syscall", syscall), ("principal", principal), ("status", status)):
+        if value is not None and not _encodable(value):
+            after.append((column, value))
+    late = {column for column, _ in after}
+    glob = syscall is not None and any(c in syscall for c in "*?[")
+    sql_syscall = None if syscall is None or "syscall" in late else syscall
+    return SplitFilters(
+        syscall=None if glob else sql_syscall,
+        syscall_glob=sql_syscall if glob else None,
+        principal=None if "principal" in late else principal,
+        status=None if status in (None, "error") or "status" in late else status,
+        errors_only=status == "error",
+        after=tuple(after),
+    )
+
+
+def matching(entries: Iterator[JournalEntry], after: tuple[tuple[str, str], ...]) -> Iterator[JournalEntry]:
+    """``entries`` that also pass the filters compared after reading."""
+    if not after:
         yield from entries
         return
     for entry in entries:
-        if entry.principal == principal:
+        if all(_passes(getattr(entry, column), column, value) for column, value in after):
             yield entry
+
+
+def _passes(found: str, column: str, wanted: str) -> bool:
+    return fnmatch.fnmatchcase(found, wanted) if column == "syscall" else found == wanted

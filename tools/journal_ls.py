@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from tools.common import EXIT_OK, CommandError
-from tools.output import entry_to_json, print_json, print_json_array, print_table, shown
+from tools.output import cell, entry_to_json, print_json, print_json_array, print_table
 
 if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported when a command runs, not when it is registered
     from journal.reader import JournalReader
@@ -37,24 +37,22 @@ def _filtered(
     ``--status error`` too), so rows left out are never decoded. Options are read here, before
     anything is printed."""
     from journal.reader import JournalFilter
-    from tools.journal_filters import check_filters, matching_principal, text_filters
+    from tools.journal_filters import check_filters, matching, split_filters
     from tools.timespec import parse_moment
 
-    pattern = options.syscall
-    check_filters(reader, pattern, options.status)
-    principal, principal_after = text_filters(options.principal)
-    glob = pattern is not None and any(c in pattern for c in "*?[")
+    check_filters(reader, options.syscall, options.status)
+    split = split_filters(options.syscall, options.principal, options.status)
     where = JournalFilter(
         since=None if options.since is None else parse_moment(options.since),
         until=None if options.until is None else parse_moment(options.until),
-        syscall=None if glob else pattern,
-        syscall_glob=pattern if glob else None,
-        principal=principal,
-        status=None if options.status in (None, "error") else options.status,
-        errors_only=options.status == "error",
+        syscall=split.syscall,
+        syscall_glob=split.syscall_glob,
+        principal=split.principal,
+        status=split.status,
+        errors_only=split.errors_only,
         descending=descending,
     )
-    return matching_principal(reader.entries(where), principal_after)
+    return matching(reader.entries(where), split.after)
 
 
 def print_entries(entries: Iterable[JournalEntry], fmt: str, *, title: str = "journal") -> None:
@@ -98,7 +96,8 @@ def _print_lines(entries: Iterable[JournalEntry], fmt: str) -> None:
         print_entries(entries, fmt)
         return
     for e in entries:
-        print(shown(f"{e.seq}\t{e.recorded_at}\t{e.syscall}\t{e.principal}\t{e.status}"), flush=True)
+        fields = (e.seq, e.recorded_at, e.syscall, e.principal, e.status)
+        print("\t".join(cell(field) for field in fields), flush=True)
 
 
 def run_tail(reader: JournalReader, options: argparse.Namespace) -> int:

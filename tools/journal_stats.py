@@ -9,7 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from tools.common import EXIT_OK
-from tools.output import entry_to_json, json_bytes, print_json, print_table, shown
+from tools.output import cell, entry_to_json, json_bytes, print_json, print_table
 
 if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported by the command that opens it, when it runs
     from journal.reader import JournalReader
@@ -45,7 +45,7 @@ def run_stats(reader: JournalReader, options: argparse.Namespace, target: str) -
         print_json(stats, lines=options.output == "jsonl")
         return EXIT_OK
     for name in ("journal_id", "entries", "first_recorded_at", "last_recorded_at", "head", "size_bytes"):
-        print(shown(f"{name}: {stats[name]}"))
+        print(f"{name}: {cell(stats[name])}")
     print_table(
         "by syscall and status",
         ("syscall", "status", "count"),

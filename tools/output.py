@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
 
 __all__ = [
     "FORMATS",
+    "cell",
     "entry_to_json",
     "json_bytes",
     "print_json",
@@ -45,6 +47,20 @@ def shown(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return text
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def cell(value: object) -> str:
+    """A value as one cell of a table or one field of a tab-separated line: ``shown``, with control
+    characters escaped too (``\\n``, ``\\x1b``), so journal text can neither split a row, forge a
+    line, nor send a terminal escape sequence."""
+    if value is None:
+        return ""
+    return _CONTROL.sub(
+        lambda match: match.group().encode("unicode_escape").decode("ascii"), shown(str(value))
+    )
 
 
 def printable(value: Any) -> Any:
@@ -86,12 +102,14 @@ def print_json_array(values: Iterable[Any]) -> None:
 def _payload(name: str, data: bytes) -> dict[str, Any]:
     """``args`` or ``result``: the decoded value when re-encoding it canonically gives back exactly
     the stored bytes (so the value *is* the bytes, and an auditor can recompute the chain from it);
-    otherwise the stored bytes as base64 under ``NAME_b64`` (a hand edit: not canonical, or not JSON)."""
+    otherwise the stored bytes as base64 under ``NAME_b64`` (a hand edit: not canonical, not JSON, or
+    JSON that the output's encoder cannot write: integers beyond 64 bits, nesting deeper than 255)."""
     try:
         value = decode(data)
         if canonical_bytes_of_own(value) == data:
+            orjson.dumps(value)  # what the kernel records always passes; a hand edit may not
             return {name: value}
-    except Exception:  # not JSON at all: the bytes travel as base64
+    except Exception:  # any of the above: the bytes travel as base64
         pass
     return {f"{name}_b64": base64.b64encode(data).decode("ascii")}
 
@@ -133,13 +151,14 @@ def rich_table(
     ``right_from`` on are right-aligned (figures)."""
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     for index, column in enumerate(columns):
         right = right_from is not None and index >= right_from
         table.add_column(column, overflow="fold", justify="right" if right else "left")
     for row in rows:
-        table.add_row(*("" if cell is None else shown(str(cell)) for cell in row))
+        table.add_row(*(Text(cell(value)) for value in row))  # Text: journal text is never markup
     return table
 
 
@@ -159,6 +178,6 @@ def print_table(
     if not screen.is_terminal:
         sys.stdout.write("\t".join(columns) + "\n")
         for row in rows:
-            sys.stdout.write("\t".join("" if cell is None else shown(str(cell)) for cell in row) + "\n")
+            sys.stdout.write("\t".join(cell(value) for value in row) + "\n")
         return
     screen.print(rich_table(title, columns, rows, right_from=right_from))
