@@ -6,6 +6,8 @@ from __future__ import annotations
 import base64
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ except ImportError:  # tests/ is not a package: pytest put it on sys.path
     import journal_helpers as h
 
 LAST = len(h.STANDARD_CALLS)
+ARVIS = str(Path(sys.executable).parent / "arvis")
 TEXT_COLUMNS = ("syscall", "principal", "status", "recorded_at")
 
 
@@ -359,3 +362,92 @@ def test_tail_prints_a_json_array_but_not_while_following(
     code, _, err = h.cli(capsys, "journal", "tail", "--db", db, "-f", "-o", "json")
     assert code == 2
     assert "jsonl" in err
+
+
+# --- review findings: markup, control characters, values the output encoder refuses, odd inputs ------
+
+
+def test_journal_text_is_never_markup_or_a_control_sequence() -> None:
+    from rich.console import Console
+
+    from tools.output import cell, print_table
+
+    assert cell("a\nb\tc\x1b[31m") == "a\\nb\\tc\\x1b[31m"
+    assert cell("mem\udcff") == "mem\\xff"
+    console = Console(width=120, record=True, force_terminal=True, file=io.StringIO())
+    print_table(None, ("principal",), [("user:[red]bob[/red]",), ("user:[/]",)], console=console)
+    text = console.export_text()
+    assert "user:[red]bob[/red]" in text and "user:[/]" in text
+
+
+def test_a_tsv_row_cannot_be_forged_by_a_newline(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    h.write_cell(db, 2, "principal", "x\n99\tforged")
+    code, out, _ = h.cli(capsys, "journal", "ls", "--db", db)
+    assert code == 0
+    assert len(out.splitlines()) == LAST + 1  # the header and one line per entry
+
+
+@pytest.mark.parametrize(
+    "stored", [b'{"n":99999999999999999999}', b"[" * 300 + b"]" * 300], ids=["bigint", "deep"]
+)
+def test_json_the_output_encoder_refuses_travels_as_base64(
+    db: Path, stored: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    h.write_cell(db, 2, "args", stored)
+    for argv in (("journal", "show", "--db", db, "2"), ("journal", "export", "--db", db)):
+        code, out, err = h.cli(capsys, *argv)
+        _no_crash(err)
+        assert code == 0
+    line = json.loads(out.splitlines()[1])
+    assert base64.b64decode(line["args_b64"]) == stored
+
+
+@pytest.mark.parametrize("option", ["timeout=abc", "check_same_thread=maybe", "detect_types=x"])
+def test_a_bad_sqlite_driver_option_is_a_usage_error(
+    db: Path, option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = h.cli(capsys, "journal", "ls", "--db", f"sqlite:///{db}?{option}")
+    _no_crash(err)
+    assert code == 2
+    assert "not valid" in err
+
+
+def test_a_day_is_the_longest_interval(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:  # argparse's own usage error
+        h.cli(capsys, "journal", "tail", "--db", db, "-f", "--interval", "1e308")
+    assert exited.value.code == 2
+    assert "more than a day" in capsys.readouterr().err
+
+
+def test_a_new_journal_at_a_path_that_is_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    path = os.fsdecode(os.fsencode(str(tmp_path)) + b"/\xfb.db")
+    args = json.dumps({"user_id": "a"})
+    code, _, err = h.cli(capsys, "call", "memory.list", "--create", "--db", path, "--args", args)
+    _no_crash(err)
+    assert code == 0
+    code, _, err = h.cli(capsys, "journal", "verify", "--db", path)
+    assert code == 0, err
+    code, _, err = h.cli(
+        capsys, "journal", "ls", "--db", os.fsdecode(os.fsencode(str(tmp_path)) + b"/\xfc.db")
+    )
+    assert code == 2
+    assert "\\xfc.db" in err
+
+
+def test_args_from_an_endless_file_are_refused(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = h.cli(capsys, "call", "memory.list", "--db", db, "--args", "@/dev/zero")
+    assert code == 2
+    assert "larger than" in err
+
+
+def test_a_closed_pipe_ends_like_any_unix_tool(db: Path) -> None:
+    completed = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {ARVIS} journal ls --db '{db}' -o jsonl | head -c 1 >/dev/null"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "Traceback" not in completed.stderr
+    assert completed.returncode in (0, 141)
