@@ -99,4 +99,9 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
             reading.rollback()
     except SQLAlchemyError as exc:
         raise StorageError(f"the copy failed: {one_line(exc)}") from exc
+    except UnicodeEncodeError as exc:  # a header read with surrogateescape cannot be written back as text
+        raise StorageError(
+            "the copy failed: the source holds text that is not valid UTF-8 (a hand edit); "
+            "`arvis journal verify` names where"
+        ) from exc
     return CopyReport(entries=entries, state_rows=state_rows, head_seq=head_seq, head_hash=head_hash)

@@ -32,14 +32,16 @@ class JournalFilter:
 
     ``syscall_glob`` is a shell pattern with ``fnmatch.fnmatchcase``'s meaning (``*``, ``?``, ``[...]``,
     ``[!...]``); ``errors_only`` keeps the refused calls (any status but ``ok``). Both are decided in
-    SQL, so the rows they leave out are never fetched nor decoded."""
+    SQL, so the rows they leave out are never fetched nor decoded. ``after_seq`` None: from the lowest
+    seq stored, not from 1: a row at seq 0 or below (a hand edit) is read too, so that verification
+    reports it and ``ls`` shows it, rather than hiding it below a bound."""
 
     since: str | None = None
     until: str | None = None
     syscall: str | None = None
     principal: str | None = None
     status: str | None = None
-    after_seq: int = 0
+    after_seq: int | None = None
     until_seq: int | None = None
     descending: bool = False
     syscall_glob: str | None = None
@@ -56,13 +58,28 @@ def _seq_range(chosen: JournalFilter, boundary: int | None) -> list[ColumnElemen
     if boundary is not None and chosen.descending:
         upper = boundary - 1
     elif boundary is not None:
-        lower = max(lower, boundary)
-    return [seq > lower] if upper is None else [seq > lower, seq <= upper]
+        lower = boundary if lower is None else max(lower, boundary)
+    bounds = [] if lower is None else [seq > lower]
+    return bounds if upper is None else [*bounds, seq <= upper]
 
 
-def _conditions(chosen: JournalFilter, names: list[Any] | None) -> list[ColumnElement[bool]]:
+def _equal(column: ColumnElement[Any], value: str, blobs: bool) -> ColumnElement[bool]:
+    """``column`` holds ``value``: on SQLite (``blobs``) stored as TEXT or as a BLOB of the same UTF-8
+    bytes (a hand edit that changed the storage class; SQLite never finds TEXT equal to a BLOB), as the
+    glob path already matches the stored values themselves and as the entry reads once fetched. One
+    bound parameter each: the reader's raw-cursor path cannot expand a list. PostgreSQL's text columns
+    hold text only."""
+    if not blobs:
+        return column == value
+    return column.in_([literal(value), literal(value.encode("utf-8"))])
+
+
+def _conditions(
+    chosen: JournalFilter, names: list[Any] | None, *, blobs: bool = False
+) -> list[ColumnElement[bool]]:
     """The WHERE clause of ``chosen`` but the seqs (see ``_seq_range``); ``names``: the stored syscall
-    values its glob matches (None: no glob, or one SQL cannot decide, see ``JournalReader._glob_names``)."""
+    values its glob matches (None: no glob, or one SQL cannot decide, see ``JournalReader._glob_names``);
+    ``blobs``: a text column may hold a BLOB (SQLite), see ``_equal``."""
     column = journal.c
     conditions: list[ColumnElement[bool]] = []
     if chosen.since is not None:
@@ -70,13 +87,13 @@ def _conditions(chosen: JournalFilter, names: list[Any] | None) -> list[ColumnEl
     if chosen.until is not None:
         conditions.append(column.recorded_at <= chosen.until)
     if chosen.syscall is not None:
-        conditions.append(column.syscall == chosen.syscall)
+        conditions.append(_equal(column.syscall, chosen.syscall, blobs))
     if names is not None:  # one bound parameter per name: the reader's raw-cursor path cannot expand a list
         conditions.append(column.syscall.in_([literal(name) for name in names]))
     if chosen.principal is not None:
-        conditions.append(column.principal == chosen.principal)
+        conditions.append(_equal(column.principal, chosen.principal, blobs))
     if chosen.status is not None:
-        conditions.append(column.status == chosen.status)
+        conditions.append(_equal(column.status, chosen.status, blobs))
     if chosen.errors_only:  # IS DISTINCT FROM: a status that is NULL (a hand edit) is not 'ok' either
         conditions.append(column.status.is_distinct_from("ok"))
     return conditions
@@ -104,12 +121,14 @@ def _bindable(value: object) -> bool:
 
 
 def _text(value: object) -> str:
-    """A text column as stored; a value whose type was changed by hand keeps its bytes where it can
-    (invalid UTF-8 is replaced, which the chain check then reports as damage)."""
+    """A text column as stored; a value whose type was changed by hand keeps its bytes: a BLOB is
+    decoded with ``surrogateescape``, as invalid UTF-8 stored as TEXT is read (``journal.engine``), so
+    its exact bytes are shown (``tools.output`` escapes them and adds them in base64) and the chain check
+    rejects it (never repaired into text that could pass, ``journal-format.md`` §8.2)."""
     if isinstance(value, str):
         return value
     if isinstance(value, bytes | bytearray | memoryview):
-        return bytes(value).decode("utf-8", "replace")
+        return bytes(value).decode("utf-8", "surrogateescape")
     return "" if value is None else str(value)
 
 
@@ -221,29 +240,32 @@ class JournalReader:
         return None if row is None else row_to_entry(row)
 
     def entry_hashes(self, until_seq: int | None = None, *, batch: int = 8192) -> Iterator[str]:
-        """The ``entry_hash`` of every entry up to ``until_seq`` (default: the head), in seq order, and
-        nothing else: the leaves of the journal's Merkle tree (``journal.tree``). One read transaction
-        (one snapshot), seq ranges of ``batch`` read one at a time, only that column fetched: the
-        whole journal's hashes come at about the speed SQLite walks its pages. A value that is not
-        text (a hand edit) comes as its text form, which then fails as a leaf (not 64 hex digits); a
-        gap in the seqs gives fewer values than ``until_seq``."""
+        """The ``entry_hash`` of entries 1, 2, 3, … up to ``until_seq`` (default: the head), in seq
+        order, and nothing else: the leaves of the journal's Merkle tree (``journal.tree``). One read
+        transaction (one snapshot), ``batch`` rows at a time by keyset (``seq > last``: the cost follows
+        the rows stored, never the seq values, so one row at seq 2**63 - 1 costs one row), only that
+        column fetched. The values stop before the first row out of place (a gap, or a row at seq 0 or
+        below read first): the caller, which asked for ``until_seq`` leaves, then has fewer and reports
+        the gap (``merkle.ShortTree``). A value that is not text (a hand edit) comes as its text form,
+        which then fails as a leaf (not 64 hex digits)."""
         column = journal.c
+        expected = 1
         try:
             with self._connect() as connection:
-                last = until_seq
-                if last is None:
-                    last = connection.execute(select(func.max(column.seq))).scalar_one_or_none() or 0
-                for start in range(1, last + 1, batch):
-                    stop = min(start + batch - 1, last)
-                    query = (
-                        select(column.entry_hash)
-                        .where(column.seq >= start, column.seq <= stop)
-                        .order_by(column.seq)
-                    )
-                    values = [row[0] for row in fetch_tuples(connection, query)]
-                    if set(map(type, values)) - {str}:
-                        values = [_text(value) for value in values]
-                    yield from values
+                while until_seq is None or expected <= until_seq:
+                    query = select(column.seq, column.entry_hash).order_by(column.seq).limit(batch)
+                    if expected > 1:  # the first batch has no lower bound: a row below seq 1 is out of place
+                        query = query.where(column.seq > expected - 1)
+                    if until_seq is not None:
+                        query = query.where(column.seq <= until_seq)
+                    rows = fetch_tuples(connection, query)
+                    for seq, value in rows:
+                        if seq != expected or isinstance(seq, bool):
+                            return
+                        yield value if isinstance(value, str) else _text(value)
+                        expected += 1
+                    if len(rows) < batch:
+                        return
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
 
@@ -273,7 +295,7 @@ class JournalReader:
         names = None if chosen.syscall_glob is None else self._glob_names(chosen.syscall_glob)
         if names == []:  # no stored name matches: nothing to read
             return
-        conditions = _conditions(chosen, names)
+        conditions = _conditions(chosen, names, blobs=self.engine.dialect.name == "sqlite")
         order = journal.c.seq.desc() if chosen.descending else journal.c.seq
         boundary: int | None = None
         while True:

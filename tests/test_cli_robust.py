@@ -451,3 +451,49 @@ def test_a_closed_pipe_ends_like_any_unix_tool(db: Path) -> None:
     )
     assert "Traceback" not in completed.stderr
     assert completed.returncode in (0, 141)
+
+
+def test_every_command_speaks_json(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = h.cli(capsys, "journal", "export", "--db", db, "-o", "json")
+    assert code == 0 and len(json.loads(out)) == LAST
+    code, out, _ = h.cli(capsys, "journal", "copy", db, tmp_path / "copy.db", "-o", "json")
+    assert code == 0 and json.loads(out)["entries"] == LAST
+    code, out, _ = h.cli(capsys, "db", "upgrade", "--db", tmp_path / "copy.db", "-o", "json")
+    assert code == 0 and json.loads(out)["before"] == json.loads(out)["after"]
+    code, out, _ = h.cli(capsys, "demo", "--db", tmp_path / "demo.db", "-o", "json")
+    assert code == 0
+    demo = json.loads(out)
+    assert demo["verification"]["verified"] is True and demo["calls"]
+
+
+def test_a_long_table_on_a_terminal_is_printed_in_chunks() -> None:
+    from rich.console import Console
+
+    from tools.output import TABLE_CHUNK, print_table
+
+    console = Console(width=80, record=True, force_terminal=True, file=io.StringIO())
+    print_table(
+        "t", ("seq", "syscall"), ((i, "memory.get") for i in range(2 * TABLE_CHUNK + 5)), console=console
+    )
+    text = console.export_text()
+    assert text.count(" seq ") == 1  # the header once
+    assert f" {2 * TABLE_CHUNK + 4} " in text
+
+
+def test_tail_stops_following_a_removed_journal(db: Path) -> None:
+    import time
+
+    follower = subprocess.Popen(
+        [ARVIS, "journal", "tail", "--db", str(db), "-f", "--interval", "0.1", "-n", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(1.5)
+        db.unlink()
+        _, err = follower.communicate(timeout=30)
+    finally:
+        follower.kill()
+    assert follower.returncode == 1
+    assert "was removed" in err

@@ -414,7 +414,7 @@ class Contract:
 
 def _matches(entry: JournalEntry, chosen: JournalFilter) -> bool:
     return (
-        entry.seq > chosen.after_seq
+        (chosen.after_seq is None or entry.seq > chosen.after_seq)
         and (chosen.until_seq is None or entry.seq <= chosen.until_seq)
         and (chosen.since is None or entry.recorded_at >= chosen.since)
         and (chosen.until is None or entry.recorded_at <= chosen.until)

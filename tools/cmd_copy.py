@@ -21,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     copy.add_argument(
         "target", metavar="DST", help="a file path or database URL; created and migrated if new"
     )
+    copy.add_argument("-o", "--output", choices=("table", "json"), default="table")
     copy.set_defaults(run=run_copy)
 
 
@@ -49,10 +50,24 @@ def run_copy(options: argparse.Namespace) -> int:
             target.dispose()
     finally:
         reader.close()
+    if options.output == "json":
+        from tools.output import print_json
+
+        print_json(
+            {
+                "source": _shown(source),
+                "target": _shown(options.target),
+                "entries": report.entries,
+                "state_rows": report.state_rows,
+                "head_seq": report.head_seq,
+                "head_hash": report.head_hash,
+            }
+        )
+        return EXIT_OK
     head = "empty journal" if report.head_hash is None else f"head {report.head_seq}:{report.head_hash}"
     print(
         f"copied {report.entries} entries ({head}) and {report.state_rows} state rows "
         f"from {_shown(source)} to {_shown(options.target)}"
     )
-    print(f"audit the copy with: arvis journal verify {_shown(options.target)}")
+    print(f"audit the copy with: arvis journal verify --db {_shown(options.target)}")
     return EXIT_OK

@@ -25,6 +25,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     upgrade.add_argument(
         "--create", action="store_true", help="start a new journal if the database file does not exist"
     )
+    upgrade.add_argument("-o", "--output", choices=("table", "json"), default="table")
     upgrade.set_defaults(run=run_upgrade)
 
 
@@ -42,6 +43,11 @@ def run_upgrade(options: argparse.Namespace) -> int:
         raise CommandError(f"migration failed: {one_line(exc)}") from None
     finally:
         engine.dispose()
+    if options.output == "json":
+        from tools.output import print_json
+
+        print_json({"before": before, "after": after, "started_journal": started})
+        return EXIT_OK
     if before == after:
         print(f"already at head ({after})")
     else:

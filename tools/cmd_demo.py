@@ -76,6 +76,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser("demo", help="run a short session on a fresh journal and verify it")
     parser.add_argument("--db", default="demo-journal.db", help="journal file to create (a path)")
     parser.add_argument("--force", action="store_true", help="replace the file if it already exists")
+    parser.add_argument("-o", "--output", choices=("table", "json"), default="table")
     parser.set_defaults(run=run)
 
 
@@ -226,16 +227,28 @@ def run(options: argparse.Namespace) -> int:
                 block = result.value["text"]
     finally:
         kernel.close()
-    print_table(f"demo session on {path}", ("seq", "what", "syscall", "principal", "outcome"), rows)
-    console = Console()
-    console.print("\nthe assembled working-memory block:", style="bold")
-    console.print(block, markup=False)
-
     reader = JournalReader.open(str(path))
     try:
         report = verify_journal(reader, table=SYSCALL_TABLE)
     finally:
         reader.close()
+    if options.output == "json":
+        from tools.output import print_json
+
+        columns = ("seq", "what", "syscall", "principal", "outcome")
+        print_json(
+            {
+                "db": str(path),
+                "calls": [dict(zip(columns, row, strict=True)) for row in rows],
+                "block": block,
+                "verification": report.to_json(),
+            }
+        )
+        return EXIT_OK if report.verified else EXIT_FAILED
+    print_table(f"demo session on {path}", ("seq", "what", "syscall", "principal", "outcome"), rows)
+    console = Console()
+    console.print("\nthe assembled working-memory block:", style="bold")
+    console.print(block, markup=False)
     status = (
         "chain intact, every entry replayed byte for byte"
         if report.verified
@@ -244,6 +257,7 @@ def run(options: argparse.Namespace) -> int:
     console.print(f"\nverification: {report.entries} entries, {status}")
     console.print(f"checkpoint {report.head_seq}:{report.head_hash}")
     console.print(
-        f"look inside: arvis journal ls {path}  |  arvis journal verify {path}  |  arvis journal state {path}"
+        f"look inside: arvis journal ls --db {path}  |  arvis journal verify --db {path}  |  "
+        f"arvis journal state --db {path}"
     )
     return EXIT_OK if report.verified else EXIT_FAILED

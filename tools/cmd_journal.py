@@ -145,7 +145,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     export = commands.add_parser("export", help="every entry as a JSON line, canonical bytes exact")
     add_db_argument(export, positional=True)
-    _add_format(export, default="jsonl", choices=("jsonl",))
+    _add_format(export, default="jsonl", choices=("jsonl", "json"))  # json: one array, streamed too
     export.set_defaults(run=_with_reader(journal_stats.run_export))
 
     trace = commands.add_parser(

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tools.common import EXIT_OK, CommandError
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.output import cell, entry_to_json, print_json, print_json_array, print_table
 
 if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported when a command runs, not when it is registered
@@ -114,8 +117,13 @@ def run_tail(reader: JournalReader, options: argparse.Namespace) -> int:
     _print_lines(last, options.output)
     if not options.follow:
         return EXIT_OK
+    identity = _FileIdentity.of(options.db)
     idle_since = time.monotonic()
     while options.idle_exit is None or time.monotonic() - idle_since < options.idle_exit:
+        gone = identity.lost()
+        if gone is not None:  # following a file nobody writes any more would be a silent lie
+            print(f"arvis: stopped following: {gone}", file=sys.stderr)
+            return EXIT_FAILED
         fresh = list(reader.entries(JournalFilter(after_seq=seen)))
         if fresh:
             _print_lines(fresh, options.output)
@@ -124,3 +132,36 @@ def run_tail(reader: JournalReader, options: argparse.Namespace) -> int:
         else:
             time.sleep(options.interval)
     return EXIT_OK
+
+
+@dataclass(frozen=True)
+class _FileIdentity:
+    """The SQLite file ``tail -f`` follows, by device and inode: removed or replaced (``mv``, ``demo
+    --force``), it is no longer the journal new calls go to."""
+
+    path: str | None
+    key: tuple[int, int] | None
+
+    @classmethod
+    def of(cls, target: str) -> _FileIdentity:
+        from journal.engine import sqlite_file
+
+        path = sqlite_file(target)
+        return cls(path, None if path is None else _key(path))
+
+    def lost(self) -> str | None:
+        """Why the file followed is not the journal any more, or None while it is."""
+        if self.path is None:
+            return None
+        now = _key(self.path)
+        if now is None:
+            return f"{self.path} was removed"
+        return None if now == self.key else f"{self.path} was replaced by another file"
+
+
+def _key(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino)

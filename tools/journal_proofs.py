@@ -51,8 +51,10 @@ _MAX_KEY_BYTES = 4096
 def _tree_error(exc: merkle.ShortTree | BadLeaf) -> CommandError:
     if isinstance(exc, BadLeaf):
         return CommandError(str(exc), hint="`arvis journal verify --chain-only` names what is wrong there")
+    # the entry hashes stop at the first row out of place (journal.reader.JournalReader.entry_hashes)
     return CommandError(
-        f"the journal has only {exc.found} entries up to seq {exc.wanted}: a gap in its seqs",
+        f"the journal's seqs are not 1 to {exc.wanted} without a gap: seq {exc.found + 1} is missing "
+        "or out of place",
         hint="`arvis journal verify --chain-only` names the gap",
     )
 
@@ -311,7 +313,7 @@ def signed_report(reader: JournalReader, checkpoints: list[SignedCheckpoint]) ->
     except BadLeaf as exc:
         return _failed(reader, Divergence(exc.seq, "", DivergenceClass.INVALID_HISTORY, str(exc)))
     except merkle.ShortTree as exc:
-        reason = f"seq gap: only {exc.found} entries up to seq {exc.wanted}"
+        reason = f"seq gap: seq {exc.found + 1} is missing or out of place (the tree needs 1 to {exc.wanted})"
         return _failed(reader, Divergence(exc.found + 1, "", DivergenceClass.INVALID_HISTORY, reason))
     if found is None:
         return None

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from tools.common import EXIT_OK
-from tools.output import cell, entry_to_json, json_bytes, print_json, print_table
+from tools.output import cell, entry_to_json, json_bytes, print_json, print_json_array, print_table
 
 if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported by the command that opens it, when it runs
     from journal.reader import JournalReader
@@ -62,6 +62,9 @@ def export_line(entry: JournalEntry) -> bytes:
 
 
 def run_export(reader: JournalReader, options: argparse.Namespace) -> int:
+    if options.output == "json":
+        print_json_array(entry_to_json(entry) for entry in reader.entries())
+        return EXIT_OK
     out = sys.stdout.buffer
     for entry in reader.entries():
         out.write(export_line(entry))

@@ -6,6 +6,7 @@ import base64
 import re
 import sys
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -162,6 +163,10 @@ def rich_table(
     return table
 
 
+TABLE_CHUNK = 1_000
+"""Rows per rich table on a terminal; later chunks print without a title or header."""
+
+
 def print_table(
     title: str | None,
     columns: Sequence[str],
@@ -180,4 +185,13 @@ def print_table(
         for row in rows:
             sys.stdout.write("\t".join(cell(value) for value in row) + "\n")
         return
-    screen.print(rich_table(title, columns, rows, right_from=right_from))
+    pending = iter(rows)
+    first = True
+    while True:  # a thousand rows at a time: a long listing on a terminal is never held whole
+        chunk = list(islice(pending, TABLE_CHUNK))
+        if not chunk and not first:
+            return
+        table = rich_table(title if first else None, columns, chunk, right_from=right_from)
+        table.show_header = first
+        screen.print(table)
+        first = False
