@@ -15,7 +15,20 @@ from journal.state import present_state_tables, state_digest
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 
-__all__ = ["JSON_TEXT_COLUMNS", "StateAt", "replay_until", "snapshot_at", "state_at"]
+__all__ = [
+    "JSON_TEXT_COLUMNS",
+    "NoSuchMoment",
+    "StateAt",
+    "replay_until",
+    "snapshot_at",
+    "state_at",
+]
+
+
+class NoSuchMoment(StorageError):
+    """A seq the journal does not reach: the caller asked for a moment that is not there (a usage
+    error at the command line, not damage)."""
+
 
 JSON_TEXT_COLUMNS = frozenset({"governance", "body"})
 """State columns that hold a canonical JSON object as text (``journal-format.md`` §1.3, §1.4)."""
@@ -78,7 +91,7 @@ def replay_until(
         raise
     if seq is not None and last_seq != seq:
         replayer.close()
-        raise StorageError(f"the journal has no entry {seq} (it ends at {last_seq})")
+        raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last_seq})")
     return replayer, last_seq, last_time
 
 

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from journal.reader import JournalReader
 from journal.replay import Checkpoint, Divergence, ReplayReport, verify_journal
 from journal.store import JournalHeader
-from journal.timetravel import snapshot_at, state_at
+from journal.timetravel import NoSuchMoment, snapshot_at, state_at
 from kernel.abi import JournalEntry
 from syscalls.table import SYSCALL_TABLE
 from tools import argtypes
@@ -224,6 +224,9 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+_AT_HINT = "--at takes a seq the journal has (`arvis journal stats` shows the head)"
+
+
 def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
     try:
         options.user.encode("utf-8")
@@ -231,13 +234,23 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
         raise CommandError(
             f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text"
         ) from None
-    value = snapshot_at(reader, options.user, options.at, table=SYSCALL_TABLE)
+    try:
+        value = snapshot_at(reader, options.user, options.at, table=SYSCALL_TABLE)
+    except NoSuchMoment as exc:
+        raise CommandError(
+            str(exc), hint="--at takes a seq the journal has (`arvis journal stats`)"
+        ) from None
     print_json(value, lines=options.output == "jsonl")
     return EXIT_OK
 
 
 def run_state(reader: JournalReader, options: argparse.Namespace) -> int:
-    state = state_at(reader, options.at, table=SYSCALL_TABLE)
+    try:
+        state = state_at(reader, options.at, table=SYSCALL_TABLE)
+    except NoSuchMoment as exc:
+        raise CommandError(
+            str(exc), hint="--at takes a seq the journal has (`arvis journal stats`)"
+        ) from None
     if options.output == "table":
         print(f"state after seq {state.seq} ({state.recorded_at}): digest {state.digest}")
         for name, rows in state.tables.items():
