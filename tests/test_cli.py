@@ -365,7 +365,9 @@ class _RacingReader:
 def test_tail_follow_never_skips_an_entry_appended_while_it_starts(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    options = argparse.Namespace(lines=1, follow=True, interval=0.05, idle_exit=0.3, output="jsonl")
+    options = argparse.Namespace(
+        lines=1, follow=True, interval=0.05, idle_exit=0.3, output="jsonl", db=str(db)
+    )
     with h.reader_of(db) as reader:
         racing = _RacingReader(reader, db)
         capsys.readouterr()

@@ -373,6 +373,6 @@ def test_export_writes_each_line_before_reading_the_next(
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="utf-8"))
     entries = list(reader.entries())
     watched = _Watched(entries, lambda: len(raw.getvalue()))
-    assert journal_stats.run_export(_Reader(watched), argparse.Namespace()) == 0  # type: ignore[arg-type]
+    assert journal_stats.run_export(_Reader(watched), argparse.Namespace(output="jsonl")) == 0  # type: ignore[arg-type]
     assert watched.seen[1:] == sorted(set(watched.seen[1:])) and watched.seen[-1] > 0
     assert raw.getvalue() == b"".join(journal_stats.export_line(entry) for entry in entries)
