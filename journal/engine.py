@@ -141,6 +141,15 @@ def _parse_failure(exc: Exception) -> str:
     return f"not a valid database URL ({exc})"
 
 
+_DIRECTORY = "a path that ends with a separator names a directory, not a journal file"
+
+
+def _names_directory(path: str) -> bool:
+    """Whether ``path`` ends with a separator (``d/``): it names a directory, whatever is there now.
+    ``os.path.abspath`` drops the separator, which would open (or create) the file ``d`` instead."""
+    return path.endswith(("/", os.sep))
+
+
 def to_url(target: str) -> URL:
     """The SQLAlchemy URL of a target: a file path (taken literally, made absolute; ``:memory:`` means an
     in-memory SQLite) or a SQLite or PostgreSQL URL. A PostgreSQL URL without a driver gets psycopg, the
@@ -152,6 +161,8 @@ def to_url(target: str) -> URL:
     if not is_url(target):
         if "://" in target:
             raise _refused(target, "not a URL (no scheme before ://)")
+        if _names_directory(target):
+            raise _refused(target, _DIRECTORY)
         return URL.create("sqlite", database=os.path.abspath(target))
     try:
         url = make_url(target)
@@ -163,6 +174,8 @@ def to_url(target: str) -> URL:
         raise _refused(target, f"{url.drivername} is not supported")
     if url.host or url.username or url.password or url.port:
         raise _refused(target, "a SQLite URL names a file after three slashes (sqlite:///PATH)")
+    if _names_directory(url.database or ""):
+        raise _refused(target, _DIRECTORY)
     return url
 
 

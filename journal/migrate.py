@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, create_engine, inspect, text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from journal.schema import metadata
 from kernel.protocols import StorageError
 
 if TYPE_CHECKING:
@@ -22,7 +24,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HEAD_REVISION",
+    "check_writable",
     "current_revision",
+    "foreign_tables",
     "head_revision",
     "refuse_unknown_revision",
     "stored_revision",
@@ -101,6 +105,47 @@ def refuse_unknown_revision(connection: Connection) -> None:
     _checked(revision)
 
 
+ARVIS_TABLES = frozenset({*metadata.tables, _VERSION_TABLE})
+"""Every table an arvis journal's database holds (the schema's and Alembic's stamp)."""
+
+
+def foreign_tables(connection: Connection) -> list[str]:
+    """The tables of the database that are not an arvis journal's, sorted."""
+    return sorted(set(inspect(connection).get_table_names()) - ARVIS_TABLES)
+
+
+def _refuse_foreign(connection: Connection, named: str) -> None:
+    """Refuse a database that holds tables of its own (an application's, say): migrating it would add
+    the journal's tables beside them and exit 0, leaving the operator a mixed file he never asked for."""
+    found = foreign_tables(connection)
+    if found:
+        shown_names = ", ".join(found[:10]) + (f", … ({len(found)} in all)" if len(found) > 10 else "")
+        raise StorageError(f"{named} holds tables that are not an arvis journal's: {shown_names}")
+
+
+def check_writable(target: str) -> None:
+    """Refuse, before any writer connects, an existing SQLite file that a writer must not touch: one
+    stamped with a schema revision this release does not know (a newer arvis migrated it), or one
+    holding tables that are not an arvis journal's. A writer's first connection already writes (it
+    switches the file to WAL, ``journal.engine``), so the check reads the file through a read-only
+    engine. A file that does not exist yet, an empty one, an in-memory database and a server (whose
+    writer's connection writes nothing; ``upgrade_to_head`` checks there) pass."""
+    from journal.engine import one_line, open_engine, shown, sqlite_file
+
+    path = sqlite_file(target)
+    if path is None or not Path(path).is_file():
+        return
+    engine = open_engine(target, read_only=True)
+    try:
+        with engine.connect() as connection:
+            refuse_unknown_revision(connection)
+            _refuse_foreign(connection, shown(target))
+    except SQLAlchemyError as exc:
+        raise StorageError(f"cannot open {shown(target)}: {one_line(exc)}") from exc
+    finally:
+        engine.dispose()
+
+
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as connection:
         return stored_revision(connection)
@@ -128,6 +173,8 @@ def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str |
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         before = _checked(stored_revision(connection))
+        if before is None:  # never migrated: it must hold no one else's tables
+            _refuse_foreign(connection, "the database")
         if before != goal:
             config.attributes["connection"] = connection
             _upgrade(config, goal)

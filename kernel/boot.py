@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from journal.engine import Durability, open_engine
+from journal.migrate import check_writable
 from journal.store import SqlJournalStore
 from kernel.clock import Clock, SystemClock
 from kernel.dispatcher import CallLogger, Kernel
@@ -26,11 +27,13 @@ def open_kernel(
 
     ``target`` is a file path, taken literally, or a ``sqlite:///`` or ``postgresql://`` URL
     (``journal.engine.to_url``). ``StorageError`` when it is neither, when the database cannot be opened,
-    or when a newer arvis migrated it (its schema revision is unknown here: nothing is written).
+    when a newer arvis migrated it (its schema revision is unknown here), or when it holds tables that
+    are not an arvis journal's (another application's database): in both cases nothing is written.
 
     Without ``services``, the default ones are bound, with the working memory's semantic encoder when its
     packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides."""
     chosen_clock = clock or SystemClock()
+    check_writable(target)  # before the writer's first connection, which already writes (WAL)
     store = SqlJournalStore(
         open_engine(target, durability=durability), clock=chosen_clock, journal_id=journal_id
     )

@@ -33,9 +33,11 @@ def run_upgrade(options: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from journal.engine import one_line, open_engine
-    from journal.migrate import upgrade_to_head
+    from journal.migrate import check_writable, upgrade_to_head
 
-    engine = open_engine(writable_db(options.db, create=options.create))
+    target = writable_db(options.db, create=options.create)
+    check_writable(target)  # before the engine's first connection, which already writes (WAL)
+    engine = open_engine(target)
     try:
         before, after = upgrade_to_head(engine)
         started = _start_journal(engine)
