@@ -93,7 +93,7 @@ def test_run_json_has_every_condition_with_verified_journals(
     tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     journals = tmp_path / "journals"
-    document = _json(capsys, "scenario", "run", tiny, "--db", journals, "-o", "json")
+    document = _json(capsys, "scenario", "run", tiny, "--out", journals, "-o", "json")
     assert document["scenario"] == "tiny-siege"
     assert document["warnings"] == []
     assert document["skipped"] is None
@@ -116,7 +116,7 @@ def test_run_json_has_every_condition_with_verified_journals(
 def test_conditions_run_in_canonical_order_once(
     tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["scenario", "run", tiny, "--db", tmp_path, "-o", "json"]
+    argv = ["scenario", "run", tiny, "--out", tmp_path, "-o", "json"]
     document = _json(capsys, *argv, "-c", "latest_wins", "-c", "FULL_AWMU", "-c", "full_awmu")
     assert [run["condition"] for run in document["runs"]] == ["FULL_AWMU", "LATEST_WINS"]
     assert sorted(p.name for p in tmp_path.glob("*.db")) == [
@@ -170,7 +170,7 @@ def test_exit_1_when_a_run_is_not_verified_or_assigns_canon(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    argv = ["scenario", "run", tiny, "--db", tmp_path, "-c", "FULL_AWMU", "-c", "LATEST_WINS"]
+    argv = ["scenario", "run", tiny, "--out", tmp_path, "-c", "FULL_AWMU", "-c", "LATEST_WINS"]
     assert arvis(capsys, *argv)[0] == 0
     monkeypatch.setattr(cmd_scenario, "run_scenario", _tampered(changes))
     code, out, _ = arvis(capsys, *argv)
@@ -187,7 +187,7 @@ def test_a_failing_run_is_reported_and_the_others_go_on(
         return run_scenario(scenario, condition, journal)
 
     monkeypatch.setattr(cmd_scenario, "run_scenario", failing)
-    argv = ["scenario", "run", tiny, "--db", tmp_path, "-c", "FULL_AWMU", "-c", "NO_TRUST", "-o", "json"]
+    argv = ["scenario", "run", tiny, "--out", tmp_path, "-c", "FULL_AWMU", "-c", "NO_TRUST", "-o", "json"]
     document = _json(capsys, *argv, code=1)
     assert [run["condition"] for run in document["runs"]] == ["FULL_AWMU"]
     assert document["errors"] == [
@@ -215,7 +215,7 @@ def test_a_journal_directory_that_is_a_file_exits_2(
 ) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory", encoding="utf-8")
-    code, _, err = arvis(capsys, "scenario", "run", tiny, "--db", blocker)
+    code, _, err = arvis(capsys, "scenario", "run", tiny, "--out", blocker)
     assert code == 2
     assert "cannot create the directory" in _one_clean_error(err)
 
@@ -227,7 +227,7 @@ def test_table_in_a_pipe_is_plain_text(
     tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = arvis(
-        capsys, "scenario", "run", tiny, "--db", tmp_path, "-c", "FULL_AWMU", "-c", "RECENCY_BUFFER"
+        capsys, "scenario", "run", tiny, "--out", tmp_path, "-c", "FULL_AWMU", "-c", "RECENCY_BUFFER"
     )
     assert code == 0
     lines = out.splitlines()
@@ -240,7 +240,7 @@ def test_table_in_a_pipe_is_plain_text(
 
 @needs_upstream
 def test_run_upstream_json_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["scenario", "run", UPSTREAM / "context-drift.yml", "--db", tmp_path, "-o", "json"]
+    argv = ["scenario", "run", UPSTREAM / "context-drift.yml", "--out", tmp_path, "-o", "json"]
     document = _json(capsys, *argv)
     assert document["scenario"] == "context-drift"
     assert [run["condition"] for run in document["runs"]] == ALL
@@ -250,7 +250,7 @@ def test_run_upstream_json_and_exit_code(tmp_path: Path, capsys: pytest.CaptureF
 
 @needs_upstream
 def test_run_upstream_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["scenario", "run", UPSTREAM / "adversarial-contradictory.yml", "--db", tmp_path, "-o", "md"]
+    argv = ["scenario", "run", UPSTREAM / "adversarial-contradictory.yml", "--out", tmp_path, "-o", "md"]
     code, out, _ = arvis(capsys, *argv, "-c", "FULL_AWMU", "-c", "RECENCY_BUFFER")
     assert code == 0
     assert out.startswith("# arvis scenario report\n")
@@ -264,7 +264,7 @@ def test_run_upstream_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str
 @needs_upstream
 def test_run_skips_the_strategy_catalogue(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Nothing to play is not a success: exit 1, with the reason on stderr."""
-    argv = ["scenario", "run", UPSTREAM / "strategy-catalog.yml", "--db", tmp_path / "j", "-o", "json"]
+    argv = ["scenario", "run", UPSTREAM / "strategy-catalog.yml", "--out", tmp_path / "j", "-o", "json"]
     code, out, err = arvis(capsys, *argv)
     assert code == 1
     document = json.loads(out)

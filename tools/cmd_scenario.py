@@ -183,7 +183,10 @@ def _load(path: Path) -> Scenario:
 def _run(options: argparse.Namespace) -> int:
     scenario = _load(options.file)
     conditions = _conditions(options.condition)
-    journals = _directory(options.db) if scenario.runnable else options.db
+    if getattr(options, "legacy_out", None) is not None:
+        print("arvis: note: `scenario run --db DIR` is deprecated; write --out DIR", file=sys.stderr)
+        options.out = options.legacy_out
+    journals = _directory(options.out) if scenario.runnable else options.out
     single = _play(str(options.file), scenario, conditions, journals)
     document = bench_document(conditions, [single])
     if not scenario.runnable:

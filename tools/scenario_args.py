@@ -55,7 +55,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument("file", metavar="FILE", type=Path)
     _add_conditions(run)
     run.add_argument(
-        "--db", type=Path, default=Path("scenario-journals"), metavar="PATH", help="journal directory"
+        "--out",
+        type=Path,
+        default=Path("scenario-journals"),
+        metavar="DIR",
+        help="the directory the runs' journals are written to (one file per condition)",
+    )
+    run.add_argument(  # before --db meant a database everywhere else; kept, with a notice
+        "--db", dest="legacy_out", type=Path, default=argparse.SUPPRESS, help="deprecated: --out DIR"
     )
     run.add_argument("-o", "--output", choices=("table", "json", "md", "html"), default="table")
     run.set_defaults(run=_later("_run"))
