@@ -179,6 +179,32 @@ def _repaired(values: dict[str, Any]) -> JournalEntry:
     )
 
 
+def _in_place(rows: Sequence[tuple[Any, ...]], expected: int) -> int:
+    """How many of ``rows`` (seq-ordered) are entries ``expected``, ``expected + 1``, … in a row. The
+    whole batch is checked at once (distinct integer seqs in ascending order are consecutive exactly
+    when the first and last are ``len`` apart); only a batch that fails is walked row by row."""
+    if not rows:
+        return 0
+    first, last = rows[0][0], rows[-1][0]
+    if (
+        type(first) is int
+        and type(last) is int
+        and first == expected
+        and last == expected + len(rows) - 1
+        and all(type(row[0]) is int for row in rows)
+    ):
+        return len(rows)
+    for count, (seq, _) in enumerate(rows):
+        if type(seq) is not int or seq != expected + count:
+            return count
+    return len(rows)
+
+
+def _hash_texts(rows: Sequence[tuple[Any, ...]]) -> list[str]:
+    """The ``entry_hash`` column of ``rows`` as text (a value that is not text comes as its text form)."""
+    return [value if type(value) is str else _text(value) for _, value in rows]
+
+
 class JournalReader:
     """Read-only access to one journal database (it is never migrated or created by reading)."""
 
@@ -239,7 +265,7 @@ class JournalReader:
             raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
         return None if row is None else row_to_entry(row)
 
-    def entry_hashes(self, until_seq: int | None = None, *, batch: int = 8192) -> Iterator[str]:
+    def entry_hashes(self, until_seq: int | None = None, *, batch: int = 65_536) -> Iterator[str]:
         """The ``entry_hash`` of entries 1, 2, 3, … up to ``until_seq`` (default: the head), in seq
         order, and nothing else: the leaves of the journal's Merkle tree (``journal.tree``). One read
         transaction (one snapshot), ``batch`` rows at a time by keyset (``seq > last``: the cost follows
@@ -259,11 +285,12 @@ class JournalReader:
                     if until_seq is not None:
                         query = query.where(column.seq <= until_seq)
                     rows = fetch_tuples(connection, query)
-                    for seq, value in rows:
-                        if seq != expected or isinstance(seq, bool):
-                            return
-                        yield value if isinstance(value, str) else _text(value)
-                        expected += 1
+                    in_place = _in_place(rows, expected)
+                    if in_place < len(rows):  # a gap or a row out of place: stop before it
+                        yield from _hash_texts(rows[:in_place])
+                        return
+                    yield from _hash_texts(rows)
+                    expected += len(rows)
                     if len(rows) < batch:
                         return
         except SQLAlchemyError as exc:
