@@ -406,8 +406,8 @@ class _Whole(Generic[_Opened]):
 class SqlJournalStore:
     """A journal and its state in one SQL database (SQLite or PostgreSQL), through one connection.
 
-    Not thread-safe: one store per thread or process; concurrent writers are serialised by the
-    database's write lock.
+    Not thread-safe by itself: a ``Kernel`` that owns it serialises its calls (one lock per kernel), and
+    separate stores (threads or processes) are serialised by the database's write lock.
 
     ``keep_entries=False`` makes a private scratch store that only replays: each call's entry is
     computed, hashed and returned as usual but not stored, and the head is the one its own last commit

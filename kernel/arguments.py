@@ -55,14 +55,18 @@ def check_refused(data: bytes) -> None:
 
 def record_text(value: object, limit: int) -> str:
     """The form of a syscall name or principal that is journaled: the string itself when it is a
-    UTF-8-encodable string of at most ``limit`` characters, else the empty string (always refused)."""
-    if not isinstance(value, str) or len(value) > limit or "\x00" in value:
+    UTF-8-encodable string of at most ``limit`` characters, else the empty string (always refused). A
+    ``str`` subclass whose own methods raise while it is checked is recorded as ``""`` too; one that
+    passes is recorded as a plain ``str`` copy, so none of its methods runs again."""
+    if not isinstance(value, str):
         return ""
     try:
+        if len(value) > limit or "\x00" in value:
+            return ""
         value.encode("utf-8")
-    except UnicodeEncodeError:
+    except Exception:  # UnicodeEncodeError, or whatever a hostile subclass raises
         return ""
-    return value
+    return str.__str__(value)
 
 
 def check_principal(principal: str) -> None:

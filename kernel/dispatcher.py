@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
@@ -77,6 +78,9 @@ class Kernel:
         self.clock = clock
         self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
         self._last_reading: tuple[str, datetime] = ("", datetime.min.replace(tzinfo=UTC))
+        self._lock = threading.RLock()
+        """One call at a time per kernel: threads sharing a kernel take turns (the journal is one
+        chain, appended in one order anyway), so its connection is never used by two at once."""
 
     def _record(self, name: object, args: object, principal: object) -> RecordedCall | SyscallResult:
         """The call in its journaled form, reading the clock once; a broken clock is unacknowledged."""
@@ -95,21 +99,24 @@ class Kernel:
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
 
     def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult:
-        """Execute one syscall. Whatever the inputs, returns a SyscallResult and never raises."""
-        recorded = self._record(name, args, principal)
-        if isinstance(recorded, SyscallResult):
-            return recorded
-        self._load_encoder_for([recorded])
-        return self.execute(recorded)
+        """Execute one syscall. Whatever the inputs, returns a SyscallResult and never raises; safe to
+        call from several threads (they take turns)."""
+        with self._lock:
+            recorded = self._record(name, args, principal)
+            if isinstance(recorded, SyscallResult):
+                return recorded
+            self._load_encoder_for([recorded])
+            return self.execute(recorded)
 
     def call_many(self, calls: Iterable[tuple[object, object, object]]) -> list[SyscallResult]:
         """Bulk: ``(name, args, principal)`` calls in one database transaction, each with its own
         journal entry and result, a refused call leaving nothing behind. The batch commits whole: if
         the storage fails, no call of it is acknowledged (every result has seq None)."""
-        recorded = [self._record(name, args, principal) for name, args, principal in calls]
-        self._load_encoder_for(recorded)
-        started = time.perf_counter()
-        results = self._batch(recorded)
+        with self._lock:
+            recorded = [self._record(name, args, principal) for name, args, principal in calls]
+            self._load_encoder_for(recorded)
+            started = time.perf_counter()
+            results = self._batch(recorded)
         if self.logger is not None:
             each = round((time.perf_counter() - started) * 1000 / max(len(recorded), 1), 3)
             for item, result in zip(recorded, results, strict=True):
@@ -147,7 +154,8 @@ class Kernel:
 
     def close(self) -> None:
         """Close the store; the kernel cannot be used afterwards."""
-        self.store.close()
+        with self._lock:
+            self.store.close()
 
     def execute(
         self,
@@ -163,12 +171,13 @@ class Kernel:
         the write guard, so no savepoint is opened; should it refuse after all, its writes are not
         undone, which only the replay's scratch store sees, and the replay stops there anyway (the
         status differs from the recorded one)."""
-        if self.logger is None:
-            return self._attempts(recorded, transactions, expect_refusal)
-        started = time.perf_counter()
-        result = self._attempts(recorded, transactions, expect_refusal)
-        self._log(recorded, result, round((time.perf_counter() - started) * 1000, 3))
-        return result
+        with self._lock:
+            if self.logger is None:
+                return self._attempts(recorded, transactions, expect_refusal)
+            started = time.perf_counter()
+            result = self._attempts(recorded, transactions, expect_refusal)
+            self._log(recorded, result, round((time.perf_counter() - started) * 1000, 3))
+            return result
 
     def _log(self, recorded: RecordedCall | SyscallResult, result: SyscallResult, duration_ms: float) -> None:
         if self.logger is None:
