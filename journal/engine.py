@@ -327,8 +327,22 @@ def open_engine(
     read_only = read_only or parameters.get("mode") == "ro" or parameters.get("immutable") == "1"
     if read_only:
         parameters = _readable(target, path, parameters)
+    else:
+        _create_private(path)
     engine = create_engine(_file_url(path, parameters, driver))
     return _configured(engine, durability, busy_timeout_ms, wal=not read_only, read_only=read_only)
+
+
+def _create_private(path: str) -> None:
+    """Create a new journal file readable and writable by its owner only (0600): a journal holds every
+    user's memory. SQLite gives the ``-wal`` and ``-shm`` files the main file's permissions. An existing
+    file keeps the permissions it has (its owner chose them); a path that cannot be created is left to
+    SQLite, whose error names it."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError:  # exists already (the usual case), or its directory is missing or not writable
+        return
+    os.close(descriptor)
 
 
 def _file_url(path: str, parameters: Mapping[str, str], driver: Mapping[str, str]) -> URL:

@@ -497,3 +497,24 @@ def test_tail_stops_following_a_removed_journal(db: Path) -> None:
         follower.kill()
     assert follower.returncode == 1
     assert "was removed" in err
+
+
+def test_a_new_journal_is_private_to_its_owner(tmp_path: Path) -> None:
+    """0600, and SQLite gives the -wal and -shm files the same; an existing file keeps its mode."""
+    import os
+    import stat
+
+    from kernel.boot import open_kernel
+
+    path = tmp_path / "private.db"
+    kernel = open_kernel(str(path))
+    try:
+        assert kernel.call("memory.list", {"user_id": "a"}, principal="user:a").ok
+        for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            if name.exists():
+                assert stat.S_IMODE(name.stat().st_mode) == 0o600, name
+    finally:
+        kernel.close()
+    os.chmod(path, 0o640)
+    open_kernel(str(path)).close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
