@@ -39,6 +39,7 @@ __all__ = [
     "content_records",
     "context_content",
     "entry_content",
+    "stored_body",
     "unit_content",
 ]
 
@@ -64,7 +65,8 @@ UNIT_FIELDS = ("context_id", "text", "authority", "pinned", "source_ids")
 admitted, which a re-seed cannot repeat)."""
 
 
-def _body(text: Any) -> dict[str, Any]:
+def stored_body(text: Any) -> dict[str, Any]:
+    """A stored JSON column (a record's ``body``, an entry's ``governance``) as an object; {} otherwise."""
     value = orjson.loads(text) if isinstance(text, str | bytes) else None
     return value if isinstance(value, dict) else {}
 
@@ -96,13 +98,13 @@ def _entries(connection: Connection) -> Iterator[dict[str, Any]]:
 def _units(connection: Connection) -> Iterator[dict[str, Any]]:
     for row in iter_state_rows(connection, awmu_units):
         if row["status"] == "ACTIVE":
-            yield unit_content(_body(row["body"]))
+            yield unit_content(stored_body(row["body"]))
 
 
 def _reviews(connection: Connection) -> Iterator[dict[str, Any]]:
     for row in iter_state_rows(connection, awmu_reviews):
         if row["status"] == "PENDING":
-            body = _body(row["body"])
+            body = stored_body(row["body"])
             yield {name: body.get(name) for name in ("context_id", "text", "source")}
 
 
@@ -114,8 +116,8 @@ def _canon_requests(connection: Connection) -> Iterator[dict[str, Any]]:
         unit = row["unit_id"]
         if unit not in texts:
             bodies = fetch_tuples(connection, select(awmu_units.c.body).where(awmu_units.c.unit_id == unit))
-            texts[unit] = _body(bodies[0][0]).get("text") if bodies else None
-        body = _body(row["body"])
+            texts[unit] = stored_body(bodies[0][0]).get("text") if bodies else None
+        body = stored_body(row["body"])
         yield {
             "context_id": body.get("context_id"),
             "unit_text": texts[unit],
@@ -154,7 +156,8 @@ def _records(connection: Connection, name: str, withdrawn: frozenset[str]) -> It
     if name == "memory_entries":
         return _entries(connection)
     if name == "awmu_contexts":
-        return (context_content(_body(row["body"])) for row in iter_state_rows(connection, awmu_contexts))
+        rows = iter_state_rows(connection, awmu_contexts)
+        return (context_content(stored_body(row["body"])) for row in rows)
     if name == "awmu_units":
         return _units(connection)
     if name == "awmu_reviews":

@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arvis.canonical import decode
-from journal.forensics import TraceQuery, Tracer, unit_ids_named
+from journal.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named
 from journal.replay import Replayer
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
@@ -38,19 +37,6 @@ class DependentCall:
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "syscall": self.syscall, "principal": self.principal, "why": self.why}
-
-
-def _decoded(data: bytes) -> Any:
-    try:
-        return decode(data)
-    except Exception:
-        return None
-
-
-def _value(entry: JournalEntry) -> dict[str, Any]:
-    result = _decoded(entry.result) if entry.status == "ok" else None
-    value = result.get("value") if isinstance(result, dict) else None
-    return value if isinstance(value, dict) else {}
 
 
 def _ids(value: Any, key: str = "unit_id") -> set[str]:
@@ -92,22 +78,23 @@ class Counterfactual:
         self.replayer.close()
 
     def feed(self, entry: JournalEntry) -> None:
+        args, value = call_args(entry), call_value(entry)  # decoded once, read by every step below
         if entry.principal == self.principal:
             self.replayer.pass_over(entry)
             self.skipped.append(entry.seq)
-        elif self._compensation(entry):
+        elif self._compensation(entry, args):
             self.replayer.pass_over(entry)
         else:
             replayed = self.replayer.rerun(entry)
-            why = self._why(entry, replayed)
+            why = self._why(entry, args, value, replayed)
             if why:
                 self.dependents.append(
                     DependentCall(entry.seq, entry.syscall, entry.principal, "; ".join(why))
                 )
-        self.tracer.feed(entry)
-        self._follow(entry)
+        self.tracer.feed_decoded(entry, args, value)
+        self._follow(entry, value)
 
-    def _compensation(self, entry: JournalEntry) -> bool:
+    def _compensation(self, entry: JournalEntry, args: dict[str, Any]) -> bool:
         """Whether the entry belongs to an earlier rollback of this principal: its ``kernel.record`` of
         kind ``arvis.rollback`` and the next ``calls`` calls of the operator that made it. They exist only
         to undo the principal's calls, so a replay without those calls has no use for them either."""
@@ -117,37 +104,33 @@ class Counterfactual:
             return True
         if entry.syscall != "kernel.record" or entry.status != "ok":
             return False
-        args = _decoded(entry.args)
-        payload = (
-            args.get("payload") if isinstance(args, dict) and args.get("kind") == ROLLBACK_KIND else None
-        )
+        payload = args.get("payload") if args.get("kind") == ROLLBACK_KIND else None
         if not isinstance(payload, dict) or payload.get("principal") != self.principal:
             return False
         calls = payload.get("calls")
         self._compensating[entry.principal] = calls if isinstance(calls, int) and calls > 0 else 0
         return True
 
-    def _follow(self, entry: JournalEntry) -> None:
+    def _follow(self, entry: JournalEntry, value: dict[str, Any]) -> None:
         """Keep who last wrote or revoked each key."""
-        value = _value(entry)
         if entry.syscall in ("memory.write", "memory.revoke") and isinstance(value.get("entry"), dict):
             self._keys[(str(value.get("user_id")), str(value["entry"].get("key")))] = entry.principal
 
-    def _why(self, entry: JournalEntry, replayed: JournalEntry | None) -> list[str]:
+    def _why(
+        self, entry: JournalEntry, args: dict[str, Any], value: dict[str, Any], replayed: JournalEntry | None
+    ) -> list[str]:
         """Why a call of another principal depended on the rolled-back one's; [] when it did not. Reads
         never depend (they changed nothing); what they saw is in the trace's ``included_in``."""
         spec = self.table.get(entry.syscall)
         if spec is None or not spec.mutates:
             return []
-        args = _decoded(entry.args) if isinstance(_decoded(entry.args), dict) else {}
-        value = _value(entry)
         why = self._references(entry, args, value)
         if replayed is None:
             return [*why, "it could not be re-executed without the principal's calls"]
         if replayed.status != entry.status:
             why.append(f"without the principal's calls it is {replayed.status} (recorded {entry.status})")
         elif entry.status == "ok":
-            why.extend(self._outcome_differs(entry, value, _value(replayed)))
+            why.extend(self._outcome_differs(entry, value, call_value(replayed)))
         return why
 
     def _references(self, entry: JournalEntry, args: dict[str, Any], value: dict[str, Any]) -> list[str]:

@@ -16,13 +16,22 @@ from typing import Any
 from arvis.canonical import decode
 from kernel.abi import JournalEntry
 
-__all__ = ["SOURCE_SYSCALLS", "Trace", "TraceQuery", "Tracer", "trace_journal", "unit_ids_named"]
+__all__ = [
+    "SOURCE_SYSCALLS",
+    "Trace",
+    "TraceQuery",
+    "Tracer",
+    "call_args",
+    "call_value",
+    "trace_journal",
+    "unit_ids_named",
+]
 
 SOURCE_SYSCALLS = frozenset({"memory.write", "memory.awmu.seed", "memory.awmu.propose"})
 """The calls that take a ``source`` argument: what a ``--source`` trace starts from."""
 
-_DISPLACING = (("superseded", "superseded"), ("evicted", "evicted"), ("demoted", "demoted"))
-"""Result lists of a unit-creating call, and what happened to the units they name."""
+_DISPLACING = ("superseded", "evicted", "demoted")
+"""Result lists of a unit-creating call, each named for what happened to the units it holds."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +67,7 @@ class Trace:
         }
 
 
-def _value(entry: JournalEntry) -> dict[str, Any]:
+def call_value(entry: JournalEntry) -> dict[str, Any]:
     """The success value of an entry, or {} (a refusal, or bytes that are not a JSON object)."""
     if entry.status != "ok":
         return {}
@@ -70,7 +79,8 @@ def _value(entry: JournalEntry) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _args(entry: JournalEntry) -> dict[str, Any]:
+def call_args(entry: JournalEntry) -> dict[str, Any]:
+    """The arguments of an entry, or {} (bytes that are not a JSON object)."""
     try:
         args = decode(entry.args)
     except Exception:
@@ -112,8 +122,13 @@ class Tracer:
         """Queued proposals and canonization requests a traced call decided."""
 
     def feed(self, entry: JournalEntry) -> None:
-        args = _args(entry) if entry.syscall != "kernel.record" else {}
-        value = _value(entry)
+        args = call_args(entry) if entry.syscall != "kernel.record" else {}
+        self.feed_decoded(entry, args, call_value(entry))
+
+    def feed_decoded(self, entry: JournalEntry, args: dict[str, Any], value: dict[str, Any]) -> None:
+        """``feed`` with the entry's ``call_args`` and ``call_value`` already decoded by the caller."""
+        if entry.syscall == "kernel.record":
+            args = {}  # a record's payload is free-form: never read as a call's arguments
         if entry.syscall == "pipeline.begin" and isinstance(value.get("run"), dict):
             self.runs[str(args.get("run_id"))] = entry.seq
         if self._origin(entry, args, value):
@@ -203,8 +218,8 @@ class Tracer:
         context = value["unit"].get("context_id") if isinstance(value.get("unit"), dict) else None
         self.units.setdefault(unit_id, seq)
         self._created({"kind": "unit", "id": unit_id, "context_id": context, "seq": seq})
-        for field_name, how in _DISPLACING:
-            for other in _strings(value.get(field_name)):
+        for how in _DISPLACING:
+            for other in _strings(value.get(how)):
                 self._displaced_unit(other, seq, how, unit_id)
 
     def _grant(self, name: str, value: dict[str, Any], seq: int) -> None:

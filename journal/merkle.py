@@ -137,22 +137,29 @@ class _RangeHasher:
         return digest
 
 
-def range_roots(hashes: Iterable[bytes], size: int, ranges: Sequence[Range]) -> list[bytes]:
-    """MTH of each range of leaves, in one pass over the first ``size`` leaf hashes (ranges may
-    overlap; a leaf is hashed once per range that holds it). Raises ``ShortTree`` when the stream has
-    fewer than ``size``."""
-    hashers = [_RangeHasher() for _ in ranges]
+def _chunks(hashes: Iterable[bytes], size: int) -> Iterator[tuple[int, list[bytes]]]:
+    """The first ``size`` hashes, ``CHUNK`` at a time, each chunk with the index of its first hash.
+    Raises ``ShortTree`` when the stream has fewer than ``size``."""
     source = iter(hashes)
     position = 0
     while position < size:
         chunk = list(islice(source, min(CHUNK, size - position)))
         if not chunk:
             raise ShortTree(position, size)
+        yield position, chunk
+        position += len(chunk)
+
+
+def range_roots(hashes: Iterable[bytes], size: int, ranges: Sequence[Range]) -> list[bytes]:
+    """MTH of each range of leaves, in one pass over the first ``size`` leaf hashes (ranges may
+    overlap; a leaf is hashed once per range that holds it). Raises ``ShortTree`` when the stream has
+    fewer than ``size``."""
+    hashers = [_RangeHasher() for _ in ranges]
+    for position, chunk in _chunks(hashes, size):
         end = position + len(chunk)
         for (start, stop), hasher in zip(ranges, hashers, strict=True):
             if start < end and stop > position:
                 hasher.add(chunk[max(start, position) - position : min(stop, end) - position])
-        position = end
     return [hasher.root() for hasher in hashers]
 
 
@@ -169,12 +176,7 @@ def level_roots(hashes: Iterable[bytes], size: int, level: int) -> list[bytes]:
     width = 1 << level
     roots: list[bytes] = []
     hasher, filled = _RangeHasher(), 0
-    source = iter(hashes)
-    position = 0
-    while position < size:
-        chunk = list(islice(source, min(CHUNK, size - position)))
-        if not chunk:
-            raise ShortTree(position, size)
+    for _, chunk in _chunks(hashes, size):
         taken = 0
         while taken < len(chunk):
             step = min(width - filled, len(chunk) - taken)
@@ -184,7 +186,6 @@ def level_roots(hashes: Iterable[bytes], size: int, level: int) -> list[bytes]:
             if filled == width:
                 roots.append(hasher.root())
                 hasher, filled = _RangeHasher(), 0
-        position += len(chunk)
     if filled:
         roots.append(hasher.root())
     return roots

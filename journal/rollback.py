@@ -13,10 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from sqlalchemy import Connection, inspect, select
 
-from journal.content_digest import entry_content, unit_content
+from journal.content_digest import entry_content, stored_body, unit_content
 from journal.engine import fetch_tuples
 from journal.forensics import Tracer
 from journal.schema import (
@@ -43,11 +42,6 @@ class RollbackPlan:
     calls: list[PlannedCall]
     not_undone: list[str]
     """What no syscall of the table can restore, one sentence each."""
-
-
-def _body(text: Any) -> dict[str, Any]:
-    value = orjson.loads(text) if isinstance(text, str | bytes) else None
-    return value if isinstance(value, dict) else {}
 
 
 class _Side:
@@ -81,7 +75,7 @@ class _Side:
         if table.name not in self.tables:
             return None
         rows = fetch_tuples(self.connection, select(table.c.body).where(column == key))
-        return _body(rows[0][0]) if rows else None
+        return stored_body(rows[0][0]) if rows else None
 
     def grants(self) -> set[tuple[str, str, str]]:
         if "grants" not in self.tables:
@@ -104,7 +98,7 @@ def _write_args(row: dict[str, Any]) -> dict[str, Any]:
     for name in ("notes", "value_ref", "expires_at"):
         if row[name] is not None:
             args[name] = row[name]
-    args["governance"] = _body(row["governance"])
+    args["governance"] = stored_body(row["governance"])
     args["replace"] = True
     return args
 

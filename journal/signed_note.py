@@ -238,10 +238,10 @@ def parse_note(message: bytes) -> SignedNote:
     _check_text(text)
     if not lines.endswith("\n") or any(char < " " and char != "\n" for char in lines):
         raise NoteError("every signature line ends with a newline")
-    signatures = tuple(_signature(line) for line in lines[:-1].split("\n"))
-    if len(signatures) > MAX_SIGNATURES:
+    signature_lines = lines[:-1].split("\n")
+    if len(signature_lines) > MAX_SIGNATURES:  # counted before any is decoded
         raise NoteError(f"a note has at most {MAX_SIGNATURES} signatures")
-    return SignedNote(text, signatures)
+    return SignedNote(text, tuple(map(_signature, signature_lines)))
 
 
 def open_note(message: bytes, known: Sequence[VerifierKey]) -> tuple[SignedNote, tuple[VerifierKey, ...]]:

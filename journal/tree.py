@@ -34,26 +34,25 @@ def journal_size(reader: JournalReader) -> int:
 
 
 def journal_leaves(reader: JournalReader, until_seq: int | None = None) -> Iterator[bytes]:
-    """The leaf hashes of the entries up to ``until_seq``, in seq order, streamed a chunk at a time."""
+    """The leaf hashes of the entries up to ``until_seq``, in seq order, streamed a chunk at a time.
+    Raises ``BadLeaf`` naming the first entry of a chunk whose hash is not 64 hex digits."""
     hashes = reader.entry_hashes(until_seq)
     position = 0
     while chunk := list(islice(hashes, merkle.CHUNK)):
-        if set(map(len, chunk)) != {64}:
-            raise BadLeaf(position + 1 + next(i for i, text in enumerate(chunk) if len(text) != 64))
         try:
             data = list(map(bytes.fromhex, chunk))
         except ValueError:
-            raise BadLeaf(position + 1 + _first_not_hex(chunk)) from None
-        if set(map(len, data)) != {merkle.HASH_SIZE}:  # fromhex skips whitespace inside the text
-            raise BadLeaf(position + 1 + next(i for i, raw in enumerate(data) if len(raw) != 32))
+            data = []
+        # fromhex skips whitespace inside the text: a 64-character text may still give fewer bytes
+        if set(map(len, chunk)) != {64} or set(map(len, data)) != {merkle.HASH_SIZE}:
+            raise BadLeaf(position + 1 + next(i for i, text in enumerate(chunk) if not _is_leaf_text(text)))
         yield from merkle.leaf_hashes(data)
         position += len(chunk)
 
 
-def _first_not_hex(chunk: list[str]) -> int:
-    for index, text in enumerate(chunk):
-        try:
-            bytes.fromhex(text)
-        except ValueError:
-            return index
-    raise AssertionError("no entry hash of the chunk failed to decode")
+def _is_leaf_text(text: str) -> bool:
+    """Whether ``text`` is 64 hex digits (the first text of a chunk that is not is the entry named)."""
+    try:
+        return len(text) == 64 and len(bytes.fromhex(text)) == merkle.HASH_SIZE
+    except ValueError:
+        return False

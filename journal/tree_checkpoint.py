@@ -168,21 +168,16 @@ def check_checkpoint(
     reader: JournalReader, body: CheckpointBody, journal_size: int, tree_file: TreeFile | None = None
 ) -> TreeFinding | None:
     """None when the journal's tree at ``body.tree_size`` has the signed root and its whole tree is
-    consistent with it; else where the journal departs. One pass over the leaves, another to locate
-    a difference. Raises ``merkle.ShortTree`` or ``journal.tree.BadLeaf`` for a journal whose leaves
-    cannot be read as a tree (a gap, a malformed hash), which the chain check reports."""
+    consistent with it; else where the journal departs. One pass over the leaves (each hashed once:
+    the consistency proof's subtrees cover the tree, and both roots fold from them), another to
+    locate a difference. Raises ``merkle.ShortTree`` or ``journal.tree.BadLeaf`` for a journal whose
+    leaves cannot be read as a tree (a gap, a malformed hash), which the chain check reports."""
     old = body.tree_size
     if old > journal_size:
         return TreeFinding(journal_size + 1, journal_size + 1, old, truncated=True)
-    if old == journal_size:
-        at_old = current = merkle.root_of(journal_leaves(reader, old), old)
-        path: list[bytes] = []
-    else:
-        proof = merkle.consistency_ranges(old, journal_size) if old > 0 else []
-        ranges = [(0, old), (0, journal_size), *proof]
-        roots = merkle.range_roots(journal_leaves(reader, journal_size), journal_size, ranges)
-        at_old, current, path = roots[0], roots[1], roots[2:]
-    if at_old == body.root and merkle.verify_consistency(old, journal_size, body.root, current, path):
+    proof = merkle.prove_consistency(journal_leaves(reader, journal_size), old, journal_size)
+    at_old, path = proof.old_root, proof.path
+    if at_old == body.root and merkle.verify_consistency(old, journal_size, body.root, proof.root, path):
         return None
     first, last = 1, old
     if at_old != body.root and tree_file is not None and tree_file.proves(body):
