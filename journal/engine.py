@@ -51,6 +51,7 @@ __all__ = [
     "shown",
     "sqlite_file",
     "to_url",
+    "valid_text",
 ]
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
@@ -229,6 +230,18 @@ def _decode_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
+def valid_text(value: object) -> bool:
+    """Whether ``value`` is text that encodes as UTF-8: text read back from bytes that are not UTF-8 (a
+    hand edit, decoded with ``surrogateescape``, see ``fetch_all``) holds lone surrogates and does not."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _undecodable(exc: BaseException) -> bool:
     original = getattr(exc, "orig", exc)
     return isinstance(original, sqlite3.OperationalError) and "decode" in str(original).lower()
@@ -327,7 +340,7 @@ def open_engine(
     read_only = read_only or parameters.get("mode") == "ro" or parameters.get("immutable") == "1"
     if read_only:
         parameters = _readable(target, path, parameters)
-    else:
+    elif parameters.get("mode", "rwc") == "rwc":  # ?mode=rw asks SQLite not to create the file
         _create_private(path)
     engine = create_engine(_file_url(path, parameters, driver))
     return _configured(engine, durability, busy_timeout_ms, wal=not read_only, read_only=read_only)
@@ -345,6 +358,12 @@ def _create_private(path: str) -> None:
     os.close(descriptor)
 
 
+def _file_uri(path: str) -> str:
+    """``path`` as a SQLite ``file:`` URI, percent-quoted: a ``%``, ``?`` or ``#`` in the file's name stays
+    part of it."""
+    return "file:" + quote(os.fsencode(path), safe="/")
+
+
 def _file_url(path: str, parameters: Mapping[str, str], driver: Mapping[str, str]) -> URL:
     """The URL SQLAlchemy opens ``path`` by. Without SQLite URI parameters it is the path itself (the
     driver opens it literally); with them, a ``file:`` URI whose path is percent-quoted, so that a
@@ -354,7 +373,7 @@ def _file_url(path: str, parameters: Mapping[str, str], driver: Mapping[str, str
     quoted = {key: quote(value, safe="") for key, value in parameters.items()}
     return URL.create(
         "sqlite",
-        database="file:" + quote(os.fsencode(path), safe="/"),
+        database=_file_uri(path),
         query={**driver, **quoted, "uri": "true"},
     )
 
@@ -390,7 +409,7 @@ def _readable(target: str, path: str, parameters: Mapping[str, str]) -> dict[str
 
 def _probe(path: str, parameters: Mapping[str, str]) -> None:
     """Read the schema once, as a reader would: in WAL mode that needs the ``-shm`` file."""
-    uri = "file:" + quote(os.fsencode(path), safe="/") + "?"
+    uri = _file_uri(path) + "?"
     uri += "&".join(f"{key}={quote(value, safe='')}" for key, value in parameters.items())
     probe = sqlite3.connect(uri, uri=True)
     try:

@@ -64,12 +64,13 @@ def head_revision() -> str:
 
 def stored_revision(connection: Connection) -> str | None:
     """The revision stamped in the database, read directly, or None when it was never migrated. The
-    history is linear, so the table holds at most one row; several mean a branched stamp, refused."""
+    history is linear, so the table holds at most one row; several mean a branched stamp, which no
+    release wrote (``StorageError``)."""
     if not inspect(connection).has_table(_VERSION_TABLE):
         return None
     rows = connection.execute(text(f"SELECT version_num FROM {_VERSION_TABLE}")).all()
     if len(rows) > 1:
-        raise RuntimeError(f"the database is stamped with several revisions: {sorted(r[0] for r in rows)}")
+        raise StorageError(f"the database is stamped with several revisions: {sorted(r[0] for r in rows)}")
     return None if not rows else str(rows[0][0])
 
 
@@ -98,11 +99,7 @@ def _checked(revision: str | None) -> str | None:
 def refuse_unknown_revision(connection: Connection) -> None:
     """Raise ``StorageError`` when the database's schema revision is one this release does not know
     (readers call it before reading: they never migrate, but must not misread a newer layout)."""
-    try:
-        revision = stored_revision(connection)
-    except RuntimeError as exc:  # several stamps: no release wrote that
-        raise StorageError(str(exc)) from exc
-    _checked(revision)
+    _checked(stored_revision(connection))
 
 
 ARVIS_TABLES = frozenset({*metadata.tables, _VERSION_TABLE})

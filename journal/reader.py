@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Engine, func, inspect, literal, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from journal.engine import fetch_all, fetch_tuples, one_line, open_engine
+from journal.engine import fetch_all, fetch_tuples, one_line, open_engine, valid_text
 from journal.migrate import refuse_unknown_revision
 from journal.schema import journal
 from journal.store import JournalHeader, read_header
@@ -106,18 +106,6 @@ def _kept(entry: JournalEntry, chosen: JournalFilter) -> bool:
     if chosen.syscall_glob is not None and not fnmatch.fnmatchcase(entry.syscall, chosen.syscall_glob):
         return False
     return not (chosen.errors_only and entry.status == "ok")
-
-
-def _bindable(value: object) -> bool:
-    """Whether a stored value can be sent back as a parameter: text read with ``surrogateescape`` (not
-    valid UTF-8, a hand edit) cannot."""
-    if not isinstance(value, str):
-        return True
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _text(value: object) -> str:
@@ -313,7 +301,9 @@ class JournalReader:
         if len(stored) > MAX_GLOB_NAMES:
             return None
         names = [value for value in stored if fnmatch.fnmatchcase(_text(value), pattern)]
-        return names if all(_bindable(name) for name in names) else None
+        # text read with surrogateescape (not UTF-8, a hand edit) cannot be sent back as a parameter
+        bindable = all(valid_text(name) or not isinstance(name, str) for name in names)
+        return names if bindable else None
 
     def entries(self, where: JournalFilter | None = None, *, batch: int = BATCH) -> Iterator[JournalEntry]:
         """Entries in seq order (descending on request), fetched ``batch`` at a time by keyset pagination;

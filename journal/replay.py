@@ -253,14 +253,7 @@ class Replayer:
         scratch store's entry for it (its status and result as they come out now), or None when the
         call took no seq. For counterfactual replays, whose state departs from the record on purpose;
         the call may be refused now, so it runs with the write guard."""
-        recorded = RecordedCall(
-            syscall=entry.syscall,
-            principal=entry.principal,
-            args=entry.args,
-            recorded_at=entry.recorded_at,
-            result=entry.result,
-        )
-        _, replayed, failed = self._run(entry, recorded, expect_refusal=True)
+        _, replayed, failed = self._run(entry, _as_recorded(entry), expect_refusal=True)
         if failed is not None:
             raise StorageError(f"the replay could not commit: {failed}")
         return replayed
@@ -280,15 +273,8 @@ class Replayer:
 
     def apply(self, entry: JournalEntry) -> Divergence | None:
         """Re-execute one entry and compare; None when it reproduced byte for byte."""
-        recorded = RecordedCall(
-            syscall=entry.syscall,
-            principal=entry.principal,
-            args=entry.args,
-            recorded_at=entry.recorded_at,
-            result=entry.result,
-        )
         self.last_entry = None
-        result, replayed, failed = self._run(entry, recorded, expect_refusal=entry.status != "ok")
+        result, replayed, failed = self._run(entry, _as_recorded(entry), expect_refusal=entry.status != "ok")
         if failed is not None:
             return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {failed}")
         if result.seq is None or replayed is None or replayed.seq != entry.seq:
@@ -336,6 +322,18 @@ def _size(reader: JournalReader) -> int:
     """The journal's size as its head's seq (a read of one row; COUNT(*) reads them all)."""
     head = reader.head()
     return 0 if head is None else max(head.seq, 0)
+
+
+def _as_recorded(entry: JournalEntry) -> RecordedCall:
+    """A journal entry's call as the kernel re-executes it, with its journaled result
+    (``CallContext.recorded``)."""
+    return RecordedCall(
+        syscall=entry.syscall,
+        principal=entry.principal,
+        args=entry.args,
+        recorded_at=entry.recorded_at,
+        result=entry.result,
+    )
 
 
 def verify_journal(
@@ -412,11 +410,18 @@ def verify_journal(
 
 
 def _kept(checkpoint: Checkpoint | Sequence[Checkpoint] | None) -> dict[int, str]:
-    """The checkpoints given, as seq -> entry hash."""
+    """The checkpoints given, as seq -> entry hash; two at one seq with different hashes are refused
+    (no journal holds both, and a mapping would silently keep only the last)."""
     if checkpoint is None:
         return {}
     given = [checkpoint] if isinstance(checkpoint, Checkpoint) else list(checkpoint)
-    return {kept.seq: kept.entry_hash for kept in given}
+    kept: dict[int, str] = {}
+    for each in given:
+        if kept.setdefault(each.seq, each.entry_hash) != each.entry_hash:
+            raise ValueError(
+                f"two checkpoints at seq {each.seq} with different hashes: no journal holds them"
+            )
+    return kept
 
 
 def _walk(

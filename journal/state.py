@@ -14,7 +14,7 @@ from sqlalchemy import Column, Connection, LargeBinary, Table, Text, cast, inspe
 from sqlalchemy.sql.elements import ColumnElement
 
 from arvis.canonical import canonical_bytes_of_own
-from journal.engine import fetch_tuples
+from journal.engine import fetch_tuples, valid_text
 from journal.schema import STATE_TABLES
 
 __all__ = ["StateDigest", "iter_state_rows", "present_state_tables", "state_digest"]
@@ -47,19 +47,15 @@ def _invalid_text(value: Any) -> Any:
     Canonical JSON cannot hold such text, and a list is a value no column holds: so the stored state
     digests (instead of failing verification with a crash) and differs from any replayed state, which
     is always valid text."""
-    if not isinstance(value, str):
+    if not isinstance(value, str) or valid_text(value):
         return value
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return [INVALID_TEXT, value.encode("utf-8", "surrogateescape").hex()]
-    return value
+    return [INVALID_TEXT, value.encode("utf-8", "surrogateescape").hex()]
 
 
 def _bound(value: Any) -> Any:
     """A keyset boundary value as a bind parameter: text that is not UTF-8 cannot be sent as text, so
     its bytes are sent and cast back to TEXT (SQLite: the same bytes, so the same BINARY order)."""
-    if isinstance(value, str) and isinstance(_invalid_text(value), list):
+    if isinstance(value, str) and not valid_text(value):
         return cast(literal(value.encode("utf-8", "surrogateescape"), LargeBinary), Text)
     return value
 

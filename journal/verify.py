@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from arvis.canonical import CanonicalEncodingError, parse_time
 from journal.chain import compute_entry_hash, genesis_hash
+from journal.engine import valid_text
 from journal.schema import FORMAT_VERSION
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
@@ -38,25 +39,12 @@ class ChainReport:
     reason: str | None
 
 
-def _is_text(value: object) -> bool:
-    """Whether ``value`` is text that encodes as UTF-8: a header column a hand edit stored as a BLOB,
-    or as TEXT that is not UTF-8 (read back with lone surrogates, see ``journal.engine.fetch_all``), is
-    not."""
-    if not isinstance(value, str):
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def damaged_header(header: JournalHeader) -> ChainBreak | None:
     """Why the header's text columns cannot be used (bad seq 0), else None: ``journal_id`` and
     ``genesis_hash`` must be valid text (the genesis hash is computed over the id's UTF-8 bytes), and
     ``created_at`` must be in the fixed time form (a replay starts its clock there). A hand edit could
     otherwise only crash the verifier, or a replay, instead of being reported."""
-    if not all(map(_is_text, (header.journal_id, header.created_at, header.genesis_hash))):
+    if not all(map(valid_text, (header.journal_id, header.created_at, header.genesis_hash))):
         return ChainBreak(0, "journal header altered: a column holds bytes that are not valid text")
     if not _TIME.fullmatch(header.created_at):
         return ChainBreak(0, "journal header altered: created_at is not in the fixed time form")
@@ -72,7 +60,7 @@ class ChainVerifier:
 
     def __init__(self, header: JournalHeader) -> None:
         self.expected_seq = 1
-        self.prev_hash = header.genesis_hash if _is_text(header.genesis_hash) else ""
+        self.prev_hash = header.genesis_hash if valid_text(header.genesis_hash) else ""
         self.entries = 0
         self.header_break: ChainBreak | None = None
         if header.format_version != FORMAT_VERSION:

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arvis.canonical import decode
-from journal.replay import Checkpoint, DivergenceClass
+from journal.replay import Checkpoint, DivergenceClass, verify_journal
+from syscalls.table import SYSCALL_TABLE
 
 try:
     from tests import journal_helpers as h
@@ -317,6 +318,16 @@ def test_checkpoint_with_a_wrong_hash_fails(journal_copy: Path) -> None:
     report = h.verify(journal_copy, checkpoint=checkpoint)
     assert report.divergence is not None
     assert (report.divergence.seq, report.divergence.kind) == (7, DivergenceClass.INVALID_HISTORY)
+
+
+def test_several_checkpoints_must_all_hold(journal_copy: Path) -> None:
+    head = h.head_checkpoint(journal_copy)
+    with h.reader_of(journal_copy) as reader:
+        verified = verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Checkpoint(7, "0" * 64), head])
+        assert verified.divergence is not None and verified.divergence.seq == 7
+        # two at one seq with different hashes: no journal holds both, whichever is given last
+        with pytest.raises(ValueError, match="two checkpoints at seq"):
+            verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Checkpoint(head.seq, "0" * 64), head])
 
 
 @pytest.mark.parametrize("keep", [0, 9, 13])
