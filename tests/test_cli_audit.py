@@ -390,3 +390,17 @@ def test_the_store_is_untouched_by_every_audit_command(
     ):
         assert h.cli(capsys, "journal", *argv)[0] == 0
     assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("output", ["json", "table"])
+def test_verify_never_prints_a_urls_password(
+    db: Path, output: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from journal.reader import JournalReader
+    from tools import journal_audit
+
+    urls = ["postgresql://auditor:s3cret@one/journal", "postgresql://auditor:s3cret@two/journal"]
+    options = argparse.Namespace(db=urls, checkpoint=None, key=None, output=output, chain_only=True)
+    assert journal_audit.run_verify(options, lambda _url: JournalReader.open(str(db))) == 0
+    out = capsys.readouterr().out
+    assert "s3cret" not in out and "postgresql://auditor:***@one/journal" in out

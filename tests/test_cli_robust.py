@@ -388,7 +388,9 @@ def test_a_tsv_row_cannot_be_forged_by_a_newline(db: Path, capsys: pytest.Captur
 
 
 @pytest.mark.parametrize(
-    "stored", [b'{"n":99999999999999999999}', b"[" * 300 + b"]" * 300], ids=["bigint", "deep"]
+    "stored",
+    [b'{"n":99999999999999999999}', b"[" * 300 + b"]" * 300, b"[" * 254 + b"]" * 254],
+    ids=["bigint", "deep", "deep-in-an-entry"],
 )
 def test_json_the_output_encoder_refuses_travels_as_base64(
     db: Path, stored: bytes, capsys: pytest.CaptureFixture[str]

@@ -25,16 +25,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     copy.set_defaults(run=run_copy)
 
 
-def _shown(target: str) -> str:
-    """A target as printed: a path as given, a URL without its password."""
-    from journal.engine import shown
-
-    return shown(target)
-
-
 def run_copy(options: argparse.Namespace) -> int:
     from journal.copy import copy_journal
-    from journal.engine import open_engine
+    from journal.engine import open_engine, shown  # shown: a URL's password is never printed
     from journal.reader import JournalReader
 
     source = existing_db(options.db)
@@ -42,7 +35,7 @@ def run_copy(options: argparse.Namespace) -> int:
     reader = JournalReader.open(source)
     try:
         if reader.header() is None:
-            raise CommandError(f"{_shown(source)} holds no arvis journal", hint="is this the right database?")
+            raise CommandError(f"{shown(source)} holds no arvis journal", hint="is this the right database?")
         target = open_engine(options.target)
         try:
             report = copy_journal(reader.engine, target)
@@ -55,8 +48,8 @@ def run_copy(options: argparse.Namespace) -> int:
 
         print_json(
             {
-                "source": _shown(source),
-                "target": _shown(options.target),
+                "source": shown(source),
+                "target": shown(options.target),
                 "entries": report.entries,
                 "state_rows": report.state_rows,
                 "head_seq": report.head_seq,
@@ -67,7 +60,7 @@ def run_copy(options: argparse.Namespace) -> int:
     head = "empty journal" if report.head_hash is None else f"head {report.head_seq}:{report.head_hash}"
     print(
         f"copied {report.entries} entries ({head}) and {report.state_rows} state rows "
-        f"from {_shown(source)} to {_shown(options.target)}"
+        f"from {shown(source)} to {shown(options.target)}"
     )
-    print(f"audit the copy with: arvis journal verify --db {_shown(options.target)}")
+    print(f"audit the copy with: arvis journal verify --db {shown(options.target)}")
     return EXIT_OK

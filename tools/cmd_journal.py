@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from tools import journal_ls, journal_stats
 from tools.argtypes import positive_seconds, seq_number
 from tools.common import EXIT_OK, CommandError, add_db_argument, existing_db
-from tools.output import FORMATS, entry_to_json, print_json, print_table
+from tools.output import FORMATS, entry_to_json, print_entry, print_table
 
 if TYPE_CHECKING:
     from journal.reader import JournalReader
@@ -272,7 +272,7 @@ def _run_show(reader: JournalReader, options: argparse.Namespace) -> int:
     if options.output == "table":
         print_table(f"entry {entry.seq}", ("field", "value"), entry_to_json(entry).items())
     else:
-        print_json(entry_to_json(entry), lines=options.output == "jsonl")
+        print_entry(entry, lines=options.output == "jsonl")
     return EXIT_OK
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from journal.engine import shown as shown_target
 from journal.reader import JournalReader
 from journal.replay import Checkpoint, Divergence, ReplayReport, verify_journal
 from journal.store import JournalHeader
@@ -80,9 +81,9 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
         for target, reader in zip(targets, readers, strict=True):
             report = _signed_report(reader, signed)
             report = report or _verify_one(reader, options, checkpoint)
-            reports.append({"db": target, **report.to_json()})
+            reports.append({"db": shown_target(target), **report.to_json()})  # never a URL's password
             if options.output == "table":
-                _print_verdict(report, f"{shown(target)}: " if several else "")
+                _print_verdict(report, f"{shown_target(target)}: " if several else "")
             elif options.output == "jsonl":
                 print_json(reports[-1], lines=True)
     verified = sum(1 for report in reports if report["verified"])
@@ -335,7 +336,7 @@ def run_diff(first: JournalReader, second: JournalReader, options: argparse.Name
     if options.output != "table":
         print_json(diff.to_json(), lines=options.output == "jsonl")
     else:
-        _print_diff(diff, (shown(options.db), shown(options.other)))
+        _print_diff(diff, (shown_target(options.db), shown_target(options.other)))
     return EXIT_OK if diff.identical else EXIT_FAILED
 
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from journal.reader import JournalFilter, JournalReader
     from kernel.abi import JournalEntry
 
-__all__ = ["SplitFilters", "check_filters", "known_statuses", "matching", "split_filters"]
+__all__ = ["SplitFilters", "check_filters", "matching", "split_filters"]
 
 
 def known_statuses() -> list[str]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
-from tools.output import cell, entry_to_json, print_json, print_json_array, print_table
+from tools.output import cell, entry_json_bytes, print_entry, print_json_array, print_table
 
 if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported when a command runs, not when it is registered
     from journal.reader import JournalReader
@@ -66,10 +66,10 @@ def print_entries(entries: Iterable[JournalEntry], fmt: str, *, title: str = "jo
             ((e.seq, e.recorded_at, e.syscall, e.principal, e.status, e.entry_hash[:16]) for e in entries),
         )
     elif fmt == "json":  # streamed: the array is never held whole
-        print_json_array(entry_to_json(entry) for entry in entries)
+        print_json_array(entries, entry_json_bytes)
     else:
         for entry in entries:
-            print_json(entry_to_json(entry), lines=True)
+            print_entry(entry, lines=True)
 
 
 def run_ls(reader: JournalReader, options: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from journal import merkle
+from journal.engine import shown as database_shown
 from journal.reader import JournalReader
 from journal.replay import Divergence, DivergenceClass, ReplayReport
 from journal.signed_note import NoteError, SignerKey, VerifierKey, open_note, sign_note
@@ -281,7 +282,7 @@ def check_origin(reader: JournalReader, checkpoints: list[SignedCheckpoint], tar
         if checkpoint.body.origin != origin:
             raise CommandError(
                 f"{shown(checkpoint.path)} is a checkpoint of {shown(checkpoint.body.origin)}, "
-                f"not of {shown(target)} ({shown(origin)})",
+                f"not of {database_shown(target)} ({shown(origin)})",  # a URL's password hidden
                 hint="verify each journal against its own checkpoints",
             )
 

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from tools.common import EXIT_OK
-from tools.output import cell, entry_to_json, json_bytes, print_json, print_json_array, print_table
+from tools.output import cell, entry_json_bytes, print_json, print_json_array, print_table
 
 if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported by the command that opens it, when it runs
     from journal.reader import JournalReader
@@ -58,12 +58,12 @@ def export_line(entry: JournalEntry) -> bytes:
     """One entry as a JSON line, in the shape every command uses (``tools.output.entry_to_json``):
     exact, since ``args`` and ``result`` re-encode canonically to the stored bytes (or travel as
     base64) and text that is not UTF-8 also travels as base64."""
-    return json_bytes(entry_to_json(entry), lines=True) + b"\n"
+    return entry_json_bytes(entry, lines=True) + b"\n"
 
 
 def run_export(reader: JournalReader, options: argparse.Namespace) -> int:
     if options.output == "json":
-        print_json_array(entry_to_json(entry) for entry in reader.entries())
+        print_json_array(reader.entries(), entry_json_bytes)
         return EXIT_OK
     out = sys.stdout.buffer
     for entry in reader.entries():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import base64
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
@@ -22,16 +22,19 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
 __all__ = [
     "FORMATS",
     "cell",
+    "entry_json_bytes",
     "entry_to_json",
     "json_bytes",
+    "print_entry",
     "print_json",
     "print_json_array",
     "print_table",
-    "printable",
     "shown",
 ]
 
 FORMATS = ("table", "json", "jsonl")
+
+T = TypeVar("T")
 
 
 def _default(value: Any) -> Any:
@@ -43,6 +46,8 @@ def _default(value: Any) -> Any:
 def shown(text: str) -> str:
     """Text as it can be printed: bytes that were not valid UTF-8 (read back as lone surrogates) are
     shown escaped (``\\xff``), so a tampered column is displayed, never a crash."""
+    if text.isascii():  # the common case, decided without encoding
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -75,10 +80,14 @@ def printable(value: Any) -> Any:
     return value
 
 
+def _option(lines: bool) -> int:
+    return orjson.OPT_SORT_KEYS | (0 if lines else orjson.OPT_INDENT_2)
+
+
 def json_bytes(value: Any, *, lines: bool = False) -> bytes:
     """``value`` as JSON (keys sorted; indented unless ``lines``). Text that is not valid UTF-8 is
     escaped first: the fast encoder refuses it, and the slow walk runs only then."""
-    option = orjson.OPT_SORT_KEYS | (0 if lines else orjson.OPT_INDENT_2)
+    option = _option(lines)
     try:
         return orjson.dumps(value, default=_default, option=option)
     except TypeError:
@@ -89,59 +98,89 @@ def print_json(value: Any, *, lines: bool = False) -> None:
     sys.stdout.write(json_bytes(value, lines=lines).decode("utf-8") + "\n")
 
 
-def print_json_array(values: Iterable[Any]) -> None:
+def print_entry(entry: JournalEntry, *, lines: bool = False) -> None:
+    """``print_json(entry_to_json(entry))``, as ``entry_json_bytes`` encodes it."""
+    sys.stdout.write(entry_json_bytes(entry, lines=lines).decode("utf-8") + "\n")
+
+
+def print_json_array(values: Iterable[T], encode: Callable[[T], bytes] = json_bytes) -> None:
     """``print_json(list(values))``, byte for byte, written one value at a time: a journal of a
-    million entries is listed in the memory of one. Each value is encoded indented and shifted two
-    spaces to sit inside the array (a JSON string holds no raw newline, so every newline is layout)."""
+    million entries is listed in the memory of one. Each value is encoded (indented, by ``encode``)
+    and shifted two spaces to sit inside the array (a JSON string holds no raw newline, so every
+    newline is layout)."""
     separator = "[\n"
     for value in values:
-        sys.stdout.write(separator + "  " + json_bytes(value).decode("utf-8").replace("\n", "\n  "))
+        sys.stdout.write(separator + "  " + encode(value).decode("utf-8").replace("\n", "\n  "))
         separator = ",\n"
     sys.stdout.write("[]\n" if separator == "[\n" else "\n]\n")
 
 
-def _payload(name: str, data: bytes) -> dict[str, Any]:
-    """``args`` or ``result``: the decoded value when re-encoding it canonically gives back exactly
-    the stored bytes (so the value *is* the bytes, and an auditor can recompute the chain from it);
-    otherwise the stored bytes as base64 under ``NAME_b64`` (a hand edit: not canonical, not JSON, or
-    JSON that the output's encoder cannot write: integers beyond 64 bits, nesting deeper than 255)."""
+def _add_payload(row: dict[str, Any], name: str, data: bytes) -> None:
+    """``args`` or ``result``: the decoded value when re-encoding it canonically gives back exactly the
+    stored bytes (so the value *is* the bytes, and an auditor can recompute the chain from it);
+    otherwise the stored bytes as base64 under ``NAME_b64`` (a hand edit: not canonical, or not JSON).
+    A canonical value the output's encoder cannot write is turned to base64 by ``entry_json_bytes``."""
     try:
         value = decode(data)
-        if canonical_bytes_of_own(value) == data:
-            orjson.dumps(value)  # what the kernel records always passes; a hand edit may not
-            return {name: value}
-    except Exception:  # any of the above: the bytes travel as base64
-        pass
-    return {f"{name}_b64": base64.b64encode(data).decode("ascii")}
+        exact = canonical_bytes_of_own(value) == data
+    except Exception:  # not JSON, or nothing the encoder can write back: the bytes travel as base64
+        exact = False
+    if exact:
+        row[name] = value
+    else:
+        row[f"{name}_b64"] = base64.b64encode(data).decode("ascii")
 
 
-def _text_column(name: str, text: str) -> dict[str, str]:
+def _add_text(row: dict[str, Any], name: str, text: str) -> None:
     """A text column, shown escaped where it holds bytes that are not UTF-8; then ``NAME_b64`` also
     carries those bytes exactly."""
-    printed = shown(text)
-    if printed is text:
-        return {name: text}
-    raw = text.encode("utf-8", "surrogateescape")
-    return {name: printed, f"{name}_b64": base64.b64encode(raw).decode("ascii")}
+    printed = row[name] = shown(text)
+    if printed is not text:
+        raw = text.encode("utf-8", "surrogateescape")
+        row[f"{name}_b64"] = base64.b64encode(raw).decode("ascii")
 
 
 def entry_to_json(entry: JournalEntry) -> dict[str, Any]:
     """The one JSON shape of a journal entry, in every command (``ls``, ``show``, ``tail``,
     ``export``): ``args`` and ``result`` as JSON values whose canonical encoding is exactly the stored
     bytes, or as ``args_b64``/``result_b64`` when they are not canonical JSON; text columns as stored,
-    escaped (with ``NAME_b64``) where they are not valid UTF-8; hashes as stored."""
-    return {
-        "seq": entry.seq,
-        **_text_column("recorded_at", entry.recorded_at),
-        **_text_column("syscall", entry.syscall),
-        **_text_column("principal", entry.principal),
-        **_payload("args", entry.args),
-        **_text_column("status", entry.status),
-        **_payload("result", entry.result),
-        **_text_column("effects_hash", entry.effects_hash),
-        **_text_column("prev_hash", entry.prev_hash),
-        **_text_column("entry_hash", entry.entry_hash),
-    }
+    escaped (with ``NAME_b64``) where they are not valid UTF-8; hashes as stored. Printed as JSON by
+    ``entry_json_bytes``."""
+    row: dict[str, Any] = {"seq": entry.seq}
+    _add_text(row, "recorded_at", entry.recorded_at)
+    _add_text(row, "syscall", entry.syscall)
+    _add_text(row, "principal", entry.principal)
+    _add_payload(row, "args", entry.args)
+    _add_text(row, "status", entry.status)
+    _add_payload(row, "result", entry.result)
+    _add_text(row, "effects_hash", entry.effects_hash)
+    _add_text(row, "prev_hash", entry.prev_hash)
+    _add_text(row, "entry_hash", entry.entry_hash)
+    return row
+
+
+def _writable(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with each of ``args``/``result`` that the output's encoder refuses (a hand edit: an
+    integer beyond 64 bits, nesting deeper than it allows) as ``NAME_b64``: exact, since its canonical
+    encoding is the stored bytes (``_add_payload``)."""
+    for name in ("args", "result"):
+        if name in row:
+            try:
+                orjson.dumps({name: row[name]})  # the depth it has in the row
+            except TypeError:
+                raw = canonical_bytes_of_own(row.pop(name))
+                row[f"{name}_b64"] = base64.b64encode(raw).decode("ascii")
+    return row
+
+
+def entry_json_bytes(entry: JournalEntry, *, lines: bool = False) -> bytes:
+    """``json_bytes(entry_to_json(entry))``; what the kernel records always encodes at once, so only a
+    row the encoder refuses pays for the second look (``_writable``)."""
+    row = entry_to_json(entry)
+    try:
+        return orjson.dumps(row, option=_option(lines))
+    except TypeError:
+        return json_bytes(_writable(row), lines=lines)
 
 
 def rich_table(
