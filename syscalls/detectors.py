@@ -24,7 +24,7 @@ from kernel.abi import CallContext
 from kernel.registry import KernelServiceRegistry
 from kernel.semantic import SemanticEncoder
 
-__all__ = ["SEMANTIC_TIMEOUT_S", "Measure", "measure_for"]
+__all__ = ["SEMANTIC_TIMEOUT_S", "Measure", "measure_for", "recorded_value"]
 
 SEMANTIC_TIMEOUT_S = 2.0
 """How long a call waits for the encoder before it goes on without it."""
@@ -74,21 +74,24 @@ def _live(services: KernelServiceRegistry, timeout: float) -> Measure:
             spent.append("timed out" if status == "timeout" else "failed")
             detail = answer if isinstance(answer, str) else ""
             return Readings(DetectorRun(name, encoder.version, status, {}, detail))
-        scores = {
-            unit.unit_id: round(float(score), 4)
-            for unit, score in zip(units, answer, strict=True)
-            if round(float(score), 4) >= RECORDED_SIMILARITY_FLOOR
-        }
+        rounded = ((unit.unit_id, round(float(score), 4)) for unit, score in zip(units, answer, strict=True))
+        scores = {unit_id: score for unit_id, score in rounded if score >= RECORDED_SIMILARITY_FLOOR}
         return Readings(DetectorRun(name, encoder.version, "ok", scores))
 
     return measure
 
 
-def _recorded(result: bytes) -> Measure:
-    """The semantic runs the entry recorded, served in the order the call made them."""
+def recorded_value(result: bytes) -> dict[str, Any] | None:
+    """The ``value`` object of a journaled result (None when it holds none, e.g. an error)."""
     payload: Any = msgspec.json.decode(result)
     value = payload.get("value") if isinstance(payload, dict) else None
-    detectors = value.get("detectors") if isinstance(value, dict) else None
+    return value if isinstance(value, dict) else None
+
+
+def _recorded(result: bytes) -> Measure:
+    """The semantic runs the entry recorded, served in the order the call made them."""
+    value = recorded_value(result)
+    detectors = value.get("detectors") if value is not None else None
     runs = [
         DetectorRun.from_wire(wire)
         for wire in (detectors if isinstance(detectors, list) else [])

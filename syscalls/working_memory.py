@@ -17,7 +17,7 @@ from kernel.abi import CallContext
 from kernel.access import Capability, granted
 from kernel.errors import ErrorCode, KernelError
 from kernel.table import SyscallSpec
-from syscalls.detectors import measure_for
+from syscalls.detectors import measure_for, recorded_value
 from syscalls.types import NO_NUL, UserId
 
 __all__ = ["WORKING_MEMORY_SYSCALLS"]
@@ -135,9 +135,8 @@ def _rules(ctx: CallContext, asked: int | None) -> int:
         return asked
     if ctx.recorded is None:
         return RULES_LATEST
-    payload = msgspec.json.decode(ctx.recorded)
-    value = payload.get("value") if isinstance(payload, dict) else None
-    recorded = value.get("rules", RULES_FIRST) if isinstance(value, dict) else RULES_FIRST
+    value = recorded_value(ctx.recorded)
+    recorded = value.get("rules", RULES_FIRST) if value is not None else RULES_FIRST
     return recorded if isinstance(recorded, int) else RULES_FIRST
 
 

@@ -29,6 +29,8 @@ from arvis.awmu.promotion import (
     conflict_wire,
     judged_conflicts,
     promote_unit,
+    queued_verdicts,
+    refuse_low_confidence,
     review_item,
     settle_approved,
     trust_wire,
@@ -124,6 +126,17 @@ def _verdict_wire(conflict: Conflict) -> dict[str, Any]:
     return wire
 
 
+def _decide(
+    session: ContextSession, item: ReviewItem, status: ReviewStatus, by: str, unit_id: str | None = None
+) -> None:
+    """A queued item decided by the rules themselves (``by``), recorded with its event."""
+    decided = msgspec.structs.replace(item, status=status, decided_seq=session.seq, decided_by=by)
+    if unit_id is not None:
+        decided = msgspec.structs.replace(decided, unit_id=unit_id)
+    session.repo.put_review(decided)
+    session.emit(EventKind.REVIEW_DECIDED, unit_id, review_id=item.review_id, status=status.value)
+
+
 def _queue(
     session: ContextSession,
     *,
@@ -138,12 +151,7 @@ def _queue(
     expired = []
     overflow = len(pending) + 1 - MAX_PENDING_REVIEWS
     for item in sorted(pending, key=lambda item: (item.created_seq, item.review_id))[: max(overflow, 0)]:
-        session.repo.put_review(
-            msgspec.structs.replace(
-                item, status=ReviewStatus.EXPIRED, decided_seq=session.seq, decided_by="rules:queue-bound"
-            )
-        )
-        session.emit(EventKind.REVIEW_DECIDED, None, review_id=item.review_id, status="EXPIRED")
+        _decide(session, item, ReviewStatus.EXPIRED, "rules:queue-bound")
         expired.append(item.review_id)
     item = review_item(
         session,
@@ -174,9 +182,9 @@ def propose_by_content(
     check_text(text)
     config = session.config
     admit_all = config.admission == "all"
-    if confidence < config.auto_activate_threshold and not admit_all:
-        session.emit(EventKind.REJECTED, None, reason="low_confidence", confidence=confidence, source=source)
-        return {"outcome": "rejected_low_confidence", "confidence": confidence}
+    refused = refuse_low_confidence(session, confidence=confidence, source=source)
+    if refused is not None:
+        return refused
     duplicate = session.duplicate_of(text)
     if duplicate is not None:
         return _corroborate(session, duplicate, source, "text")
@@ -206,7 +214,8 @@ def propose_by_content(
     ]
     if utterance and not {Resolution.KEEP_EXISTING, Resolution.QUEUE} & {r for _, _, r in plan}:
         contested, runs = _contested_message(session, text, utterance, ranked, measure, trust.ceiling)
-        plan += [item for item in contested if item[0].unit_id not in {c.unit_id for c in conflicts}]
+        found = {c.unit_id for c in conflicts}
+        plan += [item for item in contested if item[0].unit_id not in found]
         detectors["detectors"] += [{**run.wire(), "of": "context"} for run in runs]
     for conflict, unit, resolution in plan:
         session.emit(
@@ -250,18 +259,7 @@ def _settle_corroborated(session: ContextSession, queued: list[ReviewItem], prom
     """The queued copies of a statement that has now entered are decided by its entry: approved, with
     the unit they became, so that they neither fill the queue nor come back as duplicates."""
     for item in queued:
-        session.repo.put_review(
-            msgspec.structs.replace(
-                item,
-                status=ReviewStatus.APPROVED,
-                decided_seq=session.seq,
-                decided_by="rules:corroborated",
-                unit_id=promoted["unit_id"],
-            )
-        )
-        session.emit(
-            EventKind.REVIEW_DECIDED, promoted["unit_id"], review_id=item.review_id, status="APPROVED"
-        )
+        _decide(session, item, ReviewStatus.APPROVED, "rules:corroborated", promoted["unit_id"])
 
 
 def approve_queued(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
@@ -269,11 +267,7 @@ def approve_queued(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
     against today's units, by value and polarity, and the detectors' findings queued with it), except a
     CANON or pinned unit, which only an explicit archive removes. A claim on a trusted subject that no
     detector confirmed displaces nothing: the approved statement joins the unit."""
-    verdicts = [
-        Verdict(str(v["unit_id"]), ConflictType(v["type"]), float(v["confidence"]), str(v["detector"]))
-        for v in item.verdicts
-        if v["unit_id"] in session.active and v.get("slot") not in ("subject", "context")  # claims: nothing
-    ]
+    verdicts = queued_verdicts(session, item, skip_slots=("subject", "context"))  # claims: nothing
     conflicts = _conflicts(session, item.text, judged_conflicts(session, verdicts), Readings())
     plan = []
     for conflict in conflicts:

@@ -48,7 +48,8 @@ def _reinforce(session: ContextSession, unit: Unit) -> dict[str, Any]:
 
 
 def _band_floor(session: ContextSession, unit: Unit) -> int:
-    """Rules 2: the rank decay stops at, so that decay alone never costs a unit its authority."""
+    """Rules 2: the rank decay stops at (the bottom of the unit's authority band), so that decay alone
+    never costs a unit its authority."""
     config = session.config
     if unit.authority is Authority.RELIABLE:
         return config.reliable_demote_below

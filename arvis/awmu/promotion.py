@@ -32,6 +32,8 @@ __all__ = [
     "promote_reviewed",
     "promote_unit",
     "propose",
+    "queued_verdicts",
+    "refuse_low_confidence",
     "review_item",
     "seed",
     "settle_approved",
@@ -55,6 +57,30 @@ def check_text(text: str) -> str:
     if len(text) > MAX_TEXT:
         raise AwmuRuleError(AwmuErrorCode.INVALID_TEXT, f"the text is longer than {MAX_TEXT} characters")
     return text
+
+
+def refuse_low_confidence(
+    session: ContextSession, *, confidence: float, source: str
+) -> dict[str, Any] | None:
+    """The rejection of a proposal stated below the context's ``auto_activate_threshold`` (unless the
+    context admits all), recorded; None when the confidence suffices."""
+    config = session.config
+    if confidence < config.auto_activate_threshold and config.admission != "all":
+        session.emit(EventKind.REJECTED, None, reason="low_confidence", confidence=confidence, source=source)
+        return {"outcome": "rejected_low_confidence", "confidence": confidence}
+    return None
+
+
+def queued_verdicts(
+    session: ContextSession, item: ReviewItem, *, skip_slots: tuple[str, ...] = ()
+) -> list[Verdict]:
+    """The verdicts queued with ``item`` that still name an active unit (and whose ``slot``, rules 2, is
+    not among ``skip_slots``)."""
+    return [
+        Verdict(str(v["unit_id"]), ConflictType(v["type"]), float(v["confidence"]), str(v["detector"]))
+        for v in item.verdicts
+        if v["unit_id"] in session.active and v.get("slot") not in skip_slots
+    ]
 
 
 def judged_conflicts(session: ContextSession, verdicts: list[Verdict]) -> dict[str, Conflict]:
@@ -119,9 +145,9 @@ def propose(
     check_text(text)
     config = session.config
     admit_all = config.admission == "all"
-    if confidence < config.auto_activate_threshold and not admit_all:
-        session.emit(EventKind.REJECTED, None, reason="low_confidence", confidence=confidence, source=source)
-        return {"outcome": "rejected_low_confidence", "confidence": confidence}
+    refused = refuse_low_confidence(session, confidence=confidence, source=source)
+    if refused is not None:
+        return refused
     duplicate = session.duplicate_of(text)
     if duplicate is not None:
         session.emit(EventKind.DUPLICATE, duplicate.unit_id, source=source)
@@ -324,12 +350,7 @@ def seed(
 def promote_reviewed(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
     """An approved review item: conflicts are judged again against today's units, the trust gate is
     the reviewer's decision, the ceiling stays the one its trust earned."""
-    verdicts = [
-        Verdict(str(v["unit_id"]), ConflictType(v["type"]), float(v["confidence"]), str(v["detector"]))
-        for v in item.verdicts
-        if v["unit_id"] in session.active
-    ]
-    conflicts = _conflicts(session, item.text, verdicts)
+    conflicts = _conflicts(session, item.text, queued_verdicts(session, item))
     plan = _plan(session, conflicts, item.authority_ceiling)
     for conflict, unit, resolution in plan:
         session.emit(EventKind.CONFLICT, unit.unit_id, type=conflict.type.value, resolution=resolution.value)
