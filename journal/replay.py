@@ -333,6 +333,7 @@ def _as_recorded(entry: JournalEntry) -> RecordedCall:
         args=entry.args,
         recorded_at=entry.recorded_at,
         result=entry.result,
+        identity_refused=entry.status == ErrorCode.PRINCIPAL_NOT_ALLOWED,
     )
 
 

@@ -19,6 +19,7 @@ from sqlalchemy import (
 
 __all__ = [
     "FORMAT_VERSION",
+    "FORMAT_VERSIONS",
     "STATE_TABLES",
     "awmu_canon_requests",
     "awmu_contexts",
@@ -34,7 +35,12 @@ __all__ = [
     "pipeline_runs",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The format a new journal is created in. Entries are encoded alike in every format; the version
+says which access rules the kernel applies to the journal (``kernel.access.AccessRules``): format 1
+keeps the first release's rules, so a journal written by it replays byte for byte forever."""
+FORMAT_VERSIONS = (1, 2)
+"""Every format this release reads, verifies and appends to."""
 
 metadata = MetaData()
 

@@ -26,7 +26,7 @@ from journal.grant_repository import NoGrants, SqlGrantRepository
 from journal.memory_repository import SqlMemoryRepository
 from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
-from journal.schema import FORMAT_VERSION, journal_header
+from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS, journal_header
 from journal.sql import SqlRunner, insert_sql
 from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
@@ -64,7 +64,9 @@ def _where(engine: Engine) -> str:
         return (engine.url.database or "").encode("utf-8", "surrogateescape").hex()
 
 
-def _create_header(engine: Engine, clock: Clock, journal_id: str | None, copy: JournalHeader | None) -> None:
+def _create_header(
+    engine: Engine, clock: Clock, journal_id: str | None, copy: JournalHeader | None, format_version: int
+) -> None:
     """Write the header of a new journal (or a copy of another journal's header, for replay)."""
     with engine.begin() as connection:
         if read_header(connection) is not None:
@@ -76,7 +78,7 @@ def _create_header(engine: Engine, clock: Clock, journal_id: str | None, copy: J
         if copy is None:
             created_at = format_time(clock.now())
             identity = journal_id or "j-" + sha256_hex(f"{created_at}|{_where(engine)}".encode())[:32]
-            copy = JournalHeader(identity, FORMAT_VERSION, created_at, genesis_hash(identity, FORMAT_VERSION))
+            copy = JournalHeader(identity, format_version, created_at, genesis_hash(identity, format_version))
         connection.execute(
             journal_header.insert(),
             {
@@ -423,14 +425,18 @@ class SqlJournalStore:
         copy_header: JournalHeader | None = None,
         upgrade: bool = True,
         keep_entries: bool = True,
+        format_version: int = FORMAT_VERSION,
     ) -> None:
+        """``format_version`` is the format a journal created here gets (an existing one keeps its own)."""
+        if format_version not in FORMAT_VERSIONS:
+            raise ValueError(f"unknown journal format version {format_version}")
         self.engine = engine
         self.last_entry: JournalEntry | None = None
         self._keep_entries = keep_entries
         try:
             if upgrade:
                 upgrade_to_head(engine)
-            _create_header(engine, clock, journal_id, copy_header)
+            _create_header(engine, clock, journal_id, copy_header, format_version)
             self._connection = engine.connect()
             header = read_header(self._connection)
             self._connection.rollback()
@@ -449,7 +455,17 @@ class SqlJournalStore:
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
+        if header.format_version not in FORMAT_VERSIONS:
+            self._connection.close()
+            raise StorageError(
+                f"the journal is in format {header.format_version}, which this release does not know"
+            )
         self.header = header
+
+    @property
+    def format_version(self) -> int:
+        """The journal's format (its header's): which access rules the kernel applies to it."""
+        return int(self.header.format_version)
 
     def _head(self, *, remembered: bool = False) -> tuple[int, str]:
         """The next seq and the previous hash, under the write lock: SQLite took it at BEGIN

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from arvis.canonical import CanonicalEncodingError, parse_time
 from journal.chain import compute_entry_hash, genesis_hash
 from journal.engine import valid_text
-from journal.schema import FORMAT_VERSION
+from journal.schema import FORMAT_VERSIONS
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 
@@ -63,7 +63,7 @@ class ChainVerifier:
         self.prev_hash = header.genesis_hash if valid_text(header.genesis_hash) else ""
         self.entries = 0
         self.header_break: ChainBreak | None = None
-        if header.format_version != FORMAT_VERSION:
+        if header.format_version not in FORMAT_VERSIONS:
             self.header_break = ChainBreak(0, f"unsupported journal format version {header.format_version}")
             return
         self.header_break = damaged_header(header)

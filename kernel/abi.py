@@ -132,6 +132,8 @@ class CallContext(msgspec.Struct, frozen=True):
     principal: str
     services: KernelServiceRegistry
     tx: Transaction
+    access_rules: int = 1
+    """The journal's access rules (``kernel.access.AccessRules``): its format version."""
     recorded: bytes | None = None
     """Verification replay only: the journaled result of the entry being re-executed. A handler reads
     back from it what is not reproducible (a detector's output, the rule set a context was created

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 
 __all__ = [
     "ADMIN_PREFIXES",
     "ANY_SCOPE",
+    "AccessRules",
     "Capability",
     "Grant",
     "GrantRepository",
@@ -28,6 +29,19 @@ __all__ = [
 
 ADMIN_PREFIXES = ("admin:", "operator:")
 ANY_SCOPE = "*"
+
+
+class AccessRules(IntEnum):
+    """Which access rules a journal's calls are decided under: its format version
+    (``journal.schema.FORMAT_VERSION``), fixed when the journal is created, so that a journal replays
+    under the rules it was written under."""
+
+    FIRST = 1
+    """The first release's: working memory open to every principal, global run ids, a run begun with
+    ``read``."""
+    OWNED = 2
+    """Contexts have owners and are governed by capabilities, names are reserved to their owners, runs
+    are scoped to the principal that begins them and need ``write``."""
 
 
 class Capability(StrEnum):

@@ -25,6 +25,7 @@ from kernel.arguments import (
 )
 from kernel.clock import Clock
 from kernel.errors import ErrorCode, KernelError
+from kernel.identity import IdentityPolicy, VouchedPrincipals, refusal_detail
 from kernel.pipeline import pipeline
 from kernel.protocols import JournalStore, StorageBusy, StorageError, StorageStale, Transaction
 from kernel.registry import KernelServiceRegistry
@@ -53,6 +54,9 @@ class RecordedCall(msgspec.Struct, frozen=True):
     recorded_at: str
     result: bytes | None = None
     """The journaled result when a recorded entry is re-executed (verification): ``CallContext.recorded``."""
+    identity_refused: bool = False
+    """The deployment's identity policy refused the principal (live), or the journal records that it
+    did (replay): the call is refused ``principal_not_allowed`` (``kernel.identity``)."""
 
 
 class Kernel:
@@ -69,7 +73,13 @@ class Kernel:
         clock: Clock,
         busy_retries: int = 3,
         logger: CallLogger | None = None,
+        identity: IdentityPolicy | None = None,
     ) -> None:
+        """``identity``: who this kernel may act as (``kernel.identity``); None: every principal, the
+        embedding application vouching for them (``VouchedPrincipals``)."""
+        self.identity: IdentityPolicy = VouchedPrincipals() if identity is None else identity
+        self.access_rules = store.format_version
+        """The access rules of the journal (``kernel.access.AccessRules``): its format version."""
         self.busy_retries = busy_retries
         self.logger = logger
         self.table = table
@@ -82,38 +92,58 @@ class Kernel:
         """One call at a time per kernel: threads sharing a kernel take turns (the journal is one
         chain, appended in one order anyway), so its connection is never used by two at once."""
 
-    def _record(self, name: object, args: object, principal: object) -> RecordedCall | SyscallResult:
+    def _record(
+        self, name: object, args: object, principal: object, credential: object = None
+    ) -> RecordedCall | SyscallResult:
         """The call in its journaled form, reading the clock once; a broken clock is unacknowledged."""
         try:
             moment = self.clock.now()
             recorded_at = format_time(moment)
             # the handler gets the moment as replay will parse it back: in UTC
             self._last_reading = (recorded_at, moment if moment.tzinfo is UTC else moment.astimezone(UTC))
+            claimed = record_text(principal, MAX_PRINCIPAL_LENGTH)
             return RecordedCall(
                 syscall=record_text(name, MAX_NAME_LENGTH),
-                principal=record_text(principal, MAX_PRINCIPAL_LENGTH),
+                principal=claimed,
                 args=record_args({} if args is None else args),
                 recorded_at=recorded_at,
+                identity_refused=not self._admitted(claimed, credential),
             )
         except Exception as exc:
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
 
-    def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult:
-        """Execute one syscall. Whatever the inputs, returns a SyscallResult and never raises; safe to
-        call from several threads (they take turns)."""
+    def _admitted(self, principal: str, credential: object) -> bool:
+        """The identity policy's verdict; a credential that is not a plain string, or a policy that
+        raises, refuses."""
+        if credential is not None and type(credential) is not str:
+            return False
+        try:
+            return self.identity.admits(principal, credential) is True
+        except Exception:
+            return False
+
+    def call(
+        self, name: object, args: object = None, *, principal: object, credential: object = None
+    ) -> SyscallResult:
+        """Execute one syscall as ``principal``, proved by ``credential`` when the kernel's identity
+        policy asks for one (it is never journaled). Whatever the inputs, returns a SyscallResult and
+        never raises; safe to call from several threads (they take turns)."""
         with self._lock:
-            recorded = self._record(name, args, principal)
+            recorded = self._record(name, args, principal, credential)
             if isinstance(recorded, SyscallResult):
                 return recorded
             self._load_encoder_for([recorded])
             return self.execute(recorded)
 
-    def call_many(self, calls: Iterable[tuple[object, object, object]]) -> list[SyscallResult]:
-        """Bulk: ``(name, args, principal)`` calls in one database transaction, each with its own
-        journal entry and result, a refused call leaving nothing behind. The batch commits whole: if
-        the storage fails, no call of it is acknowledged (every result has seq None)."""
+    def call_many(
+        self, calls: Iterable[tuple[object, object, object] | tuple[object, object, object, object]]
+    ) -> list[SyscallResult]:
+        """Bulk: ``(name, args, principal)`` or ``(name, args, principal, credential)`` calls in one
+        database transaction, each with its own journal entry and result, a refused call leaving nothing
+        behind. The batch commits whole: if the storage fails, no call of it is acknowledged (every
+        result has seq None)."""
         with self._lock:
-            recorded = [self._record(name, args, principal) for name, args, principal in calls]
+            recorded = [self._record(*call) for call in calls]
             self._load_encoder_for(recorded)
             started = time.perf_counter()
             results = self._batch(recorded)
@@ -230,6 +260,7 @@ class Kernel:
             )
         with transactions() as tx:
             ctx = CallContext(
+                access_rules=self.access_rules,
                 seq=tx.next_seq,
                 now=now,
                 principal=recorded.principal,
@@ -269,6 +300,8 @@ class Kernel:
     def _admit(self, recorded: RecordedCall) -> tuple[SyscallSpec, Any]:
         """Checks that need no state: principal, name, argument shape, bound service."""
         check_principal(recorded.principal)
+        if recorded.identity_refused:
+            raise KernelError(ErrorCode.PRINCIPAL_NOT_ALLOWED, refusal_detail(recorded.principal))
         spec = self.table.get(recorded.syscall)
         if spec is None:
             raise KernelError(ErrorCode.UNKNOWN_SYSCALL, "the name is not in the syscall table")

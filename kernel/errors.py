@@ -28,6 +28,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_SYSCALL = "unknown_syscall"
     INVALID_ARGS = "invalid_args"
     INVALID_PRINCIPAL = "invalid_principal"
+    PRINCIPAL_NOT_ALLOWED = "principal_not_allowed"
     REPLAY_DIVERGENCE = "replay_divergence"
     INTERNAL_ERROR = "internal_error"
     STORAGE_UNAVAILABLE = "storage_unavailable"
@@ -62,6 +63,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.UNKNOWN_SYSCALL: "no syscall of this name is in the table",
     ErrorCode.INVALID_ARGS: "the arguments do not match the syscall's request type",
     ErrorCode.INVALID_PRINCIPAL: "the principal must be a non-empty printable string",
+    ErrorCode.PRINCIPAL_NOT_ALLOWED: "the deployment does not let this caller act as this principal",
     ErrorCode.REPLAY_DIVERGENCE: "the call does not match the recorded journal entry",
     ErrorCode.INTERNAL_ERROR: "the kernel failed while handling the call",
     ErrorCode.STORAGE_UNAVAILABLE: "the journal could not be written; the call was not acknowledged",

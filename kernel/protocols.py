@@ -77,6 +77,11 @@ class Batch(Protocol):
 
 
 class JournalStore(Protocol):
+    @property
+    def format_version(self) -> int:
+        """The journal's format version, which selects its access rules."""
+        ...
+
     def transaction(self) -> AbstractContextManager[Transaction]:
         """One write transaction: everything in it commits together or not at all."""
         ...

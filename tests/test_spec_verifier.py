@@ -251,14 +251,14 @@ def test_unsupported_format_version_is_bad_at_zero(verifier: Path, journal_copy:
     def frame(data: bytes) -> bytes:
         return len(data).to_bytes(8, "big") + data
 
-    genesis = hashlib.sha256(b"arvis-journal" + frame(journal_id.encode()) + frame(b"2")).hexdigest()
+    genesis = hashlib.sha256(b"arvis-journal" + frame(journal_id.encode()) + frame(b"3")).hexdigest()
     _edit(
         journal_copy,
         ("DROP TRIGGER journal_header_no_update", ()),
-        ("UPDATE journal_header SET format_version = 2, genesis_hash = ?", (genesis,)),
+        ("UPDATE journal_header SET format_version = 3, genesis_hash = ?", (genesis,)),
     )
     done = _run(verifier, journal_copy)
-    assert (done.returncode, done.stdout) == (1, "BAD 0 unsupported format version 2\n")
+    assert (done.returncode, done.stdout) == (1, "BAD 0 unsupported format version 3\n")
 
 
 def test_missing_file_is_an_io_error(verifier: Path, tmp_path: Path) -> None:
