@@ -1,0 +1,235 @@
+"""Identity bound by the deployment (``kernel/identity.py``): a kernel opened with an identity policy
+refuses, journals and replays a call that claims a principal the policy does not admit."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from journal_helpers import make_clock, reader_of, verify
+from strategies import write_args
+
+from journal.engine import open_engine
+from journal.schema import FORMAT_VERSION
+from journal.state import state_digest
+from journal.store import SqlJournalStore
+from kernel.boot import default_services
+from kernel.dispatcher import Kernel
+from kernel.identity import (
+    AllowedPrincipals,
+    IdentityPolicy,
+    SignedPrincipals,
+    VouchedPrincipals,
+    matches,
+    principal_token,
+    refusal_detail,
+)
+from syscalls.table import SYSCALL_TABLE
+
+KEY = bytes(range(32))
+
+
+def _kernel(path: Path, identity: IdentityPolicy | None) -> Kernel:
+    clock = make_clock()
+    store = SqlJournalStore(open_engine(str(path)), clock=clock)
+    return Kernel(
+        table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock, identity=identity
+    )
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Path]:
+    yield tmp_path / "j.db"
+
+
+def _digest(kernel: Kernel) -> str:
+    assert isinstance(kernel.store, SqlJournalStore)
+    with kernel.store.engine.connect() as connection:
+        return state_digest(connection)
+
+
+def _write_args(user: str = "alice") -> dict[str, Any]:
+    return write_args(user_id=user, replace=True)
+
+
+def test_new_journals_are_format_2(db: Path) -> None:
+    kernel = _kernel(db, None)
+    kernel.close()
+    with reader_of(db) as reader:
+        header = reader.header()
+    assert header is not None and header.format_version == FORMAT_VERSION == 2
+
+
+def test_allowed_principals_admit_only_their_patterns_and_refusals_are_journaled(db: Path) -> None:
+    kernel = _kernel(db, AllowedPrincipals(["agent:planner", "user:*"]))
+    try:
+        assert kernel.call("memory.write", _write_args(), principal="user:alice").ok
+        before = _digest(kernel)
+        for claimed in ("admin:root", "operator:local", "agent:other", "user:"):
+            refused = kernel.call("memory.write", _write_args(), principal=claimed)
+            assert not refused.ok and refused.error is not None
+            assert refused.error.code == "principal_not_allowed"
+            assert refused.error.detail == refusal_detail(claimed)
+            assert refused.seq is not None  # journaled
+        assert _digest(kernel) == before  # nothing changed
+        listed = kernel.call("memory.list", {"user_id": "alice"}, principal="agent:planner")
+        assert listed.error is not None and listed.error.code == "memory_policy_denied"  # admitted, no grant
+    finally:
+        kernel.close()
+    report = verify(db)
+    assert report.verified and report.replayed, report.to_json()
+
+
+def test_an_invalid_principal_is_reported_before_identity(db: Path) -> None:
+    kernel = _kernel(db, AllowedPrincipals(["user:*"]))
+    try:
+        result = kernel.call("memory.list", {"user_id": "a"}, principal="bad\nprincipal")
+        assert result.error is not None and result.error.code == "invalid_principal"
+    finally:
+        kernel.close()
+
+
+def test_signed_principals_need_the_token_of_their_own_principal(db: Path) -> None:
+    kernel = _kernel(db, SignedPrincipals(KEY))
+    token = principal_token(KEY, "operator:ops")
+    try:
+        assert kernel.call("memory.write", _write_args(), principal="operator:ops", credential=token).ok
+        for credential in (None, "", token.upper(), principal_token(KEY, "operator:other"), "é" * 64, 42):
+            result = kernel.call(
+                "memory.list", {"user_id": "alice"}, principal="operator:ops", credential=credential
+            )
+            assert result.error is not None and result.error.code == "principal_not_allowed", credential
+        # a token is bound to its principal: operator:ops's token does not make its holder admin:root
+        stolen = kernel.call("memory.list", {"user_id": "alice"}, principal="admin:root", credential=token)
+        assert stolen.error is not None and stolen.error.code == "principal_not_allowed"
+    finally:
+        kernel.close()
+    assert verify(db).verified
+
+
+def test_required_for_limits_the_token_to_matching_principals(db: Path) -> None:
+    kernel = _kernel(db, SignedPrincipals(KEY, required_for=("admin:*", "operator:*")))
+    try:
+        assert kernel.call("memory.write", _write_args(), principal="user:alice").ok
+        refused = kernel.call("memory.list", {"user_id": "alice"}, principal="operator:local")
+        assert refused.error is not None and refused.error.code == "principal_not_allowed"
+        token = principal_token(KEY, "operator:local")
+        assert kernel.call(
+            "memory.list", {"user_id": "alice"}, principal="operator:local", credential=token
+        ).ok
+    finally:
+        kernel.close()
+
+
+def test_the_credential_is_never_journaled(db: Path) -> None:
+    kernel = _kernel(db, SignedPrincipals(KEY))
+    token = principal_token(KEY, "operator:ops")
+    try:
+        assert kernel.call("memory.write", _write_args(), principal="operator:ops", credential=token).ok
+        kernel.call("memory.write", _write_args(), principal="operator:ops", credential="f" * 64)
+    finally:
+        kernel.close()
+    raw = b"".join(
+        Path(f"{db}{suffix}").read_bytes() for suffix in ("", "-wal") if Path(f"{db}{suffix}").exists()
+    )
+    assert token.encode() not in raw and b"f" * 64 not in raw
+
+
+class _Raising:
+    def admits(self, principal: str, credential: str | None) -> bool:
+        raise RuntimeError("policy down")
+
+
+class _Truthy:
+    def admits(self, principal: str, credential: str | None) -> Any:
+        return "yes"  # not True: a policy must answer True to admit
+
+
+@pytest.mark.parametrize("policy", [_Raising(), _Truthy()])
+def test_a_failing_or_sloppy_policy_refuses(db: Path, policy: IdentityPolicy) -> None:
+    kernel = _kernel(db, policy)
+    try:
+        result = kernel.call("memory.list", {"user_id": "a"}, principal="user:a")
+        assert result.error is not None and result.error.code == "principal_not_allowed"
+        assert result.seq == 1
+    finally:
+        kernel.close()
+
+
+def test_call_many_takes_credentials_per_call(db: Path) -> None:
+    kernel = _kernel(db, SignedPrincipals(KEY))
+    token = principal_token(KEY, "user:alice")
+    try:
+        results = kernel.call_many(
+            [
+                ("memory.write", _write_args(), "user:alice", token),
+                ("memory.list", {"user_id": "alice"}, "user:alice"),
+            ]
+        )
+        assert results[0].ok
+        assert results[1].error is not None and results[1].error.code == "principal_not_allowed"
+    finally:
+        kernel.close()
+    assert verify(db).verified
+
+
+def test_replay_reproduces_identity_refusals_without_any_policy(db: Path) -> None:
+    """Verification replays through a kernel that vouches for everyone; the recorded refusals are
+    reproduced from the entries' status, and a refusal forged into an accepted call's place diverges."""
+    kernel = _kernel(db, AllowedPrincipals(["user:*"]))
+    try:
+        kernel.call("memory.write", _write_args(), principal="user:alice")
+        kernel.call("memory.write", _write_args("bob"), principal="admin:root")
+        kernel.call("memory.list", {"user_id": "alice"}, principal="user:alice")
+    finally:
+        kernel.close()
+    assert verify(db).verified
+    # a replay under the vouching default would accept admin:root's write; it must not, since the
+    # journal says the deployment refused it
+    with reader_of(db) as reader:
+        statuses = [entry.status for entry in reader.entries()]
+    assert statuses == ["ok", "principal_not_allowed", "ok"]
+
+
+def test_a_vouched_kernel_admits_any_valid_principal(db: Path) -> None:
+    kernel = _kernel(db, VouchedPrincipals())
+    try:
+        assert kernel.call("memory.list", {"user_id": "a"}, principal="admin:anyone").ok
+    finally:
+        kernel.close()
+
+
+def test_policies_refuse_bad_configuration() -> None:
+    with pytest.raises(ValueError):
+        SignedPrincipals(b"short")
+    with pytest.raises(ValueError):
+        AllowedPrincipals([])
+    with pytest.raises(ValueError):
+        AllowedPrincipals(["*"])
+
+
+@given(st.text(min_size=1, max_size=12), st.text(max_size=12))
+def test_a_star_pattern_never_matches_its_bare_prefix(stem: str, rest: str) -> None:
+    pattern = stem + "*"
+    assert matches(pattern, stem + rest) == (len(rest) > 0)
+    assert not matches(pattern, stem)
+    assert matches(stem, stem) and not matches(stem, stem + "x")
+
+
+def test_the_status_column_is_what_replay_reads(db: Path) -> None:
+    """Editing an identity refusal's status into ok breaks the chain (the status is hashed)."""
+    kernel = _kernel(db, AllowedPrincipals(["user:*"]))
+    try:
+        kernel.call("memory.write", _write_args(), principal="admin:root")
+    finally:
+        kernel.close()
+    with sqlite3.connect(db) as connection:
+        connection.execute("DROP TRIGGER IF EXISTS journal_no_update")
+        connection.execute("UPDATE journal SET status = 'ok' WHERE seq = 1")
+    report = verify(db)
+    assert not report.verified and report.divergence is not None and report.divergence.seq == 1
