@@ -115,7 +115,8 @@ class Tracer:
         self.entries: set[tuple[str, str, str]] = set()
         """Traced long-term entries as (user_id, key, created_at): how a snapshot names them."""
         self.runs: dict[str, int] = {}
-        """Every pipeline run seen: run id -> the seq of its ``pipeline.begin``."""
+        """Every pipeline run seen: its stored run id (format 2: qualified by its principal) -> the seq
+        of its ``pipeline.begin``."""
         self.touched: set[str] = set()
         """Every unit a traced call named or changed (reinforced, decayed, pinned, canonized...)."""
         self.decided: set[str] = set()
@@ -130,7 +131,7 @@ class Tracer:
         if entry.syscall == "kernel.record":
             args = {}  # a record's payload is free-form: never read as a call's arguments
         if entry.syscall == "pipeline.begin" and isinstance(value.get("run"), dict):
-            self.runs[str(args.get("run_id"))] = entry.seq
+            self.runs[str(value["run"].get("run_id"))] = entry.seq
         if self._origin(entry, args, value):
             self.trace.calls.append(entry.seq)
             if value:
@@ -284,7 +285,8 @@ class Tracer:
         if not keys:
             return
         self.trace.included_in.append({"kind": "snapshot", "seq": entry.seq, "user_id": user, "keys": keys})
-        run_id = args.get("run_id")
+        # the run as stored (the result names it; format 1: the id as given, which the result repeats)
+        run_id = value.get("run_id", args.get("run_id"))
         if isinstance(run_id, str) and run_id in self.runs:
             self.trace.included_in.append(
                 {

@@ -86,6 +86,8 @@ class CognitivePipelineContext:
 
     user_id: str
     run_id: str
+    """The id as the runner was given it; a journal under the owned access rules stores the run as
+    ``<principal>/<run_id>``, and the calls the runner makes with this id resolve to it."""
     principal: str
     memory_snapshot: MemoryLongSnapshot
     long_memory: Mapping[str, Any]

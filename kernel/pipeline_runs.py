@@ -5,12 +5,19 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-__all__ = ["PipelineRun", "PipelineRunRepository"]
+__all__ = ["PipelineRun", "PipelineRunRepository", "qualified_run_id"]
+
+
+def qualified_run_id(principal: str, run_id: str) -> str:
+    """The id a run is stored under when run ids are scoped to their principal (``AccessRules.OWNED``):
+    the principal that begins it, a slash, the id it gave."""
+    return f"{principal}/{run_id}"
 
 
 @dataclass(frozen=True)
 class PipelineRun:
     run_id: str
+    """The stored id: the id given under the first rules, ``qualified_run_id`` under the owned ones."""
     user_id: str
     principal: str
     began_seq: int

@@ -21,7 +21,7 @@ from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.table import SyscallSpec
 from syscalls.access import authorize
-from syscalls.pipeline import RunId, refuse_in_flight_mutation
+from syscalls.pipeline import RunId, find_run, refuse_in_flight_mutation
 from syscalls.types import NO_NUL, AwareDatetime, UserId
 
 __all__ = ["MEMORY_LONG_SYSCALLS"]
@@ -91,16 +91,16 @@ def memory_get(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
 
 
 def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
-    """With ``run_id``: the snapshot of that active run, tagged with it in the journal and the result."""
+    """With ``run_id``: the snapshot of that active run (resolved for the caller, ``find_run``), tagged
+    with it in the journal (the id as given) and in the result (the run's stored id)."""
     authorize(ctx, Capability.READ, args.user_id)
-    if args.run_id is not None:
-        run = ctx.tx.pipeline_runs.get(args.run_id)
-        if run is None or not run.active or run.user_id != args.user_id:
-            raise KernelError(
-                ErrorCode.PIPELINE_RUN_NOT_FOUND, f"no active run '{args.run_id}' for this user"
-            )
+    if args.run_id is None:
+        return _memory(ctx).snapshot(ctx.tx.memory_repository, user_id=args.user_id, now=ctx.now)
+    run = find_run(ctx, args.run_id)
+    if run is None or not run.active or run.user_id != args.user_id:
+        raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"no active run '{args.run_id}' for this user")
     value = _memory(ctx).snapshot(ctx.tx.memory_repository, user_id=args.user_id, now=ctx.now)
-    return value if args.run_id is None else {**value, "run_id": args.run_id}
+    return {**value, "run_id": run.run_id}
 
 
 def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:

@@ -1,5 +1,10 @@
 """The pipeline family: a run begins (its user's memory is held still), takes its snapshot through
-``memory.snapshot`` tagged with the run id, and ends. Mutations of that user in between are refused."""
+``memory.snapshot`` tagged with the run id, and ends. Mutations of that user in between are refused.
+
+Under the first release's rules (``AccessRules.FIRST``) a run id is global and a run begins with ``read``.
+Under ``AccessRules.OWNED`` a run begins with ``write`` and its id is scoped to the principal that begins it:
+the run is stored as ``<principal>/<run_id>``, and an id given to ``pipeline.end`` or ``memory.snapshot``
+is resolved for the caller (``find_run``)."""
 
 from __future__ import annotations
 
@@ -8,14 +13,14 @@ from typing import Annotated, Any
 import msgspec
 
 from kernel.abi import CallContext
-from kernel.access import Capability
+from kernel.access import AccessRules, Capability
 from kernel.errors import ErrorCode, KernelError
-from kernel.pipeline_runs import PipelineRun
+from kernel.pipeline_runs import PipelineRun, qualified_run_id
 from kernel.table import SyscallSpec
 from syscalls.access import authorize
 from syscalls.types import UserId
 
-__all__ = ["PIPELINE_SYSCALLS", "RunId", "refuse_in_flight_mutation"]
+__all__ = ["PIPELINE_SYSCALLS", "RunId", "find_run", "refuse_in_flight_mutation"]
 
 RunId = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")]
 
@@ -39,6 +44,17 @@ def _run_wire(run: PipelineRun) -> dict[str, Any]:
     }
 
 
+def find_run(ctx: CallContext, run_id: str) -> PipelineRun | None:
+    """The run ``run_id`` names for the call's principal. First rules: the run stored under that id.
+    Owned rules: the caller's own run of that id (``<caller>/<run_id>``) when one was ever begun, else
+    the run stored under ``run_id`` itself (another principal's run, named by its qualified id)."""
+    runs = ctx.tx.pipeline_runs
+    if ctx.access_rules == AccessRules.FIRST:
+        return runs.get(run_id)
+    own = runs.get(qualified_run_id(ctx.principal, run_id))
+    return own if own is not None else runs.get(run_id)
+
+
 def refuse_in_flight_mutation(ctx: CallContext, user_id: str) -> None:
     """Memory is consumed as a snapshot during a run: no mutation of its user until it ends."""
     run = ctx.tx.pipeline_runs.active_for(user_id)
@@ -50,23 +66,26 @@ def refuse_in_flight_mutation(ctx: CallContext, user_id: str) -> None:
 
 
 def pipeline_begin(ctx: CallContext, args: BeginArgs) -> dict[str, Any]:
-    authorize(ctx, Capability.READ, args.user_id)
-    if ctx.tx.pipeline_runs.get(args.run_id) is not None:
+    first = ctx.access_rules == AccessRules.FIRST
+    # holding a user's memory still blocks its writes: under the owned rules that takes write
+    authorize(ctx, Capability.READ if first else Capability.WRITE, args.user_id)
+    run_id = args.run_id if first else qualified_run_id(ctx.principal, args.run_id)
+    if ctx.tx.pipeline_runs.get(run_id) is not None:
         raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
-    run = PipelineRun(args.run_id, args.user_id, ctx.principal, ctx.seq)
+    run = PipelineRun(run_id, args.user_id, ctx.principal, ctx.seq)
     ctx.tx.pipeline_runs.begin(run)
     return {"run": _run_wire(run)}
 
 
 def pipeline_end(ctx: CallContext, args: EndArgs) -> dict[str, Any]:
-    run = ctx.tx.pipeline_runs.get(args.run_id)
+    run = find_run(ctx, args.run_id)
     if run is None:
         raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"no run '{args.run_id}'")
     if not run.active:
         raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"run '{args.run_id}' has ended")
     if run.principal != ctx.principal:
         authorize(ctx, Capability.ADMIN, "*")
-    ctx.tx.pipeline_runs.end(args.run_id, ctx.seq)
+    ctx.tx.pipeline_runs.end(run.run_id, ctx.seq)
     return {"run": _run_wire(PipelineRun(run.run_id, run.user_id, run.principal, run.began_seq, ctx.seq))}
 
 

@@ -251,7 +251,7 @@ def test_a_run_begun_in_a_batch_that_rolled_back_is_not_remembered(tmp_path: Pat
         _call(kernel, _write("a"))
         _call(
             kernel,
-            ("access.grant", {"principal": "agent:p", "capability": "read", "scope": "u1"}, "operator:t"),
+            ("access.grant", {"principal": "agent:p", "capability": "write", "scope": "u1"}, "operator:t"),
         )
         store = kernel.store
         assert isinstance(store, SqlJournalStore)

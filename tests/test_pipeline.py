@@ -21,8 +21,8 @@ from syscalls.table import SYSCALL_TABLE
 USER = "alice"
 AGENT = "agent:planner"
 OPERATOR = "operator:test"
-SETUP_ENTRIES = 3
-"""The journal of the ``journal`` fixture before any run: two writes by the user and the agent's grant."""
+SETUP_ENTRIES = 4
+"""The journal of the ``journal`` fixture before any run: two writes by the user and the agent's grants."""
 
 
 def _write(kernel: Any, key: str, memory_type: str = "constraint") -> Any:
@@ -41,8 +41,9 @@ def journal(tmp_path: Path) -> Iterator[tuple[Kernel, Path]]:
     )
     _write(kernel, "no_penicillin")
     _write(kernel, "language", "preference")
-    grant = {"principal": AGENT, "capability": "read", "scope": USER}
-    assert kernel.call("access.grant", grant, principal=OPERATOR).ok  # runs need read on the user
+    for capability in ("read", "write"):  # a run needs write on the user (format 2), its snapshot read
+        grant = {"principal": AGENT, "capability": capability, "scope": USER}
+        assert kernel.call("access.grant", grant, principal=OPERATOR).ok
     yield kernel, path
     kernel.close()
 
@@ -83,7 +84,7 @@ def test_the_refused_mutation_is_journaled_with_its_reason(journal: tuple[Kernel
     finally:
         reader.close()
     assert len(refused) == 1 and b"in-flight mutation" in refused[0].result
-    assert syscalls[:SETUP_ENTRIES] == ["memory.write", "memory.write", "access.grant"]
+    assert syscalls[:SETUP_ENTRIES] == ["memory.write", "memory.write", "access.grant", "access.grant"]
     assert syscalls[SETUP_ENTRIES:] == ["pipeline.begin", "memory.snapshot", "memory.write", "pipeline.end"]
     reader = JournalReader.open(str(path))
     try:
