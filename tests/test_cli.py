@@ -70,11 +70,12 @@ ERRORS = _seqs_where(lambda c, s: s != "ok")
 
 def test_call_prints_the_result_and_exits_0_or_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "new.db"
-    first = _json(capsys, "call", "memory.write", "--db", db, "--create", "--args", WRITE_JSON)
+    admin = ("--principal", "operator:local")  # --create wrote the admin key it needs
+    first = _json(capsys, "call", "memory.write", "--db", db, "--create", *admin, "--args", WRITE_JSON)
     assert first["ok"] is True
     assert first["seq"] == 1
     assert first["value"]["entry"]["key"] == "language"
-    refused = _json(capsys, "call", "memory.write", "--db", db, "--args", WRITE_JSON, code=1)
+    refused = _json(capsys, "call", "memory.write", "--db", db, *admin, "--args", WRITE_JSON, code=1)
     assert refused["ok"] is False
     assert refused["seq"] == 2
     assert refused["error"]["code"] == "memory_conflict"
@@ -85,7 +86,7 @@ def test_call_prints_the_result_and_exits_0_or_1(tmp_path: Path, capsys: pytest.
     )
     assert denied["seq"] == 3 and denied["error"]["code"] == "memory_policy_denied"
     grant_args = '{"principal":"agent:cli","capability":"read","scope":"u1"}'
-    granted = _json(capsys, "call", "access.grant", "--db", db, "--args", grant_args)
+    granted = _json(capsys, "call", "access.grant", "--db", db, *admin, "--args", grant_args)
     assert granted["ok"] and granted["seq"] == 4
     read = _json(capsys, "call", "memory.get", "--db", db, "--args", get_args, "--principal", "agent:cli")
     assert read["ok"] and read["seq"] == 5
@@ -114,7 +115,19 @@ def test_call_refusals_exit_1_and_are_journaled(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], syscall: str, args: str, code: str
 ) -> None:
     db = tmp_path / "new.db"
-    result = _json(capsys, "call", syscall, "--db", db, "--create", "--args", args, code=1)
+    result = _json(
+        capsys,
+        "call",
+        syscall,
+        "--db",
+        db,
+        "--create",
+        "--principal",
+        "operator:local",
+        "--args",
+        args,
+        code=1,
+    )
     assert result["error"]["code"] == code
     assert result["seq"] == 1
     with h.reader_of(db) as reader:
@@ -127,7 +140,9 @@ def test_call_with_bad_args_json_exits_2(
 ) -> None:
     db = tmp_path / "new.db"
     h.build_journal(db, h.STANDARD_CALLS[:1])
-    code, out, err = h.cli(capsys, "call", "memory.list", "--db", db, "--args", bad)
+    code, out, err = h.cli(
+        capsys, "call", "memory.list", "--db", db, "--principal", h.PRINCIPAL, "--args", bad
+    )
     assert code == 2
     assert out == ""
     _clean_error(err)
@@ -141,22 +156,24 @@ def test_call_reads_the_database_from_the_environment(
 ) -> None:
     db = tmp_path / "env.db"
     monkeypatch.setenv("ARVIS_DB", str(db))
-    assert _json(capsys, "call", "memory.snapshot", "--create", "--args", '{"user_id":"u1"}')["seq"] == 1
+    snapshot = ("memory.snapshot", "--principal", h.PRINCIPAL, "--args", '{"user_id":"u1"}')
+    assert _json(capsys, "call", *snapshot, "--create")["seq"] == 1
     monkeypatch.delenv("ARVIS_DB")
-    code, _, err = h.cli(capsys, "call", "memory.snapshot", "--args", '{"user_id":"u1"}')
+    code, _, err = h.cli(capsys, "call", *snapshot)
     assert code == 2
     _clean_error(err)
 
 
 def test_call_in_a_real_process(tmp_path: Path) -> None:
     db = tmp_path / "proc.db"
-    ok = h.arvis_subprocess("call", "memory.write", "--db", db, "--create", "--args", WRITE_JSON)
+    write = ("call", "memory.write", "--db", db, "--principal", "operator:local")
+    ok = h.arvis_subprocess(*write, "--create", "--args", WRITE_JSON)
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["seq"] == 1
-    refused = h.arvis_subprocess("call", "memory.write", "--db", db, "--args", WRITE_JSON)
+    refused = h.arvis_subprocess(*write, "--args", WRITE_JSON)
     assert refused.returncode == 1
     assert json.loads(refused.stdout)["error"]["code"] == "memory_conflict"
-    bad = h.arvis_subprocess("call", "memory.write", "--db", db, "--args", "{oops")
+    bad = h.arvis_subprocess(*write, "--args", "{oops")
     assert bad.returncode == 2
     assert bad.stdout == ""
     _clean_error(bad.stderr)

@@ -61,6 +61,12 @@ def _names(directory: Path) -> set[str]:
     return {entry.name for entry in directory.iterdir()}
 
 
+@pytest.fixture(autouse=True)
+def _principal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``arvis call`` has no default principal: these calls are the user's own (paths are the point)."""
+    monkeypatch.setenv("ARVIS_PRINCIPAL", h.PRINCIPAL)
+
+
 @pytest.fixture
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The test's own directory as the working directory (relative names land there), no $ARVIS_DB."""

@@ -212,7 +212,9 @@ def test_syscalls_of_one_name_and_of_a_typo(capsys: pytest.CaptureFixture[str]) 
 def test_call_suggests_the_syscall_meant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "j.db"
     h.build_journal(path)
-    code, out, err = h.cli(capsys, "call", "memory.wirte", "--db", path, "--args", "{}")
+    code, out, err = h.cli(
+        capsys, "call", "memory.wirte", "--db", path, "--principal", h.PRINCIPAL, "--args", "{}"
+    )
     assert code == 1
     assert json.loads(out)["error"]["code"] == "unknown_syscall"  # the kernel's answer, unchanged
     assert "did you mean memory.write" in err
@@ -222,7 +224,9 @@ def test_call_lists_the_valid_enum_values(tmp_path: Path, capsys: pytest.Capture
     path = tmp_path / "j.db"
     h.build_journal(path)
     args = json.dumps({**h.WRITE, "memory_type": "prefrence"})
-    code, out, err = h.cli(capsys, "call", "memory.write", "--db", path, "--args", args)
+    code, out, err = h.cli(
+        capsys, "call", "memory.write", "--db", path, "--principal", h.PRINCIPAL, "--args", args
+    )
     assert code == 1
     assert json.loads(out)["error"]["code"] == "invalid_args"
     assert "did you mean preference?" in err
@@ -307,7 +311,7 @@ def test_a_journaled_name_the_table_lacks_is_a_valid_filter(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A refused call to a mistyped syscall is journaled under that name: it can be listed."""
-    code, _, _ = h.cli(capsys, "call", "memory.wirte", "--db", db)
+    code, _, _ = h.cli(capsys, "call", "memory.wirte", "--db", db, "--principal", h.PRINCIPAL)
     assert code == 1
     code, out, _ = h.cli(capsys, "journal", "ls", "--db", db, "--syscall", "memory.wirte", "-o", "json")
     assert code == 0
@@ -341,14 +345,28 @@ def test_the_positional_database_still_works_with_a_notice(
 
 def test_log_level_goes_after_the_command_too(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = json.dumps({"user_id": h.USER, "key": "language"})
-    code, _, err = h.cli(capsys, "call", "memory.get", "--db", db, "--args", args, "--log-level", "info")
+    code, _, err = h.cli(
+        capsys,
+        "call",
+        "memory.get",
+        "--db",
+        db,
+        "--principal",
+        h.PRINCIPAL,
+        "--args",
+        args,
+        "--log-level",
+        "info",
+    )
     assert code in (0, 1)
     assert '"event": "syscall"' in err or '"event":"syscall"' in err
 
 
 def test_call_prints_one_line_with_jsonl(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = json.dumps({"user_id": h.USER, "key": "language"})
-    _, out, _ = h.cli(capsys, "call", "memory.get", "--db", db, "--args", args, "-o", "jsonl")
+    _, out, _ = h.cli(
+        capsys, "call", "memory.get", "--db", db, "--principal", h.PRINCIPAL, "--args", args, "-o", "jsonl"
+    )
     assert len(out.splitlines()) == 1
     assert "seq" in json.loads(out)
 
@@ -426,7 +444,9 @@ def test_a_new_journal_at_a_path_that_is_not_utf8(tmp_path: Path, capsys: pytest
 
     path = os.fsdecode(os.fsencode(str(tmp_path)) + b"/\xfb.db")
     args = json.dumps({"user_id": "a"})
-    code, _, err = h.cli(capsys, "call", "memory.list", "--create", "--db", path, "--args", args)
+    code, _, err = h.cli(
+        capsys, "call", "memory.list", "--create", "--db", path, "--principal", "user:a", "--args", args
+    )
     _no_crash(err)
     assert code == 0
     code, _, err = h.cli(capsys, "journal", "verify", "--db", path)
@@ -439,7 +459,9 @@ def test_a_new_journal_at_a_path_that_is_not_utf8(tmp_path: Path, capsys: pytest
 
 
 def test_args_from_an_endless_file_are_refused(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = h.cli(capsys, "call", "memory.list", "--db", db, "--args", "@/dev/zero")
+    code, _, err = h.cli(
+        capsys, "call", "memory.list", "--db", db, "--principal", h.PRINCIPAL, "--args", "@/dev/zero"
+    )
     assert code == 2
     assert "larger than" in err
 

@@ -52,7 +52,7 @@ def test_no_logger_no_events() -> None:
 def test_command_line_logs_json_lines_in_a_pipe(tmp_path: Path) -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "tools.cli", "--log-level", "info", "call", "memory.get", "--create", "--db",
-         str(tmp_path / "j.db"), "--args", '{"user_id": "u1", "key": "language"}'],
+         str(tmp_path / "j.db"), "--principal", "user:u1", "--args", '{"user_id": "u1", "key": "language"}'],
         cwd=ROOT, capture_output=True, text=True, check=False, timeout=120,
     )  # fmt: skip
     assert completed.returncode == 1
@@ -65,7 +65,7 @@ def test_command_line_logs_json_lines_in_a_pipe(tmp_path: Path) -> None:
 def test_default_level_hides_call_events(tmp_path: Path) -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "tools.cli", "call", "memory.get", "--create", "--db", str(tmp_path / "j.db"),
-         "--args", '{"user_id": "u1", "key": "language"}'],
+         "--principal", "user:u1", "--args", '{"user_id": "u1", "key": "language"}'],
         cwd=ROOT, capture_output=True, text=True, check=False, timeout=120,
         env={"PATH": "/usr/bin:/bin"},
     )  # fmt: skip

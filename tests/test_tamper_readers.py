@@ -283,7 +283,7 @@ def _foreign(path: Path) -> Path:
 
 
 WRITERS = {
-    "call": ("call", "memory.list", "--args", json.dumps({"user_id": h.USER})),
+    "call": ("call", "memory.list", "--principal", h.PRINCIPAL, "--args", json.dumps({"user_id": h.USER})),
     "db upgrade": ("db", "upgrade"),
 }
 

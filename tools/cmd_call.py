@@ -1,8 +1,13 @@
-"""``arvis call SYSCALL --args JSON``: run one syscall and print its result."""
+"""``arvis call SYSCALL --principal P --args JSON``: run one syscall and print its result.
+
+There is no default principal: ``--principal``, else ``$ARVIS_PRINCIPAL``. A built-in administrator
+(``admin:…``, ``operator:…``) must be proved by the database's admin key (``tools.admin_key``); any other
+principal is taken as claimed, its rights coming from grants and ownership."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -10,13 +15,12 @@ from typing import Any
 
 import orjson
 
+from tools.admin_key import add_admin_key_argument
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_db_argument, writable_db
 from tools.logs import call_logger
 from tools.output import print_json
 
-__all__ = ["DURABILITIES", "LOCAL_OPERATOR", "register"]
-
-LOCAL_OPERATOR = "operator:local"
+__all__ = ["DURABILITIES", "register"]
 
 DURABILITIES = ("NORMAL", "FULL", "OFF")
 """``journal.engine.Durability``'s values, spelt out so that registering the command does not import
@@ -33,9 +37,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the arguments as a JSON object; - reads it from stdin, @FILE from a file",
     )
     parser.add_argument(
-        "--create", action="store_true", help="start a new journal if the database file does not exist"
+        "--create",
+        action="store_true",
+        help="start a new journal if the database file does not exist, with its admin key beside it",
     )
-    parser.add_argument("--principal", default=LOCAL_OPERATOR, help=f"who calls (default {LOCAL_OPERATOR})")
+    parser.add_argument(
+        "--principal",
+        metavar="P",
+        help="who calls (default: $ARVIS_PRINCIPAL; one of them is required): user:ID acts on its own "
+        "memory, others by their grants; admin:NAME and operator:NAME are administrators and need the "
+        "admin key",
+    )
+    add_admin_key_argument(parser)
     parser.add_argument("--durability", choices=DURABILITIES, default="NORMAL")
     parser.add_argument(
         "-o", "--output", choices=("json", "jsonl"), default="json", help="indented JSON or one line"
@@ -47,17 +60,64 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(options: argparse.Namespace) -> int:
     from journal.engine import Durability
     from kernel.boot import open_kernel
+    from tools.admin_key import identity_for
 
+    principal = _principal(options.principal)
     args = _parsed_args(options.args)
     target = writable_db(options.db, create=options.create)
-    kernel = open_kernel(target, durability=Durability(options.durability), logger=call_logger())
+    new_key = _create_key_with(target, options.admin_key) if options.create else None
     try:
-        result = kernel.call(options.syscall, args, principal=options.principal)
+        identity = identity_for(principal, target, options.admin_key)
+        kernel = open_kernel(
+            target, durability=Durability(options.durability), logger=call_logger(), identity=identity.policy
+        )
+    except BaseException:
+        _withdraw(new_key, target)
+        raise
+    try:
+        result = kernel.call(options.syscall, args, principal=principal, credential=identity.credential)
     finally:
         kernel.close()
     print_json(result.to_dict(), lines=options.output == "jsonl")
     _hint(options.syscall, result.to_dict())
     return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def _principal(given: str | None) -> str:
+    """``--principal``, else ``$ARVIS_PRINCIPAL`` (empty: unset): there is no default."""
+    if given is not None:
+        return given
+    named = os.environ.get("ARVIS_PRINCIPAL")
+    if not named:
+        raise CommandError(
+            "no principal: give --principal P or set ARVIS_PRINCIPAL (there is no default)",
+            hint="user:ID acts on its own memory; admin:NAME and operator:NAME need the database's admin key",
+        )
+    return named
+
+
+def _create_key_with(target: str, given: str | None) -> Path | None:
+    """When this call is to create the database file, its admin key, before anything else is written
+    (an existing key is kept): the key written, or None."""
+    from journal.engine import sqlite_file
+    from tools.admin_key import admin_key_path, create_key_or_fail
+
+    file = sqlite_file(target)
+    path = admin_key_path(target, given)
+    if file is None or os.path.lexists(file) or path is None or os.path.lexists(path):
+        return None
+    create_key_or_fail(path)
+    return path
+
+
+def _withdraw(new_key: Path | None, target: str) -> None:
+    """Remove the key just written when the database it was for was not created after all (the kernel
+    could not be opened: ``?mode=ro``, a missing directory…)."""
+    from journal.engine import sqlite_file
+
+    file = sqlite_file(target)
+    if new_key is not None and file is not None and not os.path.lexists(file):
+        new_key.unlink(missing_ok=True)
 
 
 def _hint(syscall: str, answer: dict[str, Any]) -> None:

@@ -1,4 +1,5 @@
-"""``arvis db upgrade --db DB``: bring a database's schema to the head migration.
+"""``arvis db upgrade --db DB``: bring a database's schema to the head migration. ``arvis db keygen --db DB``:
+write the database's admin key (``tools.admin_key``), never over an existing one.
 
 A database that holds no journal yet (a new file, an empty server database) is given one, empty: its
 header is written as the first call would write it, so that every ``arvis journal`` command reads it as
@@ -9,7 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from tools.common import EXIT_OK, CommandError, add_db_argument, writable_db
+from tools.admin_key import add_admin_key_argument
+from tools.common import EXIT_OK, CommandError, add_db_argument, existing_db, writable_db
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -27,6 +29,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     upgrade.add_argument("-o", "--output", choices=("table", "json"), default="table")
     upgrade.set_defaults(run=run_upgrade)
+    keygen = actions.add_parser(
+        "keygen",
+        help="write the admin key that administrators (admin:…, operator:…) need; never replaces one",
+    )
+    add_db_argument(keygen, positional=False)
+    add_admin_key_argument(keygen)
+    keygen.set_defaults(run=run_keygen)
 
 
 def run_upgrade(options: argparse.Namespace) -> int:
@@ -56,6 +65,22 @@ def run_upgrade(options: argparse.Namespace) -> int:
         print(f"upgraded {before or 'empty database'} -> {after}")
     if started is not None:
         print(f"started an empty journal, {started}")
+    return EXIT_OK
+
+
+def run_keygen(options: argparse.Namespace) -> int:
+    """Exit 2, the file left as it is, when the key exists already."""
+    from tools.admin_key import admin_key_path, create_key_or_fail, shown_path
+
+    target = existing_db(options.db)
+    path = admin_key_path(target, options.admin_key)
+    if path is None:
+        raise CommandError(
+            "a PostgreSQL database has no default place for its admin key",
+            hint="give --admin-key FILE (and the same to `arvis call`, or set ARVIS_ADMIN_KEY)",
+        )
+    create_key_or_fail(path)
+    print(f"wrote the admin key {shown_path(path)} (0600)")
     return EXIT_OK
 
 

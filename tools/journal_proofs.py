@@ -21,7 +21,7 @@ from journal.engine import shown as database_shown
 from journal.reader import JournalReader
 from journal.replay import Divergence, DivergenceClass, ReplayReport
 from journal.signed_note import NoteError, SignerKey, VerifierKey, open_note, sign_note
-from journal.tree import BadLeaf, journal_leaves, journal_size
+from journal.tree import BadLeaf, TiledTree, journal_leaves, journal_size
 from journal.tree_checkpoint import (
     CheckpointBody,
     TreeFile,
@@ -101,7 +101,7 @@ def run_prove(reader: JournalReader, options: argparse.Namespace) -> int:
             hint=f"a seq is from 1 to the tree size ({size})",
         )
     try:
-        proof = merkle.prove_inclusion(journal_leaves(reader, size), options.seq - 1, size)
+        proof = TiledTree(reader, size).prove_inclusion(options.seq - 1)
     except (merkle.ShortTree, BadLeaf) as exc:
         raise _tree_error(exc) from None
     entry = reader.get(options.seq)

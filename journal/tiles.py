@@ -1,0 +1,71 @@
+"""Merkle tiles: the roots of the journal's complete, aligned blocks of ``TILE`` leaves, stored beside it
+so that a proof reads O(n / TILE + TILE) values instead of every leaf (``journal-format.md`` §11.4).
+
+A tile ``t`` is the root of the perfect subtree over the leaves of entries ``t·TILE + 1 … (t + 1)·TILE``:
+a node of every tree of at least ``(t + 1)·TILE`` leaves, so it never changes once its last entry is
+appended. The writer stores it in the transaction that appends that entry (``journal.store``); a
+database upgraded from before tiles gets the tiles of its existing entries from the migration.
+
+Tiles are derived data, not state: the state digest leaves them out. They are trusted only as far as
+the journal is: ``journal.tree.TiledTree`` uses a stored tile where there is one and the entries
+elsewhere, so a proof is correct for the stored tiles; ``journal.tree.check_tiles`` (run by ``journal
+verify``) recomputes every stored tile from the entries and names the first that differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from journal import merkle
+
+__all__ = ["TILE", "TILE_LEVEL", "BadLeaf", "leaves_of_texts", "tile_root", "tiles_completed"]
+
+TILE_LEVEL = 12
+TILE = 1 << TILE_LEVEL
+"""Leaves per tile: 4096, so a 1,000,000-entry journal has 244 tiles and a proof reads at most two
+tiles' worth of leaves."""
+
+assert TILE == merkle.CHUNK, "a tile is hashed in one go, as one chunk"
+
+
+class BadLeaf(ValueError):
+    """An entry whose ``entry_hash`` is not 64 hex digits has no leaf (the chain check names it too)."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"entry {seq} has no Merkle leaf: its entry_hash is not 64 hex digits")
+        self.seq = seq
+
+
+def leaves_of_texts(texts: Sequence[str], first_seq: int) -> list[bytes]:
+    """The leaf hashes of consecutive entries from their ``entry_hash`` texts, the first being entry
+    ``first_seq``. Raises ``BadLeaf`` naming the first text that is not 64 hex digits."""
+    try:
+        data = list(map(bytes.fromhex, texts))
+    except ValueError:
+        data = []
+    # fromhex skips whitespace inside the text: a 64-character text may still give fewer bytes
+    if texts and (set(map(len, texts)) != {64} or set(map(len, data)) != {merkle.HASH_SIZE}):
+        raise BadLeaf(first_seq + next(i for i, text in enumerate(texts) if not _is_leaf_text(text)))
+    return list(merkle.leaf_hashes(data))
+
+
+def _is_leaf_text(text: str) -> bool:
+    """Whether ``text`` is 64 hex digits (the first text of a chunk that is not is the entry named)."""
+    try:
+        return len(text) == 64 and len(bytes.fromhex(text)) == merkle.HASH_SIZE
+    except ValueError:
+        return False
+
+
+def tile_root(entry_hash_texts: Sequence[str], first_seq: int) -> bytes:
+    """The root of one tile from its entries' ``entry_hash`` texts (``TILE`` of them, in seq order).
+    Raises ``BadLeaf`` for a text that is not 64 hex digits."""
+    leaves = leaves_of_texts(entry_hash_texts, first_seq)
+    if len(leaves) != TILE:
+        raise ValueError(f"a tile has {TILE} leaves, not {len(leaves)}")
+    return merkle.root_of(leaves, TILE)
+
+
+def tiles_completed(last_seq_before: int, last_seq_after: int) -> range:
+    """The tiles whose last entry is among ``last_seq_before + 1 … last_seq_after``."""
+    return range(max(last_seq_before, 0) // TILE, max(last_seq_after, 0) // TILE)
