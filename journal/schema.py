@@ -22,6 +22,7 @@ __all__ = [
     "FORMAT_VERSIONS",
     "STATE_TABLES",
     "awmu_canon_requests",
+    "awmu_context_owners",
     "awmu_contexts",
     "awmu_events",
     "awmu_reviews",
@@ -31,6 +32,7 @@ __all__ = [
     "journal_header",
     "memory_entries",
     "memory_entry_counts",
+    "merkle_tiles",
     "metadata",
     "pipeline_runs",
 ]
@@ -166,6 +168,16 @@ grants = Table(
     Column("granted_seq", BigInteger, nullable=False),
 )
 
+awmu_context_owners = Table(
+    "awmu_context_owners",
+    metadata,
+    Column("context_id", Text, primary_key=True),
+    Column("owner", Text, nullable=False),
+    Column("created_seq", BigInteger, nullable=False),
+)
+"""The principal that created each working-memory context of a format-2 journal (revision 0007); a
+format-1 journal leaves it empty."""
+
 STATE_TABLES: tuple[Table, ...] = (
     memory_entries,
     awmu_contexts,
@@ -175,5 +187,16 @@ STATE_TABLES: tuple[Table, ...] = (
     awmu_events,
     pipeline_runs,
     grants,
+    awmu_context_owners,
 )
 """Every table whose rows are state derived from the journal (what the state digest covers)."""
+
+merkle_tiles = Table(
+    "merkle_tiles",
+    metadata,
+    # on SQLite, INTEGER PRIMARY KEY makes the tile index the rowid itself
+    Column("tile", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
+    Column("root", String(64), nullable=False),
+)
+"""The Merkle tiles (revision 0008, ``journal.tiles``): derived from the journal, not state (the state
+digest leaves them out); ``journal verify`` recomputes them."""

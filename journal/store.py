@@ -21,6 +21,7 @@ from arvis.canonical import canonical_bytes_of_own, format_time, sha256_hex
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
+from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
 from journal.engine import fetch_all, one_line
 from journal.grant_repository import NoGrants, SqlGrantRepository
 from journal.memory_repository import SqlMemoryRepository
@@ -28,9 +29,11 @@ from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS, journal_header
 from journal.sql import SqlRunner, insert_sql
+from journal.tiles import TILE, BadLeaf, tile_root, tiles_completed
 from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
 from kernel.clock import Clock
+from kernel.context_owners import ContextOwnerRepository
 from kernel.pipeline_runs import PipelineRunRepository
 from kernel.protocols import StorageBusy, StorageError, StorageStale
 
@@ -92,6 +95,8 @@ def _create_header(
 
 
 _HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
+_TILE_ENTRIES = "SELECT seq, entry_hash FROM journal WHERE seq >= :first AND seq <= :last ORDER BY seq"
+_TILE_INSERT = insert_sql("merkle_tiles", ["tile", "root"])
 _APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields__])
 
 
@@ -161,6 +166,7 @@ class SqlTransaction:
         self._awmu: SqlAwmuRepository | None = None
         self._runs: PipelineRunRepository | None = None
         self._grants: GrantRepository | None = None
+        self._owners: ContextOwnerRepository | None = None
         self.appended: JournalEntry | None = None
 
     @property
@@ -203,6 +209,16 @@ class SqlTransaction:
                 else NoGrants()
             )
         return self._grants
+
+    @property
+    def context_owners(self) -> ContextOwnerRepository:
+        if self._owners is None:
+            self._owners = (
+                SqlContextOwnerRepository(self._sql, seq=self._next_seq, effects=self._effects)
+                if "awmu_context_owners" in self._tables
+                else NoContextOwners()
+            )
+        return self._owners
 
     def handler_scope(self, *, mutating: bool) -> _HandlerScope:
         """Where the handler runs: driver errors become StorageError; for a mutating call, the write
@@ -353,7 +369,7 @@ class _Whole(Generic[_Opened]):
     the head taken under the write lock (see ``_head``), committed; rolled back on any failure so
     that no transaction (and no write lock) is left open; driver errors translated."""
 
-    __slots__ = ("_make", "_opened", "_single_call", "_store")
+    __slots__ = ("_first_seq", "_make", "_opened", "_single_call", "_store")
     _make: Callable[[int, str], _Opened]
     _opened: _Opened | None
 
@@ -364,6 +380,7 @@ class _Whole(Generic[_Opened]):
         self._make = make
         self._single_call = single_call  # a single call may start from the remembered head
         self._opened: _Opened | None = None
+        self._first_seq = 0
 
     def __enter__(self) -> _Opened:
         store = self._store
@@ -377,6 +394,7 @@ class _Whole(Generic[_Opened]):
             store._end_driver_transaction()
             raise store._translate(error) from error
         self._opened = self._make(next_seq, prev_hash)
+        self._first_seq = next_seq
         return self._opened
 
     def __exit__(
@@ -390,11 +408,13 @@ class _Whole(Generic[_Opened]):
                     raise StorageError("a transaction must append its journal entry before commit")
                 if isinstance(opened, SqlBatch):
                     opened.insert_entries()
+                last = opened.appended if isinstance(opened, SqlTransaction) else opened.last_entry
+                if last is not None:
+                    store._store_tiles(self._first_seq - 1, last.seq)
                 store._sql.commit()
             except BaseException as failure:
                 store._end_driver_transaction()
                 raise store._translate(failure) from failure
-            last = opened.appended if isinstance(opened, SqlTransaction) else opened.last_entry
             if last is not None:
                 store.last_entry = last
                 store._remember_head(last)
@@ -518,6 +538,23 @@ class SqlJournalStore:
                 self._sql.close()
             with suppress(Exception):
                 self._connection.invalidate()
+
+    def _store_tiles(self, last_seq_before: int, last_seq: int) -> None:
+        """Store the Merkle tiles (``journal.tiles``) the transaction's entries completed, read back from
+        the journal inside the transaction. A tile over a gap or a damaged entry hash (a hand edit) is not
+        stored: proofs then read those entries, and verification reports them."""
+        if not self._keep_entries or "merkle_tiles" not in self._tables:
+            return
+        for tile in tiles_completed(last_seq_before, last_seq):
+            first = tile * TILE + 1
+            rows = self._sql.rows(_TILE_ENTRIES, {"first": first, "last": first + TILE - 1})
+            if [row[0] for row in rows] != list(range(first, first + TILE)):
+                continue
+            try:
+                root = tile_root([str(row[1]) for row in rows], first)
+            except BadLeaf:
+                continue
+            self._sql.write(_TILE_INSERT, {"tile": tile, "root": root.hex()})
 
     def _new_transaction(self, next_seq: int, prev_hash: str) -> SqlTransaction:
         return SqlTransaction(

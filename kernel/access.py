@@ -4,8 +4,8 @@ own user.
 A principal is a string the deployment vouches for, through the kernel's identity policy
 (``kernel.identity``). By convention ``user:<id>`` is the user ``<id>`` itself and holds read, write and
 revoke on its own memory; ``admin:<name>`` and ``operator:<name>`` are administrators (the command line
-admits them only with the database's admin key). Everything else comes from grants, which administrators manage through journaled
-``access.*`` syscalls, so that a replay knows, at every seq, who could do what.
+admits them only with the database's admin key). Everything else comes from grants, which administrators
+manage through journaled ``access.*`` syscalls, so that a replay knows, at every seq, who could do what.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from arvis.awmu.repository import AwmuRepository
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
+from kernel.context_owners import ContextOwnerRepository
 from kernel.pipeline_runs import PipelineRunRepository
 
 __all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "StorageStale", "Transaction"]
@@ -51,6 +52,9 @@ class Transaction(Protocol):
 
     @property
     def grants(self) -> GrantRepository: ...
+
+    @property
+    def context_owners(self) -> ContextOwnerRepository: ...
 
     def handler_scope(self, *, mutating: bool) -> AbstractContextManager[None]:
         """Where the handler runs; a refusal raised in it leaves nothing the handler wrote."""

@@ -96,9 +96,13 @@ ACCESS: list[Call] = [
     ("access.grant", {"principal": AGENT, "capability": "everything"}, OPERATOR),  # invalid args
 ]
 
+# format 2 (access-and-pipelines.md §1.7): the operator creates (and owns) the context, and lets the agent
+# read and write it
 AWMU: list[Call] = [
-    ("memory.awmu.create", {"context_id": "campaign"}, AGENT),  # 1
-    ("memory.awmu.create", {"context_id": "campaign"}, AGENT),  # 2 context exists
+    ("access.grant", {"principal": AGENT, "capability": "read", "scope": "campaign"}, OPERATOR),  # 1
+    ("access.grant", {"principal": AGENT, "capability": "write", "scope": "campaign"}, OPERATOR),
+    ("memory.awmu.create", {"context_id": "campaign"}, OPERATOR),  # 3
+    ("memory.awmu.create", {"context_id": "campaign"}, OPERATOR),  # 4 context exists
     ("memory.awmu.seed", {"context_id": "campaign", "text": "The king is alive", "pinned": True}, OPERATOR),
     ("memory.awmu.seed", {"context_id": "campaign", "text": "The user lives in Paris"}, OPERATOR),
     (
@@ -113,30 +117,30 @@ AWMU: list[Call] = [
             "text": "The king is dead",
             "source": "player",
             "confidence": 0.65,
-            "verdicts": [{"unit_id": "u3-0", "type": "CONTRADICTION", "confidence": 0.95}],
+            "verdicts": [{"unit_id": "u5-0", "type": "CONTRADICTION", "confidence": 0.95}],
         },
         AGENT,
     ),
-    ("memory.awmu.turn", {"context_id": "campaign", "reinforce": ["u3-0", "u4-0"]}, AGENT),
-    ("memory.awmu.pin", {"context_id": "campaign", "unit_id": "u4-0"}, OPERATOR),
-    ("memory.awmu.unpin", {"context_id": "campaign", "unit_id": "u4-0"}, OPERATOR),
-    ("memory.awmu.canonize", {"context_id": "campaign", "unit_id": "u4-0", "reason": "confirmed"}, AGENT),
-    ("memory.awmu.review", {"request_id": "c10", "decision": "approve"}, OPERATOR),
-    ("memory.awmu.review", {"request_id": "c10", "decision": "approve"}, OPERATOR),  # decided
-    ("memory.awmu.review", {"request_id": "r5", "decision": "approve"}, OPERATOR),
-    ("memory.awmu.archive", {"context_id": "campaign", "unit_id": "u3-0", "reason": "stale"}, OPERATOR),
-    ("memory.awmu.get", {"context_id": "campaign", "unit_id": "u3-0"}, AGENT),
+    ("memory.awmu.turn", {"context_id": "campaign", "reinforce": ["u5-0", "u6-0"]}, AGENT),
+    ("memory.awmu.pin", {"context_id": "campaign", "unit_id": "u6-0"}, OPERATOR),
+    ("memory.awmu.unpin", {"context_id": "campaign", "unit_id": "u6-0"}, OPERATOR),
+    ("memory.awmu.canonize", {"context_id": "campaign", "unit_id": "u6-0", "reason": "confirmed"}, AGENT),
+    ("memory.awmu.review", {"request_id": "c12", "decision": "approve"}, OPERATOR),
+    ("memory.awmu.review", {"request_id": "c12", "decision": "approve"}, OPERATOR),  # decided
+    ("memory.awmu.review", {"request_id": "r7", "decision": "approve"}, OPERATOR),
+    ("memory.awmu.archive", {"context_id": "campaign", "unit_id": "u5-0", "reason": "stale"}, OPERATOR),
+    ("memory.awmu.get", {"context_id": "campaign", "unit_id": "u5-0"}, AGENT),
     ("memory.awmu.get", {"context_id": "campaign", "unit_id": "nope"}, AGENT),  # unit not found
     ("memory.awmu.list", {"context_id": "campaign", "status": "all"}, AGENT),
     ("memory.awmu.assemble", {"context_id": "campaign", "token_budget": 40}, AGENT),
-    ("memory.awmu.events", {"context_id": "campaign", "after_seq": 2, "limit": 50}, AGENT),
+    ("memory.awmu.events", {"context_id": "campaign", "after_seq": 4, "limit": 50}, AGENT),
     ("memory.awmu.pressure", {"context_id": "campaign"}, AGENT),
     (
         "memory.awmu.validate_summary",
         {"context_id": "campaign", "summary": "The king is dead", "strict": True},
         AGENT,
     ),
-    ("memory.awmu.list", {"context_id": "elsewhere"}, AGENT),  # context not found
+    ("memory.awmu.list", {"context_id": "elsewhere"}, OPERATOR),  # context not found
     (
         "memory.awmu.propose",
         {"context_id": "campaign", "text": "", "source": "user", "confidence": 0.5},
@@ -192,7 +196,7 @@ ODD: list[Call] = [
 COLLATION_IDS = ["b", "B", "a", "A", "é", "e", "Z", "_u", "~u", "ä", "ß", "10", "9", "a b", "ab"]
 COLLATION: list[Call] = [
     *(("memory.write", {**WRITE, "user_id": user}, OPERATOR) for user in COLLATION_IDS),
-    *(("memory.awmu.create", {"context_id": context}, AGENT) for context in COLLATION_IDS),
+    *(("memory.awmu.create", {"context_id": context}, OPERATOR) for context in COLLATION_IDS),
     *(("pipeline.begin", {"user_id": user, "run_id": f"run {user}"}, OPERATOR) for user in COLLATION_IDS[:4]),
     *(
         ("access.grant", {"principal": f"agent:{user}", "capability": "read", "scope": user}, OPERATOR)
@@ -214,8 +218,8 @@ NUL_IN_TEXT: list[Call] = [
     ("memory.write", {**WRITE, "value_ref": "ref\x00"}, PRINCIPAL),
     ("memory.list", {"user_id": USER}, "agent\x00"),
     ("memory\x00list", {"user_id": USER}, AGENT),
-    ("memory.awmu.create", {"context_id": "c1"}, AGENT),
-    ("memory.awmu.get", {"context_id": "c1", "unit_id": "u\x00"}, AGENT),
+    ("memory.awmu.create", {"context_id": f"{AGENT}/c1"}, AGENT),  # the agent's own (format 2)
+    ("memory.awmu.get", {"context_id": f"{AGENT}/c1", "unit_id": "u\x00"}, AGENT),
 ]
 
 

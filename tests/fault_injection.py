@@ -257,9 +257,17 @@ _MEMORY_TYPES = ["preference", "context", "style"]
 
 def mixed_calls(rng: random.Random, writer: int) -> Iterator[tuple[str, dict[str, Any], str]]:
     """An endless mix of long-term writes (new, replacing, conflicting), revokes, reads, and
-    working-memory calls on a context shared by every writer and one of the writer's own."""
+    working-memory calls on a context shared by every writer and one of the writer's own (format 2: an
+    administrator grants each writer's agent read and write on the shared context; its own is named after
+    it, so it may create it and owns it)."""
     agent = f"agent:w{writer}"
-    own = f"ctx-w{writer}"
+    own = f"{agent}/ctx"
+    for capability in ("read", "write"):
+        yield (
+            "access.grant",
+            {"principal": agent, "capability": capability, "scope": "shared"},
+            "operator:faults",
+        )
     yield ("memory.awmu.create", {"context_id": "shared"}, agent)  # only the first writer's succeeds
     yield ("memory.awmu.create", {"context_id": own}, agent)
     while True:

@@ -379,25 +379,29 @@ def test_access_calls_are_always_served(kernel_factory: Callable[..., Kernel]) -
 # pipeline runs
 
 
-def test_a_run_needs_read_on_its_user_and_ends_by_its_principal_or_an_administrator(seeded: Kernel) -> None:
+def test_a_run_needs_write_on_its_user_and_ends_by_its_principal_or_an_administrator(seeded: Kernel) -> None:
+    """Format 2 (a new journal): holding a user's memory still takes ``write``; a run is stored as
+    ``<principal>/<run_id>``, and another principal names it by that qualified id."""
     with (
         pytest.raises(PipelineError) as refused,
         pipeline(seeded, user_id="u1", run_id="r0", principal=AGENT),
     ):
         pass
     assert refused.value.result.error is not None
-    assert refused.value.result.error.detail == f"principal '{AGENT}' may not read 'u1'"
+    assert refused.value.result.error.detail == f"principal '{AGENT}' may not write 'u1'"
     assert journal_entries(seeded)[-1].status == DENIED
 
     grant(seeded, AGENT, "read", "u1")
+    assert_denied(seeded, "pipeline.begin", {"user_id": "u1", "run_id": "r1"}, AGENT, "write", "u1")
+    grant(seeded, AGENT, "write", "u1")
     assert_allowed(seeded, "pipeline.begin", {"user_id": "u1", "run_id": "r1"}, AGENT)
     # someone else may not end the agent's run, not even the user
     for other in ("agent:other", "user:u1"):
-        assert_denied(seeded, "pipeline.end", {"run_id": "r1"}, other, "admin", "*")
+        assert_denied(seeded, "pipeline.end", {"run_id": f"{AGENT}/r1"}, other, "admin", "*")
     assert_allowed(seeded, "pipeline.end", {"run_id": "r1"}, AGENT)
     # an administrator may end anyone's run
     assert_allowed(seeded, "pipeline.begin", {"user_id": "u1", "run_id": "r2"}, AGENT)
-    assert_allowed(seeded, "pipeline.end", {"run_id": "r2"}, OPERATOR)
+    assert_allowed(seeded, "pipeline.end", {"run_id": f"{AGENT}/r2"}, OPERATOR)
     # the owner runs on its own memory without a grant
     with pipeline(seeded, user_id="u2", run_id="r3", principal="user:u2") as ctx:
         assert ctx.ir.memory_has_language_pref

@@ -170,7 +170,12 @@ class WorkingMemoryMachine(RuleBasedStateMachine):
             "trust_profile": profile,
             "invariants": [{"id": name, **rule} for name, rule in self.rules.items()],
         }
-        result = self.k.call("memory.awmu.create", {"context_id": CTX, "config": config}, principal=AGENT)
+        # format 2: the operator creates (and owns) the context; an administrator lets the agent read
+        # and write it (access-and-pipelines.md §1.7)
+        for capability in ("read", "write"):
+            grant = {"principal": AGENT, "capability": capability, "scope": CTX}
+            assert self.k.call("access.grant", grant, principal=OPERATOR).ok
+        result = self.k.call("memory.awmu.create", {"context_id": CTX, "config": config}, principal=OPERATOR)
         assert result.ok, result.to_dict()
         for text, authority, rank in seeds:
             args = {"context_id": CTX, "text": text, "authority": authority, "rank": rank}

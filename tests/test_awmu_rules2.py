@@ -63,11 +63,19 @@ def _open(encoder: FakeEncoder | None) -> Kernel:
         working_memory_service=services.working_memory_service,
         semantic_encoder=encoder,
     )
-    return open_kernel(
+    kernel = open_kernel(
         ":memory:",
         clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
         services=bound,
     )
+    # format 2: the operator creates (and owns) the contexts; an administrator lets the agent read and
+    # write them (access-and-pipelines.md §1.7)
+    for capability in ("read", "write"):
+        granted = kernel.call(
+            "access.grant", {"principal": AGENT, "capability": capability, "scope": "*"}, principal=OPERATOR
+        )
+        assert granted.ok, granted.to_dict()
+    return kernel
 
 
 def _verified(kernel: Kernel) -> None:
@@ -85,8 +93,9 @@ def k() -> Iterator[Kernel]:
         kernel.close()
 
 
-def call(k: Kernel, name: str, args: dict[str, Any], principal: str = AGENT) -> dict[str, Any]:
-    result = k.call(f"memory.awmu.{name}", {"context_id": CTX, **args}, principal=principal)
+def call(k: Kernel, name: str, args: dict[str, Any], principal: str | None = None) -> dict[str, Any]:
+    chosen = principal or (OPERATOR if name == "create" else AGENT)
+    result = k.call(f"memory.awmu.{name}", {"context_id": CTX, **args}, principal=chosen)
     assert result.ok, result.to_dict()
     return msgspec.json.decode(msgspec.json.encode(result.value))
 

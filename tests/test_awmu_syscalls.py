@@ -1,9 +1,13 @@
 """The working memory through ``Kernel.call``: every ``memory.awmu.*`` syscall and every awmu_* refusal.
 
 Rules 1 (the first release's rules, which every context created by its journals keeps): each context
-here is created with ``"rules": 1``. Every refusal is checked the same way: the result carries the code,
-it is journaled (it has a seq),
-and the context's units, queues and events are exactly what they were before the call. Every test's
+here is created with ``"rules": 1``. The journals are in format 2 (``access-and-pipelines.md`` §1.7):
+contexts are created by the operator, who owns them, and an administrator has granted the agent read and
+write on every context (seqs 1 and 2), so that the agent proposes, turns, canonizes and reads as it did
+in the first release; operating stays with the operators and reviewing with the canonizers.
+
+Every refusal is checked the same way: the result carries the code, it is journaled (it has a seq), and
+the context's units, queues and events are exactly what they were before the call. Every test's
 journal must pass verification replay.
 """
 
@@ -35,6 +39,13 @@ def k() -> Iterator[Kernel]:
         ":memory:", clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
     )
     try:
+        for capability in ("read", "write"):
+            granted = kernel.call(
+                "access.grant",
+                {"principal": AGENT, "capability": capability, "scope": "*"},
+                principal=OPERATOR,
+            )
+            assert granted.ok, granted.to_dict()
         yield kernel
         report = verify_journal(JournalReader(kernel.store.engine), table=SYSCALL_TABLE)
         assert report.verified, report.to_json()
@@ -42,7 +53,7 @@ def k() -> Iterator[Kernel]:
         kernel.close()
 
 
-OPERATOR_CALLS = {"seed", "pin", "unpin", "archive", "review"}  # by default called by an operator
+OPERATOR_CALLS = {"create", "seed", "pin", "unpin", "archive", "review"}  # by default called by an operator
 
 
 def _principal(name: str, principal: str | None) -> str:
@@ -1249,12 +1260,14 @@ def test_operator_only_calls_refuse_other_principals(k: Kernel, name: str, args:
 def test_operators_are_configurable(k: Kernel) -> None:
     create(k, operators=["agent:dm"])
     king = ok(k, "seed", {"context_id": CTX, "text": "The king is dead."}, AGENT)["unit_id"]
-    refused(k, "pin", {"context_id": CTX, "unit_id": king}, "memory_policy_denied", OPERATOR)
+    refused(k, "pin", {"context_id": CTX, "unit_id": king}, "memory_policy_denied", "player:bob")
+    # format 2: the patterns add operators; the owner (the operator that created the context) and the
+    # built-in administrators operate whatever they say (format 1: test_context_access.py)
+    ok(k, "pin", {"context_id": CTX, "unit_id": king}, OPERATOR)
+    ok(k, "unpin", {"context_id": CTX, "unit_id": king}, OPERATOR)
     ok(k, "pin", {"context_id": CTX, "unit_id": king}, AGENT)
     # reviewing stays with the canonizers
-    request_id = ok(k, "canonize", {"context_id": CTX, "unit_id": king}, "player:bob")["request"][
-        "request_id"
-    ]
+    request_id = ok(k, "canonize", {"context_id": CTX, "unit_id": king}, AGENT)["request"]["request_id"]
     refused(k, "review", {"request_id": request_id, "decision": "approve"}, "memory_policy_denied", AGENT)
     assert (
         ok(k, "review", {"request_id": request_id, "decision": "approve"}, OPERATOR)["unit"]["pinned"] is True

@@ -10,6 +10,9 @@ def test_a_canonize_grant_allows_review_in_its_context_only() -> None:
     try:
         for context in ("c1", "c2"):
             kernel.call("memory.awmu.create", {"context_id": context}, principal="operator:o")
+            # format 2: asking for canonization in the operator's context takes write there
+            write = {"principal": "agent:gm", "capability": "write", "scope": context}
+            assert kernel.call("access.grant", write, principal="operator:o").ok
         requests = {}
         for context in ("c1", "c2"):
             seeded = kernel.call(

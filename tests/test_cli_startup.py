@@ -176,17 +176,22 @@ def _kernel(loader: _CountingLoader | None) -> Kernel:
     )
 
 
+DESK = "agent:assistant/desk"
+"""The assistant's own context (format 2: a name ``P/…`` is reserved to ``P``, who owns it and writes it);
+the operator, a built-in administrator, seeds it."""
+
+
 def _proposal_detectors(kernel: Kernel) -> list[dict[str, Any]]:
     """The detector runs a proposal journals (the semantic one measures against a seeded unit)."""
     for name, args, principal in (
-        ("create", {}, "operator:alice"),
+        ("create", {}, "agent:assistant"),
         ("seed", {"text": "Salaries are paid from the account ending 4471", "authority": "RELIABLE"},
          "operator:alice"),
     ):  # fmt: skip
-        assert kernel.call(f"memory.awmu.{name}", {"context_id": "desk", **args}, principal=principal).ok
+        assert kernel.call(f"memory.awmu.{name}", {"context_id": DESK, **args}, principal=principal).ok
     proposed = kernel.call(
         "memory.awmu.propose",
-        {"context_id": "desk", "text": "Claims are booked to cost centre 7710", "source": "player",
+        {"context_id": DESK, "text": "Claims are booked to cost centre 7710", "source": "player",
          "confidence": 0.8},
         principal="agent:assistant",
     )  # fmt: skip
@@ -267,10 +272,10 @@ def test_the_encoder_is_loaded_before_the_write_lock_is_taken(tmp_path: Path, ba
     )
     calls: list[tuple[object, object, object]] = [
         ("memory.get", {"user_id": "u1", "key": "language"}, "user:u1"),
-        ("memory.awmu.create", {"context_id": "desk"}, "operator:alice"),
-        ("memory.awmu.seed", {"context_id": "desk", "text": "Salaries come from account 4471",
+        ("memory.awmu.create", {"context_id": DESK}, "agent:assistant"),
+        ("memory.awmu.seed", {"context_id": DESK, "text": "Salaries come from account 4471",
                               "authority": "RELIABLE"}, "operator:alice"),
-        ("memory.awmu.propose", {"context_id": "desk", "text": "Claims go to cost centre 7710",
+        ("memory.awmu.propose", {"context_id": DESK, "text": "Claims go to cost centre 7710",
                                  "source": "player", "confidence": 0.8}, "agent:assistant"),
     ]  # fmt: skip
     try:

@@ -45,11 +45,19 @@ def test_two_stores_on_one_file_take_turns_and_the_chain_holds(tmp_path: Path) -
     try:
         seqs = [_call(first if index % 3 else second, _write(f"key_{index}")) for index in range(12)]
         # a working-memory call writes a state row keyed by seq: a stale seq collides there first
-        seqs.append(_call(second, ("memory.awmu.create", {"context_id": "c1"}, "agent:planner")))
+        # (the agent's own context: format 2 reserves a name "P/..." to P)
+        seqs.append(
+            _call(second, ("memory.awmu.create", {"context_id": "agent:planner/c1"}, "agent:planner"))
+        )
         for kernel in (first, second, first):
             result = kernel.call(
                 "memory.awmu.propose",
-                {"context_id": "c1", "text": f"fact {len(seqs)}", "source": "user", "confidence": 0.9},
+                {
+                    "context_id": "agent:planner/c1",
+                    "text": f"fact {len(seqs)}",
+                    "source": "user",
+                    "confidence": 0.9,
+                },
                 principal="agent:planner",
             )
             assert result.ok and result.seq is not None, result

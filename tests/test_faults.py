@@ -44,6 +44,8 @@ from syscalls.table import SYSCALL_TABLE
 
 AGENT = "agent:planner"
 USER = "user:u1"
+CONTEXT = f"{AGENT}/c1"
+"""The agent's own context: in a format-2 journal a name ``P/…`` is reserved to ``P``, who owns it."""
 
 
 def _write(key: str, **extra: Any) -> dict[str, Any]:
@@ -55,26 +57,26 @@ Call = tuple[str, dict[str, Any], str]
 # every path of a call through the store: writes, a supersession, a refusal (its handler's transaction
 # rolled back, then a transaction of its own), reads, working memory, and a batch with its savepoints
 SCRIPT: list[Call | list[Call]] = [
-    ("memory.awmu.create", {"context_id": "c1"}, AGENT),
+    ("memory.awmu.create", {"context_id": CONTEXT}, AGENT),
     ("memory.write", _write("language", value_ref="en"), USER),
     ("memory.write", _write("language", value_ref="fr"), USER),  # memory_conflict: a journaled refusal
     ("memory.write", _write("language", value_ref="de", replace=True), USER),
     ("memory.get", {"user_id": "u1", "key": "language"}, USER),
     (
         "memory.awmu.propose",
-        {"context_id": "c1", "text": "The user lives in Paris", "source": "user", "confidence": 0.9},
+        {"context_id": CONTEXT, "text": "The user lives in Paris", "source": "user", "confidence": 0.9},
         AGENT,
     ),
-    ("memory.awmu.turn", {"context_id": "c1"}, AGENT),
+    ("memory.awmu.turn", {"context_id": CONTEXT}, AGENT),
     ("memory.revoke", {"user_id": "u1", "key": "language"}, USER),
     ("memory.snapshot", {"user_id": "u1"}, USER),
-    ("memory.awmu.assemble", {"context_id": "c1", "token_budget": 40}, AGENT),
+    ("memory.awmu.assemble", {"context_id": CONTEXT, "token_budget": 40}, AGENT),
     [
         ("memory.write", _write("timezone", value_ref="utc"), USER),
         ("memory.write", _write("timezone", value_ref="cet"), USER),  # refused inside the batch
         (
             "memory.awmu.propose",
-            {"context_id": "c1", "text": "The user prefers tea", "source": "user", "confidence": 0.9},
+            {"context_id": CONTEXT, "text": "The user prefers tea", "source": "user", "confidence": 0.9},
             AGENT,
         ),
     ],

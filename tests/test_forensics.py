@@ -9,10 +9,15 @@ from typing import Any
 import journal_helpers as h
 import pytest
 
+from tools.admin_key import create_key
+
 EVIL = "agent:evil"
 ADMIN = "operator:admin"
 FIXER = "operator:fix"
 OWNER = "user:u1"
+READER = "operator:reader"
+"""Reads the administrator's context: in a format-2 journal a built-in administrator may read any context
+(``access-and-pipelines.md`` §1.7)."""
 
 LANGUAGE = {"user_id": "u1", "key": "language", "memory_type": "preference", "source": "explicit_user"}
 CONTEXT = (
@@ -46,6 +51,8 @@ def _journal(tmp_path: Path, calls: list[h.Call]) -> Path:
 
 
 def _rollback(capsys: Any, path: Path, principal: str = EVIL) -> tuple[int, dict[str, Any]]:
+    if not Path(f"{path}.admin-key").exists():  # the operator acts with the database's admin key
+        create_key(Path(f"{path}.admin-key"))
     code, out, err = h.cli(
         capsys, "journal", "rollback", "--db", path, "--principal", principal, "--as", FIXER, "-o", "json"
     )
@@ -64,10 +71,11 @@ TRACED: list[h.Call] = [
     CONTEXT,  # 1
     SEED_PARIS,  # 2
     ("memory.write", LANGUAGE, OWNER),  # 3
-    ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),  # 4
+    # 4: write on every user and context (format 2: proposing into the administrator's context takes it)
+    ("access.grant", {"principal": EVIL, "capability": "write", "scope": "*"}, ADMIN),
     ("memory.write", {**LANGUAGE, "source": "proposed", "value_ref": "evil", "replace": True}, EVIL),  # 5
     PROPOSE_BERLIN,  # 6: supersedes u2-0
-    ("memory.awmu.assemble", {"context_id": "c1"}, "agent:reader"),  # 7
+    ("memory.awmu.assemble", {"context_id": "c1"}, READER),  # 7
     ("pipeline.begin", {"user_id": "u1", "run_id": "run-1"}, ADMIN),  # 8
     ("memory.snapshot", {"user_id": "u1", "run_id": "run-1"}, ADMIN),  # 9
     ("pipeline.end", {"run_id": "run-1"}, ADMIN),  # 10
@@ -124,6 +132,8 @@ FAMILIES: dict[str, list[h.Call]] = {
     "memory.awmu": [
         CONTEXT,
         SEED_PARIS,
+        # format 2: proposing and asking for canonization in the administrator's context take write
+        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "c1"}, ADMIN),
         (
             "memory.awmu.seed",
             {"context_id": "c1", "text": "The user likes tea", "authority": "RELIABLE"},
@@ -135,9 +145,9 @@ FAMILIES: dict[str, list[h.Call]] = {
             {"context_id": "c1", "text": "The user owes money", "authority": "RELIABLE"},
             EVIL,
         ),
-        ("memory.awmu.pin", {"context_id": "c1", "unit_id": "u3-0"}, EVIL),
-        ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u3-0"}, EVIL),
-        ("memory.awmu.assemble", {"context_id": "c1"}, "agent:reader"),
+        ("memory.awmu.pin", {"context_id": "c1", "unit_id": "u4-0"}, EVIL),
+        ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u4-0"}, EVIL),
+        ("memory.awmu.assemble", {"context_id": "c1"}, READER),
     ],
     "access": [
         ("access.grant", {"principal": "agent:helper", "capability": "read", "scope": "u1"}, ADMIN),
@@ -148,6 +158,7 @@ FAMILIES: dict[str, list[h.Call]] = {
     "pipeline": [
         ("memory.write", LANGUAGE, OWNER),
         ("access.grant", {"principal": EVIL, "capability": "read", "scope": "u1"}, ADMIN),
+        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),  # to begin a run
         ("pipeline.begin", {"user_id": "u1", "run_id": "held"}, EVIL),
         ("memory.snapshot", {"user_id": "u1", "run_id": "held"}, EVIL),
         ("pipeline.begin", {"user_id": "u1", "run_id": "done"}, EVIL),
@@ -203,26 +214,30 @@ def test_a_second_rollback_has_nothing_left_to_change(tmp_path: Path, capsys: An
 
 def test_a_later_call_that_built_on_the_principal_is_reported(tmp_path: Path, capsys: Any) -> None:
     calls = [
-        *FAMILIES["memory.awmu"][:4],  # 1-4: u4-0 (Berlin) by the principal supersedes u2-0
+        *FAMILIES["memory.awmu"][:5],  # 1-5: u5-0 (Berlin) by the principal supersedes u2-0
         (
             "memory.awmu.turn",
-            {"context_id": "c1", "reinforce": ["u4-0"]},
-            "agent:planner",
-        ),  # 5: reinforces it
-        ("memory.write", LANGUAGE, OWNER),  # 6
-        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),  # 7
-        ("memory.write", {**LANGUAGE, "value_ref": "evil", "replace": True}, EVIL),  # 8
-        ("memory.revoke", {"user_id": "u1", "key": "language"}, OWNER),  # 9: revokes what the principal wrote
+            {"context_id": "c1", "reinforce": ["u5-0"]},
+            "operator:planner",
+        ),  # 6: reinforces it
+        ("memory.write", LANGUAGE, OWNER),  # 7
+        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),  # 8
+        ("memory.write", {**LANGUAGE, "value_ref": "evil", "replace": True}, EVIL),  # 9
+        (
+            "memory.revoke",
+            {"user_id": "u1", "key": "language"},
+            OWNER,
+        ),  # 10: revokes what the principal wrote
     ]
     path = _journal(tmp_path, calls)
     code, report = _rollback(capsys, path)
     assert code == 1
     dependents = {item["seq"]: item for item in report["dependents"]}
-    assert set(dependents) == {5, 9}
-    assert dependents[5]["principal"] == "agent:planner" and "u4-0" in dependents[5]["why"]
+    assert set(dependents) == {6, 10}
+    assert dependents[6]["principal"] == "operator:planner" and "u5-0" in dependents[6]["why"]
     assert (
-        dependents[9]["syscall"] == "memory.revoke"
-        and "last written by the principal" in dependents[9]["why"]
+        dependents[10]["syscall"] == "memory.revoke"
+        and "last written by the principal" in dependents[10]["why"]
     )
     _verified(capsys, path)
 
@@ -231,14 +246,14 @@ def test_what_no_syscall_can_restore_is_listed(tmp_path: Path, capsys: Any) -> N
     calls = [
         ("memory.write", LANGUAGE, OWNER),
         ("pipeline.begin", {"user_id": "u1", "run_id": "theirs"}, ADMIN),
-        ("pipeline.end", {"run_id": "theirs"}, "admin:rogue"),  # ends another principal's run
+        ("pipeline.end", {"run_id": f"{ADMIN}/theirs"}, "admin:rogue"),  # ends another principal's run
         ("memory.awmu.create", {"context_id": "rogue-ctx"}, "admin:rogue"),
     ]
     path = _journal(tmp_path, calls)
     code, report = _rollback(capsys, path, "admin:rogue")
     assert code == 1 and report["equal"] is False
     text = " ".join(report["not_undone"])
-    assert "run theirs" in text and "context rogue-ctx" in text
+    assert f"run {ADMIN}/theirs" in text and "context rogue-ctx" in text
 
 
 # --- bad input ----------------------------------------------------------------------------------------
@@ -268,6 +283,11 @@ def test_rollback_usage_errors(tmp_path: Path, capsys: Any) -> None:
     assert code == 2
     code, _, err = h.cli(capsys, "journal", "rollback", "--db", path, "--principal", FIXER, "--as", FIXER)
     assert code == 2 and "itself" in err
+    # the operator needs the database's admin key: without it, exit 2 before anything is written
+    before = path.read_bytes()
+    code, _, err = h.cli(capsys, "journal", "rollback", "--db", path, "--principal", EVIL, "--as", FIXER)
+    assert code == 2 and "admin key" in err, err
+    assert path.read_bytes() == before
     code, _, err = h.cli(
         capsys, "journal", "rollback", "--db", tmp_path / "missing.db", "--principal", EVIL, "--as", FIXER
     )

@@ -206,10 +206,13 @@ def test_any_recorded_run_is_served_again_byte_for_byte(calls: list[h.Call]) -> 
 
 
 def awmu_pipeline(kernel: Any) -> dict[str, Any]:
-    """A working-memory stage: an operator sets up a context and a unit, the agent runs a turn, lists
-    and assembles the prompt block."""
+    """A working-memory stage: an operator sets up a context and a unit and lets the agent write it (a
+    format-2 journal: the context is the operator's), the agent runs a turn, lists and assembles the
+    prompt block."""
     operator = "operator:local"
     calls = {
+        "grant": ("access.grant", {"principal": h.AGENT, "capability": "write", "scope": "c1"}, operator),
+        "grant_read": ("access.grant", {"principal": h.AGENT, "capability": "read", "scope": "c1"}, operator),
         "create": ("memory.awmu.create", {"context_id": "c1"}, operator),
         "seed": ("memory.awmu.seed", {"context_id": "c1", "text": "Never share the user's data"}, operator),
         "turn": ("memory.awmu.turn", {"context_id": "c1"}, h.AGENT),

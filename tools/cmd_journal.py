@@ -8,6 +8,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING
 
 from tools import journal_ls, journal_stats
+from tools.admin_key import add_admin_key_argument
 from tools.argtypes import positive_seconds, seq_number
 from tools.common import EXIT_OK, CommandError, add_db_argument, existing_db
 from tools.output import FORMATS, entry_to_json, print_entry, print_table
@@ -168,8 +169,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         dest="as_operator",
         required=True,
         metavar="operator:NAME",
-        help="the operator who makes the calls",
+        help="the operator who makes the calls (needs the database's admin key)",
     )
+    add_admin_key_argument(rollback)
     _add_format(rollback)
     rollback.set_defaults(run=_run_rollback)
 

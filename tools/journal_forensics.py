@@ -21,6 +21,7 @@ from kernel.access import is_builtin_admin
 from kernel.boot import open_kernel
 from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE
+from tools.admin_key import Identity, identity_for
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, existing_db
 from tools.output import print_json, print_table
 
@@ -78,6 +79,7 @@ def run_rollback(options: argparse.Namespace) -> int:
     if principal == operator:
         raise CommandError("an operator cannot roll itself back", hint="give --as another operator:NAME")
     target = existing_db(options.db)
+    identity = identity_for(operator, target, options.admin_key)  # exit 2 before anything opens
     reader = JournalReader.open(target)
     try:
         header = reader.header()
@@ -93,14 +95,16 @@ def run_rollback(options: argparse.Namespace) -> int:
     finally:
         reader.close()
     try:
-        report = _roll_back(target, counterfactual, principal, operator)
+        report = _roll_back(target, counterfactual, principal, operator, identity)
     finally:
         counterfactual.close()
     _print_report(report, options.output)
     return EXIT_OK if report["equal"] and not report["dependents"] else EXIT_FAILED
 
 
-def _roll_back(target: str, counterfactual: Counterfactual, principal: str, operator: str) -> dict[str, Any]:
+def _roll_back(
+    target: str, counterfactual: Counterfactual, principal: str, operator: str, identity: Identity
+) -> dict[str, Any]:
     reader = JournalReader.open(target)
     try:
         for entry in reader.entries(JournalFilter()):
@@ -110,7 +114,7 @@ def _roll_back(target: str, counterfactual: Counterfactual, principal: str, oper
             plan = plan_rollback(live, aimed, counterfactual.tracer, principal)
     finally:
         reader.close()
-    made = _make_calls(target, plan.calls, principal, operator) if counterfactual.skipped else []
+    made = _make_calls(target, plan.calls, principal, operator, identity) if counterfactual.skipped else []
     not_undone = list(plan.not_undone)
     for call in made:
         if call["status"] != "ok":
@@ -140,22 +144,26 @@ def _roll_back(target: str, counterfactual: Counterfactual, principal: str, oper
 
 
 def _make_calls(
-    target: str, calls: Iterable[PlannedCall], principal: str, operator: str
+    target: str, calls: Iterable[PlannedCall], principal: str, operator: str, identity: Identity
 ) -> list[dict[str, Any]]:
-    """Each planned call through the kernel, as the operator: journaled like any other call."""
+    """Each planned call through the kernel, as the operator proved by the admin key: journaled like any
+    other call."""
     planned = list(calls)
-    kernel = open_kernel(target, services=default_services())
+    kernel = open_kernel(target, services=default_services(), identity=identity.policy)
     made: list[dict[str, Any]] = []
     try:
         if planned:  # names what follows, so that a later rollback of the same principal passes over it
             payload = {"principal": principal, "calls": len(planned)}
             opened = kernel.call(
-                "kernel.record", {"kind": ROLLBACK_KIND, "payload": payload}, principal=operator
+                "kernel.record",
+                {"kind": ROLLBACK_KIND, "payload": payload},
+                principal=operator,
+                credential=identity.credential,
             )
             if not opened.ok:
                 raise CommandError(f"the rollback could not be journaled: {opened.error}")
         for call in planned:
-            result = kernel.call(call.syscall, call.args, principal=operator)
+            result = kernel.call(call.syscall, call.args, principal=operator, credential=identity.credential)
             record: dict[str, Any] = {"seq": result.seq, "syscall": call.syscall, "args": call.args}
             record["why"] = call.why
             record["status"] = "ok" if result.ok else (result.error.code if result.error else "error")

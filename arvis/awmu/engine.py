@@ -46,12 +46,24 @@ def unit_wire(unit: Unit) -> dict[str, Any]:
 class ContextSession:
     """One call's view of one context: the active units, the counters, and the events emitted."""
 
-    def __init__(self, repo: AwmuRepository, context: ContextRecord, *, seq: int, principal: str) -> None:
+    def __init__(
+        self,
+        repo: AwmuRepository,
+        context: ContextRecord,
+        *,
+        seq: int,
+        principal: str,
+        operator: bool | None = None,
+    ) -> None:
         self.repo = repo
         self.context = context
         self.config: AwmuConfig = context.config
         self.seq = seq
         self.principal = principal
+        self.operator = operator
+        """Whether the principal may operate here, as the caller decided it (format-2 journals: the
+        kernel, from the context's owner, grants and ``operators``); None: the context's ``operators``
+        patterns decide (``require_operator``)."""
         self.active: dict[str, Unit] = {
             unit.unit_id: unit for unit in repo.units(context.context_id, [UnitStatus.ACTIVE])
         }
@@ -59,11 +71,13 @@ class ContextSession:
         self._counts = [0, 0, 0]  # conflicts, demotions, compactions in this call
 
     @classmethod
-    def open(cls, repo: AwmuRepository, context_id: str, *, seq: int, principal: str) -> ContextSession:
+    def open(
+        cls, repo: AwmuRepository, context_id: str, *, seq: int, principal: str, operator: bool | None = None
+    ) -> ContextSession:
         context = repo.get_context(context_id)
         if context is None:
             raise AwmuRuleError(AwmuErrorCode.CONTEXT_NOT_FOUND, f"no working-memory context '{context_id}'")
-        return cls(repo, context, seq=seq, principal=principal)
+        return cls(repo, context, seq=seq, principal=principal, operator=operator)
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -328,8 +342,14 @@ class ContextSession:
         return any(fnmatchcase(self.principal, pattern) for pattern in self.config.canonizers)
 
     def require_operator(self, action: str) -> None:
-        """Seeding, pinning and explicit archiving bypass the gates: only the context's operators may."""
-        if not any(fnmatchcase(self.principal, pattern) for pattern in self.config.operators):
+        """Seeding, pinning and explicit archiving bypass the gates: only the context's operators may
+        (or, where the caller decided it, ``operator``)."""
+        allowed = (
+            self.operator
+            if self.operator is not None
+            else any(fnmatchcase(self.principal, pattern) for pattern in self.config.operators)
+        )
+        if not allowed:
             raise AwmuRuleError(
                 AwmuErrorCode.NOT_AUTHORIZED, f"principal '{self.principal}' may not {action} in this context"
             )

@@ -68,8 +68,10 @@ class WorkingMemoryService:
             result["rules"] = rules
         return result
 
-    def _open(self, repo: AwmuRepository, context_id: str, seq: int, principal: str) -> ContextSession:
-        return ContextSession.open(repo, context_id, seq=seq, principal=principal)
+    def _open(
+        self, repo: AwmuRepository, context_id: str, seq: int, principal: str, operator: bool | None = None
+    ) -> ContextSession:
+        return ContextSession.open(repo, context_id, seq=seq, principal=principal, operator=operator)
 
     def propose(
         self,
@@ -115,8 +117,11 @@ class WorkingMemoryService:
         source: str,
         seq: int,
         principal: str,
+        operator: bool | None = None,
     ) -> dict[str, Any]:
-        session = self._open(repo, context_id, seq, principal)
+        """``operator``: whether the principal may operate, as the kernel decided it (format 2); None: the
+        context's ``operators`` patterns decide (likewise for ``pin`` and ``archive``)."""
+        session = self._open(repo, context_id, seq, principal, operator)
         result = seed(session, text=text, authority=authority, rank=rank, pinned=pinned, source=source)
         session.close()
         return result
@@ -136,14 +141,31 @@ class WorkingMemoryService:
         return turn(session, reinforce=reinforce, text=text, measure=measure)
 
     def pin(
-        self, repo: AwmuRepository, *, context_id: str, unit_id: str, pinned: bool, seq: int, principal: str
+        self,
+        repo: AwmuRepository,
+        *,
+        context_id: str,
+        unit_id: str,
+        pinned: bool,
+        seq: int,
+        principal: str,
+        operator: bool | None = None,
     ) -> dict[str, Any]:
-        return set_pinned(self._open(repo, context_id, seq, principal), unit_id=unit_id, pinned=pinned)
+        session = self._open(repo, context_id, seq, principal, operator)
+        return set_pinned(session, unit_id=unit_id, pinned=pinned)
 
     def archive(
-        self, repo: AwmuRepository, *, context_id: str, unit_id: str, reason: str, seq: int, principal: str
+        self,
+        repo: AwmuRepository,
+        *,
+        context_id: str,
+        unit_id: str,
+        reason: str,
+        seq: int,
+        principal: str,
+        operator: bool | None = None,
     ) -> dict[str, Any]:
-        return archive(self._open(repo, context_id, seq, principal), unit_id=unit_id, reason=reason)
+        return archive(self._open(repo, context_id, seq, principal, operator), unit_id=unit_id, reason=reason)
 
     def canonize(
         self, repo: AwmuRepository, *, context_id: str, unit_id: str, reason: str, seq: int, principal: str
