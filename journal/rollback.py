@@ -83,6 +83,15 @@ class _Side:
         statement = select(grants.c.principal, grants.c.capability, grants.c.scope)
         return {(str(a), str(b), str(c)) for a, b, c in fetch_tuples(self.connection, statement)}
 
+    def context_of(self, request_id: str) -> str | None:
+        """The context of a canonization request (``c…``) or queued proposal (``r…``)."""
+        table = awmu_canon_requests if request_id.startswith("c") else awmu_reviews
+        key = table.c.request_id if request_id.startswith("c") else table.c.review_id
+        if table.name not in self.tables:
+            return None
+        rows = fetch_tuples(self.connection, select(table.c.context_id).where(key == request_id))
+        return str(rows[0][0]) if rows else None
+
     def active_runs(self) -> dict[str, str]:
         """Active run id -> its user."""
         if "pipeline_runs" not in self.tables:
@@ -107,8 +116,11 @@ def _active(unit: dict[str, Any] | None) -> dict[str, Any] | None:
     return unit if unit is not None and unit.get("status") == "ACTIVE" else None
 
 
-def plan_rollback(live: Connection, target: Connection, tracer: Tracer, principal: str) -> RollbackPlan:
-    """The calls that undo ``principal``'s footprint (``tracer``: its trace over the whole journal)."""
+def plan_rollback(
+    live: Connection, target: Connection, tracer: Tracer, principal: str, operator: str | None = None
+) -> RollbackPlan:
+    """The calls that undo ``principal``'s footprint (``tracer``: its trace over the whole journal), made
+    by ``operator`` (when given, a review it may not make is wrapped in a grant it then withdraws)."""
     now, aim = _Side(live), _Side(target)
     plan = RollbackPlan([], [])
     note = f"rollback of {principal}"
@@ -116,7 +128,9 @@ def plan_rollback(live: Connection, target: Connection, tracer: Tracer, principa
     _runs(plan, now, aim, created, displaced)
     _grants(plan, now, aim, principal)
     _entries(plan, now, aim, created + displaced)
-    _decisions(plan, now, aim, created, tracer.decided, note)
+    decisions = RollbackPlan([], plan.not_undone)
+    _decisions(decisions, now, aim, created, tracer.decided, note)
+    plan.calls.extend(_as_canonizer(decisions.calls, now, operator))
     _units(plan, now, aim, set(tracer.units) | tracer.touched, note)
     for item in created:
         if item.get("kind") == "context":
@@ -207,6 +221,39 @@ def _decisions(
             plan.not_undone.append(
                 f"{request_id} would still be PENDING but is {status}: no syscall reopens a decided request"
             )
+
+
+def _as_canonizer(reviews: list[PlannedCall], now: _Side, operator: str | None) -> list[PlannedCall]:
+    """The reviews, each context's wrapped in ``access.grant`` of ``canonize`` on it to the operator and
+    ``access.revoke`` of the same after, where the operator holds no such grant already: an administrator
+    is not a canonizer by name (``access-and-pipelines.md`` §1.4, §1.7), and the grants table ends as it
+    was, so the content digests still compare."""
+    if operator is None or not reviews:
+        return reviews
+    held = {(capability, scope) for who, capability, scope in now.grants() if who == operator}
+    wrapped: list[PlannedCall] = []
+    by_context: dict[str, list[PlannedCall]] = {}
+    for call in reviews:
+        context = now.context_of(str(call.args["request_id"])) or ""
+        by_context.setdefault(context, []).append(call)
+    for context, calls in by_context.items():
+        if not context or held & {
+            ("canonize", context),
+            ("canonize", "*"),
+            ("admin", context),
+            ("admin", "*"),
+        }:
+            wrapped.extend(calls)
+            continue
+        grant = {"principal": operator, "capability": "canonize", "scope": context}
+        wrapped.append(
+            PlannedCall("access.grant", grant, f"let {operator} review in {context} for the rollback")
+        )
+        wrapped.extend(calls)
+        wrapped.append(
+            PlannedCall("access.revoke", grant, f"withdraw the grant the rollback used in {context}")
+        )
+    return wrapped
 
 
 def _units(plan: RollbackPlan, now: _Side, aim: _Side, unit_ids: set[str], note: str) -> None:

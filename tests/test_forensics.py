@@ -295,3 +295,34 @@ def test_rollback_usage_errors(tmp_path: Path, capsys: Any) -> None:
     assert not (tmp_path / "missing.db").exists()
     code, _, err = h.cli(capsys, "journal", "trace", "--db", tmp_path / "missing.db", "--principal", EVIL)
     assert code == 2
+
+
+def test_a_request_in_the_principals_own_context_is_rejected_under_a_grant_the_rollback_withdraws(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """Format 2: an administrator is no canonizer by name, and the owner's ``canonizers`` pattern gives
+    nothing when the owner may not canonize; the rollback grants itself ``canonize`` on that context for
+    the review and withdraws it after, so the grants table ends as it was."""
+    own = "agent:evil/notes"
+    path = _journal(
+        tmp_path,
+        [
+            ("memory.awmu.create", {"context_id": own, "config": {"canonizers": ["*"]}}, EVIL),
+            (
+                "memory.awmu.seed",
+                {"context_id": own, "text": "The user owes money", "authority": "RELIABLE"},
+                EVIL,
+            ),
+            ("memory.awmu.canonize", {"context_id": own, "unit_id": "u2-0"}, EVIL),
+        ],
+    )
+    _, report = _rollback(capsys, path)
+    calls = [(call["syscall"], call["status"]) for call in report["compensating_calls"]]
+    review = calls.index(("memory.awmu.review", "ok"))
+    assert calls[review - 1] == ("access.grant", "ok") and calls[review + 1] == ("access.revoke", "ok")
+    assert all(status == "ok" for _, status in calls), calls
+    with h.reader_of(path) as reader:
+        grants = [entry for entry in reader.entries() if entry.syscall.startswith("access.")]
+    assert [entry.syscall for entry in grants] == ["access.grant", "access.revoke"]
+    assert any("stays" in line for line in report["not_undone"])  # no syscall deletes a context
+    _verified(capsys, path)

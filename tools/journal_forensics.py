@@ -111,7 +111,7 @@ def _roll_back(
             counterfactual.feed(entry)
         counterfactual.replayer.flush()
         with reader.engine.connect() as live, counterfactual.replayer.store.engine.connect() as aimed:
-            plan = plan_rollback(live, aimed, counterfactual.tracer, principal)
+            plan = plan_rollback(live, aimed, counterfactual.tracer, principal, operator)
     finally:
         reader.close()
     made = _make_calls(target, plan.calls, principal, operator, identity) if counterfactual.skipped else []
