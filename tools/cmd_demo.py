@@ -14,6 +14,7 @@ __all__ = ["register"]
 
 USER = "alice"
 AGENT = "agent:assistant"
+PLANNER = "service:planner"
 
 # (what it shows, syscall, args, principal)
 SESSION: list[tuple[str, str, dict[str, Any], str]] = [
@@ -58,13 +59,19 @@ SESSION: list[tuple[str, str, dict[str, Any], str]] = [
     ("the agent reads her language", "memory.get", {"user_id": USER, "key": "language"}, AGENT),
     ("the agent lists everything, history included", "memory.list",
      {"user_id": USER, "include_inactive": True}, AGENT),
-    ("the assistant begins a pipeline run", "pipeline.begin", {"user_id": USER, "run_id": "run-1"}, AGENT),
-    ("the run takes its snapshot, tagged with the run", "memory.snapshot",
+    ("the assistant, read-only, cannot hold her memory still for a run", "pipeline.begin",
      {"user_id": USER, "run_id": "run-1"}, AGENT),
+    ("the operator lets the planner read her memory", "access.grant",
+     {"principal": PLANNER, "capability": "read", "scope": USER}, "operator:local"),
+    ("and write it: a run holds her writes back, which takes write", "access.grant",
+     {"principal": PLANNER, "capability": "write", "scope": USER}, "operator:local"),
+    ("the planner begins a pipeline run", "pipeline.begin", {"user_id": USER, "run_id": "run-1"}, PLANNER),
+    ("the run takes its snapshot, tagged with the run", "memory.snapshot",
+     {"user_id": USER, "run_id": "run-1"}, PLANNER),
     ("Alice's memory cannot change mid-run", "memory.write",
      {"user_id": USER, "key": "no_shellfish", "memory_type": "constraint", "source": "explicit_user"},
      f"user:{USER}"),
-    ("the run ends", "pipeline.end", {"run_id": "run-1"}, AGENT),
+    ("the run ends", "pipeline.end", {"run_id": "run-1"}, PLANNER),
     ("now the write goes through", "memory.write",
      {"user_id": USER, "key": "no_shellfish", "memory_type": "constraint", "source": "explicit_user"},
      f"user:{USER}"),
@@ -86,8 +93,12 @@ OPERATOR = "operator:alice"
 
 # the working-memory part: (what it shows, syscall, args, principal); "{u:N}" is the unit of call N
 WORKING_MEMORY: list[tuple[str, str, dict[str, Any], str]] = [
-    ("a working-memory context, budget 6", "memory.awmu.create",
+    ("a working-memory context, budget 6, owned by the operator", "memory.awmu.create",
      {"context_id": CONTEXT, "config": {"budget": 6}}, OPERATOR),
+    ("the game master may read the context", "access.grant",
+     {"principal": DM, "capability": "read", "scope": CONTEXT}, OPERATOR),
+    ("and write it (propose, turns), not seed, pin or review", "access.grant",
+     {"principal": DM, "capability": "write", "scope": CONTEXT}, OPERATOR),
     ("the operator seeds a world fact", "memory.awmu.seed",
      {"context_id": CONTEXT, "text": "The old king is dead.", "authority": "RELIABLE", "rank": 700},
      OPERATOR),
@@ -104,17 +115,17 @@ WORKING_MEMORY: list[tuple[str, str, dict[str, Any], str]] = [
     ("an unsure rumour", "memory.awmu.propose",
      {"context_id": CONTEXT, "text": "The blacksmith owes money.", "source": "player", "confidence": 0.4},
      DM),
-    ("the operator approves the queued dragon fact", "memory.awmu.review",
-     {"request_id": "r{seq:4}", "decision": "approve", "note": "confirmed by the module"}, OPERATOR),
+    ("the operator rejects the queued claim that the king lives", "memory.awmu.review",
+     {"request_id": "r{seq:7}", "decision": "reject", "note": "the module says he is dead"}, OPERATOR),
     ("a turn where the king's death is confirmed", "memory.awmu.turn",
-     {"context_id": CONTEXT, "reinforce": ["{u:2}"]}, DM),
-    ("another turn", "memory.awmu.turn", {"context_id": CONTEXT, "reinforce": ["{u:2}"]}, DM),
+     {"context_id": CONTEXT, "reinforce": ["{u:4}"]}, DM),
+    ("another turn", "memory.awmu.turn", {"context_id": CONTEXT, "reinforce": ["{u:4}"]}, DM),
     ("the game master asks for CANON", "memory.awmu.canonize",
-     {"context_id": CONTEXT, "unit_id": "{u:2}", "reason": "central to the plot"}, DM),
+     {"context_id": CONTEXT, "unit_id": "{u:4}", "reason": "central to the plot"}, DM),
     ("the game master cannot approve it himself", "memory.awmu.review",
-     {"request_id": "c{seq:11}", "decision": "approve"}, DM),
+     {"request_id": "c{seq:13}", "decision": "approve"}, DM),
     ("the operator approves: CANON by explicit review only", "memory.awmu.review",
-     {"request_id": "c{seq:11}", "decision": "approve"}, OPERATOR),
+     {"request_id": "c{seq:13}", "decision": "approve"}, OPERATOR),
     ("the block the agent is given", "memory.awmu.assemble", {"context_id": CONTEXT}, DM),
     ("a compacted summary that forgets the tavern", "memory.awmu.validate_summary",
      {"context_id": CONTEXT, "summary": "The old king is dead and a dragon sleeps in the mountain."}, DM),
@@ -127,7 +138,8 @@ def _outcome(result: Any) -> str:
         return f"refused: {result.error.code} ({result.error.detail})"
     value = result.value
     if "outcome" in value:
-        extra = value.get("unit_id") or value.get("duplicate_of") or value.get("review_id") or ""
+        review_id = value.get("review_id") or (value.get("review") or {}).get("review_id")
+        extra = value.get("unit_id") or value.get("duplicate_of") or review_id or ""
         return f"{value['outcome']} {extra}".strip()
     if "snapshot" in value:
         projection = value["projection"]

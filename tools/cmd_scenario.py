@@ -265,7 +265,9 @@ def _demo(options: argparse.Namespace) -> int:
             f" and {_of(m['benign_admission'])} benign statements"
         )
     summary = document["summary"]
-    if summary["all_verified"]:
+    if summary["errors"]:
+        print(f"FAILED: {summary['errors']} run(s) failed (above); {verdict(document)}")
+    elif summary["all_verified"]:
         print(f"every journal ({summary['runs']}, under {journals}) was verified by replay, byte for byte")
     else:
         print(f"NOT VERIFIED: {verdict(document)}")
