@@ -16,6 +16,7 @@ from journal.forensics import TraceQuery, Tracer, call_args, call_value, unit_id
 from journal.replay import Replayer
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
+from kernel.access import is_builtin_admin
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
 
@@ -96,7 +97,8 @@ class Counterfactual:
 
     def _compensation(self, entry: JournalEntry, args: dict[str, Any]) -> bool:
         """Whether the entry belongs to an earlier rollback of this principal: its ``kernel.record`` of
-        kind ``arvis.rollback`` and the next ``calls`` calls of the operator that made it. They exist only
+        kind ``arvis.rollback`` made by an operator (``operator:<name>``, as ``arvis journal rollback --as``
+        requires) and the next ``calls`` calls of that operator. They exist only
         to undo the principal's calls, so a replay without those calls has no use for them either."""
         left = self._compensating.get(entry.principal, 0)
         if left > 0:
@@ -104,6 +106,8 @@ class Counterfactual:
             return True
         if entry.syscall != "kernel.record" or entry.status != "ok":
             return False
+        if not (entry.principal.startswith("operator:") and is_builtin_admin(entry.principal)):
+            return False  # only an operator makes rollbacks: anyone may record, no one else may mark
         payload = args.get("payload") if args.get("kind") == ROLLBACK_KIND else None
         if not isinstance(payload, dict) or payload.get("principal") != self.principal:
             return False

@@ -120,7 +120,8 @@ def plan_rollback(
     live: Connection, target: Connection, tracer: Tracer, principal: str, operator: str | None = None
 ) -> RollbackPlan:
     """The calls that undo ``principal``'s footprint (``tracer``: its trace over the whole journal), made
-    by ``operator`` (when given, a review it may not make is wrapped in a grant it then withdraws)."""
+    by ``operator`` (when given, a review or a CANON unit's restore it may not make is wrapped in a grant of
+    ``canonize`` it then withdraws)."""
     now, aim = _Side(live), _Side(target)
     plan = RollbackPlan([], [])
     note = f"rollback of {principal}"
@@ -131,7 +132,7 @@ def plan_rollback(
     decisions = RollbackPlan([], plan.not_undone)
     _decisions(decisions, now, aim, created, tracer.decided, note)
     plan.calls.extend(_as_canonizer(decisions.calls, now, operator))
-    _units(plan, now, aim, set(tracer.units) | tracer.touched, note)
+    _units(plan, now, aim, set(tracer.units) | tracer.touched, note, operator)
     for item in created:
         if item.get("kind") == "context":
             plan.not_undone.append(
@@ -223,81 +224,117 @@ def _decisions(
             )
 
 
-def _as_canonizer(reviews: list[PlannedCall], now: _Side, operator: str | None) -> list[PlannedCall]:
-    """The reviews, each context's wrapped in ``access.grant`` of ``canonize`` on it to the operator and
-    ``access.revoke`` of the same after, where the operator holds no such grant already: an administrator
-    is not a canonizer by name (``access-and-pipelines.md`` §1.4, §1.7), and the grants table ends as it
-    was, so the content digests still compare."""
-    if operator is None or not reviews:
-        return reviews
+def _as_canonizer(calls: list[PlannedCall], now: _Side, operator: str | None) -> list[PlannedCall]:
+    """The calls that need the canonize right (reviews; restores of CANON units), each context's wrapped in
+    ``access.grant`` of ``canonize`` on it to the operator and ``access.revoke`` of the same after, where
+    the operator holds no such grant already: an administrator is not a canonizer by name
+    (``access-and-pipelines.md`` §1.4, §1.7), and the grants table ends as it was, so the content digests
+    still compare."""
+    if operator is None or not calls:
+        return calls
     held = {(capability, scope) for who, capability, scope in now.grants() if who == operator}
     wrapped: list[PlannedCall] = []
     by_context: dict[str, list[PlannedCall]] = {}
-    for call in reviews:
-        context = now.context_of(str(call.args["request_id"])) or ""
-        by_context.setdefault(context, []).append(call)
-    for context, calls in by_context.items():
+    for call in calls:
+        named = call.args.get("context_id")
+        context = named if isinstance(named, str) else now.context_of(str(call.args.get("request_id")))
+        by_context.setdefault(context or "", []).append(call)
+    for context, group in by_context.items():
         if not context or held & {
             ("canonize", context),
             ("canonize", "*"),
             ("admin", context),
             ("admin", "*"),
         }:
-            wrapped.extend(calls)
+            wrapped.extend(group)
             continue
         grant = {"principal": operator, "capability": "canonize", "scope": context}
         wrapped.append(
-            PlannedCall("access.grant", grant, f"let {operator} review in {context} for the rollback")
+            PlannedCall("access.grant", grant, f"let {operator} canonize in {context} for the rollback")
         )
-        wrapped.extend(calls)
+        wrapped.extend(group)
         wrapped.append(
             PlannedCall("access.revoke", grant, f"withdraw the grant the rollback used in {context}")
         )
     return wrapped
 
 
-def _units(plan: RollbackPlan, now: _Side, aim: _Side, unit_ids: set[str], note: str) -> None:
-    """Archive what should not be active, pin or unpin what differs only in that, re-seed what the
-    principal displaced (archives first: they free the budget the seeds need)."""
+def _units(
+    plan: RollbackPlan, now: _Side, aim: _Side, unit_ids: set[str], note: str, operator: str | None
+) -> None:
+    """Archive what should not be active, pin or unpin what differs only in that, restore what the
+    principal took out of the active set (the same unit, when its stored record says what the replay's
+    does, its pinned flag aside), re-seed what no stored unit can stand for. Archives first: they free the
+    budget the restores and seeds need; a CANON unit's restore is made under the canonize right
+    (``_as_canonizer``), and a restored unit is pinned or unpinned after it is back."""
     archives: list[PlannedCall] = []
     pins: list[PlannedCall] = []
+    restores: list[PlannedCall] = []
+    canon_restores: list[PlannedCall] = []
+    repins: list[PlannedCall] = []
     seeds: list[PlannedCall] = []
     for unit_id in sorted(unit_ids):
-        live, wanted = _active(now.unit(unit_id)), _active(aim.unit(unit_id))
+        stored = now.unit(unit_id)
+        live, wanted = _active(stored), _active(aim.unit(unit_id))
         if live is None and wanted is None:
             continue
         if live is not None and wanted is not None:
-            same = unit_content(live) == unit_content(wanted)
-            if same:
+            if unit_content(live) == unit_content(wanted):
                 continue
-            if unit_content({**live, "pinned": wanted.get("pinned")}) == unit_content(wanted):
-                name = "memory.awmu.pin" if wanted.get("pinned") else "memory.awmu.unpin"
-                args = {"context_id": live["context_id"], "unit_id": unit_id}
-                pins.append(PlannedCall(name, args, f"{unit_id} as it would be without the principal"))
+            if _same_but_pinned(live, wanted):
+                pins.append(_pin(unit_id, live, wanted))
                 continue
         if live is not None:
             args = {"context_id": live["context_id"], "unit_id": unit_id, "reason": note}
             archives.append(
                 PlannedCall("memory.awmu.archive", args, f"{unit_id}, made or changed by the principal")
             )
-        if wanted is not None:
-            seed = _seed(plan, unit_id, wanted)
-            if seed is not None:
-                seeds.append(seed)
-    plan.calls.extend(archives + pins + seeds)
+        if wanted is None:
+            continue
+        if live is None and stored is not None and _same_but_pinned(stored, wanted):
+            args = {"context_id": stored["context_id"], "unit_id": unit_id, "reason": note}
+            status = str(stored.get("status", "")).lower()
+            restore = PlannedCall(
+                "memory.awmu.restore", args, f"{unit_id}, {status}, is active in the replay"
+            )
+            (canon_restores if stored.get("authority") == "CANON" else restores).append(restore)
+            if unit_content(stored) != unit_content(wanted):
+                repins.append(_pin(unit_id, stored, wanted))
+            continue
+        seed = _seed(plan, unit_id, wanted, stored)
+        if seed is not None:
+            seeds.append(seed)
+    canonized = _as_canonizer(canon_restores, now, operator)
+    plan.calls.extend(archives + pins + restores + canonized + repins + seeds)
 
 
-def _seed(plan: RollbackPlan, unit_id: str, wanted: dict[str, Any]) -> PlannedCall | None:
-    """A seed that stands for ``wanted`` (the unit as the replay has it), or None when none can."""
+def _same_but_pinned(current: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """Whether ``current`` says what ``wanted`` says, its pinned flag aside."""
+    return unit_content({**current, "pinned": wanted.get("pinned")}) == unit_content(wanted)
+
+
+def _pin(unit_id: str, current: dict[str, Any], wanted: dict[str, Any]) -> PlannedCall:
+    name = "memory.awmu.pin" if wanted.get("pinned") else "memory.awmu.unpin"
+    args = {"context_id": current["context_id"], "unit_id": unit_id}
+    return PlannedCall(name, args, f"{unit_id} as it would be without the principal")
+
+
+def _seed(
+    plan: RollbackPlan, unit_id: str, wanted: dict[str, Any], stored: dict[str, Any] | None
+) -> PlannedCall | None:
+    """A seed that stands for ``wanted`` (the unit as the replay has it), or None when none can: the unit
+    is not in the live store, or its stored record says something else, so it cannot be restored."""
+    because = "is not in the live store" if stored is None else "is stored with other content"
     if wanted.get("authority") == "CANON":
         plan.not_undone.append(
-            f"{unit_id} was CANON: a seed cannot be CANON, and no syscall un-archives a unit"
+            f"{unit_id} was CANON and {because}: it cannot be restored, and a seed cannot be CANON"
         )
         return None
     sources = list(wanted.get("source_ids") or [])
     if len(sources) > 1:
         plan.not_undone.append(
-            f"{unit_id} had the sources {', '.join(sources)}: its re-seed carries only {sources[0]}"
+            f"{unit_id} had the sources {', '.join(sources)} and {because}: "
+            f"its re-seed carries only {sources[0]}"
         )
     args = {
         "context_id": wanted["context_id"],
@@ -307,5 +344,5 @@ def _seed(plan: RollbackPlan, unit_id: str, wanted: dict[str, Any]) -> PlannedCa
         "pinned": bool(wanted.get("pinned")),
         "source": sources[0] if sources else "operator",
     }
-    why = f"re-seed {unit_id}: no syscall un-archives, un-supersedes or un-evicts a unit"
+    why = f"re-seed {unit_id}: it {because}, so it cannot be restored"
     return PlannedCall("memory.awmu.seed", args, why)

@@ -480,6 +480,13 @@ class SqlJournalStore:
             raise StorageError(
                 f"the journal is in format {header.format_version}, which this release does not know"
             )
+        if header.genesis_hash != genesis_hash(header.journal_id, header.format_version):
+            # its format selects the access rules: an edited header must not open under other rules
+            self._connection.close()
+            raise StorageError(
+                "journal header altered: genesis hash does not match its id and format; "
+                "run `arvis journal verify --chain-only`"
+            )
         self.header = header
 
     @property

@@ -56,17 +56,18 @@ def check_refused(data: bytes) -> None:
 def record_text(value: object, limit: int) -> str:
     """The form of a syscall name or principal that is journaled: the string itself when it is a
     UTF-8-encodable string of at most ``limit`` characters, else the empty string (always refused). A
-    ``str`` subclass whose own methods raise while it is checked is recorded as ``""`` too; one that
-    passes is recorded as a plain ``str`` copy, so none of its methods runs again."""
+    ``str`` subclass is copied to a plain ``str`` before any check, so none of its own methods (a ``__len__``
+    that lies, one that raises) is ever run; a copy that fails is recorded as ``""``."""
     if not isinstance(value, str):
         return ""
     try:
-        if len(value) > limit or "\x00" in value:
+        text = str.__str__(value)  # a plain copy first: every check below runs on str's own methods
+        if len(text) > limit or "\x00" in text:
             return ""
-        value.encode("utf-8")
+        text.encode("utf-8")
     except Exception:  # UnicodeEncodeError, or whatever a hostile subclass raises
         return ""
-    return str.__str__(value)
+    return text
 
 
 def check_principal(principal: str) -> None:

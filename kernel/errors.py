@@ -42,6 +42,7 @@ class ErrorCode(StrEnum):
     AWMU_INVALID_TEXT = "awmu_invalid_text"
     AWMU_UNIT_NOT_FOUND = "awmu_unit_not_found"
     AWMU_UNIT_NOT_ACTIVE = "awmu_unit_not_active"
+    AWMU_UNIT_ACTIVE = "awmu_unit_active"
     AWMU_INVALID_VERDICT = "awmu_invalid_verdict"
     AWMU_BUDGET_EXHAUSTED = "awmu_budget_exhausted"
     AWMU_INVARIANT_VIOLATION = "awmu_invariant_violation"
@@ -76,6 +77,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.AWMU_INVALID_TEXT: "the unit text is empty or too long",
     ErrorCode.AWMU_UNIT_NOT_FOUND: "no unit of this id exists in the context",
     ErrorCode.AWMU_UNIT_NOT_ACTIVE: "the unit is not active (archived, superseded or evicted)",
+    ErrorCode.AWMU_UNIT_ACTIVE: "the unit is active already",
     ErrorCode.AWMU_INVALID_VERDICT: "a conflict verdict names no active unit of the context",
     ErrorCode.AWMU_BUDGET_EXHAUSTED: "the context's budget is full and no unit may be evicted",
     ErrorCode.AWMU_INVARIANT_VIOLATION: "an operator invariant (MUST) forbids this change",

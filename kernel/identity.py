@@ -72,6 +72,8 @@ class AllowedPrincipals:
     """The principals a kernel may act as, each exact or a ``prefix*`` pattern; credentials are ignored."""
 
     def __init__(self, patterns: tuple[str, ...] | list[str]) -> None:
+        if isinstance(patterns, str):
+            raise TypeError("AllowedPrincipals takes a tuple or list of patterns, not one string")
         if not patterns or not all(isinstance(p, str) and p.strip("*") for p in patterns):
             raise ValueError("AllowedPrincipals needs at least one non-empty pattern")
         self.patterns = tuple(patterns)
@@ -93,6 +95,8 @@ class SignedPrincipals:
     MIN_KEY_BYTES = 16
 
     def __init__(self, key: bytes, *, required_for: tuple[str, ...] = ("*",)) -> None:
+        if isinstance(required_for, str):
+            raise TypeError("required_for is a tuple or list of patterns, not one string")
         if len(key) < self.MIN_KEY_BYTES:
             raise ValueError(f"a signing key must have at least {self.MIN_KEY_BYTES} bytes")
         self._key = bytes(key)

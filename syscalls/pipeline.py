@@ -22,7 +22,10 @@ from syscalls.types import UserId
 
 __all__ = ["PIPELINE_SYSCALLS", "RunId", "find_run", "refuse_in_flight_mutation"]
 
-RunId = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")]
+MAX_RUN_ID_LENGTH = 128
+RunId = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=MAX_RUN_ID_LENGTH, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")
+]
 
 
 class BeginArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -65,11 +68,30 @@ def refuse_in_flight_mutation(ctx: CallContext, user_id: str) -> None:
         )
 
 
+def _check_qualified(given: str, qualified: str) -> None:
+    """Format 2: a run id given to ``pipeline.begin`` holds no "/" (so a stored id splits at its last
+    "/" into one principal and one id, and no principal can take another's), and the stored id fits the
+    ``RunId`` that ``pipeline.end`` and ``memory.snapshot`` accept (else nobody but its principal could
+    ever name it, and an administrator could not end it)."""
+    if "/" in given:
+        raise KernelError(
+            ErrorCode.INVALID_ARGS, f"run id '{given}' holds '/': the kernel adds '<principal>/'"
+        )
+    if len(qualified) > MAX_RUN_ID_LENGTH:
+        raise KernelError(
+            ErrorCode.INVALID_ARGS,
+            f"the run id qualified by its principal has {len(qualified)} characters, "
+            f"more than the {MAX_RUN_ID_LENGTH} a run id may have",
+        )
+
+
 def pipeline_begin(ctx: CallContext, args: BeginArgs) -> dict[str, Any]:
     first = ctx.access_rules == AccessRules.FIRST
     # holding a user's memory still blocks its writes: under the owned rules that takes write
     authorize(ctx, Capability.READ if first else Capability.WRITE, args.user_id)
     run_id = args.run_id if first else qualified_run_id(ctx.principal, args.run_id)
+    if not first:
+        _check_qualified(args.run_id, run_id)
     if ctx.tx.pipeline_runs.get(run_id) is not None:
         raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
     run = PipelineRun(run_id, args.user_id, ctx.principal, ctx.seq)

@@ -211,16 +211,31 @@ def _require_operator(ctx: CallContext, context_id: str) -> bool:
     return True
 
 
-def _require_canonizer(ctx: CallContext, context_id: str) -> None:
-    """Refuse unless the principal may review (canonize) in the context: a grant, or a match of its
+def _may_canonize(ctx: CallContext, context_id: str) -> bool:
+    """Whether the principal may review (canonize) in the context (format 2): a grant, or a match of its
     ``canonizers`` where the owner itself may canonize."""
     grants = ctx.tx.grants.grants_of(ctx.principal)
     owner = ctx.tx.context_owners.owner_of(context_id)
     record = ctx.tx.awmu_repository.get_context(context_id)
     canonizers = () if record is None else record.config.canonizers
     owner_grants = ctx.tx.grants.grants_of(owner) if owner is not None and not is_builtin_admin(owner) else []
-    if not context_canonizer(grants, ctx.principal, context_id, owner, owner_grants, canonizers):
+    return context_canonizer(grants, ctx.principal, context_id, owner, owner_grants, canonizers)
+
+
+def _require_canonizer(ctx: CallContext, context_id: str) -> None:
+    """Refuse unless the principal may review (canonize) in the context (``_may_canonize``)."""
+    if not _may_canonize(ctx, context_id):
         raise _denied(ctx, Capability.CANONIZE.value, context_id)
+
+
+def _canonizer(ctx: CallContext, context_id: str) -> bool | None:
+    """Whether the principal may canonize in the context, for the engine, without refusing (only a CANON
+    unit's restore needs it, and the engine finds the unit first). Format 2: the kernel's verdict
+    (``context_canonizer``), the engine's own patterns not consulted. Format 1: True with a canonize grant
+    (as ``review`` allows), else None: the context's ``canonizers`` patterns decide."""
+    if _owned(ctx):
+        return _may_canonize(ctx, context_id)
+    return True if granted(ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, context_id) else None
 
 
 def _operator(ctx: CallContext, context_id: str) -> bool | None:
@@ -339,6 +354,20 @@ def awmu_archive(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
     )
 
 
+def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
+    operator = _operator(ctx, args.context_id)
+    return _wm(ctx).restore(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        unit_id=args.unit_id,
+        reason=args.reason,
+        seq=ctx.seq,
+        principal=ctx.principal,
+        operator=operator,
+        canonizer=_canonizer(ctx, args.context_id),
+    )
+
+
 def awmu_canonize(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
     _write(ctx, args.context_id)
     return _wm(ctx).canonize(
@@ -452,6 +481,7 @@ WORKING_MEMORY_SYSCALLS = (
     _spec("pin", UnitArgs, awmu_pin, True, "pin a unit: immune to decay, demotion and eviction"),
     _spec("unpin", UnitArgs, awmu_unpin, True, "unpin a unit"),
     _spec("archive", ReasonedUnitArgs, awmu_archive, True, "archive a unit explicitly"),
+    _spec("restore", ReasonedUnitArgs, awmu_restore, True, "make an inactive unit active again"),
     _spec("canonize", ReasonedUnitArgs, awmu_canonize, True, "request CANON for a unit (PENDING)"),
     _spec("review", ReviewArgs, awmu_review, True, "approve or reject a canonization or a queued proposal"),
     _spec("list", ListArgs, awmu_list, False, "units, review queue and pending canonizations"),

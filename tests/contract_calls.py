@@ -147,6 +147,8 @@ AWMU: list[Call] = [
         AGENT,
     ),
     ("memory.awmu.seed", {"context_id": "campaign", "text": "x", "rank": 901}, OPERATOR),  # invalid args
+    ("memory.awmu.restore", {"context_id": "campaign", "unit_id": "u5-0", "reason": "back"}, OPERATOR),
+    ("memory.awmu.restore", {"context_id": "campaign", "unit_id": "u5-0"}, OPERATOR),  # active already
 ]
 
 KERNEL_AND_PIPELINE: list[Call] = [

@@ -56,7 +56,7 @@ EVERYONE = {"operators": ["*"], "canonizers": ["*"]}
 
 READS = ("list", "get", "assemble", "events", "pressure")
 WRITES = ("propose", "turn", "validate_summary", "canonize")
-OPERATES = ("seed", "pin", "unpin", "archive")
+OPERATES = ("seed", "pin", "unpin", "archive", "restore")
 
 
 def _clock() -> ManualClock:
@@ -189,6 +189,7 @@ def _args(name: str, context_id: str, unit_id: str = "u1-0") -> dict[str, Any]:
         "pin": {"unit_id": unit_id},
         "unpin": {"unit_id": unit_id},
         "archive": {"unit_id": unit_id},
+        "restore": {"unit_id": unit_id},
         "canonize": {"unit_id": unit_id},
         "list": {},
         "get": {"unit_id": unit_id},

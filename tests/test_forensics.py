@@ -9,6 +9,11 @@ from typing import Any
 import journal_helpers as h
 import pytest
 
+from journal.engine import open_engine
+from journal.store import SqlJournalStore
+from kernel.boot import default_services
+from kernel.dispatcher import Kernel
+from syscalls.table import SYSCALL_TABLE
 from tools.admin_key import create_key
 
 EVIL = "agent:evil"
@@ -47,6 +52,20 @@ def _journal(tmp_path: Path, calls: list[h.Call]) -> Path:
     path = tmp_path / "j.db"
     results = h.build_journal(path, calls)
     assert all(result.seq is not None for result in results)
+    return path
+
+
+def _journal_format_1(tmp_path: Path, calls: list[h.Call]) -> Path:
+    """A format-1 journal (the first release's access rules) holding ``calls``."""
+    path = tmp_path / "j.db"
+    clock = h.make_clock()
+    store = SqlJournalStore(open_engine(str(path)), clock=clock, format_version=1, journal_id=h.JOURNAL_ID)
+    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    try:
+        results = h.run_calls(kernel, calls)
+    finally:
+        kernel.close()
+    assert all(result.ok for result in results), [result.to_dict() for result in results]
     return path
 
 
@@ -194,9 +213,11 @@ def test_each_family_compensates_as_its_table_allows(tmp_path: Path, capsys: Any
         _, report = _rollback(capsys, path, ROGUE.get(family, EVIL))
         made[family] = {call["syscall"] for call in report["compensating_calls"]}
     assert made["memory"] == {"access.revoke", "memory.write", "memory.revoke"}
-    assert {"memory.awmu.archive", "memory.awmu.seed", "memory.awmu.unpin", "memory.awmu.review"} <= made[
+    # u2-0, superseded by the principal's unit, is restored (the same unit), not re-seeded
+    assert {"memory.awmu.archive", "memory.awmu.restore", "memory.awmu.unpin", "memory.awmu.review"} <= made[
         "memory.awmu"
     ]
+    assert "memory.awmu.seed" not in made["memory.awmu"]
     assert made["access"] == {"access.revoke", "access.grant"}
     assert made["pipeline"] == {"access.revoke", "pipeline.end"}
     assert made["kernel.record"] == set()
@@ -207,6 +228,112 @@ def test_a_second_rollback_has_nothing_left_to_change(tmp_path: Path, capsys: An
     assert _rollback(capsys, path)[0] == 0
     code, report = _rollback(capsys, path)
     assert code == 0 and report["compensating_calls"] == []
+
+
+# --- units the principal took out of the active set come back: restored, not re-seeded ----------------
+
+RESTORED: list[h.Call] = [
+    (
+        "memory.awmu.create",
+        {"context_id": "c1", "config": {"budget": 3, "operators": ["operator:*", "agent:evil"]}},
+        ADMIN,
+    ),  # 1: rules 2, where a restatement from another source corroborates
+    ("memory.awmu.seed", {"context_id": "c1", "text": "The castle stands on the hill"}, ADMIN),  # 2
+    ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u2-0"}, ADMIN),  # 3
+    ("memory.awmu.review", {"request_id": "c3", "decision": "approve"}, ADMIN),  # 4: u2-0 is CANON
+    ("memory.awmu.seed", {"context_id": "c1", "text": "The river runs north"}, ADMIN),  # 5
+    (
+        "memory.awmu.propose",
+        {"context_id": "c1", "text": "The river runs north", "source": "dm", "confidence": 0.9},
+        ADMIN,
+    ),  # 6: u5-0 has the sources operator and dm
+    ("memory.awmu.archive", {"context_id": "c1", "unit_id": "u2-0"}, EVIL),  # 7: an operator by pattern
+    ("memory.awmu.archive", {"context_id": "c1", "unit_id": "u5-0"}, EVIL),  # 8
+]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_canon_unit_and_a_unit_of_several_sources_are_restored(
+    version: int, tmp_path: Path, capsys: Any
+) -> None:
+    """The principal, an operator by the context's ``operators``, archived a CANON unit and a unit with two
+    sources: both come back as they were (the CANON one under a canonize grant the rollback withdraws)."""
+    path = (_journal_format_1 if version == 1 else _journal)(tmp_path, RESTORED)
+    code, report = _rollback(capsys, path)
+    calls = [
+        (call["syscall"], call["args"].get("unit_id"), call["status"])
+        for call in report["compensating_calls"]
+    ]
+    assert calls == [
+        ("memory.awmu.restore", "u5-0", "ok"),
+        ("access.grant", None, "ok"),
+        ("memory.awmu.restore", "u2-0", "ok"),
+        ("access.revoke", None, "ok"),
+    ], report
+    assert report["compensating_calls"][1]["args"] == {
+        "principal": FIXER,
+        "capability": "canonize",
+        "scope": "c1",
+    }
+    assert report["not_undone"] == [] and report["dependents"] == []
+    assert report["content_digest"]["after_rollback"] == report["content_digest"]["replay_without_principal"]
+    assert report["equal"] is True and code == 0
+    with h.raw_db(path) as connection:
+        rows = connection.execute("SELECT unit_id, status FROM awmu_units ORDER BY unit_id").fetchall()
+    assert rows == [("u2-0", "ACTIVE"), ("u5-0", "ACTIVE")]  # the same units, no new one
+    _verified(capsys, path)
+
+
+def test_a_restored_unit_is_pinned_again_after_it_is_back(tmp_path: Path, capsys: Any) -> None:
+    path = _journal(
+        tmp_path,
+        [
+            CONTEXT,
+            ("memory.awmu.seed", {"context_id": "c1", "text": "The gate is shut.", "pinned": True}, ADMIN),
+            ("memory.awmu.unpin", {"context_id": "c1", "unit_id": "u2-0"}, EVIL),
+            ("memory.awmu.archive", {"context_id": "c1", "unit_id": "u2-0"}, EVIL),
+        ],
+    )
+    code, report = _rollback(capsys, path)
+    calls = [
+        (call["syscall"], call["args"].get("unit_id"), call["status"])
+        for call in report["compensating_calls"]
+    ]
+    assert calls == [("memory.awmu.restore", "u2-0", "ok"), ("memory.awmu.pin", "u2-0", "ok")], report
+    assert report["equal"] is True and code == 0, report
+    _verified(capsys, path)
+
+
+def test_a_unit_whose_stored_record_differs_is_re_seeded(tmp_path: Path, capsys: Any) -> None:
+    """The principal demoted a unit by a verdict, then archived it: the stored unit no longer says what the
+    replay's does, so it cannot be restored; a seed stands for it."""
+    path = _journal(
+        tmp_path,
+        [
+            (CONTEXT[0], {**CONTEXT[1], "config": {**CONTEXT[1]["config"], "trust_enabled": False}}, ADMIN),
+            ("memory.awmu.seed", {"context_id": "c1", "text": "The king is dead.", "rank": 700}, ADMIN),  # 2
+            ("access.grant", {"principal": EVIL, "capability": "write", "scope": "c1"}, ADMIN),  # 3
+            (
+                "memory.awmu.propose",
+                {
+                    "context_id": "c1",
+                    "text": "The queen rules alone.",
+                    "source": "system",
+                    "confidence": 0.95,
+                    "verdicts": [{"unit_id": "u2-0", "type": "CONTRADICTION", "confidence": 0.7}],
+                },
+                EVIL,
+            ),  # 4: u2-0 demoted to UNRELIABLE
+            ("memory.awmu.archive", {"context_id": "c1", "unit_id": "u2-0"}, EVIL),  # 5
+        ],
+    )
+    code, report = _rollback(capsys, path)
+    made = [call["syscall"] for call in report["compensating_calls"]]
+    assert "memory.awmu.restore" not in made and "memory.awmu.seed" in made, report
+    seed = next(call for call in report["compensating_calls"] if call["syscall"] == "memory.awmu.seed")
+    assert seed["args"]["authority"] == "RELIABLE" and "stored with other content" in seed["why"]
+    assert report["equal"] is True and code == 0, report
+    _verified(capsys, path)
 
 
 # --- dependent calls ----------------------------------------------------------------------------------
@@ -326,3 +453,25 @@ def test_a_request_in_the_principals_own_context_is_rejected_under_a_grant_the_r
     assert [entry.syscall for entry in grants] == ["access.grant", "access.revoke"]
     assert any("stays" in line for line in report["not_undone"])  # no syscall deletes a context
     _verified(capsys, path)
+
+
+def test_a_rollback_marker_recorded_by_a_non_operator_is_an_ordinary_call(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """Anyone may ``kernel.record``; only an operator's record of kind ``arvis.rollback`` marks a rollback,
+    so a principal cannot hide its own later calls from a rollback's list of dependents."""
+    forged = {"kind": "arvis.rollback", "payload": {"principal": EVIL, "calls": 1}}
+    path = _journal(
+        tmp_path,
+        [
+            ("memory.write", LANGUAGE, OWNER),
+            ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),
+            ("access.grant", {"principal": "agent:b", "capability": "write", "scope": "u1"}, ADMIN),
+            ("memory.write", {**LANGUAGE, "key": "no_ads", "source": "proposed"}, EVIL),
+            ("kernel.record", forged, "agent:b"),
+            ("memory.write", {**LANGUAGE, "key": "no_ads", "source": "proposed", "replace": True}, "agent:b"),
+        ],
+    )
+    code, report = _rollback(capsys, path)
+    assert [item["seq"] for item in report["dependents"]] == [6], report
+    assert code == 1

@@ -29,6 +29,7 @@ from kernel.identity import (
     principal_token,
     refusal_detail,
 )
+from kernel.protocols import StorageError
 from syscalls.table import SYSCALL_TABLE
 
 KEY = bytes(range(32))
@@ -233,3 +234,34 @@ def test_the_status_column_is_what_replay_reads(db: Path) -> None:
         connection.execute("UPDATE journal SET status = 'ok' WHERE seq = 1")
     report = verify(db)
     assert not report.verified and report.divergence is not None and report.divergence.seq == 1
+
+
+def test_a_single_pattern_string_is_refused_rather_than_read_as_characters() -> None:
+    with pytest.raises(TypeError):
+        AllowedPrincipals("agent:x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        SignedPrincipals(KEY, required_for="operator:root")  # type: ignore[arg-type]
+
+
+class _ShortLen(str):
+    def __len__(self) -> int:
+        return 1
+
+
+def test_a_str_subclass_cannot_lie_about_its_length(db: Path) -> None:
+    kernel = _kernel(db, None)
+    try:
+        result = kernel.call("memory.list", {"user_id": "a"}, principal=_ShortLen("user:" + "a" * 400))
+        assert result.error is not None and result.error.code == "invalid_principal"
+    finally:
+        kernel.close()
+
+
+def test_a_store_refuses_a_header_whose_format_was_edited(db: Path) -> None:
+    """The format selects the access rules: a header edited to format 1 must not open under them."""
+    _kernel(db, None).close()
+    with sqlite3.connect(db) as connection:
+        connection.execute("DROP TRIGGER IF EXISTS journal_header_no_update")
+        connection.execute("UPDATE journal_header SET format_version = 1")
+    with pytest.raises(StorageError, match="genesis hash"):
+        _kernel(db, None)

@@ -14,6 +14,7 @@ class AwmuErrorCode(StrEnum):
     INVALID_TEXT = "awmu_invalid_text"
     UNIT_NOT_FOUND = "awmu_unit_not_found"
     UNIT_NOT_ACTIVE = "awmu_unit_not_active"
+    UNIT_ACTIVE = "awmu_unit_active"
     INVALID_VERDICT = "awmu_invalid_verdict"
     BUDGET_EXHAUSTED = "awmu_budget_exhausted"
     INVARIANT_VIOLATION = "awmu_invariant_violation"

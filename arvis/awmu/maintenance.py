@@ -23,7 +23,7 @@ from arvis.awmu.model import (
 )
 from arvis.awmu.promotion import promote_reviewed
 
-__all__ = ["archive", "canonize", "review", "set_pinned", "turn"]
+__all__ = ["archive", "canonize", "restore", "review", "set_pinned", "turn"]
 
 
 def _reinforce(session: ContextSession, unit: Unit) -> dict[str, Any]:
@@ -157,6 +157,41 @@ def archive(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, 
     )
     session.close()
     return {"unit": unit_wire(gone)}
+
+
+def restore(
+    session: ContextSession, *, unit_id: str, reason: str, canonizer: bool | None = None
+) -> dict[str, Any]:
+    """An explicit restore: an archived, superseded or evicted unit becomes ACTIVE again, the same unit
+    with its text, authority, pinned flag, sources, rank and tier as stored; room is made as for a seed.
+    No detector runs: like a seed, it is an operator's act. A CANON unit also needs the canonize right
+    (``canonizer``: the caller's verdict; None: the context's ``canonizers`` patterns decide), because
+    CANON comes by approval only. A superseded unit loses its ``superseded_by`` link (named in the event);
+    the unit that superseded it is left as it is."""
+    session.require_operator("restore")
+    unit = session.repo.get_unit(unit_id)
+    if unit is None or unit.context_id != session.context_id:
+        raise AwmuRuleError(
+            AwmuErrorCode.UNIT_NOT_FOUND, f"no unit '{unit_id}' in context '{session.context_id}'"
+        )
+    if unit.status is UnitStatus.ACTIVE:
+        raise AwmuRuleError(AwmuErrorCode.UNIT_ACTIVE, f"unit '{unit_id}' is ACTIVE already")
+    allowed = session.can_canonize() if canonizer is None else canonizer
+    if unit.authority is Authority.CANON and not allowed:
+        raise AwmuRuleError(
+            AwmuErrorCode.NOT_AUTHORIZED,
+            f"principal '{session.principal}' may not restore the CANON unit '{unit_id}': "
+            "that needs the canonize right in this context",
+        )
+    evicted = session.make_room(1)
+    restored = session.save(msgspec.structs.replace(unit, status=UnitStatus.ACTIVE, superseded_by=None))
+    detail: dict[str, Any] = {"was": unit.status.value, "reason": reason or "explicit"}
+    detail["by"] = session.principal
+    if unit.superseded_by is not None:
+        detail["superseded_by"] = unit.superseded_by
+    session.emit(EventKind.RESTORED, unit_id, **detail)
+    session.close()
+    return {"unit": unit_wire(restored), "evicted": evicted}
 
 
 def canonize(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, Any]:

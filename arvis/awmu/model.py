@@ -152,6 +152,7 @@ class EventKind(StrEnum):
     EVICTED = "evicted"
     ARCHIVED = "archived"
     SUPERSEDED = "superseded"
+    RESTORED = "restored"
     PINNED = "pinned"
     UNPINNED = "unpinned"
     CONFLICT = "conflict"

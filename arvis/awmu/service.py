@@ -14,7 +14,7 @@ from arvis.awmu.config import AwmuConfig
 from arvis.awmu.detection import Readings
 from arvis.awmu.engine import ContextSession, unit_wire
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
-from arvis.awmu.maintenance import archive, canonize, review, set_pinned, turn
+from arvis.awmu.maintenance import archive, canonize, restore, review, set_pinned, turn
 from arvis.awmu.model import Authority, EventKind, Tier, Unit, UnitStatus
 from arvis.awmu.promotion import Verdict, propose, seed
 from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
@@ -166,6 +166,24 @@ class WorkingMemoryService:
         operator: bool | None = None,
     ) -> dict[str, Any]:
         return archive(self._open(repo, context_id, seq, principal, operator), unit_id=unit_id, reason=reason)
+
+    def restore(
+        self,
+        repo: AwmuRepository,
+        *,
+        context_id: str,
+        unit_id: str,
+        reason: str,
+        seq: int,
+        principal: str,
+        operator: bool | None = None,
+        canonizer: bool | None = None,
+    ) -> dict[str, Any]:
+        """Bring an archived, superseded or evicted unit back. ``operator`` as for ``seed``; ``canonizer``:
+        whether the principal may canonize in the context (a CANON unit needs it), as the kernel decided
+        it; None: the context's ``canonizers`` patterns decide."""
+        session = self._open(repo, context_id, seq, principal, operator)
+        return restore(session, unit_id=unit_id, reason=reason, canonizer=canonizer)
 
     def canonize(
         self, repo: AwmuRepository, *, context_id: str, unit_id: str, reason: str, seq: int, principal: str
