@@ -47,6 +47,7 @@ CONTEXT = "bench"
 BUDGET = 20
 OPERATOR = "operator:bench"
 AGENT = "agent:bench"
+AGENT_CAPABILITIES = ("read", "write")  # turn and propose write, assemble reads
 _counter = itertools.count()
 
 
@@ -56,7 +57,8 @@ def _sizes(quick: bool) -> tuple[int, int, int]:
 
 
 def full_context(directory: Path, services: KernelServiceRegistry | None = None) -> tuple[Kernel, list[str]]:
-    """A kernel with one context whose budget of 20 units is full (seeded RELIABLE units)."""
+    """A kernel with one context whose budget of 20 units is full (seeded RELIABLE units), created by the
+    operator, which grants the agent read and write on it (journaled ``access.grant`` calls)."""
     kernel = open_kernel(
         str(directory / f"wm-{next(_counter)}.db"), durability=Durability.NORMAL, services=services
     )
@@ -65,6 +67,14 @@ def full_context(directory: Path, services: KernelServiceRegistry | None = None)
     )
     if not created.ok:
         raise RuntimeError(f"memory.awmu.create refused: {created.error}")
+    for capability in AGENT_CAPABILITIES:  # the operator owns the context; the agent needs grants on it
+        granted = kernel.call(
+            "access.grant",
+            {"principal": AGENT, "capability": capability, "scope": CONTEXT},
+            principal=OPERATOR,
+        )
+        if not granted.ok:
+            raise RuntimeError(f"access.grant refused: {granted.error}")
     units: list[str] = []
     for index in range(BUDGET):
         text = f"Fact {index}: the river {index} flows north past the tower of watch {index}."

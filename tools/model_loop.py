@@ -492,6 +492,15 @@ class ModelScenarioRun:
         )
         self._checked("memory.awmu.review", result, fatal=True)
 
+    def grant(self, principal: str, capability: str) -> None:
+        """The operator grants ``principal`` ``capability`` on the context (journaled ``access.grant``)."""
+        result = self.kernel.call(
+            "access.grant",
+            {"principal": principal, "capability": capability, "scope": self.context},
+            principal=OPERATOR,
+        )
+        self._checked("access.grant", result, fatal=True)
+
     def record(self, kind: str, payload: dict[str, Any]) -> None:
         result = self.kernel.call(
             "kernel.record", {"kind": kind, "payload": payload, "run_id": self.run_id}, principal=AGENT
@@ -545,7 +554,7 @@ class ModelScenarioRun:
                 "setting_sha256": sha256_hex(self.setting.encode("utf-8")),
             },
         )
-        set_up_context(self.scenario, self.plan, self.call, self.review)
+        set_up_context(self.scenario, self.plan, self.call, self.review, self.grant, AGENT)
 
     def narrate(self, text: str) -> None:
         outcome = self.call(

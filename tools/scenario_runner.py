@@ -37,12 +37,21 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 
-__all__ = ["OPERATOR", "RunResult", "ScenarioError", "play_script", "run_scenario", "set_up_context"]
+__all__ = [
+    "AGENT_CAPABILITIES",
+    "OPERATOR",
+    "RunResult",
+    "ScenarioError",
+    "play_script",
+    "run_scenario",
+    "set_up_context",
+]
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 AGENT = "agent:scenario"
 OPERATOR = "operator:scenario"
-REVIEWER = "admin:scenario-review"
+REVIEWER = "admin:scenario-review"  # canonizes by the default ``canonizers`` pattern "admin:*"
+AGENT_CAPABILITIES = ("read", "write")  # what the agent is granted on the context, and no more
 STATEMENT_CONFIDENCE = DEFAULT_PLAYER_CONFIDENCE
 ORACLE_CONFIDENCE = 0.9
 ORACLE_DETECTOR = "scripted-oracle"
@@ -110,12 +119,22 @@ class _Run:
         return units
 
     def setup(self) -> None:
-        set_up_context(self.script, self.plan, self.call, self.review_seed)
+        set_up_context(self.script, self.plan, self.call, self.review_seed, self.grant, AGENT)
         if self.oracle is not None:  # facts a seed already states need no narration
             units = self.active()
             self.oracle_narrated = {
                 fact.id for fact in self.oracle.facts if any(states(fact.text, u["text"]) for u in units)
             }
+
+    def grant(self, principal: str, capability: str) -> None:
+        granted = self.kernel.call(
+            "access.grant",
+            {"principal": principal, "capability": capability, "scope": self.context},
+            principal=OPERATOR,
+        )
+        if not granted.ok:
+            assert granted.error is not None
+            raise ScenarioError(f"access.grant failed: {granted.error.code}: {granted.error.detail}")
 
     def review_seed(self, request_id: str, note: str) -> None:
         decided = self.kernel.call(
@@ -277,15 +296,26 @@ def set_up_context(
     plan: ConditionPlan,
     call: Callable[[str, dict[str, Any], str], dict[str, Any]],
     review: Callable[[str, str], None],
+    grant: Callable[[str, str], None],
+    agent: str,
 ) -> None:
-    """Create the scenario's context with the condition's config and seed it; CANON seeds become CANON
-    through canonize plus ``review`` (an explicit, journaled approval), where the condition allows."""
+    """Create the scenario's context with the condition's config, have the operator grant ``agent`` read
+    and write on it (``grant(principal, capability)``: a journaled ``access.grant`` scoped to the context
+    id), and seed it; CANON seeds become CANON through canonize plus ``review`` (an explicit, journaled
+    approval), where the condition allows.
+
+    In a format-2 journal the operator owns the context it creates, so the agent, which lists, assembles,
+    proposes and turns there, needs exactly those two grants. The reviewer needs none: the context's
+    default ``canonizers`` patterns name ``admin:*`` and the owner, a built-in administrator, may
+    canonize."""
     config: dict[str, Any] = dict(plan.config)
     if scenario.trust_profile:
         config["trust_profile"] = scenario.trust_profile
     if scenario.invariants:
         config["invariants"] = [_invariant(item) for item in scenario.invariants]
     call("memory.awmu.create", {"config": config}, OPERATOR)
+    for capability in AGENT_CAPABILITIES:
+        grant(agent, capability)
     for seed in scenario.seeds:
         authority = plan.seed_authority or ("RELIABLE" if seed.authority == "CANON" else seed.authority)
         value = call(
