@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from arvis.memory import wall_clock
 from arvis.memory.governance import Governance, compose_strictest
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_registry import DEFAULT_MEMORY_LONG_REGISTRY, MemoryLongRegistry
@@ -15,7 +16,9 @@ class MemoryLongPolicyGate:
     """Declarative-only appends: registered keys, known sources, system notes, bounded expiry.
 
     ``validate_append`` raises ``ValueError`` with the reason; the limit on expiry is measured from the
-    call's time ``now``, never from a clock read here.
+    call's time ``now``. The kernel always passes it (the call's ``recorded_at``); only a direct caller
+    that omits it, as upstream's signature allows, gets the wall clock (``wall_clock.utcnow``), read
+    only when the entry has an ``expires_at``.
     """
 
     MAX_TTL_DAYS = 30
@@ -26,7 +29,9 @@ class MemoryLongPolicyGate:
     def __init__(self, registry: MemoryLongRegistry = DEFAULT_MEMORY_LONG_REGISTRY) -> None:
         self.registry = registry
 
-    def validate_append(self, entry: MemoryLongEntry, *, now: datetime) -> None:
+    def validate_append(self, entry: MemoryLongEntry, *, now: datetime | None = None) -> None:
+        """Raise ``ValueError`` at the first rule ``entry`` breaks (``memory-syscalls.md`` §7); ``now``
+        defaults to the wall clock for upstream's one-argument call, the kernel always passes it."""
         if entry.source not in self.ALLOWED_SOURCES:
             raise ValueError(f"source '{entry.source}' may not write long-term memory")
         if entry.source not in self.USER_AUTHORED_SOURCES and not self.registry.is_allowed(entry.key):
@@ -34,6 +39,8 @@ class MemoryLongPolicyGate:
         if not isinstance(entry.memory_type, MemoryLongType):
             raise ValueError("memory_type is not a supported type")
         if entry.expires_at is not None:
+            if now is None:
+                now = wall_clock.utcnow()
             if entry.expires_at <= now:
                 raise ValueError("expires_at is not after the call's time")
             if entry.expires_at > now + timedelta(days=self.MAX_TTL_DAYS):

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
-__all__ = ["DEFAULT_MEMORY_LONG_REGISTRY", "MemoryLongRegistry"]
+__all__ = [
+    "DEFAULT_MEMORY_LONG_KEYS",
+    "DEFAULT_MEMORY_LONG_REGISTRY",
+    "DEFAULT_PLAIN_VALUE_WHITELIST",
+    "MemoryLongRegistry",
+]
 
 
 class MemoryLongRegistry:
@@ -23,26 +29,46 @@ class MemoryLongRegistry:
     def is_allowed(self, key: str) -> bool:
         return key in self.allowed_keys
 
-    def validate_value_plain(self, *, key: str, value: str) -> None:
-        """Raise ValueError unless ``value`` is a declared plain value of ``key``."""
+    def is_value_plain_allowed(self, *, key: str, value: str | None) -> bool:
+        """Upstream's ``validate_value_plain``, as a boolean: no value (None) is always allowed, a value only
+        when it is a declared plain value of ``key``."""
+        if value is None:
+            return True
+        allowed = self.allowed_plain_values.get(key)
+        return allowed is not None and value in allowed
+
+    def validate_value_plain(self, *, key: str, value: str | None) -> bool:
+        """True when ``value`` is None or a declared plain value of ``key``; else raise ``ValueError`` with
+        the reason (upstream returns False instead: ``is_value_plain_allowed`` does)."""
+        if value is None:
+            return True
         allowed = self.allowed_plain_values.get(key)
         if allowed is None:
             raise ValueError(f"key '{key}' has no plain values")
         if value not in allowed:
             raise ValueError(f"value not allowed for key '{key}'")
+        return True
 
 
-DEFAULT_MEMORY_LONG_REGISTRY = MemoryLongRegistry(
-    allowed_keys=(
+DEFAULT_MEMORY_LONG_KEYS: frozenset[str] = frozenset(
+    {
         "language",
         "preferred_language",
         "tone_style",
         "timezone",
         "no_marketing_emails",
         "working_mode",
-    ),
-    allowed_plain_values={
-        "tone_style": ("formal", "neutral", "casual"),
-        "working_mode": ("focus", "collaborative", "async"),
-    },
+    }
+)
+
+DEFAULT_PLAIN_VALUE_WHITELIST: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "tone_style": frozenset({"formal", "neutral", "casual"}),
+        "working_mode": frozenset({"focus", "collaborative", "async"}),
+    }
+)
+
+DEFAULT_MEMORY_LONG_REGISTRY = MemoryLongRegistry(
+    allowed_keys=DEFAULT_MEMORY_LONG_KEYS,
+    allowed_plain_values=DEFAULT_PLAIN_VALUE_WHITELIST,
 )

@@ -43,6 +43,6 @@ class MemoryLongService:
         return build_snapshot(self.repository.list_entries(user_id=user_id), now=now)
 
     def get_snapshots_batch(
-        self, *, user_ids: list[str], now: datetime | None = None
+        self, *, user_ids: Iterable[str], now: datetime | None = None
     ) -> dict[str, MemoryLongSnapshot]:
         return {user_id: self.get_snapshot(user_id=user_id, now=now) for user_id in sorted(set(user_ids))}

@@ -19,7 +19,8 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 class MemoryLongSnapshot:
     """Active entries in the spec's order plus counts; ``created_at`` is the call's time, not the wall's.
 
-    ``active_entries`` is a tuple so that the snapshot cannot be changed after it was built.
+    ``active_entries`` is a tuple so that the snapshot cannot be changed after it was built; a list given
+    upstream's way (``MemoryLongSnapshot(active_entries=[...])``) is stored as a tuple.
     """
 
     active_entries: tuple[MemoryLongEntry, ...] = ()
@@ -28,6 +29,10 @@ class MemoryLongSnapshot:
     last_updated_at: datetime | None = None
     notes: str | None = None
     created_at: datetime = field(default=EPOCH)
+
+    def __post_init__(self) -> None:
+        if type(self.active_entries) is not tuple:
+            object.__setattr__(self, "active_entries", tuple(self.active_entries))
 
     @property
     def entries(self) -> tuple[MemoryLongEntry, ...]:
