@@ -508,12 +508,14 @@ def test_snapshot_from_wire_forms_is_the_typed_snapshot_byte_for_byte(
 # MemoryLongService
 
 
-def test_service_requires_the_calls_time() -> None:
+def test_service_without_now_takes_the_wall_clocks_time_as_upstream(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arvis.memory import wall_clock
+
+    monkeypatch.setattr(wall_clock, "utcnow", lambda: T0 + timedelta(days=3))
     service = MemoryLongService(InMemoryRepository())
-    with pytest.raises(TypeError, match="now"):
-        service.get_snapshot(user_id="u1")
-    with pytest.raises(TypeError, match="now"):
-        service.get_snapshots_batch(user_ids=["u1"])
+    assert service.get_snapshot(user_id="u1").created_at == T0 + timedelta(days=3)
+    batch = service.get_snapshots_batch(user_ids=["u1", "u2"])
+    assert {snapshot.created_at for snapshot in batch.values()} == {T0 + timedelta(days=3)}
 
 
 def test_service_builds_snapshots_from_the_repository() -> None:

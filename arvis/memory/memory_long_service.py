@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from arvis.memory import wall_clock
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from arvis.memory.memory_long_snapshot import MemoryLongSnapshot
@@ -31,18 +32,20 @@ def build_snapshot(entries: Iterable[MemoryLongEntry], *, now: datetime) -> Memo
 class MemoryLongService:
     """Reads snapshots from a repository.
 
-    ``now`` keeps upstream's optional signature but is required: there is no wall clock to fall back on.
+    ``now`` is optional, as upstream's: without it the snapshot is taken at the wall clock's time
+    (``wall_clock.utcnow``), as upstream stamps it. The kernel never calls this class: its snapshots are
+    built by ``build_snapshot`` at the call's journaled time.
     """
 
     def __init__(self, repository: MemoryLongRepository) -> None:
         self.repository = repository
 
     def get_snapshot(self, *, user_id: str, now: datetime | None = None) -> MemoryLongSnapshot:
-        if now is None:
-            raise TypeError("get_snapshot needs the call's time: pass now=")
-        return build_snapshot(self.repository.list_entries(user_id=user_id), now=now)
+        moment = wall_clock.utcnow() if now is None else now
+        return build_snapshot(self.repository.list_entries(user_id=user_id), now=moment)
 
     def get_snapshots_batch(
         self, *, user_ids: Iterable[str], now: datetime | None = None
     ) -> dict[str, MemoryLongSnapshot]:
-        return {user_id: self.get_snapshot(user_id=user_id, now=now) for user_id in sorted(set(user_ids))}
+        moment = wall_clock.utcnow() if now is None else now  # one time for the whole batch
+        return {user_id: self.get_snapshot(user_id=user_id, now=moment) for user_id in sorted(set(user_ids))}
