@@ -103,7 +103,7 @@ def test_version_prints_the_installed_distribution_and_loads_nothing_heavy() -> 
 def test_help_registers_every_command_without_loading_them() -> None:
     report = _run(["--help"])
     assert report["code"] == 0
-    for command in ("call", "journal", "db", "demo", "scenario"):
+    for command in ("call", "journal", "db", "demo", "scenario", "mcp"):
         assert command in report["out"]
     assert _loaded(report, NEVER_FOR_VERSION) == []
 
