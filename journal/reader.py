@@ -304,8 +304,9 @@ class JournalReader:
 
     def merkle_tiles(self, below: int | None) -> dict[int, bytes]:
         """The stored Merkle tiles (``journal.tiles``) with an index below ``below`` (None: all), as raw
-        32-byte roots; a stored value that is not 64 hex digits is left out (the tile is then computed
-        from the entries, and ``journal verify`` reports it). Empty when the database predates tiles."""
+        32-byte roots; a stored value that is not 64 lower-case hex digits is left out (the tile is then
+        computed from the entries, and ``journal verify`` reports the row). Empty when the database
+        predates tiles."""
         try:
             with self._connect() as connection:
                 if not inspect(connection).has_table(merkle_tiles.name):
@@ -318,12 +319,23 @@ class JournalReader:
             raise StorageError(f"cannot read the Merkle tiles: {one_line(exc)}") from exc
         tiles: dict[int, bytes] = {}
         for tile, root in rows:
-            if type(tile) is int and type(root) is str and len(root) == 64:
+            if type(tile) is int and type(root) is str and len(root) == 64 and root == root.lower():
                 try:
                     tiles[tile] = bytes.fromhex(root)
                 except ValueError:
                     continue
         return {tile: root for tile, root in tiles.items() if len(root) == 32}
+
+    def merkle_tile_rows(self) -> list[tuple[Any, Any]]:
+        """Every stored tile row as stored, ordered by its index (for verification)."""
+        try:
+            with self._connect() as connection:
+                if not inspect(connection).has_table(merkle_tiles.name):
+                    return []
+                query = select(merkle_tiles.c.tile, merkle_tiles.c.root).order_by(merkle_tiles.c.tile)
+                return [(tile, root) for tile, root in fetch_tuples(connection, query)]
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the Merkle tiles: {one_line(exc)}") from exc
 
     def _glob_names(self, pattern: str) -> list[Any] | None:
         """The stored syscall values ``pattern`` matches, by ``fnmatchcase`` on each distinct name (one

@@ -335,6 +335,7 @@ def _as_recorded(entry: JournalEntry) -> RecordedCall:
         recorded_at=entry.recorded_at,
         result=entry.result,
         identity_refused=entry.status == ErrorCode.PRINCIPAL_NOT_ALLOWED,
+        unknown_when_recorded=entry.status == ErrorCode.UNKNOWN_SYSCALL,
     )
 
 
@@ -375,7 +376,7 @@ def verify_journal(
                 f"journal ends at seq {chain.entries}: it no longer extends checkpoint {max(kept)}",
             )
         if divergence is None:
-            bad_tile = check_tiles(reader).bad
+            bad_tile = check_tiles(reader)
             if bad_tile is not None:
                 divergence = Divergence(bad_tile.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_tile))
         if divergence is None and replayer is not None:

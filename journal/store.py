@@ -95,8 +95,28 @@ def _create_header(
 
 
 _HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
+_FIRST_PREV = "SELECT prev_hash FROM journal WHERE seq = 1"
+
+
 _TILE_ENTRIES = "SELECT seq, entry_hash FROM journal WHERE seq >= :first AND seq <= :last ORDER BY seq"
-_TILE_INSERT = insert_sql("merkle_tiles", ["tile", "root"])
+_TILE_INSERT = (
+    insert_sql("merkle_tiles", ["tile", "root"]) + " ON CONFLICT (tile) DO UPDATE SET root = excluded.root"
+)
+"""A row already there (a hand edit, a partial copy) is replaced, never left to block every append that
+completes its tile: tiles are derived, and verification reports a wrong one."""
+
+
+def _header_holds(connection: Connection, header: JournalHeader) -> bool:
+    """The header's genesis hash is the one its id and format give, and entry 1 (if any) chains from it:
+    recomputing the genesis hash after editing the format is not enough, the first entry was hashed on
+    the original one (the full check is verification's)."""
+    if header.genesis_hash != genesis_hash(header.journal_id, header.format_version):
+        return False
+    first = connection.exec_driver_sql(_FIRST_PREV).first()
+    connection.rollback()
+    return first is None or first[0] == header.genesis_hash
+
+
 _APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields__])
 
 
@@ -480,12 +500,17 @@ class SqlJournalStore:
             raise StorageError(
                 f"the journal is in format {header.format_version}, which this release does not know"
             )
-        if header.genesis_hash != genesis_hash(header.journal_id, header.format_version):
+        try:
+            holds = _header_holds(self._connection, header)
+        except SQLAlchemyError as exc:
+            self._connection.close()
+            raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
+        if not holds:
             # its format selects the access rules: an edited header must not open under other rules
             self._connection.close()
             raise StorageError(
-                "journal header altered: genesis hash does not match its id and format; "
-                "run `arvis journal verify --chain-only`"
+                "journal header altered: its genesis hash does not match its id and format, or the first "
+                "entry does not chain from it; run `arvis journal verify --chain-only`"
             )
         self.header = header
 

@@ -10,14 +10,13 @@ journal (inclusion) or that a later journal still holds the tree it signed (cons
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import islice
 
 from journal import merkle
 from journal.reader import JournalReader
 from journal.tiles import TILE, BadLeaf, leaves_of_texts
 
-__all__ = ["BadLeaf", "BadTile", "TileCheck", "TiledTree", "check_tiles", "journal_leaves", "journal_size"]
+__all__ = ["BadLeaf", "BadTile", "TiledTree", "check_tiles", "journal_leaves", "journal_size"]
 
 
 def journal_size(reader: JournalReader) -> int:
@@ -79,43 +78,47 @@ class TiledTree:
 
 
 class BadTile(ValueError):
-    """A stored tile that is not the root of its entries."""
+    """A stored tile row that is not the root of its entries (or names no tile of the journal, or holds
+    no root in the stored form: 64 lower-case hex digits)."""
 
-    def __init__(self, tile: int) -> None:
-        first = tile * TILE + 1
-        super().__init__(
-            f"stored Merkle tile {tile} (entries {first}-{first + TILE - 1}) is not the root of those entries"
-        )
+    def __init__(self, tile: object, why: str = "is not the root of those entries") -> None:
+        if type(tile) is int and tile >= 0:
+            first = tile * TILE + 1
+            super().__init__(f"stored Merkle tile {tile} (entries {first}-{first + TILE - 1}) {why}")
+            self.seq = first
+        else:
+            super().__init__(f"stored Merkle tile {tile!r} {why}")
+            self.seq = 0
         self.tile = tile
-        self.seq = first
 
 
-@dataclass(frozen=True)
-class TileCheck:
-    checked: int
-    bad: BadTile | None
-
-
-def check_tiles(reader: JournalReader) -> TileCheck:
-    """Recompute every stored tile from the entries (one pass over the entry hashes) and compare; the
-    first that differs, or that names entries the journal does not hold, is reported. A leaf that is not
-    64 hex digits is the chain check's to report: its tile is skipped here."""
+def check_tiles(reader: JournalReader) -> BadTile | None:
+    """Recompute every stored tile from the entries (one pass over the entry hashes) and compare each
+    stored row, as stored: the first row whose index is not a complete tile of the journal, whose root is
+    not 64 lower-case hex digits, or whose root differs, is returned. A leaf that is not 64 hex digits is
+    the chain check's to report: the tiles from its own on are not recomputed here."""
+    rows = reader.merkle_tile_rows()
+    if not rows:
+        return None
     head = reader.head()
-    size = 0 if head is None else max(head.seq, 0)
-    stored = reader.merkle_tiles(None)
-    if not stored:
-        return TileCheck(0, None)
-    beyond = [tile for tile in stored if (tile + 1) * TILE > size]
+    complete = (0 if head is None else max(head.seq, 0)) // TILE
     computed: dict[int, bytes] = {}
     try:
-        for tile, root in enumerate(_tile_roots(journal_leaves(reader, (size // TILE) * TILE))):
+        for tile, root in enumerate(_tile_roots(journal_leaves(reader, complete * TILE))):
             computed[tile] = root
     except (BadLeaf, merkle.ShortTree):
         pass
-    for tile in sorted(stored):
-        if tile in beyond or (tile in computed and computed[tile] != stored[tile]):
-            return TileCheck(len(stored), BadTile(tile))
-    return TileCheck(len(stored), None)
+    for tile, root in rows:
+        if type(tile) is not int or not 0 <= tile < complete:
+            return BadTile(tile, "names no complete tile of the journal")
+        if type(root) is not str or len(root) != 64 or not set(root) <= _LOWER_HEX:
+            return BadTile(tile, "holds no root (64 lower-case hex digits)")
+        if tile in computed and computed[tile].hex() != root:
+            return BadTile(tile)
+    return None
+
+
+_LOWER_HEX = frozenset("0123456789abcdef")
 
 
 def _tile_roots(leaves: Iterator[bytes]) -> Iterator[bytes]:

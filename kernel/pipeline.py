@@ -29,7 +29,9 @@ __all__ = [
 
 
 class SupportsCall(Protocol):
-    def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult: ...
+    def call(
+        self, name: object, args: object = None, *, principal: object, credential: object = None
+    ) -> SyscallResult: ...
 
 
 class PipelineError(Exception):
@@ -99,13 +101,22 @@ class CognitivePipelineContext:
 
 @contextmanager
 def pipeline(
-    kernel: SupportsCall, *, user_id: str, run_id: str, principal: str
+    kernel: SupportsCall, *, user_id: str, run_id: str, principal: str, credential: str | None = None
 ) -> Iterator[CognitivePipelineContext]:
-    begun = kernel.call("pipeline.begin", {"user_id": user_id, "run_id": run_id}, principal=principal)
+    """``credential``: what proves ``principal`` to the kernel's identity policy (``kernel.identity``),
+    passed with each of the run's calls."""
+    begun = kernel.call(
+        "pipeline.begin", {"user_id": user_id, "run_id": run_id}, principal=principal, credential=credential
+    )
     if not begun.ok:
         raise PipelineError("pipeline.begin", begun)
     try:
-        taken = kernel.call("memory.snapshot", {"user_id": user_id, "run_id": run_id}, principal=principal)
+        taken = kernel.call(
+            "memory.snapshot",
+            {"user_id": user_id, "run_id": run_id},
+            principal=principal,
+            credential=credential,
+        )
         if not taken.ok or taken.seq is None:
             raise PipelineError("memory.snapshot", taken)
         value = taken.value
@@ -122,9 +133,9 @@ def pipeline(
             snapshot_seq=taken.seq,
         )
     except BaseException:
-        kernel.call("pipeline.end", {"run_id": run_id}, principal=principal)
+        kernel.call("pipeline.end", {"run_id": run_id}, principal=principal, credential=credential)
         raise
-    ended = kernel.call("pipeline.end", {"run_id": run_id}, principal=principal)
+    ended = kernel.call("pipeline.end", {"run_id": run_id}, principal=principal, credential=credential)
     if not ended.ok:
         raise PipelineError("pipeline.end", ended)
 
@@ -133,7 +144,13 @@ Stage = Callable[[CognitivePipelineContext], Any]
 
 
 def run_pipeline(
-    kernel: SupportsCall, stages: Sequence[Stage], *, user_id: str, run_id: str, principal: str
+    kernel: SupportsCall,
+    stages: Sequence[Stage],
+    *,
+    user_id: str,
+    run_id: str,
+    principal: str,
+    credential: str | None = None,
 ) -> dict[str, Any]:
     """Run the stages in order on one context; returns each stage's output by the stage's name (two
     stages of one name are refused before the run begins: one output would hide the other)."""
@@ -141,7 +158,9 @@ def run_pipeline(
     if len(set(names)) != len(names):
         raise ValueError(f"stage names must be distinct: {names}")
     outputs: dict[str, Any] = {}
-    with pipeline(kernel, user_id=user_id, run_id=run_id, principal=principal) as context:
+    with pipeline(
+        kernel, user_id=user_id, run_id=run_id, principal=principal, credential=credential
+    ) as context:
         for name, stage in zip(names, stages, strict=True):
             outputs[name] = stage(context)
     return outputs

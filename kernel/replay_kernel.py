@@ -39,7 +39,11 @@ class JournalReplayKernel:
             self._pending = next(self._entries, None)
         return self._pending
 
-    def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult:
+    def call(
+        self, name: object, args: object = None, *, principal: object, credential: object = None
+    ) -> SyscallResult:
+        """The next recorded call's result (``credential`` is accepted and ignored: the journal records
+        the identity verdict, never the credential)."""
         syscall = record_text(name, MAX_NAME_LENGTH)
         recorded_principal = record_text(principal, MAX_PRINCIPAL_LENGTH)
         recorded_args = record_args({} if args is None else args)
@@ -65,9 +69,11 @@ class JournalReplayKernel:
             ),
         )
 
-    def pipeline(self, *, user_id: str, run_id: str, principal: str) -> AbstractContextManager[Any]:
+    def pipeline(
+        self, *, user_id: str, run_id: str, principal: str, credential: str | None = None
+    ) -> AbstractContextManager[Any]:
         """The recorded pipeline run, served from the journal (see ``kernel.pipeline``)."""
-        return pipeline(self, user_id=user_id, run_id=run_id, principal=principal)
+        return pipeline(self, user_id=user_id, run_id=run_id, principal=principal, credential=credential)
 
     @property
     def exhausted(self) -> bool:

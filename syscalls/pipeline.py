@@ -55,7 +55,9 @@ def find_run(ctx: CallContext, run_id: str) -> PipelineRun | None:
     if ctx.access_rules == AccessRules.FIRST:
         return runs.get(run_id)
     own = runs.get(qualified_run_id(ctx.principal, run_id))
-    return own if own is not None else runs.get(run_id)
+    if own is not None and own.principal == ctx.principal:  # not a run of a principal named "<caller>/…"
+        return own
+    return runs.get(run_id)
 
 
 def refuse_in_flight_mutation(ctx: CallContext, user_id: str) -> None:

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from journal_helpers import make_clock, reader_of, verify
+from journal_helpers import make_clock, reader_of, rewrite_history, verify
 from strategies import write_args
 
+from arvis.canonical import canonical_bytes_of_own
 from journal.engine import open_engine
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
@@ -29,7 +30,9 @@ from kernel.identity import (
     principal_token,
     refusal_detail,
 )
+from kernel.pipeline import PipelineError
 from kernel.protocols import StorageError
+from kernel.table import SyscallTable
 from syscalls.table import SYSCALL_TABLE
 
 KEY = bytes(range(32))
@@ -219,19 +222,22 @@ def test_a_star_pattern_never_matches_its_bare_prefix(stem: str, rest: str) -> N
     pattern = stem + "*"
     assert matches(pattern, stem + rest) == (len(rest) > 0)
     assert not matches(pattern, stem)
-    assert matches(stem, stem) and not matches(stem, stem + "x")
+    assert matches(stem, stem)
+    assert matches(stem, stem + "x") == stem.endswith("*")  # a stem ending in * is itself a pattern
 
 
-def test_the_status_column_is_what_replay_reads(db: Path) -> None:
-    """Editing an identity refusal's status into ok breaks the chain (the status is hashed)."""
+def test_a_refusal_forged_into_an_accepted_calls_place_diverges(db: Path) -> None:
+    """Re-chaining does not help a forger: an accepted call edited into an identity refusal (its result,
+    status and every later hash recomputed) chains, but the replay runs the call and its effects differ."""
     kernel = _kernel(db, AllowedPrincipals(["user:*"]))
     try:
-        kernel.call("memory.write", _write_args(), principal="admin:root")
+        kernel.call("memory.write", _write_args(), principal="user:alice")
+        kernel.call("memory.list", {"user_id": "alice"}, principal="user:alice")
     finally:
         kernel.close()
-    with sqlite3.connect(db) as connection:
-        connection.execute("DROP TRIGGER IF EXISTS journal_no_update")
-        connection.execute("UPDATE journal SET status = 'ok' WHERE seq = 1")
+    refused = {"ok": False, "error": {"code": "principal_not_allowed", "message": "x", "detail": "y"}}
+    rewrite_history(db, 1, "result", canonical_bytes_of_own(refused))
+    rewrite_history(db, 1, "status", "principal_not_allowed")
     report = verify(db)
     assert not report.verified and report.divergence is not None and report.divergence.seq == 1
 
@@ -265,3 +271,58 @@ def test_a_store_refuses_a_header_whose_format_was_edited(db: Path) -> None:
         connection.execute("UPDATE journal_header SET format_version = 1")
     with pytest.raises(StorageError, match="genesis hash"):
         _kernel(db, None)
+
+
+def test_a_header_edited_with_its_genesis_hash_recomputed_is_refused_too(db: Path) -> None:
+    """Recomputing the genesis hash for the edited format is easy; entry 1 was chained on the original."""
+    import hashlib
+
+    kernel = _kernel(db, None)
+    kernel.call("memory.list", {"user_id": "a"}, principal="user:a")
+    kernel.close()
+    with sqlite3.connect(db) as connection:
+        (journal_id,) = connection.execute("SELECT journal_id FROM journal_header").fetchone()
+
+        def frame(data: bytes) -> bytes:
+            return len(data).to_bytes(8, "big") + data
+
+        genesis = hashlib.sha256(b"arvis-journal" + frame(journal_id.encode()) + frame(b"1")).hexdigest()
+        connection.execute("DROP TRIGGER IF EXISTS journal_header_no_update")
+        connection.execute("UPDATE journal_header SET format_version = 1, genesis_hash = ?", (genesis,))
+    with pytest.raises(StorageError, match="first entry"):
+        _kernel(db, None)
+
+
+def test_a_pipeline_run_passes_its_credential_to_every_call(db: Path) -> None:
+    kernel = _kernel(db, SignedPrincipals(KEY))
+    owner = principal_token(KEY, "user:alice")
+    try:
+        assert kernel.call("memory.write", _write_args(), principal="user:alice", credential=owner).ok
+        with kernel.pipeline(
+            user_id="alice", run_id="r1", principal="user:alice", credential=owner
+        ) as context:
+            assert context.memory_snapshot.active_entries
+        unproved = kernel.pipeline(user_id="alice", run_id="r2", principal="user:alice")
+        with pytest.raises(PipelineError, match="principal_not_allowed"), unproved:
+            pass
+    finally:
+        kernel.close()
+    assert verify(db).verified
+
+
+def test_a_name_unknown_when_recorded_stays_unknown_on_replay(db: Path) -> None:
+    """A release that adds a syscall must still replay an older journal's call to that name as the
+    ``unknown_syscall`` it was (models do guess names)."""
+    older = SyscallTable(spec for name, spec in SYSCALL_TABLE.items() if name != "memory.awmu.restore")
+    clock = make_clock()
+    store = SqlJournalStore(open_engine(str(db)), clock=clock)
+    kernel = Kernel(table=older, services=default_services(), store=store, clock=clock)
+    try:
+        result = kernel.call(
+            "memory.awmu.restore", {"context_id": "c", "unit_id": "u1-0"}, principal="user:a"
+        )
+        assert result.error is not None and result.error.code == "unknown_syscall"
+    finally:
+        kernel.close()
+    report = verify(db)  # under today's table, which has the name
+    assert report.verified and report.replayed, report.to_json()

@@ -105,7 +105,7 @@ def test_a_tampered_tile_fails_verification_and_its_proofs(journal_db: Path, tmp
     assert report.divergence.seq == TILE + 1
     assert "Merkle tile 1" in report.divergence.reason
     with reader_of(path) as reader:
-        assert check_tiles(reader).bad is not None
+        assert check_tiles(reader) is not None
         proof = TiledTree(reader, SIZE).prove_inclusion(3)  # its path passes through tile 1
     assert not merkle.verify_inclusion(proof.leaf_hash, 3, SIZE, proof.path, true_root)
 
@@ -137,3 +137,42 @@ def test_a_journal_without_tiles_proves_the_same(journal_db: Path, tmp_path: Pat
         connection.execute("DELETE FROM merkle_tiles")
     with reader_of(path) as reader, reader_of(journal_db) as tiled:
         assert TiledTree(reader, SIZE).prove_inclusion(77) == TiledTree(tiled, SIZE).prove_inclusion(77)
+
+
+@pytest.mark.parametrize(
+    ("edit", "named"),
+    [
+        ("UPDATE merkle_tiles SET root = upper(root) WHERE tile = 0", "holds no root"),
+        ("UPDATE merkle_tiles SET root = 'ab' WHERE tile = 1", "holds no root"),
+        ("INSERT INTO merkle_tiles (tile, root) VALUES (-1, '" + "ab" * 32 + "')", "names no complete tile"),
+        ("INSERT INTO merkle_tiles (tile, root) VALUES (2, '" + "ab" * 32 + "')", "names no complete tile"),
+    ],
+)
+def test_every_malformed_tile_row_fails_verification(
+    journal_db: Path, tmp_path: Path, edit: str, named: str
+) -> None:
+    path = tmp_path / "edited.db"
+    with sqlite3.connect(journal_db) as source, sqlite3.connect(path) as target:
+        source.backup(target)
+    with sqlite3.connect(path) as connection:
+        connection.execute(edit)
+    report = verify(path, replay=False)
+    assert not report.verified and report.divergence is not None
+    assert named in report.divergence.reason
+
+
+def test_a_tile_row_already_there_never_blocks_the_writer(tmp_path: Path) -> None:
+    """Tiles are derived: a row a hand edit left where the writer will complete a tile is replaced, and
+    the journal goes on (before, every append completing that tile failed storage_unavailable)."""
+    path = tmp_path / "j.db"
+    kernel = open_kernel(str(path), clock=make_clock())
+    try:
+        assert all(
+            r.ok for r in kernel.call_many([("kernel.record", {"kind": "t"}, "operator:t")] * (TILE - 1))
+        )
+        with sqlite3.connect(path) as connection:
+            connection.execute("INSERT INTO merkle_tiles (tile, root) VALUES (0, ?)", ("cd" * 32,))
+        assert kernel.call("kernel.record", {"kind": "t"}, principal="operator:t").seq == TILE
+    finally:
+        kernel.close()
+    assert verify(path, replay=False).verified
