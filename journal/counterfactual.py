@@ -16,7 +16,7 @@ from journal.forensics import TraceQuery, Tracer, call_args, call_value, unit_id
 from journal.replay import Replayer
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
-from kernel.access import is_builtin_admin
+from kernel.access import is_operator
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
 
@@ -106,7 +106,7 @@ class Counterfactual:
             return True
         if entry.syscall != "kernel.record" or entry.status != "ok":
             return False
-        if not (entry.principal.startswith("operator:") and is_builtin_admin(entry.principal)):
+        if not is_operator(entry.principal):
             return False  # only an operator makes rollbacks: anyone may record, no one else may mark
         payload = args.get("payload") if args.get("kind") == ROLLBACK_KIND else None
         if not isinstance(payload, dict) or payload.get("principal") != self.principal:

@@ -27,7 +27,6 @@ __all__ = [
     "ShortTree",
     "consistency_ranges",
     "inclusion_ranges",
-    "is_power_of_two",
     "leaf_hash",
     "leaf_hashes",
     "level_roots",
@@ -37,7 +36,6 @@ __all__ = [
     "range_roots",
     "root_from_inclusion",
     "root_of",
-    "roots_from_consistency",
     "verify_consistency",
     "verify_inclusion",
 ]
@@ -234,7 +232,7 @@ def consistency_ranges(old_size: int, size: int) -> list[Range]:
     return ranges[::-1]
 
 
-def is_power_of_two(n: int) -> bool:
+def _is_power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
@@ -276,11 +274,11 @@ def prove_consistency(hashes: Iterable[bytes], old_size: int, size: int) -> Cons
         root = root_of(hashes, size)
         return ConsistencyProof(old_size, size, EMPTY_ROOT if old_size == 0 else root, root, ())
     ranges = consistency_ranges(old_size, size)
-    extra = [(0, old_size)] if is_power_of_two(old_size) else []  # the old root is not in the path then
+    extra = [(0, old_size)] if _is_power_of_two(old_size) else []  # the old root is not in the path then
     roots = range_roots(hashes, size, [*ranges, *extra])
     path = tuple(roots[: len(ranges)])
     seed = roots[-1] if extra else path[0]
-    folded = roots_from_consistency(old_size, size, path, seed)
+    folded = _roots_from_consistency(old_size, size, path, seed)
     assert folded is not None
     return ConsistencyProof(old_size, size, folded[0], folded[1], path)
 
@@ -314,13 +312,13 @@ def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes], 
     return root_from_inclusion(index, size, leaf, path) == root
 
 
-def roots_from_consistency(
+def _roots_from_consistency(
     old_size: int, size: int, path: Sequence[bytes], seed: bytes
 ) -> tuple[bytes, bytes] | None:
     """RFC 9162 §2.1.4.2 steps 2-6 for 0 < old_size < size: the (old, new) roots the path folds to,
     ``seed`` being the old root when old_size is a power of two (step 2 prepends it), else the path's
     first hash; None when the path does not fit the sizes."""
-    hashes = [seed, *path] if is_power_of_two(old_size) else list(path)
+    hashes = [seed, *path] if _is_power_of_two(old_size) else list(path)
     if not hashes:
         return None
     fn, sn = old_size - 1, size - 1
@@ -356,4 +354,4 @@ def verify_consistency(old_size: int, size: int, old_root: bytes, root: bytes, p
         return not path and old_root == root
     if not path:  # step 1
         return False
-    return roots_from_consistency(old_size, size, path, old_root) == (old_root, root)
+    return _roots_from_consistency(old_size, size, path, old_root) == (old_root, root)

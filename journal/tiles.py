@@ -18,10 +18,9 @@ from collections.abc import Sequence
 
 from journal import merkle
 
-__all__ = ["TILE", "TILE_LEVEL", "BadLeaf", "leaves_of_texts", "tile_root", "tiles_completed"]
+__all__ = ["TILE", "BadLeaf", "leaves_of_texts", "tile_root", "tiles_completed"]
 
-TILE_LEVEL = 12
-TILE = 1 << TILE_LEVEL
+TILE = 1 << 12
 """Leaves per tile: 4096, so a 1,000,000-entry journal has 244 tiles and a proof reads at most two
 tiles' worth of leaves."""
 

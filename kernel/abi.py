@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from kernel.access import AccessRules
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 
 if TYPE_CHECKING:
@@ -132,8 +133,9 @@ class CallContext(msgspec.Struct, frozen=True):
     principal: str
     services: KernelServiceRegistry
     tx: Transaction
-    access_rules: int = 1
-    """The journal's access rules (``kernel.access.AccessRules``): its format version."""
+    access_rules: AccessRules
+    """The journal's access rules: its format version (never defaulted: no call is decided under rules
+    it did not ask for)."""
     recorded: bytes | None = None
     """Verification replay only: the journaled result of the entry being re-executed. A handler reads
     back from it what is not reproducible (a detector's output, the rule set a context was created

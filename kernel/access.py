@@ -28,6 +28,7 @@ __all__ = [
     "context_operator",
     "granted",
     "is_builtin_admin",
+    "is_operator",
     "owner_of",
     "pattern_names",
     "reserved_to",
@@ -72,6 +73,12 @@ def owner_of(principal: str) -> str | None:
 
 def is_builtin_admin(principal: str) -> bool:
     return principal.startswith(ADMIN_PREFIXES) and not principal.endswith(":")
+
+
+def is_operator(principal: str) -> bool:
+    """A built-in administrator named ``operator:<name>``: who makes rollbacks (``arvis journal rollback
+    --as``), and whose ``arvis.rollback`` records a counterfactual replay honours."""
+    return principal.startswith("operator:") and is_builtin_admin(principal)
 
 
 class GrantRepository(ABC):

@@ -15,6 +15,7 @@ from arvis.awmu.errors import AwmuRuleError
 from arvis.canonical import canonical_bytes_of_own, format_time, parse_time
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
+from kernel.access import AccessRules
 from kernel.arguments import (
     MAX_NAME_LENGTH,
     MAX_PRINCIPAL_LENGTH,
@@ -84,7 +85,7 @@ class Kernel:
         embedding application vouching for them (``VouchedPrincipals``). ``tracer``: one span per call
         (``kernel.telemetry``; ``otel_tracer()`` for OpenTelemetry); None: no spans."""
         self.identity: IdentityPolicy = VouchedPrincipals() if identity is None else identity
-        self.access_rules = store.format_version
+        self.access_rules = AccessRules(store.format_version)
         """The access rules of the journal (``kernel.access.AccessRules``): its format version."""
         self.busy_retries = busy_retries
         self.logger = logger

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kernel.access import ADMIN_PREFIXES
 from tools.common import CommandError
 
 if TYPE_CHECKING:
@@ -37,12 +38,10 @@ __all__ = [
     "create_key",
     "create_key_or_fail",
     "identity_for",
-    "load_key",
-    "needs_key",
     "shown_path",
 ]
 
-ADMIN_PATTERNS = ("admin:*", "operator:*")
+ADMIN_PATTERNS = tuple(prefix + "*" for prefix in ADMIN_PREFIXES)
 """The principals that need the key: ``kernel.access``'s built-in administrators (and ``admin:x:``, which
 ends with ``:`` and so is not one, but is refused rather than let through without a key)."""
 

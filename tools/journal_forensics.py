@@ -17,7 +17,7 @@ from journal.forensics import TraceQuery, trace_journal
 from journal.reader import JournalFilter, JournalReader
 from journal.replay import IN_MEMORY_LIMIT
 from journal.rollback import PlannedCall, plan_rollback
-from kernel.access import is_builtin_admin
+from kernel.access import is_operator
 from kernel.boot import open_kernel
 from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE
@@ -65,7 +65,7 @@ def _what(item: dict[str, Any]) -> str:
 
 
 def _operator(name: str) -> str:
-    if not (name.startswith("operator:") and is_builtin_admin(name)):
+    if not is_operator(name):
         raise CommandError(f"--as {name}: a rollback is made by an operator", hint="give --as operator:NAME")
     return name
 
