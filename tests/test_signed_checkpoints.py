@@ -76,6 +76,7 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     directory = tmp_path_factory.mktemp("keys")
     signer = SignerKey.generate("example.com/arvis-audit")
     (directory / "key").write_text(signer.text() + "\n", encoding="utf-8")
+    (directory / "key").chmod(0o600)  # keygen's mode: a private key others may read is refused
     (directory / "key.pub").write_text(signer.verifier().text() + "\n", encoding="utf-8")
     return directory / "key", directory / "key.pub"
 
@@ -484,3 +485,15 @@ def test_several_seq_hash_checkpoints(db: Path, capsys: pytest.CaptureFixture[st
     _forge(db, 7)
     argv = ("verify", "--db", db, "--checkpoint", third, "--checkpoint", tenth, "--chain-only", "-o", "json")
     assert _json(capsys, *argv, code=1)["first_bad_seq"] == 10
+
+
+def test_a_private_key_others_may_read_is_refused(
+    capsys: pytest.CaptureFixture[str], db: Path, keys: tuple[Path, Path], tmp_path: Path
+) -> None:
+    private, _ = keys
+    loose = tmp_path / "loose.key"
+    loose.write_bytes(private.read_bytes())
+    loose.chmod(0o644)
+    code, _, err = h.cli(capsys, "journal", "checkpoint", "--db", db, "--sign", loose, "-o", tmp_path / "c")
+    assert code == 2
+    assert "mode 0644" in err and "chmod 600" in err

@@ -18,13 +18,13 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kernel.access import ADMIN_PREFIXES
 from tools.common import CommandError
+from tools.private_file import read_private
 
 if TYPE_CHECKING:
     from kernel.identity import IdentityPolicy
@@ -116,44 +116,16 @@ def create_key_or_fail(path: Path) -> None:
 
 
 def load_key(path: Path, *, keygen: str) -> bytes:
-    """The key in ``path``, checked: a regular file of the current user's, 0600 or narrower, holding 64
-    hex characters. Any problem is a usage error (exit 2) naming the file."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        descriptor = os.open(path, flags)  # then fstat: what is checked is what is read
-    except FileNotFoundError:
-        raise CommandError(
-            f"no admin key at {shown_path(path)}: administrators (admin:…, operator:…) need it",
-            hint=f"create one with `{keygen}`, or give --admin-key FILE",
-        ) from None
-    except OSError as exc:
-        raise CommandError(f"cannot read the admin key {shown_path(path)}: {exc.strerror or exc}") from None
-    try:
-        status = os.fstat(descriptor)
-        _check_file(path, status)
-        data = os.read(descriptor, _READ_LIMIT)
-    except OSError as exc:
-        raise CommandError(f"cannot read the admin key {shown_path(path)}: {exc.strerror or exc}") from None
-    finally:
-        os.close(descriptor)
+    """The key in ``path``, checked (``tools.private_file``), holding 64 hex characters. Any problem is a
+    usage error (exit 2) naming the file."""
+    data = read_private(
+        path,
+        "the admin key",
+        _READ_LIMIT,
+        missing_hint=f"administrators (admin:…, operator:…) need it: create one with `{keygen}`, "
+        "or give --admin-key FILE",
+    )
     return _parsed(path, data)
-
-
-def _check_file(path: Path, status: os.stat_result) -> None:
-    if not stat.S_ISREG(status.st_mode):
-        raise CommandError(f"the admin key {shown_path(path)} is not a regular file")
-    getuid = getattr(os, "getuid", None)
-    if getuid is not None and status.st_uid != getuid():
-        raise CommandError(
-            f"the admin key {shown_path(path)} belongs to another user (uid {status.st_uid})",
-            hint="use a key file of your own",
-        )
-    mode = stat.S_IMODE(status.st_mode)
-    if mode & 0o077:
-        raise CommandError(
-            f"the admin key {shown_path(path)} has mode {mode:04o}: others than its owner may use it",
-            hint=f"chmod 600 {shlex.quote(shown_path(path))}",
-        )
 
 
 def _parsed(path: Path, data: bytes) -> bytes:

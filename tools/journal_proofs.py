@@ -32,6 +32,7 @@ from journal.tree_checkpoint import (
 )
 from tools.common import EXIT_OK, CommandError
 from tools.output import print_json, print_table, shown
+from tools.private_file import read_private
 
 __all__ = [
     "SignedCheckpoint",
@@ -182,14 +183,18 @@ def run_keygen(options: argparse.Namespace) -> int:
 
 
 def _signer(path: str) -> SignerKey:
+    """The signing key in ``path``: first whether it is one at all (a .pub given by mistake is named as
+    such), then whether its file is private (``tools.private_file``: 0600, the caller's own)."""
     text = _read_small(path, "a private key", _MAX_KEY_BYTES).decode("utf-8", "replace")
     try:
-        return SignerKey.parse(text)
+        key = SignerKey.parse(text)
     except NoteError as exc:
         hint = (
             "sign with the private key file, not its .pub" if "+" in text and "PRIVATE" not in text else None
         )
         raise CommandError(f"{shown(path)} is not a private key: {exc}", hint=hint) from None
+    read_private(Path(path), "the private key", _MAX_KEY_BYTES)
+    return key
 
 
 def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:

@@ -1,0 +1,60 @@
+"""Reading a secret from a file the way the command line trusts one: a regular file of the current user's,
+readable and writable by its owner only (0600 or narrower), read through the descriptor that was checked
+(a FIFO or a device never hangs the read: it is opened non-blocking and refused as not a regular file).
+
+Used for the database's admin key (``tools/admin_key.py``) and the Ed25519 signing key of checkpoints
+(``tools/journal_proofs.py``)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import stat
+from pathlib import Path
+
+from tools.common import CommandError
+
+__all__ = ["read_private"]
+
+
+def _shown(path: Path) -> str:
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def read_private(path: Path, what: str, limit: int, *, missing_hint: str | None = None) -> bytes:
+    """At most ``limit`` bytes of ``path``, checked as above; any problem is a usage error (exit 2)
+    naming ``what`` (e.g. "the admin key") and the file; a missing file's error carries ``missing_hint``."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        descriptor = os.open(path, flags)  # then fstat: what is checked is what is read
+    except FileNotFoundError:
+        raise CommandError(f"no {what.removeprefix('the ')} at {_shown(path)}", hint=missing_hint) from None
+    except OSError as exc:
+        raise CommandError(f"cannot read {what} {_shown(path)}: {exc.strerror or exc}") from None
+    try:
+        _check(path, what, os.fstat(descriptor))
+        data = os.read(descriptor, limit + 1)
+    except OSError as exc:
+        raise CommandError(f"cannot read {what} {_shown(path)}: {exc.strerror or exc}") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > limit:
+        raise CommandError(f"{what} {_shown(path)} is larger than {limit} bytes")
+    return data
+
+
+def _check(path: Path, what: str, status: os.stat_result) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        raise CommandError(f"{what} {_shown(path)} is not a regular file")
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and status.st_uid != getuid():
+        raise CommandError(
+            f"{what} {_shown(path)} belongs to another user (uid {status.st_uid})",
+            hint="use a key file of your own",
+        )
+    mode = stat.S_IMODE(status.st_mode)
+    if mode & 0o077:
+        raise CommandError(
+            f"{what} {_shown(path)} has mode {mode:04o}: others than its owner may use it",
+            hint=f"chmod 600 {shlex.quote(_shown(path))}",
+        )
