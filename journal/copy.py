@@ -20,6 +20,7 @@ from journal.migrate import upgrade_to_head
 from journal.schema import STATE_TABLES, journal, journal_header, memory_entry_counts
 from journal.state import present_state_tables
 from journal.store import read_header
+from journal.tile_backfill import backfill_tiles
 from kernel.protocols import StorageError
 
 __all__ = ["CopyReport", "copy_journal"]
@@ -96,6 +97,7 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                     writing.execute(table.insert(), rows)
                     state_rows += len(rows)
             writing.exec_driver_sql(REBUILD_COUNTS)
+            backfill_tiles(writing)  # derived, never copied: computed from the rows just written
             reading.rollback()
     except SQLAlchemyError as exc:
         raise StorageError(f"the copy failed: {one_line(exc)}") from exc

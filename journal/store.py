@@ -24,16 +24,18 @@ from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
 from journal.engine import fetch_all, one_line
 from journal.grant_repository import NoGrants, SqlGrantRepository
+from journal.graph_repository import NoGraph, SqlGraphRepository
 from journal.memory_repository import SqlMemoryRepository
 from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS, journal_header
 from journal.sql import SqlRunner, insert_sql
-from journal.tiles import TILE, BadLeaf, tile_root, tiles_completed
+from journal.tiles import TILE, tile_from_rows, tiles_completed
 from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
 from kernel.clock import Clock
 from kernel.context_owners import ContextOwnerRepository
+from kernel.graph_checkpoints import GraphRepository
 from kernel.pipeline_runs import PipelineRunRepository
 from kernel.protocols import StorageBusy, StorageError, StorageStale
 
@@ -187,6 +189,7 @@ class SqlTransaction:
         self._runs: PipelineRunRepository | None = None
         self._grants: GrantRepository | None = None
         self._owners: ContextOwnerRepository | None = None
+        self._graph: GraphRepository | None = None
         self.appended: JournalEntry | None = None
 
     @property
@@ -239,6 +242,16 @@ class SqlTransaction:
                 else NoContextOwners()
             )
         return self._owners
+
+    @property
+    def graph(self) -> GraphRepository:
+        if self._graph is None:
+            self._graph = (
+                SqlGraphRepository(self._sql, seq=self._next_seq, effects=self._effects)
+                if "graph_checkpoints" in self._tables
+                else NoGraph()
+            )
+        return self._graph
 
     def handler_scope(self, *, mutating: bool) -> _HandlerScope:
         """Where the handler runs: driver errors become StorageError; for a mutating call, the write
@@ -579,14 +592,11 @@ class SqlJournalStore:
             return
         for tile in tiles_completed(last_seq_before, last_seq):
             first = tile * TILE + 1
-            rows = self._sql.rows(_TILE_ENTRIES, {"first": first, "last": first + TILE - 1})
-            if [row[0] for row in rows] != list(range(first, first + TILE)):
-                continue
-            try:
-                root = tile_root([str(row[1]) for row in rows], first)
-            except BadLeaf:
-                continue
-            self._sql.write(_TILE_INSERT, {"tile": tile, "root": root.hex()})
+            root = tile_from_rows(
+                self._sql.rows(_TILE_ENTRIES, {"first": first, "last": first + TILE - 1}), first
+            )
+            if root is not None:
+                self._sql.write(_TILE_INSERT, {"tile": tile, "root": root.hex()})
 
     def _new_transaction(self, next_seq: int, prev_hash: str) -> SqlTransaction:
         return SqlTransaction(

@@ -1,12 +1,12 @@
 """Storing the Merkle tiles of entries already in a journal (``journal.tiles``): what revision 0008 does to
-a database written before tiles, and what a copy made row by row needs before its proofs are fast."""
+a database written before tiles, and what ``journal.copy`` does to a copy made row by row."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from journal.tiles import TILE, BadLeaf, tile_root
+from journal.tiles import TILE, tile_from_rows
 
 __all__ = ["backfill_tiles"]
 
@@ -26,14 +26,11 @@ def backfill_tiles(connection: Connection) -> int:
             .where(_JOURNAL.c.seq >= first, _JOURNAL.c.seq < first + TILE)
             .order_by(_JOURNAL.c.seq)
         ).all()
-        if [row[0] for row in rows] != list(range(first, first + TILE)):
-            return stored  # the last partial tile, or a gap
+        root = tile_from_rows(rows, first)
+        if root is None:
+            return stored  # the last partial tile, a gap or a damaged hash: no tile from here
         tile = (first - 1) // TILE
         if tile not in present:
-            try:
-                root = tile_root([str(row[1]) for row in rows], first)
-            except BadLeaf:
-                return stored
             connection.execute(sa.insert(_TILES), {"tile": tile, "root": root.hex()})
             stored += 1
         first += TILE

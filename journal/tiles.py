@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from journal import merkle
 
-__all__ = ["TILE", "BadLeaf", "leaves_of_texts", "tile_root", "tiles_completed"]
+__all__ = ["TILE", "BadLeaf", "leaves_of_texts", "tile_from_rows", "tile_root", "tiles_completed"]
 
 TILE = 1 << 12
 """Leaves per tile: 4096, so a 1,000,000-entry journal has 244 tiles and a proof reads at most two
@@ -68,3 +68,16 @@ def tile_root(entry_hash_texts: Sequence[str], first_seq: int) -> bytes:
 def tiles_completed(last_seq_before: int, last_seq_after: int) -> range:
     """The tiles whose last entry is among ``last_seq_before + 1 … last_seq_after``."""
     return range(max(last_seq_before, 0) // TILE, max(last_seq_after, 0) // TILE)
+
+
+def tile_from_rows(rows: Sequence[Sequence[object]], first_seq: int) -> bytes | None:
+    """The root of the tile that starts at entry ``first_seq``, from its ``(seq, entry_hash)`` rows in seq
+    order; None when they are not exactly entries ``first_seq … first_seq + TILE - 1`` (a gap, the last
+    partial tile) or an entry hash is not 64 hex digits (a hand edit): such a tile is never stored, and
+    proofs read its entries instead. The one rule the writer and the backfill share."""
+    if [row[0] for row in rows] != list(range(first_seq, first_seq + TILE)):
+        return None
+    try:
+        return tile_root([str(row[1]) for row in rows], first_seq)
+    except BadLeaf:
+        return None
