@@ -9,6 +9,9 @@ what only records history, so the two can be compared (``journal-format.md`` §1
 
 Records are digested one by one and their hashes sorted, table by table: the content has no key of its
 own (a unit's id is seq-derived and left out), so no SQL order serves; memory is 32 bytes a record.
+
+A closed working-memory context (``memory.awmu.close``) holds nothing in force: it and everything in it
+(its units, queued proposals and canonization requests) are left out, as if it did not exist.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from journal.state import iter_state_rows
 
 __all__ = [
     "CONTENT_TABLES",
+    "closed_contexts",
     "content_digest",
     "content_records",
     "context_content",
@@ -95,23 +99,41 @@ def _entries(connection: Connection) -> Iterator[dict[str, Any]]:
             yield entry_content(row)
 
 
-def _units(connection: Connection) -> Iterator[dict[str, Any]]:
+def closed_contexts(connection: Connection) -> frozenset[str]:
+    """The ids of the closed working-memory contexts (their record names a closure); none where the
+    table is absent."""
+    if "awmu_contexts" not in set(inspect(connection).get_table_names()):
+        return frozenset()
+    return frozenset(
+        str(row["context_id"])
+        for row in iter_state_rows(connection, awmu_contexts)
+        if stored_body(row["body"]).get("closed") is not None
+    )
+
+
+def _contexts(connection: Connection, closed: frozenset[str]) -> Iterator[dict[str, Any]]:
+    for row in iter_state_rows(connection, awmu_contexts):
+        if row["context_id"] not in closed:
+            yield context_content(stored_body(row["body"]))
+
+
+def _units(connection: Connection, closed: frozenset[str]) -> Iterator[dict[str, Any]]:
     for row in iter_state_rows(connection, awmu_units):
-        if row["status"] == "ACTIVE":
+        if row["status"] == "ACTIVE" and row["context_id"] not in closed:
             yield unit_content(stored_body(row["body"]))
 
 
-def _reviews(connection: Connection) -> Iterator[dict[str, Any]]:
+def _reviews(connection: Connection, closed: frozenset[str]) -> Iterator[dict[str, Any]]:
     for row in iter_state_rows(connection, awmu_reviews):
-        if row["status"] == "PENDING":
+        if row["status"] == "PENDING" and row["context_id"] not in closed:
             body = stored_body(row["body"])
             yield {name: body.get(name) for name in ("context_id", "text", "source")}
 
 
-def _canon_requests(connection: Connection) -> Iterator[dict[str, Any]]:
+def _canon_requests(connection: Connection, closed: frozenset[str]) -> Iterator[dict[str, Any]]:
     texts: dict[str, Any] = {}
     for row in iter_state_rows(connection, awmu_canon_requests):
-        if row["status"] != "PENDING":
+        if row["status"] != "PENDING" or row["context_id"] in closed:
             continue
         unit = row["unit_id"]
         if unit not in texts:
@@ -144,26 +166,29 @@ def content_records(
     """(table, record) for every record of content, table by table in ``CONTENT_TABLES`` order, in no
     order within a table. ``withdrawn``: principals whose grants are left out (a rollback withdraws the
     grants of the principal it rolls back, which a replay without that principal's calls still holds:
-    administrators gave them)."""
+    administrators gave them). A closed context and its units, queued proposals and canonization
+    requests are left out (``closed_contexts``)."""
     present = set(inspect(connection).get_table_names())
+    closed = closed_contexts(connection)
     for name in CONTENT_TABLES:
         if name in present:
-            for record in _records(connection, name, withdrawn):
+            for record in _records(connection, name, withdrawn, closed):
                 yield name, record
 
 
-def _records(connection: Connection, name: str, withdrawn: frozenset[str]) -> Iterator[dict[str, Any]]:
+def _records(
+    connection: Connection, name: str, withdrawn: frozenset[str], closed: frozenset[str]
+) -> Iterator[dict[str, Any]]:
     if name == "memory_entries":
         return _entries(connection)
     if name == "awmu_contexts":
-        rows = iter_state_rows(connection, awmu_contexts)
-        return (context_content(stored_body(row["body"])) for row in rows)
+        return _contexts(connection, closed)
     if name == "awmu_units":
-        return _units(connection)
+        return _units(connection, closed)
     if name == "awmu_reviews":
-        return _reviews(connection)
+        return _reviews(connection, closed)
     if name == "awmu_canon_requests":
-        return _canon_requests(connection)
+        return _canon_requests(connection, closed)
     if name == "pipeline_runs":
         return _runs(connection)
     return _grants(connection, withdrawn)

@@ -2,10 +2,10 @@
 replay without its calls reaches (``journal/counterfactual.py``), and what no syscall can bring back.
 
 Only what the principal's calls touched is compared (its keys, its units and the units they displaced or
-changed, its queued proposals and requests, its grants and runs); the live store and the counterfactual
-store share every seq-derived id, so a unit is looked up by the same id on both sides. Pure planning:
-it reads the two stores and returns calls; the caller makes them through the kernel, so each is an
-ordinary journaled call (``journal-format.md`` §14).
+changed, its queued proposals and requests and those it decided, its contexts, its grants and runs); the
+live store and the counterfactual store share every seq-derived id, so a unit is looked up by the same id
+on both sides. Pure planning: it reads the two stores and returns calls; the caller makes them through
+the kernel, so each is an ordinary journaled call (``journal-format.md`` §14).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from journal.engine import fetch_tuples
 from journal.forensics import Tracer
 from journal.schema import (
     awmu_canon_requests,
+    awmu_contexts,
+    awmu_events,
     awmu_reviews,
     awmu_units,
     grants,
@@ -77,6 +79,54 @@ class _Side:
         rows = fetch_tuples(self.connection, select(table.c.body).where(column == key))
         return stored_body(rows[0][0]) if rows else None
 
+    def context(self, context_id: str) -> dict[str, Any] | None:
+        return self._body(awmu_contexts, awmu_contexts.c.context_id, context_id)
+
+    def closed(self) -> dict[str, dict[str, Any]]:
+        """Closed context id -> its closure (``{seq, reason, by}``)."""
+        if awmu_contexts.name not in self.tables:
+            return {}
+        statement = select(awmu_contexts.c.context_id, awmu_contexts.c.body)
+        found = {
+            str(key): stored_body(body).get("closed")
+            for key, body in fetch_tuples(self.connection, statement)
+        }
+        return {key: closure for key, closure in found.items() if isinstance(closure, dict)}
+
+    def reopened_by(self, principal: str) -> set[str]:
+        """The requests and queued proposals ``principal`` reopened (its ``reopened`` events)."""
+        if awmu_events.name not in self.tables:
+            return set()
+        statement = select(awmu_events.c.body).where(awmu_events.c.kind == "reopened")
+        details = (
+            stored_body(row[0]).get("detail") or {} for row in fetch_tuples(self.connection, statement)
+        )
+        return {
+            str(detail.get("request_id"))
+            for detail in details
+            if isinstance(detail, dict) and detail.get("by") == principal
+        }
+
+    def held_by_others(self, context_id: str, tracer: Tracer, principal: str) -> list[str]:
+        """What the context holds that the principal's calls did not make: units it did not create (an
+        approval of its queued proposal by another counts as its own), queued proposals it did not queue,
+        canonization requests others asked for."""
+        found: list[str] = []
+        for table, key in ((awmu_units, "unit_id"), (awmu_reviews, "review_id")):
+            if table.name in self.tables:
+                statement = select(table.c[key]).where(table.c.context_id == context_id)
+                ids = {str(row[0]) for row in fetch_tuples(self.connection, statement)}
+                found += sorted(ids - (set(tracer.units) if key == "unit_id" else tracer.queued))
+        if awmu_canon_requests.name in self.tables:
+            column = awmu_canon_requests.c
+            statement = select(column.request_id, column.body).where(column.context_id == context_id)
+            found += sorted(
+                str(request)
+                for request, body in fetch_tuples(self.connection, statement)
+                if stored_body(body).get("requested_by") != principal
+            )
+        return found
+
     def grants(self) -> set[tuple[str, str, str]]:
         if "grants" not in self.tables:
             return set()
@@ -130,16 +180,51 @@ def plan_rollback(
     _grants(plan, now, aim, principal)
     _entries(plan, now, aim, created + displaced)
     decisions = RollbackPlan([], plan.not_undone)
-    _decisions(decisions, now, aim, created, tracer.decided, note)
+    _decisions(decisions, now, aim, created, tracer.decided | now.reopened_by(principal), note)
     plan.calls.extend(_as_canonizer(decisions.calls, now, operator))
     _units(plan, now, aim, set(tracer.units) | tracer.touched, note, operator)
-    for item in created:
-        if item.get("kind") == "context":
-            plan.not_undone.append(
-                f"context {item.get('id')} (created at seq {item.get('seq')}) stays: no syscall deletes a "
-                "context; its units are archived"
-            )
+    _contexts(plan, now, aim, tracer, principal, note)
     return plan
+
+
+def _contexts(plan: RollbackPlan, now: _Side, aim: _Side, tracer: Tracer, principal: str, note: str) -> None:
+    """Close each context the principal created that the replay does not have, once its units are
+    archived (the calls before): no syscall deletes a context, and a closed one holds nothing in force
+    (``journal-format.md`` §13.2). Not where others' content lives in it: that stays, said so. A context
+    closed live that the replay has open stays closed: no syscall reopens a context."""
+    wanted = aim.closed()
+    for context_id, closure in sorted(now.closed().items()):
+        if context_id not in wanted and aim.context(context_id) is not None:
+            plan.not_undone.append(
+                f"context {context_id} closed at seq {closure.get('seq')} by {closure.get('by')} stays "
+                "closed: no syscall reopens a context"
+            )
+    for item in tracer.trace.created:
+        if item.get("kind") != "context":
+            continue
+        context_id, seq = str(item.get("id")), item.get("seq")
+        live = now.context(context_id)
+        if live is None or live.get("closed") is not None:
+            continue  # gone (never), or closed already (an earlier rollback)
+        if aim.context(context_id) is not None:
+            plan.not_undone.append(
+                f"context {context_id} (created at seq {seq}) stays: without the principal a later call "
+                "creates a context of that id, which no syscall can turn this one into"
+            )
+            continue
+        others = now.held_by_others(context_id, tracer, principal)
+        if others:
+            plan.not_undone.append(
+                f"context {context_id} (created at seq {seq}) stays open: it holds {', '.join(others)}, "
+                "not made by the principal"
+            )
+            continue
+        args = {"context_id": context_id, "reason": note}
+        plan.calls.append(
+            PlannedCall(
+                "memory.awmu.close", args, f"context {context_id}, created by the principal at seq {seq}"
+            )
+        )
 
 
 def _runs(
@@ -202,10 +287,12 @@ def _entries(plan: RollbackPlan, now: _Side, aim: _Side, items: list[dict[str, A
 def _decisions(
     plan: RollbackPlan, now: _Side, aim: _Side, created: list[dict[str, Any]], decided: set[str], note: str
 ) -> None:
-    """Reject what the principal left pending for review; report what it decided that cannot be undecided."""
+    """Reject what the principal left pending for review, then reopen what it decided (or expired) that
+    the replay has PENDING: rejections first, so that a reopened proposal finds room in a bounded queue."""
     ids = {
         str(item.get("id")) for item in created if item.get("kind") in ("queued_proposal", "canon_request")
     }
+    reopens: list[PlannedCall] = []
     for request_id in sorted(ids | decided):
         lookup = now.request if request_id.startswith("c") else now.review
         wanted_lookup = aim.request if request_id.startswith("c") else aim.review
@@ -217,17 +304,19 @@ def _decisions(
             plan.calls.append(
                 PlannedCall("memory.awmu.review", args, f"reject {request_id}, left pending by the principal")
             )
-        elif wanted_pending and not live_pending:
-            status = "absent" if live is None else live.get("status")
-            plan.not_undone.append(
-                f"{request_id} would still be PENDING but is {status}: no syscall reopens a decided request"
-            )
+        elif wanted_pending and live is None:
+            plan.not_undone.append(f"{request_id} would still be PENDING but is not in the live store")
+        elif wanted_pending and live is not None and not live_pending:
+            args = {"request_id": request_id, "note": note}
+            why = f"reopen {request_id}: {live.get('status')}, PENDING without the principal"
+            reopens.append(PlannedCall("memory.awmu.reopen", args, why))
+    plan.calls.extend(reopens)
 
 
 def _as_canonizer(calls: list[PlannedCall], now: _Side, operator: str | None) -> list[PlannedCall]:
-    """The calls that need the canonize right (reviews; restores of CANON units), each context's wrapped in
-    ``access.grant`` of ``canonize`` on it to the operator and ``access.revoke`` of the same after, where
-    the operator holds no such grant already: an administrator is not a canonizer by name
+    """The calls that need the canonize right (reviews, reopens; restores of CANON units), each context's
+    wrapped in ``access.grant`` of ``canonize`` on it to the operator and ``access.revoke`` of the same
+    after, where the operator holds no such grant already: an administrator is not a canonizer by name
     (``access-and-pipelines.md`` §1.4, §1.7), and the grants table ends as it was, so the content digests
     still compare."""
     if operator is None or not calls:

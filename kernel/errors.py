@@ -38,6 +38,7 @@ class ErrorCode(StrEnum):
     # working memory (arvis.awmu.errors.AwmuErrorCode)
     AWMU_CONTEXT_NOT_FOUND = "awmu_context_not_found"
     AWMU_CONTEXT_EXISTS = "awmu_context_exists"
+    AWMU_CONTEXT_CLOSED = "awmu_context_closed"
     AWMU_INVALID_CONFIG = "awmu_invalid_config"
     AWMU_INVALID_TEXT = "awmu_invalid_text"
     AWMU_UNIT_NOT_FOUND = "awmu_unit_not_found"
@@ -49,6 +50,7 @@ class ErrorCode(StrEnum):
     AWMU_REQUEST_NOT_FOUND = "awmu_request_not_found"
     AWMU_REQUEST_DECIDED = "awmu_request_decided"
     AWMU_REQUEST_PENDING = "awmu_request_pending"
+    AWMU_REQUEST_NOT_DECIDED = "awmu_request_not_decided"
     AWMU_ALREADY_CANON = "awmu_already_canon"
 
 
@@ -73,6 +75,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.PIPELINE_RUN_NOT_FOUND: "no active pipeline run of this id (unknown or ended)",
     ErrorCode.AWMU_CONTEXT_NOT_FOUND: "no working-memory context of this id exists",
     ErrorCode.AWMU_CONTEXT_EXISTS: "a working-memory context of this id exists already",
+    ErrorCode.AWMU_CONTEXT_CLOSED: "the context is closed",
     ErrorCode.AWMU_INVALID_CONFIG: "the working-memory configuration is inconsistent",
     ErrorCode.AWMU_INVALID_TEXT: "the unit text is empty or too long",
     ErrorCode.AWMU_UNIT_NOT_FOUND: "no unit of this id exists in the context",
@@ -84,6 +87,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.AWMU_REQUEST_NOT_FOUND: "no canonization request or queued proposal of this id exists",
     ErrorCode.AWMU_REQUEST_DECIDED: "the request has been decided already",
     ErrorCode.AWMU_REQUEST_PENDING: "a canonization request for this unit is pending already",
+    ErrorCode.AWMU_REQUEST_NOT_DECIDED: "the request is pending: it has no decision to reopen",
     ErrorCode.AWMU_ALREADY_CANON: "the unit is CANON already",
 }
 

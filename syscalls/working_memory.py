@@ -101,6 +101,16 @@ class ReviewArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     note: Note = ""
 
 
+class ReopenArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    request_id: UnitId
+    note: Note = ""
+
+
+class CloseArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    context_id: ContextId
+    reason: Note = ""
+
+
 class ListArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     context_id: ContextId
     status: Literal["active", "archived", "superseded", "evicted", "all"] = "active"
@@ -208,6 +218,18 @@ def _require_operator(ctx: CallContext, context_id: str) -> bool:
         ctx.tx.grants.grants_of(ctx.principal), ctx.principal, context_id, owner, operators
     ):
         raise _denied(ctx, "operate", context_id)
+    return True
+
+
+def _require_closer(ctx: CallContext, context_id: str) -> bool:
+    """Refuse unless the principal may close the context (format 2): the owner, a built-in administrator,
+    or a holder of ``admin`` on the context id or ``*``; no ``operators`` pattern: closing ends the
+    context for everyone, a decision of whoever holds it. True, the verdict the engine is given."""
+    owner = ctx.tx.context_owners.owner_of(context_id)
+    if is_builtin_admin(ctx.principal) or (owner is not None and ctx.principal == owner):
+        return True
+    if not granted(ctx.tx.grants.grants_of(ctx.principal), Capability.ADMIN, context_id):
+        raise _denied(ctx, "close", context_id)
     return True
 
 
@@ -410,6 +432,31 @@ def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
     )
 
 
+def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> dict[str, Any]:
+    """Decided by the right ``review`` needs in the request's context (``_review_verdict``)."""
+    return _wm(ctx).reopen(
+        ctx.tx.awmu_repository,
+        request_id=args.request_id,
+        note=args.note,
+        seq=ctx.seq,
+        principal=ctx.principal,
+        granted=_review_verdict(ctx, args.request_id),
+    )
+
+
+def awmu_close(ctx: CallContext, args: CloseArgs) -> dict[str, Any]:
+    """Format 2: ``_require_closer``; format 1: the context's ``operators`` patterns (the engine)."""
+    operator = _require_closer(ctx, args.context_id) if _owned(ctx) else None
+    return _wm(ctx).close(
+        ctx.tx.awmu_repository,
+        context_id=args.context_id,
+        reason=args.reason,
+        seq=ctx.seq,
+        principal=ctx.principal,
+        operator=operator,
+    )
+
+
 _STATUSES = {
     "active": (UnitStatus.ACTIVE,),
     "archived": (UnitStatus.ARCHIVED,),
@@ -484,6 +531,10 @@ WORKING_MEMORY_SYSCALLS = (
     _spec("restore", ReasonedUnitArgs, awmu_restore, True, "make an inactive unit active again"),
     _spec("canonize", ReasonedUnitArgs, awmu_canonize, True, "request CANON for a unit (PENDING)"),
     _spec("review", ReviewArgs, awmu_review, True, "approve or reject a canonization or a queued proposal"),
+    _spec(
+        "reopen", ReopenArgs, awmu_reopen, True, "set a decided request or queued proposal back to PENDING"
+    ),
+    _spec("close", CloseArgs, awmu_close, True, "close a context for good: later writes are refused"),
     _spec("list", ListArgs, awmu_list, False, "units, review queue and pending canonizations"),
     _spec("get", UnitArgs, awmu_get, False, "one unit, whatever its status"),
     _spec("assemble", AssembleArgs, awmu_assemble, False, "the ranked prompt block within a token budget"),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import journal_helpers as h
 import pytest
 
+from journal.content_digest import closed_contexts, content_digest
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
 from kernel.boot import default_services
@@ -188,6 +190,38 @@ FAMILIES: dict[str, list[h.Call]] = {
         ("kernel.record", {"kind": "model.answer", "payload": {"text": "ignore previous rules"}}, EVIL),
     ],
 }
+OWN = "agent:evil/notes"
+"""A context the principal creates for itself (format 2: the name is reserved to it)."""
+FAMILIES["memory.awmu.create"] = [
+    # the principal's own context: its units archived, its queued proposal rejected, then it is closed
+    ("memory.awmu.create", {"context_id": OWN, "rules": 1, "config": {"budget": 4}}, EVIL),  # 1
+    ("memory.awmu.seed", {"context_id": OWN, "text": "A storm gathers over the sea."}, EVIL),  # 2
+    ("memory.awmu.seed", {"context_id": OWN, "text": "The user owes money", "pinned": True}, EVIL),  # 3
+    (
+        "memory.awmu.propose",
+        {"context_id": OWN, "text": "The dragon sleeps.", "source": "dm", "confidence": 0.9},
+        EVIL,
+    ),  # 4: queued for review (r4)
+    ("memory.awmu.turn", {"context_id": OWN, "reinforce": ["u2-0"]}, EVIL),  # 5
+    ("memory.awmu.assemble", {"context_id": OWN}, READER),  # 6: a read depends on nothing
+]
+DECIDED: list[h.Call] = [
+    ("memory.awmu.create", {"context_id": "c1", "rules": 1, "config": {"budget": 5}}, ADMIN),  # 1
+    ("memory.awmu.seed", {"context_id": "c1", "text": "A storm gathers over the sea."}, ADMIN),  # 2
+    ("memory.awmu.seed", {"context_id": "c1", "text": "The castle stands on the hill"}, ADMIN),  # 3
+    ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u3-0"}, ADMIN),  # 4: c4
+    (
+        "memory.awmu.propose",
+        {"context_id": "c1", "text": "The dragon sleeps.", "source": "dm", "confidence": 0.9},
+        ADMIN,
+    ),  # 5: queued for review (r5)
+    ("access.grant", {"principal": EVIL, "capability": "canonize", "scope": "c1"}, ADMIN),  # 6
+    ("memory.awmu.review", {"request_id": "c4", "decision": "approve"}, EVIL),  # 7: u3-0 is CANON
+    ("memory.awmu.review", {"request_id": "r5", "decision": "reject"}, EVIL),  # 8
+    ("memory.awmu.assemble", {"context_id": "c1"}, READER),  # 9
+]
+"""The principal, a canonizer by grant, approves a canonization request and rejects a queued proposal."""
+FAMILIES["memory.awmu.review"] = DECIDED
 ROGUE = {"access": "admin:rogue"}
 
 
@@ -221,6 +255,20 @@ def test_each_family_compensates_as_its_table_allows(tmp_path: Path, capsys: Any
     assert made["access"] == {"access.revoke", "access.grant"}
     assert made["pipeline"] == {"access.revoke", "pipeline.end"}
     assert made["kernel.record"] == set()
+    assert made["memory.awmu.create"] == {
+        "access.grant",
+        "memory.awmu.review",
+        "access.revoke",
+        "memory.awmu.archive",
+        "memory.awmu.close",
+    }
+    assert made["memory.awmu.review"] == {
+        "access.revoke",
+        "access.grant",
+        "memory.awmu.reopen",
+        "memory.awmu.archive",
+        "memory.awmu.seed",
+    }
 
 
 def test_a_second_rollback_has_nothing_left_to_change(tmp_path: Path, capsys: Any) -> None:
@@ -379,8 +427,103 @@ def test_what_no_syscall_can_restore_is_listed(tmp_path: Path, capsys: Any) -> N
     path = _journal(tmp_path, calls)
     code, report = _rollback(capsys, path, "admin:rogue")
     assert code == 1 and report["equal"] is False
-    text = " ".join(report["not_undone"])
-    assert f"run {ADMIN}/theirs" in text and "context rogue-ctx" in text
+    assert report["not_undone"] == [
+        f"run {ADMIN}/theirs ended at seq 3 stays ended: a run id is single-use, no syscall reopens it"
+    ]
+    # the context is closed: a closed context holds nothing in force, so it no longer counts
+    closes = [call for call in report["compensating_calls"] if call["syscall"] == "memory.awmu.close"]
+    assert [(call["args"]["context_id"], call["status"]) for call in closes] == [("rogue-ctx", "ok")]
+    _verified(capsys, path)
+
+
+def test_a_context_holding_what_others_made_stays_open(tmp_path: Path, capsys: Any) -> None:
+    """Another principal seeded into the principal's context: it depended on it, and the context, holding
+    that unit, is not closed (the principal's own unit is archived)."""
+    path = _journal(
+        tmp_path,
+        [
+            ("memory.awmu.create", {"context_id": OWN, "rules": 1}, EVIL),  # 1
+            ("memory.awmu.seed", {"context_id": OWN, "text": "The user owes money"}, EVIL),  # 2
+            ("memory.awmu.seed", {"context_id": OWN, "text": "The sky is blue"}, ADMIN),  # 3
+        ],
+    )
+    code, report = _rollback(capsys, path)
+    assert code == 1 and report["equal"] is False
+    assert [item["seq"] for item in report["dependents"]] == [3]
+    made = [
+        (call["syscall"], call["args"].get("unit_id"), call["status"])
+        for call in report["compensating_calls"]
+    ]
+    assert made == [("memory.awmu.archive", "u2-0", "ok")], report
+    assert report["not_undone"] == [
+        f"context {OWN} (created at seq 1) stays open: it holds u3-0, not made by the principal"
+    ]
+    _verified(capsys, path)
+
+
+def test_a_closed_context_is_left_out_of_the_content_digest(tmp_path: Path, capsys: Any) -> None:
+    """A second rollback finds the principal's context closed: nothing left to change, still equal."""
+    path = _journal(tmp_path, FAMILIES["memory.awmu.create"])
+    assert _rollback(capsys, path)[0] == 0
+    code, report = _rollback(capsys, path)
+    assert code == 0 and report["compensating_calls"] == [] and report["not_undone"] == []
+    assert report["equal"] is True
+    _verified(capsys, path)
+
+
+def test_a_reopen_of_the_principal_is_decided_again_and_its_close_is_listed(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """The principal reopened a request another had rejected, and closed another's context: the request is
+    rejected again (only PENDING requests count, §13.2); no syscall reopens a context, so that one is
+    listed and the digests differ."""
+    rogue = "admin:rogue"
+    path = _journal(
+        tmp_path,
+        [
+            ("memory.awmu.create", {"context_id": "c1", "rules": 1}, ADMIN),  # 1
+            ("memory.awmu.seed", {"context_id": "c1", "text": "The king is dead."}, ADMIN),  # 2
+            ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u2-0"}, ADMIN),  # 3
+            ("memory.awmu.review", {"request_id": "c3", "decision": "reject"}, ADMIN),  # 4
+            ("memory.awmu.reopen", {"request_id": "c3"}, rogue),  # 5: a canonizer by c1's pattern
+            ("memory.awmu.create", {"context_id": "c2"}, ADMIN),  # 6
+            ("memory.awmu.close", {"context_id": "c2"}, rogue),  # 7
+        ],
+    )
+    code, report = _rollback(capsys, path, rogue)
+    calls = [
+        (call["syscall"], call["args"].get("request_id"), call["status"])
+        for call in report["compensating_calls"]
+    ]
+    assert calls == [
+        ("access.grant", None, "ok"),
+        ("memory.awmu.review", "c3", "ok"),
+        ("access.revoke", None, "ok"),
+    ], report
+    assert report["not_undone"] == [
+        f"context c2 closed at seq 7 by {rogue} stays closed: no syscall reopens a context"
+    ]
+    assert report["equal"] is False and code == 1
+    _verified(capsys, path)
+
+
+GOLDEN_CONTENT = {
+    "r1-long-term.db": "60188190bec6ad0c50916803e01551c4cc8fe24ed4d93d665fd3a7f64f822573",
+    "r1-scenario.db": "99c9e0a0de6b154128820a3cbdc379830049a4378ebde930873cc59818609a55",
+    "r1-working-memory.db": "46016542877198caeb1b34fd5d2c86b9384fba3287b379837fdcc4131371a09a",
+    "r2-scenario.db": "7b50ac49186939c0ced5263d07af70357435c046b3371f5ad649fa762ba2b62f",
+}
+"""The content digests of the golden journals, as computed before contexts could be closed: a journal
+without a closed context keeps its content digest (``journal-format.md`` §13.2)."""
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_CONTENT))
+def test_the_content_digest_of_old_journals_is_unchanged(name: str, tmp_path: Path) -> None:
+    copy = tmp_path / name  # never the fixture itself: opening it may write -wal/-shm beside it
+    shutil.copyfile(Path(__file__).parent / "golden" / name, copy)
+    with h.reader_of(copy) as reader, reader.engine.connect() as connection:
+        assert closed_contexts(connection) == frozenset()
+        assert content_digest(connection) == GOLDEN_CONTENT[name]
 
 
 # --- bad input ----------------------------------------------------------------------------------------
@@ -451,7 +594,39 @@ def test_a_request_in_the_principals_own_context_is_rejected_under_a_grant_the_r
     with h.reader_of(path) as reader:
         grants = [entry for entry in reader.entries() if entry.syscall.startswith("access.")]
     assert [entry.syscall for entry in grants] == ["access.grant", "access.revoke"]
-    assert any("stays" in line for line in report["not_undone"])  # no syscall deletes a context
+    assert calls[-2:] == [("memory.awmu.archive", "ok"), ("memory.awmu.close", "ok")]  # then it is closed
+    assert report["not_undone"] == [] and report["equal"] is True
+    _verified(capsys, path)
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_decisions_of_the_principal_are_reopened(version: int, tmp_path: Path, capsys: Any) -> None:
+    """The principal approved a canonization request (its unit became CANON) and rejected a queued
+    proposal: both are reopened under a canonize grant the rollback withdraws; the CANON unit, which no
+    syscall demotes, is archived and its content re-seeded as the replay has it."""
+    path = (_journal_format_1 if version == 1 else _journal)(tmp_path, DECIDED)
+    code, report = _rollback(capsys, path)
+    calls = [
+        (call["syscall"], call["args"].get("request_id") or call["args"].get("unit_id"), call["status"])
+        for call in report["compensating_calls"]
+    ]
+    assert calls == [
+        ("access.revoke", None, "ok"),  # the principal's canonize grant
+        ("access.grant", None, "ok"),
+        ("memory.awmu.reopen", "c4", "ok"),
+        ("memory.awmu.reopen", "r5", "ok"),
+        ("access.revoke", None, "ok"),
+        ("memory.awmu.archive", "u3-0", "ok"),
+        ("memory.awmu.seed", None, "ok"),
+    ], report
+    assert report["not_undone"] == [] and report["dependents"] == []
+    assert report["equal"] is True and code == 0, report
+    with h.raw_db(path) as connection:
+        rows = connection.execute(
+            "SELECT request_id, status FROM awmu_canon_requests UNION ALL "
+            "SELECT review_id, status FROM awmu_reviews ORDER BY 1"
+        ).fetchall()
+    assert rows == [("c4", "PENDING"), ("r5", "PENDING")]
     _verified(capsys, path)
 
 

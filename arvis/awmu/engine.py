@@ -72,11 +72,25 @@ class ContextSession:
 
     @classmethod
     def open(
-        cls, repo: AwmuRepository, context_id: str, *, seq: int, principal: str, operator: bool | None = None
+        cls,
+        repo: AwmuRepository,
+        context_id: str,
+        *,
+        seq: int,
+        principal: str,
+        operator: bool | None = None,
+        reading: bool = False,
     ) -> ContextSession:
+        """Load the context; a closed one (``memory.awmu.close``) only for ``reading`` (an audit: list,
+        get, events, pressure), every other call refused ``awmu_context_closed``."""
         context = repo.get_context(context_id)
         if context is None:
             raise AwmuRuleError(AwmuErrorCode.CONTEXT_NOT_FOUND, f"no working-memory context '{context_id}'")
+        if context.closed is not None and not reading:
+            raise AwmuRuleError(
+                AwmuErrorCode.CONTEXT_CLOSED,
+                f"context '{context_id}' was closed at seq {context.closed.seq}",
+            )
         return cls(repo, context, seq=seq, principal=principal, operator=operator)
 
     # --- reading -------------------------------------------------------------------------------

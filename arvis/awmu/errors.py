@@ -10,6 +10,7 @@ __all__ = ["AwmuErrorCode", "AwmuRuleError"]
 class AwmuErrorCode(StrEnum):
     CONTEXT_NOT_FOUND = "awmu_context_not_found"
     CONTEXT_EXISTS = "awmu_context_exists"
+    CONTEXT_CLOSED = "awmu_context_closed"
     INVALID_CONFIG = "awmu_invalid_config"
     INVALID_TEXT = "awmu_invalid_text"
     UNIT_NOT_FOUND = "awmu_unit_not_found"
@@ -21,6 +22,7 @@ class AwmuErrorCode(StrEnum):
     REQUEST_NOT_FOUND = "awmu_request_not_found"
     REQUEST_DECIDED = "awmu_request_decided"
     REQUEST_PENDING = "awmu_request_pending"
+    REQUEST_NOT_DECIDED = "awmu_request_not_decided"
     ALREADY_CANON = "awmu_already_canon"
     NOT_AUTHORIZED = "memory_policy_denied"
     LIMIT_EXCEEDED = "memory_limit_exceeded"

@@ -1,4 +1,5 @@
-"""Turns (reinforcement, decay, demotion, archive), pinning, archiving, canonization and review."""
+"""Turns (reinforcement, decay, demotion, archive), pinning, archiving, canonization, review, reopening
+a decided request, and closing a context."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ from arvis.awmu.model import (
     UnitStatus,
 )
 from arvis.awmu.promotion import promote_reviewed
+from arvis.awmu.repository import Closure
+from arvis.awmu.ruleset import MAX_PENDING_REVIEWS
 
-__all__ = ["archive", "canonize", "restore", "review", "set_pinned", "turn"]
+__all__ = ["archive", "canonize", "close_context", "reopen", "restore", "review", "set_pinned", "turn"]
 
 
 def _reinforce(session: ContextSession, unit: Unit) -> dict[str, Any]:
@@ -295,3 +298,107 @@ def _review_queued(session: ContextSession, review_id: str, approve: bool, note:
         EventKind.REVIEW_DECIDED, decided.unit_id, review_id=review_id, status=decided.status.value, note=note
     )
     return {"review": msgspec.to_builtins(decided), **outcome}
+
+
+def reopen(session: ContextSession, *, request_id: str, note: str, granted: bool = False) -> dict[str, Any]:
+    """Set a decided canonization request (c…) or queued proposal (r…) back to PENDING, its decision
+    cleared, so that it can be reviewed again; who may is who may review (``review``). What the decision
+    did stays: a unit it made CANON or created is left as it is (a rollback archives or restores units
+    by their own calls)."""
+    if not (granted or session.can_canonize()):
+        raise AwmuRuleError(
+            AwmuErrorCode.NOT_AUTHORIZED, f"principal '{session.principal}' may not reopen in this context"
+        )
+    if request_id.startswith("c"):
+        result = _reopen_canon(session, request_id, note)
+    elif request_id.startswith("r"):
+        result = _reopen_queued(session, request_id, note)
+    else:
+        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no request '{request_id}'")
+    session.close()
+    return result
+
+
+def _not_decided(kind: str, request_id: str) -> AwmuRuleError:
+    return AwmuRuleError(AwmuErrorCode.REQUEST_NOT_DECIDED, f"{kind} '{request_id}' is PENDING")
+
+
+def _reopen_canon(session: ContextSession, request_id: str, note: str) -> dict[str, Any]:
+    request = session.repo.get_canon_request(request_id)
+    if request is None or request.context_id != session.context_id:
+        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no canonization request '{request_id}' here")
+    if request.status is CanonRequestStatus.PENDING:
+        raise _not_decided("request", request_id)
+    for pending in session.repo.pending_canon_requests(session.context_id):
+        if pending.unit_id == request.unit_id:  # one pending request a unit, as ``canonize`` keeps it
+            raise AwmuRuleError(
+                AwmuErrorCode.REQUEST_PENDING,
+                f"request '{pending.request_id}' for this unit is still pending",
+            )
+    was = {
+        "status": request.status.value,
+        "decided_seq": request.decided_seq,
+        "decided_by": request.decided_by,
+    }
+    reopened = msgspec.structs.replace(
+        request, status=CanonRequestStatus.PENDING, decided_seq=None, decided_by=None
+    )
+    session.repo.put_canon_request(reopened)
+    _reopened(session, request.unit_id, request_id, was, note)
+    return {"request": msgspec.to_builtins(reopened), "was": was}
+
+
+def _reopen_queued(session: ContextSession, review_id: str, note: str) -> dict[str, Any]:
+    item = session.repo.get_review(review_id)
+    if item is None or item.context_id != session.context_id:
+        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no queued proposal '{review_id}' here")
+    if item.status is ReviewStatus.PENDING:
+        raise _not_decided("queued proposal", review_id)
+    if session.rules >= 2 and len(session.repo.pending_reviews(session.context_id)) >= MAX_PENDING_REVIEWS:
+        raise AwmuRuleError(
+            AwmuErrorCode.LIMIT_EXCEEDED,
+            f"the review queue holds {MAX_PENDING_REVIEWS} pending proposals, the most it may",
+        )
+    was = {
+        "status": item.status.value,
+        "decided_seq": item.decided_seq,
+        "decided_by": item.decided_by,
+        "unit_id": item.unit_id,
+    }
+    reopened = msgspec.structs.replace(
+        item, status=ReviewStatus.PENDING, decided_seq=None, decided_by=None, unit_id=None
+    )
+    session.repo.put_review(reopened)
+    _reopened(session, item.unit_id, review_id, was, note)
+    return {"review": msgspec.to_builtins(reopened), "was": was}
+
+
+def _reopened(
+    session: ContextSession, unit_id: str | None, request_id: str, was: dict[str, Any], note: str
+) -> None:
+    """The ``reopened`` event: the decision it cleared (``was`` its status), the note, the principal."""
+    session.emit(
+        EventKind.REOPENED,
+        unit_id,
+        request_id=request_id,
+        was=was["status"],
+        decided_seq=was["decided_seq"],
+        decided_by=was["decided_by"],
+        note=note,
+        by=session.principal,
+    )
+
+
+def close_context(session: ContextSession, *, reason: str) -> dict[str, Any]:
+    """Close the context for good: it records the closure (seq, reason, principal), and every later call
+    on it but the audits' reads is refused ``awmu_context_closed``. Its units keep their status."""
+    session.require_operator("close")
+    closure = Closure(seq=session.seq, reason=reason or "explicit", by=session.principal)
+    session.context = msgspec.structs.replace(session.context, closed=closure)
+    session.emit(EventKind.CLOSED, None, reason=closure.reason, by=closure.by)
+    session.close()
+    return {
+        "context_id": session.context_id,
+        "closed": msgspec.to_builtins(closure),
+        "active": len(session.active),
+    }

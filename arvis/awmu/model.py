@@ -153,6 +153,8 @@ class EventKind(StrEnum):
     ARCHIVED = "archived"
     SUPERSEDED = "superseded"
     RESTORED = "restored"
+    CLOSED = "closed"
+    REOPENED = "reopened"
     PINNED = "pinned"
     UNPINNED = "unpinned"
     CONFLICT = "conflict"

@@ -11,7 +11,15 @@ import msgspec
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.model import CanonRequest, Event, ReviewItem, Unit, UnitStatus
 
-__all__ = ["AwmuRepository", "ContextRecord", "EventQuery"]
+__all__ = ["AwmuRepository", "Closure", "ContextRecord", "EventQuery"]
+
+
+class Closure(msgspec.Struct, frozen=True, kw_only=True):
+    """How a context was closed (``memory.awmu.close``): the seq of the call, its reason, its principal."""
+
+    seq: int
+    reason: str
+    by: str
 
 
 class ContextRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -27,11 +35,16 @@ class ContextRecord(msgspec.Struct, frozen=True, kw_only=True):
     rules: int = 1
     """The rule set the context lives under (``arvis.awmu.ruleset``); 1 is not written out, so the
     stored form of a rules-1 context is byte for byte what the first release wrote."""
+    closed: Closure | None = None
+    """Set by ``memory.awmu.close``, for good; None is not written out, so the stored form of an open
+    context is byte for byte what earlier releases wrote."""
 
     def wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = msgspec.to_builtins(self)
         if self.rules == 1:
             del wire["rules"]
+        if self.closed is None:
+            del wire["closed"]
         return wire
 
 

@@ -14,8 +14,8 @@ from arvis.awmu.config import AwmuConfig
 from arvis.awmu.detection import Readings
 from arvis.awmu.engine import ContextSession, unit_wire
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
-from arvis.awmu.maintenance import archive, canonize, restore, review, set_pinned, turn
-from arvis.awmu.model import Authority, EventKind, Tier, Unit, UnitStatus
+from arvis.awmu.maintenance import archive, canonize, close_context, reopen, restore, review, set_pinned, turn
+from arvis.awmu.model import Authority, CanonRequest, EventKind, ReviewItem, Tier, Unit, UnitStatus
 from arvis.awmu.promotion import Verdict, propose, seed
 from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST, SUPPORTED_RULES
@@ -72,6 +72,10 @@ class WorkingMemoryService:
         self, repo: AwmuRepository, context_id: str, seq: int, principal: str, operator: bool | None = None
     ) -> ContextSession:
         return ContextSession.open(repo, context_id, seq=seq, principal=principal, operator=operator)
+
+    def _read(self, repo: AwmuRepository, context_id: str, seq: int) -> ContextSession:
+        """An audit's view: a closed context too."""
+        return ContextSession.open(repo, context_id, seq=seq, principal="", reading=True)
 
     def propose(
         self,
@@ -205,18 +209,45 @@ class WorkingMemoryService:
 
         The reviewer is a canonizer of the context (its config) or ``granted(context_id)`` says so
         (the kernel's canonize grant)."""
-        found = (
-            repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
-        )
-        if found is None:
-            raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no request '{request_id}'")
+        found = _request(repo, request_id)
         session = self._open(repo, found.context_id, seq, principal)
         return review(
             session, request_id=request_id, approve=approve, note=note, granted=granted(found.context_id)
         )
 
+    def reopen(
+        self,
+        repo: AwmuRepository,
+        *,
+        request_id: str,
+        note: str,
+        seq: int,
+        principal: str,
+        granted: Callable[[str], bool] = lambda context_id: False,
+    ) -> dict[str, Any]:
+        """Set a decided canonization request or queued proposal back to PENDING; who may review it may
+        (``granted`` as for ``review``)."""
+        found = _request(repo, request_id)
+        session = self._open(repo, found.context_id, seq, principal)
+        return reopen(session, request_id=request_id, note=note, granted=granted(found.context_id))
+
+    def close(
+        self,
+        repo: AwmuRepository,
+        *,
+        context_id: str,
+        reason: str,
+        seq: int,
+        principal: str,
+        operator: bool | None = None,
+    ) -> dict[str, Any]:
+        """Close a context for good. ``operator``: whether the principal may close it, as the kernel
+        decided it (format 2); None: the context's ``operators`` patterns decide."""
+        return close_context(self._open(repo, context_id, seq, principal, operator), reason=reason)
+
     def list(self, repo: AwmuRepository, *, context_id: str, where: UnitFilter, seq: int) -> dict[str, Any]:
-        session = self._open(repo, context_id, seq, "")
+        """Units and queues; a closed context too, its closure named (``closed``, only then)."""
+        session = self._read(repo, context_id, seq)
         units = repo.units(context_id, list(where.statuses))
         chosen = [
             unit
@@ -226,7 +257,7 @@ class WorkingMemoryService:
             and (where.pinned is None or unit.pinned == where.pinned)
         ]
         chosen.sort(key=lambda unit: (-unit.rank, unit.created_seq, unit.unit_id))
-        return {
+        listed = {
             "context_id": context_id,
             "turn": session.context.turn,
             "units": [unit_wire(unit) for unit in chosen],
@@ -234,9 +265,12 @@ class WorkingMemoryService:
             "review_queue": [msgspec.to_builtins(item) for item in repo.pending_reviews(context_id)],
             "canon_requests": [msgspec.to_builtins(item) for item in repo.pending_canon_requests(context_id)],
         }
+        if session.context.closed is not None:
+            listed["closed"] = msgspec.to_builtins(session.context.closed)
+        return listed
 
     def get(self, repo: AwmuRepository, *, context_id: str, unit_id: str, seq: int) -> dict[str, Any]:
-        self._open(repo, context_id, seq, "")
+        self._read(repo, context_id, seq)
         unit = repo.get_unit(unit_id)
         if unit is None or unit.context_id != context_id:
             raise AwmuRuleError(
@@ -247,6 +281,7 @@ class WorkingMemoryService:
     def assemble(
         self, repo: AwmuRepository, *, context_id: str, token_budget: int, seq: int
     ) -> dict[str, Any]:
+        """The block a model is given: refused for a closed context, which holds nothing in force."""
         session = self._open(repo, context_id, seq, "")
         block = assemble(
             session.ranked(), token_budget=token_budget, chars_per_token=session.config.chars_per_token
@@ -263,7 +298,7 @@ class WorkingMemoryService:
         }
 
     def events(self, repo: AwmuRepository, *, query: EventQuery, seq: int) -> dict[str, Any]:
-        self._open(repo, query.context_id, seq, "")
+        self._read(repo, query.context_id, seq)
         found = repo.events(query)
         return {"context_id": query.context_id, "events": [msgspec.to_builtins(event) for event in found]}
 
@@ -286,7 +321,7 @@ class WorkingMemoryService:
         }
 
     def pressure(self, repo: AwmuRepository, *, context_id: str, seq: int) -> dict[str, Any]:
-        session = self._open(repo, context_id, seq, "")
+        session = self._read(repo, context_id, seq)
         conflicts, demotions, compactions = session.window_counts()
         gauge = pressure(
             session.config,
@@ -303,3 +338,11 @@ class WorkingMemoryService:
             "window": {"conflicts": conflicts, "demotions": demotions, "compactions": compactions},
             **gauge,
         }
+
+
+def _request(repo: AwmuRepository, request_id: str) -> CanonRequest | ReviewItem:
+    """The canonization request (``c…``) or queued proposal (any other id) of this id, else refused."""
+    found = repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
+    if found is None:
+        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no request '{request_id}'")
+    return found
