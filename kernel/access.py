@@ -55,7 +55,7 @@ class Capability(StrEnum):
     READ = "read"  # memory.list, memory.get, memory.snapshot, pipeline runs
     WRITE = "write"  # memory.write
     REVOKE = "revoke"  # memory.revoke
-    CANONIZE = "canonize"  # memory.awmu.review (scope: a context id)
+    CANONIZE = "canonize"  # memory.awmu.review, reopen, restore of a CANON unit (scope: a context id)
     ADMIN = "admin"  # every capability on its scope; on "*", access.* too
 
 
