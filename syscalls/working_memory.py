@@ -6,7 +6,6 @@ says whether the context exists; a format-1 journal keeps the first release's ru
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -19,18 +18,18 @@ from arvis.awmu.resolution import ConflictType
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST
 from arvis.awmu.service import UnitFilter, WorkingMemoryService
 from kernel.abi import CallContext
-from kernel.access import (
-    AccessRules,
-    Capability,
-    context_allows,
-    context_canonizer,
-    context_operator,
-    granted,
-    is_builtin_admin,
-    reserved_to,
-)
 from kernel.errors import ErrorCode, KernelError
 from kernel.table import SyscallSpec
+from syscalls.context_access import (
+    canonizer_verdict,
+    operator_verdict,
+    owned,
+    require_closer,
+    require_name,
+    require_read,
+    require_write,
+    review_verdict,
+)
 from syscalls.detectors import measure_for, recorded_value
 from syscalls.types import NO_NUL, UserId
 
@@ -164,121 +163,10 @@ def _rules(ctx: CallContext, asked: int | None) -> int:
     return recorded if isinstance(recorded, int) else RULES_FIRST
 
 
-# --- format 2: contexts have owners (access-and-pipelines.md §1.7) ---------------------------------
-
-
-def _owned(ctx: CallContext) -> bool:
-    """Whether the call is decided under the format-2 rules (owners, capabilities per context)."""
-    return ctx.access_rules >= AccessRules.OWNED
-
-
-def _denied(ctx: CallContext, action: str, context_id: str) -> KernelError:
-    return KernelError(
-        ErrorCode.MEMORY_POLICY_DENIED, f"principal '{ctx.principal}' may not {action} context '{context_id}'"
-    )
-
-
-def _require_name(ctx: CallContext, context_id: str) -> None:
-    """A new context's name is reserved: ``P/rest`` to the principal ``P``, any other to administrators.
-    The one it is reserved to, a built-in administrator, or a holder of ``write`` on the id may create it."""
-    reserved = reserved_to(context_id)
-    if ctx.principal == reserved or is_builtin_admin(ctx.principal):
-        return
-    if granted(ctx.tx.grants.grants_of(ctx.principal), Capability.WRITE, context_id):
-        return
-    holder = "administrators" if reserved is None else f"'{reserved}'"
-    raise KernelError(
-        ErrorCode.MEMORY_POLICY_DENIED,
-        f"principal '{ctx.principal}' may not create context '{context_id}': "
-        f"the name is reserved to {holder}",
-    )
-
-
-def _require(ctx: CallContext, capability: Capability, context_id: str) -> None:
-    """Refuse unless the principal may ``capability`` (read or write) the context. Administrators and
-    the owner are decided without reading the grants."""
-    owner = ctx.tx.context_owners.owner_of(context_id)
-    if context_allows([], ctx.principal, capability, context_id, owner):
-        return
-    if not context_allows(
-        ctx.tx.grants.grants_of(ctx.principal), ctx.principal, capability, context_id, owner
-    ):
-        raise _denied(ctx, capability.value, context_id)
-
-
-def _require_operator(ctx: CallContext, context_id: str) -> bool:
-    """Refuse unless the principal may operate (seed, pin, unpin, archive) in the context; True, the
-    verdict the engine is given instead of its own ``operators`` check."""
-    owner = ctx.tx.context_owners.owner_of(context_id)
-    if context_operator([], ctx.principal, context_id, owner, ()):
-        return True
-    record = ctx.tx.awmu_repository.get_context(context_id)
-    operators = () if record is None else record.config.operators
-    if not context_operator(
-        ctx.tx.grants.grants_of(ctx.principal), ctx.principal, context_id, owner, operators
-    ):
-        raise _denied(ctx, "operate", context_id)
-    return True
-
-
-def _require_closer(ctx: CallContext, context_id: str) -> bool:
-    """Refuse unless the principal may close the context (format 2): the owner, a built-in administrator,
-    or a holder of ``admin`` on the context id or ``*``; no ``operators`` pattern: closing ends the
-    context for everyone, a decision of whoever holds it. True, the verdict the engine is given."""
-    owner = ctx.tx.context_owners.owner_of(context_id)
-    if is_builtin_admin(ctx.principal) or (owner is not None and ctx.principal == owner):
-        return True
-    if not granted(ctx.tx.grants.grants_of(ctx.principal), Capability.ADMIN, context_id):
-        raise _denied(ctx, "close", context_id)
-    return True
-
-
-def _may_canonize(ctx: CallContext, context_id: str) -> bool:
-    """Whether the principal may review (canonize) in the context (format 2): a grant, or a match of its
-    ``canonizers`` where the owner itself may canonize."""
-    grants = ctx.tx.grants.grants_of(ctx.principal)
-    owner = ctx.tx.context_owners.owner_of(context_id)
-    record = ctx.tx.awmu_repository.get_context(context_id)
-    canonizers = () if record is None else record.config.canonizers
-    owner_grants = ctx.tx.grants.grants_of(owner) if owner is not None and not is_builtin_admin(owner) else []
-    return context_canonizer(grants, ctx.principal, context_id, owner, owner_grants, canonizers)
-
-
-def _require_canonizer(ctx: CallContext, context_id: str) -> None:
-    """Refuse unless the principal may review (canonize) in the context (``_may_canonize``)."""
-    if not _may_canonize(ctx, context_id):
-        raise _denied(ctx, Capability.CANONIZE.value, context_id)
-
-
-def _canonizer(ctx: CallContext, context_id: str) -> bool | None:
-    """Whether the principal may canonize in the context, for the engine, without refusing (only a CANON
-    unit's restore needs it, and the engine finds the unit first). Format 2: the kernel's verdict
-    (``context_canonizer``), the engine's own patterns not consulted. Format 1: True with a canonize grant
-    (as ``review`` allows), else None: the context's ``canonizers`` patterns decide."""
-    if _owned(ctx):
-        return _may_canonize(ctx, context_id)
-    return True if granted(ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, context_id) else None
-
-
-def _operator(ctx: CallContext, context_id: str) -> bool | None:
-    """The kernel's operate verdict for the engine (format 2; it refuses here); None: the engine decides."""
-    return _require_operator(ctx, context_id) if _owned(ctx) else None
-
-
-def _read(ctx: CallContext, context_id: str) -> None:
-    if _owned(ctx):
-        _require(ctx, Capability.READ, context_id)
-
-
-def _write(ctx: CallContext, context_id: str) -> None:
-    if _owned(ctx):
-        _require(ctx, Capability.WRITE, context_id)
-
-
 def awmu_create(ctx: CallContext, args: CreateArgs) -> dict[str, Any]:
-    owned = _owned(ctx)
-    if owned:
-        _require_name(ctx, args.context_id)
+    has_owner = owned(ctx)
+    if has_owner:
+        require_name(ctx, args.context_id)
     created = _wm(ctx).create(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -286,13 +174,13 @@ def awmu_create(ctx: CallContext, args: CreateArgs) -> dict[str, Any]:
         seq=ctx.seq,
         rules=_rules(ctx, args.rules),
     )
-    if owned:
+    if has_owner:
         ctx.tx.context_owners.add(args.context_id, ctx.principal)
     return created
 
 
 def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
-    _write(ctx, args.context_id)
+    require_write(ctx, args.context_id)
     verdicts = [Verdict(v.unit_id, v.type, v.confidence, v.detector) for v in args.verdicts]
     return _wm(ctx).propose(
         ctx.tx.awmu_repository,
@@ -309,7 +197,7 @@ def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
 
 
 def awmu_seed(ctx: CallContext, args: SeedArgs) -> dict[str, Any]:
-    operator = _operator(ctx, args.context_id)
+    operator = operator_verdict(ctx, args.context_id)
     return _wm(ctx).seed(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -325,7 +213,7 @@ def awmu_seed(ctx: CallContext, args: SeedArgs) -> dict[str, Any]:
 
 
 def awmu_turn(ctx: CallContext, args: TurnArgs) -> dict[str, Any]:
-    _write(ctx, args.context_id)
+    require_write(ctx, args.context_id)
     return _wm(ctx).turn(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -338,7 +226,7 @@ def awmu_turn(ctx: CallContext, args: TurnArgs) -> dict[str, Any]:
 
 
 def awmu_pin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
-    operator = _operator(ctx, args.context_id)
+    operator = operator_verdict(ctx, args.context_id)
     return _wm(ctx).pin(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -351,7 +239,7 @@ def awmu_pin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
 
 
 def awmu_unpin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
-    operator = _operator(ctx, args.context_id)
+    operator = operator_verdict(ctx, args.context_id)
     return _wm(ctx).pin(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -364,7 +252,7 @@ def awmu_unpin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
 
 
 def awmu_archive(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
-    operator = _operator(ctx, args.context_id)
+    operator = operator_verdict(ctx, args.context_id)
     return _wm(ctx).archive(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -377,7 +265,7 @@ def awmu_archive(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
 
 
 def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
-    operator = _operator(ctx, args.context_id)
+    operator = operator_verdict(ctx, args.context_id)
     return _wm(ctx).restore(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -386,12 +274,12 @@ def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
         seq=ctx.seq,
         principal=ctx.principal,
         operator=operator,
-        canonizer=_canonizer(ctx, args.context_id),
+        canonizer=canonizer_verdict(ctx, args.context_id),
     )
 
 
 def awmu_canonize(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
-    _write(ctx, args.context_id)
+    require_write(ctx, args.context_id)
     return _wm(ctx).canonize(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -402,24 +290,6 @@ def awmu_canonize(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
     )
 
 
-def _review_verdict(ctx: CallContext, request_id: str) -> Callable[[str], bool]:
-    """Whether the principal may review in the request's context, for the engine. Format 1: a
-    canonize grant, besides the context's own ``canonizers`` the engine checks. Format 2: the kernel
-    decides it all here (refusing), once the request is found (an unknown request stays
-    ``awmu_request_not_found``), and the engine's own pattern check is not consulted."""
-    if not _owned(ctx):
-        # a context's own canonizers, or a canonize grant; built-in administrators are not
-        # canonizers by name: CANON is a decision the context's config or an explicit grant delegates
-        return lambda context_id: granted(
-            ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, context_id
-        )
-    repo = ctx.tx.awmu_repository
-    found = repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
-    if found is not None:
-        _require_canonizer(ctx, found.context_id)
-    return lambda context_id: True
-
-
 def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
     return _wm(ctx).review(
         ctx.tx.awmu_repository,
@@ -428,7 +298,7 @@ def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
         note=args.note,
         seq=ctx.seq,
         principal=ctx.principal,
-        granted=_review_verdict(ctx, args.request_id),
+        granted=review_verdict(ctx, args.request_id),
     )
 
 
@@ -440,13 +310,13 @@ def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> dict[str, Any]:
         note=args.note,
         seq=ctx.seq,
         principal=ctx.principal,
-        granted=_review_verdict(ctx, args.request_id),
+        granted=review_verdict(ctx, args.request_id),
     )
 
 
 def awmu_close(ctx: CallContext, args: CloseArgs) -> dict[str, Any]:
     """Format 2: ``_require_closer``; format 1: the context's ``operators`` patterns (the engine)."""
-    operator = _require_closer(ctx, args.context_id) if _owned(ctx) else None
+    operator = require_closer(ctx, args.context_id) if owned(ctx) else None
     return _wm(ctx).close(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -467,7 +337,7 @@ _STATUSES = {
 
 
 def awmu_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
-    _read(ctx, args.context_id)
+    require_read(ctx, args.context_id)
     where = UnitFilter(
         statuses=_STATUSES[args.status], authority=args.authority, tier=args.tier, pinned=args.pinned
     )
@@ -475,19 +345,19 @@ def awmu_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
 
 
 def awmu_get(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
-    _read(ctx, args.context_id)
+    require_read(ctx, args.context_id)
     return _wm(ctx).get(ctx.tx.awmu_repository, context_id=args.context_id, unit_id=args.unit_id, seq=ctx.seq)
 
 
 def awmu_assemble(ctx: CallContext, args: AssembleArgs) -> dict[str, Any]:
-    _read(ctx, args.context_id)
+    require_read(ctx, args.context_id)
     return _wm(ctx).assemble(
         ctx.tx.awmu_repository, context_id=args.context_id, token_budget=args.token_budget, seq=ctx.seq
     )
 
 
 def awmu_events(ctx: CallContext, args: EventsArgs) -> dict[str, Any]:
-    _read(ctx, args.context_id)
+    require_read(ctx, args.context_id)
     query = EventQuery(
         context_id=args.context_id,
         after_seq=args.after_seq,
@@ -500,7 +370,7 @@ def awmu_events(ctx: CallContext, args: EventsArgs) -> dict[str, Any]:
 
 
 def awmu_validate_summary(ctx: CallContext, args: SummaryArgs) -> dict[str, Any]:
-    _write(ctx, args.context_id)
+    require_write(ctx, args.context_id)
     return _wm(ctx).validate_summary(
         ctx.tx.awmu_repository,
         context_id=args.context_id,
@@ -512,7 +382,7 @@ def awmu_validate_summary(ctx: CallContext, args: SummaryArgs) -> dict[str, Any]
 
 
 def awmu_pressure(ctx: CallContext, args: ContextArgs) -> dict[str, Any]:
-    _read(ctx, args.context_id)
+    require_read(ctx, args.context_id)
     return _wm(ctx).pressure(ctx.tx.awmu_repository, context_id=args.context_id, seq=ctx.seq)
 
 

@@ -1,0 +1,163 @@
+"""Who may do what in a working-memory context, decided in the handler before the engine runs
+(``syscalls/working_memory.py``): under the format-2 rules (``AccessRules.OWNED``) contexts have owners
+and are governed by capabilities, names are reserved, and the context's patterns give no more than its
+owner holds (``access-and-pipelines.md`` §1.7); under the format-1 rules the engine's own patterns decide,
+exactly as the first release did. Every refusal is ``memory_policy_denied``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kernel.abi import CallContext
+from kernel.access import (
+    AccessRules,
+    Capability,
+    context_allows,
+    context_canonizer,
+    context_operator,
+    granted,
+    is_builtin_admin,
+    reserved_to,
+)
+from kernel.errors import ErrorCode, KernelError
+
+__all__ = [
+    "canonizer_verdict",
+    "may_canonize",
+    "operator_verdict",
+    "owned",
+    "require_canonizer",
+    "require_capability",
+    "require_closer",
+    "require_name",
+    "require_operator",
+    "require_read",
+    "require_write",
+    "review_verdict",
+]
+
+
+def owned(ctx: CallContext) -> bool:
+    """Whether the call is decided under the format-2 rules (owners, capabilities per context)."""
+    return ctx.access_rules >= AccessRules.OWNED
+
+
+def _denied(ctx: CallContext, action: str, context_id: str) -> KernelError:
+    return KernelError(
+        ErrorCode.MEMORY_POLICY_DENIED, f"principal '{ctx.principal}' may not {action} context '{context_id}'"
+    )
+
+
+def require_name(ctx: CallContext, context_id: str) -> None:
+    """A new context's name is reserved: ``P/rest`` to the principal ``P``, any other to administrators.
+    The one it is reserved to, a built-in administrator, or a holder of ``write`` on the id may create it."""
+    reserved = reserved_to(context_id)
+    if ctx.principal == reserved or is_builtin_admin(ctx.principal):
+        return
+    if granted(ctx.tx.grants.grants_of(ctx.principal), Capability.WRITE, context_id):
+        return
+    holder = "administrators" if reserved is None else f"'{reserved}'"
+    raise KernelError(
+        ErrorCode.MEMORY_POLICY_DENIED,
+        f"principal '{ctx.principal}' may not create context '{context_id}': "
+        f"the name is reserved to {holder}",
+    )
+
+
+def require_capability(ctx: CallContext, capability: Capability, context_id: str) -> None:
+    """Refuse unless the principal may ``capability`` (read or write) the context. Administrators and
+    the owner are decided without reading the grants."""
+    owner = ctx.tx.context_owners.owner_of(context_id)
+    if context_allows([], ctx.principal, capability, context_id, owner):
+        return
+    if not context_allows(
+        ctx.tx.grants.grants_of(ctx.principal), ctx.principal, capability, context_id, owner
+    ):
+        raise _denied(ctx, capability.value, context_id)
+
+
+def require_operator(ctx: CallContext, context_id: str) -> bool:
+    """Refuse unless the principal may operate (seed, pin, unpin, archive) in the context; True, the
+    verdict the engine is given instead of its own ``operators`` check."""
+    owner = ctx.tx.context_owners.owner_of(context_id)
+    if context_operator([], ctx.principal, context_id, owner, ()):
+        return True
+    record = ctx.tx.awmu_repository.get_context(context_id)
+    operators = () if record is None else record.config.operators
+    if not context_operator(
+        ctx.tx.grants.grants_of(ctx.principal), ctx.principal, context_id, owner, operators
+    ):
+        raise _denied(ctx, "operate", context_id)
+    return True
+
+
+def require_closer(ctx: CallContext, context_id: str) -> bool:
+    """Refuse unless the principal may close the context (format 2): the owner, a built-in administrator,
+    or a holder of ``admin`` on the context id or ``*``; no ``operators`` pattern: closing ends the
+    context for everyone, a decision of whoever holds it. True, the verdict the engine is given."""
+    owner = ctx.tx.context_owners.owner_of(context_id)
+    if is_builtin_admin(ctx.principal) or (owner is not None and ctx.principal == owner):
+        return True
+    if not granted(ctx.tx.grants.grants_of(ctx.principal), Capability.ADMIN, context_id):
+        raise _denied(ctx, "close", context_id)
+    return True
+
+
+def may_canonize(ctx: CallContext, context_id: str) -> bool:
+    """Whether the principal may review (canonize) in the context (format 2): a grant, or a match of its
+    ``canonizers`` where the owner itself may canonize."""
+    grants = ctx.tx.grants.grants_of(ctx.principal)
+    owner = ctx.tx.context_owners.owner_of(context_id)
+    record = ctx.tx.awmu_repository.get_context(context_id)
+    canonizers = () if record is None else record.config.canonizers
+    owner_grants = ctx.tx.grants.grants_of(owner) if owner is not None and not is_builtin_admin(owner) else []
+    return context_canonizer(grants, ctx.principal, context_id, owner, owner_grants, canonizers)
+
+
+def require_canonizer(ctx: CallContext, context_id: str) -> None:
+    """Refuse unless the principal may review (canonize) in the context (``_may_canonize``)."""
+    if not may_canonize(ctx, context_id):
+        raise _denied(ctx, Capability.CANONIZE.value, context_id)
+
+
+def canonizer_verdict(ctx: CallContext, context_id: str) -> bool | None:
+    """Whether the principal may canonize in the context, for the engine, without refusing (only a CANON
+    unit's restore needs it, and the engine finds the unit first). Format 2: the kernel's verdict
+    (``context_canonizer``), the engine's own patterns not consulted. Format 1: True with a canonize grant
+    (as ``review`` allows), else None: the context's ``canonizers`` patterns decide."""
+    if owned(ctx):
+        return may_canonize(ctx, context_id)
+    return True if granted(ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, context_id) else None
+
+
+def operator_verdict(ctx: CallContext, context_id: str) -> bool | None:
+    """The kernel's operate verdict for the engine (format 2; it refuses here); None: the engine decides."""
+    return require_operator(ctx, context_id) if owned(ctx) else None
+
+
+def require_read(ctx: CallContext, context_id: str) -> None:
+    if owned(ctx):
+        require_capability(ctx, Capability.READ, context_id)
+
+
+def require_write(ctx: CallContext, context_id: str) -> None:
+    if owned(ctx):
+        require_capability(ctx, Capability.WRITE, context_id)
+
+
+def review_verdict(ctx: CallContext, request_id: str) -> Callable[[str], bool]:
+    """Whether the principal may review in the request's context, for the engine. Format 1: a
+    canonize grant, besides the context's own ``canonizers`` the engine checks. Format 2: the kernel
+    decides it all here (refusing), once the request is found (an unknown request stays
+    ``awmu_request_not_found``), and the engine's own pattern check is not consulted."""
+    if not owned(ctx):
+        # a context's own canonizers, or a canonize grant; built-in administrators are not
+        # canonizers by name: CANON is a decision the context's config or an explicit grant delegates
+        return lambda context_id: granted(
+            ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, context_id
+        )
+    repo = ctx.tx.awmu_repository
+    found = repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
+    if found is not None:
+        require_canonizer(ctx, found.context_id)
+    return lambda context_id: True
