@@ -3,14 +3,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
-SHIPPED := arvis kernel syscalls journal tools
+SHIPPED := arvis kernel syscalls journal tools integrations
 
 .PHONY: demo demo-kernel test lint typecheck unit bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "arvis needs Python >= 3.11")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,semantic,mcp,otel]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,semantic,mcp,otel,langgraph]'
 	@touch $(STAMP)
 
 # the main job: the flagship adversarial scenario under the kernel and two naive memories, verified by replay
@@ -36,7 +36,7 @@ test: lint typecheck unit
 BENCH_STAMP := $(VENV)/.bench-stamp
 
 $(BENCH_STAMP): $(STAMP) pyproject.toml
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,semantic,mcp,otel,bench]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,semantic,mcp,otel,langgraph,bench]'
 	@touch $(BENCH_STAMP)
 
 # benchmarks (never part of make test): the kernel against raw SQLite and the eventsourcing library,

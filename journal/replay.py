@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from arvis.canonical import decode, parse_time
+from journal.blob_store import check_blobs
 from journal.engine import Durability, open_engine
 from journal.memory_repository import entry_counts_hold
 from journal.reader import JournalFilter, JournalReader
@@ -379,6 +380,11 @@ def verify_journal(
             bad_tile = check_tiles(reader)
             if bad_tile is not None:
                 divergence = Divergence(bad_tile.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_tile))
+        if divergence is None:
+            with reader.engine.connect() as connection:
+                bad_blob = check_blobs(connection)
+            if bad_blob is not None:
+                divergence = Divergence(bad_blob.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_blob))
         if divergence is None and replayer is not None:
             digest = replayer.state_digest()
             with reader.engine.connect() as connection:

@@ -28,6 +28,11 @@ __all__ = [
     "awmu_reviews",
     "awmu_units",
     "grants",
+    "graph_blobs",
+    "graph_channel_values",
+    "graph_checkpoints",
+    "graph_thread_owners",
+    "graph_writes",
     "journal",
     "journal_header",
     "memory_entries",
@@ -178,6 +183,66 @@ awmu_context_owners = Table(
 """The principal that created each working-memory context of a format-2 journal (revision 0007); a
 format-1 journal leaves it empty."""
 
+# LangGraph checkpoints (revision 0009, specs/langgraph.md): values are references into graph_blobs
+graph_thread_owners = Table(
+    "graph_thread_owners",
+    metadata,
+    Column("thread_id", Text, primary_key=True),
+    Column("owner", Text, nullable=False),
+    Column("created_seq", BigInteger, nullable=False),
+)
+
+graph_checkpoints = Table(
+    "graph_checkpoints",
+    metadata,
+    Column("thread_id", Text, primary_key=True),
+    Column("checkpoint_ns", Text, primary_key=True),
+    Column("checkpoint_id", Text, primary_key=True),
+    Column("parent_checkpoint_id", Text),
+    Column("checkpoint_type", Text, nullable=False),
+    Column("checkpoint_hash", String(64), nullable=False),
+    Column("metadata", Text, nullable=False),
+    Column("channel_versions", Text, nullable=False),
+    Column("written_seq", BigInteger, nullable=False),
+)
+
+graph_channel_values = Table(
+    "graph_channel_values",
+    metadata,
+    Column("thread_id", Text, primary_key=True),
+    Column("checkpoint_ns", Text, primary_key=True),
+    Column("channel", Text, primary_key=True),
+    Column("version", Text, primary_key=True),
+    Column("value_type", Text, nullable=False),
+    Column("value_hash", String(64)),
+    Column("written_seq", BigInteger, nullable=False),
+)
+
+graph_writes = Table(
+    "graph_writes",
+    metadata,
+    Column("thread_id", Text, primary_key=True),
+    Column("checkpoint_ns", Text, primary_key=True),
+    Column("checkpoint_id", Text, primary_key=True),
+    Column("task_id", Text, primary_key=True),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("channel", Text, nullable=False),
+    Column("task_path", Text, nullable=False),
+    Column("value_type", Text, nullable=False),
+    Column("value_hash", String(64), nullable=False),
+    Column("written_seq", BigInteger, nullable=False),
+)
+
+graph_blobs = Table(
+    "graph_blobs",
+    metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("data", LargeBinary, nullable=False),
+)
+"""Content-addressed bytes (``journal.blob_store``): the key is the lower-case hex SHA-256 of ``data``.
+Written outside any syscall, before the call that references them; not state (the state digest leaves
+it out); verification checks every row against its key and every reference of the graph tables."""
+
 STATE_TABLES: tuple[Table, ...] = (
     memory_entries,
     awmu_contexts,
@@ -188,6 +253,10 @@ STATE_TABLES: tuple[Table, ...] = (
     pipeline_runs,
     grants,
     awmu_context_owners,
+    graph_thread_owners,
+    graph_checkpoints,
+    graph_channel_values,
+    graph_writes,
 )
 """Every table whose rows are state derived from the journal (what the state digest covers)."""
 

@@ -11,6 +11,7 @@ from arvis.memory.memory_long_repository import MemoryLongRepository
 from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
 from kernel.context_owners import ContextOwnerRepository
+from kernel.graph_checkpoints import GraphRepository
 from kernel.pipeline_runs import PipelineRunRepository
 
 __all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "StorageStale", "Transaction"]
@@ -55,6 +56,9 @@ class Transaction(Protocol):
 
     @property
     def context_owners(self) -> ContextOwnerRepository: ...
+
+    @property
+    def graph(self) -> GraphRepository: ...
 
     def handler_scope(self, *, mutating: bool) -> AbstractContextManager[None]:
         """Where the handler runs; a refusal raised in it leaves nothing the handler wrote."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kernel.table import SyscallTable
 from syscalls.access import ACCESS_SYSCALLS
+from syscalls.graph import GRAPH_SYSCALLS
 from syscalls.kernel_calls import KERNEL_SYSCALLS
 from syscalls.memory_long import MEMORY_LONG_SYSCALLS
 from syscalls.pipeline import PIPELINE_SYSCALLS
@@ -12,5 +13,12 @@ from syscalls.working_memory import WORKING_MEMORY_SYSCALLS
 __all__ = ["SYSCALL_TABLE"]
 
 SYSCALL_TABLE = SyscallTable(
-    [*ACCESS_SYSCALLS, *KERNEL_SYSCALLS, *MEMORY_LONG_SYSCALLS, *WORKING_MEMORY_SYSCALLS, *PIPELINE_SYSCALLS]
+    [
+        *ACCESS_SYSCALLS,
+        *KERNEL_SYSCALLS,
+        *MEMORY_LONG_SYSCALLS,
+        *WORKING_MEMORY_SYSCALLS,
+        *PIPELINE_SYSCALLS,
+        *GRAPH_SYSCALLS,
+    ]
 )

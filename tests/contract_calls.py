@@ -184,6 +184,69 @@ KERNEL_AND_PIPELINE: list[Call] = [
     ("memory.write", {**WRITE, "key": "timezone"}, PRINCIPAL),
 ]
 
+# LangGraph checkpoints (specs/langgraph.md): the agent claims thread t1 by its first put; the hashes name
+# blobs no call stores (the blob store is written outside the syscalls), so the scenario ends with every
+# reference deleted and verification finds none missing
+_H1, _H2, _H3 = "1" * 64, "2" * 64, "3" * 64
+_V1, _V2 = f"{1:032}.{0.25:016}", f"{2:032}.{0.5:016}"
+_PUT: dict[str, Any] = {
+    "thread_id": "t1",
+    "checkpoint_id": "1f0-c1",
+    "checkpoint": {"type": "msgpack", "hash": _H1},
+    "metadata": {"source": "input", "step": -1, "parents": {}, "run_id": "run-a"},
+    "channel_versions": {"messages": _V1},
+    "new_values": [{"channel": "messages", "version": _V1, "type": "msgpack", "hash": _H2}],
+}
+_PUT_2: dict[str, Any] = {
+    **_PUT,
+    "checkpoint_id": "1f0-c2",
+    "parent_checkpoint_id": "1f0-c1",
+    "metadata": {"source": "loop", "step": 0, "parents": {}, "run_id": "run-b"},
+    "channel_versions": {"messages": _V2, "scratch": 1},
+    "new_values": [
+        {"channel": "messages", "version": _V2, "type": "msgpack", "hash": _H3},
+        {"channel": "scratch", "version": 1, "type": "empty"},
+    ],
+}
+_WRITES: dict[str, Any] = {
+    "thread_id": "t1",
+    "checkpoint_id": "1f0-c2",
+    "task_id": "task-1",
+    "task_path": "~__pregel_pull, agent",
+    "writes": [
+        {"channel": "messages", "type": "msgpack", "hash": _H2},
+        {"channel": "__error__", "type": "msgpack", "hash": _H3},
+    ],
+}
+GRAPH: list[Call] = [
+    ("graph.checkpoint.put", _PUT, AGENT),  # 1: claims t1
+    ("graph.checkpoint.put", _PUT_2, AGENT),
+    ("graph.checkpoint.put_writes", _WRITES, AGENT),
+    ("graph.checkpoint.put_writes", _WRITES, AGENT),  # the regular write is kept, the error replaced
+    ("graph.checkpoint.get", {"thread_id": "t1"}, AGENT),  # 5: the latest, with its writes
+    ("graph.checkpoint.get", {"thread_id": "t1", "checkpoint_id": "1f0-c1"}, AGENT),
+    ("graph.checkpoint.list", {"thread_id": "t1", "filter": {"step": 0}}, AGENT),
+    ("graph.checkpoint.list", {}, OPERATOR),  # every thread: an administrator reads them all
+    ("graph.checkpoint.get", {"thread_id": "t1"}, PRINCIPAL),  # not the owner: denied
+    ("graph.checkpoint.put", {**_PUT, "checkpoint_id": "1f0-c9"}, PRINCIPAL),  # 10: denied
+    (
+        "graph.checkpoint.put",
+        {**_PUT, "new_values": [{"channel": "x", "version": 1, "type": "msgpack"}]},
+        AGENT,
+    ),
+    ("graph.thread.copy", {"source_thread_id": "t1", "target_thread_id": "t2"}, AGENT),
+    ("graph.thread.copy", {"source_thread_id": "t1", "target_thread_id": "t1"}, AGENT),  # invalid args
+    ("graph.thread.prune", {"thread_ids": ["t2"]}, AGENT),
+    ("graph.thread.prune", {"thread_ids": ["t1"], "strategy": "delete"}, PRINCIPAL),  # 15: denied
+    ("graph.runs.delete", {"run_ids": ["run-a"]}, AGENT),
+    ("graph.runs.delete", {"run_ids": "run-a"}, AGENT),  # invalid args
+    ("graph.checkpoint.list", {"thread_id": "t2", "limit": 1}, AGENT),
+    ("graph.thread.delete", {"thread_id": "t1"}, AGENT),
+    ("graph.thread.delete", {"thread_id": "t2"}, PRINCIPAL),  # 20: denied
+    ("graph.thread.delete", {"thread_id": "t2"}, AGENT),
+    ("graph.checkpoint.get", {"thread_id": "t2"}, AGENT),  # nothing left: null
+]
+
 ODD: list[Call] = [
     ("memory.unknown", {}, AGENT),
     ("", {}, AGENT),
@@ -219,6 +282,7 @@ SCENARIOS: dict[str, list[Call]] = {
     "kernel_pipeline": KERNEL_AND_PIPELINE,
     "odd": ODD,
     "collation": COLLATION,
+    "graph": GRAPH,
 }
 
 # text columns cannot hold U+0000 on PostgreSQL; these calls carry it into a text column or a lookup

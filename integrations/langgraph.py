@@ -1,0 +1,395 @@
+"""A LangGraph checkpointer whose every operation is a journaled arvis syscall (specs/langgraph.md).
+
+``ArvisCheckpointSaver`` implements LangGraph's ``BaseCheckpointSaver`` (sync and async, every base and
+extended capability of the conformance suite) on a kernel: each value is serialized with the saver's
+``serde``, its bytes stored in the content-addressed blob store (``journal.blob_store``) before the call,
+and the call (``graph.checkpoint.put`` …) carries only their hashes. So the journal records, in order,
+who stored, read, listed and deleted which checkpoint, verification replays it without the blobs, and
+checks the blobs against their hashes.
+
+    from integrations.langgraph import ArvisCheckpointSaver
+
+    saver = ArvisCheckpointSaver("agent.db", principal="agent:planner")
+    graph = builder.compile(checkpointer=saver)
+
+A refused call raises ``ArvisCheckpointError`` (``CheckpointAccessDenied`` for ``memory_policy_denied``,
+``CheckpointArgumentsInvalid`` for ``invalid_args``), carrying the kernel's code, detail and seq.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import random
+import threading
+from collections.abc import AsyncIterator, Iterator, Sequence
+from types import TracebackType
+from typing import Any, cast
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    PendingWrite,
+    get_checkpoint_id,
+    get_serializable_checkpoint_metadata,
+)
+from langgraph.checkpoint.serde.base import SerializerProtocol
+
+from journal import blob_store
+from journal.store import SqlJournalStore
+from kernel.boot import open_kernel
+from kernel.dispatcher import Kernel
+from kernel.errors import ErrorCode
+from kernel.graph_checkpoints import EMPTY_VALUE
+from kernel.protocols import StorageError
+from syscalls.graph import MAX_LIST
+
+__all__ = [
+    "ArvisCheckpointError",
+    "ArvisCheckpointSaver",
+    "CheckpointAccessDenied",
+    "CheckpointArgumentsInvalid",
+]
+
+_List = builtins.list  # the saver's own ``list`` method shadows the builtin in its class body
+
+
+class ArvisCheckpointError(RuntimeError):
+    """A ``graph.*`` call was refused, or not acknowledged (``seq`` None: nothing was written)."""
+
+    def __init__(self, syscall: str, code: str, detail: str, seq: int | None) -> None:
+        super().__init__(f"{syscall} refused ({code}): {detail}" if detail else f"{syscall} refused ({code})")
+        self.syscall = syscall
+        self.code = code
+        self.detail = detail
+        self.seq = seq
+
+
+class CheckpointAccessDenied(ArvisCheckpointError, PermissionError):
+    """``memory_policy_denied``: the principal may not read or write that thread."""
+
+
+class CheckpointArgumentsInvalid(ArvisCheckpointError, ValueError):
+    """``invalid_args``: an id out of bounds, metadata with no JSON form, arguments over 64 KiB..."""
+
+
+def _refusal(syscall: str, code: str, detail: str, seq: int | None) -> ArvisCheckpointError:
+    if code == ErrorCode.MEMORY_POLICY_DENIED:
+        return CheckpointAccessDenied(syscall, code, detail, seq)
+    if code == ErrorCode.INVALID_ARGS:
+        return CheckpointArgumentsInvalid(syscall, code, detail, seq)
+    return ArvisCheckpointError(syscall, code, detail, seq)
+
+
+def _configurable(config: RunnableConfig) -> dict[str, Any]:
+    return config.get("configurable") or {}
+
+
+def _config(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableConfig:
+    return {
+        "configurable": {
+            "thread_id": thread_id,
+            "checkpoint_ns": checkpoint_ns,
+            "checkpoint_id": checkpoint_id,
+        }
+    }
+
+
+class ArvisCheckpointSaver(BaseCheckpointSaver[str]):
+    """LangGraph's checkpointer on an arvis kernel, acting as ``principal`` (with ``credential`` when the
+    kernel's identity policy asks for one). ``kernel``: a ``Kernel`` on a SQL journal store, or a database
+    path or URL, opened here (``open_kernel``) and closed by ``close``.
+
+    The saver's operations take turns (one lock): a blob write and the call that references it are never
+    interleaved with another operation of the same saver."""
+
+    def __init__(
+        self,
+        kernel: Kernel | str,
+        *,
+        principal: str,
+        credential: str | None = None,
+        serde: SerializerProtocol | None = None,
+    ) -> None:
+        super().__init__(serde=serde)
+        self._owned = isinstance(kernel, str)
+        self.kernel = open_kernel(kernel) if isinstance(kernel, str) else kernel
+        store = self.kernel.store
+        if not isinstance(store, SqlJournalStore):
+            raise TypeError("ArvisCheckpointSaver needs a kernel on a SQL journal store (open_kernel)")
+        self._engine = store.engine
+        self.principal = principal
+        self._credential = credential
+        self._lock = threading.RLock()
+
+    # --- plumbing --------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the kernel if this saver opened it."""
+        if self._owned:
+            self.kernel.close()
+
+    def __enter__(self) -> ArvisCheckpointSaver:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _call(self, syscall: str, args: dict[str, Any]) -> Any:
+        result = self.kernel.call(syscall, args, principal=self.principal, credential=self._credential)
+        if not result.ok:
+            assert result.error is not None
+            raise _refusal(syscall, result.error.code, result.error.detail, result.seq)
+        return result.value
+
+    def _store(self, blobs: Sequence[bytes]) -> _List[str]:
+        try:
+            return blob_store.put_many(self._engine, blobs)
+        except StorageError as exc:
+            raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc
+
+    def _fetch(self, rows: Sequence[dict[str, Any]]) -> dict[str, bytes]:
+        """The blobs every checkpoint of ``rows`` references, read and checked in one go."""
+        keys: set[str] = set()
+        for row in rows:
+            keys.add(row["checkpoint"]["hash"])
+            keys.update(value["hash"] for value in row["channel_values"].values())
+            keys.update(write["hash"] for write in row["pending_writes"])
+        try:
+            return blob_store.get_many(self._engine, keys)
+        except StorageError as exc:
+            raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc
+
+    def _load(self, ref: dict[str, Any], blobs: dict[str, bytes]) -> Any:
+        return self.serde.loads_typed((ref["type"], blobs[ref["hash"]]))
+
+    def _tuple(
+        self, row: dict[str, Any], blobs: dict[str, bytes], config: RunnableConfig | None = None
+    ) -> CheckpointTuple:
+        thread_id, checkpoint_ns = row["thread_id"], row["checkpoint_ns"]
+        stored = self._load(row["checkpoint"], blobs)
+        checkpoint = cast(
+            Checkpoint,
+            {
+                **stored,
+                "channel_values": {
+                    channel: self._load(ref, blobs) for channel, ref in row["channel_values"].items()
+                },
+            },
+        )
+        writes: _List[PendingWrite] = [
+            (write["task_id"], write["channel"], self._load(write, blobs)) for write in row["pending_writes"]
+        ]
+        parent = row["parent_checkpoint_id"]
+        return CheckpointTuple(
+            config=config or _config(thread_id, checkpoint_ns, row["checkpoint_id"]),
+            checkpoint=checkpoint,
+            metadata=cast(CheckpointMetadata, row["metadata"]),
+            parent_config=_config(thread_id, checkpoint_ns, parent) if parent else None,
+            pending_writes=writes,
+        )
+
+    # --- BaseCheckpointSaver ---------------------------------------------------------------------
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        configurable = _configurable(config)
+        args: dict[str, Any] = {
+            "thread_id": str(configurable["thread_id"]),
+            "checkpoint_ns": configurable.get("checkpoint_ns") or "",
+        }
+        checkpoint_id = get_checkpoint_id(config)
+        if checkpoint_id:
+            args["checkpoint_id"] = checkpoint_id
+        with self._lock:
+            row = self._call("graph.checkpoint.get", args)["checkpoint"]
+            if row is None:
+                return None
+            blobs = self._fetch([row])
+        # as LangGraph's own savers: the config asked by id is returned as given
+        return self._tuple(row, blobs, config if checkpoint_id else None)
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        args: dict[str, Any] = {}
+        if config is not None:
+            configurable = _configurable(config)
+            args["thread_id"] = str(configurable["thread_id"])
+            if configurable.get("checkpoint_ns") is not None:
+                args["checkpoint_ns"] = configurable["checkpoint_ns"]
+            if checkpoint_id := get_checkpoint_id(config):
+                args["checkpoint_id"] = checkpoint_id
+        if before is not None and (before_id := get_checkpoint_id(before)):
+            args["before"] = before_id
+        if filter:
+            args["filter"] = filter
+        remaining = limit
+        while remaining is None or remaining > 0:
+            page = MAX_LIST if remaining is None else min(remaining, MAX_LIST)
+            with self._lock:
+                rows = self._call("graph.checkpoint.list", {**args, "limit": page})["checkpoints"]
+                blobs = self._fetch(rows)
+            for row in rows:
+                yield self._tuple(row, blobs)
+            if len(rows) < page:
+                return
+            if remaining is not None:
+                remaining -= len(rows)
+            last = rows[-1]
+            args["after"] = {key: last[key] for key in ("thread_id", "checkpoint_ns", "checkpoint_id")}
+
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        configurable = _configurable(config)
+        thread_id = str(configurable["thread_id"])
+        checkpoint_ns = configurable.get("checkpoint_ns") or ""
+        stored: dict[str, Any] = dict(checkpoint)
+        values: dict[str, Any] = stored.pop("channel_values")
+        checkpoint_type, checkpoint_bytes = self.serde.dumps_typed(stored)
+        blobs = [checkpoint_bytes]
+        new_values: _List[dict[str, Any]] = []
+        for channel, version in new_versions.items():
+            value: dict[str, Any] = {"channel": channel, "version": version, "type": EMPTY_VALUE}
+            if channel in values:
+                value_type, value_bytes = self.serde.dumps_typed(values[channel])
+                value.update(type=value_type, hash=blob_store.hash_of(value_bytes))
+                blobs.append(value_bytes)
+            new_values.append(value)
+        args = {
+            "thread_id": thread_id,
+            "checkpoint_ns": checkpoint_ns,
+            "checkpoint_id": checkpoint["id"],
+            "parent_checkpoint_id": configurable.get("checkpoint_id"),
+            "checkpoint": {"type": checkpoint_type, "hash": blob_store.hash_of(checkpoint_bytes)},
+            "metadata": get_serializable_checkpoint_metadata(config, metadata),
+            "channel_versions": checkpoint["channel_versions"],
+            "new_values": new_values,
+        }
+        with self._lock:
+            self._store(blobs)
+            self._call("graph.checkpoint.put", args)
+        return _config(thread_id, checkpoint_ns, checkpoint["id"])
+
+    def put_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        configurable = _configurable(config)
+        typed = [(channel, *self.serde.dumps_typed(value)) for channel, value in writes]
+        with self._lock:
+            keys = self._store([data for _, _, data in typed])
+            self._call(
+                "graph.checkpoint.put_writes",
+                {
+                    "thread_id": str(configurable["thread_id"]),
+                    "checkpoint_ns": configurable.get("checkpoint_ns") or "",
+                    "checkpoint_id": configurable["checkpoint_id"],
+                    "task_id": task_id,
+                    "task_path": task_path,
+                    "writes": [
+                        {"channel": channel, "type": value_type, "hash": key}
+                        for (channel, value_type, _), key in zip(typed, keys, strict=True)
+                    ],
+                },
+            )
+
+    def delete_thread(self, thread_id: str) -> None:
+        with self._lock:
+            self._call("graph.thread.delete", {"thread_id": str(thread_id)})
+
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        with self._lock:
+            self._call("graph.runs.delete", {"run_ids": [str(run_id) for run_id in run_ids]})
+
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        with self._lock:
+            self._call(
+                "graph.thread.copy",
+                {"source_thread_id": str(source_thread_id), "target_thread_id": str(target_thread_id)},
+            )
+
+    def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        with self._lock:
+            self._call(
+                "graph.thread.prune",
+                {"thread_ids": [str(thread_id) for thread_id in thread_ids], "strategy": strategy},
+            )
+
+    def get_next_version(self, current: str | None, channel: None) -> str:
+        """As LangGraph's in-memory and SQL savers: a zero-padded counter and a random fraction, so two
+        branches forked from one checkpoint never give one channel the same version."""
+        if current is None:
+            current_v = 0
+        elif isinstance(current, int):
+            current_v = current
+        else:
+            current_v = int(current.split(".")[0])
+        return f"{current_v + 1:032}.{random.random():016}"
+
+    # --- async: the sync methods, in a worker thread ---------------------------------------------
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return await asyncio.to_thread(self.get_tuple, config)
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        found = await asyncio.to_thread(
+            lambda: _List(self.list(config, filter=filter, before=before, limit=limit))
+        )
+        for item in found:
+            yield item
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        return await asyncio.to_thread(self.put, config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        await asyncio.to_thread(self.put_writes, config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await asyncio.to_thread(self.delete_thread, thread_id)
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        await asyncio.to_thread(self.delete_for_runs, run_ids)
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        await asyncio.to_thread(self.copy_thread, source_thread_id, target_thread_id)
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        await asyncio.to_thread(self.prune, thread_ids, strategy=strategy)

@@ -1,0 +1,155 @@
+"""The content-addressed blob store of the graph tables (``graph_blobs``, specs/langgraph.md §4).
+
+A blob's key is the lower-case hex SHA-256 of its bytes. Blobs are written here, outside any syscall and
+before the call that references them: ``put`` is idempotent (a blob already there is left as it is), so a
+call refused after its blobs were stored leaves only bytes nobody references, which change no state and
+no digest. The journal and the state hold hashes only; ``check_blobs`` is verification's part: every
+stored blob must hash to its key, and every hash the graph tables reference must be stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, Engine, bindparam, inspect, text
+from sqlalchemy.exc import SQLAlchemyError
+
+from journal.engine import one_line
+from kernel.protocols import StorageError
+
+__all__ = ["BadBlob", "BlobMissing", "check_blobs", "get_many", "hash_of", "put", "put_many"]
+
+TABLE = "graph_blobs"
+BATCH = 500
+"""Blobs read per query when verifying (a blob may be large: a checkpoint's channel values)."""
+
+_INSERT = text(f"INSERT INTO {TABLE} (hash, data) VALUES (:hash, :data) ON CONFLICT (hash) DO NOTHING")
+_SELECT = text(f"SELECT hash, data FROM {TABLE} WHERE hash IN :hashes").bindparams(
+    bindparam("hashes", expanding=True)
+)
+
+# (table, the columns naming a row, the column holding a hash) of every reference the graph state holds
+REFERENCES = (
+    ("graph_checkpoints", ("thread_id", "checkpoint_ns", "checkpoint_id"), "checkpoint_hash"),
+    ("graph_channel_values", ("thread_id", "checkpoint_ns", "channel", "version"), "value_hash"),
+    ("graph_writes", ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"), "value_hash"),
+)
+
+
+class BlobMissing(LookupError):
+    """A referenced blob is not stored, or its bytes no longer hash to its key."""
+
+
+def hash_of(data: bytes) -> str:
+    """A blob's key: the lower-case hex SHA-256 of its bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def put_many(engine: Engine, blobs: Iterable[bytes]) -> list[str]:
+    """Store the blobs (each once) in one transaction; their keys, in the order given."""
+    given = [bytes(blob) for blob in blobs]
+    keys = [hash_of(blob) for blob in given]
+    unique = dict(zip(keys, given, strict=True))
+    if unique:
+        try:
+            with engine.begin() as connection:
+                connection.execute(_INSERT, [{"hash": key, "data": data} for key, data in unique.items()])
+        except SQLAlchemyError as exc:
+            raise StorageError(f"the blobs could not be stored: {one_line(exc)}") from exc
+    return keys
+
+
+def put(engine: Engine, data: bytes) -> str:
+    """Store one blob; its key. Storing the same bytes again changes nothing."""
+    return put_many(engine, [data])[0]
+
+
+def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
+    """The bytes of each key, checked against it: ``BlobMissing`` names the first key that is not stored
+    or whose bytes hash to something else."""
+    wanted = sorted(set(keys))
+    found: dict[str, bytes] = {}
+    try:
+        with engine.connect() as connection:
+            for start in range(0, len(wanted), BATCH):
+                rows = connection.execute(_SELECT, {"hashes": wanted[start : start + BATCH]}).all()
+                found.update((str(key), bytes(data)) for key, data in rows)
+    except SQLAlchemyError as exc:
+        raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
+    for key in wanted:
+        if key not in found:
+            raise BlobMissing(f"blob {key} is not stored in {TABLE}")
+        if hash_of(found[key]) != key:
+            raise BlobMissing(f"blob {key} does not hash to its key")
+    return found
+
+
+@dataclass(frozen=True)
+class BadBlob:
+    """The first blob verification rejects: what is wrong, and the seq of the call that wrote the first
+    state row referencing it (0 when no row does)."""
+
+    seq: int
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+def _stored(connection: Connection) -> Iterator[tuple[str, bytes]]:
+    """Every stored blob in key order, ``BATCH`` at a time (keyset pagination)."""
+    last = ""
+    while True:
+        rows = connection.execute(
+            text(f"SELECT hash, data FROM {TABLE} WHERE hash > :last ORDER BY hash LIMIT {BATCH}"),
+            {"last": last},
+        ).all()
+        for key, data in rows:
+            yield str(key), bytes(data)
+        if len(rows) < BATCH:
+            return
+        last = str(rows[-1][0])
+
+
+def _first_reference(connection: Connection, key: str) -> int:
+    """The smallest ``written_seq`` of a state row referencing ``key`` (0 when none does)."""
+    seqs = [
+        connection.execute(
+            text(f"SELECT MIN(written_seq) FROM {table} WHERE {column} = :key"), {"key": key}
+        ).scalar()
+        for table, _, column in REFERENCES
+    ]
+    return min((int(seq) for seq in seqs if seq is not None), default=0)
+
+
+def check_blobs(connection: Connection) -> BadBlob | None:
+    """The first damage of the blob store, or None: a stored blob whose bytes do not hash to its key
+    (in key order), then a hash referenced by the graph state that is not stored (table by table, in
+    the order of ``REFERENCES``, rows by seq then key). A database without the graph tables has none."""
+    if TABLE not in set(inspect(connection).get_table_names()):
+        return None
+    for key, data in _stored(connection):
+        actual = hash_of(data)
+        if actual != key:
+            return BadBlob(
+                _first_reference(connection, key),
+                f"graph blob {key} does not hash to its key (its bytes hash to {actual})",
+            )
+    for table, names, column in REFERENCES:
+        columns = ", ".join(f"r.{name}" for name in names)
+        missing = connection.execute(
+            text(
+                f"SELECT r.written_seq, r.{column}, {columns} FROM {table} r "
+                f"LEFT JOIN {TABLE} b ON b.hash = r.{column} "
+                f"WHERE r.{column} IS NOT NULL AND b.hash IS NULL ORDER BY r.written_seq LIMIT 1"
+            )
+        ).first()
+        if missing is not None:
+            row = ", ".join(f"{name}={value!r}" for name, value in zip(names, missing[2:], strict=True))
+            return BadBlob(
+                int(missing[0]),
+                f"{table} row ({row}) references graph blob {missing[1]}, which {TABLE} does not hold",
+            )
+    return None

@@ -1,0 +1,141 @@
+"""What the kernel needs to know about LangGraph checkpoints (the ``graph.*`` syscalls, specs/langgraph.md).
+
+Values are never stored here: a checkpoint, a channel value and a pending write are each a *reference*, a
+type tag (the serializer's, e.g. ``msgpack``) and the lower-case hex SHA-256 of the serialized bytes, which
+live in the content-addressed ``graph_blobs`` table outside the journal's state (``journal.blob_store``). The
+handlers decide from these rows and their arguments alone, so a replay needs no blob.
+
+Metadata and channel versions are kept as canonical JSON text: the handler filters on the metadata, and
+resolves a checkpoint's channel values through its channel versions.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+__all__ = [
+    "EMPTY_VALUE",
+    "GraphChannelValue",
+    "GraphCheckpoint",
+    "GraphRepository",
+    "GraphWrite",
+]
+
+EMPTY_VALUE = "empty"
+"""The type of a channel value that was given a new version but holds nothing (LangGraph's ``("empty",
+b"")``): it has no blob (its hash is None) and is left out when the checkpoint's values are resolved."""
+
+
+@dataclass(frozen=True)
+class GraphCheckpoint:
+    """One row of ``graph_checkpoints``."""
+
+    thread_id: str
+    checkpoint_ns: str
+    checkpoint_id: str
+    parent_checkpoint_id: str | None
+    checkpoint_type: str
+    checkpoint_hash: str
+    metadata: str
+    """Canonical JSON text of the checkpoint's metadata (an object)."""
+    channel_versions: str
+    """Canonical JSON text of the checkpoint's ``channel_versions`` (channel -> version)."""
+    written_seq: int
+
+
+@dataclass(frozen=True)
+class GraphChannelValue:
+    """One row of ``graph_channel_values``: a channel's value at one version, in one thread and namespace."""
+
+    thread_id: str
+    checkpoint_ns: str
+    channel: str
+    version: str
+    """Canonical JSON text of the version (a string, an integer or a number)."""
+    value_type: str
+    value_hash: str | None
+    written_seq: int
+
+
+@dataclass(frozen=True)
+class GraphWrite:
+    """One row of ``graph_writes``: a pending write of a task against a checkpoint."""
+
+    thread_id: str
+    checkpoint_ns: str
+    checkpoint_id: str
+    task_id: str
+    idx: int
+    channel: str
+    task_path: str
+    value_type: str
+    value_hash: str
+    written_seq: int
+
+
+class GraphRepository(ABC):
+    """The graph state of one transaction. Reads return rows in no particular order (handlers sort them
+    by code point, the same on every backend); every write is recorded as an effect."""
+
+    @abstractmethod
+    def owner_of(self, thread_id: str) -> str | None:
+        """The principal that owns the thread (the first to write into it); None for an unclaimed thread."""
+
+    @abstractmethod
+    def owners(self) -> dict[str, str]:
+        """Every claimed thread and its owner."""
+
+    @abstractmethod
+    def add_owner(self, thread_id: str, owner: str) -> None:
+        """Record the owner of a thread claimed by this call."""
+
+    @abstractmethod
+    def checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> GraphCheckpoint | None:
+        """One checkpoint, or None."""
+
+    @abstractmethod
+    def checkpoints(self, thread_id: str | None, checkpoint_ns: str | None = None) -> list[GraphCheckpoint]:
+        """The checkpoints of a thread (every thread for None), of one namespace or all (None)."""
+
+    @abstractmethod
+    def put_checkpoint(self, row: GraphCheckpoint) -> None:
+        """Insert the checkpoint, or replace the one of the same key."""
+
+    @abstractmethod
+    def delete_checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> None:
+        """Delete one checkpoint row (its writes are deleted one by one by the caller)."""
+
+    @abstractmethod
+    def channel_values(self, thread_id: str, checkpoint_ns: str | None = None) -> list[GraphChannelValue]:
+        """The channel values of a thread, of one namespace or all (None)."""
+
+    @abstractmethod
+    def put_channel_value(self, row: GraphChannelValue) -> None:
+        """Insert the channel value, or replace the one of the same key."""
+
+    @abstractmethod
+    def delete_channel_value(self, thread_id: str, checkpoint_ns: str, channel: str, version: str) -> None:
+        """Delete one channel value row."""
+
+    @abstractmethod
+    def writes(
+        self, thread_id: str, checkpoint_ns: str | None = None, checkpoint_id: str | None = None
+    ) -> list[GraphWrite]:
+        """The pending writes of a thread, of one namespace or all, of one checkpoint or all."""
+
+    @abstractmethod
+    def write_exists(
+        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
+    ) -> bool:
+        """Whether a pending write of this key is stored."""
+
+    @abstractmethod
+    def put_write(self, row: GraphWrite) -> None:
+        """Insert the pending write, or replace the one of the same key."""
+
+    @abstractmethod
+    def delete_write(
+        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
+    ) -> None:
+        """Delete one pending write row."""

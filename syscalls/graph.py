@@ -1,0 +1,624 @@
+"""The graph family: LangGraph checkpoints as journaled syscalls (specs/langgraph.md).
+
+Each call mirrors one method of LangGraph's ``BaseCheckpointSaver`` with the semantics of its in-memory
+saver (``InMemorySaver``). Values travel as references, a type tag and the SHA-256 of the serialized bytes
+stored beforehand in the blob store (``journal.blob_store``): arguments, effects and results hold hashes
+only, and a handler decides from the graph state and its arguments alone, so a replay needs no blob.
+
+Access: a thread is owned by the principal that first writes into it; anyone else needs ``read`` or
+``write`` on the scope ``graph:<thread_id>`` (or ``*``); built-in administrators may do anything. A thread
+nobody has written into holds nothing: reading it gives nothing, writing it claims it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from arvis.canonical import canonical_bytes_of_own, decode
+from kernel.abi import CallContext
+from kernel.access import Capability, Grant, context_allows
+from kernel.errors import ErrorCode, KernelError
+from kernel.graph_checkpoints import (
+    EMPTY_VALUE,
+    GraphChannelValue,
+    GraphCheckpoint,
+    GraphRepository,
+    GraphWrite,
+)
+from kernel.table import SyscallSpec
+from syscalls.types import NO_NUL
+
+__all__ = ["GRAPH_SYSCALLS", "MAX_LIST", "THREAD_SCOPE_PREFIX", "WRITES_IDX_MAP"]
+
+THREAD_SCOPE_PREFIX = "graph:"
+"""A thread's grant scope is ``graph:<thread_id>``."""
+MAX_THREAD_ID_LENGTH = 128 - len(THREAD_SCOPE_PREFIX)
+"""So that a thread's scope fits a grant's scope (128 characters)."""
+MAX_LIST = 100
+"""The most checkpoints one ``graph.checkpoint.list`` returns (and its default ``limit``): a longer listing
+is read in pages, each starting ``after`` the last one returned."""
+MAX_IDS = 1000
+"""The most run ids (``graph.runs.delete``) or thread ids (``graph.thread.prune``) one call names."""
+
+WRITES_IDX_MAP = {"__error__": -1, "__scheduled__": -2, "__interrupt__": -3, "__resume__": -4}
+"""LangGraph's ``WRITES_IDX_MAP``: a write to one of these special channels is stored under this fixed
+negative index and overwrites; any other write is stored under its position in the call and is kept when
+one of that (task, index) exists already. (A test checks it equals ``langgraph.checkpoint.base``'s.)"""
+
+_PLAIN = r"^[^\x00-\x1f\x7f-\x9f]+\Z"
+ThreadId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_THREAD_ID_LENGTH, pattern=_PLAIN)]
+Namespace = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
+CheckpointId = Annotated[str, msgspec.Meta(min_length=1, max_length=256, pattern=NO_NUL)]
+Name = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
+"""A channel, a task id or a task path."""
+RunId = Annotated[str, msgspec.Meta(max_length=256, pattern=NO_NUL)]
+Hash = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}\Z")]
+TypeTag = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=_PLAIN)]
+Version = Annotated[str, msgspec.Meta(max_length=256, pattern=NO_NUL)] | int | float
+"""A channel version: LangGraph's are strings, integers or numbers."""
+
+
+class Ref(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    type: TypeTag
+    hash: Hash
+
+
+class NewValue(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A channel's value at a new version: ``hash`` null exactly when ``type`` is ``empty``."""
+
+    channel: Name
+    version: Version
+    type: TypeTag
+    hash: Hash | None = None
+
+
+class PutArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    thread_id: ThreadId
+    checkpoint_id: CheckpointId
+    checkpoint: Ref
+    checkpoint_ns: Namespace = ""
+    parent_checkpoint_id: CheckpointId | None = None
+    metadata: dict[str, Any] = msgspec.field(default_factory=dict)
+    channel_versions: dict[Name, Version] = msgspec.field(default_factory=dict)
+    new_values: list[NewValue] = msgspec.field(default_factory=list)
+
+
+class Write(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    channel: Name
+    type: TypeTag
+    hash: Hash
+
+
+class PutWritesArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    thread_id: ThreadId
+    checkpoint_id: CheckpointId
+    task_id: Name
+    writes: list[Write]
+    checkpoint_ns: Namespace = ""
+    task_path: Name = ""
+
+
+class GetArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    thread_id: ThreadId
+    checkpoint_ns: Namespace = ""
+    checkpoint_id: CheckpointId | None = None
+
+
+class Position(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A checkpoint's place in the listing order (``after``)."""
+
+    thread_id: ThreadId
+    checkpoint_ns: Namespace
+    checkpoint_id: CheckpointId
+
+
+class ListArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    thread_id: ThreadId | None = None
+    checkpoint_ns: Namespace | None = None
+    checkpoint_id: CheckpointId | None = None
+    before: CheckpointId | None = None
+    filter: dict[str, Any] | None = None
+    limit: Annotated[int, msgspec.Meta(ge=0, le=MAX_LIST)] = MAX_LIST
+    after: Position | None = None
+
+
+class ThreadArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    thread_id: ThreadId
+
+
+class RunsArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    run_ids: Annotated[list[RunId], msgspec.Meta(max_length=MAX_IDS)]
+
+
+class CopyArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    source_thread_id: ThreadId
+    target_thread_id: ThreadId
+
+
+class PruneArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    thread_ids: Annotated[list[ThreadId], msgspec.Meta(max_length=MAX_IDS)]
+    strategy: Literal["keep_latest", "delete"] = "keep_latest"
+
+
+# --- access -----------------------------------------------------------------------------------------
+
+
+class _Access:
+    """The call's principal against thread owners; its grants read once, when first needed."""
+
+    def __init__(self, ctx: CallContext) -> None:
+        self._ctx = ctx
+        self._grants: list[Grant] | None = None
+
+    def allows(self, capability: Capability, thread_id: str, owner: str | None) -> bool:
+        scope = THREAD_SCOPE_PREFIX + thread_id
+        principal = self._ctx.principal
+        if context_allows([], principal, capability, scope, owner):
+            return True
+        if self._grants is None:
+            self._grants = self._ctx.tx.grants.grants_of(principal)
+        return context_allows(self._grants, principal, capability, scope, owner)
+
+    def require(self, capability: Capability, thread_id: str) -> str | None:
+        """The thread's owner (None: unclaimed, so empty); refused unless the principal may use
+        ``capability`` on a claimed thread."""
+        owner = self._ctx.tx.graph.owner_of(thread_id)
+        if owner is not None and not self.allows(capability, thread_id, owner):
+            raise KernelError(
+                ErrorCode.MEMORY_POLICY_DENIED,
+                f"principal '{self._ctx.principal}' may not {capability.value} graph thread '{thread_id}'",
+            )
+        return owner
+
+    def claim(self, thread_id: str) -> None:
+        """Before writing into a thread: refused unless the principal may write it; an unclaimed
+        thread becomes the principal's."""
+        if self.require(Capability.WRITE, thread_id) is None:
+            self._ctx.tx.graph.add_owner(thread_id, self._ctx.principal)
+
+
+# --- wire forms -------------------------------------------------------------------------------------
+
+
+def _json_text(value: Any) -> str:
+    return canonical_bytes_of_own(value).decode("utf-8")
+
+
+def _version_key(version: Any) -> str:
+    """A version as stored in ``graph_channel_values.version``: its canonical JSON text."""
+    return _json_text(version)
+
+
+def _values_index(values: Iterable[GraphChannelValue]) -> dict[tuple[str, str], GraphChannelValue]:
+    return {(value.channel, value.version): value for value in values}
+
+
+def _write_order(write: GraphWrite) -> tuple[str, str, int]:
+    """LangGraph's ``writes_sort_key``: (task_path, task_id, idx)."""
+    return (write.task_path, write.task_id, write.idx)
+
+
+def _wire(
+    row: GraphCheckpoint, values: dict[tuple[str, str], GraphChannelValue], writes: Iterable[GraphWrite]
+) -> dict[str, Any]:
+    """A checkpoint as a result holds it: references, its metadata, and the values of its channels at
+    their versions (a channel whose value is ``empty`` or not stored is left out, as LangGraph does)."""
+    channel_values: dict[str, Any] = {}
+    for channel, version in decode(row.channel_versions.encode("utf-8")).items():
+        found = values.get((channel, _version_key(version)))
+        if found is not None and found.value_type != EMPTY_VALUE:
+            channel_values[channel] = {"type": found.value_type, "hash": found.value_hash}
+    return {
+        "thread_id": row.thread_id,
+        "checkpoint_ns": row.checkpoint_ns,
+        "checkpoint_id": row.checkpoint_id,
+        "parent_checkpoint_id": row.parent_checkpoint_id,
+        "checkpoint": {"type": row.checkpoint_type, "hash": row.checkpoint_hash},
+        "metadata": decode(row.metadata.encode("utf-8")),
+        "channel_values": channel_values,
+        "pending_writes": [
+            {
+                "task_id": write.task_id,
+                "channel": write.channel,
+                "type": write.value_type,
+                "hash": write.value_hash,
+            }
+            for write in sorted(writes, key=_write_order)
+        ],
+    }
+
+
+# --- the calls --------------------------------------------------------------------------------------
+
+
+def graph_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
+    """``put``: the values of the channels given new versions, then the checkpoint (replacing one of the
+    same id), its parent being the checkpoint the caller's config named."""
+    for value in args.new_values:
+        if (value.type == EMPTY_VALUE) != (value.hash is None):
+            raise KernelError(
+                ErrorCode.INVALID_ARGS,
+                f"new value of channel '{value.channel}': a hash is required unless the type is "
+                f"'{EMPTY_VALUE}', and forbidden then",
+            )
+    _Access(ctx).claim(args.thread_id)
+    graph = ctx.tx.graph
+    for value in args.new_values:
+        graph.put_channel_value(
+            GraphChannelValue(
+                args.thread_id,
+                args.checkpoint_ns,
+                value.channel,
+                _version_key(value.version),
+                value.type,
+                value.hash,
+                ctx.seq,
+            )
+        )
+    graph.put_checkpoint(
+        GraphCheckpoint(
+            args.thread_id,
+            args.checkpoint_ns,
+            args.checkpoint_id,
+            args.parent_checkpoint_id,
+            args.checkpoint.type,
+            args.checkpoint.hash,
+            _json_text(args.metadata),
+            _json_text(args.channel_versions),
+            ctx.seq,
+        )
+    )
+    return {
+        "thread_id": args.thread_id,
+        "checkpoint_ns": args.checkpoint_ns,
+        "checkpoint_id": args.checkpoint_id,
+    }
+
+
+def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> dict[str, Any]:
+    """``put_writes``: each write under (task, index), its index its position in the call or, for a
+    special channel, its ``WRITES_IDX_MAP`` index; a regular write already stored is kept, a special one
+    replaced."""
+    _Access(ctx).claim(args.thread_id)
+    graph = ctx.tx.graph
+    stored = 0
+    for position, write in enumerate(args.writes):
+        idx = WRITES_IDX_MAP.get(write.channel, position)
+        if idx >= 0 and graph.write_exists(
+            args.thread_id, args.checkpoint_ns, args.checkpoint_id, args.task_id, idx
+        ):
+            continue
+        graph.put_write(
+            GraphWrite(
+                args.thread_id,
+                args.checkpoint_ns,
+                args.checkpoint_id,
+                args.task_id,
+                idx,
+                write.channel,
+                args.task_path,
+                write.type,
+                write.hash,
+                ctx.seq,
+            )
+        )
+        stored += 1
+    return {"stored": stored}
+
+
+def graph_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
+    """``get_tuple``: the checkpoint of that id, or the thread's latest in the namespace (the greatest
+    id, by code point); null when there is none."""
+    _Access(ctx).require(Capability.READ, args.thread_id)
+    graph = ctx.tx.graph
+    if args.checkpoint_id is not None:
+        row = graph.checkpoint(args.thread_id, args.checkpoint_ns, args.checkpoint_id)
+    else:
+        row = max(
+            graph.checkpoints(args.thread_id, args.checkpoint_ns),
+            key=lambda found: found.checkpoint_id,
+            default=None,
+        )
+    if row is None:
+        return {"checkpoint": None}
+    values = _values_index(graph.channel_values(row.thread_id, row.checkpoint_ns))
+    writes = graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id)
+    return {"checkpoint": _wire(row, values, writes)}
+
+
+def _after(row: GraphCheckpoint, position: Position) -> bool:
+    """Whether ``row`` comes after ``position`` in the listing order: thread, then namespace, ascending;
+    then checkpoint id, descending."""
+    mine, theirs = (row.thread_id, row.checkpoint_ns), (position.thread_id, position.checkpoint_ns)
+    return mine > theirs or (mine == theirs and row.checkpoint_id < position.checkpoint_id)
+
+
+def _matches(metadata: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """LangGraph's metadata filter: every key's value equal (Python's ``==``) to the stored one."""
+    return all(value == metadata.get(key) for key, value in wanted.items())
+
+
+def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
+    """``list``: checkpoints of a thread (every thread the principal may read, when none is named), of a
+    namespace or all, newest first within each (thread, namespace); at most ``limit``, after ``after``."""
+    access = _Access(ctx)
+    graph = ctx.tx.graph
+    if args.thread_id is not None:
+        access.require(Capability.READ, args.thread_id)
+        rows = graph.checkpoints(args.thread_id, args.checkpoint_ns)
+    else:
+        owners = graph.owners()
+        rows = [
+            row
+            for row in graph.checkpoints(None, args.checkpoint_ns)
+            if access.allows(Capability.READ, row.thread_id, owners.get(row.thread_id))
+        ]
+    rows.sort(key=lambda row: row.checkpoint_id, reverse=True)
+    rows.sort(key=lambda row: (row.thread_id, row.checkpoint_ns))
+    chosen: list[GraphCheckpoint] = []
+    for row in rows:
+        if len(chosen) >= args.limit:
+            break
+        if args.after is not None and not _after(row, args.after):
+            continue
+        if args.checkpoint_id is not None and row.checkpoint_id != args.checkpoint_id:
+            continue
+        if args.before is not None and row.checkpoint_id >= args.before:
+            continue
+        if args.filter and not _matches(decode(row.metadata.encode("utf-8")), args.filter):
+            continue
+        chosen.append(row)
+    values: dict[tuple[str, str], dict[tuple[str, str], GraphChannelValue]] = {}
+    writes: dict[tuple[str, str], dict[str, list[GraphWrite]]] = {}
+    listed = []
+    for row in chosen:
+        place = (row.thread_id, row.checkpoint_ns)
+        if place not in values:
+            values[place] = _values_index(graph.channel_values(*place))
+            by_checkpoint: dict[str, list[GraphWrite]] = {}
+            for write in graph.writes(*place):
+                by_checkpoint.setdefault(write.checkpoint_id, []).append(write)
+            writes[place] = by_checkpoint
+        listed.append(_wire(row, values[place], writes[place].get(row.checkpoint_id, [])))
+    return {"checkpoints": listed}
+
+
+def _checkpoint_key(row: GraphCheckpoint) -> tuple[str, str, str]:
+    return (row.thread_id, row.checkpoint_ns, row.checkpoint_id)
+
+
+def _write_key(row: GraphWrite) -> tuple[str, str, str, str, int]:
+    return (row.thread_id, row.checkpoint_ns, row.checkpoint_id, row.task_id, row.idx)
+
+
+def _value_key(row: GraphChannelValue) -> tuple[str, str, str, str]:
+    return (row.thread_id, row.checkpoint_ns, row.channel, row.version)
+
+
+class _Deleted:
+    """What a call deleted, deleting rows one by one in key order (so the effects come in one order on
+    every backend)."""
+
+    def __init__(self, graph: GraphRepository) -> None:
+        self._graph = graph
+        self.checkpoints = self.writes = self.channel_values = 0
+
+    def checkpoint_rows(self, rows: Iterable[GraphCheckpoint]) -> None:
+        for row in sorted(rows, key=_checkpoint_key):
+            self._graph.delete_checkpoint(*_checkpoint_key(row))
+            self.checkpoints += 1
+
+    def write_rows(self, rows: Iterable[GraphWrite]) -> None:
+        for row in sorted(rows, key=_write_key):
+            self._graph.delete_write(*_write_key(row))
+            self.writes += 1
+
+    def value_rows(self, rows: Iterable[GraphChannelValue]) -> None:
+        for row in sorted(rows, key=_value_key):
+            self._graph.delete_channel_value(*_value_key(row))
+            self.channel_values += 1
+
+    def thread(self, thread_id: str) -> None:
+        self.checkpoint_rows(self._graph.checkpoints(thread_id))
+        self.write_rows(self._graph.writes(thread_id))
+        self.value_rows(self._graph.channel_values(thread_id))
+
+    def wire(self) -> dict[str, int]:
+        return {"checkpoints": self.checkpoints, "writes": self.writes, "channel_values": self.channel_values}
+
+
+def graph_thread_delete(ctx: CallContext, args: ThreadArgs) -> dict[str, Any]:
+    """``delete_thread``: every checkpoint, pending write and channel value of the thread, in every
+    namespace. The thread stays its owner's."""
+    _Access(ctx).require(Capability.WRITE, args.thread_id)
+    deleted = _Deleted(ctx.tx.graph)
+    deleted.thread(args.thread_id)
+    return {"thread_id": args.thread_id, "deleted": deleted.wire()}
+
+
+def _run_id(row: GraphCheckpoint) -> Any:
+    metadata = decode(row.metadata.encode("utf-8"))
+    return metadata.get("run_id") if isinstance(metadata, dict) else None
+
+
+def graph_runs_delete(ctx: CallContext, args: RunsArgs) -> dict[str, Any]:
+    """``delete_for_runs``: the checkpoints whose metadata ``run_id`` is one of ``run_ids``, with their
+    pending writes, in every thread the principal may write (others are left alone)."""
+    access = _Access(ctx)
+    graph = ctx.tx.graph
+    wanted = set(args.run_ids)
+    owners = graph.owners()
+    victims = [
+        row
+        for row in graph.checkpoints(None)
+        if isinstance(run_id := _run_id(row), str)
+        and run_id in wanted
+        and access.allows(Capability.WRITE, row.thread_id, owners.get(row.thread_id))
+    ]
+    deleted = _Deleted(graph)
+    for row in sorted(victims, key=_checkpoint_key):
+        deleted.write_rows(graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id))
+        deleted.checkpoint_rows([row])
+    return {"deleted": deleted.wire()}
+
+
+def graph_thread_copy(ctx: CallContext, args: CopyArgs) -> dict[str, Any]:
+    """``copy_thread``: every checkpoint, pending write and channel value of the source thread, written
+    into the target (replacing rows of the same key there); needs ``read`` on the source and ``write``
+    on the target, which it claims when unclaimed and something is copied."""
+    source, target = args.source_thread_id, args.target_thread_id
+    if source == target:
+        raise KernelError(ErrorCode.INVALID_ARGS, "the source and the target are the same thread")
+    access = _Access(ctx)
+    access.require(Capability.READ, source)
+    target_owner = access.require(Capability.WRITE, target)
+    graph = ctx.tx.graph
+    checkpoints = sorted(graph.checkpoints(source), key=_checkpoint_key)
+    values = sorted(graph.channel_values(source), key=_value_key)
+    writes = sorted(graph.writes(source), key=_write_key)
+    if (checkpoints or values or writes) and target_owner is None:
+        graph.add_owner(target, ctx.principal)
+    for value in values:
+        graph.put_channel_value(
+            GraphChannelValue(target, *_value_key(value)[1:], value.value_type, value.value_hash, ctx.seq)
+        )
+    for row in checkpoints:
+        graph.put_checkpoint(
+            GraphCheckpoint(
+                target,
+                row.checkpoint_ns,
+                row.checkpoint_id,
+                row.parent_checkpoint_id,
+                row.checkpoint_type,
+                row.checkpoint_hash,
+                row.metadata,
+                row.channel_versions,
+                ctx.seq,
+            )
+        )
+    for write in writes:
+        graph.put_write(
+            GraphWrite(
+                target,
+                *_write_key(write)[1:],
+                write.channel,
+                write.task_path,
+                write.value_type,
+                write.value_hash,
+                ctx.seq,
+            )
+        )
+    copied = {"checkpoints": len(checkpoints), "writes": len(writes), "channel_values": len(values)}
+    return {"source_thread_id": source, "target_thread_id": target, "copied": copied}
+
+
+def _prune_keep_latest(graph: GraphRepository, deleted: _Deleted, thread_id: str) -> None:
+    """Keep the latest checkpoint of each namespace, its pending writes and the channel values its
+    versions name; delete the rest of the thread."""
+    rows = graph.checkpoints(thread_id)
+    latest: dict[str, GraphCheckpoint] = {}
+    for row in rows:
+        kept = latest.get(row.checkpoint_ns)
+        if kept is None or row.checkpoint_id > kept.checkpoint_id:
+            latest[row.checkpoint_ns] = row
+    kept_ids = {(row.checkpoint_ns, row.checkpoint_id) for row in latest.values()}
+    referenced = {
+        (row.checkpoint_ns, channel, _version_key(version))
+        for row in latest.values()
+        for channel, version in decode(row.channel_versions.encode("utf-8")).items()
+    }
+    deleted.checkpoint_rows(row for row in rows if (row.checkpoint_ns, row.checkpoint_id) not in kept_ids)
+    deleted.write_rows(
+        write
+        for write in graph.writes(thread_id)
+        if (write.checkpoint_ns, write.checkpoint_id) not in kept_ids
+    )
+    deleted.value_rows(
+        value
+        for value in graph.channel_values(thread_id)
+        if (value.checkpoint_ns, value.channel, value.version) not in referenced
+    )
+
+
+def graph_thread_prune(ctx: CallContext, args: PruneArgs) -> dict[str, Any]:
+    """``prune``: ``keep_latest`` keeps each namespace's latest checkpoint (with its writes and the
+    channel values it names); ``delete`` deletes the threads' checkpoints like ``graph.thread.delete``.
+    Needs ``write`` on every thread named."""
+    access = _Access(ctx)
+    threads = sorted(set(args.thread_ids))
+    for thread_id in threads:
+        access.require(Capability.WRITE, thread_id)
+    graph = ctx.tx.graph
+    deleted = _Deleted(graph)
+    for thread_id in threads:
+        if args.strategy == "delete":
+            deleted.thread(thread_id)
+        else:
+            _prune_keep_latest(graph, deleted, thread_id)
+    return {"strategy": args.strategy, "deleted": deleted.wire()}
+
+
+GRAPH_SYSCALLS = (
+    SyscallSpec(
+        "graph.checkpoint.put", PutArgs, graph_put, True, "store a LangGraph checkpoint", service="always"
+    ),
+    SyscallSpec(
+        "graph.checkpoint.put_writes",
+        PutWritesArgs,
+        graph_put_writes,
+        True,
+        "store a task's pending writes against a checkpoint",
+        service="always",
+    ),
+    SyscallSpec(
+        "graph.checkpoint.get",
+        GetArgs,
+        graph_get,
+        False,
+        "a checkpoint (or a thread's latest) with its pending writes",
+        service="always",
+    ),
+    SyscallSpec(
+        "graph.checkpoint.list",
+        ListArgs,
+        graph_list,
+        False,
+        "list checkpoints, newest first",
+        service="always",
+    ),
+    SyscallSpec(
+        "graph.thread.delete",
+        ThreadArgs,
+        graph_thread_delete,
+        True,
+        "delete a thread's checkpoints and writes",
+        service="always",
+    ),
+    SyscallSpec(
+        "graph.thread.copy",
+        CopyArgs,
+        graph_thread_copy,
+        True,
+        "copy a thread's checkpoints and writes to another",
+        service="always",
+    ),
+    SyscallSpec(
+        "graph.thread.prune",
+        PruneArgs,
+        graph_thread_prune,
+        True,
+        "keep only each namespace's latest checkpoint (or delete all)",
+        service="always",
+    ),
+    SyscallSpec(
+        "graph.runs.delete",
+        RunsArgs,
+        graph_runs_delete,
+        True,
+        "delete the checkpoints of some runs",
+        service="always",
+    ),
+)
