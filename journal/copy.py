@@ -11,13 +11,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, func, select
+from sqlalchemy import Connection, Engine, Table, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from journal.engine import one_line
 from journal.memory_repository import REBUILD_COUNTS
 from journal.migrate import upgrade_to_head
-from journal.schema import STATE_TABLES, journal, journal_header, memory_entry_counts
+from journal.schema import STATE_TABLES, graph_blobs, journal, journal_header, memory_entry_counts
 from journal.state import present_state_tables
 from journal.store import read_header
 from journal.tile_backfill import backfill_tiles
@@ -74,7 +74,7 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 raise StorageError("the source holds no arvis journal (no header)")
             if target.dialect.name == "postgresql":
                 writing.exec_driver_sql("LOCK TABLE journal_header, journal IN EXCLUSIVE MODE")
-            targets = (journal_header, journal, *STATE_TABLES, memory_entry_counts)
+            targets = (journal_header, journal, *STATE_TABLES, memory_entry_counts, graph_blobs)
             _refuse_occupied([t.name for t in targets if not _is_empty(writing, t)])
             writing.execute(
                 journal_header.insert(),
@@ -96,6 +96,9 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 for rows in _rows(reading, table, batch):
                     writing.execute(table.insert(), rows)
                     state_rows += len(rows)
+            if inspect(reading).has_table(graph_blobs.name):  # content the graph state names by hash
+                for rows in _rows(reading, graph_blobs, batch):
+                    writing.execute(graph_blobs.insert(), rows)
             writing.exec_driver_sql(REBUILD_COUNTS)
             backfill_tiles(writing)  # derived, never copied: computed from the rows just written
             reading.rollback()

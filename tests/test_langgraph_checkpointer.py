@@ -367,3 +367,20 @@ def test_a_database_before_the_graph_tables_reads_empty_and_refuses_writes(tmp_p
     finally:
         old.close()
     assert _verify(path).verified
+
+
+def test_a_copy_of_a_journal_holding_graph_state_carries_its_blobs(
+    db: Path, saver: ArvisCheckpointSaver, tmp_path: Path
+) -> None:
+    from journal.copy import copy_journal
+
+    _run(saver)  # committed: another connection reads it while the saver's kernel stays open
+    target = tmp_path / "copy.db"
+    source_engine, target_engine = open_engine(str(db)), open_engine(str(target))
+    try:
+        copy_journal(source_engine, target_engine)
+    finally:
+        source_engine.dispose()
+        target_engine.dispose()
+    report = _verify(target)
+    assert report.verified and report.replayed, report.divergence
