@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kernel.access import ADMIN_PREFIXES
 from tools.common import CommandError
 from tools.private_file import read_private
 
@@ -41,9 +40,11 @@ __all__ = [
     "shown_path",
 ]
 
-ADMIN_PATTERNS = tuple(prefix + "*" for prefix in ADMIN_PREFIXES)
-"""The principals that need the key: ``kernel.access``'s built-in administrators (and ``admin:x:``, which
-ends with ``:`` and so is not one, but is refused rather than let through without a key)."""
+ADMIN_PATTERNS = ("admin:*", "operator:*")
+"""The principals that need the key: ``kernel.access.ADMIN_PREFIXES`` each followed by ``*`` (written
+out, not imported: ``arvis --version`` loads no kernel; a test ties the two), the built-in administrators
+(and ``admin:x:``, which ends with ``:`` and so is not one, but is refused rather than let through
+without a key)."""
 
 KEY_SUFFIX = ".admin-key"
 KEY_BYTES = 32
