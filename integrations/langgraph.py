@@ -14,6 +14,11 @@ checks the blobs against their hashes.
 
 A refused call raises ``ArvisCheckpointError`` (``CheckpointAccessDenied`` for ``memory_policy_denied``,
 ``CheckpointArgumentsInvalid`` for ``invalid_args``), carrying the kernel's code, detail and seq.
+
+``ArvisStore`` implements LangGraph's long-term store (``BaseStore``: ``batch`` and ``abatch``) the same
+way: each operation a ``graph.store.*`` syscall, each value (a JSON object) stored as its canonical JSON
+bytes in the blob store and named by its hash, with the semantics of LangGraph's ``InMemoryStore``
+without a vector index, plus TTLs.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import asyncio
 import builtins
 import random
 import threading
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, cast
 
@@ -38,7 +43,20 @@ from langgraph.checkpoint.base import (
     get_serializable_checkpoint_metadata,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
+)
 
+from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode, parse_time
 from journal import blob_store
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
@@ -47,10 +65,12 @@ from kernel.errors import ErrorCode
 from kernel.graph_checkpoints import EMPTY_VALUE
 from kernel.protocols import StorageError
 from syscalls.graph import MAX_LIST
+from syscalls.graph_store import MAX_SEARCH
 
 __all__ = [
     "ArvisCheckpointError",
     "ArvisCheckpointSaver",
+    "ArvisStore",
     "CheckpointAccessDenied",
     "CheckpointArgumentsInvalid",
 ]
@@ -393,3 +413,169 @@ class ArvisCheckpointSaver(BaseCheckpointSaver[str]):
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         await asyncio.to_thread(self.prune, thread_ids, strategy=strategy)
+
+
+def _open(kernel: Kernel | str, owner: str) -> tuple[Kernel, bool]:
+    """The kernel (opened here from a path or URL: then it is ours to close), on a SQL journal store."""
+    opened = open_kernel(kernel) if isinstance(kernel, str) else kernel
+    if not isinstance(opened.store, SqlJournalStore):
+        raise TypeError(f"{owner} needs a kernel on a SQL journal store (open_kernel)")
+    return opened, isinstance(kernel, str)
+
+
+class ArvisStore(BaseStore):
+    """LangGraph's long-term store on an arvis kernel, acting as ``principal`` (with ``credential`` when
+    the kernel's identity policy asks for one): every operation a journaled ``graph.store.*`` syscall,
+    with the semantics of ``InMemoryStore`` without a vector index (a search's ``query`` is recorded and
+    ignored), plus TTLs (``ttl``: LangGraph's ``TTLConfig``; times to live are in minutes, from the
+    call's journaled time). ``kernel``: a ``Kernel`` on a SQL journal store, or a database path or URL,
+    opened here and closed by ``close``. Refusals raise ``ArvisCheckpointError`` and its subclasses.
+
+    In one ``batch``, as in ``InMemoryStore``, the reads run first, in order, then the puts (the last
+    one of each namespace and key)."""
+
+    supports_ttl = True
+
+    def __init__(
+        self,
+        kernel: Kernel | str,
+        *,
+        principal: str,
+        credential: str | None = None,
+        ttl: TTLConfig | None = None,
+    ) -> None:
+        self.kernel, self._owned = _open(kernel, "ArvisStore")
+        self._engine = cast(SqlJournalStore, self.kernel.store).engine
+        self.principal = principal
+        self._credential = credential
+        self.ttl_config = ttl
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        """Close the kernel if this store opened it."""
+        if self._owned:
+            self.kernel.close()
+
+    def __enter__(self) -> ArvisStore:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _call(self, syscall: str, args: dict[str, Any]) -> Any:
+        result = self.kernel.call(syscall, args, principal=self.principal, credential=self._credential)
+        if not result.ok:
+            assert result.error is not None
+            raise _refusal(syscall, result.error.code, result.error.detail, result.seq)
+        return result.value
+
+    def _values(self, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        try:
+            blobs = blob_store.get_many(self._engine, (row["value_hash"] for row in rows))
+        except StorageError as exc:
+            raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc
+        return {key: decode(data) for key, data in blobs.items()}
+
+    def _get(self, op: GetOp) -> Item | None:
+        args = {"namespace": _List(op.namespace), "key": str(op.key), "refresh_ttl": op.refresh_ttl}
+        row = self._call("graph.store.get", args)["item"]
+        if row is None:
+            return None
+        value = self._values([row])[row["value_hash"]]
+        return Item(
+            value=value,
+            key=row["key"],
+            namespace=tuple(row["namespace"]),
+            created_at=parse_time(row["created_at"]),
+            updated_at=parse_time(row["updated_at"]),
+        )
+
+    def _search(self, op: SearchOp) -> _List[SearchItem]:
+        args: dict[str, Any] = {"namespace_prefix": _List(op.namespace_prefix), "refresh_ttl": op.refresh_ttl}
+        if op.filter:
+            args["filter"] = op.filter
+        if op.query is not None:
+            args["query"] = op.query
+        rows: _List[dict[str, Any]] = []
+        offset, remaining = op.offset, op.limit
+        while True:  # at most MAX_SEARCH items a call
+            page = min(remaining, MAX_SEARCH)
+            found = self._call("graph.store.search", {**args, "limit": page, "offset": offset})["items"]
+            rows.extend(found)
+            remaining -= len(found)
+            offset += len(found)
+            if len(found) < page or remaining <= 0:
+                break
+        values = self._values(rows)
+        return [
+            SearchItem(
+                namespace=tuple(row["namespace"]),
+                key=row["key"],
+                value=values[row["value_hash"]],
+                created_at=parse_time(row["created_at"]),
+                updated_at=parse_time(row["updated_at"]),
+            )
+            for row in rows
+        ]
+
+    def _list_namespaces(self, op: ListNamespacesOp) -> _List[tuple[str, ...]]:
+        args: dict[str, Any] = {
+            "match_conditions": [
+                {"match_type": condition.match_type, "path": _List(condition.path)}
+                for condition in op.match_conditions or ()
+            ],
+            "max_depth": op.max_depth,
+            "limit": op.limit,
+            "offset": op.offset,
+        }
+        return [
+            tuple(namespace) for namespace in self._call("graph.store.list_namespaces", args)["namespaces"]
+        ]
+
+    def _put(self, op: PutOp) -> None:
+        args: dict[str, Any] = {"namespace": _List(op.namespace), "key": str(op.key), "value_hash": None}
+        if op.value is not None:
+            if not isinstance(op.value, dict):
+                raise CheckpointArgumentsInvalid(
+                    "graph.store.put", ErrorCode.INVALID_ARGS, "a value is a dict", None
+                )
+            try:
+                data = canonical_bytes(op.value)
+            except CanonicalEncodingError as exc:
+                raise CheckpointArgumentsInvalid(
+                    "graph.store.put", ErrorCode.INVALID_ARGS, f"the value has no JSON form: {exc}", None
+                ) from exc
+            try:
+                args["value_hash"] = blob_store.put(self._engine, data)
+            except StorageError as exc:
+                raise ArvisCheckpointError(
+                    "graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None
+                ) from exc
+            if op.ttl is not None:
+                args["ttl"] = op.ttl
+        self._call("graph.store.put", args)
+
+    def batch(self, ops: Iterable[Op]) -> _List[Result]:
+        results: _List[Result] = []
+        puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
+        with self._lock:
+            for op in ops:
+                if isinstance(op, GetOp):
+                    results.append(self._get(op))
+                elif isinstance(op, SearchOp):
+                    results.append(self._search(op))
+                elif isinstance(op, ListNamespacesOp):
+                    results.append(self._list_namespaces(op))
+                elif isinstance(op, PutOp):
+                    puts[(op.namespace, op.key)] = op
+                    results.append(None)
+                else:
+                    raise ValueError(f"Unknown operation type: {type(op)}")
+            for put in puts.values():
+                self._put(put)
+        return results
+
+    async def abatch(self, ops: Iterable[Op]) -> _List[Result]:
+        return await asyncio.to_thread(self.batch, _List(ops))

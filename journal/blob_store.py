@@ -9,17 +9,28 @@ stored blob must hash to its key, and every hash the graph tables reference must
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, Engine, bindparam, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import StaticPool
 
-from journal.engine import one_line
+from journal.engine import one_line, open_engine
 from kernel.protocols import StorageError
 
-__all__ = ["BadBlob", "BlobMissing", "check_blobs", "get_many", "hash_of", "put", "put_many"]
+__all__ = [
+    "BadBlob",
+    "BlobMissing",
+    "check_blobs",
+    "get_many",
+    "hash_of",
+    "put",
+    "put_many",
+    "reader_for",
+]
 
 TABLE = "graph_blobs"
 BATCH = 500
@@ -35,6 +46,7 @@ REFERENCES = (
     ("graph_checkpoints", ("thread_id", "checkpoint_ns", "checkpoint_id"), "checkpoint_hash"),
     ("graph_channel_values", ("thread_id", "checkpoint_ns", "channel", "version"), "value_hash"),
     ("graph_writes", ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"), "value_hash"),
+    ("graph_store_items", ("namespace", "key"), "value_hash"),
 )
 
 
@@ -84,6 +96,31 @@ def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
         if hash_of(found[key]) != key:
             raise BlobMissing(f"blob {key} does not hash to its key")
     return found
+
+
+def reader_for(
+    engine: Engine, target: str | None = None
+) -> Callable[[Iterable[str]], dict[str, bytes]] | None:
+    """The read-only blob reader a kernel's registry binds (``KernelServiceRegistry.blob_reader``):
+    ``get_many`` on the database of ``engine``, in a connection of its own, so it reads committed blobs
+    only. ``target``: the path or URL the writer's engine was opened on; given for a SQLite file, each
+    read opens it read-only (the writer's engine begins every transaction IMMEDIATE, which the handler's
+    open transaction would block). None for an in-memory SQLite database, whose one shared connection a
+    second one would disturb: there, and in its verification, a search with a filter is refused alike."""
+    if isinstance(engine.pool, StaticPool):
+        return None
+    if target is None or engine.dialect.name != "sqlite":
+        return functools.partial(get_many, engine)
+    opened_on = target
+
+    def read(keys: Iterable[str]) -> dict[str, bytes]:
+        reader = open_engine(opened_on, read_only=True)
+        try:
+            return get_many(reader, keys)
+        finally:
+            reader.dispose()
+
+    return read
 
 
 @dataclass(frozen=True)

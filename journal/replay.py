@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from arvis.canonical import decode, parse_time
-from journal.blob_store import check_blobs
+from journal.blob_store import check_blobs, reader_for
 from journal.engine import Durability, open_engine
 from journal.memory_repository import entry_counts_hold
 from journal.reader import JournalFilter, JournalReader
@@ -360,6 +360,11 @@ def verify_journal(
     divergence: Divergence | None = None
     if chain.header_break is not None:
         divergence = Divergence(0, "", DivergenceClass.INVALID_HISTORY, chain.header_break.reason)
+    # the store's searches read the audited journal's blobs, whatever the caller bound (the same bytes
+    # the recorded calls read, each checked against its hash)
+    services = dataclasses.replace(
+        default_services() if services is None else services, blob_reader=reader_for(reader.engine)
+    )
     replayer = (
         Replayer(header, table=table, services=services, on_disk=_size(reader) > IN_MEMORY_LIMIT)
         if replay and divergence is None

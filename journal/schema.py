@@ -31,6 +31,9 @@ __all__ = [
     "graph_blobs",
     "graph_channel_values",
     "graph_checkpoints",
+    "graph_store_items",
+    "graph_store_namespaces",
+    "graph_store_owners",
     "graph_thread_owners",
     "graph_writes",
     "journal",
@@ -243,6 +246,37 @@ graph_blobs = Table(
 Written outside any syscall, before the call that references them; not state (the state digest leaves
 it out); verification checks every row against its key and every reference of the graph tables."""
 
+# LangGraph's long-term store (revision 0010, specs/langgraph.md §8): values are references into graph_blobs
+graph_store_owners = Table(
+    "graph_store_owners",
+    metadata,
+    Column("prefix", Text, primary_key=True),
+    Column("owner", Text, nullable=False),
+    Column("created_seq", BigInteger, nullable=False),
+)
+
+graph_store_namespaces = Table(
+    "graph_store_namespaces",
+    metadata,
+    Column("namespace", Text, primary_key=True),
+    Column("created_seq", BigInteger, nullable=False),
+)
+
+graph_store_items = Table(
+    "graph_store_items",
+    metadata,
+    Column("namespace", Text, primary_key=True),
+    Column("key", Text, primary_key=True),
+    Column("prefix", Text, nullable=False),
+    Column("value_hash", String(64), nullable=False),
+    Column("created_at", Text, nullable=False),
+    Column("updated_at", Text, nullable=False),
+    Column("expires_at", Text),
+    Column("ttl", Text),
+    Column("order_seq", BigInteger, nullable=False),
+    Column("written_seq", BigInteger, nullable=False),
+)
+
 STATE_TABLES: tuple[Table, ...] = (
     memory_entries,
     awmu_contexts,
@@ -257,6 +291,9 @@ STATE_TABLES: tuple[Table, ...] = (
     graph_checkpoints,
     graph_channel_values,
     graph_writes,
+    graph_store_owners,
+    graph_store_namespaces,
+    graph_store_items,
 )
 """Every table whose rows are state derived from the journal (what the state digest covers)."""
 

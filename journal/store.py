@@ -25,6 +25,7 @@ from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRep
 from journal.engine import fetch_all, one_line
 from journal.grant_repository import NoGrants, SqlGrantRepository
 from journal.graph_repository import NoGraph, SqlGraphRepository
+from journal.graph_store_repository import NoGraphStore, SqlGraphStoreRepository
 from journal.memory_repository import SqlMemoryRepository
 from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
@@ -36,6 +37,7 @@ from kernel.access import GrantRepository
 from kernel.clock import Clock
 from kernel.context_owners import ContextOwnerRepository
 from kernel.graph_checkpoints import GraphRepository
+from kernel.graph_store import GraphStoreRepository
 from kernel.pipeline_runs import PipelineRunRepository
 from kernel.protocols import StorageBusy, StorageError, StorageStale
 
@@ -190,6 +192,7 @@ class SqlTransaction:
         self._grants: GrantRepository | None = None
         self._owners: ContextOwnerRepository | None = None
         self._graph: GraphRepository | None = None
+        self._graph_store: GraphStoreRepository | None = None
         self.appended: JournalEntry | None = None
 
     @property
@@ -252,6 +255,16 @@ class SqlTransaction:
                 else NoGraph()
             )
         return self._graph
+
+    @property
+    def graph_store(self) -> GraphStoreRepository:
+        if self._graph_store is None:
+            self._graph_store = (
+                SqlGraphStoreRepository(self._sql, seq=self._next_seq, effects=self._effects)
+                if "graph_store_items" in self._tables
+                else NoGraphStore()
+            )
+        return self._graph_store
 
     def handler_scope(self, *, mutating: bool) -> _HandlerScope:
         """Where the handler runs: driver errors become StorageError; for a mutating call, the write

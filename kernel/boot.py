@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+from journal.blob_store import reader_for
 from journal.engine import Durability, open_engine
 from journal.migrate import check_writable
 from journal.store import SqlJournalStore
@@ -44,9 +47,12 @@ def open_kernel(
     store = SqlJournalStore(
         open_engine(target, durability=durability), clock=chosen_clock, journal_id=journal_id
     )
+    bound = default_services(semantic=True) if services is None else services
+    if bound.blob_reader is None:
+        bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine, target))
     return Kernel(
         table=SYSCALL_TABLE,
-        services=default_services(semantic=True) if services is None else services,
+        services=bound,
         store=store,
         clock=chosen_clock,
         logger=logger,

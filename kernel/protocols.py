@@ -12,6 +12,7 @@ from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
 from kernel.context_owners import ContextOwnerRepository
 from kernel.graph_checkpoints import GraphRepository
+from kernel.graph_store import GraphStoreRepository
 from kernel.pipeline_runs import PipelineRunRepository
 
 __all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "StorageStale", "Transaction"]
@@ -59,6 +60,9 @@ class Transaction(Protocol):
 
     @property
     def graph(self) -> GraphRepository: ...
+
+    @property
+    def graph_store(self) -> GraphStoreRepository: ...
 
     def handler_scope(self, *, mutating: bool) -> AbstractContextManager[None]:
         """Where the handler runs; a refusal raised in it leaves nothing the handler wrote."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -12,7 +12,12 @@ from arvis.memory.memory_service import MemoryService
 if TYPE_CHECKING:
     from kernel.semantic import SemanticEncoder
 
-__all__ = ["KernelServiceRegistry"]
+__all__ = ["BlobReader", "KernelServiceRegistry"]
+
+BlobReader = Callable[[Iterable[str]], dict[str, bytes]]
+"""Read-only access to the content-addressed blob store (``journal.blob_store.reader_for``): the bytes of
+each key, every one checked against its key; ``LookupError`` names the first key not stored or whose bytes
+hash to something else (``StorageError`` when the database cannot be read)."""
 
 
 @dataclass(frozen=True)
@@ -23,12 +28,15 @@ class KernelServiceRegistry:
     detectors only; verification never needs it). ``semantic_loader`` binds an encoder that is loaded on
     its first use instead (``default_services``): a model load costs far more than most commands, and
     most calls never measure similarity; it returns None when no encoder can be had, caches what it
-    loads (it is asked on every measure) and never raises. ``semantic_encoder``, when set, wins."""
+    loads (it is asked on every measure) and never raises. ``semantic_encoder``, when set, wins.
+    ``blob_reader`` reads the blob store (``graph.store.search`` with a filter reads the values it
+    filters): ``open_kernel`` binds the kernel's own database, verification the audited journal's."""
 
     memory_service: MemoryService | None = None
     working_memory_service: WorkingMemoryService | None = None
     semantic_encoder: SemanticEncoder | None = None
     semantic_loader: Callable[[], SemanticEncoder | None] | None = None
+    blob_reader: BlobReader | None = None
 
     def semantic(self) -> SemanticEncoder | None:
         """The encoder the semantic detector asks: the bound one, else the loader's (None when its

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kernel.table import SyscallTable
 from syscalls.access import ACCESS_SYSCALLS
 from syscalls.graph import GRAPH_SYSCALLS
+from syscalls.graph_store import GRAPH_STORE_SYSCALLS
 from syscalls.kernel_calls import KERNEL_SYSCALLS
 from syscalls.memory_long import MEMORY_LONG_SYSCALLS
 from syscalls.pipeline import PIPELINE_SYSCALLS
@@ -20,5 +21,6 @@ SYSCALL_TABLE = SyscallTable(
         *WORKING_MEMORY_SYSCALLS,
         *PIPELINE_SYSCALLS,
         *GRAPH_SYSCALLS,
+        *GRAPH_STORE_SYSCALLS,
     ]
 )

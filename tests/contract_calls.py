@@ -247,6 +247,31 @@ GRAPH: list[Call] = [
     ("graph.checkpoint.get", {"thread_id": "t2"}, AGENT),  # nothing left: null
 ]
 
+# LangGraph's store (specs/langgraph.md §9): the agent claims "prefs" by its first put; the hashes name
+# blobs no call stores, so no search filters (that would read them), and the scenario deletes every item
+GRAPH_STORE: list[Call] = [
+    ("graph.store.put", {"namespace": ["prefs", "u1"], "key": "tz", "value_hash": _H1}, AGENT),
+    ("graph.store.put", {"namespace": ["prefs", "u2"], "key": "tz", "value_hash": _H2, "ttl": 1}, AGENT),
+    (
+        "graph.store.put",
+        {"namespace": ["prefs", "u1"], "key": "tz", "value_hash": _H3},
+        AGENT,
+    ),  # keeps its place
+    ("graph.store.get", {"namespace": ["prefs", "u1"], "key": "tz"}, AGENT),
+    ("graph.store.get", {"namespace": ["prefs", "u2"], "key": "tz"}, AGENT),  # 5: refreshes its ttl
+    ("graph.store.search", {"namespace_prefix": ["prefs"], "limit": 1, "offset": 1}, AGENT),
+    ("graph.store.search", {"query": "recorded, ignored"}, OPERATOR),  # an administrator reads them all
+    ("graph.store.list_namespaces", {"match_conditions": [{"match_type": "suffix", "path": ["*"]}]}, AGENT),
+    ("graph.store.list_namespaces", {"max_depth": 1}, PRINCIPAL),  # not the owner's: nothing
+    ("graph.store.get", {"namespace": ["prefs", "u1"], "key": "tz"}, PRINCIPAL),  # 10: denied
+    ("graph.store.put", {"namespace": ["prefs"], "key": "x", "value_hash": _H1}, PRINCIPAL),  # denied
+    ("graph.store.search", {"filter": {"a": {"$regex": "x"}}}, AGENT),  # invalid args
+    ("graph.store.put", {"namespace": [], "key": "x", "value_hash": _H1}, AGENT),  # invalid args
+    ("graph.store.put", {"namespace": ["prefs", "u1"], "key": "tz", "value_hash": None}, AGENT),
+    ("graph.store.put", {"namespace": ["prefs", "u2"], "key": "tz", "value_hash": None}, AGENT),  # 15
+    ("graph.store.get", {"namespace": ["prefs", "u2"], "key": "tz"}, AGENT),  # deleted: null
+]
+
 ODD: list[Call] = [
     ("memory.unknown", {}, AGENT),
     ("", {}, AGENT),
@@ -283,6 +308,7 @@ SCENARIOS: dict[str, list[Call]] = {
     "odd": ODD,
     "collation": COLLATION,
     "graph": GRAPH,
+    "graph_store": GRAPH_STORE,
 }
 
 # text columns cannot hold U+0000 on PostgreSQL; these calls carry it into a text column or a lookup

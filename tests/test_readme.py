@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -77,3 +79,11 @@ def test_readme_shell_commands_run_twice(tmp_path: Path) -> None:
                 timeout=120,
             )
             assert completed.returncode == 0, (round_, command, completed.stderr[-2000:])
+
+
+def test_readme_langgraph_example_runs(tmp_path: Path) -> None:
+    pytest.importorskip("langgraph.graph")
+    for _ in range(2):
+        output = _run_block(2, tmp_path)
+        assert output.splitlines() == ["{'count': 1}", "{'count': 1}"]
+    assert (tmp_path / "graph.db").exists()

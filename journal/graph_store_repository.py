@@ -1,0 +1,127 @@
+"""The SQL store of LangGraph's long-term store (``graph_store_*`` tables), bound to one transaction;
+every write is recorded as an effect. Rows are read in no order: the handlers sort them."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from journal.sql import SqlRunner, insert_sql
+from kernel.graph_store import GraphStoreRepository, StoreItem
+from kernel.protocols import StorageError
+
+__all__ = ["NoGraphStore", "SqlGraphStoreRepository"]
+
+_OWNERS = "graph_store_owners"
+_NAMESPACES = "graph_store_namespaces"
+_ITEMS = "graph_store_items"
+_ITEM_COLUMNS = tuple(field.name for field in dataclasses.fields(StoreItem))
+_SELECT_ITEMS = f"SELECT {', '.join(_ITEM_COLUMNS)} FROM {_ITEMS}"
+_KEY = "namespace = :namespace AND key = :key"
+_UPDATE_ITEM = (
+    f"UPDATE {_ITEMS} SET "
+    + ", ".join(f"{column} = :{column}" for column in _ITEM_COLUMNS if column not in ("namespace", "key"))
+    + f" WHERE {_KEY}"
+)
+_INSERT_ITEM = insert_sql(_ITEMS, _ITEM_COLUMNS)
+_INSERT_OWNER = insert_sql(_OWNERS, ("prefix", "owner", "created_seq"))
+_INSERT_NAMESPACE = insert_sql(_NAMESPACES, ("namespace", "created_seq"))
+
+
+def _item(row: tuple[Any, ...]) -> StoreItem:
+    namespace, key, prefix, value_hash, created_at, updated_at, expires_at, ttl, order_seq, seq = row
+    return StoreItem(
+        str(namespace),
+        str(key),
+        str(prefix),
+        str(value_hash),
+        str(created_at),
+        str(updated_at),
+        None if expires_at is None else str(expires_at),
+        None if ttl is None else str(ttl),
+        int(order_seq),
+        int(seq),
+    )
+
+
+class SqlGraphStoreRepository(GraphStoreRepository):
+    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any]) -> None:
+        self._sql = sql
+        self._seq = seq
+        self._effects = effects
+
+    def owner_of(self, prefix: str) -> str | None:
+        found = self._sql.scalar(f"SELECT owner FROM {_OWNERS} WHERE prefix = :prefix", {"prefix": prefix})
+        return None if found is None else str(found)
+
+    def owners(self) -> dict[str, str]:
+        rows = self._sql.rows(f"SELECT prefix, owner FROM {_OWNERS}")
+        return {str(prefix): str(owner) for prefix, owner in rows}
+
+    def add_owner(self, prefix: str, owner: str) -> None:
+        row = {"prefix": prefix, "owner": owner, "created_seq": self._seq}
+        self._sql.write(_INSERT_OWNER, row)
+        self._effects.append({"op": "insert", "table": _OWNERS, "row": row})
+
+    def namespaces(self) -> dict[str, int]:
+        return {
+            str(namespace): int(seq)
+            for namespace, seq in self._sql.rows(f"SELECT namespace, created_seq FROM {_NAMESPACES}")
+        }
+
+    def add_namespace(self, namespace: str) -> None:
+        row = {"namespace": namespace, "created_seq": self._seq}
+        self._sql.write(_INSERT_NAMESPACE, row)
+        self._effects.append({"op": "insert", "table": _NAMESPACES, "row": row})
+
+    def item(self, namespace: str, key: str) -> StoreItem | None:
+        row = self._sql.first(f"{_SELECT_ITEMS} WHERE {_KEY}", {"namespace": namespace, "key": key})
+        return None if row is None else _item(row)
+
+    def items(self) -> list[StoreItem]:
+        return [_item(row) for row in self._sql.rows(_SELECT_ITEMS)]
+
+    def put_item(self, row: StoreItem) -> None:
+        values = dataclasses.asdict(row)
+        if self._sql.write(_UPDATE_ITEM, values) == 0:
+            self._sql.write(_INSERT_ITEM, values)
+        self._effects.append({"op": "upsert", "table": _ITEMS, "row": values})
+
+    def delete_item(self, namespace: str, key: str) -> None:
+        where = {"namespace": namespace, "key": key}
+        self._sql.write(f"DELETE FROM {_ITEMS} WHERE {_KEY}", where)
+        self._effects.append({"op": "delete", "table": _ITEMS, "where": where})
+
+
+class NoGraphStore(GraphStoreRepository):
+    """A database at a schema older than the store tables (opened without upgrading) holds no store
+    state, and refuses to record any."""
+
+    _MESSAGE = "this database predates the graph store tables: run `arvis db upgrade` first"
+
+    def owner_of(self, prefix: str) -> str | None:
+        return None
+
+    def owners(self) -> dict[str, str]:
+        return {}
+
+    def add_owner(self, prefix: str, owner: str) -> None:
+        raise StorageError(self._MESSAGE)
+
+    def namespaces(self) -> dict[str, int]:
+        return {}
+
+    def add_namespace(self, namespace: str) -> None:
+        raise StorageError(self._MESSAGE)
+
+    def item(self, namespace: str, key: str) -> StoreItem | None:
+        return None
+
+    def items(self) -> list[StoreItem]:
+        return []
+
+    def put_item(self, row: StoreItem) -> None:
+        raise StorageError(self._MESSAGE)
+
+    def delete_item(self, namespace: str, key: str) -> None:
+        raise StorageError(self._MESSAGE)

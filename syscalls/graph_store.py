@@ -1,0 +1,406 @@
+"""The graph store family: LangGraph's long-term store (``BaseStore``) as journaled syscalls
+(specs/langgraph.md §8).
+
+Each call mirrors one operation of LangGraph's ``batch`` with the semantics of its ``InMemoryStore``
+without a vector index. An item's value, a JSON object, is stored beforehand in the content-addressed blob
+store (its canonical JSON bytes); arguments, effects and results hold its hash. A search with a filter
+reads the values it filters through the registry's read-only blob reader, each checked against its hash.
+
+Access: the items of a namespace are governed by its first element: the principal that first writes under
+it owns it; anyone else needs ``read`` or ``write`` on the scope ``store:<first element>`` (or ``*``);
+built-in administrators may do anything.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time
+from kernel.abi import CallContext
+from kernel.access import Capability, Grant, context_allows
+from kernel.errors import ErrorCode, KernelError
+from kernel.graph_store import GraphStoreRepository, StoreItem
+from kernel.table import SyscallSpec
+from syscalls.types import NO_NUL
+
+__all__ = ["GRAPH_STORE_SYSCALLS", "MAX_SEARCH", "STORE_SCOPE_PREFIX"]
+
+STORE_SCOPE_PREFIX = "store:"
+"""The items under a first namespace element are governed by grants on ``store:<first element>``."""
+MAX_PREFIX_LENGTH = 128 - len(STORE_SCOPE_PREFIX)
+"""So that the scope fits a grant's scope (128 characters)."""
+MAX_SEARCH = 1000
+"""The most items one ``graph.store.search`` and namespaces one ``graph.store.list_namespaces`` return."""
+OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
+"""The filter operators of LangGraph's ``InMemoryStore``."""
+
+_PLAIN = r"^[^\x00-\x1f\x7f-\x9f]+\Z"
+Label = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
+Key = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
+Hash = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}\Z")]
+Ttl = Annotated[float, msgspec.Meta(gt=0)]
+Limit = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEARCH)]
+Offset = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class PutArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    namespace: Annotated[list[Label], msgspec.Meta(min_length=1)]
+    key: Key
+    value_hash: Hash | None
+    """The SHA-256 of the value's canonical JSON bytes, stored beforehand; null deletes the item."""
+    ttl: Ttl | None = None
+    """Minutes to live, from the call's time (refreshed by reads that ask for it); null: forever."""
+
+
+class GetArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    namespace: list[Label]
+    key: Key
+    refresh_ttl: bool = True
+
+
+class SearchArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    namespace_prefix: list[Label] = msgspec.field(default_factory=list)
+    filter: dict[str, Any] | None = None
+    limit: Limit = 10
+    offset: Offset = 0
+    query: Annotated[str, msgspec.Meta(max_length=4096, pattern=NO_NUL)] | None = None
+    """Recorded, not used: without a vector index ``InMemoryStore`` ignores it."""
+    refresh_ttl: bool = True
+
+
+class MatchCondition(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    match_type: Literal["prefix", "suffix"]
+    path: list[Label]
+    """``"*"`` matches any element."""
+
+
+class ListNamespacesArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    match_conditions: list[MatchCondition] = msgspec.field(default_factory=list)
+    max_depth: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    limit: Limit = 100
+    offset: Offset = 0
+
+
+# --- access -----------------------------------------------------------------------------------------
+
+
+class _Access:
+    """The call's principal against the owners of first namespace elements; grants read once."""
+
+    def __init__(self, ctx: CallContext) -> None:
+        self._ctx = ctx
+        self._grants: list[Grant] | None = None
+
+    def allows(self, capability: Capability, prefix: str, owner: str | None) -> bool:
+        scope = STORE_SCOPE_PREFIX + prefix
+        principal = self._ctx.principal
+        if context_allows([], principal, capability, scope, owner):
+            return True
+        if self._grants is None:
+            self._grants = self._ctx.tx.grants.grants_of(principal)
+        return context_allows(self._grants, principal, capability, scope, owner)
+
+    def require(self, capability: Capability, prefix: str) -> str | None:
+        """The element's owner (None: unclaimed, so empty); refused unless the principal may use
+        ``capability`` on a claimed one."""
+        owner = self._ctx.tx.graph_store.owner_of(prefix)
+        if owner is not None and not self.allows(capability, prefix, owner):
+            raise KernelError(
+                ErrorCode.MEMORY_POLICY_DENIED,
+                f"principal '{self._ctx.principal}' may not {capability.value} store namespace '{prefix}'",
+            )
+        return owner
+
+
+def _prefix(namespace: list[str]) -> str:
+    """The first element, refused when it could not name a grant scope."""
+    first = namespace[0]
+    if not 1 <= len(first) <= MAX_PREFIX_LENGTH or any(
+        ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F for char in first
+    ):
+        raise KernelError(
+            ErrorCode.INVALID_ARGS,
+            f"a namespace's first element must be 1-{MAX_PREFIX_LENGTH} characters, no control character",
+        )
+    return first
+
+
+# --- rows -------------------------------------------------------------------------------------------
+
+
+def _text(value: Any) -> str:
+    return canonical_bytes_of_own(value).decode("utf-8")
+
+
+def _live(row: StoreItem, now: datetime) -> bool:
+    return row.expires_at is None or parse_time(row.expires_at) > now
+
+
+def _expiry(now: datetime, ttl: float) -> str:
+    try:
+        return format_time(now + timedelta(minutes=ttl))
+    except OverflowError as exc:
+        raise KernelError(ErrorCode.INVALID_ARGS, "ttl: the item would expire after the year 9999") from exc
+
+
+def _wire(row: StoreItem) -> dict[str, Any]:
+    return {
+        "namespace": decode(row.namespace.encode("utf-8")),
+        "key": row.key,
+        "value_hash": row.value_hash,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "expires_at": row.expires_at,
+    }
+
+
+def _refreshed(store: GraphStoreRepository, row: StoreItem, now: datetime, ctx: CallContext) -> StoreItem:
+    """A read that refreshes: the item's expiry moved to ``ttl`` minutes from the call's time."""
+    if row.ttl is None:
+        return row
+    moved = StoreItem(
+        row.namespace,
+        row.key,
+        row.prefix,
+        row.value_hash,
+        row.created_at,
+        row.updated_at,
+        _expiry(now, float(decode(row.ttl.encode("utf-8")))),
+        row.ttl,
+        row.order_seq,
+        ctx.seq,
+    )
+    store.put_item(moved)
+    return moved
+
+
+# --- filter (InMemoryStore's, on the decoded values) -----------------------------------------------
+
+
+def _check_operators(wanted: Any) -> None:
+    if isinstance(wanted, dict):
+        for key, value in wanted.items():
+            if key.startswith("$") and key not in OPERATORS:
+                raise KernelError(ErrorCode.INVALID_ARGS, f"unsupported filter operator '{key}'")
+            _check_operators(value)
+    elif isinstance(wanted, list):
+        for value in wanted:
+            _check_operators(value)
+
+
+def _apply_operator(value: Any, operator: str, operand: Any) -> bool:
+    if operator == "$eq":
+        return bool(value == operand)
+    if operator == "$ne":
+        return bool(value != operand)
+    left, right = float(value), float(operand)
+    if operator == "$gt":
+        return left > right
+    if operator == "$gte":
+        return left >= right
+    if operator == "$lt":
+        return left < right
+    return left <= right
+
+
+def _compare(value: Any, wanted: Any) -> bool:
+    """``InMemoryStore``'s ``_compare_values``: operators, nested objects, lists element by element."""
+    if isinstance(wanted, dict):
+        if any(key.startswith("$") for key in wanted):
+            return all(_apply_operator(value, key, operand) for key, operand in wanted.items())
+        if not isinstance(value, dict):
+            return False
+        return all(_compare(value.get(key), each) for key, each in wanted.items())
+    if isinstance(wanted, list):
+        return (
+            isinstance(value, list)
+            and len(value) == len(wanted)
+            and all(_compare(mine, theirs) for mine, theirs in zip(value, wanted, strict=False))
+        )
+    return bool(value == wanted)
+
+
+def _values(ctx: CallContext, rows: list[StoreItem]) -> dict[str, Any]:
+    """The decoded values of ``rows``, read through the registry's blob reader."""
+    reader = ctx.services.blob_reader
+    if reader is None:
+        raise KernelError(
+            ErrorCode.NO_MEMORY_SERVICE, "no blob reader is bound: a search with a filter cannot read values"
+        )
+    try:
+        blobs = reader(row.value_hash for row in rows)
+    except LookupError as exc:
+        raise KernelError(ErrorCode.STORAGE_UNAVAILABLE, f"store value: {exc}") from exc
+    return {key: decode(data) for key, data in blobs.items()}
+
+
+# --- handlers ---------------------------------------------------------------------------------------
+
+
+def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
+    """``PutOp``: store the item (replacing one of the same namespace and key, which keeps its place), or
+    with a null value delete it. Claims the first element when unclaimed and something is stored."""
+    prefix = _prefix(args.namespace)
+    owner = _Access(ctx).require(Capability.WRITE, prefix)
+    store = ctx.tx.graph_store
+    namespace = _text(args.namespace)
+    found = store.item(namespace, args.key)
+    if args.value_hash is None:
+        if found is not None:
+            store.delete_item(namespace, args.key)
+        deleted = found is not None and _live(found, ctx.now)
+        return {"namespace": args.namespace, "key": args.key, "deleted": deleted}
+    expires_at = None if args.ttl is None else _expiry(ctx.now, args.ttl)
+    if owner is None:
+        store.add_owner(prefix, ctx.principal)
+    if namespace not in store.namespaces():
+        store.add_namespace(namespace)
+    now = format_time(ctx.now)
+    kept = found is not None and _live(found, ctx.now)
+    store.put_item(
+        StoreItem(
+            namespace,
+            args.key,
+            prefix,
+            args.value_hash,
+            now,
+            now,
+            expires_at,
+            None if args.ttl is None else _text(args.ttl),
+            found.order_seq if kept and found is not None else ctx.seq,
+            ctx.seq,
+        )
+    )
+    return {"namespace": args.namespace, "key": args.key, "value_hash": args.value_hash}
+
+
+def store_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
+    """``GetOp``: the item, null when absent or expired; a read that refreshes moves its expiry."""
+    if not args.namespace:
+        return {"item": None}
+    _Access(ctx).require(Capability.READ, _prefix(args.namespace))
+    store = ctx.tx.graph_store
+    row = store.item(_text(args.namespace), args.key)
+    if row is None or not _live(row, ctx.now):
+        return {"item": None}
+    if args.refresh_ttl:
+        row = _refreshed(store, row, ctx.now, ctx)
+    return {"item": _wire(row)}
+
+
+def store_search(ctx: CallContext, args: SearchArgs) -> dict[str, Any]:
+    """``SearchOp`` without a vector index: the live items under the namespace prefix that the principal
+    may read, in ``InMemoryStore``'s order (namespaces as first written into, items as inserted), kept
+    by the filter, then ``offset`` and ``limit``. ``query`` is recorded and ignored, as there."""
+    access = _Access(ctx)
+    if args.namespace_prefix:
+        access.require(Capability.READ, _prefix(args.namespace_prefix))
+    if args.filter:
+        _check_operators(args.filter)
+    store = ctx.tx.graph_store
+    order = store.namespaces()
+    owners = store.owners()
+    depth = len(args.namespace_prefix)
+    rows = []
+    for row in store.items():
+        namespace = decode(row.namespace.encode("utf-8"))
+        if namespace[:depth] != args.namespace_prefix or not _live(row, ctx.now):
+            continue
+        if access.allows(Capability.READ, row.prefix, owners.get(row.prefix)):
+            rows.append(row)
+    rows.sort(key=lambda row: (order.get(row.namespace, 0), row.order_seq, row.namespace, row.key))
+    if args.filter:
+        values = _values(ctx, rows)
+        wanted = args.filter
+        kept = []
+        for row in rows:
+            value = values[row.value_hash]
+            if not isinstance(value, dict):  # a value is an object; one stored otherwise matches nothing
+                value = {}
+            try:
+                matches = all(_compare(value.get(key), each) for key, each in wanted.items())
+            except (TypeError, ValueError) as exc:
+                raise KernelError(
+                    ErrorCode.INVALID_ARGS,
+                    f"the filter cannot compare the value of item '{row.key}' in namespace {row.namespace}",
+                ) from exc
+            if matches:
+                kept.append(row)
+        rows = kept
+    chosen = rows[args.offset : args.offset + args.limit]
+    if args.refresh_ttl:
+        chosen = [_refreshed(store, row, ctx.now, ctx) for row in chosen]
+    return {"items": [_wire(row) for row in chosen]}
+
+
+def _does_match(condition: MatchCondition, namespace: list[str]) -> bool:
+    """``InMemoryStore``'s ``_does_match``: a prefix or suffix, ``"*"`` matching any element."""
+    path = condition.path
+    if len(namespace) < len(path):
+        return False
+    pairs = (
+        zip(namespace, path, strict=False)
+        if condition.match_type == "prefix"
+        else zip(reversed(namespace), reversed(path), strict=False)
+    )
+    return all(wanted == "*" or mine == wanted for mine, wanted in pairs)
+
+
+def store_list_namespaces(ctx: CallContext, args: ListNamespacesArgs) -> dict[str, Any]:
+    """``ListNamespacesOp``: every namespace ever written into whose first element the principal may
+    read, kept by the match conditions, cut to ``max_depth`` (deduplicated), sorted, then ``offset`` and
+    ``limit``."""
+    access = _Access(ctx)
+    store = ctx.tx.graph_store
+    owners = store.owners()
+    namespaces: list[list[str]] = []
+    for text in store.namespaces():
+        namespace = decode(text.encode("utf-8"))
+        if not access.allows(Capability.READ, namespace[0], owners.get(namespace[0])):
+            continue
+        if all(_does_match(condition, namespace) for condition in args.match_conditions):
+            namespaces.append(namespace)
+    if args.max_depth is not None:
+        unique = {tuple(namespace[: args.max_depth]) for namespace in namespaces}
+        namespaces = [list(namespace) for namespace in unique]
+    namespaces.sort()
+    return {"namespaces": namespaces[args.offset : args.offset + args.limit]}
+
+
+GRAPH_STORE_SYSCALLS = (
+    SyscallSpec(
+        "graph.store.put",
+        PutArgs,
+        store_put,
+        True,
+        "store (or, with a null value, delete) an item of the LangGraph store",
+        service="always",
+    ),
+    SyscallSpec(
+        "graph.store.get",
+        GetArgs,
+        store_get,
+        True,
+        "an item of the LangGraph store (a read that refreshes moves its expiry)",
+        service="always",
+    ),
+    SyscallSpec(
+        "graph.store.search",
+        SearchArgs,
+        store_search,
+        True,
+        "the items under a namespace prefix, filtered (a read that refreshes moves their expiry)",
+        service="always",
+    ),
+    SyscallSpec(
+        "graph.store.list_namespaces",
+        ListNamespacesArgs,
+        store_list_namespaces,
+        False,
+        "the namespaces of the LangGraph store",
+        service="always",
+    ),
+)
