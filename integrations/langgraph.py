@@ -29,7 +29,7 @@ import random
 import threading
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from types import TracebackType
-from typing import Any, cast
+from typing import Any, Self, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -119,7 +119,56 @@ def _config(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableC
     }
 
 
-class ArvisCheckpointSaver(BaseCheckpointSaver[str]):
+def _open(kernel: Kernel | str, owner: str) -> tuple[Kernel, bool]:
+    """The kernel (opened here from a path or URL: then it is ours to close), on a SQL journal store."""
+    opened = open_kernel(kernel) if isinstance(kernel, str) else kernel
+    if not isinstance(opened.store, SqlJournalStore):
+        raise TypeError(f"{owner} needs a kernel on a SQL journal store (open_kernel)")
+    return opened, isinstance(kernel, str)
+
+
+class _KernelClient:
+    """What the saver and the store share: a kernel (opened here from a path or URL, then closed by
+    ``close``), the principal and credential every call carries, one lock (a blob write and the call that
+    references it are never interleaved with another operation of the same client), and a refusal raised
+    as an ``ArvisCheckpointError`` carrying the kernel's code, detail and seq."""
+
+    kernel: Kernel
+    principal: str
+    _credential: str | None
+    _owned: bool
+    _engine: Any
+    _lock: threading.RLock
+
+    def _attach(self, kernel: Kernel | str, principal: str, credential: str | None) -> None:
+        self.kernel, self._owned = _open(kernel, type(self).__name__)
+        self._engine = cast(SqlJournalStore, self.kernel.store).engine
+        self.principal = principal
+        self._credential = credential
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        """Close the kernel if this client opened it."""
+        if self._owned:
+            self.kernel.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _call(self, syscall: str, args: dict[str, Any]) -> Any:
+        result = self.kernel.call(syscall, args, principal=self.principal, credential=self._credential)
+        if not result.ok:
+            assert result.error is not None
+            raise _refusal(syscall, result.error.code, result.error.detail, result.seq)
+        return result.value
+
+
+class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     """LangGraph's checkpointer on an arvis kernel, acting as ``principal`` (with ``credential`` when the
     kernel's identity policy asks for one). ``kernel``: a ``Kernel`` on a SQL journal store, or a database
     path or URL, opened here (``open_kernel``) and closed by ``close``.
@@ -136,37 +185,7 @@ class ArvisCheckpointSaver(BaseCheckpointSaver[str]):
         serde: SerializerProtocol | None = None,
     ) -> None:
         super().__init__(serde=serde)
-        self._owned = isinstance(kernel, str)
-        self.kernel = open_kernel(kernel) if isinstance(kernel, str) else kernel
-        store = self.kernel.store
-        if not isinstance(store, SqlJournalStore):
-            raise TypeError("ArvisCheckpointSaver needs a kernel on a SQL journal store (open_kernel)")
-        self._engine = store.engine
-        self.principal = principal
-        self._credential = credential
-        self._lock = threading.RLock()
-
-    # --- plumbing --------------------------------------------------------------------------------
-
-    def close(self) -> None:
-        """Close the kernel if this saver opened it."""
-        if self._owned:
-            self.kernel.close()
-
-    def __enter__(self) -> ArvisCheckpointSaver:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
-
-    def _call(self, syscall: str, args: dict[str, Any]) -> Any:
-        result = self.kernel.call(syscall, args, principal=self.principal, credential=self._credential)
-        if not result.ok:
-            assert result.error is not None
-            raise _refusal(syscall, result.error.code, result.error.detail, result.seq)
-        return result.value
+        self._attach(kernel, principal, credential)
 
     def _store(self, blobs: Sequence[bytes]) -> _List[str]:
         try:
@@ -415,15 +434,7 @@ class ArvisCheckpointSaver(BaseCheckpointSaver[str]):
         await asyncio.to_thread(self.prune, thread_ids, strategy=strategy)
 
 
-def _open(kernel: Kernel | str, owner: str) -> tuple[Kernel, bool]:
-    """The kernel (opened here from a path or URL: then it is ours to close), on a SQL journal store."""
-    opened = open_kernel(kernel) if isinstance(kernel, str) else kernel
-    if not isinstance(opened.store, SqlJournalStore):
-        raise TypeError(f"{owner} needs a kernel on a SQL journal store (open_kernel)")
-    return opened, isinstance(kernel, str)
-
-
-class ArvisStore(BaseStore):
+class ArvisStore(_KernelClient, BaseStore):
     """LangGraph's long-term store on an arvis kernel, acting as ``principal`` (with ``credential`` when
     the kernel's identity policy asks for one): every operation a journaled ``graph.store.*`` syscall,
     with the semantics of ``InMemoryStore`` without a vector index (a search's ``query`` is recorded and
@@ -444,32 +455,8 @@ class ArvisStore(BaseStore):
         credential: str | None = None,
         ttl: TTLConfig | None = None,
     ) -> None:
-        self.kernel, self._owned = _open(kernel, "ArvisStore")
-        self._engine = cast(SqlJournalStore, self.kernel.store).engine
-        self.principal = principal
-        self._credential = credential
+        self._attach(kernel, principal, credential)
         self.ttl_config = ttl
-        self._lock = threading.RLock()
-
-    def close(self) -> None:
-        """Close the kernel if this store opened it."""
-        if self._owned:
-            self.kernel.close()
-
-    def __enter__(self) -> ArvisStore:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
-
-    def _call(self, syscall: str, args: dict[str, Any]) -> Any:
-        result = self.kernel.call(syscall, args, principal=self.principal, credential=self._credential)
-        if not result.ok:
-            assert result.error is not None
-            raise _refusal(syscall, result.error.code, result.error.detail, result.seq)
-        return result.value
 
     def _values(self, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         try:

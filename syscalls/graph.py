@@ -19,7 +19,7 @@ import msgspec
 
 from arvis.canonical import canonical_bytes_of_own, decode
 from kernel.abi import CallContext
-from kernel.access import Capability, Grant, context_allows
+from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.graph_checkpoints import (
     EMPTY_VALUE,
@@ -29,6 +29,7 @@ from kernel.graph_checkpoints import (
     GraphWrite,
 )
 from kernel.table import SyscallSpec
+from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL
 
 __all__ = ["GRAPH_SYSCALLS", "MAX_LIST", "THREAD_SCOPE_PREFIX", "WRITES_IDX_MAP"]
@@ -146,38 +147,20 @@ class PruneArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 # --- access -----------------------------------------------------------------------------------------
 
 
-class _Access:
-    """The call's principal against thread owners; its grants read once, when first needed."""
+class _Access(OwnedNames):
+    """Graph threads: owned names with a claim on first write."""
 
     def __init__(self, ctx: CallContext) -> None:
-        self._ctx = ctx
-        self._grants: list[Grant] | None = None
-
-    def allows(self, capability: Capability, thread_id: str, owner: str | None) -> bool:
-        scope = THREAD_SCOPE_PREFIX + thread_id
-        principal = self._ctx.principal
-        if context_allows([], principal, capability, scope, owner):
-            return True
-        if self._grants is None:
-            self._grants = self._ctx.tx.grants.grants_of(principal)
-        return context_allows(self._grants, principal, capability, scope, owner)
-
-    def require(self, capability: Capability, thread_id: str) -> str | None:
-        """The thread's owner (None: unclaimed, so empty); refused unless the principal may use
-        ``capability`` on a claimed thread."""
-        owner = self._ctx.tx.graph.owner_of(thread_id)
-        if owner is not None and not self.allows(capability, thread_id, owner):
-            raise KernelError(
-                ErrorCode.MEMORY_POLICY_DENIED,
-                f"principal '{self._ctx.principal}' may not {capability.value} graph thread '{thread_id}'",
-            )
-        return owner
+        super().__init__(
+            ctx, scope_prefix=THREAD_SCOPE_PREFIX, noun="graph thread", owner_of=ctx.tx.graph.owner_of
+        )
+        self._claiming = ctx
 
     def claim(self, thread_id: str) -> None:
         """Before writing into a thread: refused unless the principal may write it; an unclaimed
         thread becomes the principal's."""
         if self.require(Capability.WRITE, thread_id) is None:
-            self._ctx.tx.graph.add_owner(thread_id, self._ctx.principal)
+            self._claiming.tx.graph.add_owner(thread_id, self._claiming.principal)
 
 
 # --- wire forms -------------------------------------------------------------------------------------

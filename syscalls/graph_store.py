@@ -20,10 +20,11 @@ import msgspec
 
 from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time
 from kernel.abi import CallContext
-from kernel.access import Capability, Grant, context_allows
+from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.graph_store import GraphStoreRepository, StoreItem
 from kernel.table import SyscallSpec
+from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL
 
 __all__ = ["GRAPH_STORE_SYSCALLS", "MAX_SEARCH", "STORE_SCOPE_PREFIX"]
@@ -87,32 +88,11 @@ class ListNamespacesArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True
 # --- access -----------------------------------------------------------------------------------------
 
 
-class _Access:
-    """The call's principal against the owners of first namespace elements; grants read once."""
-
-    def __init__(self, ctx: CallContext) -> None:
-        self._ctx = ctx
-        self._grants: list[Grant] | None = None
-
-    def allows(self, capability: Capability, prefix: str, owner: str | None) -> bool:
-        scope = STORE_SCOPE_PREFIX + prefix
-        principal = self._ctx.principal
-        if context_allows([], principal, capability, scope, owner):
-            return True
-        if self._grants is None:
-            self._grants = self._ctx.tx.grants.grants_of(principal)
-        return context_allows(self._grants, principal, capability, scope, owner)
-
-    def require(self, capability: Capability, prefix: str) -> str | None:
-        """The element's owner (None: unclaimed, so empty); refused unless the principal may use
-        ``capability`` on a claimed one."""
-        owner = self._ctx.tx.graph_store.owner_of(prefix)
-        if owner is not None and not self.allows(capability, prefix, owner):
-            raise KernelError(
-                ErrorCode.MEMORY_POLICY_DENIED,
-                f"principal '{self._ctx.principal}' may not {capability.value} store namespace '{prefix}'",
-            )
-        return owner
+def _access(ctx: CallContext) -> OwnedNames:
+    """Store namespaces, owned by their first element."""
+    return OwnedNames(
+        ctx, scope_prefix=STORE_SCOPE_PREFIX, noun="store namespace", owner_of=ctx.tx.graph_store.owner_of
+    )
 
 
 def _prefix(namespace: list[str]) -> str:
@@ -244,7 +224,7 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
     """``PutOp``: store the item (replacing one of the same namespace and key, which keeps its place), or
     with a null value delete it. Claims the first element when unclaimed and something is stored."""
     prefix = _prefix(args.namespace)
-    owner = _Access(ctx).require(Capability.WRITE, prefix)
+    owner = _access(ctx).require(Capability.WRITE, prefix)
     store = ctx.tx.graph_store
     namespace = _text(args.namespace)
     found = store.item(namespace, args.key)
@@ -281,7 +261,7 @@ def store_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
     """``GetOp``: the item, null when absent or expired; a read that refreshes moves its expiry."""
     if not args.namespace:
         return {"item": None}
-    _Access(ctx).require(Capability.READ, _prefix(args.namespace))
+    _access(ctx).require(Capability.READ, _prefix(args.namespace))
     store = ctx.tx.graph_store
     row = store.item(_text(args.namespace), args.key)
     if row is None or not _live(row, ctx.now):
@@ -295,7 +275,7 @@ def store_search(ctx: CallContext, args: SearchArgs) -> dict[str, Any]:
     """``SearchOp`` without a vector index: the live items under the namespace prefix that the principal
     may read, in ``InMemoryStore``'s order (namespaces as first written into, items as inserted), kept
     by the filter, then ``offset`` and ``limit``. ``query`` is recorded and ignored, as there."""
-    access = _Access(ctx)
+    access = _access(ctx)
     if args.namespace_prefix:
         access.require(Capability.READ, _prefix(args.namespace_prefix))
     if args.filter:
@@ -353,7 +333,7 @@ def store_list_namespaces(ctx: CallContext, args: ListNamespacesArgs) -> dict[st
     """``ListNamespacesOp``: every namespace ever written into whose first element the principal may
     read, kept by the match conditions, cut to ``max_depth`` (deduplicated), sorted, then ``offset`` and
     ``limit``."""
-    access = _Access(ctx)
+    access = _access(ctx)
     store = ctx.tx.graph_store
     owners = store.owners()
     namespaces: list[list[str]] = []
