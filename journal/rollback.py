@@ -309,7 +309,7 @@ def _decisions(
         elif wanted_pending and live is not None and not live_pending:
             args = {"request_id": request_id, "note": note}
             why = f"reopen {request_id}: {live.get('status')}, PENDING without the principal"
-            reopens.append(PlannedCall("memory.awmu.reopen", args, why))
+            reopens.append(PlannedCall("memory.awmu.reopen_request", args, why))
     plan.calls.extend(reopens)
 
 

@@ -402,7 +402,11 @@ WORKING_MEMORY_SYSCALLS = (
     _spec("canonize", ReasonedUnitArgs, awmu_canonize, True, "request CANON for a unit (PENDING)"),
     _spec("review", ReviewArgs, awmu_review, True, "approve or reject a canonization or a queued proposal"),
     _spec(
-        "reopen", ReopenArgs, awmu_reopen, True, "set a decided request or queued proposal back to PENDING"
+        "reopen_request",
+        ReopenArgs,
+        awmu_reopen,
+        True,
+        "set a decided request or queued proposal back to PENDING",
     ),
     _spec("close", CloseArgs, awmu_close, True, "close a context for good: later writes are refused"),
     _spec("list", ListArgs, awmu_list, False, "units, review queue and pending canonizations"),

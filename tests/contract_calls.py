@@ -149,8 +149,12 @@ AWMU: list[Call] = [
     ("memory.awmu.seed", {"context_id": "campaign", "text": "x", "rank": 901}, OPERATOR),  # invalid args
     ("memory.awmu.restore", {"context_id": "campaign", "unit_id": "u5-0", "reason": "back"}, OPERATOR),
     ("memory.awmu.restore", {"context_id": "campaign", "unit_id": "u5-0"}, OPERATOR),  # active already
-    ("memory.awmu.reopen", {"request_id": "c12", "note": "again"}, OPERATOR),  # approved at 13: PENDING
-    ("memory.awmu.reopen", {"request_id": "c12"}, OPERATOR),  # pending: not decided
+    (
+        "memory.awmu.reopen_request",
+        {"request_id": "c12", "note": "again"},
+        OPERATOR,
+    ),  # approved at 13: PENDING
+    ("memory.awmu.reopen_request", {"request_id": "c12"}, OPERATOR),  # pending: not decided
     ("memory.awmu.close", {"context_id": "campaign", "reason": "done"}, AGENT),  # write is not enough
     ("memory.awmu.close", {"context_id": "campaign", "reason": "done"}, OPERATOR),
     ("memory.awmu.seed", {"context_id": "campaign", "text": "The queen rules"}, OPERATOR),  # closed

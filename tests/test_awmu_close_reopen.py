@@ -1,5 +1,5 @@
-"""``memory.awmu.close`` (a context closed for good) and ``memory.awmu.reopen`` (a decided request back to
-PENDING), ``working-memory.md`` §3.3, §8.1.
+"""``memory.awmu.close`` (a context closed for good) and ``memory.awmu.reopen_request`` (a decided request
+back to PENDING), ``working-memory.md`` §3.3, §8.1.
 
 Format 2 journals (the default) through the fixture ``k``: the operator creates (and owns) the contexts;
 format 1 through ``first``. Every refusal is journaled at the next seq with empty effects and leaves the
@@ -212,7 +212,7 @@ def test_every_call_that_writes_is_refused_once_closed_reads_are_not(k: Kernel) 
         ("close", {"context_id": CTX}),  # closing twice
         ("review", {"request_id": canon, "decision": "approve"}),
         ("review", {"request_id": queued, "decision": "reject"}),
-        ("reopen", {"request_id": canon}),
+        ("reopen_request", {"request_id": canon}),
     ]
     for name, args in calls:
         refused(k, name, args, CLOSED, detail=detail)
@@ -298,7 +298,7 @@ def test_an_approved_canonization_is_reopened_and_its_unit_stays_canon(k: Kernel
     king = seed(k, "The king is dead.")  # 2
     canon = request(k, king)  # 3
     review(k, canon)  # 4: CANON
-    value = ok(k, "reopen", {"request_id": canon, "note": "approved by mistake"})
+    value = ok(k, "reopen_request", {"request_id": canon, "note": "approved by mistake"})
     assert value["was"] == {"status": "APPROVED", "decided_seq": 4, "decided_by": OPERATOR}
     reopened = value["request"]
     assert (reopened["status"], reopened["decided_seq"], reopened["decided_by"]) == ("PENDING", None, None)
@@ -326,7 +326,7 @@ def test_a_rejected_canonization_reopened_can_be_approved(k: Kernel) -> None:
     king = seed(k, "The king is dead.")
     canon = request(k, king)
     review(k, canon, "reject")
-    ok(k, "reopen", {"request_id": canon})
+    ok(k, "reopen_request", {"request_id": canon})
     assert review(k, canon)["request"]["status"] == "APPROVED"
     assert unit(k, king)["authority"] == "CANON"
 
@@ -336,7 +336,7 @@ def test_a_rejected_queued_proposal_reopened_can_be_approved(k: Kernel) -> None:
     seed(k, "A storm gathers over the sea.")
     queued = queue(k)  # 3
     review(k, queued, "reject")  # 4
-    value = ok(k, "reopen", {"request_id": queued})
+    value = ok(k, "reopen_request", {"request_id": queued})
     assert value["was"] == {"status": "REJECTED", "decided_seq": 4, "decided_by": OPERATOR, "unit_id": None}
     assert value["review"]["status"] == "PENDING" and value["review"]["decided_seq"] is None
     assert [r["review_id"] for r in ok(k, "list", {"context_id": CTX})["review_queue"]] == [queued]
@@ -349,7 +349,7 @@ def test_an_approved_queued_proposal_reopened_keeps_its_unit(k: Kernel) -> None:
     seed(k, "A storm gathers over the sea.")
     queued = queue(k)
     made = review(k, queued)["unit_id"]
-    value = ok(k, "reopen", {"request_id": queued})
+    value = ok(k, "reopen_request", {"request_id": queued})
     assert value["was"]["unit_id"] == made and value["review"]["unit_id"] is None
     assert unit(k, made)["status"] == "ACTIVE"
     assert events(k, "reopened")[0]["unit_id"] == made
@@ -374,13 +374,13 @@ def test_an_expired_proposal_is_reopened_while_the_bounded_queue_has_room(k: Ker
     assert last["expired"] == [first_id]
     refused(
         k,
-        "reopen",
+        "reopen_request",
         {"request_id": first_id},
         "memory_limit_exceeded",
         detail="the review queue holds 50 pending proposals, the most it may",
     )
     review(k, last["review_id"], "reject")
-    value = ok(k, "reopen", {"request_id": first_id})
+    value = ok(k, "reopen_request", {"request_id": first_id})
     assert value["was"]["status"] == "EXPIRED" and value["was"]["decided_by"] == "rules:queue-bound"
     assert len(ok(k, "list", {"context_id": CTX})["review_queue"]) == 50
 
@@ -396,18 +396,22 @@ def test_unknown_and_pending_requests_are_refused(k: Kernel) -> None:
     canon = request(k, king)
     for unknown in ("c99", "r99", "x1"):
         refused(
-            k, "reopen", {"request_id": unknown}, "awmu_request_not_found", detail=f"no request '{unknown}'"
+            k,
+            "reopen_request",
+            {"request_id": unknown},
+            "awmu_request_not_found",
+            detail=f"no request '{unknown}'",
         )
     refused(
         k,
-        "reopen",
+        "reopen_request",
         {"request_id": canon},
         "awmu_request_not_decided",
         detail=f"request '{canon}' is PENDING",
     )
     refused(
         k,
-        "reopen",
+        "reopen_request",
         {"request_id": queued},
         "awmu_request_not_decided",
         detail=f"queued proposal '{queued}' is PENDING",
@@ -422,13 +426,13 @@ def test_a_request_is_not_reopened_beside_a_pending_one_for_its_unit(k: Kernel) 
     newer = request(k, king)
     refused(
         k,
-        "reopen",
+        "reopen_request",
         {"request_id": old},
         "awmu_request_pending",
         detail=f"request '{newer}' for this unit is still pending",
     )
     review(k, newer, "reject")
-    assert ok(k, "reopen", {"request_id": old})["request"]["status"] == "PENDING"
+    assert ok(k, "reopen_request", {"request_id": old})["request"]["status"] == "PENDING"
 
 
 # --- reopen: access -----------------------------------------------------------------------------------
@@ -443,14 +447,14 @@ def test_format_2_reopen_needs_the_right_review_needs(k: Kernel) -> None:
     for principal in ("agent:w", "agent:nobody"):
         refused(
             k,
-            "reopen",
+            "reopen_request",
             {"request_id": canon},
             DENIED,
             principal,
             f"principal '{principal}' may not canonize context '{CTX}'",
         )
     grant(k, "agent:w", "canonize")
-    assert ok(k, "reopen", {"request_id": canon}, "agent:w")["request"]["status"] == "PENDING"
+    assert ok(k, "reopen_request", {"request_id": canon}, "agent:w")["request"]["status"] == "PENDING"
 
 
 def test_format_2_a_canonizers_pattern_reopens_where_the_owner_may_canonize(k: Kernel) -> None:
@@ -460,9 +464,9 @@ def test_format_2_a_canonizers_pattern_reopens_where_the_owner_may_canonize(k: K
     canon = request(k, king, notes)
     grant(k, "agent:c", "canonize", notes)
     review(k, canon, "reject", "agent:c")
-    refused(k, "reopen", {"request_id": canon}, DENIED, "agent:rev")  # the owner may not canonize
+    refused(k, "reopen_request", {"request_id": canon}, DENIED, "agent:rev")  # the owner may not canonize
     grant(k, OWNER, "canonize", notes)  # now it may: its pattern counts
-    assert ok(k, "reopen", {"request_id": canon}, "agent:rev")["was"]["decided_by"] == "agent:c"
+    assert ok(k, "reopen_request", {"request_id": canon}, "agent:rev")["was"]["decided_by"] == "agent:c"
 
 
 def test_format_1_reopen_follows_the_canonizers_or_a_canonize_grant(first: Kernel) -> None:
@@ -472,13 +476,15 @@ def test_format_1_reopen_follows_the_canonizers_or_a_canonize_grant(first: Kerne
     review(first, canon, "reject")
     refused(
         first,
-        "reopen",
+        "reopen_request",
         {"request_id": canon},
         DENIED,
         "agent:nobody",
         "principal 'agent:nobody' may not reopen in this context",
     )
-    assert ok(first, "reopen", {"request_id": canon}, "operator:bob")["request"]["status"] == "PENDING"
+    assert (
+        ok(first, "reopen_request", {"request_id": canon}, "operator:bob")["request"]["status"] == "PENDING"
+    )
     review(first, canon, "reject")
     grant(first, "agent:c", "canonize")
-    assert ok(first, "reopen", {"request_id": canon}, "agent:c")["request"]["status"] == "PENDING"
+    assert ok(first, "reopen_request", {"request_id": canon}, "agent:c")["request"]["status"] == "PENDING"

@@ -265,7 +265,7 @@ def test_each_family_compensates_as_its_table_allows(tmp_path: Path, capsys: Any
     assert made["memory.awmu.review"] == {
         "access.revoke",
         "access.grant",
-        "memory.awmu.reopen",
+        "memory.awmu.reopen_request",
         "memory.awmu.archive",
         "memory.awmu.seed",
     }
@@ -485,7 +485,7 @@ def test_a_reopen_of_the_principal_is_decided_again_and_its_close_is_listed(
             ("memory.awmu.seed", {"context_id": "c1", "text": "The king is dead."}, ADMIN),  # 2
             ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u2-0"}, ADMIN),  # 3
             ("memory.awmu.review", {"request_id": "c3", "decision": "reject"}, ADMIN),  # 4
-            ("memory.awmu.reopen", {"request_id": "c3"}, rogue),  # 5: a canonizer by c1's pattern
+            ("memory.awmu.reopen_request", {"request_id": "c3"}, rogue),  # 5: a canonizer by c1's pattern
             ("memory.awmu.create", {"context_id": "c2"}, ADMIN),  # 6
             ("memory.awmu.close", {"context_id": "c2"}, rogue),  # 7
         ],
@@ -613,8 +613,8 @@ def test_decisions_of_the_principal_are_reopened(version: int, tmp_path: Path, c
     assert calls == [
         ("access.revoke", None, "ok"),  # the principal's canonize grant
         ("access.grant", None, "ok"),
-        ("memory.awmu.reopen", "c4", "ok"),
-        ("memory.awmu.reopen", "r5", "ok"),
+        ("memory.awmu.reopen_request", "c4", "ok"),
+        ("memory.awmu.reopen_request", "r5", "ok"),
         ("access.revoke", None, "ok"),
         ("memory.awmu.archive", "u3-0", "ok"),
         ("memory.awmu.seed", None, "ok"),
