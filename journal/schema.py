@@ -1,7 +1,8 @@
 """The SQLAlchemy Core tables. Migrations create them; this module only describes them for queries.
 
 Portability: times are fixed-form UTC text (``YYYY-MM-DDTHH:MM:SS.ffffffZ``) that sorts as it reads;
-hashes are lower-case hex; canonical JSON is stored as bytes; every ORDER BY is on an integer.
+hashes are lower-case hex; canonical JSON is stored as bytes; an ORDER BY is on an integer, or on text
+compared by bytes (SQLite BINARY, PostgreSQL "C"; e.g. blob hashes), so both backends agree.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def may_canonize(ctx: CallContext, context_id: str) -> bool:
 
 
 def require_canonizer(ctx: CallContext, context_id: str) -> None:
-    """Refuse unless the principal may review (canonize) in the context (``_may_canonize``)."""
+    """Refuse unless the principal may review (canonize) in the context (``may_canonize``)."""
     if not may_canonize(ctx, context_id):
         raise _denied(ctx, Capability.CANONIZE.value, context_id)
 

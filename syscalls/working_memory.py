@@ -303,7 +303,7 @@ def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
 
 
 def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> dict[str, Any]:
-    """Decided by the right ``review`` needs in the request's context (``_review_verdict``)."""
+    """Decided by the right ``review`` needs in the request's context (``review_verdict``)."""
     return _wm(ctx).reopen(
         ctx.tx.awmu_repository,
         request_id=args.request_id,
@@ -315,7 +315,7 @@ def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> dict[str, Any]:
 
 
 def awmu_close(ctx: CallContext, args: CloseArgs) -> dict[str, Any]:
-    """Format 2: ``_require_closer``; format 1: the context's ``operators`` patterns (the engine)."""
+    """Format 2: ``require_closer``; format 1: the context's ``operators`` patterns (the engine)."""
     operator = require_closer(ctx, args.context_id) if owned(ctx) else None
     return _wm(ctx).close(
         ctx.tx.awmu_repository,
