@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, inspect, select
+from sqlalchemy import Connection, func, inspect, or_, select
 
 from journal.content_digest import entry_content, stored_body, unit_content
 from journal.engine import fetch_tuples
@@ -25,6 +25,13 @@ from journal.schema import (
     awmu_reviews,
     awmu_units,
     grants,
+    graph_channel_values,
+    graph_checkpoints,
+    graph_store_items,
+    graph_store_owners,
+    graph_thread_owners,
+    graph_writes,
+    journal,
     memory_entries,
     pipeline_runs,
 )
@@ -44,6 +51,10 @@ class RollbackPlan:
     calls: list[PlannedCall]
     not_undone: list[str]
     """What no syscall of the table can restore, one sentence each."""
+
+
+GRAPH_DELETIONS = ("graph.thread.delete", "graph.thread.prune", "graph.runs.delete")
+"""The graph syscalls whose only effect may be deleting rows (a store delete is a ``graph.store.put``)."""
 
 
 class _Side:
@@ -142,6 +153,53 @@ class _Side:
         rows = fetch_tuples(self.connection, select(table.c.context_id).where(key == request_id))
         return str(rows[0][0]) if rows else None
 
+    def graph_footprint(self, principal: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """Thread id -> and store prefix -> what ``principal`` holds there live: ownership (the owner
+        tables) and the rows its own calls wrote (``written_seq`` joined to the journal's principal)."""
+        threads: dict[str, list[str]] = {}
+        prefixes: dict[str, list[str]] = {}
+        owners = (
+            (graph_thread_owners, graph_thread_owners.c.thread_id, threads),
+            (graph_store_owners, graph_store_owners.c.prefix, prefixes),
+        )
+        for table, key, found in owners:
+            if table.name in self.tables:
+                column = table.c
+                statement = select(key, column.created_seq).where(column.owner == principal)
+                for name, seq in fetch_tuples(self.connection, statement):
+                    found.setdefault(str(name), []).append(f"owned by the principal since seq {seq}")
+        written = (
+            (graph_checkpoints, graph_checkpoints.c.thread_id, "checkpoints", threads),
+            (graph_writes, graph_writes.c.thread_id, "pending writes", threads),
+            (graph_channel_values, graph_channel_values.c.thread_id, "channel values", threads),
+            (graph_store_items, graph_store_items.c.prefix, "store items", prefixes),
+        )
+        for table, key, what, found in written:
+            if table.name not in self.tables or journal.name not in self.tables:
+                continue
+            statement = (
+                select(key, func.count())
+                .select_from(table.join(journal, journal.c.seq == table.c.written_seq))
+                .where(journal.c.principal == principal)
+                .group_by(key)
+            )
+            for name, count in fetch_tuples(self.connection, statement):
+                found.setdefault(str(name), []).append(f"{count} {what} written by the principal")
+        return threads, prefixes
+
+    def graph_deletions(self, principal: str) -> list[tuple[int, str]]:
+        """The principal's calls that deleted graph rows (seq, syscall): what they deleted is gone."""
+        if journal.name not in self.tables:
+            return []
+        column = journal.c
+        statement = (
+            select(column.seq, column.syscall)
+            .where(column.principal == principal, column.status == "ok")
+            .where(or_(*(column.syscall == name for name in GRAPH_DELETIONS)))
+            .order_by(column.seq)
+        )
+        return [(int(seq), str(name)) for seq, name in fetch_tuples(self.connection, statement)]
+
     def active_runs(self) -> dict[str, str]:
         """Active run id -> its user."""
         if "pipeline_runs" not in self.tables:
@@ -181,10 +239,28 @@ def plan_rollback(
     _entries(plan, now, aim, created + displaced)
     decisions = RollbackPlan([], plan.not_undone)
     _decisions(decisions, now, aim, created, tracer.decided | now.reopened_by(principal), note)
-    plan.calls.extend(_as_canonizer(decisions.calls, now, operator))
+    plan.calls.extend(_as_canonizer(decisions.calls, now, operator, plan.calls))
     _units(plan, now, aim, set(tracer.units) | tracer.touched, note, operator)
     _contexts(plan, now, aim, tracer, principal, note)
+    _graph(plan, now, principal)
     return plan
+
+
+def _graph(plan: RollbackPlan, now: _Side, principal: str) -> None:
+    """LangGraph state (``langgraph.md``) is not rolled back: no syscall gives a thread or a store prefix
+    another owner, and deleting rows would take others' writes with them. Each thread and store prefix the
+    principal owns or wrote into live is listed, and each of its calls that deleted graph rows."""
+    threads, prefixes = now.graph_footprint(principal)
+    for kind, found in (("graph thread", threads), ("graph store prefix", prefixes)):
+        for name, held in sorted(found.items()):
+            plan.not_undone.append(
+                f"{kind} {name} ({', '.join(held)}) stays as it is: a rollback does not undo graph state"
+            )
+    for seq, syscall in now.graph_deletions(principal):
+        plan.not_undone.append(
+            f"{syscall} at seq {seq} deleted graph rows that stay deleted: "
+            "a rollback does not undo graph state"
+        )
 
 
 def _contexts(plan: RollbackPlan, now: _Side, aim: _Side, tracer: Tracer, principal: str, note: str) -> None:
@@ -301,9 +377,17 @@ def _decisions(
         wanted_pending = wanted is not None and wanted.get("status") == "PENDING"
         if live_pending and not wanted_pending:
             args = {"request_id": request_id, "decision": "reject", "note": note}
-            plan.calls.append(
-                PlannedCall("memory.awmu.review", args, f"reject {request_id}, left pending by the principal")
-            )
+            why = f"reject {request_id}, left pending by the principal"
+            if wanted is not None:  # decided in the replay: PENDING live since the principal reopened it
+                status, rejected = str(wanted.get("status")), _rejected_status(now, request_id, live)
+                why = f"reject {request_id}: {status} without the principal, which reopened it"
+                if rejected != status:
+                    why += f"; rejected, it ends {rejected}"
+                    plan.not_undone.append(
+                        f"{request_id} was {status} without the principal; no syscall "
+                        f"{_decided_again(status)} it as it was (rejected again, it ends {rejected})"
+                    )
+            plan.calls.append(PlannedCall("memory.awmu.review", args, why))
         elif wanted_pending and live is None:
             plan.not_undone.append(f"{request_id} would still be PENDING but is not in the live store")
         elif wanted_pending and live is not None and not live_pending:
@@ -313,15 +397,51 @@ def _decisions(
     plan.calls.extend(reopens)
 
 
-def _as_canonizer(calls: list[PlannedCall], now: _Side, operator: str | None) -> list[PlannedCall]:
+def _held(now: _Side, operator: str, before: list[PlannedCall]) -> set[tuple[str, str]]:
+    """The (capability, scope) grants ``operator`` holds once the planned calls ``before`` are made: the
+    live ones, less those a planned ``access.revoke`` withdraws, plus those a planned ``access.grant``
+    gives (a grant the principal gave the operator is revoked before the calls that follow)."""
+    held = {(capability, scope) for who, capability, scope in now.grants() if who == operator}
+    for call in before:
+        if call.args.get("principal") != operator:
+            continue
+        grant = (str(call.args.get("capability")), str(call.args.get("scope")))
+        if call.syscall == "access.revoke":
+            held.discard(grant)
+        elif call.syscall == "access.grant":
+            held.add(grant)
+    return held
+
+
+def _rejected_status(now: _Side, request_id: str, live: dict[str, Any] | None) -> str:
+    """What a ``reject`` makes of a PENDING request (``working-memory.md`` §8): a queued proposal is
+    REJECTED; a canonization request is STALE when its unit is not active live or its authority moved since
+    it was asked for, else REJECTED."""
+    if live is None or not request_id.startswith("c"):  # a queued proposal
+        return "REJECTED"
+    unit = _active(now.unit(str(live.get("unit_id"))))
+    if unit is None or unit.get("authority") != live.get("authority_at_request"):
+        return "STALE"
+    return "REJECTED"
+
+
+def _decided_again(status: str) -> str:
+    return {"APPROVED": "re-approves", "STALE": "makes stale", "EXPIRED": "expires"}.get(
+        status, f"decides ({status})"
+    )
+
+
+def _as_canonizer(
+    calls: list[PlannedCall], now: _Side, operator: str | None, before: list[PlannedCall]
+) -> list[PlannedCall]:
     """The calls that need the canonize right (reviews, reopens; restores of CANON units), each context's
     wrapped in ``access.grant`` of ``canonize`` on it to the operator and ``access.revoke`` of the same
-    after, where the operator holds no such grant already: an administrator is not a canonizer by name
-    (``access-and-pipelines.md`` §1.4, §1.7), and the grants table ends as it was, so the content digests
-    still compare."""
+    after, where the operator holds no such grant once the planned calls ``before`` them are made: an
+    administrator is not a canonizer by name (``access-and-pipelines.md`` §1.4, §1.7), and the grants table
+    ends as it was, so the content digests still compare."""
     if operator is None or not calls:
         return calls
-    held = {(capability, scope) for who, capability, scope in now.grants() if who == operator}
+    held = _held(now, operator, before)
     wrapped: list[PlannedCall] = []
     by_context: dict[str, list[PlannedCall]] = {}
     for call in calls:
@@ -393,7 +513,7 @@ def _units(
         seed = _seed(plan, unit_id, wanted, stored)
         if seed is not None:
             seeds.append(seed)
-    canonized = _as_canonizer(canon_restores, now, operator)
+    canonized = _as_canonizer(canon_restores, now, operator, plan.calls)
     plan.calls.extend(archives + pins + restores + canonized + repins + seeds)
 
 

@@ -650,3 +650,100 @@ def test_a_rollback_marker_recorded_by_a_non_operator_is_an_ordinary_call(
     code, report = _rollback(capsys, path)
     assert [item["seq"] for item in report["dependents"]] == [6], report
     assert code == 1
+
+
+def test_a_grant_the_principal_gave_the_operator_does_not_count_for_the_reopen_after_its_revoke(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """The principal granted the operator ``canonize`` on the context and decided a request there: the
+    plan revokes that grant first, so the reopen is wrapped in a grant of its own (what the operator holds
+    after the planned calls before it counts, not the live grants)."""
+    rogue = "admin:rogue"
+    path = _journal(
+        tmp_path,
+        [
+            (
+                "memory.awmu.create",
+                {"context_id": "c1", "rules": 1, "config": {"canonizers": [rogue]}},
+                ADMIN,
+            ),
+            ("memory.awmu.seed", {"context_id": "c1", "text": "The king is dead."}, ADMIN),  # 2
+            ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u2-0"}, ADMIN),  # 3: c3 PENDING
+            ("access.grant", {"principal": FIXER, "capability": "canonize", "scope": "c1"}, rogue),  # 4
+            ("memory.awmu.review", {"request_id": "c3", "decision": "reject"}, rogue),  # 5
+        ],
+    )
+    code, report = _rollback(capsys, path, rogue)
+    calls = [
+        (call["syscall"], call["args"].get("request_id"), call["status"])
+        for call in report["compensating_calls"]
+    ]
+    assert calls == [
+        ("access.revoke", None, "ok"),  # the grant the principal gave the operator
+        ("access.grant", None, "ok"),
+        ("memory.awmu.reopen_request", "c3", "ok"),
+        ("access.revoke", None, "ok"),
+    ], report
+    assert report["not_undone"] == [] and report["equal"] is True and code == 0, report
+    _verified(capsys, path)
+
+
+def test_graph_state_of_the_principal_is_listed_as_not_undone(tmp_path: Path, capsys: Any) -> None:
+    """The content digest does not cover LangGraph state and no call of the rollback undoes it: each thread
+    and store prefix the principal owns or wrote into is listed, and the rollback exits 1."""
+    ref = {"type": "msgpack", "hash": "a" * 64}
+    put = {"thread_id": "t1", "checkpoint": ref}
+    path = _journal(
+        tmp_path,
+        [
+            ("graph.checkpoint.put", {**put, "checkpoint_id": "1"}, EVIL),  # 1
+            ("graph.checkpoint.put", {**put, "checkpoint_id": "2"}, EVIL),  # 2
+            ("graph.checkpoint.put", {**put, "thread_id": "t2", "checkpoint_id": "1"}, ADMIN),  # 3
+            ("graph.checkpoint.put", {**put, "thread_id": "t3", "checkpoint_id": "1"}, ADMIN),  # 4
+            ("access.grant", {"principal": EVIL, "capability": "write", "scope": "graph:t3"}, ADMIN),  # 5
+            ("graph.thread.delete", {"thread_id": "t3"}, EVIL),  # 6: deletes another's checkpoint
+        ],
+    )
+    code, report = _rollback(capsys, path)
+    assert [call["syscall"] for call in report["compensating_calls"]] == ["access.revoke"]  # its grant
+    assert report["dependents"] == []
+    assert report["not_undone"][:1] == [
+        "graph thread t1 (owned by the principal since seq 1, 2 checkpoints written by the principal) "
+        "stays as it is: a rollback does not undo graph state"
+    ], report
+    assert report["not_undone"][1:] == [
+        "graph.thread.delete at seq 6 deleted graph rows that stay deleted: a rollback does not undo graph "
+        "state"
+    ], report
+    assert report["equal"] is True and code == 1, report  # the content digest leaves graph state out
+
+
+def test_a_reopen_of_a_request_another_approved_is_rejected_and_listed(tmp_path: Path, capsys: Any) -> None:
+    """Another principal approved c3; the principal reopened it. Without the principal c3 is APPROVED, which
+    no syscall brings back: the reject that takes it out of PENDING says so, and so does ``not_undone``."""
+    rogue = "admin:rogue"
+    path = _journal(
+        tmp_path,
+        [
+            ("memory.awmu.create", {"context_id": "c1", "rules": 1}, ADMIN),  # 1
+            ("memory.awmu.seed", {"context_id": "c1", "text": "The king is dead."}, ADMIN),  # 2
+            ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u2-0"}, ADMIN),  # 3
+            ("memory.awmu.review", {"request_id": "c3", "decision": "approve"}, ADMIN),  # 4: APPROVED
+            ("memory.awmu.reopen_request", {"request_id": "c3"}, rogue),  # 5
+        ],
+    )
+    code, report = _rollback(capsys, path, rogue)
+    reviews = [call for call in report["compensating_calls"] if call["syscall"] == "memory.awmu.review"]
+    assert [(call["args"]["request_id"], call["status"]) for call in reviews] == [("c3", "ok")]
+    assert (
+        reviews[0]["why"]
+        == "reject c3: APPROVED without the principal, which reopened it; rejected, it ends STALE"
+    )
+    assert report["not_undone"] == [
+        "c3 was APPROVED without the principal; no syscall re-approves it as it was "
+        "(rejected again, it ends STALE)"
+    ], report
+    with h.raw_db(path) as connection:
+        assert connection.execute("SELECT status FROM awmu_canon_requests").fetchall() == [("STALE",)]
+    assert code == 1
+    _verified(capsys, path)
