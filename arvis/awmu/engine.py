@@ -323,7 +323,7 @@ class ContextSession:
         )
         return stored
 
-    def close(self, *, advance_turn: bool = False) -> ContextRecord:
+    def write_back(self, *, advance_turn: bool = False) -> ContextRecord:
         """Write the context back: the turn counter and the pressure window with this call's counts."""
         turn = self.context.turn + (1 if advance_turn else 0)
         window = [list(item) for item in self.context.window if item[0] > turn - PRESSURE_WINDOW]

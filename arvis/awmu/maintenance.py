@@ -117,7 +117,7 @@ def turn(
         found = mentioned(session.config, text, ranked, readings) if text else {}
         chosen = sorted(set(chosen) | set(found))
         extra = {"mentioned": found, "detectors": readings.wire()}
-    session.close(advance_turn=True)
+    session.write_back(advance_turn=True)
     reinforced = [_reinforce(session, session.active[unit_id]) for unit_id in chosen]
     decay = _decay_within_band if session.rules >= 2 else _decay
     decayed = []
@@ -128,7 +128,7 @@ def turn(
         if outcome is not None:
             decayed.append(outcome)
     session.emit(EventKind.TURN, None, reinforced=len(reinforced), decayed=len(decayed))
-    session.close()
+    session.write_back()
     return {
         "turn": session.context.turn,
         "reinforced": reinforced,
@@ -144,7 +144,7 @@ def set_pinned(session: ContextSession, *, unit_id: str, pinned: bool) -> dict[s
     if unit.pinned != pinned:
         unit = session.save(msgspec.structs.replace(unit, pinned=pinned))
         session.emit(EventKind.PINNED if pinned else EventKind.UNPINNED, unit_id)
-    session.close()
+    session.write_back()
     return {"unit": unit_wire(unit)}
 
 
@@ -158,7 +158,7 @@ def archive(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, 
     gone = session.leave(
         unit, UnitStatus.ARCHIVED, EventKind.ARCHIVED, reason=reason or "explicit", by=session.principal
     )
-    session.close()
+    session.write_back()
     return {"unit": unit_wire(gone)}
 
 
@@ -193,7 +193,7 @@ def restore(
     if unit.superseded_by is not None:
         detail["superseded_by"] = unit.superseded_by
     session.emit(EventKind.RESTORED, unit_id, **detail)
-    session.close()
+    session.write_back()
     return {"unit": unit_wire(restored), "evicted": evicted}
 
 
@@ -220,7 +220,7 @@ def canonize(session: ContextSession, *, unit_id: str, reason: str) -> dict[str,
     )
     session.repo.put_canon_request(request)
     session.emit(EventKind.CANON_REQUESTED, unit_id, request_id=request.request_id, by=session.principal)
-    session.close()
+    session.write_back()
     return {"request": msgspec.to_builtins(request)}
 
 
@@ -239,7 +239,7 @@ def review(
         result = _review_queued(session, request_id, approve, note)
     else:
         raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no request '{request_id}'")
-    session.close()
+    session.write_back()
     return result
 
 
@@ -315,7 +315,7 @@ def reopen(session: ContextSession, *, request_id: str, note: str, granted: bool
         result = _reopen_queued(session, request_id, note)
     else:
         raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no request '{request_id}'")
-    session.close()
+    session.write_back()
     return result
 
 
@@ -396,7 +396,7 @@ def close_context(session: ContextSession, *, reason: str) -> dict[str, Any]:
     closure = Closure(seq=session.seq, reason=reason or "explicit", by=session.principal)
     session.context = msgspec.structs.replace(session.context, closed=closure)
     session.emit(EventKind.CLOSED, None, reason=closure.reason, by=closure.by)
-    session.close()
+    session.write_back()
     return {
         "context_id": session.context_id,
         "closed": msgspec.to_builtins(closure),

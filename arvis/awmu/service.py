@@ -106,7 +106,7 @@ class WorkingMemoryService:
             )
         else:
             result = propose(session, text=text, source=source, confidence=confidence, verdicts=verdicts)
-        session.close()
+        session.write_back()
         return result
 
     def seed(
@@ -127,7 +127,7 @@ class WorkingMemoryService:
         context's ``operators`` patterns decide (likewise for ``pin`` and ``archive``)."""
         session = self._open(repo, context_id, seq, principal, operator)
         result = seed(session, text=text, authority=authority, rank=rank, pinned=pinned, source=source)
-        session.close()
+        session.write_back()
         return result
 
     def turn(
@@ -308,7 +308,7 @@ class WorkingMemoryService:
         session = self._open(repo, context_id, seq, principal)
         protected, losses = protected_losses(session.ranked(), summary, strict=strict)
         session.emit(EventKind.COMPACTION_CHECKED, None, protected=protected, lost=len(losses), strict=strict)
-        session.close()
+        session.write_back()
         return {
             "context_id": context_id,
             "ok": not losses,
