@@ -246,16 +246,21 @@ class Kernel:
             return result
 
     def _log(self, recorded: RecordedCall | SyscallResult, result: SyscallResult, duration_ms: float) -> None:
+        """One event for the call; a logger that raises (a closed stderr's BrokenPipeError, say) is ignored,
+        as a tracer is (``telemetry.end_span``): the call is journaled, its result is still returned."""
         if self.logger is None:
             return
-        self.logger.info(
-            "syscall",
-            syscall=recorded.syscall if isinstance(recorded, RecordedCall) else "",
-            seq=result.seq,
-            principal=recorded.principal if isinstance(recorded, RecordedCall) else "",
-            status="ok" if result.ok else (result.error.code if result.error else "error"),
-            duration_ms=duration_ms,
-        )
+        try:
+            self.logger.info(
+                "syscall",
+                syscall=recorded.syscall if isinstance(recorded, RecordedCall) else "",
+                seq=result.seq,
+                principal=recorded.principal if isinstance(recorded, RecordedCall) else "",
+                status="ok" if result.ok else (result.error.code if result.error else "error"),
+                duration_ms=duration_ms,
+            )
+        except Exception:
+            return
 
     def _attempts(
         self, recorded: RecordedCall, transactions: TransactionSource | None, expect_refusal: bool = True

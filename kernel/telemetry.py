@@ -23,7 +23,15 @@ if TYPE_CHECKING:
     from kernel.dispatcher import RecordedCall
     from kernel.table import SyscallTable
 
-__all__ = ["INSTALL_HINT", "MEMORY_OPERATIONS", "CallSpan", "CallTracer", "OtelCallTracer", "otel_tracer"]
+__all__ = [
+    "INSTALL_HINT",
+    "MEMORY_OPERATIONS",
+    "OTHER_SYSCALLS",
+    "CallSpan",
+    "CallTracer",
+    "OtelCallTracer",
+    "otel_tracer",
+]
 
 INSTALL_HINT = "pip install -e '.[otel]'"
 
@@ -46,11 +54,40 @@ MEMORY_OPERATIONS: dict[str, str] = {
     "memory.awmu.restore": "update_memory",
     "memory.awmu.canonize": "update_memory",
     "memory.awmu.review": "update_memory",
+    "memory.awmu.reopen_request": "update_memory",  # a decided request or proposal back to PENDING
+    "memory.awmu.close": "delete_memory_store",  # the context ends: nothing in force, no more writes
+    "graph.checkpoint.get": "search_memory",
+    "graph.checkpoint.list": "search_memory",
+    "graph.checkpoint.put": "upsert_memory",  # replaces a checkpoint of the same id
+    "graph.checkpoint.put_writes": "upsert_memory",  # keeps a regular write, replaces a special one
+    "graph.thread.copy": "create_memory",
+    "graph.thread.delete": "delete_memory",
+    "graph.thread.prune": "delete_memory",
+    "graph.runs.delete": "delete_memory",
+    "graph.store.get": "search_memory",
+    "graph.store.search": "search_memory",
+    "graph.store.list_namespaces": "search_memory",
+    "graph.store.put": "upsert_memory",  # delete_memory with a null value_hash (see _operation)
 }
 """The syscalls that are memory operations in the GenAI semantic conventions, with their
-``gen_ai.operation.name``; the other syscalls (``access.*``, ``kernel.record``, ``pipeline.*``,
-``memory.awmu.events``, ``pressure``, ``validate_summary``) are not memory record operations and get
-no GenAI attribute."""
+``gen_ai.operation.name``. Every syscall of the table is here or in ``OTHER_SYSCALLS``."""
+
+OTHER_SYSCALLS = frozenset(
+    {
+        "access.grant",
+        "access.revoke",
+        "access.list",
+        "kernel.record",
+        "pipeline.begin",
+        "pipeline.end",
+        "memory.awmu.events",
+        "memory.awmu.pressure",
+        "memory.awmu.validate_summary",
+    }
+)
+"""The syscalls that are not memory record operations (rights, the kernel's own records, pipeline runs,
+working memory's audit log, its pressure measure and summary check): span ``arvis.syscall <name>``, no
+GenAI attribute."""
 
 FAILURES = frozenset(
     code.value for code in (ErrorCode.STORAGE_BUSY, ErrorCode.STORAGE_UNAVAILABLE, ErrorCode.INTERNAL_ERROR)
@@ -121,16 +158,22 @@ class _WriteFlags(msgspec.Struct):
     replace: bool = False
 
 
+class _StorePutValue(msgspec.Struct):
+    value_hash: Any = ""
+
+
 def _operation(syscall: str, args: bytes) -> str | None:
     """The call's ``gen_ai.operation.name``: a ``memory.write`` with ``"replace": true`` creates or
-    supersedes an entry without the caller choosing which, ``upsert_memory`` in the conventions' terms."""
+    supersedes an entry without the caller choosing which, ``upsert_memory`` in the conventions' terms; a
+    ``graph.store.put`` with a null ``value_hash`` deletes the item, ``delete_memory``."""
     operation = MEMORY_OPERATIONS.get(syscall)
-    if syscall == "memory.write":
-        try:
-            if msgspec.json.decode(args, type=_WriteFlags).replace:
-                return "upsert_memory"
-        except (msgspec.DecodeError, UnicodeDecodeError):
-            return operation  # refused invalid_args anyway
+    try:
+        if syscall == "memory.write" and msgspec.json.decode(args, type=_WriteFlags).replace:
+            return "upsert_memory"
+        if syscall == "graph.store.put" and msgspec.json.decode(args, type=_StorePutValue).value_hash is None:
+            return "delete_memory"
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return operation  # refused invalid_args anyway
     return operation
 
 

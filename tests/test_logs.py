@@ -49,6 +49,33 @@ def test_no_logger_no_events() -> None:
     assert events == []
 
 
+class _BrokenLogger:
+    """A logger whose stderr is gone: every event raises."""
+
+    def __init__(self) -> None:
+        self.tried = 0
+
+    def info(self, event: str, **fields: object) -> None:
+        self.tried += 1
+        raise BrokenPipeError("stderr closed")
+
+
+def test_a_logger_that_raises_is_ignored() -> None:
+    """The call was journaled before its event: a logger failure must not turn it into an exception."""
+    logger = _BrokenLogger()
+    kernel = open_kernel(":memory:", logger=logger)
+    try:
+        one = kernel.call("kernel.record", {"kind": "note", "payload": {}}, principal="agent:a")
+        many = kernel.call_many(
+            [("kernel.record", {"kind": "note", "payload": {}}, "agent:a"), ("no.such.call", {}, "agent:a")]
+        )
+    finally:
+        kernel.close()
+    assert one.ok and one.seq == 1
+    assert [result.seq for result in many] == [2, 3] and many[0].ok and not many[1].ok
+    assert logger.tried == 3
+
+
 def test_command_line_logs_json_lines_in_a_pipe(tmp_path: Path) -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "tools.cli", "--log-level", "info", "call", "memory.get", "--create", "--db",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import base64
 import json
+import os
 import re
 import stat
 import subprocess
@@ -402,7 +403,7 @@ def test_bad_checkpoints_and_keys_are_usage_errors(
         ((*verify, "--checkpoint", kept, "--key", tmp_path / "absent.pub"), "no key file"),
         ((*verify, "--checkpoint", tmp_path / "absent"), "no checkpoint file"),
         (("checkpoint", "--db", db, "--sign", pub), "not a private key"),
-        (("checkpoint", "--db", db, "--sign", tmp_path / "absent"), "cannot read"),
+        (("checkpoint", "--db", db, "--sign", tmp_path / "absent"), "no private key at"),
     ):
         assert says in _clean_error(capsys, *argv)
 
@@ -497,3 +498,22 @@ def test_a_private_key_others_may_read_is_refused(
     code, _, err = h.cli(capsys, "journal", "checkpoint", "--db", db, "--sign", loose, "-o", tmp_path / "c")
     assert code == 2
     assert "mode 0644" in err and "chmod 600" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_as_the_signing_key_is_refused_at_once(db: Path, tmp_path: Path) -> None:
+    """The key is read once, through the descriptor checked as a regular file: a FIFO nobody writes to
+    is refused (exit 2), not waited on. A subprocess, so a regression times out instead of hanging."""
+    fifo = tmp_path / "key.fifo"
+    os.mkfifo(fifo, 0o600)
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.cli", "journal", "checkpoint", "--db", str(db), "--sign", str(fifo)],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert "not a regular file" in done.stderr and "Traceback" not in done.stderr

@@ -21,7 +21,7 @@ from journal.reader import JournalReader
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.protocols import StorageBusy, StorageError
-from kernel.telemetry import INSTALL_HINT, MEMORY_OPERATIONS, CallSpan, otel_tracer
+from kernel.telemetry import INSTALL_HINT, MEMORY_OPERATIONS, OTHER_SYSCALLS, CallSpan, otel_tracer
 from syscalls.table import SYSCALL_TABLE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -342,6 +342,26 @@ def test_contents_only_on_opt_in_and_only_as_journaled(
 def test_the_memory_operations_are_the_conventions_and_the_tables() -> None:
     assert set(MEMORY_OPERATIONS) <= set(dict(SYSCALL_TABLE.items()))
     assert set(MEMORY_OPERATIONS.values()) <= CONVENTION_OPERATIONS
+
+
+def test_every_syscall_is_classified_once() -> None:
+    """A memory operation or explicitly not one: a new (or renamed) syscall cannot be forgotten."""
+    table = set(dict(SYSCALL_TABLE.items()))
+    memory, other = set(MEMORY_OPERATIONS), set(OTHER_SYSCALLS)
+    assert not memory & other
+    assert sorted(table - memory - other) == []
+    assert sorted((memory | other) - table) == []  # no stale name either
+
+
+def test_a_store_put_of_null_is_a_delete() -> None:
+    from kernel.telemetry import _operation
+
+    put = b'{"namespace":["u"],"key":"k","value_hash":'
+    assert _operation("graph.store.put", put + b'"' + b"0" * 64 + b'"}') == "upsert_memory"
+    assert _operation("graph.store.put", put + b"null}") == "delete_memory"
+    assert _operation("graph.store.put", b"[1]") == "upsert_memory"  # refused invalid_args anyway
+    assert _operation("memory.write", b'{"replace":true}') == "upsert_memory"
+    assert _operation("memory.write", b"{}") == "create_memory"
 
 
 def test_without_a_tracer_opentelemetry_is_never_imported() -> None:

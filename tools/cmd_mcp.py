@@ -53,8 +53,10 @@ ADMIN_ONLY = ("access.grant", "access.revoke")
 is better not offered a way to hand out rights)."""
 ALWAYS = ("pipeline.begin", "pipeline.end", "access.list")
 
-WITHHELD: dict[str, Any] = {"expected": None, "found": None, "diff": "", "withheld": True}
-"""What ``journal_verify`` blanks in a divergence for a principal that is not an administrator."""
+WITHHELD: dict[str, Any] = {"reason": "", "expected": None, "found": None, "diff": "", "withheld": True}
+"""What ``journal_verify`` blanks in a divergence for a principal that is not an administrator (the
+report's top-level ``reason`` too): its sides, and its reason, which may name other principals' rows.
+Its ``seq``, ``syscall`` and ``class`` stay."""
 
 VERIFY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -283,9 +285,10 @@ class ToolServer:
         value = report.to_json()
         divergence = value.get("divergence")
         if isinstance(divergence, dict) and not self.administrator:
-            # the two sides may hold other users' memory: an administrator sees them (or the file's owner,
-            # with `arvis journal verify`)
+            # the two sides may hold other users' memory, and the reason may name their rows: an
+            # administrator sees them (or the file's owner, with `arvis journal verify`)
             value["divergence"] = {**divergence, **WITHHELD}
+            value["reason"] = WITHHELD["reason"]
         return value, not report.verified
 
     # --- the protocol --------------------------------------------------------------------------------

@@ -183,18 +183,25 @@ def run_keygen(options: argparse.Namespace) -> int:
 
 
 def _signer(path: str) -> SignerKey:
-    """The signing key in ``path``: first whether it is one at all (a .pub given by mistake is named as
-    such), then whether its file is private (``tools.private_file``: 0600, the caller's own)."""
-    text = _read_small(path, "a private key", _MAX_KEY_BYTES).decode("utf-8", "replace")
-    try:
-        key = SignerKey.parse(text)
-    except NoteError as exc:
-        hint = (
-            "sign with the private key file, not its .pub" if "+" in text and "PRIVATE" not in text else None
-        )
-        raise CommandError(f"{shown(path)} is not a private key: {exc}", hint=hint) from None
-    read_private(Path(path), "the private key", _MAX_KEY_BYTES)
-    return key
+    """The signing key in ``path``, read once through the checked descriptor (``tools.private_file``: a
+    regular file, so a FIFO is refused rather than waited on): first whether it is one at all (a .pub
+    given by mistake is named as such), then whether its file is private (0600, the caller's own)."""
+    parsed: list[SignerKey] = []
+
+    def parse(data: bytes) -> None:
+        text = data.decode("utf-8", "replace")
+        try:
+            parsed.append(SignerKey.parse(text))
+        except NoteError as exc:
+            hint = (
+                "sign with the private key file, not its .pub"
+                if "+" in text and "PRIVATE" not in text
+                else None
+            )
+            raise CommandError(f"{shown(path)} is not a private key: {exc}", hint=hint) from None
+
+    read_private(Path(path), "the private key", _MAX_KEY_BYTES, validate=parse)
+    return parsed[0]
 
 
 def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:

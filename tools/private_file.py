@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shlex
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from tools.common import CommandError
@@ -21,9 +22,21 @@ def _shown(path: Path) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
-def read_private(path: Path, what: str, limit: int, *, missing_hint: str | None = None) -> bytes:
+def read_private(
+    path: Path,
+    what: str,
+    limit: int,
+    *,
+    missing_hint: str | None = None,
+    validate: Callable[[bytes], None] | None = None,
+) -> bytes:
     """At most ``limit`` bytes of ``path``, checked as above; any problem is a usage error (exit 2)
-    naming ``what`` (e.g. "the admin key") and the file; a missing file's error carries ``missing_hint``."""
+    naming ``what`` (e.g. "the admin key") and the file; a missing file's error carries ``missing_hint``.
+
+    ``validate``, if given, is called with the bytes read once the file is known to be a regular file of
+    at most ``limit`` bytes, before its owner and mode are checked: what it raises (a ``CommandError``
+    saying the file is not a key at all, say) is reported first, so a public key given by mistake is named
+    as such rather than as a file others may read. The bytes it checks are the bytes returned."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         descriptor = os.open(path, flags)  # then fstat: what is checked is what is read
@@ -32,7 +45,8 @@ def read_private(path: Path, what: str, limit: int, *, missing_hint: str | None 
     except OSError as exc:
         raise CommandError(f"cannot read {what} {_shown(path)}: {exc.strerror or exc}") from None
     try:
-        _check(path, what, os.fstat(descriptor))
+        status = os.fstat(descriptor)
+        _check_regular(path, what, status)
         data = os.read(descriptor, limit + 1)
     except OSError as exc:
         raise CommandError(f"cannot read {what} {_shown(path)}: {exc.strerror or exc}") from None
@@ -40,12 +54,18 @@ def read_private(path: Path, what: str, limit: int, *, missing_hint: str | None 
         os.close(descriptor)
     if len(data) > limit:
         raise CommandError(f"{what} {_shown(path)} is larger than {limit} bytes")
+    if validate is not None:
+        validate(data)
+    _check_private(path, what, status)
     return data
 
 
-def _check(path: Path, what: str, status: os.stat_result) -> None:
+def _check_regular(path: Path, what: str, status: os.stat_result) -> None:
     if not stat.S_ISREG(status.st_mode):
         raise CommandError(f"{what} {_shown(path)} is not a regular file")
+
+
+def _check_private(path: Path, what: str, status: os.stat_result) -> None:
     getuid = getattr(os, "getuid", None)
     if getuid is not None and status.st_uid != getuid():
         raise CommandError(
