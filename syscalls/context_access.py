@@ -96,9 +96,9 @@ def require_closer(ctx: CallContext, context_id: str) -> bool:
     or a holder of ``admin`` on the context id or ``*``; no ``operators`` pattern: closing ends the
     context for everyone, a decision of whoever holds it. True, the verdict the engine is given."""
     owner = ctx.tx.context_owners.owner_of(context_id)
-    if is_builtin_admin(ctx.principal) or (owner is not None and ctx.principal == owner):
+    if context_operator([], ctx.principal, context_id, owner, ()):
         return True
-    if not granted(ctx.tx.grants.grants_of(ctx.principal), Capability.ADMIN, context_id):
+    if not context_operator(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, context_id, owner, ()):
         raise _denied(ctx, "close", context_id)
     return True
 
