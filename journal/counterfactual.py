@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Engine
+
 from journal.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named
 from journal.replay import Replayer
 from journal.store import JournalHeader
@@ -63,10 +65,13 @@ class Counterfactual:
         table: SyscallTable,
         services: KernelServiceRegistry | None = None,
         on_disk: bool = False,
+        blobs_from: Engine | None = None,
     ) -> None:
         self.principal = principal
         self.table = table
-        self.replayer = Replayer(header, table=table, services=services, on_disk=on_disk)
+        self.replayer = Replayer(
+            header, table=table, services=services, on_disk=on_disk, blobs_from=blobs_from
+        )
         self.tracer = Tracer(TraceQuery(principal=principal))
         self.dependents: list[DependentCall] = []
         self.skipped: list[int] = []

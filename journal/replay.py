@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from sqlalchemy import Engine
 
 from arvis.canonical import decode, parse_time
 from journal.blob_store import check_blobs, reader_for
@@ -162,7 +163,11 @@ class Replayer:
         table: SyscallTable,
         services: KernelServiceRegistry | None = None,
         on_disk: bool = False,
+        blobs_from: Engine | None = None,
     ) -> None:
+        """``blobs_from``: the database of the journal being replayed; its blobs are what the recorded
+        store searches read (each checked against its hash), so the replay reads the same bytes. Without
+        it, a search that needs blobs is refused (``no_memory_service``), as it would diverge."""
         damaged = damaged_header(header)
         if damaged is not None:  # its clock starts at created_at and its store copies the header's text
             raise StorageError(f"the journal cannot be replayed: {damaged.reason}")
@@ -182,7 +187,11 @@ class Replayer:
         self._in_batch = 0
         self.kernel = Kernel(
             table=table,
-            services=default_services() if services is None else services,
+            # the store's searches read the replayed journal's blobs, whatever the caller bound
+            services=dataclasses.replace(
+                default_services() if services is None else services,
+                blob_reader=None if blobs_from is None else reader_for(blobs_from),
+            ),
             store=self.store,
             clock=clock,
         )
@@ -360,13 +369,14 @@ def verify_journal(
     divergence: Divergence | None = None
     if chain.header_break is not None:
         divergence = Divergence(0, "", DivergenceClass.INVALID_HISTORY, chain.header_break.reason)
-    # the store's searches read the audited journal's blobs, whatever the caller bound (the same bytes
-    # the recorded calls read, each checked against its hash)
-    services = dataclasses.replace(
-        default_services() if services is None else services, blob_reader=reader_for(reader.engine)
-    )
     replayer = (
-        Replayer(header, table=table, services=services, on_disk=_size(reader) > IN_MEMORY_LIMIT)
+        Replayer(
+            header,
+            table=table,
+            services=services,
+            on_disk=_size(reader) > IN_MEMORY_LIMIT,
+            blobs_from=reader.engine,
+        )
         if replay and divergence is None
         else None
     )

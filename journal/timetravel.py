@@ -75,7 +75,7 @@ def replay_until(
     header = reader.header()
     if header is None:
         raise StorageError("the database holds no arvis journal (no header)")
-    replayer = Replayer(header, table=table)
+    replayer = Replayer(header, table=table, blobs_from=reader.engine)
     last_seq, last_time = 0, None
     try:
         for entry in reader.entries(JournalFilter(until_seq=seq)):

@@ -6,6 +6,7 @@ verify; a stranger is refused."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -194,3 +195,38 @@ def test_a_stranger_is_refused(db: Path, store: ArvisStore) -> None:
         assert [item.key for item in stranger.search(())] == ["k"]
     report = _verify(db)
     assert report.verified, report.divergence
+
+
+def test_time_travel_and_rollback_replay_a_filtered_search_with_the_journals_blobs(
+    db: Path, store: ArvisStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every replay, not verification alone, reads the replayed journal's blobs: a filtered search
+    replays as recorded at any seq, and a rollback of someone else does not count it as a dependent."""
+    import journal_helpers as h
+
+    from journal.timetravel import state_at
+    from tools.admin_key import create_key
+
+    store.put(("alice",), "k", {"color": "red"})
+    assert [item.key for item in store.search(("alice",), filter={"color": "red"})] == ["k"]
+    reader = JournalReader.open(str(db))
+    try:
+        assert state_at(reader, None, table=SYSCALL_TABLE).seq == len(_syscalls(db))
+    finally:
+        reader.close()
+    create_key(Path(f"{db}.admin-key"))
+    code, out, err = h.cli(
+        capsys,
+        "journal",
+        "rollback",
+        "--db",
+        db,
+        "--principal",
+        "user:nobody",
+        "--as",
+        "operator:x",
+        "-o",
+        "json",
+    )
+    assert json.loads(out)["dependents"] == [], out
+    assert code == 0, err

@@ -80,7 +80,7 @@ def run_rollback(options: argparse.Namespace) -> int:
         raise CommandError("an operator cannot roll itself back", hint="give --as another operator:NAME")
     target = existing_db(options.db)
     identity = identity_for(operator, target, options.admin_key)  # exit 2 before anything opens
-    reader = JournalReader.open(target)
+    reader = JournalReader.open(target)  # open to the end: the replay reads its blobs
     try:
         header = reader.header()
         if header is None:
@@ -91,13 +91,14 @@ def run_rollback(options: argparse.Namespace) -> int:
             principal,
             table=SYSCALL_TABLE,
             on_disk=head is not None and head.seq > IN_MEMORY_LIMIT,
+            blobs_from=reader.engine,
         )
+        try:
+            report = _roll_back(target, counterfactual, principal, operator, identity)
+        finally:
+            counterfactual.close()
     finally:
         reader.close()
-    try:
-        report = _roll_back(target, counterfactual, principal, operator, identity)
-    finally:
-        counterfactual.close()
     _print_report(report, options.output)
     # what no syscall restored (graph state among it, which the content digest does not cover) fails too
     clean = report["equal"] and not report["dependents"] and not report["not_undone"]
