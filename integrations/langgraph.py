@@ -303,25 +303,29 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         checkpoint_type, checkpoint_bytes = self.serde.dumps_typed(stored)
         blobs = [checkpoint_bytes]
         new_values: _List[dict[str, Any]] = []
+        holding: _List[dict[str, Any]] = []  # the values whose hash is their blob's, in blob order
         for channel, version in new_versions.items():
             value: dict[str, Any] = {"channel": channel, "version": version, "type": EMPTY_VALUE}
             if channel in values:
                 value_type, value_bytes = self.serde.dumps_typed(values[channel])
-                value.update(type=value_type, hash=blob_store.hash_of(value_bytes))
+                value["type"] = value_type
                 blobs.append(value_bytes)
+                holding.append(value)
             new_values.append(value)
-        args = {
-            "thread_id": thread_id,
-            "checkpoint_ns": checkpoint_ns,
-            "checkpoint_id": checkpoint["id"],
-            "parent_checkpoint_id": configurable.get("checkpoint_id"),
-            "checkpoint": {"type": checkpoint_type, "hash": blob_store.hash_of(checkpoint_bytes)},
-            "metadata": get_serializable_checkpoint_metadata(config, metadata),
-            "channel_versions": checkpoint["channel_versions"],
-            "new_values": new_values,
-        }
         with self._lock:
-            self._store(blobs)
+            checkpoint_key, *value_keys = self._store(blobs)  # each blob hashed once, here
+            for value, key in zip(holding, value_keys, strict=True):
+                value["hash"] = key
+            args = {
+                "thread_id": thread_id,
+                "checkpoint_ns": checkpoint_ns,
+                "checkpoint_id": checkpoint["id"],
+                "parent_checkpoint_id": configurable.get("checkpoint_id"),
+                "checkpoint": {"type": checkpoint_type, "hash": checkpoint_key},
+                "metadata": get_serializable_checkpoint_metadata(config, metadata),
+                "channel_versions": checkpoint["channel_versions"],
+                "new_values": new_values,
+            }
             self._call("graph.checkpoint.put", args)
         return _config(thread_id, checkpoint_ns, checkpoint["id"])
 

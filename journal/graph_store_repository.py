@@ -69,6 +69,10 @@ class SqlGraphStoreRepository(GraphStoreRepository):
             for namespace, seq in self._sql.rows(f"SELECT namespace, created_seq FROM {_NAMESPACES}")
         }
 
+    def has_namespace(self, namespace: str) -> bool:
+        sql = f"SELECT 1 FROM {_NAMESPACES} WHERE namespace = :namespace"
+        return self._sql.first(sql, {"namespace": namespace}) is not None
+
     def add_namespace(self, namespace: str) -> None:
         row = {"namespace": namespace, "created_seq": self._seq}
         self._sql.write(_INSERT_NAMESPACE, row)
@@ -110,6 +114,9 @@ class NoGraphStore(GraphStoreRepository):
 
     def namespaces(self) -> dict[str, int]:
         return {}
+
+    def has_namespace(self, namespace: str) -> bool:
+        return False
 
     def add_namespace(self, namespace: str) -> None:
         raise StorageError(self._MESSAGE)

@@ -59,6 +59,10 @@ class GraphStoreRepository(ABC):
         """Every namespace ever written into (canonical JSON text) and the seq that first did."""
 
     @abstractmethod
+    def has_namespace(self, namespace: str) -> bool:
+        """Whether a namespace was ever written into (one row read)."""
+
+    @abstractmethod
     def add_namespace(self, namespace: str) -> None:
         """Record a namespace first written into by this call."""
 

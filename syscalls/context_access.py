@@ -17,6 +17,7 @@ from kernel.access import (
     context_operator,
     granted,
     is_builtin_admin,
+    pattern_names,
     reserved_to,
 )
 from kernel.errors import ErrorCode, KernelError
@@ -107,9 +108,13 @@ def may_canonize(ctx: CallContext, context_id: str) -> bool:
     """Whether the principal may review (canonize) in the context (format 2): a grant, or a match of its
     ``canonizers`` where the owner itself may canonize."""
     grants = ctx.tx.grants.grants_of(ctx.principal)
-    owner = ctx.tx.context_owners.owner_of(context_id)
+    if granted(grants, Capability.CANONIZE, context_id):  # the caller's own grant decides: nothing else read
+        return True
     record = ctx.tx.awmu_repository.get_context(context_id)
     canonizers = () if record is None else record.config.canonizers
+    if not any(pattern_names(pattern, ctx.principal) for pattern in canonizers):
+        return False
+    owner = ctx.tx.context_owners.owner_of(context_id)
     owner_grants = ctx.tx.grants.grants_of(owner) if owner is not None and not is_builtin_admin(owner) else []
     return context_canonizer(grants, ctx.principal, context_id, owner, owner_grants, canonizers)
 

@@ -236,7 +236,7 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
     expires_at = None if args.ttl is None else _expiry(ctx.now, args.ttl)
     if owner is None:
         store.add_owner(prefix, ctx.principal)
-    if namespace not in store.namespaces():
+    if found is None and not store.has_namespace(namespace):  # an item there: its namespace is listed
         store.add_namespace(namespace)
     now = format_time(ctx.now)
     kept = found is not None and _live(found, ctx.now)

@@ -274,7 +274,7 @@ def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
         seq=ctx.seq,
         principal=ctx.principal,
         operator=operator,
-        canonizer=canonizer_verdict(ctx, args.context_id),
+        canonizer=lambda: canonizer_verdict(ctx, args.context_id),  # read only for a CANON unit
     )
 
 

@@ -3,6 +3,7 @@ a decided request, and closing a context."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -162,13 +163,23 @@ def archive(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, 
     return {"unit": unit_wire(gone)}
 
 
+def _may_canonize(session: ContextSession, canonizer: Callable[[], bool | None] | None) -> bool:
+    verdict = None if canonizer is None else canonizer()
+    return session.can_canonize() if verdict is None else verdict
+
+
 def restore(
-    session: ContextSession, *, unit_id: str, reason: str, canonizer: bool | None = None
+    session: ContextSession,
+    *,
+    unit_id: str,
+    reason: str,
+    canonizer: Callable[[], bool | None] | None = None,
 ) -> dict[str, Any]:
     """An explicit restore: an archived, superseded or evicted unit becomes ACTIVE again, the same unit
     with its text, authority, pinned flag, sources, rank and tier as stored; room is made as for a seed.
     No detector runs: like a seed, it is an operator's act. A CANON unit also needs the canonize right
-    (``canonizer``: the caller's verdict; None: the context's ``canonizers`` patterns decide), because
+    (``canonizer``: asked only then, the caller's verdict; None from it, or no ``canonizer``: the
+    context's ``canonizers`` patterns decide), because
     CANON comes by approval only. A superseded unit loses its ``superseded_by`` link (named in the event);
     the unit that superseded it is left as it is."""
     session.require_operator("restore")
@@ -179,8 +190,7 @@ def restore(
         )
     if unit.status is UnitStatus.ACTIVE:
         raise AwmuRuleError(AwmuErrorCode.UNIT_ACTIVE, f"unit '{unit_id}' is ACTIVE already")
-    allowed = session.can_canonize() if canonizer is None else canonizer
-    if unit.authority is Authority.CANON and not allowed:
+    if unit.authority is Authority.CANON and not _may_canonize(session, canonizer):
         raise AwmuRuleError(
             AwmuErrorCode.NOT_AUTHORIZED,
             f"principal '{session.principal}' may not restore the CANON unit '{unit_id}': "

@@ -181,10 +181,10 @@ class WorkingMemoryService:
         seq: int,
         principal: str,
         operator: bool | None = None,
-        canonizer: bool | None = None,
+        canonizer: Callable[[], bool | None] | None = None,
     ) -> dict[str, Any]:
         """Bring an archived, superseded or evicted unit back. ``operator`` as for ``seed``; ``canonizer``:
-        whether the principal may canonize in the context (a CANON unit needs it), as the kernel decided
+        asked only for a CANON unit, whether the principal may canonize in the context, as the kernel decides
         it; None: the context's ``canonizers`` patterns decide."""
         session = self._open(repo, context_id, seq, principal, operator)
         return restore(session, unit_id=unit_id, reason=reason, canonizer=canonizer)
