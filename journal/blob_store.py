@@ -10,7 +10,6 @@ stored blob must hash to its key, and every hash the graph tables reference must
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -18,6 +17,7 @@ from sqlalchemy import Connection, Engine, bindparam, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from arvis.canonical import sha256_hex
 from journal.engine import one_line, open_engine
 from kernel.protocols import StorageError
 
@@ -54,9 +54,8 @@ class BlobMissing(LookupError):
     """A referenced blob is not stored, or its bytes no longer hash to its key."""
 
 
-def hash_of(data: bytes) -> str:
-    """A blob's key: the lower-case hex SHA-256 of its bytes."""
-    return hashlib.sha256(data).hexdigest()
+hash_of = sha256_hex
+"""A blob's key: the lower-case hex SHA-256 of its bytes (``arvis.canonical.sha256_hex``)."""
 
 
 def put_many(engine: Engine, blobs: Iterable[bytes]) -> list[str]:

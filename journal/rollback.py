@@ -35,6 +35,7 @@ from journal.schema import (
     memory_entries,
     pipeline_runs,
 )
+from kernel.access import Capability, Grant, granted
 
 __all__ = ["PlannedCall", "RollbackPlan", "plan_rollback"]
 
@@ -449,12 +450,12 @@ def _as_canonizer(
         context = named if isinstance(named, str) else now.context_of(str(call.args.get("request_id")))
         by_context.setdefault(context or "", []).append(call)
     for context, group in by_context.items():
-        if not context or held & {
-            ("canonize", context),
-            ("canonize", "*"),
-            ("admin", context),
-            ("admin", "*"),
-        }:
+        holds = [
+            Grant(operator, Capability(capability), scope)
+            for capability, scope in held
+            if capability in {member.value for member in Capability}  # a hand-edited row grants nothing
+        ]
+        if not context or granted(holds, Capability.CANONIZE, context):
             wrapped.extend(group)
             continue
         grant = {"principal": operator, "capability": "canonize", "scope": context}
