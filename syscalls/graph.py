@@ -154,13 +154,12 @@ class _Access(OwnedNames):
         super().__init__(
             ctx, scope_prefix=THREAD_SCOPE_PREFIX, noun="graph thread", owner_of=ctx.tx.graph.owner_of
         )
-        self._claiming = ctx
 
     def claim(self, thread_id: str) -> None:
         """Before writing into a thread: refused unless the principal may write it; an unclaimed
         thread becomes the principal's."""
         if self.require(Capability.WRITE, thread_id) is None:
-            self._claiming.tx.graph.add_owner(thread_id, self._claiming.principal)
+            self._ctx.tx.graph.add_owner(thread_id, self._ctx.principal)
 
 
 # --- wire forms -------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tools.common import CommandError
-from tools.private_file import read_private
+from tools.private_file import read_private, shown_path
 
 if TYPE_CHECKING:
     from kernel.identity import IdentityPolicy
@@ -77,11 +77,6 @@ def admin_key_path(target: str, given: str | None) -> Path | None:
         return Path(named)
     file = sqlite_file(target)
     return None if file is None else Path(file + KEY_SUFFIX)
-
-
-def shown_path(path: Path) -> str:
-    """A path as printed in messages (bytes that are not UTF-8 escaped, ``\\xff``)."""
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def create_key(path: Path) -> None:

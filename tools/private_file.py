@@ -15,10 +15,11 @@ from pathlib import Path
 
 from tools.common import CommandError
 
-__all__ = ["read_private"]
+__all__ = ["read_private", "shown_path"]
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
+    """A path as printed in messages (bytes that are not UTF-8 escaped, ``\\xff``)."""
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
@@ -41,19 +42,21 @@ def read_private(
     try:
         descriptor = os.open(path, flags)  # then fstat: what is checked is what is read
     except FileNotFoundError:
-        raise CommandError(f"no {what.removeprefix('the ')} at {_shown(path)}", hint=missing_hint) from None
+        raise CommandError(
+            f"no {what.removeprefix('the ')} at {shown_path(path)}", hint=missing_hint
+        ) from None
     except OSError as exc:
-        raise CommandError(f"cannot read {what} {_shown(path)}: {exc.strerror or exc}") from None
+        raise CommandError(f"cannot read {what} {shown_path(path)}: {exc.strerror or exc}") from None
     try:
         status = os.fstat(descriptor)
         _check_regular(path, what, status)
         data = os.read(descriptor, limit + 1)
     except OSError as exc:
-        raise CommandError(f"cannot read {what} {_shown(path)}: {exc.strerror or exc}") from None
+        raise CommandError(f"cannot read {what} {shown_path(path)}: {exc.strerror or exc}") from None
     finally:
         os.close(descriptor)
     if len(data) > limit:
-        raise CommandError(f"{what} {_shown(path)} is larger than {limit} bytes")
+        raise CommandError(f"{what} {shown_path(path)} is larger than {limit} bytes")
     if validate is not None:
         validate(data)
     _check_private(path, what, status)
@@ -62,19 +65,19 @@ def read_private(
 
 def _check_regular(path: Path, what: str, status: os.stat_result) -> None:
     if not stat.S_ISREG(status.st_mode):
-        raise CommandError(f"{what} {_shown(path)} is not a regular file")
+        raise CommandError(f"{what} {shown_path(path)} is not a regular file")
 
 
 def _check_private(path: Path, what: str, status: os.stat_result) -> None:
     getuid = getattr(os, "getuid", None)
     if getuid is not None and status.st_uid != getuid():
         raise CommandError(
-            f"{what} {_shown(path)} belongs to another user (uid {status.st_uid})",
+            f"{what} {shown_path(path)} belongs to another user (uid {status.st_uid})",
             hint="use a key file of your own",
         )
     mode = stat.S_IMODE(status.st_mode)
     if mode & 0o077:
         raise CommandError(
-            f"{what} {_shown(path)} has mode {mode:04o}: others than its owner may use it",
-            hint=f"chmod 600 {shlex.quote(_shown(path))}",
+            f"{what} {shown_path(path)} has mode {mode:04o}: others than its owner may use it",
+            hint=f"chmod 600 {shlex.quote(shown_path(path))}",
         )
