@@ -25,6 +25,7 @@ from bench import (
     bench_batch,
     bench_cli,
     bench_merkle,
+    bench_peer,
     bench_rss,
     bench_snapshot,
     bench_verify,
@@ -52,6 +53,7 @@ BENCHMARKS: list[tuple[str, Runner]] = [
     (bench_rss.NAME, bench_rss.run),
     (bench_cli.NAME, bench_cli.run),
     (bench_merkle.NAME, bench_merkle.run),
+    (bench_peer.NAME, bench_peer.run),
 ]
 
 PROFILES: dict[str, Setup] = {
@@ -62,6 +64,9 @@ PROFILES: dict[str, Setup] = {
     bench_snapshot.NAME: bench_snapshot.profile_setup,
     bench_working_memory.NAME: bench_working_memory.profile_setup,
     bench_working_memory.SCENARIO_NAME: bench_working_memory.profile_setup_scenario,
+    bench_peer.GET_NAME: bench_peer.profile_setup_get,
+    bench_peer.SNAPSHOT_AT_NAME: bench_peer.profile_setup_snapshot_at,
+    bench_peer.STATE_AT_NAME: bench_peer.profile_setup_state_at,
 }
 """The kernel side of each benchmark, for the profiler (peak RSS is not a matter of time, and the command
 line's figures are child processes: neither is profiled)."""

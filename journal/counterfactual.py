@@ -9,11 +9,13 @@ on the principal's calls: a rollback cannot make the journal as if those calls n
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine
 
+from journal.blob_store import get_many
 from journal.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named
 from journal.replay import Replayer
 from journal.store import JournalHeader
@@ -72,7 +74,10 @@ class Counterfactual:
         self.replayer = Replayer(
             header, table=table, services=services, on_disk=on_disk, blobs_from=blobs_from
         )
-        self.tracer = Tracer(TraceQuery(principal=principal))
+        self.tracer = Tracer(
+            TraceQuery(principal=principal),
+            pieces=None if blobs_from is None else functools.partial(get_many, blobs_from),
+        )
         self.dependents: list[DependentCall] = []
         self.skipped: list[int] = []
         self._keys: dict[tuple[str, str], str] = {}

@@ -15,6 +15,7 @@ from typing import Any
 
 from arvis.canonical import decode
 from kernel.abi import JournalEntry
+from kernel.result_pieces import PieceFetch, piece_key
 
 __all__ = [
     "SOURCE_SYSCALLS",
@@ -106,8 +107,13 @@ def unit_ids_named(args: dict[str, Any]) -> set[str]:
 class Tracer:
     """Feed it the journal's entries in seq order; ``trace`` holds the answer so far."""
 
-    def __init__(self, query: TraceQuery) -> None:
+    def __init__(self, query: TraceQuery, *, pieces: PieceFetch | None = None) -> None:
+        """``pieces``: reads the pieces of results journaled by reference (``kernel.result_pieces``),
+        by key; without it, a snapshot whose entries are journaled by reference names none of them."""
         self.trace = Trace(query)
+        self._pieces = pieces
+        self._last_piece: tuple[str, Any] = ("", None)
+        """The last piece read, decoded: consecutive snapshots of unchanged state share one."""
         self.units: dict[str, int] = {}
         """Traced unit id -> the seq that created it."""
         self.queued: set[str] = set()
@@ -272,10 +278,20 @@ class Tracer:
         elif entry.syscall == "memory.snapshot" and self.entries:
             self._snapshot(entry, args, value)
 
+    def _whole(self, part: Any) -> Any:
+        """An array of a result as it was returned: read back from the blob store where the journal
+        holds a reference to it (``kernel.result_pieces``)."""
+        key = piece_key(part)
+        if key is None or self._pieces is None:
+            return part if isinstance(part, list) else None
+        if self._last_piece[0] != key:
+            self._last_piece = (key, decode(self._pieces([key])[key]))
+        return self._last_piece[1]
+
     def _snapshot(self, entry: JournalEntry, args: dict[str, Any], value: dict[str, Any]) -> None:
         user = str(value.get("user_id"))
         snapshot = value.get("snapshot")
-        active = snapshot.get("active_entries") if isinstance(snapshot, dict) else None
+        active = self._whole(snapshot.get("active_entries")) if isinstance(snapshot, dict) else None
         keys = [
             item.get("key")
             for item in active or []
@@ -298,9 +314,12 @@ class Tracer:
             )
 
 
-def trace_journal(entries: Iterable[JournalEntry], query: TraceQuery) -> Trace:
-    """The trace of ``query`` over ``entries`` (in seq order, streamed: ``JournalReader.entries``)."""
-    tracer = Tracer(query)
+def trace_journal(
+    entries: Iterable[JournalEntry], query: TraceQuery, *, pieces: PieceFetch | None = None
+) -> Trace:
+    """The trace of ``query`` over ``entries`` (in seq order, streamed: ``JournalReader.entries``);
+    ``pieces`` reads the pieces of results journaled by reference."""
+    tracer = Tracer(query, pieces=pieces)
     for entry in entries:
         tracer.feed(entry)
     return tracer.trace

@@ -46,11 +46,13 @@ __all__ = [
     "pipeline_runs",
 ]
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """The format a new journal is created in. Entries are encoded alike in every format; the version
-says which access rules the kernel applies to the journal (``kernel.access.AccessRules``): format 1
-keeps the first release's rules, so a journal written by it replays byte for byte forever."""
-FORMAT_VERSIONS = (1, 2)
+says which rules the kernel applies to the journal (``kernel.formats``): format 1 keeps the first
+release's access rules, format 2 owned contexts and scoped runs, format 3 adds reads journaled by
+reference. A journal keeps its format for life, so a journal written by any release replays byte for
+byte forever."""
+FORMAT_VERSIONS = (1, 2, 3)
 """Every format this release reads, verifies and appends to."""
 
 metadata = MetaData()

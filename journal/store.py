@@ -7,7 +7,7 @@ generator-based context managers cost more than the statements they wrap.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -122,6 +122,9 @@ def _header_holds(connection: Connection, header: JournalHeader) -> bool:
 
 
 _APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields__])
+_PUT_PIECE = "INSERT INTO graph_blobs (hash, data) VALUES (:hash, :data) ON CONFLICT (hash) DO NOTHING"
+"""A piece of a result journaled by reference (``kernel.result_pieces``), content-addressed: storing
+the same bytes again changes nothing."""
 
 
 Translate = Callable[[BaseException], BaseException]
@@ -177,9 +180,13 @@ class SqlTransaction:
         translate: Translate,
         deferred: bool = False,
         active_runs: ActiveRuns | None = None,
+        stores_pieces: bool = True,
     ) -> None:
+        """``stores_pieces``: whether the pieces of a result journaled by reference are stored (False
+        in a private scratch store, whose replay compares the references alone)."""
         self._translate = translate
         self._deferred = deferred
+        self._stores_pieces = stores_pieces
         self._active_runs = active_runs
         self._sql = sql
         self._next_seq = next_seq
@@ -282,9 +289,13 @@ class SqlTransaction:
         args: bytes,
         status: str,
         result: bytes,
+        pieces: Sequence[tuple[str, bytes]] = (),
     ) -> JournalEntry:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
+        if self._stores_pieces:  # a scratch replay store compares the references alone
+            for key, data in pieces:
+                self._sql.write(_PUT_PIECE, {"hash": key, "data": data})
         effects_hash = (
             sha256_hex(canonical_bytes_of_own(self._effects)) if self._effects else EMPTY_EFFECTS_HASH
         )
@@ -337,6 +348,7 @@ class _BatchCall:
             translate=batch.translate,
             deferred=True,
             active_runs=batch.active_runs,
+            stores_pieces=batch.keep_entries,
         )
         return self._tx
 
@@ -620,6 +632,7 @@ class SqlJournalStore:
             translate=self._translate,
             deferred=not self._keep_entries,
             active_runs=self._active_runs,
+            stores_pieces=self._keep_entries,
         )
 
     def _new_batch(self, next_seq: int, prev_hash: str) -> SqlBatch:

@@ -15,7 +15,6 @@ from arvis.awmu.errors import AwmuRuleError
 from arvis.canonical import canonical_bytes_of_own, format_time, parse_time
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
-from kernel.access import AccessRules
 from kernel.arguments import (
     MAX_NAME_LENGTH,
     MAX_PRINCIPAL_LENGTH,
@@ -26,10 +25,12 @@ from kernel.arguments import (
 )
 from kernel.clock import Clock
 from kernel.errors import ErrorCode, KernelError
+from kernel.formats import rules_of
 from kernel.identity import IdentityPolicy, VouchedPrincipals, refusal_detail
 from kernel.pipeline import pipeline
 from kernel.protocols import JournalStore, StorageBusy, StorageError, StorageStale, Transaction
 from kernel.registry import KernelServiceRegistry
+from kernel.result_pieces import split as split_result
 from kernel.table import SyscallSpec, SyscallTable
 from kernel.telemetry import CallSpan, CallTracer, end_span, start_span
 
@@ -85,8 +86,10 @@ class Kernel:
         embedding application vouching for them (``VouchedPrincipals``). ``tracer``: one span per call
         (``kernel.telemetry``; ``otel_tracer()`` for OpenTelemetry); None: no spans."""
         self.identity: IdentityPolicy = VouchedPrincipals() if identity is None else identity
-        self.access_rules = AccessRules(store.format_version)
-        """The access rules of the journal (``kernel.access.AccessRules``): its format version."""
+        self.format = rules_of(store.format_version)
+        """What the journal's format decides (``kernel.formats``)."""
+        self.access_rules = self.format.access
+        """The access rules of the journal (``kernel.access.AccessRules``): its format's."""
         self.busy_retries = busy_retries
         self.logger = logger
         self.tracer = tracer
@@ -321,20 +324,28 @@ class Kernel:
                 raise
             except Exception as exc:
                 error = SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+            pieces: tuple[tuple[str, bytes], ...] = ()
             if error is not None:
                 result = SyscallResult(ok=False, seq=tx.next_seq, error=error)
-                encoded = canonical_bytes_of_own(result.journal_payload())
+                journaled = canonical_bytes_of_own(result.journal_payload())
+            elif self.format.results_by_reference and spec.result_pieces:
+                split = split_result(value, spec.result_pieces)
+                # the caller gets the whole result; the journal its bulky parts by reference
+                result = SyscallResult.from_journaled(tx.next_seq, split.whole)
+                journaled, pieces = split.journaled, split.pieces
             else:
                 encoded = canonical_bytes_of_own({"ok": True, "value": value})
                 # the caller gets exactly what the journal holds (lists, not tuples), as a replay would
                 result = SyscallResult.from_journaled(tx.next_seq, encoded)
+                journaled = encoded
             tx.append(
                 recorded_at=recorded.recorded_at,
                 syscall=recorded.syscall,
                 principal=recorded.principal,
                 args=recorded.args,
                 status="ok" if error is None else error.code,
-                result=encoded,
+                result=journaled,
+                pieces=pieces,
             )
         return result
 

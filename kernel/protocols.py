@@ -3,6 +3,7 @@ journal entry that commits with them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
@@ -77,8 +78,11 @@ class Transaction(Protocol):
         args: bytes,
         status: str,
         result: bytes,
+        pieces: Sequence[tuple[str, bytes]] = (),
     ) -> JournalEntry:
-        """Append the call's entry, chaining it and hashing the effects written in this transaction."""
+        """Append the call's entry, chaining it and hashing the effects written in this transaction;
+        ``pieces``: the (key, bytes) the journaled ``result`` references (``kernel.result_pieces``),
+        stored content-addressed in the same transaction."""
         ...
 
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from contextlib import closing
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tools import journal_ls, journal_stats
 from tools.admin_key import add_admin_key_argument
 from tools.argtypes import positive_seconds, seq_number
 from tools.common import EXIT_OK, CommandError, add_db_argument, existing_db
-from tools.output import FORMATS, entry_to_json, print_entry, print_table
+from tools.output import FORMATS, entry_to_json, print_entry, print_json, print_table
 
 if TYPE_CHECKING:
     from journal.reader import JournalReader
+    from kernel.abi import JournalEntry
 
 __all__ = ["register"]
 
@@ -58,6 +59,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show = commands.add_parser("show", help="one entry, whole")
     add_db_argument(show, positional=True)
     show.add_argument("seq", type=seq_number)
+    show.add_argument(
+        "--expand",
+        action="store_true",
+        help="add result_expanded: the whole result, each piece a read journaled by reference put back",
+    )
     _add_format(show, default="json")
     show.set_defaults(run=_with_reader(_run_show))
 
@@ -271,11 +277,36 @@ def _run_show(reader: JournalReader, options: argparse.Namespace) -> int:
     entry = reader.get(options.seq)
     if entry is None:
         raise CommandError(f"no entry with seq {options.seq}")
-    if options.output == "table":
+    if options.expand:
+        shown_entry = {**entry_to_json(entry), "result_expanded": _expanded_result(reader, entry)}
+        if options.output == "table":
+            print_table(f"entry {entry.seq}", ("field", "value"), shown_entry.items())
+        else:
+            print_json(shown_entry, lines=options.output == "jsonl")
+    elif options.output == "table":
         print_table(f"entry {entry.seq}", ("field", "value"), entry_to_json(entry).items())
     else:
         print_entry(entry, lines=options.output == "jsonl")
     return EXIT_OK
+
+
+def _expanded_result(reader: JournalReader, entry: JournalEntry) -> Any:
+    """The entry's whole result: each piece its journaled result references read back from the blob
+    store and checked against its key (``kernel.result_pieces``)."""
+    from arvis.canonical import decode
+    from journal import blob_store
+    from kernel.result_pieces import expand
+    from syscalls.table import SYSCALL_TABLE
+
+    spec = SYSCALL_TABLE.get(entry.syscall)
+    paths = () if spec is None else spec.result_pieces
+    try:
+        whole = expand(entry.result, paths, lambda keys: blob_store.get_many(reader.engine, keys))
+        return decode(whole)
+    except blob_store.BlobMissing as exc:
+        raise CommandError(f"entry {entry.seq}: {exc}") from None
+    except ValueError:
+        raise CommandError(f"entry {entry.seq}: its result is not canonical JSON") from None
 
 
 def _run_stats(options: argparse.Namespace) -> int:

@@ -8,9 +8,11 @@ deleted), so the journal still verifies afterwards (``journal-format.md`` §13, 
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Iterable
 from typing import Any
 
+from journal import blob_store
 from journal.content_digest import content_digest
 from journal.counterfactual import ROLLBACK_KIND, Counterfactual
 from journal.forensics import TraceQuery, trace_journal
@@ -38,7 +40,11 @@ def _query(options: argparse.Namespace) -> TraceQuery:
 
 def run_trace(reader: JournalReader, options: argparse.Namespace) -> int:
     """Exit 0 whether or not anything was found: an empty trace is an answer."""
-    trace = trace_journal(reader.entries(JournalFilter()), _query(options))
+    trace = trace_journal(
+        reader.entries(JournalFilter()),
+        _query(options),
+        pieces=functools.partial(blob_store.get_many, reader.engine),
+    )
     if options.output != "table":
         print_json(trace.to_json(), lines=options.output == "jsonl")
         return EXIT_OK

@@ -1,0 +1,344 @@
+"""Reads by reference (journal format 3, ``kernel.result_pieces``): a read's bulky arrays are journaled
+once, content-addressed, and the entry holds their reference; the caller still gets the whole result,
+verification covers the pieces, and journals of the older formats keep their results inline."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
+from journal import blob_store
+from journal.copy import copy_journal
+from journal.engine import open_engine
+from journal.forensics import TraceQuery, trace_journal
+from journal.reader import JournalFilter, JournalReader
+from journal.replay import verify_journal
+from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
+from kernel.dispatcher import Kernel
+from kernel.formats import UnknownFormat, rules_of
+from kernel.result_pieces import PIECE_MIN_BYTES, expand, references, split
+from syscalls.table import SYSCALL_TABLE
+
+try:
+    from tests import journal_helpers as h
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import journal_helpers as h
+
+ADMIN = "admin:ops"
+USER = "u1"
+Capsys = pytest.CaptureFixture[str]
+
+
+def _write(key: str) -> tuple[str, dict[str, Any], str]:
+    return (
+        "memory.write",
+        {"user_id": USER, "key": key, "memory_type": "preference", "source": "explicit_user"},
+        ADMIN,
+    )
+
+
+def _filled(kernel: Kernel, entries: int) -> None:
+    results = kernel.call_many([_write(f"k{index:05d}") for index in range(entries)])
+    assert all(result.ok for result in results)
+
+
+def _journal_row(path: Path, seq: int) -> tuple[str, bytes]:
+    with sqlite3.connect(path) as connection:
+        syscall, result = connection.execute(
+            "SELECT syscall, result FROM journal WHERE seq = ?", (seq,)
+        ).fetchone()
+    return str(syscall), bytes(result)
+
+
+def _row_bytes(path: Path, seq: int) -> int:
+    """The bytes of one journal row's columns (what an entry adds, before page overhead)."""
+    with sqlite3.connect(path) as connection:
+        row = connection.execute(
+            "SELECT length(CAST(seq AS TEXT)) + length(recorded_at) + length(syscall) + length(principal)"
+            " + length(args) + length(status) + length(result) + length(effects_hash) + length(prev_hash)"
+            " + length(entry_hash) FROM journal WHERE seq = ?",
+            (seq,),
+        ).fetchone()
+    return int(row[0])
+
+
+def _blobs(path: Path) -> list[tuple[str, int]]:
+    with sqlite3.connect(path) as connection:
+        return [
+            (str(key), int(size))
+            for key, size in connection.execute("SELECT hash, length(data) FROM graph_blobs")
+        ]
+
+
+# -- the encoding ------------------------------------------------------------------------------------
+
+
+def test_every_format_this_release_reads_has_rules() -> None:
+    assert max(FORMAT_VERSIONS) == FORMAT_VERSION
+    assert [rules_of(version).version for version in FORMAT_VERSIONS] == list(FORMAT_VERSIONS)
+    assert [rules_of(version).results_by_reference for version in FORMAT_VERSIONS] == [False, False, True]
+    with pytest.raises(UnknownFormat):
+        rules_of(max(FORMAT_VERSIONS) + 1)
+
+
+def test_a_small_array_stays_inline_and_encodes_as_before() -> None:
+    value = {"entries": [{"a": 1}], "user_id": USER}
+    parts = split(value, [("entries",)])
+    assert parts.pieces == ()
+    assert parts.journaled == parts.whole == canonical_bytes_of_own({"ok": True, "value": value})
+
+
+def test_a_bulky_array_is_journaled_by_its_hash() -> None:
+    items = [{"key": f"k{index}", "v": "x" * 20} for index in range(100)]
+    value = {"entries": items, "user_id": USER}
+    parts = split(value, [("entries",), ("missing", "path")])
+    piece = canonical_bytes_of_own(items)
+    assert len(piece) >= PIECE_MIN_BYTES
+    assert parts.pieces == ((sha256_hex(piece), piece),)
+    assert parts.whole == canonical_bytes_of_own({"ok": True, "value": value})
+    assert decode(parts.journaled) == {
+        "ok": True,
+        "value": {"entries": {"piece": sha256_hex(piece), "bytes": len(piece)}, "user_id": USER},
+    }
+    assert references(parts.journaled, [("entries",)]) == [sha256_hex(piece)]
+    assert expand(parts.journaled, [("entries",)], lambda keys: {key: piece for key in keys}) == parts.whole
+
+
+def test_a_pre_encoded_array_is_not_encoded_again() -> None:
+    items = [{"n": index} for index in range(300)]
+    raw = msgspec.Raw(canonical_bytes_of_own(items))
+    parts = split({"snapshot": {"active_entries": raw, "notes": None}}, [("snapshot", "active_entries")])
+    assert parts.pieces[0][1] == bytes(raw)
+    assert parts.whole == canonical_bytes_of_own(
+        {"ok": True, "value": {"snapshot": {"active_entries": items, "notes": None}}}
+    )
+
+
+def test_a_refusal_and_a_non_array_reference_nothing() -> None:
+    assert references(b'{"error":{"code":"x"},"ok":false}', [("entries",)]) == []
+    assert references(b"not json", [("entries",)]) == []
+    assert split({"entries": {"not": "an array"}}, [("entries",)]).pieces == ()
+
+
+@given(
+    st.lists(
+        st.dictionaries(st.text(max_size=8), st.integers() | st.text(max_size=40), max_size=4), max_size=60
+    ),
+    st.lists(st.text(max_size=30), max_size=80),
+)
+def test_expanding_the_journaled_form_gives_back_the_whole_result(
+    first: list[Any], second: list[str]
+) -> None:
+    value = {"a": first, "b": {"c": second, "d": 1}}
+    paths = [("a",), ("b", "c")]
+    parts = split(value, paths)
+    stored = dict(parts.pieces)
+    assert parts.whole == canonical_bytes_of_own({"ok": True, "value": value})
+    assert expand(parts.journaled, paths, lambda keys: {key: stored[key] for key in keys}) == parts.whole
+    assert all(sha256_hex(data) == key and len(data) >= PIECE_MIN_BYTES for key, data in parts.pieces)
+
+
+# -- on a journal ------------------------------------------------------------------------------------
+
+
+def test_snapshots_of_unchanged_state_share_one_piece_and_add_under_a_kilobyte(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    _filled(kernel, 2_000)
+    live = [kernel.call("memory.snapshot", {"user_id": USER}, principal=ADMIN) for _ in range(3)]
+    listed = [kernel.call("memory.list", {"user_id": USER}, principal=ADMIN) for _ in range(2)]
+    assert all(result.ok for result in live + listed)
+    assert len(live[0].value["snapshot"]["active_entries"]) == 2_000  # the caller gets everything
+    assert len(listed[0].value["entries"]) == 2_000
+    pieces = _blobs(path)
+    assert len(pieces) == 2  # one for the snapshots' entries, one for the lists'
+    engine = open_engine(str(path))
+    try:
+        for result in live + listed:
+            assert result.seq is not None
+            assert _row_bytes(path, result.seq) < 1_000
+            syscall, stored = _journal_row(path, result.seq)
+            paths = SYSCALL_TABLE[syscall].result_pieces
+            whole = expand(stored, paths, lambda keys: blob_store.get_many(engine, keys))
+            assert decode(whole) == {"ok": True, "value": result.value}
+    finally:
+        engine.dispose()
+
+
+def test_a_format_2_journal_keeps_its_results_inline(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    from journal.store import SqlJournalStore
+
+    path = tmp_path / "journal.db"
+    SqlJournalStore(open_engine(str(path)), clock=h.make_clock(), format_version=2).close()
+    kernel = kernel_factory(str(path))
+    assert kernel.format.version == 2
+    _filled(kernel, 50)
+    result = kernel.call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+    assert result.seq is not None
+    _, stored = _journal_row(path, result.seq)
+    assert decode(stored) == {"ok": True, "value": result.value}
+    assert _blobs(path) == []
+
+
+def _journal_with_snapshot(path: Path, kernel_factory: Callable[..., Kernel]) -> int:
+    kernel = kernel_factory(str(path))
+    _filled(kernel, 200)
+    snapshot = kernel.call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+    kernel.call("memory.list", {"user_id": USER}, principal=ADMIN)
+    _filled_more = kernel.call_many([_write("later")])
+    assert snapshot.seq is not None and all(result.ok for result in _filled_more)
+    kernel.store.close()
+    return snapshot.seq
+
+
+def _verified(path: Path) -> Any:
+    reader = JournalReader.open(str(path))
+    try:
+        return verify_journal(reader, table=SYSCALL_TABLE)
+    finally:
+        reader.close()
+
+
+def test_a_journal_with_pieces_verifies(tmp_path: Path, kernel_factory: Callable[..., Kernel]) -> None:
+    path = tmp_path / "journal.db"
+    _journal_with_snapshot(path, kernel_factory)
+    report = _verified(path)
+    assert report.verified, report.divergence
+
+
+def test_a_missing_piece_is_named_at_the_entry_that_references_it(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    path = tmp_path / "journal.db"
+    seq = _journal_with_snapshot(path, kernel_factory)
+    _, stored = _journal_row(path, seq)
+    (key,) = references(stored, SYSCALL_TABLE["memory.snapshot"].result_pieces)
+    with sqlite3.connect(path) as connection:
+        connection.execute("DELETE FROM graph_blobs WHERE hash = ?", (key,))
+    report = _verified(path)
+    assert not report.verified
+    assert report.divergence.seq == seq
+    assert key in report.divergence.reason
+
+
+def test_a_damaged_piece_is_found(tmp_path: Path, kernel_factory: Callable[..., Kernel]) -> None:
+    path = tmp_path / "journal.db"
+    seq = _journal_with_snapshot(path, kernel_factory)
+    _, stored = _journal_row(path, seq)
+    (key,) = references(stored, SYSCALL_TABLE["memory.snapshot"].result_pieces)
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE graph_blobs SET data = CAST('[]' AS BLOB) WHERE hash = ?", (key,))
+    report = _verified(path)
+    assert not report.verified
+    assert "does not hash to its key" in report.divergence.reason
+
+
+def test_an_edited_reference_breaks_the_chain(tmp_path: Path, kernel_factory: Callable[..., Kernel]) -> None:
+    path = tmp_path / "journal.db"
+    seq = _journal_with_snapshot(path, kernel_factory)
+    _, stored = _journal_row(path, seq)
+    (key,) = references(stored, SYSCALL_TABLE["memory.snapshot"].result_pieces)
+    forged = stored.replace(key.encode(), sha256_hex(b"[]").encode())
+    with sqlite3.connect(path) as connection:
+        connection.execute("INSERT INTO graph_blobs (hash, data) VALUES (?, ?)", (sha256_hex(b"[]"), b"[]"))
+    h.write_cell(path, seq, "result", forged)
+
+    report = _verified(path)
+    assert not report.verified
+    assert report.divergence.seq == seq
+
+
+def test_a_trace_reads_a_snapshot_journaled_by_reference(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    kernel.call_many([("memory.write", {**_write("traced")[1], "source": "onboarding"}, "agent:a")])
+    kernel.call(
+        "access.grant", {"principal": "agent:a", "capability": "write", "scope": USER}, principal=ADMIN
+    )
+    assert kernel.call("memory.write", {**_write("traced")[1]}, principal="agent:a").ok
+    _filled(kernel, 100)
+    snapshot = kernel.call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+    assert snapshot.seq is not None
+    _, stored = _journal_row(path, snapshot.seq)
+    assert references(stored, SYSCALL_TABLE["memory.snapshot"].result_pieces)
+    reader = JournalReader.open(str(path))
+    try:
+        entries = reader.entries(JournalFilter())
+        without = trace_journal(entries, TraceQuery(principal="agent:a"))
+        with_pieces = trace_journal(
+            reader.entries(JournalFilter()),
+            TraceQuery(principal="agent:a"),
+            pieces=lambda keys: blob_store.get_many(reader.engine, keys),
+        )
+    finally:
+        reader.close()
+    included = [item for item in with_pieces.included_in if item["kind"] == "snapshot"]
+    assert included == [{"kind": "snapshot", "seq": snapshot.seq, "user_id": USER, "keys": ["traced"]}]
+    assert not [item for item in without.included_in if item["kind"] == "snapshot"]
+
+
+def test_show_expand_puts_the_pieces_back(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], capsys: Capsys
+) -> None:
+    path = tmp_path / "journal.db"
+    seq = _journal_with_snapshot(path, kernel_factory)
+    code, out, err = h.cli(capsys, "journal", "show", "--db", str(path), str(seq), "--expand")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert "piece" in shown["result"]["value"]["snapshot"]["active_entries"]
+    assert len(shown["result_expanded"]["value"]["snapshot"]["active_entries"]) == 200
+
+
+def test_a_copy_into_postgres_carries_the_pieces_and_verifies(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], pg_url: str
+) -> None:
+    path = tmp_path / "journal.db"
+    _journal_with_snapshot(path, kernel_factory)
+    source, target = JournalReader.open(str(path)), open_engine(pg_url)
+    try:
+        copy_journal(source.engine, target)
+    finally:
+        source.close()
+        target.dispose()
+    reader = JournalReader.open(pg_url)
+    try:
+        report = verify_journal(reader, table=SYSCALL_TABLE)
+    finally:
+        reader.close()
+    assert report.verified, report.divergence
+
+
+def test_the_default_size_claim_holds_on_disk(tmp_path: Path, kernel_factory: Callable[..., Kernel]) -> None:
+    """Ten snapshots and ten lists of 2,000 unchanged entries grow the checkpointed file by less than
+    ten inline results would hold (the pieces are stored once)."""
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    _filled(kernel, 2_000)
+    kernel.call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+    kernel.call("memory.list", {"user_id": USER}, principal=ADMIN)
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    before = os.path.getsize(path)
+    for _ in range(10):
+        kernel.call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+        kernel.call("memory.list", {"user_id": USER}, principal=ADMIN)
+    kernel.store.close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert os.path.getsize(path) - before < 20 * 1_024
