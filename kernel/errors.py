@@ -30,6 +30,7 @@ class ErrorCode(StrEnum):
     INVALID_PRINCIPAL = "invalid_principal"
     PRINCIPAL_NOT_ALLOWED = "principal_not_allowed"
     REPLAY_DIVERGENCE = "replay_divergence"
+    REPLAY_RESULT_UNAVAILABLE = "replay_result_unavailable"
     INTERNAL_ERROR = "internal_error"
     STORAGE_UNAVAILABLE = "storage_unavailable"
     STORAGE_BUSY = "storage_busy"
@@ -68,6 +69,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.INVALID_PRINCIPAL: "the principal must be a non-empty printable string",
     ErrorCode.PRINCIPAL_NOT_ALLOWED: "the deployment does not let this caller act as this principal",
     ErrorCode.REPLAY_DIVERGENCE: "the call does not match the recorded journal entry",
+    ErrorCode.REPLAY_RESULT_UNAVAILABLE: "the recorded result is held by reference and cannot be read back",
     ErrorCode.INTERNAL_ERROR: "the kernel failed while handling the call",
     ErrorCode.STORAGE_UNAVAILABLE: "the journal could not be written; the call was not acknowledged",
     ErrorCode.STORAGE_BUSY: "another writer held the database too long; nothing was written, try again",

@@ -18,6 +18,8 @@ from kernel.abi import JournalEntry, SyscallError, SyscallResult
 from kernel.arguments import MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH, record_args, record_text
 from kernel.errors import ErrorCode
 from kernel.pipeline import pipeline
+from kernel.result_pieces import PieceFetch, expand, references
+from kernel.table import SyscallTable
 
 __all__ = ["JournalReplayKernel"]
 
@@ -29,8 +31,26 @@ def _describe(syscall: str, args: bytes, principal: str) -> dict[str, Any]:
 class JournalReplayKernel:
     """Same ``call`` interface as ``Kernel``; results come from the journal, never recomputed."""
 
-    def __init__(self, entries: Iterable[JournalEntry]) -> None:
+    def __init__(
+        self,
+        entries: Iterable[JournalEntry],
+        *,
+        table: SyscallTable | None = None,
+        pieces: PieceFetch | None = None,
+    ) -> None:
+        """``table`` (default: the kernel's) and ``pieces``: for a journal that journals reads by
+        reference (format 3), which arrays each syscall's results may hold by reference, and a reader of
+        the journal's pieces
+        (``journal.blob_store.get_many`` on its database), so a read is served whole, as it was
+        returned. Without them, a result held by reference is served as the error
+        ``replay_result_unavailable`` (the cursor moves on), never as its reference."""
+        if table is None:
+            from syscalls.table import SYSCALL_TABLE  # the kernel's own table, as open_kernel binds it
+
+            table = SYSCALL_TABLE
         self._entries: Iterator[JournalEntry] = iter(entries)
+        self._table = table
+        self._pieces = pieces
         self._pending: JournalEntry | None = None
         self.served = 0
 
@@ -55,7 +75,17 @@ class JournalReplayKernel:
             return _divergence(_describe(entry.syscall, entry.args, entry.principal), found, seq=entry.seq)
         self._pending = None
         self.served += 1
-        payload = decode(entry.result)
+        whole = self._whole(entry)
+        if whole is None:
+            return SyscallResult(
+                ok=False,
+                seq=entry.seq,
+                error=SyscallError.of(
+                    ErrorCode.REPLAY_RESULT_UNAVAILABLE,
+                    "no piece reader was given, or a piece is missing or damaged",
+                ),
+            )
+        payload = decode(whole)
         if payload.get("ok") is True:
             return SyscallResult(ok=True, seq=entry.seq, value=payload.get("value"))
         error = payload.get("error") or {}
@@ -68,6 +98,17 @@ class JournalReplayKernel:
                 detail=str(error.get("detail", "")),
             ),
         )
+
+    def _whole(self, entry: JournalEntry) -> bytes | None:
+        """The entry's result as the call returned it; None when it holds references it cannot expand."""
+        spec = self._table.get(entry.syscall)
+        paths = () if spec is None else spec.result_pieces
+        if self._pieces is None:
+            return None if references(entry.result, paths) else entry.result
+        try:
+            return expand(entry.result, paths, self._pieces)
+        except Exception:  # a missing or damaged piece (the blob store says which)
+            return None
 
     def pipeline(
         self, *, user_id: str, run_id: str, principal: str, credential: str | None = None

@@ -26,9 +26,12 @@ from pathlib import Path
 import pytest
 
 from arvis.canonical import decode
+from journal import blob_store
 from journal.reader import JournalReader
 from journal.replay import Checkpoint, ReplayReport, verify_journal
+from kernel.abi import JournalEntry
 from kernel.replay_kernel import JournalReplayKernel
+from kernel.result_pieces import expand, references
 from syscalls.table import SYSCALL_TABLE
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -81,6 +84,15 @@ GOLDENS = (
         "183cfc1ac0ccd7c8de87f3866b1e73c883583dc9fc54864dc251c0690dcfd31a",
         "9578724427e9ce0319cf8760899ff46912608c3a1fefae4f7a3b68e096cadb3c",
         "03f00aecdb40703c9c2ad39d707fdad2f02f6fa7fed713f58abcde48c39fe7af",
+    ),
+    # journal format 3: reads journaled by reference (generate_r3.py)
+    Golden(
+        "r3-contract.db",
+        "golden:r3-contract",
+        220,
+        "e06113fb33b5af8adce898e8f25af94429e85c98909f5b6b2feade496dedb620",
+        "666081b117bee7a413b4ab51032d0d40d1f46eef9584885d1db6ea368729cf20",
+        "56b59480bdb5fd3710be6e66922d4d57ff0645442e91546edb13c8673eaa6c9c",
     ),
 )
 
@@ -163,21 +175,35 @@ def test_arvis_journal_verify_accepts_it(golden: Golden, copy: Path) -> None:
     assert (report["entries"], report["head_hash"]) == (golden.entries, golden.head_hash)
 
 
+def _referenced(entries: list[JournalEntry]) -> list[str]:
+    return [
+        key
+        for entry in entries
+        if (spec := SYSCALL_TABLE.get(entry.syscall)) is not None
+        for key in references(entry.result, spec.result_pieces)
+    ]
+
+
 def test_journal_replay_kernel_serves_every_recorded_call(golden: Golden, copy: Path) -> None:
     reader = JournalReader.open(str(copy))
     try:
         entries = list(reader.entries())
+        # a format-3 journal's reads are served whole: their pieces read back from its blob store
+        pieces = blob_store.get_many(reader.engine, _referenced(entries))
     finally:
         reader.close()
     assert len(entries) == golden.entries
-    replay = JournalReplayKernel(entries)
+    replay = JournalReplayKernel(entries, table=SYSCALL_TABLE, pieces=lambda keys: pieces)
     first = entries[0]
     stray = replay.call(first.syscall, decode(first.args), principal=first.principal + "-someone-else")
     assert not stray.ok and stray.seq is None and stray.error is not None
     assert stray.error.code == "replay_divergence"  # and the cursor stays where it was
     for entry in entries:
         served = replay.call(entry.syscall, decode(entry.args), principal=entry.principal)
-        recorded = decode(entry.result)
+        spec = SYSCALL_TABLE.get(entry.syscall)
+        recorded = decode(
+            expand(entry.result, () if spec is None else spec.result_pieces, lambda keys: pieces)
+        )
         assert served.seq == entry.seq, (entry.seq, served.to_dict())
         assert served.ok is (entry.status == "ok") is recorded["ok"]
         if served.ok:

@@ -342,3 +342,27 @@ def test_the_default_size_claim_holds_on_disk(tmp_path: Path, kernel_factory: Ca
     with sqlite3.connect(path) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     assert os.path.getsize(path) - before < 20 * 1_024
+
+
+def test_the_replay_kernel_serves_a_read_whole_or_says_it_cannot(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    from kernel.replay_kernel import JournalReplayKernel
+
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    _filled(kernel, 50)
+    live = kernel.call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+    kernel.store.close()
+    reader = JournalReader.open(str(path))
+    try:
+        entries = list(reader.entries(JournalFilter(after_seq=50)))
+        served = JournalReplayKernel(
+            entries, table=SYSCALL_TABLE, pieces=lambda keys: blob_store.get_many(reader.engine, keys)
+        ).call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+        unserved = JournalReplayKernel(entries).call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+    finally:
+        reader.close()
+    assert served.ok and served.value == live.value and served.seq == live.seq
+    assert not unserved.ok and unserved.error is not None
+    assert unserved.error.code == "replay_result_unavailable" and unserved.seq == live.seq
