@@ -9,14 +9,13 @@ on the principal's calls: a rollback cannot make the journal as if those calls n
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine
 
-from journal.blob_store import get_many
 from journal.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named
+from journal.pieces import fetch_from
 from journal.replay import Replayer
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
@@ -76,7 +75,7 @@ class Counterfactual:
         )
         self.tracer = Tracer(
             TraceQuery(principal=principal),
-            pieces=None if blobs_from is None else functools.partial(get_many, blobs_from),
+            pieces=None if blobs_from is None else fetch_from(blobs_from),
         )
         self.dependents: list[DependentCall] = []
         self.skipped: list[int] = []

@@ -109,7 +109,8 @@ class Tracer:
 
     def __init__(self, query: TraceQuery, *, pieces: PieceFetch | None = None) -> None:
         """``pieces``: reads the pieces of results journaled by reference (``kernel.result_pieces``),
-        by key; without it, a snapshot whose entries are journaled by reference names none of them."""
+        by key (``journal.pieces.fetch_from``); without it, a snapshot whose entries are journaled by
+        reference names none of them. A missing or damaged piece raises ``LookupError``."""
         self.trace = Trace(query)
         self._pieces = pieces
         self._last_piece: tuple[str, Any] = ("", None)

@@ -25,7 +25,7 @@ from arvis.canonical import decode, parse_time
 from journal.blob_store import check_blobs, reader_for
 from journal.engine import Durability, open_engine
 from journal.memory_repository import entry_counts_hold
-from journal.piece_check import check_result_pieces
+from journal.pieces import check_result_pieces
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
@@ -397,10 +397,11 @@ def verify_journal(
             if bad_tile is not None:
                 divergence = Divergence(bad_tile.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_tile))
         if divergence is None:
-            with reader.engine.connect() as connection:
-                bad_blob = check_blobs(connection)
+            # the pieces first: a damaged one is named at the entry that references it
+            bad_blob = check_result_pieces(reader)
             if bad_blob is None:
-                bad_blob = check_result_pieces(reader, table)
+                with reader.engine.connect() as connection:
+                    bad_blob = check_blobs(connection)
             if bad_blob is not None:
                 divergence = Divergence(bad_blob.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_blob))
         if divergence is None and replayer is not None:

@@ -97,7 +97,8 @@ class SyscallResult:
         return self.value
 
     def journal_payload(self) -> dict[str, Any]:
-        """The part of the result that is journaled (everything but seq, which is the row's own)."""
+        """The result without seq (the row's own), as the journal holds it; in a format that journals
+        reads by reference, the whole form the stored one expands to (``kernel.result_pieces``)."""
         if self.ok:
             return {"ok": True, "value": self.value}
         assert self.error is not None

@@ -328,8 +328,9 @@ class Kernel:
             if error is not None:
                 result = SyscallResult(ok=False, seq=tx.next_seq, error=error)
                 journaled = canonical_bytes_of_own(result.journal_payload())
-            elif self.format.results_by_reference and spec.result_pieces:
-                split = split_result(value, spec.result_pieces)
+            elif self.format.pieces is not None and self.format.pieces.paths_of(spec.name):
+                layout = self.format.pieces
+                split = split_result(value, layout.paths_of(spec.name), layout.min_bytes)
                 # the caller gets the whole result; the journal its bulky parts by reference
                 result = SyscallResult.from_journaled(tx.next_seq, split.whole)
                 journaled, pieces = split.journaled, split.pieces

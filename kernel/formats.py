@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kernel.access import AccessRules
+from kernel.result_pieces import PieceLayout, PiecePath
 
-__all__ = ["FormatRules", "UnknownFormat", "rules_of"]
+__all__ = ["PIECES_FORMAT_3", "FormatRules", "UnknownFormat", "piece_paths", "rules_of"]
 
 
 class UnknownFormat(ValueError):
@@ -21,15 +22,24 @@ class FormatRules:
     version: int
     access: AccessRules
     """The access rules its calls are decided under (``kernel.access``)."""
-    results_by_reference: bool
-    """Whether a read's bulky parts (the ``result_pieces`` of its syscall) are journaled by reference
-    into the content-addressed blob store rather than inline (``kernel.result_pieces``)."""
+    pieces: PieceLayout | None
+    """What its reads journal by reference into the content-addressed blob store
+    (``kernel.result_pieces``); None: every result inline."""
 
+
+PIECES_FORMAT_3 = PieceLayout(
+    min_bytes=1024,
+    paths={
+        "memory.list": (("entries",),),
+        "memory.snapshot": (("snapshot", "active_entries"), ("projection", "constraints")),
+    },
+)
+"""Format 3's reads by reference (``specs/journal-format.md`` §15). Part of the format: never edited."""
 
 _RULES = {
-    1: FormatRules(1, AccessRules.FIRST, results_by_reference=False),
-    2: FormatRules(2, AccessRules.OWNED, results_by_reference=False),
-    3: FormatRules(3, AccessRules.OWNED, results_by_reference=True),
+    1: FormatRules(1, AccessRules.FIRST, pieces=None),
+    2: FormatRules(2, AccessRules.OWNED, pieces=None),
+    3: FormatRules(3, AccessRules.OWNED, pieces=PIECES_FORMAT_3),
 }
 
 
@@ -38,3 +48,14 @@ def rules_of(format_version: int) -> FormatRules:
     if rules is None:
         raise UnknownFormat(f"unknown journal format version {format_version}")
     return rules
+
+
+def piece_paths(syscall: str) -> tuple[PiecePath, ...]:
+    """The paths at which a result of ``syscall`` may hold a reference, in any format: for readers that
+    do not know a journal's format. Safe across formats: a path names an array in every format, so only a
+    format that journals it by reference can hold an object there."""
+    found: list[PiecePath] = []
+    for rules in _RULES.values():
+        if rules.pieces is not None:
+            found.extend(path for path in rules.pieces.paths_of(syscall) if path not in found)
+    return tuple(found)

@@ -17,9 +17,9 @@ from arvis.canonical import decode
 from kernel.abi import JournalEntry, SyscallError, SyscallResult
 from kernel.arguments import MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH, record_args, record_text
 from kernel.errors import ErrorCode
+from kernel.formats import piece_paths
 from kernel.pipeline import pipeline
 from kernel.result_pieces import PieceFetch, expand, references
-from kernel.table import SyscallTable
 
 __all__ = ["JournalReplayKernel"]
 
@@ -31,25 +31,12 @@ def _describe(syscall: str, args: bytes, principal: str) -> dict[str, Any]:
 class JournalReplayKernel:
     """Same ``call`` interface as ``Kernel``; results come from the journal, never recomputed."""
 
-    def __init__(
-        self,
-        entries: Iterable[JournalEntry],
-        *,
-        table: SyscallTable | None = None,
-        pieces: PieceFetch | None = None,
-    ) -> None:
-        """``table`` (default: the kernel's) and ``pieces``: for a journal that journals reads by
-        reference (format 3), which arrays each syscall's results may hold by reference, and a reader of
-        the journal's pieces
-        (``journal.blob_store.get_many`` on its database), so a read is served whole, as it was
-        returned. Without them, a result held by reference is served as the error
+    def __init__(self, entries: Iterable[JournalEntry], *, pieces: PieceFetch | None = None) -> None:
+        """``pieces``: for a journal that journals reads by reference (format 3), a reader of its pieces
+        (``journal.pieces.replay_kernel`` binds the journal's own), so that a read is served whole, as it
+        was returned. Without it, a result held by reference is served as the error
         ``replay_result_unavailable`` (the cursor moves on), never as its reference."""
-        if table is None:
-            from syscalls.table import SYSCALL_TABLE  # the kernel's own table, as open_kernel binds it
-
-            table = SYSCALL_TABLE
         self._entries: Iterator[JournalEntry] = iter(entries)
-        self._table = table
         self._pieces = pieces
         self._pending: JournalEntry | None = None
         self.served = 0
@@ -101,13 +88,12 @@ class JournalReplayKernel:
 
     def _whole(self, entry: JournalEntry) -> bytes | None:
         """The entry's result as the call returned it; None when it holds references it cannot expand."""
-        spec = self._table.get(entry.syscall)
-        paths = () if spec is None else spec.result_pieces
+        paths = piece_paths(entry.syscall)
         if self._pieces is None:
             return None if references(entry.result, paths) else entry.result
         try:
             return expand(entry.result, paths, self._pieces)
-        except Exception:  # a missing or damaged piece (the blob store says which)
+        except LookupError:  # a piece missing or damaged (the blob store, or expand, says which)
             return None
 
     def pipeline(

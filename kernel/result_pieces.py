@@ -1,15 +1,14 @@
 """Reads by reference: the bulky parts of a read's result are journaled once, content-addressed.
 
-A syscall names the parts of its value that may be bulky (``SyscallSpec.result_pieces``): paths of keys
-to JSON arrays, such as a snapshot's ``snapshot.active_entries``. In a journal whose format journals
-results by reference (``kernel.formats``), an array there whose canonical encoding is at least
-``PIECE_MIN_BYTES`` long is stored in the blob store (``graph_blobs``, keyed by the SHA-256 of its
-bytes) and the journaled result holds, at that path, the reference object
-``{"piece": <sha256 hex>, "bytes": <length>}`` instead. The array is always an array, so an object at a
-declared path is always a reference. Two reads of unchanged state share one stored piece; the entry hash
-covers the reference, hence the piece's hash, hence its bytes; verification re-executes the read and
-compares the journaled form byte for byte, and checks every referenced piece is stored and hashes to its
-key (``specs/journal-format.md`` §15).
+A journal format that journals reads by reference (``kernel.formats``) fixes a ``PieceLayout``: for each
+syscall, the paths of keys to the arrays of its value that may be bulky (such as a snapshot's
+``snapshot.active_entries``), and a size. An array there whose canonical encoding is at least that size
+is stored in the blob store (``graph_blobs``, keyed by the SHA-256 of its bytes) and the journaled result
+holds, at that path, the reference object ``{"bytes": <length>, "piece": <sha256 hex>}`` instead. The
+array is always an array, so an object at a declared path is always a reference. Two reads of unchanged
+state share one stored piece; the entry hash covers the reference, hence the piece's hash, hence its
+bytes; verification re-executes the read and compares the journaled form byte for byte, and checks every
+referenced piece is stored and hashes to its key (``specs/journal-format.md`` §15).
 
 The caller of a live call gets the whole result, encoded with the piece's bytes embedded as they are
 (``msgspec.Raw``), never encoded twice.
@@ -26,8 +25,9 @@ import msgspec
 from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
 
 __all__ = [
-    "PIECE_MIN_BYTES",
     "PieceFetch",
+    "PieceLayout",
+    "PieceMismatch",
     "PiecePath",
     "Split",
     "expand",
@@ -36,10 +36,24 @@ __all__ = [
     "split",
 ]
 
-PIECE_MIN_BYTES = 1024
-"""Arrays shorter than this stay inline: a reference and its row would cost more than they save."""
-
 PiecePath = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PieceLayout:
+    """What a journal format journals by reference: fixed with the format, never changed after."""
+
+    min_bytes: int
+    """Arrays shorter than this stay inline."""
+    paths: Mapping[str, tuple[PiecePath, ...]]
+    """Syscall name -> the paths of its value's arrays that may be journaled by reference."""
+
+    def paths_of(self, syscall: str) -> tuple[PiecePath, ...]:
+        return self.paths.get(syscall, ())
+
+
+class PieceMismatch(LookupError):
+    """A piece read back is not the array its reference describes (length, or not an array)."""
 
 
 @dataclass(frozen=True)
@@ -79,8 +93,9 @@ def _leaf(value: Any, path: PiecePath) -> Any:
     return value
 
 
-def split(value: Any, paths: Iterable[PiecePath]) -> Split:
-    """A successful call's value, encoded whole and in its journaled form."""
+def split(value: Any, paths: Iterable[PiecePath], min_bytes: int) -> Split:
+    """A successful call's value, encoded whole and in its journaled form (arrays of at least
+    ``min_bytes`` at ``paths`` by reference)."""
     whole_value, journaled_value = value, value
     pieces: list[tuple[str, bytes]] = []
     for path in paths:
@@ -88,7 +103,7 @@ def split(value: Any, paths: Iterable[PiecePath]) -> Split:
         if data is None:
             continue
         whole_value = _replaced(whole_value, path, msgspec.Raw(data))
-        if len(data) >= PIECE_MIN_BYTES:
+        if len(data) >= min_bytes:
             key = sha256_hex(data)
             pieces.append((key, data))
             journaled_value = _replaced(journaled_value, path, {"piece": key, "bytes": len(data)})
@@ -126,7 +141,7 @@ def references(journaled: bytes, paths: Iterable[PiecePath]) -> list[str]:
 def expand(journaled: bytes, paths: Iterable[PiecePath], fetch: PieceFetch) -> bytes:
     """The whole result a journaled one stands for: each reference replaced by its piece's bytes, which
     ``fetch`` returns by key (checked against their keys by the blob store). A result with no reference
-    is returned as it is."""
+    is returned as it is. Raises ``PieceMismatch`` when a piece is not the array its reference describes."""
     declared = list(paths)
     keys = references(journaled, declared)
     if not keys:
@@ -135,7 +150,12 @@ def expand(journaled: bytes, paths: Iterable[PiecePath], fetch: PieceFetch) -> b
     document = decode(journaled)
     value = document["value"]
     for path in declared:
-        key = piece_key(_leaf(value, path))
-        if key is not None:
-            value = _replaced(value, path, msgspec.Raw(blobs[key]))
+        leaf = _leaf(value, path)
+        key = piece_key(leaf)
+        if key is None:
+            continue
+        data = blobs[key]
+        if len(data) != leaf["bytes"] or data[:1] != b"[":
+            raise PieceMismatch(f"piece {key} is not the {leaf['bytes']}-byte array its reference names")
+        value = _replaced(value, path, msgspec.Raw(data))
     return canonical_bytes_of_own({**document, "value": value})

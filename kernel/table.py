@@ -33,9 +33,6 @@ class SyscallSpec:
     summary: str
     service: str = "memory_service"  # the registry attribute it needs; "always" needs none
     replay_policy: ReplayPolicy = ReplayPolicy.JOURNAL_ONLY_REPLAY
-    result_pieces: tuple[tuple[str, ...], ...] = ()
-    """Paths to the arrays of its value that a journal journaling results by reference stores once,
-    content-addressed (``kernel.result_pieces``)."""
 
 
 class SyscallTable(Mapping[str, SyscallSpec]):

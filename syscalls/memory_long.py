@@ -136,23 +136,9 @@ def memory_revoke(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
 
 
 MEMORY_LONG_SYSCALLS = (
-    SyscallSpec(
-        "memory.list",
-        ListArgs,
-        memory_list,
-        False,
-        "list a user's entries in spec order",
-        result_pieces=(("entries",),),
-    ),
+    SyscallSpec("memory.list", ListArgs, memory_list, False, "list a user's entries in spec order"),
     SyscallSpec("memory.get", KeyArgs, memory_get, False, "the active entry for a key"),
-    SyscallSpec(
-        "memory.snapshot",
-        SnapshotArgs,
-        memory_snapshot,
-        False,
-        "snapshot, projection and hash",
-        result_pieces=(("snapshot", "active_entries"), ("projection", "constraints")),
-    ),
+    SyscallSpec("memory.snapshot", SnapshotArgs, memory_snapshot, False, "snapshot, projection and hash"),
     SyscallSpec("memory.write", WriteArgs, memory_write, True, "create or supersede an entry"),
     SyscallSpec("memory.revoke", KeyArgs, memory_revoke, True, "revoke the current entry for a key"),
 )

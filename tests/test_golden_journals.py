@@ -30,6 +30,7 @@ from journal import blob_store
 from journal.reader import JournalReader
 from journal.replay import Checkpoint, ReplayReport, verify_journal
 from kernel.abi import JournalEntry
+from kernel.formats import piece_paths
 from kernel.replay_kernel import JournalReplayKernel
 from kernel.result_pieces import expand, references
 from syscalls.table import SYSCALL_TABLE
@@ -176,12 +177,7 @@ def test_arvis_journal_verify_accepts_it(golden: Golden, copy: Path) -> None:
 
 
 def _referenced(entries: list[JournalEntry]) -> list[str]:
-    return [
-        key
-        for entry in entries
-        if (spec := SYSCALL_TABLE.get(entry.syscall)) is not None
-        for key in references(entry.result, spec.result_pieces)
-    ]
+    return [key for entry in entries for key in references(entry.result, piece_paths(entry.syscall))]
 
 
 def test_journal_replay_kernel_serves_every_recorded_call(golden: Golden, copy: Path) -> None:
@@ -193,17 +189,14 @@ def test_journal_replay_kernel_serves_every_recorded_call(golden: Golden, copy: 
     finally:
         reader.close()
     assert len(entries) == golden.entries
-    replay = JournalReplayKernel(entries, table=SYSCALL_TABLE, pieces=lambda keys: pieces)
+    replay = JournalReplayKernel(entries, pieces=lambda keys: pieces)
     first = entries[0]
     stray = replay.call(first.syscall, decode(first.args), principal=first.principal + "-someone-else")
     assert not stray.ok and stray.seq is None and stray.error is not None
     assert stray.error.code == "replay_divergence"  # and the cursor stays where it was
     for entry in entries:
         served = replay.call(entry.syscall, decode(entry.args), principal=entry.principal)
-        spec = SYSCALL_TABLE.get(entry.syscall)
-        recorded = decode(
-            expand(entry.result, () if spec is None else spec.result_pieces, lambda keys: pieces)
-        )
+        recorded = decode(expand(entry.result, piece_paths(entry.syscall), lambda keys: pieces))
         assert served.seq == entry.seq, (entry.seq, served.to_dict())
         assert served.ok is (entry.status == "ok") is recorded["ok"]
         if served.ok:

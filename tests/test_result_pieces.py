@@ -25,8 +25,8 @@ from journal.reader import JournalFilter, JournalReader
 from journal.replay import verify_journal
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from kernel.dispatcher import Kernel
-from kernel.formats import UnknownFormat, rules_of
-from kernel.result_pieces import PIECE_MIN_BYTES, expand, references, split
+from kernel.formats import PIECES_FORMAT_3, UnknownFormat, piece_paths, rules_of
+from kernel.result_pieces import PieceMismatch, expand, references, split
 from syscalls.table import SYSCALL_TABLE
 
 try:
@@ -35,6 +35,7 @@ except ImportError:  # tests/ is not a package: pytest put it on sys.path
     import journal_helpers as h
 
 ADMIN = "admin:ops"
+MIN = PIECES_FORMAT_3.min_bytes
 USER = "u1"
 Capsys = pytest.CaptureFixture[str]
 
@@ -86,14 +87,14 @@ def _blobs(path: Path) -> list[tuple[str, int]]:
 def test_every_format_this_release_reads_has_rules() -> None:
     assert max(FORMAT_VERSIONS) == FORMAT_VERSION
     assert [rules_of(version).version for version in FORMAT_VERSIONS] == list(FORMAT_VERSIONS)
-    assert [rules_of(version).results_by_reference for version in FORMAT_VERSIONS] == [False, False, True]
+    assert [rules_of(version).pieces for version in FORMAT_VERSIONS] == [None, None, PIECES_FORMAT_3]
     with pytest.raises(UnknownFormat):
         rules_of(max(FORMAT_VERSIONS) + 1)
 
 
 def test_a_small_array_stays_inline_and_encodes_as_before() -> None:
     value = {"entries": [{"a": 1}], "user_id": USER}
-    parts = split(value, [("entries",)])
+    parts = split(value, [("entries",)], MIN)
     assert parts.pieces == ()
     assert parts.journaled == parts.whole == canonical_bytes_of_own({"ok": True, "value": value})
 
@@ -101,9 +102,9 @@ def test_a_small_array_stays_inline_and_encodes_as_before() -> None:
 def test_a_bulky_array_is_journaled_by_its_hash() -> None:
     items = [{"key": f"k{index}", "v": "x" * 20} for index in range(100)]
     value = {"entries": items, "user_id": USER}
-    parts = split(value, [("entries",), ("missing", "path")])
+    parts = split(value, [("entries",), ("missing", "path")], MIN)
     piece = canonical_bytes_of_own(items)
-    assert len(piece) >= PIECE_MIN_BYTES
+    assert len(piece) >= MIN
     assert parts.pieces == ((sha256_hex(piece), piece),)
     assert parts.whole == canonical_bytes_of_own({"ok": True, "value": value})
     assert decode(parts.journaled) == {
@@ -117,7 +118,7 @@ def test_a_bulky_array_is_journaled_by_its_hash() -> None:
 def test_a_pre_encoded_array_is_not_encoded_again() -> None:
     items = [{"n": index} for index in range(300)]
     raw = msgspec.Raw(canonical_bytes_of_own(items))
-    parts = split({"snapshot": {"active_entries": raw, "notes": None}}, [("snapshot", "active_entries")])
+    parts = split({"snapshot": {"active_entries": raw, "notes": None}}, [("snapshot", "active_entries")], MIN)
     assert parts.pieces[0][1] == bytes(raw)
     assert parts.whole == canonical_bytes_of_own(
         {"ok": True, "value": {"snapshot": {"active_entries": items, "notes": None}}}
@@ -127,7 +128,7 @@ def test_a_pre_encoded_array_is_not_encoded_again() -> None:
 def test_a_refusal_and_a_non_array_reference_nothing() -> None:
     assert references(b'{"error":{"code":"x"},"ok":false}', [("entries",)]) == []
     assert references(b"not json", [("entries",)]) == []
-    assert split({"entries": {"not": "an array"}}, [("entries",)]).pieces == ()
+    assert split({"entries": {"not": "an array"}}, [("entries",)], MIN).pieces == ()
 
 
 @given(
@@ -141,11 +142,11 @@ def test_expanding_the_journaled_form_gives_back_the_whole_result(
 ) -> None:
     value = {"a": first, "b": {"c": second, "d": 1}}
     paths = [("a",), ("b", "c")]
-    parts = split(value, paths)
+    parts = split(value, paths, MIN)
     stored = dict(parts.pieces)
     assert parts.whole == canonical_bytes_of_own({"ok": True, "value": value})
     assert expand(parts.journaled, paths, lambda keys: {key: stored[key] for key in keys}) == parts.whole
-    assert all(sha256_hex(data) == key and len(data) >= PIECE_MIN_BYTES for key, data in parts.pieces)
+    assert all(sha256_hex(data) == key and len(data) >= MIN for key, data in parts.pieces)
 
 
 # -- on a journal ------------------------------------------------------------------------------------
@@ -170,7 +171,7 @@ def test_snapshots_of_unchanged_state_share_one_piece_and_add_under_a_kilobyte(
             assert result.seq is not None
             assert _row_bytes(path, result.seq) < 1_000
             syscall, stored = _journal_row(path, result.seq)
-            paths = SYSCALL_TABLE[syscall].result_pieces
+            paths = piece_paths(syscall)
             whole = expand(stored, paths, lambda keys: blob_store.get_many(engine, keys))
             assert decode(whole) == {"ok": True, "value": result.value}
     finally:
@@ -226,7 +227,7 @@ def test_a_missing_piece_is_named_at_the_entry_that_references_it(
     path = tmp_path / "journal.db"
     seq = _journal_with_snapshot(path, kernel_factory)
     _, stored = _journal_row(path, seq)
-    (key,) = references(stored, SYSCALL_TABLE["memory.snapshot"].result_pieces)
+    (key,) = references(stored, piece_paths("memory.snapshot"))
     with sqlite3.connect(path) as connection:
         connection.execute("DELETE FROM graph_blobs WHERE hash = ?", (key,))
     report = _verified(path)
@@ -239,19 +240,19 @@ def test_a_damaged_piece_is_found(tmp_path: Path, kernel_factory: Callable[..., 
     path = tmp_path / "journal.db"
     seq = _journal_with_snapshot(path, kernel_factory)
     _, stored = _journal_row(path, seq)
-    (key,) = references(stored, SYSCALL_TABLE["memory.snapshot"].result_pieces)
+    (key,) = references(stored, piece_paths("memory.snapshot"))
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE graph_blobs SET data = CAST('[]' AS BLOB) WHERE hash = ?", (key,))
     report = _verified(path)
     assert not report.verified
-    assert "does not hash to its key" in report.divergence.reason
+    assert report.divergence.seq == seq and "whose bytes hash to" in report.divergence.reason
 
 
 def test_an_edited_reference_breaks_the_chain(tmp_path: Path, kernel_factory: Callable[..., Kernel]) -> None:
     path = tmp_path / "journal.db"
     seq = _journal_with_snapshot(path, kernel_factory)
     _, stored = _journal_row(path, seq)
-    (key,) = references(stored, SYSCALL_TABLE["memory.snapshot"].result_pieces)
+    (key,) = references(stored, piece_paths("memory.snapshot"))
     forged = stored.replace(key.encode(), sha256_hex(b"[]").encode())
     with sqlite3.connect(path) as connection:
         connection.execute("INSERT INTO graph_blobs (hash, data) VALUES (?, ?)", (sha256_hex(b"[]"), b"[]"))
@@ -276,7 +277,7 @@ def test_a_trace_reads_a_snapshot_journaled_by_reference(
     snapshot = kernel.call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
     assert snapshot.seq is not None
     _, stored = _journal_row(path, snapshot.seq)
-    assert references(stored, SYSCALL_TABLE["memory.snapshot"].result_pieces)
+    assert references(stored, piece_paths("memory.snapshot"))
     reader = JournalReader.open(str(path))
     try:
         entries = reader.entries(JournalFilter())
@@ -347,6 +348,7 @@ def test_the_default_size_claim_holds_on_disk(tmp_path: Path, kernel_factory: Ca
 def test_the_replay_kernel_serves_a_read_whole_or_says_it_cannot(
     tmp_path: Path, kernel_factory: Callable[..., Kernel]
 ) -> None:
+    from journal.pieces import replay_kernel
     from kernel.replay_kernel import JournalReplayKernel
 
     path = tmp_path / "journal.db"
@@ -357,12 +359,77 @@ def test_the_replay_kernel_serves_a_read_whole_or_says_it_cannot(
     reader = JournalReader.open(str(path))
     try:
         entries = list(reader.entries(JournalFilter(after_seq=50)))
-        served = JournalReplayKernel(
-            entries, table=SYSCALL_TABLE, pieces=lambda keys: blob_store.get_many(reader.engine, keys)
-        ).call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+        served = replay_kernel(reader, JournalFilter(after_seq=50)).call(
+            "memory.snapshot", {"user_id": USER}, principal=ADMIN
+        )
         unserved = JournalReplayKernel(entries).call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
     finally:
         reader.close()
     assert served.ok and served.value == live.value and served.seq == live.seq
     assert not unserved.ok and unserved.error is not None
     assert unserved.error.code == "replay_result_unavailable" and unserved.seq == live.seq
+
+
+def test_format_3_layout_is_pinned() -> None:
+    """Part of format 3: a change here changes what every format-3 journal's entries mean."""
+    assert PIECES_FORMAT_3.min_bytes == 1024
+    assert dict(PIECES_FORMAT_3.paths) == {
+        "memory.list": (("entries",),),
+        "memory.snapshot": (("snapshot", "active_entries"), ("projection", "constraints")),
+    }
+    assert piece_paths("memory.get") == () and piece_paths("memory.list") == (("entries",),)
+
+
+@pytest.mark.parametrize(("size", "by_reference"), [(1023, False), (1024, True), (1025, True)])
+def test_the_threshold_is_inclusive(size: int, by_reference: bool) -> None:
+    text = "x" * (size - 4)  # ["…"]: two brackets, two quotes
+    parts = split({"entries": [text]}, [("entries",)], MIN)
+    assert len(canonical_bytes_of_own([text])) == size
+    assert bool(parts.pieces) is by_reference
+    assert parts.whole == canonical_bytes_of_own({"ok": True, "value": {"entries": [text]}})
+
+
+def test_expand_refuses_a_piece_that_is_not_the_array_referenced() -> None:
+    items = [f"item {index}" for index in range(200)]
+    parts = split({"entries": items}, [("entries",)], MIN)
+    ((key, data),) = parts.pieces
+    with pytest.raises(PieceMismatch):
+        expand(parts.journaled, [("entries",)], lambda keys: {key: data[:-2] + b"]"})
+    with pytest.raises(PieceMismatch):
+        expand(parts.journaled, [("entries",)], lambda keys: {key: b"{" + data[1:]})
+
+
+def test_a_snapshots_constraints_are_journaled_by_reference_and_verify(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    constraints = [
+        ("memory.write", {**_write(f"no_item_{index:03d}")[1], "memory_type": "constraint"}, ADMIN)
+        for index in range(80)
+    ]
+    assert all(result.ok for result in kernel.call_many(constraints)), kernel.call_many(constraints[:1])
+    live = kernel.call("memory.snapshot", {"user_id": USER}, principal=ADMIN)
+    assert live.seq is not None and len(live.value["projection"]["constraints"]) == 80
+    kernel.store.close()
+    _, stored = _journal_row(path, live.seq)
+    assert len(references(stored, piece_paths("memory.snapshot"))) == 2
+    report = _verified(path)
+    assert report.verified, report.divergence
+
+
+def test_a_damaged_piece_is_named_at_the_entry_that_references_it(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], capsys: Capsys
+) -> None:
+    path = tmp_path / "journal.db"
+    seq = _journal_with_snapshot(path, kernel_factory)
+    _, stored = _journal_row(path, seq)
+    (key,) = references(stored, piece_paths("memory.snapshot"))
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE graph_blobs SET data = CAST('[1]' AS BLOB) WHERE hash = ?", (key,))
+    report = _verified(path)
+    assert not report.verified and report.divergence.seq == seq, report.divergence
+    code, _, err = h.cli(capsys, "journal", "trace", "--db", str(path), "--principal", ADMIN)
+    assert code == 2 and "arvis journal verify" in err and "unexpected" not in err
+    code, _, err = h.cli(capsys, "journal", "show", "--db", str(path), str(seq), "--expand")
+    assert code == 2 and "unexpected" not in err

@@ -292,19 +292,16 @@ def _run_show(reader: JournalReader, options: argparse.Namespace) -> int:
 
 def _expanded_result(reader: JournalReader, entry: JournalEntry) -> Any:
     """The entry's whole result: each piece its journaled result references read back from the blob
-    store and checked against its key (``kernel.result_pieces``)."""
+    store and checked against its key (``journal.pieces``)."""
     from arvis.canonical import decode
-    from journal import blob_store
-    from kernel.result_pieces import expand
-    from syscalls.table import SYSCALL_TABLE
+    from journal.pieces import expanded_result
 
-    spec = SYSCALL_TABLE.get(entry.syscall)
-    paths = () if spec is None else spec.result_pieces
     try:
-        whole = expand(entry.result, paths, lambda keys: blob_store.get_many(reader.engine, keys))
-        return decode(whole)
-    except blob_store.BlobMissing as exc:
-        raise CommandError(f"entry {entry.seq}: {exc}") from None
+        return decode(expanded_result(reader.engine, entry))
+    except LookupError as exc:
+        raise CommandError(
+            f"entry {entry.seq}: {exc}", hint="`arvis journal verify` checks every piece"
+        ) from None
     except ValueError:
         raise CommandError(f"entry {entry.seq}: its result is not canonical JSON") from None
 

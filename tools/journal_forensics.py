@@ -8,14 +8,13 @@ deleted), so the journal still verifies afterwards (``journal-format.md`` §13, 
 from __future__ import annotations
 
 import argparse
-import functools
 from collections.abc import Iterable
 from typing import Any
 
-from journal import blob_store
 from journal.content_digest import content_digest
 from journal.counterfactual import ROLLBACK_KIND, Counterfactual
 from journal.forensics import TraceQuery, trace_journal
+from journal.pieces import fetch_from
 from journal.reader import JournalFilter, JournalReader
 from journal.replay import IN_MEMORY_LIMIT
 from journal.rollback import PlannedCall, plan_rollback
@@ -29,6 +28,8 @@ from tools.output import print_json, print_table
 
 __all__ = ["run_rollback", "run_trace"]
 
+_VERIFY_HINT = "the journal's pieces are damaged: `arvis journal verify` names the entry"
+
 
 def _query(options: argparse.Namespace) -> TraceQuery:
     given = {"principal": options.principal, "source": options.source, "unit": options.unit}
@@ -40,11 +41,12 @@ def _query(options: argparse.Namespace) -> TraceQuery:
 
 def run_trace(reader: JournalReader, options: argparse.Namespace) -> int:
     """Exit 0 whether or not anything was found: an empty trace is an answer."""
-    trace = trace_journal(
-        reader.entries(JournalFilter()),
-        _query(options),
-        pieces=functools.partial(blob_store.get_many, reader.engine),
-    )
+    try:
+        trace = trace_journal(
+            reader.entries(JournalFilter()), _query(options), pieces=fetch_from(reader.engine)
+        )
+    except LookupError as exc:  # a piece of a read journaled by reference is missing or damaged
+        raise CommandError(str(exc), hint=_VERIFY_HINT) from None
     if options.output != "table":
         print_json(trace.to_json(), lines=options.output == "jsonl")
         return EXIT_OK
@@ -101,6 +103,8 @@ def run_rollback(options: argparse.Namespace) -> int:
         )
         try:
             report = _roll_back(target, counterfactual, principal, operator, identity)
+        except LookupError as exc:  # before any compensating call: the plan reads the pieces first
+            raise CommandError(str(exc), hint=_VERIFY_HINT) from None
         finally:
             counterfactual.close()
     finally:

@@ -45,13 +45,13 @@ from arvis.canonical import decode, sha256_hex
 from arvis.scenario.conditions import CONDITIONS, Condition
 from arvis.scenario.judge import BlockUnit, judge, mentions, states
 from arvis.scenario.schema import Scenario, Turn
+from journal.pieces import replay_kernel
 from journal.reader import JournalReader
 from journal.replay import verify_journal
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.errors import ErrorCode
-from kernel.replay_kernel import JournalReplayKernel
 from syscalls.table import SYSCALL_TABLE
 from tools.model_client import (
     ChatModel,
@@ -874,7 +874,7 @@ def replay_model_run(
     reader = JournalReader.open(str(journal))
     try:
         models = RecordedModels(reader.entries())
-        kernel = JournalReplayKernel(reader.entries())
+        kernel = replay_kernel(reader)  # reads journaled by reference are served whole
         result = ModelScenarioRun(
             kernel, scenario, gm=models.gm, judge=models.judge, condition=condition, setting=setting
         ).run()
