@@ -39,15 +39,26 @@ COLUMNS = (
     "written_seq",
 )
 _SELECT = "SELECT " + ", ".join(f'"{name}"' for name in COLUMNS) + " FROM memory_entries"
-# ORDER BY an integer only: the spec's order is applied in Python (``_ordered``), which needs no more
-# from SQL than versions of one key in version order
-_ALL = _SELECT + " WHERE user_id = :user_id ORDER BY version"
-_WIRES = (
+# The spec's order is applied in Python (``_ordered``, a stable sort), which needs no more from SQL than
+# versions of one key in version order: ordered by key, then version, the rows come straight off the
+# primary key (user_id, key, version), with no sort in SQL. Only equal keys' relative order matters, so
+# the key column's collation cannot change a result.
+_BY_KEY_AND_VERSION = ' ORDER BY "key", version'
+_ALL = _SELECT + " WHERE user_id = :user_id" + _BY_KEY_AND_VERSION
+_WIRE_SELECT = (
     'SELECT created_at, expires_at, governance, "key", memory_type, notes, revoked_at, source, '
-    "superseded_at, value_ref FROM memory_entries WHERE user_id = :user_id ORDER BY version"
+    "superseded_at, value_ref FROM memory_entries"
+)
+"""The columns of an entry's wire form, in its (sorted) key order."""
+_WIRES = _WIRE_SELECT + " WHERE user_id = :user_id" + _BY_KEY_AND_VERSION
+_CURRENT_WIRE = (
+    _WIRE_SELECT
+    + ' WHERE user_id = :user_id AND "key" = :key AND superseded_at IS NULL ORDER BY version DESC LIMIT 1'
 )
 _ACTIVE = (
-    _SELECT + " WHERE user_id = :user_id AND revoked_at IS NULL AND superseded_at IS NULL ORDER BY version"
+    _SELECT
+    + " WHERE user_id = :user_id AND revoked_at IS NULL AND superseded_at IS NULL"
+    + _BY_KEY_AND_VERSION
 )
 _CURRENT = (
     _SELECT
@@ -94,6 +105,24 @@ def entry_from_row(row: Mapping[str, Any]) -> MemoryLongEntry:
     return MemoryLongEntry.from_wire({**row, "governance": decode(str(row["governance"]).encode("utf-8"))})
 
 
+def _wire_of(row: tuple[Any, ...]) -> dict[str, Any]:
+    """An entry's wire form from its row's ``_WIRE_SELECT`` columns, as stored: times in their fixed
+    form, governance as canonical JSON text (embedded as it is, ``msgspec.Raw``)."""
+    created, expires, governance, key, memory_type, notes, revoked, source, superseded, ref = row
+    return {
+        "created_at": created,
+        "expires_at": expires,
+        "governance": msgspec.Raw(governance.encode("utf-8")),
+        "key": key,
+        "memory_type": memory_type,
+        "notes": notes,
+        "revoked_at": revoked,
+        "source": source,
+        "superseded_at": superseded,
+        "value_ref": ref,
+    }
+
+
 def _ordered(entries: list[MemoryLongEntry]) -> list[MemoryLongEntry]:
     """The spec's order; the sort is stable, so versions of one key written at the same moment keep
     their version order (the rows arrive ordered by version within a key)."""
@@ -123,24 +152,13 @@ class SqlMemoryRepository(MemoryLongRepository):
     def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
         """Straight from the rows: times are stored in their fixed form and governance as canonical JSON
         text, embedded as it is (``msgspec.Raw``)."""
-        wires = []
-        for row in self._sql.rows(_WIRES, {"user_id": user_id}):
-            created, expires, governance, key, memory_type, notes, revoked, source, superseded, ref = row
-            wires.append(
-                {
-                    "created_at": created,
-                    "expires_at": expires,
-                    "governance": msgspec.Raw(governance.encode("utf-8")),
-                    "key": key,
-                    "memory_type": memory_type,
-                    "notes": notes,
-                    "revoked_at": revoked,
-                    "source": source,
-                    "superseded_at": superseded,
-                    "value_ref": ref,
-                }
-            )
-        return wires
+        return [_wire_of(row) for row in self._sql.rows(_WIRES, {"user_id": user_id})]
+
+    def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
+        """The current entry straight from its row, as ``list_entry_wires`` gives it (a read: it leaves
+        the versions ``add_entry`` remembers alone)."""
+        row = self._sql.first(_CURRENT_WIRE, {"user_id": user_id, "key": key})
+        return None if row is None else _wire_of(row)
 
     def list_active_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
         return self._entries(_ACTIVE, {"user_id": user_id})

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from journal.reader import JournalReader
+from journal.schema import FORMAT_VERSIONS
 from journal.verify import verify_chain
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
@@ -251,14 +252,17 @@ def test_unsupported_format_version_is_bad_at_zero(verifier: Path, journal_copy:
     def frame(data: bytes) -> bytes:
         return len(data).to_bytes(8, "big") + data
 
-    genesis = hashlib.sha256(b"arvis-journal" + frame(journal_id.encode()) + frame(b"3")).hexdigest()
+    unknown = max(FORMAT_VERSIONS) + 1
+    genesis = hashlib.sha256(
+        b"arvis-journal" + frame(journal_id.encode()) + frame(str(unknown).encode())
+    ).hexdigest()
     _edit(
         journal_copy,
         ("DROP TRIGGER journal_header_no_update", ()),
-        ("UPDATE journal_header SET format_version = 3, genesis_hash = ?", (genesis,)),
+        ("UPDATE journal_header SET format_version = ?, genesis_hash = ?", (unknown, genesis)),
     )
     done = _run(verifier, journal_copy)
-    assert (done.returncode, done.stdout) == (1, "BAD 0 unsupported format version 3\n")
+    assert (done.returncode, done.stdout) == (1, f"BAD 0 unsupported format version {unknown}\n")
 
 
 def test_missing_file_is_an_io_error(verifier: Path, tmp_path: Path) -> None:

@@ -20,9 +20,9 @@ class MemoryLongContextProjector:
 
     def project_keys(self, active_keys: Iterable[str]) -> dict[str, Any]:
         """The projection from the keys of the snapshot's active entries alone (all it depends on)."""
-        keys = sorted(set(active_keys))
-        constraints = [key for key in keys if key.startswith("no_")]
-        has_language = any(key in _LANGUAGE_KEYS for key in keys)
+        keys = set(active_keys)
+        constraints = sorted(key for key in keys if key.startswith("no_"))
+        has_language = not _LANGUAGE_KEYS.isdisjoint(keys)
         has_timezone = "timezone" in keys
         return {
             "constraints": constraints,

@@ -56,6 +56,12 @@ class MemoryLongRepository(ABC):
         building typed entries."""
         return [entry.to_wire() for entry in self.list_entries(user_id=user_id)]
 
+    def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
+        """``get_entry`` in wire form (``MemoryLongEntry.to_wire``); ``governance`` may be pre-encoded
+        canonical JSON (``msgspec.Raw``). Stores override this to skip building a typed entry."""
+        entry = self.get_entry(user_id=user_id, key=key)
+        return None if entry is None else entry.to_wire()
+
     def get_entry_and_count(self, *, user_id: str, key: str) -> tuple[MemoryLongEntry | None, int]:
         """``get_entry`` and ``count_entries`` at once: what a write checks (stores override this
         with a single read)."""

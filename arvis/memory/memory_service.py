@@ -19,7 +19,7 @@ from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryL
 from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
 from arvis.memory.memory_long_projector import MemoryLongContextProjector
 from arvis.memory.memory_long_repository import MemoryLongRepository
-from arvis.memory.snapshot_wire import build_snapshot_wire
+from arvis.memory.snapshot_wire import build_list_wire, build_snapshot_wire, wire_status
 
 __all__ = ["MAX_ENTRIES_PER_USER", "MAX_KEY_LENGTH", "MemoryService", "WriteRequest", "validate_key"]
 
@@ -27,6 +27,9 @@ MAX_KEY_LENGTH = 128
 MAX_ENTRIES_PER_USER = 100_000
 """Entries one user may have, history (superseded, revoked) included."""
 
+
+_EXPIRED = EntryStatus.EXPIRED.value
+_REVOKED = EntryStatus.REVOKED.value
 
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
@@ -70,25 +73,29 @@ class MemoryService:
     def list(
         self, repo: MemoryLongRepository, *, user_id: str, now: datetime, include_inactive: bool
     ) -> dict[str, Any]:
-        entries = repo.list_entries(user_id=user_id)
-        items = [
-            {"entry": entry.to_wire(), "status": entry.status_at(now).value}
-            for entry in sorted(entries, key=lambda entry: entry.sort_key)
-            if include_inactive or entry.is_active(now)
-        ]
-        return {"user_id": user_id, "entries": items, "count": len(items)}
+        """The user's entries with their status at ``now``, in the spec's order, built from the stored
+        wire forms (``build_list_wire``). ``entries`` is pre-encoded canonical JSON (``msgspec.Raw``):
+        encode the value with ``canonical_bytes_of_own``, or turn it into plain values with
+        ``arvis.canonical.plain``."""
+        built = build_list_wire(
+            repo.list_entry_wires(user_id=user_id), now=format_time(now), include_inactive=include_inactive
+        )
+        return {"user_id": user_id, "entries": built.entries, "count": built.count}
 
     def get(self, repo: MemoryLongRepository, *, user_id: str, key: str, now: datetime) -> dict[str, Any]:
+        """The key's current entry when it is active, in its stored wire form (``get_entry_wire``; its
+        ``governance`` may be pre-encoded canonical JSON, ``msgspec.Raw``)."""
         validate_key(key)
-        entry = repo.get_entry(user_id=user_id, key=key)
+        entry = repo.get_entry_wire(user_id=user_id, key=key)
         if entry is None:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_NOT_FOUND, f"no entry for key '{key}'")
-        status = entry.status_at(now)
-        if status is EntryStatus.REVOKED:
+        # the call's time is compared with an expiry only: formatted only for an entry that has one
+        status = wire_status(entry, "" if entry["expires_at"] is None else format_time(now))
+        if status == _REVOKED:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_REVOKED, f"entry '{key}' was revoked")
-        if status is EntryStatus.EXPIRED:
+        if status == _EXPIRED:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_EXPIRED, f"entry '{key}' has expired")
-        return {"user_id": user_id, "entry": entry.to_wire(), "status": status.value}
+        return {"user_id": user_id, "entry": entry, "status": status}
 
     def snapshot(self, repo: MemoryLongRepository, *, user_id: str, now: datetime) -> dict[str, Any]:
         """The snapshot, its projection and hashes. Its entries are pre-encoded canonical JSON
