@@ -1,11 +1,13 @@
 """The SQL store of LangGraph checkpoint state (``graph_*`` tables), bound to one transaction; every write
-is recorded as an effect. Rows are read in no order: the handlers sort by code point, never by collation."""
+is recorded as an effect. Rows are read in no order (the handlers sort by code point), except where a read
+orders or bounds by text itself (``newest_checkpoints``, ``next_namespace``): it compares bytes, SQLite's
+BINARY collation or PostgreSQL's ``COLLATE "C"``, which on UTF-8 text is code-point order."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Collection, Iterator, Sequence
+from typing import Any, TypeVar
 
 from journal.sql import SqlRunner, insert_sql
 from kernel.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
@@ -50,6 +52,81 @@ _DELETE = {
     _WRITES: f"DELETE FROM {_WRITES} WHERE {_where(_WRITE_KEY)}",
 }
 _INSERT_OWNER = insert_sql(_OWNERS, ("thread_id", "owner", "created_seq"))
+
+_BATCH = 64
+"""The most keys one batched read names; a shorter batch is padded (its last key repeated) to a power of
+two, so that few distinct statements are ever prepared."""
+_PLACE = "thread_id = :thread_id AND checkpoint_ns = :checkpoint_ns"
+
+_T = TypeVar("_T")
+
+
+def _batches(items: Collection[_T]) -> Iterator[list[_T]]:
+    """``items`` in batches of at most ``_BATCH``, each padded to a power of two by repeating its last."""
+    listed = list(items)
+    for start in range(0, len(listed), _BATCH):
+        batch = listed[start : start + _BATCH]
+        padded = 1 << (len(batch) - 1).bit_length()
+        yield batch + [batch[-1]] * (padded - len(batch))
+
+
+def _by_code_point(column: str, postgres: bool) -> str:
+    """A text column compared by code point: bytewise, which SQLite's default BINARY collation is and
+    PostgreSQL's ``C`` collation is (the database's own may be a locale's)."""
+    return f'{column} COLLATE "C"' if postgres else column
+
+
+def _newest_sql(postgres: bool, below: bool, checkpoint_id: bool) -> str:
+    ordered = _by_code_point("checkpoint_id", postgres)
+    conditions = [_PLACE]
+    if checkpoint_id:
+        conditions.append("checkpoint_id = :checkpoint_id")
+    if below:
+        conditions.append(f"{ordered} < :below")
+    return (
+        f"{_select(_CHECKPOINTS, _CHECKPOINT_COLUMNS)} WHERE {' AND '.join(conditions)} "
+        f"ORDER BY {ordered} DESC LIMIT :limit"
+    )
+
+
+def _next_namespace_sql(postgres: bool, after: bool) -> str:
+    ordered = _by_code_point("checkpoint_ns", postgres)
+    bound = f" AND {ordered} > :after" if after else ""
+    return (
+        f"SELECT checkpoint_ns FROM {_CHECKPOINTS} WHERE thread_id = :thread_id{bound} "
+        f"ORDER BY {ordered} LIMIT 1"
+    )
+
+
+def _values_at_sql(size: int) -> str:
+    # one channel's versions by IN on the last primary key column: an index search whatever the planner's
+    # statistics (an OR of (channel, version) pairs may be planned as a scan of the whole namespace)
+    versions = ", ".join(f":v{index}" for index in range(size))
+    where = f"{_PLACE} AND channel = :channel AND version IN ({versions})"
+    return f"{_select(_VALUES, _VALUE_COLUMNS)} WHERE {where}"
+
+
+def _writes_of_sql(size: int) -> str:
+    ids = ", ".join(f":i{index}" for index in range(size))
+    return f"{_select(_WRITES, _WRITE_COLUMNS)} WHERE {_PLACE} AND checkpoint_id IN ({ids})"
+
+
+_NEWEST = {
+    (postgres, below, checkpoint_id): _newest_sql(postgres, below, checkpoint_id)
+    for postgres in (False, True)
+    for below in (False, True)
+    for checkpoint_id in (False, True)
+}
+_NEXT_NAMESPACE = {
+    (postgres, after): _next_namespace_sql(postgres, after)
+    for postgres in (False, True)
+    for after in (False, True)
+}
+_NAMESPACES = f"SELECT DISTINCT thread_id, checkpoint_ns FROM {_CHECKPOINTS}"
+_NAMESPACES_OF = f"{_NAMESPACES} WHERE checkpoint_ns = :checkpoint_ns"
+_SIZES = [1 << power for power in range(_BATCH.bit_length())]
+_VALUES_AT = {size: _values_at_sql(size) for size in _SIZES}
+_WRITES_OF = {size: _writes_of_sql(size) for size in _SIZES}
 
 
 def _filtered(table: str, columns: Sequence[str], given: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -108,6 +185,7 @@ class SqlGraphRepository(GraphRepository):
         self._sql = sql
         self._seq = seq
         self._effects = effects
+        self._postgres = sql._connection.dialect.name == "postgresql"
 
     # --- owners ----------------------------------------------------------------------------------
 
@@ -157,6 +235,36 @@ class SqlGraphRepository(GraphRepository):
         )
         return [_checkpoint(row) for row in self._sql.rows(sql, values)]
 
+    def newest_checkpoints(
+        self,
+        thread_id: str,
+        checkpoint_ns: str,
+        *,
+        limit: int,
+        below: str | None = None,
+        checkpoint_id: str | None = None,
+    ) -> list[GraphCheckpoint]:
+        sql = _NEWEST[self._postgres, below is not None, checkpoint_id is not None]
+        values: dict[str, Any] = {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "limit": limit}
+        if below is not None:
+            values["below"] = below
+        if checkpoint_id is not None:
+            values["checkpoint_id"] = checkpoint_id
+        return [_checkpoint(row) for row in self._sql.rows(sql, values)]
+
+    def next_namespace(self, thread_id: str, after: str | None) -> str | None:
+        values = {"thread_id": thread_id} if after is None else {"thread_id": thread_id, "after": after}
+        found = self._sql.scalar(_NEXT_NAMESPACE[self._postgres, after is not None], values)
+        return None if found is None else str(found)
+
+    def namespaces(self, checkpoint_ns: str | None) -> list[tuple[str, str]]:
+        rows = (
+            self._sql.rows(_NAMESPACES)
+            if checkpoint_ns is None
+            else self._sql.rows(_NAMESPACES_OF, {"checkpoint_ns": checkpoint_ns})
+        )
+        return [(str(thread_id), str(namespace)) for thread_id, namespace in rows]
+
     def put_checkpoint(self, row: GraphCheckpoint) -> None:
         self._upsert(_CHECKPOINTS, dataclasses.asdict(row))
 
@@ -173,6 +281,20 @@ class SqlGraphRepository(GraphRepository):
             _VALUES, _VALUE_COLUMNS, {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns}
         )
         return [_value(row) for row in self._sql.rows(sql, values)]
+
+    def channel_values_at(
+        self, thread_id: str, checkpoint_ns: str, keys: Collection[tuple[str, str]]
+    ) -> list[GraphChannelValue]:
+        by_channel: dict[str, set[str]] = {}
+        for channel, version in keys:
+            by_channel.setdefault(channel, set()).add(version)
+        found: list[GraphChannelValue] = []
+        for channel in sorted(by_channel):
+            for batch in _batches(sorted(by_channel[channel])):
+                values = {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "channel": channel}
+                values.update((f"v{index}", version) for index, version in enumerate(batch))
+                found.extend(_value(row) for row in self._sql.rows(_VALUES_AT[len(batch)], values))
+        return found
 
     def put_channel_value(self, row: GraphChannelValue) -> None:
         self._upsert(_VALUES, dataclasses.asdict(row))
@@ -194,6 +316,16 @@ class SqlGraphRepository(GraphRepository):
             {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "checkpoint_id": checkpoint_id},
         )
         return [_write(row) for row in self._sql.rows(sql, values)]
+
+    def writes_of(
+        self, thread_id: str, checkpoint_ns: str, checkpoint_ids: Collection[str]
+    ) -> list[GraphWrite]:
+        found: list[GraphWrite] = []
+        for batch in _batches(sorted(set(checkpoint_ids))):
+            values = {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns}
+            values.update((f"i{index}", checkpoint_id) for index, checkpoint_id in enumerate(batch))
+            found.extend(_write(row) for row in self._sql.rows(_WRITES_OF[len(batch)], values))
+        return found
 
     def write_exists(
         self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
@@ -246,6 +378,23 @@ class NoGraph(GraphRepository):
     def checkpoints(self, thread_id: str | None, checkpoint_ns: str | None = None) -> list[GraphCheckpoint]:
         return []
 
+    def newest_checkpoints(
+        self,
+        thread_id: str,
+        checkpoint_ns: str,
+        *,
+        limit: int,
+        below: str | None = None,
+        checkpoint_id: str | None = None,
+    ) -> list[GraphCheckpoint]:
+        return []
+
+    def next_namespace(self, thread_id: str, after: str | None) -> str | None:
+        return None
+
+    def namespaces(self, checkpoint_ns: str | None) -> list[tuple[str, str]]:
+        return []
+
     def put_checkpoint(self, row: GraphCheckpoint) -> None:
         raise StorageError(self._MESSAGE)
 
@@ -253,6 +402,11 @@ class NoGraph(GraphRepository):
         raise StorageError(self._MESSAGE)
 
     def channel_values(self, thread_id: str, checkpoint_ns: str | None = None) -> list[GraphChannelValue]:
+        return []
+
+    def channel_values_at(
+        self, thread_id: str, checkpoint_ns: str, keys: Collection[tuple[str, str]]
+    ) -> list[GraphChannelValue]:
         return []
 
     def put_channel_value(self, row: GraphChannelValue) -> None:
@@ -263,6 +417,11 @@ class NoGraph(GraphRepository):
 
     def writes(
         self, thread_id: str, checkpoint_ns: str | None = None, checkpoint_id: str | None = None
+    ) -> list[GraphWrite]:
+        return []
+
+    def writes_of(
+        self, thread_id: str, checkpoint_ns: str, checkpoint_ids: Collection[str]
     ) -> list[GraphWrite]:
         return []
 

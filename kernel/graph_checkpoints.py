@@ -12,6 +12,7 @@ resolves a checkpoint's channel values through its channel versions.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from dataclasses import dataclass
 
 __all__ = [
@@ -76,7 +77,8 @@ class GraphWrite:
 
 class GraphRepository(ABC):
     """The graph state of one transaction. Reads return rows in no particular order (handlers sort them
-    by code point, the same on every backend); every write is recorded as an effect."""
+    by code point, the same on every backend), except ``newest_checkpoints`` and ``next_namespace``, which
+    order by code point themselves; every write is recorded as an effect."""
 
     @abstractmethod
     def owner_of(self, thread_id: str) -> str | None:
@@ -99,6 +101,28 @@ class GraphRepository(ABC):
         """The checkpoints of a thread (every thread for None), of one namespace or all (None)."""
 
     @abstractmethod
+    def newest_checkpoints(
+        self,
+        thread_id: str,
+        checkpoint_ns: str,
+        *,
+        limit: int,
+        below: str | None = None,
+        checkpoint_id: str | None = None,
+    ) -> list[GraphCheckpoint]:
+        """At most ``limit`` checkpoints of the thread's namespace, greatest id first (by code point), of
+        id less than ``below`` (by code point) and equal to ``checkpoint_id``, each when given."""
+
+    @abstractmethod
+    def next_namespace(self, thread_id: str, after: str | None) -> str | None:
+        """The least namespace (by code point) of the thread holding a checkpoint, greater than ``after``
+        when given; None when there is none."""
+
+    @abstractmethod
+    def namespaces(self, checkpoint_ns: str | None) -> list[tuple[str, str]]:
+        """Every (thread, namespace) holding a checkpoint, of that namespace when given (None: all)."""
+
+    @abstractmethod
     def put_checkpoint(self, row: GraphCheckpoint) -> None:
         """Insert the checkpoint, or replace the one of the same key."""
 
@@ -109,6 +133,13 @@ class GraphRepository(ABC):
     @abstractmethod
     def channel_values(self, thread_id: str, checkpoint_ns: str | None = None) -> list[GraphChannelValue]:
         """The channel values of a thread, of one namespace or all (None)."""
+
+    @abstractmethod
+    def channel_values_at(
+        self, thread_id: str, checkpoint_ns: str, keys: Collection[tuple[str, str]]
+    ) -> list[GraphChannelValue]:
+        """The stored channel values of the thread's namespace whose (channel, version) is one of
+        ``keys`` (``version`` as stored: canonical JSON text)."""
 
     @abstractmethod
     def put_channel_value(self, row: GraphChannelValue) -> None:
@@ -123,6 +154,12 @@ class GraphRepository(ABC):
         self, thread_id: str, checkpoint_ns: str | None = None, checkpoint_id: str | None = None
     ) -> list[GraphWrite]:
         """The pending writes of a thread, of one namespace or all, of one checkpoint or all."""
+
+    @abstractmethod
+    def writes_of(
+        self, thread_id: str, checkpoint_ns: str, checkpoint_ids: Collection[str]
+    ) -> list[GraphWrite]:
+        """The pending writes against the checkpoints of those ids in the thread's namespace."""
 
     @abstractmethod
     def write_exists(

@@ -12,7 +12,8 @@ nobody has written into holds nothing: reading it gives nothing, writing it clai
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -183,16 +184,29 @@ def _write_order(write: GraphWrite) -> tuple[str, str, int]:
     return (write.task_path, write.task_id, write.idx)
 
 
+def _channel_keys(row: GraphCheckpoint) -> list[tuple[str, str]]:
+    """The (channel, version as stored) of every channel the checkpoint's ``channel_versions`` name, in
+    their order (canonical JSON: by channel)."""
+    return [
+        (channel, _version_key(version))
+        for channel, version in decode(row.channel_versions.encode("utf-8")).items()
+    ]
+
+
 def _wire(
-    row: GraphCheckpoint, values: dict[tuple[str, str], GraphChannelValue], writes: Iterable[GraphWrite]
+    row: GraphCheckpoint,
+    keys: Iterable[tuple[str, str]],
+    values: dict[tuple[str, str], GraphChannelValue],
+    writes: Iterable[GraphWrite],
 ) -> dict[str, Any]:
     """A checkpoint as a result holds it: references, its metadata, and the values of its channels at
-    their versions (a channel whose value is ``empty`` or not stored is left out, as LangGraph does)."""
+    their versions (``keys``, from ``_channel_keys``; a channel whose value is ``empty`` or not stored is
+    left out, as LangGraph does)."""
     channel_values: dict[str, Any] = {}
-    for channel, version in decode(row.channel_versions.encode("utf-8")).items():
-        found = values.get((channel, _version_key(version)))
+    for key in keys:
+        found = values.get(key)
         if found is not None and found.value_type != EMPTY_VALUE:
-            channel_values[channel] = {"type": found.value_type, "hash": found.value_hash}
+            channel_values[key[0]] = {"type": found.value_type, "hash": found.value_hash}
     return {
         "thread_id": row.thread_id,
         "checkpoint_ns": row.checkpoint_ns,
@@ -293,29 +307,25 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> dict[str, Any]:
 
 def graph_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
     """``get_tuple``: the checkpoint of that id, or the thread's latest in the namespace (the greatest
-    id, by code point); null when there is none."""
+    id, by code point); null when there is none. Reads that checkpoint, the channel values it names and
+    its writes, nothing else."""
     _Access(ctx).require(Capability.READ, args.thread_id)
     graph = ctx.tx.graph
     if args.checkpoint_id is not None:
         row = graph.checkpoint(args.thread_id, args.checkpoint_ns, args.checkpoint_id)
     else:
-        row = max(
-            graph.checkpoints(args.thread_id, args.checkpoint_ns),
-            key=lambda found: found.checkpoint_id,
-            default=None,
-        )
+        latest = graph.newest_checkpoints(args.thread_id, args.checkpoint_ns, limit=1)
+        row = latest[0] if latest else None
     if row is None:
         return {"checkpoint": None}
-    values = _values_index(graph.channel_values(row.thread_id, row.checkpoint_ns))
+    keys = _channel_keys(row)
+    values = _values_index(graph.channel_values_at(row.thread_id, row.checkpoint_ns, keys))
     writes = graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id)
-    return {"checkpoint": _wire(row, values, writes)}
+    return {"checkpoint": _wire(row, keys, values, writes)}
 
 
-def _after(row: GraphCheckpoint, position: Position) -> bool:
-    """Whether ``row`` comes after ``position`` in the listing order: thread, then namespace, ascending;
-    then checkpoint id, descending."""
-    mine, theirs = (row.thread_id, row.checkpoint_ns), (position.thread_id, position.checkpoint_ns)
-    return mine > theirs or (mine == theirs and row.checkpoint_id < position.checkpoint_id)
+def _place(row: GraphCheckpoint) -> tuple[str, str]:
+    return (row.thread_id, row.checkpoint_ns)
 
 
 def _matches(metadata: dict[str, Any], wanted: dict[str, Any]) -> bool:
@@ -323,48 +333,89 @@ def _matches(metadata: dict[str, Any], wanted: dict[str, Any]) -> bool:
     return all(value == metadata.get(key) for key, value in wanted.items())
 
 
+def _places(graph: GraphRepository, args: ListArgs) -> Iterator[tuple[str, str]]:
+    """The (thread, namespace) pairs a listing visits, in its order (ascending by code point), from the
+    one of ``after`` on (that one included, whether or not it holds anything)."""
+    start = None if args.after is None else (args.after.thread_id, args.after.checkpoint_ns)
+    if args.thread_id is None:  # every thread: their pairs at once, sorted here
+        for place in sorted(graph.namespaces(args.checkpoint_ns)):
+            if start is None or place >= start:
+                yield place
+    elif args.checkpoint_ns is not None:
+        place = (args.thread_id, args.checkpoint_ns)
+        if start is None or place >= start:
+            yield place
+    elif start is None or args.thread_id >= start[0]:  # one thread, every namespace: one at a time
+        namespace = None
+        if start is not None and start[0] == args.thread_id:
+            namespace = start[1]
+            yield (args.thread_id, namespace)
+        while (namespace := graph.next_namespace(args.thread_id, namespace)) is not None:
+            yield (args.thread_id, namespace)
+
+
+_SCAN = MAX_LIST
+"""Checkpoints read at a time while a filter may reject some (without one, exactly those still wanted)."""
+
+
+def _listed(graph: GraphRepository, args: ListArgs, readable: Callable[[str], bool]) -> list[GraphCheckpoint]:
+    """The checkpoints ``list`` returns, in its order: each (thread, namespace) in turn, newest first
+    within it, read a page at a time (ids below the last one read) until ``limit`` are kept."""
+    chosen: list[GraphCheckpoint] = []
+    for place in _places(graph, args):
+        if not readable(place[0]):
+            continue
+        below = args.before
+        if args.after is not None and place == (args.after.thread_id, args.after.checkpoint_ns):
+            below = args.after.checkpoint_id if below is None else min(below, args.after.checkpoint_id)
+        while True:
+            wanted = args.limit - len(chosen)
+            page = wanted if not args.filter else max(wanted, _SCAN)
+            rows = graph.newest_checkpoints(*place, limit=page, below=below, checkpoint_id=args.checkpoint_id)
+            for row in rows:
+                if args.filter and not _matches(decode(row.metadata.encode("utf-8")), args.filter):
+                    continue
+                chosen.append(row)
+                if len(chosen) >= args.limit:
+                    return chosen
+            if len(rows) < page or args.checkpoint_id is not None:
+                break
+            below = rows[-1].checkpoint_id
+    return chosen
+
+
 def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
     """``list``: checkpoints of a thread (every thread the principal may read, when none is named), of a
-    namespace or all, newest first within each (thread, namespace); at most ``limit``, after ``after``."""
+    namespace or all, newest first within each (thread, namespace); at most ``limit``, after ``after``.
+    Reads those checkpoints (and any a filter rejected on the way), the channel values they name and
+    their writes, nothing else."""
     access = _Access(ctx)
     graph = ctx.tx.graph
     if args.thread_id is not None:
         access.require(Capability.READ, args.thread_id)
-        rows = graph.checkpoints(args.thread_id, args.checkpoint_ns)
+    if args.limit == 0:
+        return {"checkpoints": []}
+    if args.thread_id is not None:
+        chosen = _listed(graph, args, lambda thread_id: True)
     else:
         owners = graph.owners()
-        rows = [
-            row
-            for row in graph.checkpoints(None, args.checkpoint_ns)
-            if access.allows(Capability.READ, row.thread_id, owners.get(row.thread_id))
-        ]
-    rows.sort(key=lambda row: row.checkpoint_id, reverse=True)
-    rows.sort(key=lambda row: (row.thread_id, row.checkpoint_ns))
-    chosen: list[GraphCheckpoint] = []
-    for row in rows:
-        if len(chosen) >= args.limit:
-            break
-        if args.after is not None and not _after(row, args.after):
-            continue
-        if args.checkpoint_id is not None and row.checkpoint_id != args.checkpoint_id:
-            continue
-        if args.before is not None and row.checkpoint_id >= args.before:
-            continue
-        if args.filter and not _matches(decode(row.metadata.encode("utf-8")), args.filter):
-            continue
-        chosen.append(row)
-    values: dict[tuple[str, str], dict[tuple[str, str], GraphChannelValue]] = {}
-    writes: dict[tuple[str, str], dict[str, list[GraphWrite]]] = {}
-    listed = []
-    for row in chosen:
-        place = (row.thread_id, row.checkpoint_ns)
-        if place not in values:
-            values[place] = _values_index(graph.channel_values(*place))
-            by_checkpoint: dict[str, list[GraphWrite]] = {}
-            for write in graph.writes(*place):
-                by_checkpoint.setdefault(write.checkpoint_id, []).append(write)
-            writes[place] = by_checkpoint
-        listed.append(_wire(row, values[place], writes[place].get(row.checkpoint_id, [])))
+        chosen = _listed(
+            graph,
+            args,
+            lambda thread_id: access.allows(Capability.READ, thread_id, owners.get(thread_id)),
+        )
+    listed: list[dict[str, Any]] = []
+    for place, grouped in itertools.groupby(chosen, key=_place):  # a (thread, namespace)'s are consecutive
+        rows = list(grouped)
+        keys = [_channel_keys(row) for row in rows]
+        values = _values_index(graph.channel_values_at(*place, {key for row in keys for key in row}))
+        writes: dict[str, list[GraphWrite]] = {}
+        for write in graph.writes_of(*place, [row.checkpoint_id for row in rows]):
+            writes.setdefault(write.checkpoint_id, []).append(write)
+        listed.extend(
+            _wire(row, row_keys, values, writes.get(row.checkpoint_id, []))
+            for row, row_keys in zip(rows, keys, strict=True)
+        )
     return {"checkpoints": listed}
 
 
