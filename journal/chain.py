@@ -18,6 +18,9 @@ __all__ = ["EMPTY_EFFECTS_HASH", "compute_entry_hash", "genesis_hash"]
 _LENGTH = struct.Struct(">Q").pack
 """A field's length as the 8-byte big-endian integer that frames it."""
 
+_JOIN_BELOW = 65_536
+"""Rows whose args and result are shorter than this are framed into one buffer and hashed at once."""
+
 
 def _frame(data: bytes) -> bytes:
     return _LENGTH(len(data)) + data
@@ -55,6 +58,9 @@ def compute_entry_hash(
         result,
         effects_hash.encode("utf-8"),
     )
+    if len(args) + len(result) < _JOIN_BELOW:  # one update: the frames joined cost less than eight calls
+        framed = b"".join([piece for field in fields for piece in (_LENGTH(len(field)), field)])
+        return hashlib.sha256(bytes.fromhex(prev_hash) + framed).hexdigest()
     digest = hashlib.sha256(bytes.fromhex(prev_hash))
     for field in fields:  # fed piece by piece: a large result is not copied to be framed
         digest.update(_LENGTH(len(field)))
