@@ -185,7 +185,7 @@ class SqlGraphRepository(GraphRepository):
         self._sql = sql
         self._seq = seq
         self._effects = effects
-        self._postgres = sql._connection.dialect.name == "postgresql"
+        self._postgres = sql.dialect == "postgresql"
 
     # --- owners ----------------------------------------------------------------------------------
 

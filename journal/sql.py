@@ -76,6 +76,11 @@ class SqlRunner:
         self._guarded = False
         self.savepoint_open = False
 
+    @property
+    def dialect(self) -> str:
+        """The database's SQLAlchemy dialect name: ``sqlite`` or ``postgresql``."""
+        return str(self._connection.dialect.name)
+
     def prepare(self, sql: str) -> Prepared:
         found = self._prepared.get(sql)
         if found is None:
