@@ -29,6 +29,7 @@ def open_kernel(
     logger: CallLogger | None = None,
     identity: IdentityPolicy | None = None,
     tracer: CallTracer | None = None,
+    group_commit: bool = True,
 ) -> Kernel:
     """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it.
 
@@ -41,7 +42,8 @@ def open_kernel(
     packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides.
     ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for).
     ``tracer``: one span per call (``kernel.telemetry.otel_tracer()``; None: no spans, and OpenTelemetry is
-    never imported)."""
+    never imported). ``group_commit``: calls made by threads at once commit together (``Kernel``;
+    ``specs/durability.md`` §3.1)."""
     chosen_clock = clock or SystemClock()
     check_writable(target)  # before the writer's first connection, which already writes (WAL)
     store = SqlJournalStore(
@@ -58,4 +60,5 @@ def open_kernel(
         logger=logger,
         identity=identity,
         tracer=tracer,
+        group_commit=group_commit,
     )

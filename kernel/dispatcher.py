@@ -34,7 +34,10 @@ from kernel.result_pieces import split as split_result
 from kernel.table import SyscallSpec, SyscallTable
 from kernel.telemetry import CallSpan, CallTracer, end_span, start_span
 
-__all__ = ["CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
+__all__ = ["GROUP_MAX", "CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
+
+GROUP_MAX = 256
+"""The most waiting calls one group commit takes (the rest wait for the next)."""
 
 
 class CallLogger(Protocol):
@@ -65,6 +68,16 @@ class RecordedCall(msgspec.Struct, frozen=True):
     syscall of that name; the entry must still replay as the ``unknown_syscall`` it was."""
 
 
+class _Waiting:
+    """A call recorded by a thread and waiting for a group commit to take it (``Kernel.call``)."""
+
+    __slots__ = ("recorded", "result")
+
+    def __init__(self, recorded: RecordedCall) -> None:
+        self.recorded = recorded
+        self.result: SyscallResult | None = None
+
+
 class Kernel:
     """Looks a call up in the table, decodes its arguments, runs the handler in one transaction with
     the journal append, and returns the result; a handler's refusal is journaled in that same transaction
@@ -81,10 +94,14 @@ class Kernel:
         logger: CallLogger | None = None,
         identity: IdentityPolicy | None = None,
         tracer: CallTracer | None = None,
+        group_commit: bool = True,
     ) -> None:
         """``identity``: who this kernel may act as (``kernel.identity``); None: every principal, the
         embedding application vouching for them (``VouchedPrincipals``). ``tracer``: one span per call
-        (``kernel.telemetry``; ``otel_tracer()`` for OpenTelemetry); None: no spans."""
+        (``kernel.telemetry``; ``otel_tracer()`` for OpenTelemetry); None: no spans. ``group_commit``:
+        calls that threads make while another call is being executed wait together and are then
+        executed as one group, in one database transaction and one commit (``Kernel.call``); False:
+        each call in a transaction of its own."""
         self.identity: IdentityPolicy = VouchedPrincipals() if identity is None else identity
         self.format = rules_of(store.format_version)
         """What the journal's format decides (``kernel.formats``)."""
@@ -100,18 +117,25 @@ class Kernel:
         self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
         self._last_reading: tuple[str, datetime] = ("", datetime.min.replace(tzinfo=UTC))
         self._lock = threading.RLock()
-        """One call at a time per kernel: threads sharing a kernel take turns (the journal is one
+        """One execution at a time per kernel: threads sharing a kernel take turns (the journal is one
         chain, appended in one order anyway), so its connection is never used by two at once."""
+        self.group_commit = group_commit
+        self._waiting: list[_Waiting] = []
+        self._waiting_lock = threading.Lock()
+        """Guards ``_waiting``, the calls recorded and not yet taken by a group."""
+        self._clock_lock = threading.Lock()
+        """One clock reading at a time: threads record their calls concurrently (``_record``)."""
 
     def _record(
         self, name: object, args: object, principal: object, credential: object = None
     ) -> RecordedCall | SyscallResult:
         """The call in its journaled form, reading the clock once; a broken clock is unacknowledged."""
         try:
-            moment = self.clock.now()
-            recorded_at = format_time(moment)
-            # the handler gets the moment as replay will parse it back: in UTC
-            self._last_reading = (recorded_at, moment if moment.tzinfo is UTC else moment.astimezone(UTC))
+            with self._clock_lock:
+                moment = self.clock.now()
+                recorded_at = format_time(moment)
+                # the handler gets the moment as replay will parse it back: in UTC
+                self._last_reading = (recorded_at, moment if moment.tzinfo is UTC else moment.astimezone(UTC))
             claimed = record_text(principal, MAX_PRINCIPAL_LENGTH)
             return RecordedCall(
                 syscall=record_text(name, MAX_NAME_LENGTH),
@@ -138,13 +162,52 @@ class Kernel:
     ) -> SyscallResult:
         """Execute one syscall as ``principal``, proved by ``credential`` when the kernel's identity
         policy asks for one (it is never journaled). Whatever the inputs, returns a SyscallResult and
-        never raises; safe to call from several threads (they take turns)."""
+        never raises; safe to call from several threads.
+
+        With ``group_commit`` (the default), threads record their calls at once and take turns to
+        execute: the thread whose turn it is executes every call waiting at that moment (up to
+        ``GROUP_MAX``, in the order they were recorded) in one database transaction, each call with its
+        own journal entry and a refused one leaving nothing (a savepoint), then one commit; every call
+        of the group is acknowledged when that commit is, exactly as a call of its own would be
+        (``specs/durability.md`` §3.1). A call that finds no other waiting runs alone, as without group
+        commit."""
+        if not self.group_commit:
+            with self._lock:
+                recorded = self._record(name, args, principal, credential)
+                if isinstance(recorded, SyscallResult):
+                    return recorded
+                self._load_encoder_for([recorded])
+                return self.execute(recorded)
+        recorded = self._record(name, args, principal, credential)
+        if isinstance(recorded, SyscallResult):
+            return recorded
+        waiting = _Waiting(recorded)
+        with self._waiting_lock:
+            self._waiting.append(waiting)
         with self._lock:
-            recorded = self._record(name, args, principal, credential)
-            if isinstance(recorded, SyscallResult):
-                return recorded
-            self._load_encoder_for([recorded])
-            return self.execute(recorded)
+            while waiting.result is None:  # another thread's group may have taken it meanwhile
+                self._run_waiting()
+        return waiting.result
+
+    def _run_waiting(self) -> None:
+        """Execute the calls waiting now, as one group (the caller holds the execution lock)."""
+        with self._waiting_lock:
+            group, self._waiting = self._waiting[:GROUP_MAX], self._waiting[GROUP_MAX:]
+        recorded: list[RecordedCall | SyscallResult] = [waiting.recorded for waiting in group]
+        self._load_encoder_for(recorded)
+        if len(group) == 1:
+            results = [self.execute(group[0].recorded)]
+        else:
+            started = time.perf_counter()
+            results = (
+                self._batch(recorded) if self.tracer is None else self._traced_batch(self.tracer, recorded)
+            )
+            if self.logger is not None:
+                each = round((time.perf_counter() - started) * 1000 / len(group), 3)
+                for item, result in zip(recorded, results, strict=True):
+                    self._log(item, result, each)
+        for waiting, result in zip(group, results, strict=True):
+            waiting.result = result
 
     def call_many(
         self, calls: Iterable[tuple[object, object, object] | tuple[object, object, object, object]]
@@ -198,17 +261,24 @@ class Kernel:
         return results
 
     def _batch(self, recorded: list[RecordedCall | SyscallResult]) -> list[SyscallResult]:
-        try:
-            with self.store.batch() as batch:
-                results = [
-                    item if isinstance(item, SyscallResult) else self._execute(item, batch.transaction)
-                    for item in recorded
-                ]
-        except StorageError as exc:
-            return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in recorded]
-        except Exception as exc:
-            return [_unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__) for _ in recorded]
-        return results
+        """The calls in one database transaction, retried whole up to ``busy_retries`` times while the
+        write lock is busy (nothing of a failed attempt was committed)."""
+        busy_attempts = 0
+        while True:
+            try:
+                with self.store.batch() as batch:
+                    return [
+                        item if isinstance(item, SyscallResult) else self._execute(item, batch.transaction)
+                        for item in recorded
+                    ]
+            except StorageBusy as exc:
+                if busy_attempts >= self.busy_retries:
+                    return [_unacknowledged(ErrorCode.STORAGE_BUSY, str(exc)) for _ in recorded]
+                busy_attempts += 1
+            except StorageError as exc:
+                return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in recorded]
+            except Exception as exc:
+                return [_unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__) for _ in recorded]
 
     def pipeline(
         self, *, user_id: str, run_id: str, principal: str, credential: str | None = None

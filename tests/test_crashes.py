@@ -35,6 +35,8 @@ from journal.engine import Durability
 
 TRIALS = 100
 FILES = 10
+THREADED_WRITER = 4
+"""Threads of the writer in every third trial: their calls commit in groups (durability.md §3.1)."""
 """Trials are spread over files so that the replay after each kill stays short."""
 WRITE_WINDOW_S = 0.04
 """A kill lands at a uniformly random moment in the first WRITE_WINDOW_S seconds of writing."""
@@ -72,11 +74,18 @@ def _drain(receiver: Any) -> list[tuple[Any, ...]]:
 
 
 def _kill_one_writer(
-    context: Any, path: Path, durability: Durability, seed: int, rng: random.Random, early: bool
+    context: Any,
+    path: Path,
+    durability: Durability,
+    seed: int,
+    rng: random.Random,
+    early: bool,
+    threads: int = 1,
 ) -> list[tuple[Any, ...]]:
-    """Start a writer, SIGKILL it at a random moment, return what it reported."""
+    """Start a writer (``threads`` threads sharing its kernel: group commit), SIGKILL it at a random
+    moment, return what it reported."""
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=crash_writer, args=(str(path), durability.value, seed, sender))
+    process = context.Process(target=crash_writer, args=(str(path), durability.value, seed, sender, threads))
     try:
         process.start()
         sender.close()
@@ -146,9 +155,12 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_call(tmp_path: Path) ->
             file = files[trial % FILES]
             _take_check(file, counts)
             early = file.trials == 0 or rng.random() < 0.1
-            messages = _kill_one_writer(context, file.path, file.durability, rng.randrange(2**31), rng, early)
+            threads = THREADED_WRITER if trial % 3 == 2 else 1  # every third trial: group commits
+            messages = _kill_one_writer(
+                context, file.path, file.durability, rng.randrange(2**31), rng, early, threads
+            )
             file.trials += 1
-            counts[f"trials ({file.durability})"] += 1
+            counts[f"trials ({file.durability}, {threads} thread{'s' if threads > 1 else ''})"] += 1
             counts["kills while opening" if not messages else "kills while writing"] += 1
             unacknowledged = [message for message in messages if message[0] == "unacknowledged"]
             assert not unacknowledged, unacknowledged

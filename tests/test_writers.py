@@ -35,6 +35,7 @@ from fault_injection import (
 )
 
 from journal.engine import open_engine
+from journal.pieces import expanded_result
 from journal.reader import JournalReader
 from journal.replay import verify_journal
 from journal.store import SqlJournalStore
@@ -117,7 +118,7 @@ def check(target: str, reports: list[WriterReport], watched: Watched, label: str
         assert len(report.acknowledged) + len(report.unacknowledged) == report.calls
     reader = JournalReader.open(target)
     try:
-        journal = {entry.seq: entry.result for entry in reader.entries()}
+        journal = {entry.seq: expanded_result(reader.engine, entry) for entry in reader.entries()}
         verdict = verify_journal(reader, table=SYSCALL_TABLE)
     finally:
         reader.close()

@@ -1,0 +1,168 @@
+"""Group commit (``Kernel.call``, ``specs/durability.md`` §3.1): calls that threads make while another
+call executes wait together and are executed as one group, in one transaction and one commit; each keeps
+its own entry, a refused one leaves nothing, and every one is acknowledged when the group commits."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from journal.engine import Durability
+from journal.reader import JournalReader
+from journal.replay import verify_journal
+from kernel.abi import SyscallResult
+from kernel.dispatcher import Kernel
+from syscalls.table import SYSCALL_TABLE
+
+ADMIN = "admin:ops"
+
+
+def _write(user: str, key: str) -> tuple[str, dict[str, Any]]:
+    return (
+        "memory.write",
+        {"user_id": user, "key": key, "memory_type": "preference", "source": "explicit_user"},
+    )
+
+
+class _Counted:
+    """How many database transactions the store opened: one per call alone, one per group."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.single = 0
+        self.groups: list[int] = []
+        store: Any = kernel.store
+        transaction, batch = store.transaction, store.batch
+
+        def counted_transaction() -> Any:
+            self.single += 1
+            return transaction()
+
+        @contextmanager
+        def counted_batch() -> Iterator[Any]:
+            with batch() as opened:
+                yield opened
+                self.groups.append(opened.next_seq - 1)
+
+        store.transaction = counted_transaction
+        store.batch = counted_batch
+
+
+def _calls_together(kernel: Kernel, calls: list[tuple[str, dict[str, Any], str]]) -> list[SyscallResult]:
+    """Make the calls from one thread each while the kernel is busy, so that they all wait; then let
+    the kernel go: the first thread to get its turn executes them all as one group."""
+    results: list[SyscallResult | None] = [None] * len(calls)
+
+    def call(index: int) -> None:
+        name, args, principal = calls[index]
+        results[index] = kernel.call(name, args, principal=principal)
+
+    threads = [threading.Thread(target=call, args=(index,)) for index in range(len(calls))]
+    with kernel._lock:  # the kernel is executing something else
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        while len(kernel._waiting) < len(calls):
+            assert time.monotonic() < deadline, "the calls did not all wait"
+            time.sleep(0.001)
+    for thread in threads:
+        thread.join(timeout=30)
+    assert all(result is not None for result in results)
+    return [result for result in results if result is not None]
+
+
+def _verified(path: Path) -> Any:
+    reader = JournalReader.open(str(path))
+    try:
+        return verify_journal(reader, table=SYSCALL_TABLE), list(reader.entries())
+    finally:
+        reader.close()
+
+
+def test_calls_that_wait_together_commit_together(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path), durability=Durability.FULL)
+    counted = _Counted(kernel)
+    calls = [(*_write(f"u{index}", "language"), ADMIN) for index in range(6)]
+    results = _calls_together(kernel, calls)
+    assert all(result.ok for result in results)
+    assert sorted(result.seq for result in results if result.seq is not None) == list(range(1, 7))
+    assert counted.groups == [6] and counted.single == 0  # one transaction, one commit
+    kernel.store.close()
+    report, entries = _verified(path)
+    assert report.verified, report.divergence
+    assert len(entries) == 6
+
+
+def test_a_refused_call_in_a_group_leaves_nothing_and_the_others_commit(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    assert kernel.call(*_write("u1", "language"), principal=ADMIN).ok
+    calls = [
+        (*_write("u2", "language"), ADMIN),
+        (*_write("u1", "language"), ADMIN),  # a conflict: refused, journaled, nothing written
+        ("memory.get", {"user_id": "u1", "key": "missing"}, ADMIN),
+        (*_write("u3", "language"), ADMIN),
+    ]
+    results = _calls_together(kernel, calls)
+    codes = sorted("ok" if result.ok else str(result.error and result.error.code) for result in results)
+    assert codes == ["memory_conflict", "memory_entry_not_found", "ok", "ok"]
+    assert all(result.seq is not None for result in results)  # every refusal is journaled too
+    listed = kernel.call("memory.list", {"user_id": "u1", "include_inactive": True}, principal=ADMIN)
+    assert listed.value["count"] == 1
+    kernel.store.close()
+    report, entries = _verified(path)
+    assert report.verified, report.divergence
+    assert [entry.status for entry in entries[1:5]] == [
+        "ok" if result.ok else str(result.error and result.error.code)
+        for result in sorted(results, key=lambda result: result.seq or 0)
+    ]
+
+
+def test_without_group_commit_each_call_has_its_own_transaction(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    kernel = kernel_factory(str(tmp_path / "journal.db"), group_commit=False)
+    counted = _Counted(kernel)
+    workers = [
+        threading.Thread(target=lambda n=n: kernel.call(*_write(f"u{n}", "language"), principal=ADMIN))
+        for n in range(4)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert counted.single == 4 and counted.groups == []
+
+
+def test_a_group_that_cannot_commit_acknowledges_none_of_its_calls(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kernel.protocols import StorageError
+
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    store: Any = kernel.store
+    batch = store.batch
+
+    @contextmanager
+    def failing_batch() -> Iterator[Any]:
+        with batch() as opened:
+            yield opened
+            raise StorageError("disk full")  # before the commit: the transaction is rolled back
+
+    monkeypatch.setattr(store, "batch", failing_batch)
+    results = _calls_together(kernel, [(*_write(f"u{index}", "language"), ADMIN) for index in range(3)])
+    assert all(result.seq is None and result.error is not None for result in results)
+    assert {result.error.code for result in results if result.error} == {"storage_unavailable"}
+    monkeypatch.setattr(store, "batch", batch)
+    assert kernel.call(*_write("u9", "language"), principal=ADMIN).seq == 1  # nothing of the group is left
