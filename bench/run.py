@@ -25,6 +25,7 @@ from bench import (
     bench_batch,
     bench_cli,
     bench_merkle,
+    bench_partitioned,
     bench_peer,
     bench_rss,
     bench_snapshot,
@@ -54,6 +55,7 @@ BENCHMARKS: list[tuple[str, Runner]] = [
     (bench_cli.NAME, bench_cli.run),
     (bench_merkle.NAME, bench_merkle.run),
     (bench_peer.NAME, bench_peer.run),
+    (bench_partitioned.NAME, bench_partitioned.run),
 ]
 
 PROFILES: dict[str, Setup] = {

@@ -13,7 +13,17 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tools import cmd_call, cmd_copy, cmd_db, cmd_demo, cmd_journal, cmd_mcp, cmd_syscalls, scenario_args
+from tools import (
+    cmd_call,
+    cmd_copy,
+    cmd_db,
+    cmd_demo,
+    cmd_journal,
+    cmd_mcp,
+    cmd_partitions,
+    cmd_syscalls,
+    scenario_args,
+)
 from tools.common import EXIT_USAGE, CommandError, settle_db
 from tools.logs import LEVELS, configure_logging
 
@@ -73,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_demo,
         scenario_args,  # tools.cmd_scenario's arguments
         cmd_mcp,
+        cmd_partitions,
     ):  # copy joins journal
         module.register(subparsers)
     for command in _leaf_parsers(subparsers):
