@@ -24,6 +24,7 @@ from typing import Any
 from bench import (
     bench_batch,
     bench_cli,
+    bench_concurrency,
     bench_merkle,
     bench_partitioned,
     bench_peer,
@@ -56,6 +57,7 @@ BENCHMARKS: list[tuple[str, Runner]] = [
     (bench_merkle.NAME, bench_merkle.run),
     (bench_peer.NAME, bench_peer.run),
     (bench_partitioned.NAME, bench_partitioned.run),
+    (bench_concurrency.NAME, bench_concurrency.run),
 ]
 
 PROFILES: dict[str, Setup] = {
