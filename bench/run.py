@@ -30,6 +30,7 @@ from bench import (
     bench_peer,
     bench_rss,
     bench_snapshot,
+    bench_timetravel,
     bench_verify,
     bench_working_memory,
     bench_write,
@@ -56,6 +57,7 @@ BENCHMARKS: list[tuple[str, Runner]] = [
     (bench_cli.NAME, bench_cli.run),
     (bench_merkle.NAME, bench_merkle.run),
     (bench_peer.NAME, bench_peer.run),
+    (bench_timetravel.NAME, bench_timetravel.run),
     (bench_partitioned.NAME, bench_partitioned.run),
     (bench_concurrency.NAME, bench_concurrency.run),
 ]

@@ -163,14 +163,18 @@ def _first_reference(connection: Connection, key: str) -> int:
 def check_blobs(connection: Connection) -> BadBlob | None:
     """The first damage of the blob store, or None: a stored blob whose bytes do not hash to its key
     (in key order), then a hash referenced by the graph state that is not stored (table by table, in
-    the order of ``REFERENCES``, rows by seq then key). A database without the graph tables has none."""
+    the order of ``REFERENCES``, rows by seq then key), then a blob a state checkpoint references that
+    is not stored, or a checkpoint past the head (``journal.state_checkpoints``, in seq order). A
+    database without the graph tables has none."""
+    from journal.state_checkpoints import check_checkpoint_blobs, first_checkpoint_referencing  # imports us
+
     if TABLE not in set(inspect(connection).get_table_names()):
         return None
     for key, data in _stored(connection):
         actual = hash_of(data)
         if actual != key:
             return BadBlob(
-                _first_reference(connection, key),
+                _first_reference(connection, key) or first_checkpoint_referencing(connection, key),
                 f"graph blob {key} does not hash to its key (its bytes hash to {actual})",
             )
     for table, names, column in REFERENCES:
@@ -188,4 +192,5 @@ def check_blobs(connection: Connection) -> BadBlob | None:
                 int(missing[0]),
                 f"{table} row ({row}) references graph blob {missing[1]}, which {TABLE} does not hold",
             )
-    return None
+    unheld = check_checkpoint_blobs(connection)
+    return None if unheld is None else BadBlob(*unheld)

@@ -44,6 +44,8 @@ __all__ = [
     "merkle_tiles",
     "metadata",
     "pipeline_runs",
+    "state_checkpoint_dirty",
+    "state_checkpoints",
 ]
 
 FORMAT_VERSION = 3
@@ -309,3 +311,27 @@ merkle_tiles = Table(
 )
 """The Merkle tiles (revision 0008, ``journal.tiles``): derived from the journal, not state (the state
 digest leaves them out); ``journal verify`` recomputes them."""
+
+# State checkpoints (revision 0011, journal.state_checkpoints): derived from the journal, not state
+state_checkpoints = Table(
+    "state_checkpoints",
+    metadata,
+    # on SQLite, INTEGER PRIMARY KEY makes the seq the rowid itself
+    Column("seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
+    Column("manifest_hash", String(64), nullable=False),
+)
+"""One row per state checkpoint: the state right after entry ``seq`` is the manifest blob
+``manifest_hash`` of ``graph_blobs`` (its pages and indexes there too). Derived, not state (the state
+digest leaves it out); ``journal verify`` rebuilds every manifest from the replayed state."""
+
+state_checkpoint_dirty = Table(
+    "state_checkpoint_dirty",
+    metadata,
+    Column("tbl", Text, primary_key=True),
+    Column("part", Text, primary_key=True),
+    Column("row_key", Text, primary_key=True),
+    sqlite_with_rowid=False,
+)
+"""The places of the state changed since the last state checkpoint (a table, the canonical JSON of a
+partition value or ``null`` for the whole table, of a row key or ``null`` for the whole partition),
+written in each call's transaction and emptied by the next checkpoint."""

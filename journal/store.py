@@ -31,6 +31,12 @@ from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS, journal_header
 from journal.sql import SqlRunner, insert_sql
+from journal.state_checkpoints import (
+    DEFAULT_INTERVAL,
+    AppendHook,
+    CheckpointWriter,
+    checkpoint_tables_present,
+)
 from journal.tiles import TILE, tile_from_rows, tiles_completed
 from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
@@ -181,9 +187,12 @@ class SqlTransaction:
         deferred: bool = False,
         active_runs: ActiveRuns | None = None,
         stores_pieces: bool = True,
+        on_append: AppendHook | None = None,
     ) -> None:
         """``stores_pieces``: whether the pieces of a result journaled by reference are stored (False
-        in a private scratch store, whose replay compares the references alone)."""
+        in a private scratch store, whose replay compares the references alone). ``on_append``: called
+        with the entry and the call's effects once the entry is appended (``journal.state_checkpoints``)."""
+        self._on_append = on_append
         self._translate = translate
         self._deferred = deferred
         self._stores_pieces = stores_pieces
@@ -325,6 +334,8 @@ class SqlTransaction:
         )
         if not self._deferred:  # a batch inserts its entries together, before it commits
             self._sql.write(_APPEND, msgspec.structs.asdict(entry))
+        if self._on_append is not None:  # state checkpoints, in this same transaction
+            self._on_append(self._sql, entry, self._effects)
         self.appended = entry
         return entry
 
@@ -349,6 +360,7 @@ class _BatchCall:
             deferred=True,
             active_runs=batch.active_runs,
             stores_pieces=batch.keep_entries,
+            on_append=batch.on_append,
         )
         return self._tx
 
@@ -398,7 +410,9 @@ class SqlBatch:
         tables: frozenset[str],
         active_runs: ActiveRuns | None = None,
         keep_entries: bool = True,
+        on_append: AppendHook | None = None,
     ) -> None:
+        self.on_append = on_append
         self.keep_entries = keep_entries
         self.tables = tables
         self.sql = sql
@@ -504,10 +518,16 @@ class SqlJournalStore:
         upgrade: bool = True,
         keep_entries: bool = True,
         format_version: int = FORMAT_VERSION,
+        state_checkpoint_interval: int = DEFAULT_INTERVAL,
     ) -> None:
-        """``format_version`` is the format a journal created here gets (an existing one keeps its own)."""
+        """``format_version`` is the format a journal created here gets (an existing one keeps its own).
+        ``state_checkpoint_interval``: a state checkpoint is stored with every entry whose seq is a
+        multiple of it (``journal.state_checkpoints``; 0: none, and a mark so that a writer of the same
+        journal that keeps them builds its next one whole)."""
         if format_version not in FORMAT_VERSIONS:
             raise ValueError(f"unknown journal format version {format_version}")
+        if state_checkpoint_interval < 0:
+            raise ValueError("the state checkpoint interval is a number of entries, 0 for none")
         self.engine = engine
         self.last_entry: JournalEntry | None = None
         self._keep_entries = keep_entries
@@ -530,6 +550,11 @@ class SqlJournalStore:
             self._head_was_remembered = False
             self._tables = frozenset(inspect(self._connection).get_table_names())
             self._connection.rollback()
+            self.on_append: AppendHook | None = (
+                CheckpointWriter(state_checkpoint_interval, postgres=self._postgres, tables=self._tables)
+                if keep_entries and checkpoint_tables_present(self._tables)
+                else None
+            )
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
@@ -576,6 +601,14 @@ class SqlJournalStore:
         self._head_was_remembered = False
         head = self._sql.first(_HEAD)
         return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
+
+    def resume_after(self, seq: int, entry_hash: str) -> None:
+        """A private scratch store (``keep_entries=False``) given the state right after entry ``seq``
+        (a state checkpoint, ``journal.timetravel``): its next call takes ``seq + 1``, chained from
+        ``entry_hash``."""
+        if self._keep_entries:
+            raise StorageError("only a scratch store resumes from a state checkpoint")
+        self._committed_head = (seq + 1, entry_hash)
 
     def _remember_head(self, last: JournalEntry) -> None:
         self._committed_head = (last.seq + 1, last.entry_hash)
@@ -633,6 +666,7 @@ class SqlJournalStore:
             deferred=not self._keep_entries,
             active_runs=self._active_runs,
             stores_pieces=self._keep_entries,
+            on_append=self.on_append,
         )
 
     def _new_batch(self, next_seq: int, prev_hash: str) -> SqlBatch:
@@ -644,6 +678,7 @@ class SqlJournalStore:
             translate=self._translate,
             active_runs=self._active_runs,
             keep_entries=self._keep_entries,
+            on_append=self.on_append,
         )
 
     def transaction(self) -> _Whole[SqlTransaction]:

@@ -1,26 +1,61 @@
-"""Time travel: the state and a user's snapshot as of any seq, by replaying the journal up to it."""
+"""Time travel: the state and a user's snapshot as of any seq, rebuilt from the journal.
+
+Both start from the nearest state checkpoint at or before the seq (``journal.state_checkpoints``) when
+the journal has one, and replay only the entries after it: ``state_at`` loads the whole checkpoint into
+a scratch store and re-executes every entry since; ``snapshot_at`` loads only the user's long-term
+memory and re-executes only the user's accepted ``memory.write`` and ``memory.revoke`` calls since, with
+the memory service against a scratch repository. Every call re-executed must give its journaled result
+byte for byte. Without a checkpoint (a journal written before them, or with none kept), or when one
+cannot be used (a blob missing, a replay that departs from the record), the journal is replayed from its
+first entry, as before checkpoints.
+"""
 
 from __future__ import annotations
 
+import functools
+import threading
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import orjson
+from sqlalchemy import Connection, Engine, LargeBinary, bindparam, create_engine, func, literal, select, text
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import StaticPool
 
-from arvis.canonical import parse_time, plain
-from arvis.memory.memory_service import MemoryService
-from journal.reader import JournalFilter, JournalReader
+from arvis.canonical import canonical_bytes_of_own, parse_time, plain
+from arvis.memory.errors import MemoryRuleError
+from arvis.memory.governance import Governance
+from arvis.memory.memory_service import MemoryService, WriteRequest
+from journal.engine import fetch_all
+from journal.memory_repository import REBUILD_COUNTS, SqlMemoryRepository
+from journal.reader import JournalFilter, JournalReader, row_to_entry
 from journal.replay import Replayer
+from journal.schema import journal, memory_entries
+from journal.sql import SqlRunner, insert_sql
 from journal.state import present_state_tables, state_digest
+from journal.state_checkpoints import (
+    CheckpointUnusable,
+    load_state,
+    nearest_checkpoint,
+    partition_rows,
+    read_manifest,
+)
+from journal.store import JournalHeader
+from journal.verify import damaged_header
+from kernel.abi import JournalEntry
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 
 __all__ = [
     "JSON_TEXT_COLUMNS",
+    "MEMORY_WRITERS",
     "NoSuchMoment",
     "StateAt",
+    "replay_from_checkpoint",
     "replay_until",
     "snapshot_at",
+    "snapshot_from_checkpoint",
     "state_at",
 ]
 
@@ -56,6 +91,8 @@ class StateAt:
     recorded_at: str | None
     digest: str
     tables: dict[str, list[dict[str, Any]]]
+    checkpoint: int | None = None
+    """The seq of the state checkpoint the replay started from (None: from the first entry)."""
 
     def to_json(self) -> dict[str, Any]:
         """The state for people and scripts: rows as stored, JSON-text columns as their objects (the
@@ -68,14 +105,92 @@ class StateAt:
         }
 
 
-def replay_until(
-    reader: JournalReader, seq: int | None, *, table: SyscallTable
-) -> tuple[Replayer, int, str | None]:
-    """A replayer holding the state right after entry ``seq`` (the head when None)."""
+def _header(reader: JournalReader) -> JournalHeader:
     header = reader.header()
     if header is None:
         raise StorageError("the database holds no arvis journal (no header)")
+    return header
+
+
+def _nearest(reader: JournalReader, seq: int | None) -> tuple[JournalEntry, str] | None:
+    """The entry of the nearest state checkpoint at or before ``seq`` (the head when None) and the
+    checkpoint's manifest hash; None when there is none to start from."""
+    try:
+        if seq is None:
+            head = reader.head()
+            if head is None:
+                return None
+            seq = head.seq
+        with reader.engine.connect() as connection:
+            found = nearest_checkpoint(connection, seq)
+    except SQLAlchemyError:
+        return None
+    if found is None:
+        return None
+    start = reader.get(found[0])
+    return None if start is None else (start, found[1])
+
+
+class _Departed(Exception):
+    """A replay from a checkpoint that did not reproduce the record: the caller replays from seq 1."""
+
+
+def replay_from_checkpoint(
+    reader: JournalReader, seq: int | None, *, table: SyscallTable
+) -> tuple[Replayer, int, str | None, int] | None:
+    """A replayer holding the state right after entry ``seq`` (the head when None), loaded from the
+    nearest state checkpoint and replayed from there: with its last seq and time and the checkpoint's
+    seq. None when there is no checkpoint to start from, or it cannot be used (a blob missing or
+    damaged, a call since it that does not replay as journaled)."""
+    header = _header(reader)
+    if damaged_header(header) is not None:
+        return None
+    nearest = _nearest(reader, seq)
+    if nearest is None:
+        return None
+    start, manifest_hash = nearest
     replayer = Replayer(header, table=table, blobs_from=reader.engine)
+    last_seq, last_time = start.seq, start.recorded_at
+    try:
+        with reader.engine.connect() as source, replayer.store.engine.begin() as connection:
+            load_state(source, manifest_hash, connection)
+            connection.exec_driver_sql(REBUILD_COUNTS)
+        replayer.store.resume_after(start.seq, start.entry_hash)
+        for entry in reader.entries(JournalFilter(after_seq=start.seq, until_seq=seq)):
+            if replayer.apply(entry) is not None:
+                raise _Departed
+            last_seq, last_time = entry.seq, entry.recorded_at
+        if replayer.flush() is not None:
+            raise _Departed
+    except (CheckpointUnusable, SQLAlchemyError, _Departed):
+        replayer.close()
+        return None
+    except BaseException:
+        replayer.close()
+        raise
+    return replayer, last_seq, last_time, start.seq
+
+
+def replay_until(
+    reader: JournalReader, seq: int | None, *, table: SyscallTable, checkpoints: bool = True
+) -> tuple[Replayer, int, str | None]:
+    """A replayer holding the state right after entry ``seq`` (the head when None): from the nearest
+    state checkpoint when there is one (``checkpoints``), else from the first entry."""
+    resumed = replay_from_checkpoint(reader, seq, table=table) if checkpoints else None
+    if resumed is not None:
+        replayer, last_seq, last_time, _ = resumed
+    else:
+        replayer, last_seq, last_time = _replay_all(reader, seq, table=table)
+    if seq is not None and last_seq != seq:
+        replayer.close()
+        raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last_seq})")
+    return replayer, last_seq, last_time
+
+
+def _replay_all(
+    reader: JournalReader, seq: int | None, *, table: SyscallTable
+) -> tuple[Replayer, int, str | None]:
+    replayer = Replayer(_header(reader), table=table, blobs_from=reader.engine)
     last_seq, last_time = 0, None
     try:
         for entry in reader.entries(JournalFilter(until_seq=seq)):
@@ -89,31 +204,43 @@ def replay_until(
     except BaseException:
         replayer.close()
         raise
-    if seq is not None and last_seq != seq:
-        replayer.close()
-        raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last_seq})")
     return replayer, last_seq, last_time
 
 
-def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable) -> StateAt:
-    replayer, last_seq, last_time = replay_until(reader, seq, table=table)
+def state_at(
+    reader: JournalReader, seq: int | None, *, table: SyscallTable, checkpoints: bool = True
+) -> StateAt:
+    """Every state table's rows and the state digest right after entry ``seq`` (the head when None)."""
+    resumed = replay_from_checkpoint(reader, seq, table=table) if checkpoints else None
+    if resumed is not None:
+        replayer, last_seq, last_time, start = resumed
+        if seq is not None and last_seq != seq:
+            replayer.close()
+            raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last_seq})")
+    else:
+        replayer, last_seq, last_time = replay_until(reader, seq, table=table, checkpoints=False)
+        start = None
     try:
         tables: dict[str, list[dict[str, Any]]] = {}
         with replayer.store.engine.connect() as connection:
             digest = state_digest(connection, keep=tables)
             for state_table in present_state_tables(connection):
                 tables.setdefault(str(state_table.name), [])
-        return StateAt(last_seq, last_time, digest, tables)
+        return StateAt(last_seq, last_time, digest, tables, start)
     finally:
         replayer.close()
 
 
 def snapshot_at(
-    reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable
+    reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, checkpoints: bool = True
 ) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``,
     its ``created_at`` being that entry's time."""
-    replayer, last_seq, last_time = replay_until(reader, seq, table=table)
+    if checkpoints:
+        fast = snapshot_from_checkpoint(reader, user_id, seq, table=table)
+        if fast is not None:
+            return fast
+    replayer, last_seq, last_time = replay_until(reader, seq, table=table, checkpoints=False)
     try:
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
@@ -123,3 +250,158 @@ def snapshot_at(
         return {"seq": last_seq, **value}
     finally:
         replayer.close()
+
+
+# --- a user's snapshot from a checkpoint -----------------------------------------------------------
+
+MEMORY_WRITERS = ("memory.write", "memory.revoke")
+"""The syscalls that change ``memory_entries`` (``syscalls/memory_long.py``): a user's long-term memory
+right after entry S is the checkpoint's, changed by these calls' accepted entries since, in seq order."""
+
+
+def _calls_since(
+    source: Connection, user_id: str, after: int, until: int
+) -> list[tuple[int, str, str, bytes, bytes]]:
+    """(seq, recorded_at, syscall, args, result) of the accepted memory writes and revokes in
+    ``(after, until]`` whose arguments name ``user_id``: filtered in SQL on the canonical bytes of
+    ``"user_id":<id>`` (the arguments are canonical JSON; the decoded arguments are checked again)."""
+    needle = b'"user_id":' + canonical_bytes_of_own(user_id)
+    column = journal.c
+    query = (
+        select(column.seq, column.recorded_at, column.syscall, column.args, column.result)
+        .where(
+            column.seq > after,
+            column.seq <= until,
+            column.syscall.in_(MEMORY_WRITERS),
+            column.status == "ok",
+        )
+        .order_by(column.seq)
+    )
+    if source.dialect.name == "sqlite":
+        query = query.where(func.instr(column.args, literal(needle, LargeBinary)) > 0)
+    else:
+        query = query.where(
+            text("position(:needle IN journal.args) > 0").bindparams(
+                bindparam("needle", needle, type_=LargeBinary)
+            )
+        )
+    rows = source.execute(query).all()
+    return [(int(r[0]), str(r[1]), str(r[2]), bytes(r[3]), bytes(r[4])) for r in rows]
+
+
+def _write_request(args: Any) -> WriteRequest:
+    """A ``memory.write``'s decoded arguments as the memory service's request (as its handler does)."""
+    governance = args.governance
+    return WriteRequest(
+        user_id=args.user_id,
+        key=args.key,
+        memory_type=args.memory_type,
+        source=args.source,
+        notes=args.notes,
+        value_ref=args.value_ref,
+        expires_at=args.expires_at,
+        governance=Governance()
+        if governance is None
+        else Governance(
+            visibility=governance.visibility,
+            sharing=governance.sharing,
+            retention=governance.retention,
+            encryption=governance.encryption,
+            principal=governance.principal,
+        ),
+        replace=args.replace,
+    )
+
+
+_INSERT_ENTRY = insert_sql("memory_entries", [str(column.name) for column in memory_entries.columns])
+_SCRATCH_LOCK = threading.Lock()
+
+
+@functools.cache
+def _scratch() -> Engine:
+    """The scratch repository of ``snapshot_from_checkpoint``: an in-memory ``memory_entries``, one per
+    process, used under ``_SCRATCH_LOCK`` and emptied by rolling back each use."""
+    engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
+    memory_entries.create(engine)
+    return engine
+
+
+def snapshot_from_checkpoint(
+    reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable
+) -> dict[str, Any] | None:
+    """``snapshot_at`` from the nearest state checkpoint: the user's rows of ``memory_entries`` there,
+    then the user's accepted ``memory.write`` and ``memory.revoke`` entries since, re-executed by the
+    memory service on a scratch repository, each giving its journaled result byte for byte. None when
+    there is no checkpoint to start from or it cannot be used (the caller replays the whole journal)."""
+    header = reader.header()
+    if header is None or damaged_header(header) is not None:
+        return None
+    decoders = {name: msgspec.json.Decoder(table[name].request_type) for name in MEMORY_WRITERS}
+    try:
+        with reader.engine.connect() as source:
+            target = _entry(source, seq)
+            found = None if target is None else nearest_checkpoint(source, target.seq)
+            if target is None or found is None:
+                return None
+            start, manifest_hash = found
+            rows = partition_rows(source, read_manifest(source, manifest_hash), "memory_entries", user_id)
+            calls = _calls_since(source, user_id, start, target.seq)
+        with _SCRATCH_LOCK, _scratch().connect() as connection:
+            sql = SqlRunner(connection)
+            try:
+                value = _replayed_snapshot(sql, rows, calls, decoders, user_id, target)
+            finally:  # the scratch repository is left empty for the next use
+                connection.rollback()
+                sql.rollback()
+            if value is None:
+                return None
+    except (CheckpointUnusable, SQLAlchemyError, msgspec.DecodeError, StorageError, MemoryRuleError):
+        return None
+    return {"seq": target.seq, **value}
+
+
+def _replayed_snapshot(
+    sql: SqlRunner,
+    rows: list[dict[str, Any]],
+    calls: list[tuple[int, str, str, bytes, bytes]],
+    decoders: dict[str, msgspec.json.Decoder[Any]],
+    user_id: str,
+    target: JournalEntry,
+) -> dict[str, Any] | None:
+    """The user's rows at the checkpoint, the calls since re-executed on them (None as soon as one does
+    not give its journaled result), then the snapshot at ``target``'s time, as plain values."""
+    service = MemoryService()
+    sql.attach()
+    if rows:
+        try:
+            sql.write_many(_INSERT_ENTRY, rows)
+        except KeyError as exc:
+            raise CheckpointUnusable(f"a page of memory_entries lacks the column {exc}") from exc
+    for call_seq, recorded_at, syscall, args, result in calls:
+        request = decoders[syscall].decode(args)
+        if request.user_id != user_id:  # the bytes matched elsewhere in the arguments
+            continue
+        repository = SqlMemoryRepository(sql, seq=call_seq, effects=[], counted=False)
+        now = parse_time(recorded_at)
+        if syscall == "memory.write":
+            value = service.write(repository, _write_request(request), now=now)
+        else:
+            value = service.revoke(repository, user_id=user_id, key=request.key, now=now)
+        if canonical_bytes_of_own({"ok": True, "value": value}) != result:
+            return None
+    repository = SqlMemoryRepository(sql, seq=0, effects=[], counted=False)
+    snapshot: dict[str, Any] = plain(
+        service.snapshot(repository, user_id=user_id, now=parse_time(target.recorded_at))
+    )
+    return snapshot
+
+
+def _entry(source: Connection, seq: int | None) -> JournalEntry | None:
+    """Entry ``seq`` (the head when None), or None when the journal has no such entry."""
+    query = (
+        select(journal).order_by(journal.c.seq.desc()).limit(1)
+        if seq is None
+        else (select(journal).where(journal.c.seq == seq))
+    )
+    rows = fetch_all(source, query)
+    return row_to_entry(rows[0]) if rows else None

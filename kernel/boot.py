@@ -7,6 +7,7 @@ import dataclasses
 from journal.blob_store import reader_for
 from journal.engine import Durability, open_engine
 from journal.migrate import check_writable
+from journal.state_checkpoints import DEFAULT_INTERVAL
 from journal.store import SqlJournalStore
 from kernel.clock import Clock, SystemClock
 from kernel.dispatcher import CallLogger, Kernel
@@ -29,6 +30,7 @@ def open_kernel(
     logger: CallLogger | None = None,
     identity: IdentityPolicy | None = None,
     tracer: CallTracer | None = None,
+    state_checkpoint_interval: int = DEFAULT_INTERVAL,
     group_commit: bool = True,
 ) -> Kernel:
     """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it.
@@ -42,12 +44,18 @@ def open_kernel(
     packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides.
     ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for).
     ``tracer``: one span per call (``kernel.telemetry.otel_tracer()``; None: no spans, and OpenTelemetry is
-    never imported). ``group_commit``: calls made by threads at once commit together (``Kernel``;
-    ``specs/durability.md`` §3.1)."""
+    never imported). ``state_checkpoint_interval``: the store keeps a checkpoint of the state with every
+    entry whose seq is a multiple of it (10,000 by default), so that ``journal state --at`` and
+    ``journal snapshot --at`` replay only the entries since the nearest one; 0 keeps none
+    (``journal.state_checkpoints``). ``group_commit``: calls made by threads at once commit together
+    (``Kernel``; ``specs/durability.md`` §3.1)."""
     chosen_clock = clock or SystemClock()
     check_writable(target)  # before the writer's first connection, which already writes (WAL)
     store = SqlJournalStore(
-        open_engine(target, durability=durability), clock=chosen_clock, journal_id=journal_id
+        open_engine(target, durability=durability),
+        clock=chosen_clock,
+        journal_id=journal_id,
+        state_checkpoint_interval=state_checkpoint_interval,
     )
     bound = default_services(semantic=True) if services is None else services
     if bound.blob_reader is None:

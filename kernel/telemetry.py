@@ -184,8 +184,8 @@ class OtelCallTracer:
     ``include_principal``: record ``arvis.principal`` (default True). The principal is an identity, the
     name the caller acts as, not memory content; a deployment whose principal names are personal data turns
     it off. ``include_contents``: also record ``arvis.args`` and ``arvis.result``, the call's arguments as
-    the journal holds them and its result as returned (canonical JSON), for acknowledged calls only (default False: no
-    argument or result, so no memory contents, ever reaches a span)."""
+    the journal holds them and its result as returned (canonical JSON), for acknowledged calls only
+    (default False: no argument or result, so no memory contents, ever reaches a span)."""
 
     def __init__(
         self, tracer: Any, *, include_principal: bool = True, include_contents: bool = False

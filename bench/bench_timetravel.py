@@ -1,0 +1,432 @@
+"""Benchmark: time travel from state checkpoints (``journal.state_checkpoints``, ``journal-format.md`` §16).
+
+A journal of 1,000,000 entries (20,000 in ``--quick``) written through ``Kernel.call_many`` with state
+checkpoints every 10,000 entries (2,000 in ``--quick``): 1,000 users (100), each with 20 keys, the calls
+replacing writes (60 %), revokes (5 %), reads (30 %) and refused writes (5 %), users and keys drawn at
+random. Measured:
+
+- ``timetravel``: ``snapshot_at`` of one user at the worst seq of the middle of the journal (the entry just
+  before a checkpoint: the most entries to scan since the previous one), against a current
+  ``memory.snapshot`` of the same user through ``Kernel.call`` on (a copy of) the same journal. Target:
+  at most 10x. Beside it, in child processes, the peak RSS and time of the same ``snapshot_at``, of
+  ``state_at``, and of the replay from the first entry (what both cost before checkpoints);
+- ``timetravel_append``: the amortized cost of an append with checkpoints every 10,000 entries against
+  none (``state_checkpoint_interval=0``), two journals grown side by side in segments, alternating; and
+  the space the checkpoints take.
+
+The large journal is cached in ``bench/journals`` (named after the workload and the code that writes
+checkpoints), with what its build measured beside it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import journal.state_checkpoints as state_checkpoints
+from bench.common import BenchResult, Series, alternate, scratch_dir, timed
+from journal.migrate import HEAD_REVISION
+from journal.reader import JournalReader
+from journal.state_checkpoints import CheckpointWriter
+from journal.store import SqlJournalStore
+from journal.timetravel import snapshot_at
+from kernel.boot import open_kernel
+from kernel.clock import ManualClock
+from kernel.dispatcher import Kernel
+from syscalls.table import SYSCALL_TABLE
+
+__all__ = ["APPEND_NAME", "NAME", "run"]
+
+NAME = "timetravel"
+APPEND_NAME = "timetravel_append"
+ROOT = Path(__file__).resolve().parent.parent
+JOURNALS = ROOT / "bench" / "journals"
+GOAL_RATIO = 10.0
+KEYS = 20
+BATCH = 1_000
+USER = "user-0007"
+MiB = 1024 * 1024
+
+
+def _sizes(quick: bool) -> dict[str, int]:
+    if quick:
+        return {
+            "entries": 20_000,
+            "interval": 2_000,
+            "users": 100,
+            "append": 20_000,
+            "segments": 4,
+            "reps": 5,
+        }
+    return {
+        "entries": 1_000_000,
+        "interval": 10_000,
+        "users": 1_000,
+        "append": 200_000,
+        "segments": 10,
+        "reps": 15,
+    }
+
+
+def _call(rng: random.Random, index: int, users: int) -> tuple[str, dict[str, Any], str]:
+    """The workload's ``index``-th call."""
+    user = f"user-{rng.randrange(users):04d}"
+    key = f"k{rng.randrange(KEYS):02d}"
+    principal = f"user:{user}"
+    draw = rng.random()
+    if draw < 0.60:
+        args = {"user_id": user, "key": key, "memory_type": "preference", "source": "explicit_user"}
+        return "memory.write", {**args, "replace": True, "value_ref": f"vault://{user}/{index}"}, principal
+    if draw < 0.65:
+        return "memory.revoke", {"user_id": user, "key": key}, principal
+    if draw < 0.95:
+        return "memory.get", {"user_id": user, "key": key}, principal
+    return (
+        "memory.write",
+        {"user_id": user, "key": "", "memory_type": "rule", "source": "explicit_user"},
+        principal,
+    )
+
+
+def _clock() -> ManualClock:
+    return ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(milliseconds=1))
+
+
+def _discard(path: Path) -> None:
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        leftover.unlink(missing_ok=True)
+
+
+def _checkpointed(path: Path) -> None:
+    """Fold the WAL into the file (the file alone is then the journal, and its size is the journal's)."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        connection.close()
+
+
+def _grow(kernel: Kernel, rng: random.Random, first: int, count: int, users: int) -> None:
+    for start in range(first, first + count, BATCH):
+        size = min(BATCH, first + count - start)
+        results = kernel.call_many(_call(rng, index, users) for index in range(start, start + size))
+        if any(result.seq is None for result in results):
+            raise RuntimeError("a benchmark call was not acknowledged")
+
+
+def _digest(sizes: dict[str, int]) -> str:
+    source = (
+        inspect.getsource(_call)
+        + inspect.getsource(_grow)
+        + inspect.getsource(state_checkpoints)
+        + HEAD_REVISION
+        + json.dumps(sizes, sort_keys=True)
+    )
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:8]
+
+
+def large(sizes: dict[str, int]) -> tuple[Path, dict[str, Any]]:
+    """The large journal (cached) and what its build measured."""
+    JOURNALS.mkdir(parents=True, exist_ok=True)
+    path = JOURNALS / f"timetravel-{sizes['entries']}-{_digest(sizes)}.db"
+    facts = path.with_suffix(".json")
+    if path.exists() and facts.exists():
+        return path, json.loads(facts.read_text(encoding="utf-8"))
+    print(f"  building a {sizes['entries']:,}-entry journal in {path} (cached for later runs)", flush=True)
+    building = path.with_suffix(".building")
+    _discard(building)
+    kernel = open_kernel(str(building), clock=_clock(), state_checkpoint_interval=sizes["interval"])
+    store = kernel.store
+    assert isinstance(store, SqlJournalStore)
+    writer = store.on_append
+    assert isinstance(writer, CheckpointWriter)
+    rng = random.Random(20261129)
+    segment = max(sizes["entries"] // 10, BATCH)
+    per_append: list[float] = []
+    checkpoints: list[dict[str, Any]] = []
+    try:
+        for first in range(1, sizes["entries"] + 1, segment):
+            count = min(segment, sizes["entries"] + 1 - first)
+            seen = writer.last.seq
+            with timed() as elapsed:
+                _grow(kernel, rng, first, count, sizes["users"])
+            per_append.append(elapsed[0] / count * 1e6)
+            if writer.last.seq != seen:
+                last = writer.last
+                checkpoints.append(
+                    {
+                        "seq": last.seq,
+                        "seconds": last.seconds,
+                        "rows_read": last.rows_read,
+                        "blobs": last.blobs,
+                    }
+                )
+            print(f"    {first + count - 1:,} entries, {per_append[-1]:.0f} µs per append", flush=True)
+    finally:
+        kernel.close()
+    _checkpointed(building)
+    found = {"segment": segment, "us_per_append": per_append, "checkpoints": checkpoints}
+    building.rename(path)
+    facts.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
+    return path, found
+
+
+# --- measurements in child processes --------------------------------------------------------------
+
+_LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+sys.stderr.write(f"\\npeak-rss-kib {usage.ru_maxrss}\\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+"""Runs a command and reports its own peak RSS (forked from a bare interpreter: see ``bench_cli``)."""
+
+_TRAVEL = """
+import sys, time
+from journal.reader import JournalReader
+from journal.timetravel import snapshot_at, state_at
+from syscalls.table import SYSCALL_TABLE
+path, user, seq, what = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+reader = JournalReader.open(path)
+started = time.perf_counter()
+if what == "snapshot":
+    value = snapshot_at(reader, user, seq, table=SYSCALL_TABLE)
+elif what == "snapshot_from_seq_1":
+    value = snapshot_at(reader, user, seq, table=SYSCALL_TABLE, checkpoints=False)
+else:
+    value = state_at(reader, seq, table=SYSCALL_TABLE)
+sys.stderr.write(f"\\nelapsed {time.perf_counter() - started}\\n")
+"""
+
+
+def _in_child(path: Path, user: str, seq: int, what: str) -> tuple[float, float]:
+    """(seconds, peak RSS in MiB) of one time travel in a fresh process (imports not timed)."""
+    argv = [
+        sys.executable,
+        "-S",
+        "-c",
+        _LAUNCHER,
+        sys.executable,
+        "-c",
+        _TRAVEL,
+        str(path),
+        user,
+        str(seq),
+        what,
+    ]
+    with tempfile.TemporaryFile() as err:
+        done = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err, check=False)
+        err.seek(0)
+        stderr = err.read().decode("utf-8", "replace")
+    if done.returncode != 0:
+        raise RuntimeError(f"time travel ({what}) failed: {stderr}")
+    seconds = float(stderr.rsplit("elapsed", 1)[1].split()[0])
+    kib = int(stderr.rsplit("peak-rss-kib", 1)[1].strip())
+    return seconds, kib * 1024 / MiB
+
+
+# --- the benchmarks ---------------------------------------------------------------------------------
+
+
+def _space(path: Path) -> dict[str, float]:
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        blobs, blob_bytes = connection.execute(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(data)), 0) FROM graph_blobs"
+        ).fetchone()
+        checkpoints = connection.execute("SELECT COUNT(*) FROM state_checkpoints").fetchone()[0]
+        rows = connection.execute("SELECT COUNT(*) FROM memory_entries").fetchone()[0]
+    finally:
+        connection.close()
+    return {
+        "file_mib": path.stat().st_size / MiB,
+        "blobs": blobs,
+        "blob_mib": blob_bytes / MiB,
+        "checkpoints": checkpoints,
+        "state_rows": rows,
+    }
+
+
+def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchResult:
+    interval = sizes["interval"]
+    middle = (sizes["entries"] // 2) // interval * interval  # a checkpoint in the middle
+    worst = middle + interval - 1  # the most entries since it
+    best = middle + 1
+    with tempfile.TemporaryDirectory(prefix="kbench-timetravel-") as directory:
+        live_path = Path(directory) / "live.db"
+        shutil.copyfile(path, live_path)
+        live = open_kernel(str(live_path))
+        reader = JournalReader.open(str(path))
+        try:
+            expected = snapshot_at(reader, USER, worst, table=SYSCALL_TABLE)
+            rows_of_user = sum(1 for _ in expected["snapshot"].get("active_entries", []))
+
+            def travelled() -> float:
+                with timed() as elapsed:
+                    value = snapshot_at(reader, USER, worst, table=SYSCALL_TABLE)
+                assert value == expected
+                return elapsed[0]
+
+            def travelled_best() -> float:
+                with timed() as elapsed:
+                    snapshot_at(reader, USER, best, table=SYSCALL_TABLE)
+                return elapsed[0]
+
+            def current() -> float:
+                with timed() as elapsed:
+                    result = live.call("memory.snapshot", {"user_id": USER}, principal=f"user:{USER}")
+                assert result.ok
+                return elapsed[0]
+
+            fast, near, now = alternate(sizes["reps"], travelled, travelled_best, current)
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+                user_rows = db.execute(
+                    "SELECT COUNT(*) FROM memory_entries WHERE user_id = ?", (USER,)
+                ).fetchone()[0]
+                since = db.execute(
+                    "SELECT COUNT(*) FROM journal WHERE seq > ? AND seq <= ? AND syscall IN "
+                    "('memory.write', 'memory.revoke') AND status = 'ok' AND instr(args, ?) > 0",
+                    (middle, worst, f'"user_id":"{USER}"'.encode()),
+                ).fetchone()[0]
+        finally:
+            reader.close()
+            live.close()
+    child_snapshot = _in_child(path, USER, worst, "snapshot")
+    child_state = _in_child(path, USER, worst, "state")
+    child_full = _in_child(path, USER, worst, "snapshot_from_seq_1")
+    kernel_series = Series(tuple(fast), "s")
+    baseline = Series(tuple(now), "s")
+    ratio = kernel_series.median / baseline.median
+    space = _space(path)
+    checkpoints = build["checkpoints"]
+    notes = [
+        f"journal: {sizes['entries']:,} entries, {sizes['users']:,} users x {KEYS} keys, a state "
+        f"checkpoint every {interval:,} entries ({space['checkpoints']} stored); the user {USER} holds "
+        f"{user_rows} rows at seq {worst:,} ({rows_of_user} active), {since} of its writes and revokes "
+        f"since the checkpoint of seq {middle:,}",
+        f"snapshot_at seq {best:,} (one entry after the checkpoint): {Series(tuple(near), 's').describe()}",
+        f"in a fresh process at seq {worst:,}: snapshot_at {child_snapshot[0]:.3f} s, peak RSS "
+        f"{child_snapshot[1]:.0f} MiB; state_at {child_state[0]:.2f} s, peak RSS {child_state[1]:.0f} MiB; "
+        f"snapshot_at replaying from seq 1 (no checkpoint, as before) {child_full[0]:.1f} s, peak RSS "
+        f"{child_full[1]:.0f} MiB",
+        "the build, µs per append by tenth of the journal: "
+        + ", ".join(f"{value:.0f}" for value in build["us_per_append"]),
+    ]
+    if checkpoints:
+        last = checkpoints[-1]
+        notes.append(
+            f"the last checkpoint of the build (seq {last['seq']:,}): {last['seconds']:.2f} s, "
+            f"{last['rows_read']:,} rows read, {last['blobs']:,} blobs written"
+        )
+    return BenchResult(
+        name=NAME,
+        title=f"snapshot_at the middle of a {sizes['entries']:,}-entry journal ÷ a current memory.snapshot "
+        f"of the same user (goal: at most {GOAL_RATIO:g}x)",
+        kernel_label=f"snapshot_at({USER!r}, seq {worst:,}) from the checkpoint of seq {middle:,}",
+        kernel=kernel_series,
+        baseline_label=f"Kernel.call('memory.snapshot', {USER!r}) at the head",
+        baseline=baseline,
+        ratio=ratio,
+        ratio_means="snapshot_at seconds ÷ memory.snapshot seconds",
+        target=GOAL_RATIO,
+        direction="<=",
+        notes=notes,
+        extra={
+            "entries": sizes["entries"],
+            "interval": interval,
+            "seq": worst,
+            "child": {
+                "snapshot_at": {"seconds": child_snapshot[0], "peak_rss_mib": child_snapshot[1]},
+                "state_at": {"seconds": child_state[0], "peak_rss_mib": child_state[1]},
+                "snapshot_at_from_seq_1": {"seconds": child_full[0], "peak_rss_mib": child_full[1]},
+            },
+            "space": space,
+            "build": build,
+        },
+    )
+
+
+def _append(sizes: dict[str, int]) -> BenchResult:
+    """Two journals grown side by side, one segment at a time, alternating: with checkpoints every
+    ``interval`` entries and without (interval 0, which still marks the state as changed untracked)."""
+    interval = 10_000 if sizes["entries"] >= 1_000_000 else sizes["interval"]
+    segment = sizes["append"] // sizes["segments"]
+    with scratch_dir("timetravel-append") as directory:
+        paths = {"on": directory / "on.db", "off": directory / "off.db"}
+        kernels = {
+            "on": open_kernel(str(paths["on"]), clock=_clock(), state_checkpoint_interval=interval),
+            "off": open_kernel(str(paths["off"]), clock=_clock(), state_checkpoint_interval=0),
+        }
+        rngs = {name: random.Random(7) for name in kernels}
+        grown = {name: 1 for name in kernels}
+
+        def grow(name: str) -> float:
+            with timed() as elapsed:
+                _grow(kernels[name], rngs[name], grown[name], segment, sizes["users"])
+            grown[name] += segment
+            return elapsed[0] / segment * 1e6
+
+        try:
+            on, off = alternate(sizes["segments"], lambda: grow("on"), lambda: grow("off"), warmup=False)
+        finally:
+            for kernel in kernels.values():
+                kernel.close()
+        for path in paths.values():
+            _checkpointed(path)
+        space = {name: _space(path) for name, path in paths.items()}
+    with_checkpoints = Series(tuple(on), "µs")
+    without = Series(tuple(off), "µs")
+    extra_mib = space["on"]["file_mib"] - space["off"]["file_mib"]
+    return BenchResult(
+        name=APPEND_NAME,
+        title=f"µs per append (call_many, {BATCH:,} a batch) with a state checkpoint every {interval:,} "
+        "entries ÷ without",
+        kernel_label=f"state_checkpoint_interval={interval:,}, {sizes['append']:,} entries in "
+        f"{sizes['segments']} segments",
+        kernel=with_checkpoints,
+        baseline_label="state_checkpoint_interval=0",
+        baseline=without,
+        ratio=with_checkpoints.median / without.median,
+        ratio_means="µs per append with checkpoints ÷ without (informative)",
+        notes=[
+            f"amortized cost of checkpoints: {with_checkpoints.median - without.median:.1f} µs per append "
+            "(medians of the segments)",
+            f"space after {sizes['append']:,} entries: {space['on']['file_mib']:.0f} MiB with "
+            f"{space['on']['checkpoints']} checkpoints ({space['on']['blobs']:,} blobs, "
+            f"{space['on']['blob_mib']:.0f} MiB of them) against {space['off']['file_mib']:.0f} MiB without "
+            f"(+{extra_mib:.0f} MiB, {extra_mib / max(space['on']['checkpoints'], 1):.1f} MiB per "
+            "checkpoint); "
+            f"{space['on']['state_rows']:,} rows of memory_entries",
+        ],
+        extra={"interval": interval, "space": space},
+    )
+
+
+def run(quick: bool = False) -> list[BenchResult]:
+    sizes = _sizes(quick)
+    path, build = large(sizes)
+    return [_travel(path, sizes, build), _append(sizes)]
+
+
+def _main(argv: Sequence[str]) -> Iterator[str]:
+    for result in run("--quick" in argv):
+        yield result.report()
+
+
+if __name__ == "__main__":
+    for report in _main(sys.argv[1:]):
+        print(report, flush=True)
