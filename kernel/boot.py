@@ -45,7 +45,8 @@ def open_kernel(
     ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for).
     ``tracer``: one span per call (``kernel.telemetry.otel_tracer()``; None: no spans, and OpenTelemetry is
     never imported). ``state_checkpoint_interval``: the store keeps a checkpoint of the state with every
-    entry whose seq is a multiple of it (10,000 by default), so that ``journal state --at`` and
+    entry whose seq is a multiple of it (none by default: opt-in for its cost, ``journal-format.md`` §16.3;
+    10,000 meets the time-travel target), so that ``journal state --at`` and
     ``journal snapshot --at`` replay only the entries since the nearest one; 0 keeps none
     (``journal.state_checkpoints``). ``group_commit``: calls made by threads at once commit together
     (``Kernel``; ``specs/durability.md`` §3.1)."""
