@@ -26,6 +26,7 @@ from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
 from journal.replay import verify_journal
+from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
@@ -73,7 +74,7 @@ def _format_1(path: Path) -> Kernel:
 @pytest.fixture
 def owned(tmp_path: Path) -> Iterator[Kernel]:
     kernel = open_kernel(str(tmp_path / "owned.db"), clock=_clock(), services=default_services())
-    assert kernel.access_rules == AccessRules.OWNED == kernel.store.format_version
+    assert kernel.access_rules == AccessRules.OWNED and kernel.store.format_version == FORMAT_VERSION
     try:
         yield kernel
         _verified(kernel)

@@ -19,6 +19,7 @@ from journal.engine import open_engine
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
+from kernel.access import AccessRules
 from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.identity import (
@@ -61,12 +62,13 @@ def _write_args(user: str = "alice") -> dict[str, Any]:
     return write_args(user_id=user, replace=True)
 
 
-def test_new_journals_are_format_2(db: Path) -> None:
+def test_new_journals_are_in_the_latest_format_with_owned_access_rules(db: Path) -> None:
     kernel = _kernel(db, None)
+    assert kernel.access_rules == AccessRules.OWNED
     kernel.close()
     with reader_of(db) as reader:
         header = reader.header()
-    assert header is not None and header.format_version == FORMAT_VERSION == 2
+    assert header is not None and header.format_version == FORMAT_VERSION == 3
 
 
 def test_allowed_principals_admit_only_their_patterns_and_refusals_are_journaled(db: Path) -> None:

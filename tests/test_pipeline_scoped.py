@@ -19,6 +19,7 @@ from journal.chain import EMPTY_EFFECTS_HASH
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.replay import verify_journal
+from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
@@ -63,7 +64,7 @@ def _seed(kernel: Kernel) -> Kernel:
 @pytest.fixture
 def owned(tmp_path: Path) -> Iterator[Kernel]:
     kernel = open_kernel(str(tmp_path / "owned.db"), clock=_clock(), services=default_services())
-    assert kernel.access_rules == AccessRules.OWNED == kernel.store.format_version
+    assert kernel.access_rules == AccessRules.OWNED and kernel.store.format_version == FORMAT_VERSION
     try:
         yield _seed(kernel)
     finally:

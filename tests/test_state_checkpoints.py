@@ -176,7 +176,7 @@ def test_partition_columns_name_columns_of_the_state_tables() -> None:
 
 
 def test_the_default_interval() -> None:
-    assert DEFAULT_INTERVAL == 10_000
+    assert DEFAULT_INTERVAL == 0  # opt-in: journal-format.md §16.3
     with pytest.raises(ValueError):
         CheckpointWriter(-1, postgres=False)
 
