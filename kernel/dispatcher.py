@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, suppress
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -190,24 +190,47 @@ class Kernel:
         return waiting.result
 
     def _run_waiting(self) -> None:
-        """Execute the calls waiting now, as one group (the caller holds the execution lock)."""
+        """Execute the calls waiting now, as one group (the caller holds the execution lock). Every call
+        taken gets a result, whatever happens here: a thread waiting for it must never wait forever."""
         with self._waiting_lock:
             group, self._waiting = self._waiting[:GROUP_MAX], self._waiting[GROUP_MAX:]
-        recorded: list[RecordedCall | SyscallResult] = [waiting.recorded for waiting in group]
-        self._load_encoder_for(recorded)
-        if len(group) == 1:
-            results = [self.execute(group[0].recorded)]
-        else:
+        if not group:
+            return
+        failure = "the group was interrupted"
+        try:
+            recorded: list[RecordedCall | SyscallResult] = [waiting.recorded for waiting in group]
+            self._load_encoder_for(recorded)
+            if len(group) == 1:
+                group[0].result = self.execute(group[0].recorded)
+                return
             started = time.perf_counter()
-            results = (
-                self._batch(recorded) if self.tracer is None else self._traced_batch(self.tracer, recorded)
-            )
+            results = self._group(recorded)
+            for waiting, result in zip(group, results, strict=True):
+                waiting.result = result
             if self.logger is not None:
                 each = round((time.perf_counter() - started) * 1000 / len(group), 3)
                 for item, result in zip(recorded, results, strict=True):
                     self._log(item, result, each)
-        for waiting, result in zip(group, results, strict=True):
-            waiting.result = result
+        except Exception as exc:  # a bug must not escape: the calls left without a result are answered below
+            failure = type(exc).__name__
+        finally:
+            for waiting in group:
+                if waiting.result is None:  # an exception above: never acknowledged
+                    waiting.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, failure)
+
+    def _group(self, recorded: list[RecordedCall | SyscallResult]) -> list[SyscallResult]:
+        """A group of calls of several threads in one transaction; if the storage fails it for another
+        reason than a busy write lock (a failed commit, one call's driver error), nothing of it was
+        committed, and each call is run again on its own, so that one call's failure is not the others'."""
+        batched = self._batch(recorded) if self.tracer is None else self._traced_batch(self.tracer, recorded)
+        if not all(
+            result.seq is None
+            and result.error is not None
+            and result.error.code == ErrorCode.STORAGE_UNAVAILABLE
+            for result in batched
+        ):
+            return batched
+        return [item if isinstance(item, SyscallResult) else self._attempts(item, None) for item in recorded]
 
     def call_many(
         self, calls: Iterable[tuple[object, object, object] | tuple[object, object, object, object]]
@@ -217,7 +240,7 @@ class Kernel:
         behind. The batch commits whole: if the storage fails, no call of it is acknowledged (every
         result has seq None)."""
         with self._lock:
-            recorded = [self._record(*call) for call in calls]
+            recorded = [self._record_item(call) for call in calls]
             self._load_encoder_for(recorded)
             started = time.perf_counter()
             if self.tracer is None:
@@ -230,6 +253,13 @@ class Kernel:
                 self._log(item, result, each)
         return results
 
+    def _record_item(self, call: object) -> RecordedCall | SyscallResult:
+        """One item of ``call_many``: a malformed one (not a tuple of 3 or 4) is refused ``invalid_args``,
+        unacknowledged, like a call whose arguments cannot be recorded."""
+        if not isinstance(call, tuple | list) or len(call) not in (3, 4):
+            return _unacknowledged(ErrorCode.INVALID_ARGS, "a call is (name, args, principal[, credential])")
+        return self._record(*call)
+
     def _load_encoder_for(self, recorded: Iterable[RecordedCall | SyscallResult]) -> None:
         """Before a working-memory call's transaction, load a lazily bound semantic encoder (see
         ``KernelServiceRegistry.semantic_loader``): its detector would load it at its first measure,
@@ -239,7 +269,8 @@ class Kernel:
         for item in recorded:
             spec = self.table.get(item.syscall) if isinstance(item, RecordedCall) else None
             if spec is not None and spec.service == "working_memory_service":
-                self.services.semantic()
+                with suppress(Exception):  # a loader that fails: the detector reports the encoder missing
+                    self.services.semantic()
                 return
 
     def _traced_batch(

@@ -144,9 +144,11 @@ def test_without_group_commit_each_call_has_its_own_transaction(
     assert counted.single == 4 and counted.groups == []
 
 
-def test_a_group_that_cannot_commit_acknowledges_none_of_its_calls(
+def test_a_group_that_cannot_commit_runs_its_calls_one_by_one(
     tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """One call's storage failure must not be the others': the failed group left nothing, and each
+    call is run again in a transaction of its own."""
     from kernel.protocols import StorageError
 
     path = tmp_path / "journal.db"
@@ -161,8 +163,35 @@ def test_a_group_that_cannot_commit_acknowledges_none_of_its_calls(
             raise StorageError("disk full")  # before the commit: the transaction is rolled back
 
     monkeypatch.setattr(store, "batch", failing_batch)
+    counted = _Counted(kernel)
     results = _calls_together(kernel, [(*_write(f"u{index}", "language"), ADMIN) for index in range(3)])
-    assert all(result.seq is None and result.error is not None for result in results)
-    assert {result.error.code for result in results if result.error} == {"storage_unavailable"}
-    monkeypatch.setattr(store, "batch", batch)
-    assert kernel.call(*_write("u9", "language"), principal=ADMIN).seq == 1  # nothing of the group is left
+    assert all(result.ok for result in results)
+    assert sorted(result.seq or 0 for result in results) == [1, 2, 3]  # nothing of the group is left
+    assert counted.single == 3
+    kernel.store.close()
+    report, entries = _verified(path)
+    assert report.verified and len(entries) == 3
+
+
+def test_a_group_that_fails_answers_every_one_of_its_calls(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No thread waits for ever: a failure while a group runs answers each of its calls, unacknowledged."""
+    kernel = kernel_factory(str(tmp_path / "journal.db"))
+
+    def broken(recorded: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(kernel, "_load_encoder_for", broken)
+    results = _calls_together(kernel, [(*_write(f"u{index}", "language"), ADMIN) for index in range(3)])
+    assert [(result.seq, result.error and result.error.code) for result in results] == [
+        (None, "internal_error")
+    ] * 3
+    monkeypatch.undo()
+    assert kernel.call(*_write("u9", "language"), principal=ADMIN).seq == 1
+
+
+def test_call_many_answers_a_malformed_item_without_raising(kernel: Kernel) -> None:
+    results = kernel.call_many([("memory.get",), "junk", (*_write("u1", "language"), ADMIN)])  # type: ignore[list-item]
+    assert [result.error and result.error.code for result in results[:2]] == ["invalid_args"] * 2
+    assert all(result.seq is None for result in results[:2]) and results[2].ok
