@@ -2,7 +2,7 @@
 
 In order: the manifest (its identity hashes to its ``manifest_hash``); the global log (chain and replay,
 ``verify_journal``; its first entry records this manifest; every other entry records every partition's
-head, never going back); each partition (its header's id is the manifest's; chain and replay, with every
+head); each partition (its header's id is the manifest's; chain and replay, with every
 head the global log recorded for it as a checkpoint, so a rewritten, truncated or rolled-back partition
 fails at the first seq that departs; no entry belongs in another partition: each entry's recorded
 (syscall, args) is routed again); then across partitions, that grants scoped ``*`` (which the router

@@ -14,6 +14,7 @@ head readers from a manifest.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -110,8 +111,8 @@ class HeadsRecord:
 
 
 class HeadsRecorder:
-    """Records every partition's head in the global log, one record at a time (so that the recorded
-    heads never go back)."""
+    """Records every partition's head in the global log, one record at a time (routers of other
+    processes record theirs independently, so a later record may name an older head)."""
 
     def __init__(
         self,
@@ -184,6 +185,9 @@ class PartitionedKernel:
         self._on_close = on_close
         self._calls = 0
         self._calls_lock = threading.Lock()
+        self._several_lock = threading.Lock()
+        """Held by a call written to several partitions, so that two such calls of this router (a '*'
+        grant and its revoke) never interleave between partitions (``specs/scale-out.md`` §4)."""
         self._closed = False
 
     # --- routing ------------------------------------------------------------------------------------
@@ -228,17 +232,20 @@ class PartitionedKernel:
         """Execute one syscall in the partition(s) its route names; never raises. ``partition`` pins a
         call that names no subject (``kernel.record``, a review by request id) to that partition
         instead of partition 0; any other pin must agree with the route."""
-        placed = self._pinned(self.route(name, args), partition)
+        recorded, fixed = _recorded(args)  # encoded once: routed and journaled as the same bytes
+        placed = self._pinned(route(record_text(name, MAX_NAME_LENGTH), recorded, *self._keyed), partition)
         if isinstance(placed, RoutedResult):
             return placed
         if placed.refused:
             return _refusal(placed.refused)
-        parts = tuple(
-            (index, self.kernels[index].call(name, each, principal=principal, credential=credential))
-            for index, each in self._targets(placed, args)
-        )
+        targets = list(self._targets(placed, fixed))
+        with self._several_lock if len(targets) > 1 else _ALONE:  # no interleaving of two '*' grants
+            parts = tuple(
+                (index, self.kernels[index].call(name, each, principal=principal, credential=credential))
+                for index, each in targets
+            )
         self._counted(1)
-        return _merged(placed, parts, args)
+        return _merged(placed, parts, fixed)
 
     def call_many(
         self, calls: Iterable[tuple[object, object, object] | tuple[object, object, object, object]]
@@ -254,19 +261,21 @@ class PartitionedKernel:
                 routes.append(Route((0,), bound=False))  # the kernel refuses the malformed call as it does
                 shares.setdefault(0, []).append((position, each))
                 continue
-            placed = self.route(each[0], each[1])
+            recorded, fixed = _recorded(each[1])
+            placed = route(record_text(each[0], MAX_NAME_LENGTH), recorded, *self._keyed)
             if placed.refused:
                 routes.append(_refusal(placed.refused))
                 continue
             routes.append(placed)
-            for index, args in self._targets(placed, each[1]):
+            for index, args in self._targets(placed, fixed):
                 shares.setdefault(index, []).append((position, (each[0], args, *each[2:])))
         answers: dict[int, list[tuple[int, SyscallResult]]] = {}
-        for index in sorted(shares):
-            share = shares[index]
-            results = self.kernels[index].call_many([call for _, call in share])  # type: ignore[misc]
-            for (position, _), result in zip(share, results, strict=True):
-                answers.setdefault(position, []).append((index, result))
+        with self._several_lock if len(shares) > 1 else _ALONE:
+            for index in sorted(shares):
+                share = shares[index]
+                results = self.kernels[index].call_many([call for _, call in share])  # type: ignore[misc]
+                for (position, _), result in zip(share, results, strict=True):
+                    answers.setdefault(position, []).append((index, result))
         merged = [
             placed
             if isinstance(placed, RoutedResult)
@@ -410,3 +419,15 @@ def _namespaces(values: list[Any], args: object) -> list[list[str]]:
     limit = given.get("limit", 100) if isinstance(given, dict) else 100
     unique = sorted({tuple(namespace) for value in values for namespace in value["namespaces"]})
     return [list(namespace) for namespace in unique[offset : offset + limit]]
+
+
+_ALONE = contextlib.nullcontext()
+"""What a call written to one partition holds: nothing beyond that partition's kernel."""
+
+
+def _recorded(args: object) -> tuple[bytes, object]:
+    """The arguments' recorded bytes and the value decoded from them: the router routes the bytes and
+    hands the kernel the value, whose recorded form is those bytes again, so a call is journaled in the
+    partition its journaled arguments route to, even if the caller changes its object meanwhile."""
+    recorded = record_args({} if args is None else args)
+    return recorded, decode(recorded)

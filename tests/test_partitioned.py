@@ -751,3 +751,54 @@ def test_postgres_partitions_do_not_wait_on_each_other(pg_set: Path) -> None:
     router.close()
     assert waiting and waiting[0].ok and waiting[0].partition == 0
     assert _verify(pg_set).verified
+
+
+def test_a_star_revoke_waits_for_a_star_grant_of_the_same_router(tmp_path: Path) -> None:
+    """Two calls written to every partition never interleave between partitions in one router: the
+    revoke cannot run whole while the grant is between partitions, and every partition ends alike."""
+    from kernel.services import default_services
+    from syscalls.table import SYSCALL_TABLE
+
+    location = tmp_path / "set"
+    create_partitioned(str(location), partitions=4)
+    router = open_partitioned(str(location), services=default_services(), heads_every=0)
+    grant = {"principal": "user:eve", "capability": "read", "scope": "*"}
+    reached, resume = threading.Event(), threading.Event()
+    third = router.kernels[2]
+    original = third.call
+
+    def paused(name: object, *args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread().name == "granting":
+            reached.set()
+            resume.wait(timeout=30)
+        return original(name, *args, **kwargs)
+
+    third.call = paused  # type: ignore[method-assign]
+    results: dict[str, Any] = {}
+    granting = threading.Thread(
+        name="granting",
+        target=lambda: results.__setitem__(
+            "grant", router.call("access.grant", grant, principal="admin:ops")
+        ),
+    )
+    revoking = threading.Thread(
+        target=lambda: results.__setitem__(
+            "revoke", router.call("access.revoke", grant, principal="admin:ops")
+        )
+    )
+    granting.start()
+    assert reached.wait(timeout=30)
+    revoking.start()
+    time.sleep(0.3)
+    assert "revoke" not in results  # it waits for the grant to reach every partition
+    resume.set()
+    granting.join(timeout=30)
+    revoking.join(timeout=30)
+    assert results["grant"].ok and results["revoke"].ok
+    listed = [
+        kernel.call("access.list", {"principal": "user:eve"}, principal="admin:ops").value["grants"]
+        for kernel in router.kernels
+    ]
+    assert listed == [[]] * 4
+    router.close()
+    assert verify_partitioned(str(location), table=SYSCALL_TABLE, replay=False).verified
