@@ -29,6 +29,7 @@ from journal.partition_manifest import PartitionManifest, read_manifest
 from journal.reader import JournalReader
 from journal.replay import Checkpoint, ReplayReport, verify_journal
 from journal.schema import grants
+from kernel.arguments import record_args
 from kernel.partition_routing import PartitionKey, route
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
@@ -177,6 +178,13 @@ def _misrouted(reader: JournalReader, task: _Task) -> tuple[int, str] | None:
                 entry.seq,
                 f"misrouted: this {entry.syscall} belongs in partition {where}, not {task.index}",
             )
+        if found.args is not None and task.index in found.partitions:  # a split call: only this share
+            share = found.args[found.partitions.index(task.index)]
+            if record_args(share) != entry.args:
+                return (
+                    entry.seq,
+                    f"misrouted: this {entry.syscall} names subjects of another partition than {task.index}",
+                )
     return None
 
 

@@ -802,3 +802,27 @@ def test_a_star_revoke_waits_for_a_star_grant_of_the_same_router(tmp_path: Path)
     assert listed == [[]] * 4
     router.close()
     assert verify_partitioned(str(location), table=SYSCALL_TABLE, replay=False).verified
+
+
+def test_a_split_call_holding_another_partitions_subject_is_misrouted(tmp_path: Path) -> None:
+    """The router splits a prune by partition; a partition holding one that names another partition's
+    thread (written past the router) fails verification at that entry."""
+    from kernel.partition_routing import partition_of
+    from kernel.services import default_services
+    from syscalls.table import SYSCALL_TABLE
+
+    location = tmp_path / "set"
+    create_partitioned(str(location), partitions=2)
+    router = open_partitioned(str(location), services=default_services(), heads_every=0)
+    own = next(f"t{index}" for index in range(100) if partition_of(f"t{index}", 2) == 0)
+    foreign = next(f"t{index}" for index in range(100) if partition_of(f"t{index}", 2) == 1)
+    split = router.call("graph.thread.prune", {"thread_ids": [own, foreign]}, principal="admin:ops")
+    assert split.ok
+    forged = router.kernels[0].call(
+        "graph.thread.prune", {"thread_ids": [own, foreign]}, principal="admin:ops"
+    )
+    assert forged.seq is not None
+    router.close()
+    report = verify_partitioned(str(location), table=SYSCALL_TABLE, replay=False)
+    assert not report.verified
+    assert report.to_json()["first_bad"]["seq"] == forged.seq
