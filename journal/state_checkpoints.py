@@ -678,7 +678,11 @@ def nearest_checkpoint(connection: Connection, seq: int) -> tuple[int, str] | No
     if seq < 1 or not _has_checkpoints(connection):
         return None
     row = connection.execute(
-        text(f"SELECT seq, manifest_hash FROM {CHECKPOINTS} WHERE seq <= :seq ORDER BY seq DESC LIMIT 1"),
+        # a row below seq 1 is no checkpoint of any entry (a hand edit; verification names it): never used
+        text(
+            f"SELECT seq, manifest_hash FROM {CHECKPOINTS} WHERE seq <= :seq AND seq >= 1"
+            " ORDER BY seq DESC LIMIT 1"
+        ),
         {"seq": seq},
     ).first()
     return None if row is None else (int(row[0]), str(row[1]))
@@ -852,6 +856,8 @@ def check_checkpoint_blobs(connection: Connection) -> tuple[int, str] | None:
     for seq, manifest_hash in stored_checkpoints(connection).items():
         if seq > head_seq:
             return seq, f"state checkpoint at seq {seq} is past the journal's head (seq {head_seq})"
+        if seq < 1:  # no entry has it: the replay would never compare it
+            return 0, f"state checkpoint at seq {seq} is before the first entry"
         found = _present_blobs(connection, [manifest_hash])
         if manifest_hash not in found:
             return seq, _missing(seq, manifest_hash, "its manifest")

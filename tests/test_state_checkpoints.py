@@ -34,6 +34,7 @@ from journal.state_checkpoints import (
     closes_page,
     index_pages,
     manifest_bytes,
+    nearest_checkpoint,
     stored_checkpoints,
 )
 from journal.store import SqlJournalStore
@@ -497,6 +498,24 @@ def test_a_checkpoint_past_the_head_is_named(checkpointed: Path) -> None:
     report = h.verify(checkpointed, replay=False)
     assert report.divergence is not None and report.divergence.seq == 400
     assert report.divergence.reason == "state checkpoint at seq 400 is past the journal's head (seq 17)"
+
+
+@pytest.mark.parametrize("seq", [0, -7])
+def test_a_checkpoint_before_the_first_entry_is_named_and_never_used(checkpointed: Path, seq: int) -> None:
+    """No entry has it, so the replay would never compare it: verification names it, and time travel
+    never starts from it (review: a forged one at seq 0 passed and fed `snapshot --at`)."""
+    manifest_hash, _ = _manifest_of(checkpointed, 4)
+    _edit(checkpointed, "DELETE FROM state_checkpoints", ())
+    _edit(checkpointed, "INSERT INTO state_checkpoints VALUES (?, ?)", (seq, manifest_hash))
+    report = h.verify(checkpointed, replay=False)
+    assert report.divergence is not None and report.divergence.seq == 0
+    assert report.divergence.reason == f"state checkpoint at seq {seq} is before the first entry"
+    engine = open_engine(str(checkpointed))
+    try:
+        with engine.connect() as connection:
+            assert nearest_checkpoint(connection, 17) is None
+    finally:
+        engine.dispose()
 
 
 def test_time_travel_that_departs_from_the_record_falls_back(checkpointed: Path) -> None:
