@@ -408,6 +408,37 @@ def test_the_command_line_travels_from_the_nearest_checkpoint(
     assert code == 2 and "99" in err
 
 
+def test_no_checkpoints_replays_from_the_first_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--no-checkpoints`` never reads a stored checkpoint (which only `journal verify` proves)."""
+    import journal.timetravel as timetravel
+
+    path = tmp_path / "j.db"
+    _build(str(path), h.STANDARD_CALLS, interval=4)
+    with _reader(path) as reader:
+        expected_state = state_at(reader, 11, table=SYSCALL_TABLE, checkpoints=False).to_json()
+        expected_snapshot = snapshot_at(reader, h.USER, 11, table=SYSCALL_TABLE, checkpoints=False)
+
+    def untrusted(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a stored checkpoint was read")
+
+    monkeypatch.setattr(timetravel, "replay_from_checkpoint", untrusted)
+    monkeypatch.setattr(timetravel, "snapshot_from_checkpoint", untrusted)
+    code, out, err = h.cli(
+        capsys, "journal", "state", "--db", path, "--at", 11, "-o", "json", "--no-checkpoints"
+    )
+    assert code == 0, err
+    assert json.loads(out) == expected_state
+    code, out, err = h.cli(
+        capsys, "journal", "snapshot", "--db", path, "--user", h.USER, "--at", 11, "--no-checkpoints"
+    )
+    assert code == 0, err
+    assert json.loads(out) == expected_snapshot
+    code, _, err = h.cli(capsys, "journal", "snapshot", "--db", path, "--user", h.USER, "--at", 11)
+    assert code != 0  # without the flag the (here untrusted) checkpoint path is taken
+
+
 # --- verification -------------------------------------------------------------------------------------
 
 

@@ -26,6 +26,15 @@ def _add_format(
     parser.add_argument("-o", "--output", choices=choices, default=default)
 
 
+def _add_no_checkpoints(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-checkpoints",
+        action="store_true",
+        help="replay from the first entry instead of starting from a stored state checkpoint (a checkpoint "
+        "is taken as stored: only `arvis journal verify` proves it)",
+    )
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("journal", help="inspect, verify and export a journal")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -134,6 +143,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     snapshot.add_argument(
         "--at", type=seq_number, metavar="SEQ", help="right after this entry (default: the head)"
     )
+    _add_no_checkpoints(snapshot)
     _add_format(snapshot, default="json", choices=("json", "jsonl"))
     snapshot.set_defaults(run=_with_reader(_audit("run_snapshot")))
 
@@ -142,6 +152,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     state.add_argument(
         "--at", type=seq_number, metavar="SEQ", help="right after this entry (default: the head)"
     )
+    _add_no_checkpoints(state)
     _add_format(state)
     state.set_defaults(run=_with_reader(_audit("run_state")))
 

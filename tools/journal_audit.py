@@ -236,7 +236,9 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
             f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text"
         ) from None
     try:
-        value = snapshot_at(reader, options.user, options.at, table=SYSCALL_TABLE)
+        value = snapshot_at(
+            reader, options.user, options.at, table=SYSCALL_TABLE, checkpoints=not options.no_checkpoints
+        )
     except NoSuchMoment as exc:
         raise CommandError(
             str(exc), hint="--at takes a seq the journal has (`arvis journal stats`)"
@@ -247,7 +249,7 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
 
 def run_state(reader: JournalReader, options: argparse.Namespace) -> int:
     try:
-        state = state_at(reader, options.at, table=SYSCALL_TABLE)
+        state = state_at(reader, options.at, table=SYSCALL_TABLE, checkpoints=not options.no_checkpoints)
     except NoSuchMoment as exc:
         raise CommandError(
             str(exc), hint="--at takes a seq the journal has (`arvis journal stats`)"
