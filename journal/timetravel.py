@@ -25,7 +25,6 @@ from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import canonical_bytes_of_own, parse_time, plain
 from arvis.memory.errors import MemoryRuleError
-from arvis.memory.governance import Governance
 from arvis.memory.memory_service import MemoryService, WriteRequest
 from journal.engine import fetch_all
 from journal.memory_repository import REBUILD_COUNTS, SqlMemoryRepository
@@ -289,30 +288,6 @@ def _calls_since(
     return [(int(r[0]), str(r[1]), str(r[2]), bytes(r[3]), bytes(r[4])) for r in rows]
 
 
-def _write_request(args: Any) -> WriteRequest:
-    """A ``memory.write``'s decoded arguments as the memory service's request (as its handler does)."""
-    governance = args.governance
-    return WriteRequest(
-        user_id=args.user_id,
-        key=args.key,
-        memory_type=args.memory_type,
-        source=args.source,
-        notes=args.notes,
-        value_ref=args.value_ref,
-        expires_at=args.expires_at,
-        governance=Governance()
-        if governance is None
-        else Governance(
-            visibility=governance.visibility,
-            sharing=governance.sharing,
-            retention=governance.retention,
-            encryption=governance.encryption,
-            principal=governance.principal,
-        ),
-        replace=args.replace,
-    )
-
-
 _INSERT_ENTRY = insert_sql("memory_entries", [str(column.name) for column in memory_entries.columns])
 _SCRATCH_LOCK = threading.Lock()
 
@@ -384,7 +359,7 @@ def _replayed_snapshot(
         repository = SqlMemoryRepository(sql, seq=call_seq, effects=[], counted=False)
         now = parse_time(recorded_at)
         if syscall == "memory.write":
-            value = service.write(repository, _write_request(request), now=now)
+            value = service.write(repository, WriteRequest.of(request), now=now)
         else:
             value = service.revoke(repository, user_id=user_id, key=request.key, now=now)
         if canonical_bytes_of_own({"ok": True, "value": value}) != result:

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 import msgspec
 
 from arvis.memory.governance import (
-    Governance,
     GovernanceEncryption,
     GovernancePrincipal,
     GovernanceRetention,
@@ -64,10 +63,6 @@ class WriteArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     replace: bool = False
 
 
-_DEFAULT_GOVERNANCE = Governance()
-"""What a write without ``governance`` gets (the defaults of ``GovernanceArgs``)."""
-
-
 def _memory(ctx: CallContext) -> MemoryService:
     service = ctx.services.memory_service
     if service is None:
@@ -106,27 +101,7 @@ def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
 def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:
     authorize(ctx, Capability.WRITE, args.user_id)
     refuse_in_flight_mutation(ctx, args.user_id)
-    governance = args.governance
-    request = WriteRequest(
-        user_id=args.user_id,
-        key=args.key,
-        memory_type=args.memory_type,
-        source=args.source,
-        notes=args.notes,
-        value_ref=args.value_ref,
-        expires_at=args.expires_at,
-        governance=_DEFAULT_GOVERNANCE
-        if governance is None
-        else Governance(
-            visibility=governance.visibility,
-            sharing=governance.sharing,
-            retention=governance.retention,
-            encryption=governance.encryption,
-            principal=governance.principal,
-        ),
-        replace=args.replace,
-    )
-    return _memory(ctx).write(ctx.tx.memory_repository, request, now=ctx.now)
+    return _memory(ctx).write(ctx.tx.memory_repository, WriteRequest.of(args), now=ctx.now)
 
 
 def memory_revoke(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:

@@ -10,11 +10,18 @@ import dataclasses
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from arvis.canonical import format_time
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
-from arvis.memory.governance import Governance
+from arvis.memory.governance import (
+    Governance,
+    GovernanceEncryption,
+    GovernancePrincipal,
+    GovernanceRetention,
+    GovernanceSharing,
+    GovernanceVisibility,
+)
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
 from arvis.memory.memory_long_projector import MemoryLongContextProjector
@@ -61,6 +68,72 @@ class WriteRequest:
     expires_at: datetime | None = None
     governance: Governance = field(default_factory=Governance)
     replace: bool = False
+
+    @classmethod
+    def of(cls, fields: WriteFields) -> WriteRequest:
+        """The request a decoded ``memory.write`` asks for (its handler, and time travel re-running it)."""
+        given = fields.governance
+        return cls(
+            user_id=fields.user_id,
+            key=fields.key,
+            memory_type=fields.memory_type,
+            source=fields.source,
+            notes=fields.notes,
+            value_ref=fields.value_ref,
+            expires_at=fields.expires_at,
+            governance=_DEFAULT_GOVERNANCE
+            if given is None
+            else Governance(
+                visibility=given.visibility,
+                sharing=given.sharing,
+                retention=given.retention,
+                encryption=given.encryption,
+                principal=given.principal,
+            ),
+            replace=fields.replace,
+        )
+
+
+class GovernanceFields(Protocol):
+    """A decoded write's governance (``syscalls.memory_long.GovernanceArgs``)."""
+
+    @property
+    def visibility(self) -> GovernanceVisibility: ...
+    @property
+    def sharing(self) -> GovernanceSharing: ...
+    @property
+    def retention(self) -> GovernanceRetention: ...
+    @property
+    def encryption(self) -> GovernanceEncryption: ...
+    @property
+    def principal(self) -> GovernancePrincipal: ...
+
+
+class WriteFields(Protocol):
+    """A decoded ``memory.write`` (``syscalls.memory_long.WriteArgs``)."""
+
+    @property
+    def user_id(self) -> str: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def memory_type(self) -> MemoryLongType: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def notes(self) -> str | None: ...
+    @property
+    def value_ref(self) -> str | None: ...
+    @property
+    def expires_at(self) -> datetime | None: ...
+    @property
+    def governance(self) -> GovernanceFields | None: ...
+    @property
+    def replace(self) -> bool: ...
+
+
+_DEFAULT_GOVERNANCE = Governance()
+"""What a write without ``governance`` gets."""
 
 
 @dataclass(frozen=True)
