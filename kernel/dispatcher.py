@@ -166,7 +166,7 @@ class Kernel:
 
         With ``group_commit`` (the default), threads record their calls at once and take turns to
         execute: the thread whose turn it is executes every call waiting at that moment (up to
-        ``GROUP_MAX``, in the order they were recorded) in one database transaction, each call with its
+        ``GROUP_MAX``, in the order they joined the wait) in one database transaction, each call with its
         own journal entry and a refused one leaving nothing (a savepoint), then one commit; every call
         of the group is acknowledged when that commit is, exactly as a call of its own would be
         (``specs/durability.md`` §3.1). A call that finds no other waiting runs alone, as without group

@@ -128,13 +128,16 @@ def piece_key(leaf: Any) -> str | None:
 def references(journaled: bytes, paths: Iterable[PiecePath]) -> list[str]:
     """The piece keys a journaled result references, in path order (none for a refusal, or bytes that
     are not a JSON object)."""
+    declared = list(paths)
+    if not declared:  # a syscall with no bulky array: nothing to decode
+        return []
     try:
         document = decode(journaled)
     except Exception:
         return []
     if not isinstance(document, Mapping) or document.get("ok") is not True:
         return []
-    found = (piece_key(_leaf(document.get("value"), path)) for path in paths)
+    found = (piece_key(_leaf(document.get("value"), path)) for path in declared)
     return [key for key in found if key is not None]
 
 
