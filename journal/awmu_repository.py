@@ -1,12 +1,15 @@
 """The SQL store behind the working-memory repository contract, bound to one transaction.
 
-Each record is stored whole as canonical JSON (``body``) beside the columns queries need; every
-write is recorded as an effect. Text orderings happen in Python, never by SQL collation.
+Each record is stored whole as canonical JSON (``body``) beside the columns queries need. Nothing is
+written here: a record put by the engine is staged as a change (``arvis.changes``) for ``journal.apply``
+to write once the call is accepted, and kept in an overlay that every read of the same call sees, so
+the engine reads its own writes as if they were stored. Text orderings happen in Python, never by SQL
+collation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import msgspec
@@ -14,20 +17,12 @@ import msgspec
 from arvis.awmu.model import CanonRequest, Event, ReviewItem, Unit, UnitStatus
 from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
 from arvis.canonical import canonical_bytes_of_own
-from journal.sql import SqlRunner, insert_sql
+from arvis.changes import ChangeSet, Insert, Upsert
+from journal.sql import SqlRunner
 
 __all__ = ["SqlAwmuRepository"]
 
 _S = TypeVar("_S", bound=msgspec.Struct)
-
-_UPSERTS = {
-    "awmu_contexts": ("context_id", ("context_id", "updated_seq", "body")),
-    "awmu_units": ("unit_id", ("unit_id", "context_id", "status", "created_seq", "body")),
-    "awmu_reviews": ("review_id", ("review_id", "context_id", "status", "body")),
-    "awmu_canon_requests": ("request_id", ("request_id", "context_id", "unit_id", "status", "body")),
-}
-_EVENT_COLUMNS = ("seq", "idx", "context_id", "kind", "unit_id", "body")
-_INSERT_EVENT = insert_sql("awmu_events", _EVENT_COLUMNS)
 
 
 def _body(record: msgspec.Struct) -> str:
@@ -39,36 +34,31 @@ def _load(body: str, kind: type[_S]) -> _S:
     return msgspec.json.decode(body.encode("utf-8"), type=kind)
 
 
-def _upsert_sql(table: str) -> tuple[str, str]:
-    key, columns = _UPSERTS[table]
-    assignments = ", ".join(f"{column} = :{column}" for column in columns if column != key)
-    update = f"UPDATE {table} SET {assignments} WHERE {key} = :{key}"
-    insert = insert_sql(table, columns)
-    return update, insert
-
-
-_UPSERT_SQL = {table: _upsert_sql(table) for table in _UPSERTS}
-
-
 class SqlAwmuRepository(AwmuRepository):
-    def __init__(self, sql: SqlRunner, *, effects: list[Any]) -> None:
+    def __init__(self, sql: SqlRunner, *, changes: ChangeSet) -> None:
         self._sql = sql
-        self._effects = effects
+        self._changes = changes
+        # what this call put, by table and key: read back before the stored rows
+        self._contexts: dict[str, ContextRecord] = {}
+        self._units: dict[str, Unit] = {}
+        self._reviews: dict[str, ReviewItem] = {}
+        self._requests: dict[str, CanonRequest] = {}
+        self._events: list[Event] = []
 
     def _upsert(self, table: str, row: dict[str, Any]) -> None:
-        update, insert = _UPSERT_SQL[table]
-        if self._sql.write(update, row) == 0:
-            self._sql.write(insert, row)
-        self._effects.append({"op": "upsert", "table": table, "row": row})
+        self._changes.add(Upsert(table, row))
 
     def _bodies(self, sql: str, values: dict[str, Any]) -> list[str]:
         return [str(row[0]) for row in self._sql.rows(sql, values)]
 
     def get_context(self, context_id: str) -> ContextRecord | None:
+        if context_id in self._contexts:
+            return self._contexts[context_id]
         body = self._sql.scalar("SELECT body FROM awmu_contexts WHERE context_id = :id", {"id": context_id})
         return None if body is None else _load(body, ContextRecord)
 
     def put_context(self, record: ContextRecord) -> None:
+        self._contexts[record.context_id] = record
         self._upsert(
             "awmu_contexts",
             {"context_id": record.context_id, "updated_seq": record.updated_seq, "body": _body(record)},
@@ -82,20 +72,40 @@ class SqlAwmuRepository(AwmuRepository):
                 {"context_id": context_id, "status": status},
             )
             found.extend(_load(body, Unit) for body in bodies)
+        if self._units:
+            wanted = {status.value for status in statuses}
+            found = [unit for unit in found if unit.unit_id not in self._units]
+            found.extend(
+                unit
+                for unit in self._units.values()
+                if unit.context_id == context_id and unit.status.value in wanted
+            )
         return sorted(found, key=lambda unit: (unit.created_seq, unit.unit_id))
 
     def count_units(self, context_id: str) -> int:
-        return int(
+        stored = int(
             self._sql.scalar(
                 "SELECT COUNT(*) FROM awmu_units WHERE context_id = :context_id", {"context_id": context_id}
             )
         )
+        staged = [unit_id for unit_id, unit in self._units.items() if unit.context_id == context_id]
+        if not staged:
+            return stored
+        names = ", ".join(f":u{index}" for index in range(len(staged)))
+        known = self._sql.rows(
+            f"SELECT unit_id FROM awmu_units WHERE unit_id IN ({names})",
+            {f"u{index}": unit_id for index, unit_id in enumerate(staged)},
+        )
+        return stored + len(staged) - len(known)
 
     def get_unit(self, unit_id: str) -> Unit | None:
+        if unit_id in self._units:
+            return self._units[unit_id]
         body = self._sql.scalar("SELECT body FROM awmu_units WHERE unit_id = :id", {"id": unit_id})
         return None if body is None else _load(body, Unit)
 
     def put_unit(self, unit: Unit) -> None:
+        self._units[unit.unit_id] = unit
         self._upsert(
             "awmu_units",
             {
@@ -108,6 +118,8 @@ class SqlAwmuRepository(AwmuRepository):
         )
 
     def get_review(self, review_id: str) -> ReviewItem | None:
+        if review_id in self._reviews:
+            return self._reviews[review_id]
         body = self._sql.scalar("SELECT body FROM awmu_reviews WHERE review_id = :id", {"id": review_id})
         return None if body is None else _load(body, ReviewItem)
 
@@ -116,9 +128,16 @@ class SqlAwmuRepository(AwmuRepository):
             "SELECT body FROM awmu_reviews WHERE context_id = :context_id AND status = 'PENDING'",
             {"context_id": context_id},
         )
-        return sorted((_load(body, ReviewItem) for body in bodies), key=lambda item: item.created_seq)
+        found = _overlaid(
+            [_load(body, ReviewItem) for body in bodies],
+            self._reviews,
+            context_id,
+            lambda item: item.review_id,
+        )
+        return sorted(found, key=lambda item: item.created_seq)
 
     def put_review(self, item: ReviewItem) -> None:
+        self._reviews[item.review_id] = item
         self._upsert(
             "awmu_reviews",
             {
@@ -130,6 +149,8 @@ class SqlAwmuRepository(AwmuRepository):
         )
 
     def get_canon_request(self, request_id: str) -> CanonRequest | None:
+        if request_id in self._requests:
+            return self._requests[request_id]
         body = self._sql.scalar(
             "SELECT body FROM awmu_canon_requests WHERE request_id = :id", {"id": request_id}
         )
@@ -140,9 +161,16 @@ class SqlAwmuRepository(AwmuRepository):
             "SELECT body FROM awmu_canon_requests WHERE context_id = :context_id AND status = 'PENDING'",
             {"context_id": context_id},
         )
-        return sorted((_load(body, CanonRequest) for body in bodies), key=lambda item: item.created_seq)
+        found = _overlaid(
+            [_load(body, CanonRequest) for body in bodies],
+            self._requests,
+            context_id,
+            lambda item: item.request_id,
+        )
+        return sorted(found, key=lambda item: item.created_seq)
 
     def put_canon_request(self, request: CanonRequest) -> None:
+        self._requests[request.request_id] = request
         self._upsert(
             "awmu_canon_requests",
             {
@@ -163,8 +191,8 @@ class SqlAwmuRepository(AwmuRepository):
             "unit_id": event.unit_id,
             "body": _body(event),
         }
-        self._sql.write(_INSERT_EVENT, row)
-        self._effects.append({"op": "insert", "table": "awmu_events", "row": row})
+        self._events.append(event)
+        self._changes.add(Insert("awmu_events", row))
 
     def events(self, query: EventQuery) -> list[Event]:
         sql = "SELECT body FROM awmu_events WHERE context_id = :context_id"
@@ -186,4 +214,38 @@ class SqlAwmuRepository(AwmuRepository):
         if kinds:
             sql += " AND kind IN (" + ", ".join(f":kind{index}" for index in range(len(kinds))) + ")"
             values.update({f"kind{index}": kind for index, kind in enumerate(kinds)})
-        return [_load(body, Event) for body in self._bodies(sql + " ORDER BY seq, idx LIMIT :limit", values)]
+        found = [_load(body, Event) for body in self._bodies(sql + " ORDER BY seq, idx LIMIT :limit", values)]
+        # this call's events come after every stored one (its seq is the newest)
+        found.extend(event for event in self._events if _matches(event, query))
+        return found[: query.limit]
+
+
+_Pending = TypeVar("_Pending", ReviewItem, CanonRequest)
+
+
+def _overlaid(
+    stored: list[_Pending], staged: dict[str, _Pending], context_id: str, key: Callable[[_Pending], str]
+) -> list[_Pending]:
+    """The pending items of a context: the stored ones this call did not put, then the ones it put
+    that are (still) pending."""
+    if not staged:
+        return stored
+    found = [item for item in stored if key(item) not in staged]
+    found.extend(
+        item for item in staged.values() if item.context_id == context_id and item.status.value == "PENDING"
+    )
+    return found
+
+
+def _matches(event: Event, query: EventQuery) -> bool:
+    """``events``' filter, for an event this call added (the SQL applies it to stored ones)."""
+    if event.context_id != query.context_id:
+        return False
+    after = event.seq > query.after_seq or (
+        query.after_index is not None and event.seq == query.after_seq and event.index > query.after_index
+    )
+    if not after:
+        return False
+    if query.unit_id is not None and event.unit_id != query.unit_id:
+        return False
+    return not query.kinds or event.kind.value in query.kinds

@@ -1,11 +1,10 @@
-"""The SQL store of working-memory context owners, bound to one transaction; writes are recorded as
-effects."""
+"""The SQL store of working-memory context owners, bound to one transaction: it reads, and stages what
+a call changes (``arvis.changes``) for ``journal.apply`` to write."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from journal.sql import SqlRunner, insert_sql
+from arvis.changes import ChangeSet, Insert
+from journal.sql import SqlRunner
 from kernel.context_owners import ContextOwnerRepository
 from kernel.protocols import StorageError
 
@@ -13,14 +12,13 @@ __all__ = ["NoContextOwners", "SqlContextOwnerRepository"]
 
 _TABLE = "awmu_context_owners"
 _SELECT = f"SELECT owner FROM {_TABLE} WHERE context_id = :context_id"
-_INSERT = insert_sql(_TABLE, ("context_id", "owner", "created_seq"))
 
 
 class SqlContextOwnerRepository(ContextOwnerRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any]) -> None:
+    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet) -> None:
         self._sql = sql
         self._seq = seq
-        self._effects = effects
+        self._changes = changes
 
     def owner_of(self, context_id: str) -> str | None:
         row = self._sql.first(_SELECT, {"context_id": context_id})
@@ -28,8 +26,7 @@ class SqlContextOwnerRepository(ContextOwnerRepository):
 
     def add(self, context_id: str, owner: str) -> None:
         row = {"context_id": context_id, "owner": owner, "created_seq": self._seq}
-        self._sql.write(_INSERT, row)
-        self._effects.append({"op": "insert", "table": _TABLE, "row": row})
+        self._changes.add(Insert(_TABLE, row))
 
 
 class NoContextOwners(ContextOwnerRepository):

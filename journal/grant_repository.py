@@ -1,10 +1,12 @@
-"""The SQL store of access grants, bound to one transaction; writes are recorded as effects."""
+"""The SQL store of access grants, bound to one transaction: it reads, and stages what a call changes
+(``arvis.changes``) for ``journal.apply`` to write."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from journal.sql import SqlRunner, insert_sql
+from arvis.changes import ChangeSet, Delete, Insert
+from journal.sql import SqlRunner
 from kernel.access import Capability, Grant, GrantRepository
 from kernel.protocols import StorageError
 
@@ -19,10 +21,10 @@ def _grants(rows: list[tuple[Any, ...]]) -> list[Grant]:
 
 
 class SqlGrantRepository(GrantRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any]) -> None:
+    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet) -> None:
         self._sql = sql
         self._seq = seq
-        self._effects = effects
+        self._changes = changes
 
     def grants_of(self, principal: str) -> list[Grant]:
         return _grants(self._sql.rows(_SELECT + " WHERE principal = :principal", {"principal": principal}))
@@ -41,18 +43,13 @@ class SqlGrantRepository(GrantRepository):
         if self._exists(grant):
             return False
         row = {**self._key(grant), "granted_seq": self._seq}
-        self._sql.write(insert_sql("grants", ("principal", "capability", "scope", "granted_seq")), row)
-        self._effects.append({"op": "insert", "table": "grants", "row": row})
+        self._changes.add(Insert("grants", row))
         return True
 
     def remove(self, grant: Grant) -> bool:
         if not self._exists(grant):
             return False
-        self._sql.write(
-            "DELETE FROM grants WHERE principal = :principal AND capability = :capability AND scope = :scope",
-            self._key(grant),
-        )
-        self._effects.append({"op": "delete", "table": "grants", "where": self._key(grant)})
+        self._changes.add(Delete("grants", self._key(grant)))
         return True
 
 

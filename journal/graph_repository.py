@@ -9,7 +9,8 @@ import dataclasses
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any, TypeVar
 
-from journal.sql import SqlRunner, insert_sql
+from arvis.changes import ChangeSet, Delete, Insert, Upsert
+from journal.sql import SqlRunner
 from kernel.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
 from kernel.protocols import StorageError
 
@@ -35,23 +36,6 @@ def _where(key: Sequence[str]) -> str:
 def _select(table: str, columns: Sequence[str]) -> str:
     return f"SELECT {', '.join(columns)} FROM {table}"
 
-
-def _upsert_sql(table: str, columns: Sequence[str], key: Sequence[str]) -> tuple[str, str]:
-    assignments = ", ".join(f"{column} = :{column}" for column in columns if column not in key)
-    return f"UPDATE {table} SET {assignments} WHERE {_where(key)}", insert_sql(table, columns)
-
-
-_UPSERT = {
-    _CHECKPOINTS: _upsert_sql(_CHECKPOINTS, _CHECKPOINT_COLUMNS, _CHECKPOINT_KEY),
-    _VALUES: _upsert_sql(_VALUES, _VALUE_COLUMNS, _VALUE_KEY),
-    _WRITES: _upsert_sql(_WRITES, _WRITE_COLUMNS, _WRITE_KEY),
-}
-_DELETE = {
-    _CHECKPOINTS: f"DELETE FROM {_CHECKPOINTS} WHERE {_where(_CHECKPOINT_KEY)}",
-    _VALUES: f"DELETE FROM {_VALUES} WHERE {_where(_VALUE_KEY)}",
-    _WRITES: f"DELETE FROM {_WRITES} WHERE {_where(_WRITE_KEY)}",
-}
-_INSERT_OWNER = insert_sql(_OWNERS, ("thread_id", "owner", "created_seq"))
 
 _BATCH = 64
 """The most keys one batched read names; a shorter batch is padded (its last key repeated) to a power of
@@ -181,10 +165,10 @@ def _write(row: tuple[Any, ...]) -> GraphWrite:
 
 
 class SqlGraphRepository(GraphRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any]) -> None:
+    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet) -> None:
         self._sql = sql
         self._seq = seq
-        self._effects = effects
+        self._changes = changes
         self._postgres = sql.dialect == "postgresql"
 
     # --- owners ----------------------------------------------------------------------------------
@@ -203,20 +187,15 @@ class SqlGraphRepository(GraphRepository):
 
     def add_owner(self, thread_id: str, owner: str) -> None:
         row = {"thread_id": thread_id, "owner": owner, "created_seq": self._seq}
-        self._sql.write(_INSERT_OWNER, row)
-        self._effects.append({"op": "insert", "table": _OWNERS, "row": row})
+        self._changes.add(Insert(_OWNERS, row))
 
     # --- generic ---------------------------------------------------------------------------------
 
     def _upsert(self, table: str, row: dict[str, Any]) -> None:
-        update, insert = _UPSERT[table]
-        if self._sql.write(update, row) == 0:
-            self._sql.write(insert, row)
-        self._effects.append({"op": "upsert", "table": table, "row": row})
+        self._changes.add(Upsert(table, row))
 
     def _delete(self, table: str, where: dict[str, Any]) -> None:
-        self._sql.write(_DELETE[table], where)
-        self._effects.append({"op": "delete", "table": table, "where": where})
+        self._changes.add(Delete(table, where))
 
     # --- checkpoints -----------------------------------------------------------------------------
 

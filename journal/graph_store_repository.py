@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from journal.sql import SqlRunner, insert_sql
+from arvis.changes import ChangeSet, Delete, Insert, Upsert
+from journal.sql import SqlRunner
 from kernel.graph_store import GraphStoreRepository, StoreItem
 from kernel.protocols import StorageError
 
@@ -18,14 +19,6 @@ _ITEMS = "graph_store_items"
 _ITEM_COLUMNS = tuple(field.name for field in dataclasses.fields(StoreItem))
 _SELECT_ITEMS = f"SELECT {', '.join(_ITEM_COLUMNS)} FROM {_ITEMS}"
 _KEY = "namespace = :namespace AND key = :key"
-_UPDATE_ITEM = (
-    f"UPDATE {_ITEMS} SET "
-    + ", ".join(f"{column} = :{column}" for column in _ITEM_COLUMNS if column not in ("namespace", "key"))
-    + f" WHERE {_KEY}"
-)
-_INSERT_ITEM = insert_sql(_ITEMS, _ITEM_COLUMNS)
-_INSERT_OWNER = insert_sql(_OWNERS, ("prefix", "owner", "created_seq"))
-_INSERT_NAMESPACE = insert_sql(_NAMESPACES, ("namespace", "created_seq"))
 
 
 def _item(row: tuple[Any, ...]) -> StoreItem:
@@ -45,10 +38,10 @@ def _item(row: tuple[Any, ...]) -> StoreItem:
 
 
 class SqlGraphStoreRepository(GraphStoreRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any]) -> None:
+    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet) -> None:
         self._sql = sql
         self._seq = seq
-        self._effects = effects
+        self._changes = changes
 
     def owner_of(self, prefix: str) -> str | None:
         found = self._sql.scalar(f"SELECT owner FROM {_OWNERS} WHERE prefix = :prefix", {"prefix": prefix})
@@ -60,8 +53,7 @@ class SqlGraphStoreRepository(GraphStoreRepository):
 
     def add_owner(self, prefix: str, owner: str) -> None:
         row = {"prefix": prefix, "owner": owner, "created_seq": self._seq}
-        self._sql.write(_INSERT_OWNER, row)
-        self._effects.append({"op": "insert", "table": _OWNERS, "row": row})
+        self._changes.add(Insert(_OWNERS, row))
 
     def namespaces(self) -> dict[str, int]:
         return {
@@ -75,8 +67,7 @@ class SqlGraphStoreRepository(GraphStoreRepository):
 
     def add_namespace(self, namespace: str) -> None:
         row = {"namespace": namespace, "created_seq": self._seq}
-        self._sql.write(_INSERT_NAMESPACE, row)
-        self._effects.append({"op": "insert", "table": _NAMESPACES, "row": row})
+        self._changes.add(Insert(_NAMESPACES, row))
 
     def item(self, namespace: str, key: str) -> StoreItem | None:
         row = self._sql.first(f"{_SELECT_ITEMS} WHERE {_KEY}", {"namespace": namespace, "key": key})
@@ -87,14 +78,11 @@ class SqlGraphStoreRepository(GraphStoreRepository):
 
     def put_item(self, row: StoreItem) -> None:
         values = dataclasses.asdict(row)
-        if self._sql.write(_UPDATE_ITEM, values) == 0:
-            self._sql.write(_INSERT_ITEM, values)
-        self._effects.append({"op": "upsert", "table": _ITEMS, "row": values})
+        self._changes.add(Upsert(_ITEMS, values))
 
     def delete_item(self, namespace: str, key: str) -> None:
         where = {"namespace": namespace, "key": key}
-        self._sql.write(f"DELETE FROM {_ITEMS} WHERE {_KEY}", where)
-        self._effects.append({"op": "delete", "table": _ITEMS, "where": where})
+        self._changes.add(Delete(_ITEMS, where))
 
 
 class NoGraphStore(GraphStoreRepository):

@@ -1,43 +1,24 @@
-"""The SQL store behind the MemoryLongRepository contract, bound to one transaction.
+"""Reads of ``memory_entries`` bound to one transaction (writes are ``journal.apply``'s).
 
-Every row it writes is also recorded as an effect, so the journal entry can hash exactly what the
-call changed. Ordering is done here in Python on fixed-form text, never by SQL collation.
+Ordering is done here in Python on fixed-form text, never by SQL collation.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 import msgspec
 from sqlalchemy import Connection, func, inspect, select
 
-from arvis.canonical import canonical_bytes_of_own, decode, format_time
 from arvis.memory.memory_long_entry import MemoryLongEntry
-from arvis.memory.memory_long_repository import MemoryLongRepository
+from arvis.memory.memory_rows import COLUMNS, StoredEntry, entry_from_row
 from journal.engine import fetch_all
 from journal.schema import memory_entries, memory_entry_counts
-from journal.sql import SqlRunner, insert_sql
+from journal.sql import SqlRunner
 
-__all__ = ["COLUMNS", "REBUILD_COUNTS", "SqlMemoryRepository", "entry_counts_hold", "entry_from_row"]
+__all__ = ["COLUMNS", "REBUILD_COUNTS", "SqlMemoryReader", "entry_counts_hold", "entry_from_row"]
 
-COLUMNS = (
-    "user_id",
-    "key",
-    "version",
-    "memory_type",
-    "created_at",
-    "source",
-    "notes",
-    "value_ref",
-    "expires_at",
-    "revoked_at",
-    "superseded_at",
-    "governance",
-    "written_seq",
-)
 _SELECT = "SELECT " + ", ".join(f'"{name}"' for name in COLUMNS) + " FROM memory_entries"
 # The spec's order is applied in Python (``_ordered``, a stable sort), which needs no more from SQL than
 # versions of one key in version order: ordered by key, then version, the rows come straight off the
@@ -70,14 +51,8 @@ _CURRENT_AND_COUNT = (
 )
 """The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
 columns null when there is none)."""
-_LATEST_VERSION = 'SELECT MAX(version) FROM memory_entries WHERE user_id = :user_id AND "key" = :key'
-_INSERT = insert_sql("memory_entries", COLUMNS)
 _COUNT = "SELECT entries FROM memory_entry_counts WHERE user_id = :user_id"
 _COUNT_ROWS = "SELECT COUNT(*) FROM memory_entries WHERE user_id = :user_id"  # before revision 0006
-_COUNT_ONE_MORE = (
-    "INSERT INTO memory_entry_counts (user_id, entries) VALUES (:user_id, 1) "
-    "ON CONFLICT (user_id) DO UPDATE SET entries = memory_entry_counts.entries + 1"
-)
 REBUILD_COUNTS = (
     "INSERT INTO memory_entry_counts (user_id, entries) "
     "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
@@ -98,11 +73,6 @@ def entry_counts_hold(connection: Connection) -> bool:
     stored = {str(user): int(count) for user, count in stored_rows if count}
     derived = {str(user): int(count) for user, count in derived_rows}
     return stored == derived
-
-
-def entry_from_row(row: Mapping[str, Any]) -> MemoryLongEntry:
-    """A stored row as an entry: the row holds the entry's JSON form, governance as canonical text."""
-    return MemoryLongEntry.from_wire({**row, "governance": decode(str(row["governance"]).encode("utf-8"))})
 
 
 def _wire_of(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -129,17 +99,14 @@ def _ordered(entries: list[MemoryLongEntry]) -> list[MemoryLongEntry]:
     return sorted(entries, key=lambda entry: entry.sort_key)
 
 
-class SqlMemoryRepository(MemoryLongRepository):
-    """Reads and writes ``memory_entries`` in the transaction, recording effects. ``counted``: the
-    database keeps ``memory_entry_counts`` (revision 0006 on), kept here in step with every insert; it
-    is derived state, so it is not an effect."""
+class SqlMemoryReader:
+    """Reads ``memory_entries`` in the transaction (``arvis.memory.memory_service.MemoryReader``); it
+    never writes: what a call changes goes to ``journal.apply``. ``counted``: the database keeps
+    ``memory_entry_counts`` (revision 0006 on), read for a user's count."""
 
-    def __init__(self, sql: SqlRunner, *, seq: int, effects: list[Any], counted: bool = True) -> None:
+    def __init__(self, sql: SqlRunner, *, counted: bool = True) -> None:
         self._sql = sql
         self._counted = counted
-        self._seq = seq
-        self._effects = effects
-        self._latest: dict[tuple[str, str], int] = {}  # (user, key) -> newest version, this transaction
 
     def _entries(self, query: str, values: Mapping[str, Any]) -> list[MemoryLongEntry]:
         return _ordered(
@@ -155,8 +122,7 @@ class SqlMemoryRepository(MemoryLongRepository):
         return [_wire_of(row) for row in self._sql.rows(_WIRES, {"user_id": user_id})]
 
     def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
-        """The current entry straight from its row, as ``list_entry_wires`` gives it (a read: it leaves
-        the versions ``add_entry`` remembers alone)."""
+        """The current entry straight from its row, as ``list_entry_wires`` gives it."""
         row = self._sql.first(_CURRENT_WIRE, {"user_id": user_id, "key": key})
         return None if row is None else _wire_of(row)
 
@@ -166,88 +132,25 @@ class SqlMemoryRepository(MemoryLongRepository):
     def count_entries(self, *, user_id: str) -> int:
         return int(self._sql.scalar(_COUNT if self._counted else _COUNT_ROWS, {"user_id": user_id}) or 0)
 
-    def list_active_entries_batch(self, *, user_ids: list[str]) -> dict[str, list[MemoryLongEntry]]:
-        return {user_id: self.list_active_entries(user_id=user_id) for user_id in sorted(user_ids)}
-
-    def _current_row(self, user_id: str, key: str) -> dict[str, Any] | None:
+    def current(self, *, user_id: str, key: str) -> StoredEntry | None:
+        """The key's current row (the newest version, revoked or not) with its version."""
         row = self._sql.first(_CURRENT, {"user_id": user_id, "key": key})
-        found = None if row is None else dict(zip(COLUMNS, row, strict=True))
-        # the current row is always a key's newest version (a superseded row has a newer successor),
-        # so this lookup also tells add_entry the latest version without another query
-        self._latest[(user_id, key)] = 0 if found is None else int(found["version"])
-        return found
+        return None if row is None else _stored(dict(zip(COLUMNS, row, strict=True)))
 
-    def get_entry_and_count(self, *, user_id: str, key: str) -> tuple[MemoryLongEntry | None, int]:
+    def current_and_count(self, *, user_id: str, key: str) -> tuple[StoredEntry | None, int]:
+        """``current`` and the user's count, in one read where the database keeps counts."""
         if not self._counted:
-            return self.get_entry(user_id=user_id, key=key), self.count_entries(user_id=user_id)
+            return self.current(user_id=user_id, key=key), self.count_entries(user_id=user_id)
         row = self._sql.first(_CURRENT_AND_COUNT, {"user_id": user_id, "key": key})
         assert row is not None  # the anchor row is always there
         count = 0 if row[0] is None else int(row[0])
-        found = None if row[1] is None else dict(zip(COLUMNS, row[1:], strict=True))
-        self._latest[(user_id, key)] = 0 if found is None else int(found["version"])
-        return (None if found is None else entry_from_row(found)), count
+        found = None if row[1] is None else _stored(dict(zip(COLUMNS, row[1:], strict=True)))
+        return found, count
 
     def get_entry(self, *, user_id: str, key: str) -> MemoryLongEntry | None:
-        row = self._current_row(user_id, key)
-        return None if row is None else entry_from_row(row)
+        found = self.current(user_id=user_id, key=key)
+        return None if found is None else found.entry
 
-    def add_entry(self, *, user_id: str, entry: MemoryLongEntry) -> None:
-        latest = self._latest.get((user_id, entry.key))
-        if latest is None:
-            latest = int(self._sql.scalar(_LATEST_VERSION, {"user_id": user_id, "key": entry.key}) or 0)
-        wire = entry.wire_view()
-        row = {
-            "user_id": user_id,
-            "key": entry.key,
-            "version": latest + 1,
-            "memory_type": wire["memory_type"],
-            "created_at": wire["created_at"],
-            "source": entry.source,
-            "notes": entry.notes,
-            "value_ref": entry.value_ref,
-            "expires_at": wire["expires_at"],
-            "revoked_at": wire["revoked_at"],
-            "superseded_at": wire["superseded_at"],
-            "governance": canonical_bytes_of_own(wire["governance"]).decode("utf-8"),
-            "written_seq": self._seq,
-        }
-        self._sql.write(_INSERT, row)
-        if self._counted:
-            self._sql.write(_COUNT_ONE_MORE, {"user_id": user_id})
-        self._latest[(user_id, entry.key)] = latest + 1
-        self._effects.append({"op": "insert", "table": "memory_entries", "row": row})
 
-    def _update_current(self, user_id: str, key: str, column: str, value: str) -> dict[str, Any] | None:
-        row = self._current_row(user_id, key)
-        if row is None:
-            return None
-        self._sql.write(
-            f'UPDATE memory_entries SET "{column}" = :value '
-            'WHERE user_id = :user_id AND "key" = :key AND version = :version',
-            {"value": value, "user_id": user_id, "key": key, "version": row["version"]},
-        )
-        self._effects.append(
-            {
-                "op": "update",
-                "table": "memory_entries",
-                "where": {"user_id": user_id, "key": key, "version": row["version"]},
-                "set": {column: value},
-            }
-        )
-        return row
-
-    def replace_entry(
-        self, *, user_id: str, entry: MemoryLongEntry, superseded_at: datetime
-    ) -> MemoryLongEntry | None:
-        row = self._update_current(user_id, entry.key, "superseded_at", format_time(superseded_at))
-        self.add_entry(user_id=user_id, entry=entry)
-        if row is None:
-            return None
-        return dataclasses.replace(entry_from_row(row), superseded_at=superseded_at)
-
-    def revoke(self, *, user_id: str, key: str, revoked_at: datetime) -> bool:
-        current = self._current_row(user_id, key)
-        if current is None or current["revoked_at"] is not None:
-            return False
-        self._update_current(user_id, key, "revoked_at", format_time(revoked_at))
-        return True
+def _stored(row: dict[str, Any]) -> StoredEntry:
+    return StoredEntry(entry_from_row(row), int(row["version"]))

@@ -1,18 +1,18 @@
-"""The SQL store of pipeline runs, bound to one transaction; writes are recorded as effects."""
+"""The SQL store of pipeline runs, bound to one transaction: it reads, and stages what a call changes
+(``arvis.changes``) for ``journal.apply`` to write."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from journal.sql import SqlRunner, insert_sql
+from arvis.changes import ChangeSet, Insert, Update
+from journal.sql import SqlRunner
 from kernel.pipeline_runs import PipelineRun, PipelineRunRepository
 from kernel.protocols import StorageError
 
 __all__ = ["ActiveRuns", "NoPipelineRuns", "SqlPipelineRunRepository"]
 
-_COLUMNS = ("run_id", "user_id", "principal", "began_seq", "ended_seq")
 _SELECT = "SELECT run_id, user_id, principal, began_seq, ended_seq FROM pipeline_runs"
-_INSERT = insert_sql("pipeline_runs", _COLUMNS)
 
 
 def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
@@ -45,9 +45,9 @@ class ActiveRuns:
 
 
 class SqlPipelineRunRepository(PipelineRunRepository):
-    def __init__(self, sql: SqlRunner, *, effects: list[Any], active: ActiveRuns | None = None) -> None:
+    def __init__(self, sql: SqlRunner, *, changes: ChangeSet, active: ActiveRuns | None = None) -> None:
         self._sql = sql
-        self._effects = effects
+        self._changes = changes
         self._active = active
 
     def get(self, run_id: str) -> PipelineRun | None:
@@ -80,23 +80,11 @@ class SqlPipelineRunRepository(PipelineRunRepository):
             "began_seq": run.began_seq,
             "ended_seq": None,
         }
-        self._sql.write(_INSERT, row)
-        self._effects.append({"op": "insert", "table": "pipeline_runs", "row": row})
+        self._changes.add(Insert("pipeline_runs", row))
 
     def end(self, run_id: str, ended_seq: int) -> None:
         self._forget_active()
-        self._sql.write(
-            "UPDATE pipeline_runs SET ended_seq = :ended_seq WHERE run_id = :run_id",
-            {"ended_seq": ended_seq, "run_id": run_id},
-        )
-        self._effects.append(
-            {
-                "op": "update",
-                "table": "pipeline_runs",
-                "where": {"run_id": run_id},
-                "set": {"ended_seq": ended_seq},
-            }
-        )
+        self._changes.add(Update("pipeline_runs", {"run_id": run_id}, {"ended_seq": ended_seq}))
 
 
 class NoPipelineRuns(PipelineRunRepository):

@@ -51,8 +51,7 @@ __all__ = [
 ]
 
 REPLAY_BATCH = 500
-"""Entries replayed per scratch-store transaction (an entry recorded as a refusal replays with the write
-guard: its writes, if any, behind a savepoint)."""
+"""Entries replayed per scratch-store transaction."""
 
 IN_MEMORY_LIMIT = 20_000
 """Journals longer than this are replayed on a temporary file rather than in memory."""
@@ -251,13 +250,13 @@ class Replayer:
             self.kernel.services = bound
 
     def _run(
-        self, entry: JournalEntry, recorded: RecordedCall, *, expect_refusal: bool
+        self, entry: JournalEntry, recorded: RecordedCall
     ) -> tuple[SyscallResult, JournalEntry | None, str | None]:
         """Execute ``recorded`` in the open batch: its result, the scratch store's entry, and the reason
         when the batch this call completed could not commit."""
         batch = self._batch()
         with self._services_as_recorded(entry):
-            result = self.kernel.execute(recorded, batch.transaction, expect_refusal=expect_refusal)
+            result = self.kernel.execute(recorded, batch.transaction)
         replayed = batch.last_entry
         self._in_batch += 1
         failed = self.flush() if self._in_batch >= REPLAY_BATCH else None
@@ -268,7 +267,7 @@ class Replayer:
         scratch store's entry for it (its status and result as they come out now), or None when the
         call took no seq. For counterfactual replays, whose state departs from the record on purpose;
         the call may be refused now, so it runs with the write guard."""
-        _, replayed, failed = self._run(entry, _as_recorded(entry), expect_refusal=True)
+        _, replayed, failed = self._run(entry, _as_recorded(entry))
         if failed is not None:
             raise StorageError(f"the replay could not commit: {failed}")
         return replayed
@@ -280,7 +279,7 @@ class Replayer:
         stand_in = RecordedCall(
             syscall="", principal=entry.principal, args=b"{}", recorded_at=entry.recorded_at
         )
-        _, replayed, failed = self._run(entry, stand_in, expect_refusal=True)
+        _, replayed, failed = self._run(entry, stand_in)
         if failed is not None:
             raise StorageError(f"the replay could not commit: {failed}")
         if replayed is None or replayed.seq != entry.seq:
@@ -289,7 +288,7 @@ class Replayer:
     def apply(self, entry: JournalEntry) -> Divergence | None:
         """Re-execute one entry and compare; None when it reproduced byte for byte."""
         self.last_entry = None
-        result, replayed, failed = self._run(entry, _as_recorded(entry), expect_refusal=entry.status != "ok")
+        result, replayed, failed = self._run(entry, _as_recorded(entry))
         if failed is not None:
             return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {failed}")
         if result.seq is None or replayed is None or replayed.seq != entry.seq:

@@ -7,10 +7,6 @@ driver's ``commit``. SQLAlchemy's per-statement and per-transaction machinery wa
 cost.
 
 Statements use ``:name`` placeholders, turned into the driver's paramstyle once per statement.
-
-The runner also keeps the call's *write guard*: armed while a mutating handler runs, it opens the
-savepoint ``arvis_call`` just before the first statement that writes, so a call that writes nothing
-(or only its journal entry) pays for no savepoint.
 """
 
 from __future__ import annotations
@@ -22,10 +18,9 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-__all__ = ["SAVEPOINT", "Prepared", "SqlRunner", "insert_sql"]
+__all__ = ["Prepared", "SqlRunner", "insert_sql"]
 
 _NAME = re.compile(r":([a-z_][a-z0-9_]*)")
-SAVEPOINT = "arvis_call"
 
 
 def insert_sql(table: str, columns: Sequence[str]) -> str:
@@ -73,8 +68,6 @@ class SqlRunner:
         self._prepared: dict[str, Prepared] = {}
         self._driver: Any = None
         self._cursor: Any = None
-        self._guarded = False
-        self.savepoint_open = False
 
     @property
     def dialect(self) -> str:
@@ -101,7 +94,6 @@ class SqlRunner:
         """Start a write transaction on the driver: ``statement`` when given (SQLite's ``BEGIN
         IMMEDIATE``), else the driver's implicit transaction starts with the first statement."""
         cursor = self.attach()
-        self._guarded = self.savepoint_open = False
         if statement is not None:
             cursor.execute(statement)
 
@@ -110,7 +102,6 @@ class SqlRunner:
 
     def rollback(self) -> None:
         """Roll back whatever the driver has open (a no-op when nothing is)."""
-        self._guarded = self.savepoint_open = False
         if self._driver is not None:
             self._driver.rollback()
 
@@ -133,32 +124,13 @@ class SqlRunner:
         return None if row is None else row[0]
 
     def write(self, sql: str, values: Mapping[str, Any]) -> int:
-        """Run an INSERT/UPDATE; returns the number of rows it changed. The first write under an
-        armed guard opens the call's savepoint first."""
-        if self._guarded:
-            self._guarded = False
-            self.execute(f"SAVEPOINT {SAVEPOINT}")
-            self.savepoint_open = True
+        """Run an INSERT/UPDATE/DELETE; returns the number of rows it changed."""
         return int(self.execute(sql, values).rowcount)
 
     def write_many(self, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run one INSERT for many rows (``executemany``)."""
         prepared = self._prepared.get(sql) or self.prepare(sql)
         self._cursor.executemany(prepared.sql, [prepared.bind(row) for row in rows])
-
-    def guard_writes(self, armed: bool) -> None:
-        """Arm (or disarm) the write guard; arming when the savepoint is already open does nothing."""
-        self._guarded = armed and not self.savepoint_open
-
-    def undo_to_savepoint(self) -> None:
-        """Undo every write since the savepoint, which stays open (a no-op when it was never opened)."""
-        if self.savepoint_open:
-            self.execute(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}")
-
-    def release_savepoint(self) -> None:
-        if self.savepoint_open:
-            self.execute(f"RELEASE SAVEPOINT {SAVEPOINT}")
-            self.savepoint_open = False
 
     def close(self) -> None:
         if self._cursor is not None:

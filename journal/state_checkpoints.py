@@ -40,6 +40,7 @@ import msgspec
 from sqlalchemy import Connection, Engine, Table, bindparam, inspect, text
 
 from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
+from arvis.changes import Change, Delete, Insert, Update, Upsert
 from journal.schema import STATE_TABLES
 from journal.sql import SqlRunner
 from kernel.abi import JournalEntry
@@ -221,7 +222,7 @@ def _view(layout: Layout, row: Sequence[Any]) -> dict[str, Any]:
 
 # --- what a call changed ----------------------------------------------------------------------------
 
-AppendHook = Callable[[SqlRunner, JournalEntry, list[Any]], None]
+AppendHook = Callable[[SqlRunner, JournalEntry, list[Change]], None]
 """Called by a store's transaction with its entry and effects right after the entry is appended."""
 
 Item = tuple[str, str | None, tuple[Any, ...] | None]
@@ -234,24 +235,24 @@ Lookup = Callable[[Layout, Mapping[str, Any]], Any]
 """The partition value of the stored row a primary key names (None when there is none)."""
 
 
-def dirty_items(effects: Iterable[Any], lookup: Lookup) -> set[Item]:
+def dirty_items(effects: Iterable[Change], lookup: Lookup) -> set[Item]:
     """The places the effects (``journal-format.md`` §5) changed. An effect that does not carry its
     row's partition value (an update naming the row by primary key only) has it read back; one whose
     partition cannot be told, or that changes it, marks the whole table."""
     items: set[Item] = set()
     for effect in effects:
-        name = effect.get("table") if isinstance(effect, dict) else None
-        layout = LAYOUTS.get(name) if isinstance(name, str) else None
+        layout = LAYOUTS.get(effect.table)
         if layout is None:
             continue
-        row, where = effect.get("row"), effect.get("where")
+        row = effect.row if isinstance(effect, Insert | Upsert) else None
+        where = effect.where if isinstance(effect, Update | Delete) else None
         values: Mapping[str, Any] = row if isinstance(row, dict) else where if isinstance(where, dict) else {}
         part: Any = WHOLE
         if layout.partition is not None:
             part = values.get(layout.partition)
             if part is None and isinstance(where, dict):
                 part = lookup(layout, where)
-            changed = effect.get("set")
+            changed = effect.set if isinstance(effect, Update) else None
             if not isinstance(part, str) or (isinstance(changed, dict) and layout.partition in changed):
                 items.add((layout.name, None, None))
                 continue
@@ -595,7 +596,7 @@ class CheckpointWriter:
         self._marked = False
         self.last = CheckpointStats()
 
-    def __call__(self, sql: SqlRunner, entry: JournalEntry, effects: list[Any]) -> None:
+    def __call__(self, sql: SqlRunner, entry: JournalEntry, effects: list[Change]) -> None:
         if entry.prev_hash != self._last_hash:
             self._recorded.clear()
             self._marked = False
@@ -805,7 +806,7 @@ class CheckpointCheck:
         self._indexes: dict[str, bytes] = {}
         self.checked = 0
 
-    def track(self, sql: SqlRunner, entry: JournalEntry, effects: list[Any]) -> None:
+    def track(self, sql: SqlRunner, entry: JournalEntry, effects: list[Change]) -> None:
         if effects:
             self._dirty.add_all(dirty_items(effects, functools.partial(_sql_lookup, sql)))
 

@@ -18,7 +18,9 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes_of_own, format_time, sha256_hex
-from arvis.memory.memory_long_repository import MemoryLongRepository
+from arvis.changes import ChangeSet
+from arvis.memory.memory_service import MemoryReader
+from journal.apply import ChangeWriter
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
@@ -26,7 +28,7 @@ from journal.engine import fetch_all, one_line
 from journal.grant_repository import NoGrants, SqlGrantRepository
 from journal.graph_repository import NoGraph, SqlGraphRepository
 from journal.graph_store_repository import NoGraphStore, SqlGraphStoreRepository
-from journal.memory_repository import SqlMemoryRepository
+from journal.memory_repository import SqlMemoryReader
 from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS, journal_header
@@ -140,37 +142,24 @@ Translate = Callable[[BaseException], BaseException]
 class _HandlerScope:
     """Where a handler runs (see ``SqlTransaction.handler_scope``)."""
 
-    __slots__ = ("_effects", "_mark", "_mutating", "_sql", "_translate")
+    __slots__ = ("_changes", "_translate")
 
-    def __init__(self, sql: SqlRunner, effects: list[Any], mutating: bool, translate: Translate) -> None:
-        self._sql = sql
-        self._effects = effects
-        self._mutating = mutating
+    def __init__(self, changes: ChangeSet, translate: Translate) -> None:
+        self._changes = changes
         self._translate = translate
-        self._mark = 0
 
     def __enter__(self) -> None:
-        if self._mutating:
-            self._mark = len(self._effects)
-            self._sql.guard_writes(True)
+        return None
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        if self._mutating:
-            self._sql.guard_writes(False)
-            # a storage failure rolls the whole transaction back (a batch's call: its own scope
-            # undoes it): undoing here could only hide it behind a second failure
-            if error is not None and not isinstance(self._translate(error), StorageError):
-                try:
-                    self._sql.undo_to_savepoint()
-                except BaseException as undo_error:
-                    raise self._translate(undo_error) from undo_error
-                del self._effects[self._mark :]
-        if error is not None:
-            translated = self._translate(error)
-            if translated is not error:
-                raise translated from error
+        if error is None:
+            return
+        self._changes.discard()  # nothing was written: a refused call's decision is dropped whole
+        translated = self._translate(error)
+        if translated is not error:
+            raise translated from error
 
 
 class SqlTransaction:
@@ -201,8 +190,10 @@ class SqlTransaction:
         self._next_seq = next_seq
         self._prev_hash = prev_hash
         self._tables = tables
-        self._effects: list[Any] = []
-        self._memory: SqlMemoryRepository | None = None
+        self.changes = ChangeSet()
+        """What the call decided to change, staged until ``append`` applies it (``journal.apply``)."""
+        self._writer = ChangeWriter(sql, counted="memory_entry_counts" in tables)
+        self._memory: SqlMemoryReader | None = None
         self._awmu: SqlAwmuRepository | None = None
         self._runs: PipelineRunRepository | None = None
         self._grants: GrantRepository | None = None
@@ -216,27 +207,22 @@ class SqlTransaction:
         return self._next_seq
 
     @property
-    def memory_repository(self) -> MemoryLongRepository:
+    def memory_repository(self) -> MemoryReader:
         if self._memory is None:
-            self._memory = SqlMemoryRepository(
-                self._sql,
-                seq=self._next_seq,
-                effects=self._effects,
-                counted="memory_entry_counts" in self._tables,
-            )
+            self._memory = SqlMemoryReader(self._sql, counted="memory_entry_counts" in self._tables)
         return self._memory
 
     @property
     def awmu_repository(self) -> AwmuRepository:
         if self._awmu is None:
-            self._awmu = SqlAwmuRepository(self._sql, effects=self._effects)
+            self._awmu = SqlAwmuRepository(self._sql, changes=self.changes)
         return self._awmu
 
     @property
     def pipeline_runs(self) -> PipelineRunRepository:
         if self._runs is None:
             self._runs = (
-                SqlPipelineRunRepository(self._sql, effects=self._effects, active=self._active_runs)
+                SqlPipelineRunRepository(self._sql, changes=self.changes, active=self._active_runs)
                 if "pipeline_runs" in self._tables
                 else NoPipelineRuns()
             )
@@ -246,7 +232,7 @@ class SqlTransaction:
     def grants(self) -> GrantRepository:
         if self._grants is None:
             self._grants = (
-                SqlGrantRepository(self._sql, seq=self._next_seq, effects=self._effects)
+                SqlGrantRepository(self._sql, seq=self._next_seq, changes=self.changes)
                 if "grants" in self._tables
                 else NoGrants()
             )
@@ -256,7 +242,7 @@ class SqlTransaction:
     def context_owners(self) -> ContextOwnerRepository:
         if self._owners is None:
             self._owners = (
-                SqlContextOwnerRepository(self._sql, seq=self._next_seq, effects=self._effects)
+                SqlContextOwnerRepository(self._sql, seq=self._next_seq, changes=self.changes)
                 if "awmu_context_owners" in self._tables
                 else NoContextOwners()
             )
@@ -266,7 +252,7 @@ class SqlTransaction:
     def graph(self) -> GraphRepository:
         if self._graph is None:
             self._graph = (
-                SqlGraphRepository(self._sql, seq=self._next_seq, effects=self._effects)
+                SqlGraphRepository(self._sql, seq=self._next_seq, changes=self.changes)
                 if "graph_checkpoints" in self._tables
                 else NoGraph()
             )
@@ -276,18 +262,16 @@ class SqlTransaction:
     def graph_store(self) -> GraphStoreRepository:
         if self._graph_store is None:
             self._graph_store = (
-                SqlGraphStoreRepository(self._sql, seq=self._next_seq, effects=self._effects)
+                SqlGraphStoreRepository(self._sql, seq=self._next_seq, changes=self.changes)
                 if "graph_store_items" in self._tables
                 else NoGraphStore()
             )
         return self._graph_store
 
-    def handler_scope(self, *, mutating: bool) -> _HandlerScope:
-        """Where the handler runs: driver errors become StorageError; for a mutating call, the write
-        guard, so that a refusal undoes what the handler wrote (effects included) and is journaled in
-        this same transaction, under the lock it was decided under. The savepoint is opened only if
-        the handler writes (see ``SqlRunner.write``)."""
-        return _HandlerScope(self._sql, self._effects, mutating, self._translate)
+    def handler_scope(self) -> _HandlerScope:
+        """Where the handler runs: it only reads and stages changes, so a refusal (or any failure)
+        drops the staged changes and nothing has to be undone; driver errors become StorageError."""
+        return _HandlerScope(self.changes, self._translate)
 
     def append(
         self,
@@ -302,12 +286,12 @@ class SqlTransaction:
     ) -> JournalEntry:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
+        effects = self.changes.records() if status == "ok" else []
+        self._writer.apply(effects)  # the one place state is written
         if self._stores_pieces:  # a scratch replay store compares the references alone
             for key, data in pieces:
                 self._sql.write(_PUT_PIECE, {"hash": key, "data": data})
-        effects_hash = (
-            sha256_hex(canonical_bytes_of_own(self._effects)) if self._effects else EMPTY_EFFECTS_HASH
-        )
+        effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
         seq, prev_hash = self._next_seq, self._prev_hash
         entry_hash = compute_entry_hash(
             prev_hash=prev_hash,
@@ -335,7 +319,7 @@ class SqlTransaction:
         if not self._deferred:  # a batch inserts its entries together, before it commits
             self._sql.write(_APPEND, msgspec.structs.asdict(entry))
         if self._on_append is not None:  # state checkpoints, in this same transaction
-            self._on_append(self._sql, entry, self._effects)
+            self._on_append(self._sql, entry, effects)
         self.appended = entry
         return entry
 
@@ -369,14 +353,8 @@ class _BatchCall:
     ) -> None:
         batch, tx = self._batch, self._tx
         assert tx is not None
-        sql = batch.sql
         if error is None and tx.appended is None:
             error = StorageError("a transaction must append its journal entry before commit")
-        if error is None:
-            try:
-                sql.release_savepoint()
-            except BaseException as failure:
-                error = failure
         if error is None:
             assert tx.appended is not None
             if batch.keep_entries:
@@ -385,20 +363,16 @@ class _BatchCall:
             batch.next_seq += 1
             batch.prev_hash = tx.appended.entry_hash
             return
-        sql.guard_writes(False)
-        try:
-            sql.undo_to_savepoint()
-            sql.release_savepoint()
-        except BaseException as undo_error:
-            raise batch.translate(undo_error) from undo_error
+        # a call that failed after its changes were applied fails the whole batch (the dispatcher
+        # does not catch it): the batch's transaction is rolled back, so nothing needs undoing here
         translated = batch.translate(error)
         if translated is not error or kind is None:  # a new error, or one raised here: raise it
             raise translated from error if translated is not error else None
 
 
 class SqlBatch:
-    """The open transaction of a batch; ``transaction()`` gives each call its own scope, whose writes
-    sit behind a savepoint opened at the call's first write."""
+    """The open transaction of a batch; ``transaction()`` gives each call its own scope, whose changes
+    are applied when its entry is appended."""
 
     def __init__(
         self,
@@ -687,19 +661,17 @@ class SqlJournalStore:
 
     def batch(self) -> _Whole[SqlBatch]:
         """Many calls in one database transaction (bulk loads): each call still gets its own journal
-        entry, and a refused call leaves nothing behind (its writes sit behind a savepoint). The batch
+        entry, and a refused call changes nothing (it decided, and nothing was written). The batch
         commits as a whole or not at all."""
         return _Whole(self, self._new_batch, single_call=False)
 
     @contextmanager
-    def read_only(self) -> Iterator[MemoryLongRepository]:
+    def read_only(self) -> Iterator[SqlMemoryReader]:
         """Repositories for reading outside any syscall (audit tools); the transaction is rolled back."""
         try:
             with self._connection.begin() as transaction:
                 self._sql.attach()
-                yield SqlMemoryRepository(
-                    self._sql, seq=0, effects=[], counted="memory_entry_counts" in self._tables
-                )
+                yield SqlMemoryReader(self._sql, counted="memory_entry_counts" in self._tables)
                 transaction.rollback()
         except DBAPIError as exc:
             raise StorageError(one_line(exc)) from exc

@@ -26,8 +26,9 @@ from sqlalchemy.pool import StaticPool
 from arvis.canonical import canonical_bytes_of_own, parse_time, plain
 from arvis.memory.errors import MemoryRuleError
 from arvis.memory.memory_service import MemoryService, WriteRequest
+from journal.apply import ChangeWriter
 from journal.engine import fetch_all
-from journal.memory_repository import REBUILD_COUNTS, SqlMemoryRepository
+from journal.memory_repository import REBUILD_COUNTS, SqlMemoryReader
 from journal.reader import JournalFilter, JournalReader, row_to_entry
 from journal.replay import Replayer
 from journal.schema import journal, memory_entries
@@ -346,6 +347,7 @@ def _replayed_snapshot(
     """The user's rows at the checkpoint, the calls since re-executed on them (None as soon as one does
     not give its journaled result), then the snapshot at ``target``'s time, as plain values."""
     service = MemoryService()
+    reader, writer = SqlMemoryReader(sql, counted=False), ChangeWriter(sql, counted=False)
     sql.attach()
     if rows:
         try:
@@ -356,17 +358,16 @@ def _replayed_snapshot(
         request = decoders[syscall].decode(args)
         if request.user_id != user_id:  # the bytes matched elsewhere in the arguments
             continue
-        repository = SqlMemoryRepository(sql, seq=call_seq, effects=[], counted=False)
         now = parse_time(recorded_at)
         if syscall == "memory.write":
-            value = service.write(repository, WriteRequest.of(request), now=now)
+            decided = service.write(reader, WriteRequest.of(request), now=now, seq=call_seq)
         else:
-            value = service.revoke(repository, user_id=user_id, key=request.key, now=now)
-        if canonical_bytes_of_own({"ok": True, "value": value}) != result:
+            decided = service.revoke(reader, user_id=user_id, key=request.key, now=now)
+        if canonical_bytes_of_own({"ok": True, "value": decided.value}) != result:
             return None
-    repository = SqlMemoryRepository(sql, seq=0, effects=[], counted=False)
+        writer.apply(decided.changes)
     snapshot: dict[str, Any] = plain(
-        service.snapshot(repository, user_id=user_id, now=parse_time(target.recorded_at))
+        service.snapshot(reader, user_id=user_id, now=parse_time(target.recorded_at))
     )
     return snapshot
 

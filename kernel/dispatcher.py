@@ -13,6 +13,7 @@ import msgspec
 
 from arvis.awmu.errors import AwmuRuleError
 from arvis.canonical import canonical_bytes_of_own, format_time, parse_time
+from arvis.changes import Decision
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
 from kernel.arguments import (
@@ -31,7 +32,7 @@ from kernel.pipeline import pipeline
 from kernel.protocols import JournalStore, StorageBusy, StorageError, StorageStale, Transaction
 from kernel.registry import KernelServiceRegistry
 from kernel.result_pieces import split as split_result
-from kernel.table import SyscallSpec, SyscallTable
+from kernel.table import Service, SyscallSpec, SyscallTable
 from kernel.telemetry import CallSpan, CallTracer, end_span, start_span
 
 __all__ = ["GROUP_MAX", "CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
@@ -48,7 +49,7 @@ class CallLogger(Protocol):
 
 
 TransactionSource = Callable[[], AbstractContextManager[Transaction]]
-"""Where a call gets its transaction: the store's own, or a batch's savepoints."""
+"""Where a call gets its transaction: the store's own, or one call's scope in a batch."""
 
 
 class RecordedCall(msgspec.Struct, frozen=True):
@@ -80,8 +81,10 @@ class _Waiting:
 
 class Kernel:
     """Looks a call up in the table, decodes its arguments, runs the handler in one transaction with
-    the journal append, and returns the result; a handler's refusal is journaled in that same transaction
-    (its writes undone by a savepoint), an admission refusal in a transaction of its own."""
+    the journal append, and returns the result. The handler only reads and decides: an accepted call's
+    changes (``arvis.changes``) are applied by the journal when it appends the entry; a handler's refusal
+    changes nothing and is journaled in that same transaction, an admission refusal in a transaction of
+    its own."""
 
     def __init__(
         self,
@@ -167,7 +170,7 @@ class Kernel:
         With ``group_commit`` (the default), threads record their calls at once and take turns to
         execute: the thread whose turn it is executes every call waiting at that moment (up to
         ``GROUP_MAX``, in the order they joined the wait) in one database transaction, each call with its
-        own journal entry and a refused one leaving nothing (a savepoint), then one commit; every call
+        own journal entry and a refused one changing nothing, then one commit; every call
         of the group is acknowledged when that commit is, exactly as a call of its own would be
         (``specs/durability.md`` §3.1). A call that finds no other waiting runs alone, as without group
         commit."""
@@ -326,24 +329,17 @@ class Kernel:
         self,
         recorded: RecordedCall,
         transactions: TransactionSource | None = None,
-        *,
-        expect_refusal: bool = True,
     ) -> SyscallResult:
         """Run a call given in its recorded form (used by ``call`` and by replay), in its own
-        transaction or in one from ``transactions`` (a batch's).
-
-        ``expect_refusal=False`` (replay of an entry recorded as accepted): the handler runs without
-        the write guard, so no savepoint is opened; should it refuse after all, its writes are not
-        undone, which only the replay's scratch store sees, and the replay stops there anyway (the
-        status differs from the recorded one)."""
+        transaction or in one from ``transactions`` (a batch's)."""
         with self._lock:
             if self.logger is None and self.tracer is None:
-                return self._attempts(recorded, transactions, expect_refusal)
+                return self._attempts(recorded, transactions)
             started = time.perf_counter()
             span = None if self.tracer is None else start_span(self.tracer, recorded, self.table, self.store)
             result: SyscallResult | None = None
             try:
-                result = self._attempts(recorded, transactions, expect_refusal)
+                result = self._attempts(recorded, transactions)
             finally:
                 end_span(span, result)
             self._log(recorded, result, round((time.perf_counter() - started) * 1000, 3))
@@ -366,16 +362,14 @@ class Kernel:
         except Exception:
             return
 
-    def _attempts(
-        self, recorded: RecordedCall, transactions: TransactionSource | None, expect_refusal: bool = True
-    ) -> SyscallResult:
+    def _attempts(self, recorded: RecordedCall, transactions: TransactionSource | None) -> SyscallResult:
         """The call, retried up to ``busy_retries`` times while the write lock is busy; a call of its
         own whose store found its assumptions stale is run again once more, not counted (that run
         reads the database)."""
         busy_attempts, stale_rerun = 0, False
         while True:
             try:
-                return self._execute(recorded, transactions or self.store.transaction, expect_refusal)
+                return self._execute(recorded, transactions or self.store.transaction)
             except StorageStale as exc:
                 if transactions is not None or stale_rerun:
                     return _unacknowledged(ErrorCode.STORAGE_BUSY, str(exc))
@@ -389,9 +383,7 @@ class Kernel:
             except Exception as exc:  # last resort: a bug must still not escape
                 return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
 
-    def _execute(
-        self, recorded: RecordedCall, transactions: TransactionSource, expect_refusal: bool = True
-    ) -> SyscallResult:
+    def _execute(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:
         """Admission refusals need no state and are journaled on their own; everything the handler
         decides, accepted or refused, is journaled in the transaction it was decided in."""
         text, moment = self._last_reading
@@ -415,8 +407,11 @@ class Kernel:
             )
             error: SyscallError | None = None
             try:
-                with tx.handler_scope(mutating=spec.mutates and expect_refusal):
+                with tx.handler_scope():
                     value = spec.handler(ctx, request)
+                    if isinstance(value, Decision):  # decided, not yet written: the journal applies it
+                        tx.changes.extend(value.changes)
+                        value = value.value
             except KernelError as refusal:
                 error = SyscallError.of(refusal.code, refusal.detail)
             except (MemoryRuleError, AwmuRuleError) as refusal:
@@ -464,8 +459,8 @@ class Kernel:
             request = self._decoders[spec.name].decode(recorded.args)
         except msgspec.DecodeError as exc:
             raise KernelError(ErrorCode.INVALID_ARGS, str(exc)) from None
-        if spec.service != "always" and getattr(self.services, spec.service, None) is None:
-            raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{spec.service} is not bound")
+        if spec.service is not Service.ALWAYS and getattr(self.services, spec.service.value, None) is None:
+            raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{spec.service.value} is not bound")
         return spec, request
 
     def _journal_refusal(

@@ -8,7 +8,8 @@ from contextlib import AbstractContextManager
 from typing import Protocol
 
 from arvis.awmu.repository import AwmuRepository
-from arvis.memory.memory_long_repository import MemoryLongRepository
+from arvis.changes import ChangeSet
+from arvis.memory.memory_service import MemoryReader
 from kernel.abi import JournalEntry
 from kernel.access import GrantRepository
 from kernel.context_owners import ContextOwnerRepository
@@ -45,7 +46,7 @@ class Transaction(Protocol):
         ...
 
     @property
-    def memory_repository(self) -> MemoryLongRepository: ...
+    def memory_repository(self) -> MemoryReader: ...
 
     @property
     def awmu_repository(self) -> AwmuRepository: ...
@@ -65,8 +66,13 @@ class Transaction(Protocol):
     @property
     def graph_store(self) -> GraphStoreRepository: ...
 
-    def handler_scope(self, *, mutating: bool) -> AbstractContextManager[None]:
-        """Where the handler runs; a refusal raised in it leaves nothing the handler wrote."""
+    @property
+    def changes(self) -> ChangeSet:
+        """What the call has decided to change so far (``arvis.changes``); written by ``append``."""
+        ...
+
+    def handler_scope(self) -> AbstractContextManager[None]:
+        """Where the handler runs: it reads and stages changes; a refusal drops them whole."""
         ...
 
     def append(
@@ -80,7 +86,8 @@ class Transaction(Protocol):
         result: bytes,
         pieces: Sequence[tuple[str, bytes]] = (),
     ) -> JournalEntry:
-        """Append the call's entry, chaining it and hashing the effects written in this transaction;
+        """Apply the call's staged changes (an accepted call's only: ``status`` ``ok``) and append its
+        entry, chaining it and hashing exactly those changes as its effects;
         ``pieces``: the (key, bytes) the journaled ``result`` references (``kernel.result_pieces``),
         stored content-addressed in the same transaction."""
         ...
@@ -88,7 +95,7 @@ class Transaction(Protocol):
 
 class Batch(Protocol):
     def transaction(self) -> AbstractContextManager[Transaction]:
-        """One call inside the batch's database transaction (a savepoint)."""
+        """One call inside the batch's database transaction."""
         ...
 
 

@@ -1,4 +1,8 @@
-"""The syscall table as data: one immutable mapping from name to spec, built once."""
+"""The syscall table as data: one immutable mapping from name to spec, built once.
+
+Each row (``SyscallSpec``) is written out with keyword fields only, so that ``syscalls/table.py`` reads as
+the table itself: the name, the typed request, the handler, whether it changes state, the service it needs
+(``Service``), its support level (``Support``) and a one-line summary (``specs/kernel-syscalls.md`` §2)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,15 @@ from typing import Any
 
 from kernel.abi import CallContext
 
-__all__ = ["Handler", "ReplayPolicy", "SyscallSpec", "SyscallTable", "SyscallTableError"]
+__all__ = [
+    "Handler",
+    "ReplayPolicy",
+    "Service",
+    "Support",
+    "SyscallSpec",
+    "SyscallTable",
+    "SyscallTableError",
+]
 
 Handler = Callable[[CallContext, Any], Any]
 
@@ -18,11 +30,32 @@ class ReplayPolicy(StrEnum):
     JOURNAL_ONLY_REPLAY = "journal_only_replay"
 
 
+class Service(StrEnum):
+    """The service a syscall needs bound in ``KernelServiceRegistry``: each value but ``ALWAYS`` is the name
+    of the registry's attribute, and a call whose service is unbound answers ``no_memory_service`` with
+    detail ``<value> is not bound``. ``ALWAYS`` needs none, so it is never refused for want of a service."""
+
+    MEMORY = "memory_service"
+    WORKING_MEMORY = "working_memory_service"
+    ALWAYS = "always"
+
+
+class Support(StrEnum):
+    """Where a syscall's name and contract come from (``specs/kernel-syscalls.md`` §2.1)."""
+
+    UPSTREAM = "upstream"
+    """Named by upstream arvis's specification, ARVIS-MEM-01 §11.1 (``memory.list``, ``get``, ``snapshot``,
+    ``write``, ``revoke``), over the upstream-compatible ``arvis.memory`` (``memory-syscalls.md`` §10).
+    Upstream designs these calls but registers none, so there is no upstream implementation to match."""
+    EXTENSION = "extension"
+    """This project's own syscall: its name and contract are defined by this project's specs only."""
+
+
 class SyscallTableError(ValueError):
-    """The table is malformed (a name registered twice)."""
+    """The table is malformed (a name registered twice, or a retired name registered again)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SyscallSpec:
     """One row of the table: the name, the typed request, the handler and how it behaves."""
 
@@ -30,21 +63,34 @@ class SyscallSpec:
     request_type: type[Any]
     handler: Handler
     mutates: bool
+    service: Service
+    support: Support
     summary: str
-    service: str = "memory_service"  # the registry attribute it needs; "always" needs none
     replay_policy: ReplayPolicy = ReplayPolicy.JOURNAL_ONLY_REPLAY
 
 
 class SyscallTable(Mapping[str, SyscallSpec]):
-    """Immutable: built from specs once; a duplicate name fails at construction (so at import)."""
+    """Immutable: built from specs once; a duplicate name fails at construction (so at import).
 
-    def __init__(self, specs: Iterable[SyscallSpec]) -> None:
+    ``retired`` names calls the table once served and serves no more: a call to one is refused as any
+    name outside the table is (``unknown_syscall``), and registering one again fails (names are never
+    reused)."""
+
+    def __init__(self, specs: Iterable[SyscallSpec], *, retired: Iterable[str] = ()) -> None:
+        self._retired = frozenset(retired)
         table: dict[str, SyscallSpec] = {}
         for spec in specs:
             if spec.name in table:
                 raise SyscallTableError(f"syscall {spec.name!r} is registered twice")
+            if spec.name in self._retired:
+                raise SyscallTableError(f"syscall {spec.name!r} is retired: its name is never reused")
             table[spec.name] = spec
         self._specs = table
+
+    @property
+    def retired(self) -> frozenset[str]:
+        """The names retired from this table (none of them is in it)."""
+        return self._retired
 
     def __getitem__(self, name: str) -> SyscallSpec:
         return self._specs[name]

@@ -11,9 +11,8 @@ from kernel.abi import CallContext
 from kernel.access import Capability, Grant, allows
 from kernel.arguments import MAX_PRINCIPAL_LENGTH
 from kernel.errors import ErrorCode, KernelError
-from kernel.table import SyscallSpec
 
-__all__ = ["ACCESS_SYSCALLS", "authorize"]
+__all__ = ["GrantArgs", "ListArgs", "access_grant", "access_list", "access_revoke", "authorize"]
 
 Principal = Annotated[
     str, msgspec.Meta(min_length=1, max_length=MAX_PRINCIPAL_LENGTH, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")
@@ -68,14 +67,3 @@ def access_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
         _require_admin(ctx)
     found = ctx.tx.grants.all_grants() if args.principal is None else ctx.tx.grants.grants_of(args.principal)
     return {"grants": [_wire(grant) for grant in found]}
-
-
-ACCESS_SYSCALLS = (
-    SyscallSpec(
-        "access.grant", GrantArgs, access_grant, True, "give a principal a capability", service="always"
-    ),
-    SyscallSpec("access.revoke", GrantArgs, access_revoke, True, "withdraw a capability", service="always"),
-    SyscallSpec(
-        "access.list", ListArgs, access_list, False, "list grants (one's own, or all)", service="always"
-    ),
-)

@@ -29,11 +29,30 @@ from kernel.graph_checkpoints import (
     GraphRepository,
     GraphWrite,
 )
-from kernel.table import SyscallSpec
 from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL
 
-__all__ = ["GRAPH_SYSCALLS", "MAX_LIST", "THREAD_SCOPE_PREFIX", "WRITES_IDX_MAP"]
+__all__ = [
+    "MAX_LIST",
+    "THREAD_SCOPE_PREFIX",
+    "WRITES_IDX_MAP",
+    "CopyArgs",
+    "GetArgs",
+    "ListArgs",
+    "PruneArgs",
+    "PutArgs",
+    "PutWritesArgs",
+    "RunsArgs",
+    "ThreadArgs",
+    "graph_get",
+    "graph_list",
+    "graph_put",
+    "graph_put_writes",
+    "graph_runs_delete",
+    "graph_thread_copy",
+    "graph_thread_delete",
+    "graph_thread_prune",
+]
 
 THREAD_SCOPE_PREFIX = "graph:"
 """A thread's grant scope is ``graph:<thread_id>``."""
@@ -592,66 +611,3 @@ def graph_thread_prune(ctx: CallContext, args: PruneArgs) -> dict[str, Any]:
         else:
             _prune_keep_latest(graph, deleted, thread_id)
     return {"strategy": args.strategy, "deleted": deleted.wire()}
-
-
-GRAPH_SYSCALLS = (
-    SyscallSpec(
-        "graph.checkpoint.put", PutArgs, graph_put, True, "store a LangGraph checkpoint", service="always"
-    ),
-    SyscallSpec(
-        "graph.checkpoint.put_writes",
-        PutWritesArgs,
-        graph_put_writes,
-        True,
-        "store a task's pending writes against a checkpoint",
-        service="always",
-    ),
-    SyscallSpec(
-        "graph.checkpoint.get",
-        GetArgs,
-        graph_get,
-        False,
-        "a checkpoint (or a thread's latest) with its pending writes",
-        service="always",
-    ),
-    SyscallSpec(
-        "graph.checkpoint.list",
-        ListArgs,
-        graph_list,
-        False,
-        "list checkpoints, newest first",
-        service="always",
-    ),
-    SyscallSpec(
-        "graph.thread.delete",
-        ThreadArgs,
-        graph_thread_delete,
-        True,
-        "delete a thread's checkpoints and writes",
-        service="always",
-    ),
-    SyscallSpec(
-        "graph.thread.copy",
-        CopyArgs,
-        graph_thread_copy,
-        True,
-        "copy a thread's checkpoints and writes to another",
-        service="always",
-    ),
-    SyscallSpec(
-        "graph.thread.prune",
-        PruneArgs,
-        graph_thread_prune,
-        True,
-        "keep only each namespace's latest checkpoint (or delete all)",
-        service="always",
-    ),
-    SyscallSpec(
-        "graph.runs.delete",
-        RunsArgs,
-        graph_runs_delete,
-        True,
-        "delete the checkpoints of some runs",
-        service="always",
-    ),
-)

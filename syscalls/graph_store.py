@@ -23,11 +23,21 @@ from kernel.abi import CallContext
 from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.graph_store import GraphStoreRepository, StoreItem
-from kernel.table import SyscallSpec
 from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL
 
-__all__ = ["GRAPH_STORE_SYSCALLS", "MAX_SEARCH", "STORE_SCOPE_PREFIX"]
+__all__ = [
+    "MAX_SEARCH",
+    "STORE_SCOPE_PREFIX",
+    "GetArgs",
+    "ListNamespacesArgs",
+    "PutArgs",
+    "SearchArgs",
+    "store_get",
+    "store_list_namespaces",
+    "store_put",
+    "store_search",
+]
 
 STORE_SCOPE_PREFIX = "store:"
 """The items under a first namespace element are governed by grants on ``store:<first element>``."""
@@ -348,39 +358,3 @@ def store_list_namespaces(ctx: CallContext, args: ListNamespacesArgs) -> dict[st
         namespaces = [list(namespace) for namespace in unique]
     namespaces.sort()
     return {"namespaces": namespaces[args.offset : args.offset + args.limit]}
-
-
-GRAPH_STORE_SYSCALLS = (
-    SyscallSpec(
-        "graph.store.put",
-        PutArgs,
-        store_put,
-        True,
-        "store (or, with a null value, delete) an item of the LangGraph store",
-        service="always",
-    ),
-    SyscallSpec(
-        "graph.store.get",
-        GetArgs,
-        store_get,
-        True,
-        "an item of the LangGraph store (a read that refreshes moves its expiry)",
-        service="always",
-    ),
-    SyscallSpec(
-        "graph.store.search",
-        SearchArgs,
-        store_search,
-        True,
-        "the items under a namespace prefix, filtered (a read that refreshes moves their expiry)",
-        service="always",
-    ),
-    SyscallSpec(
-        "graph.store.list_namespaces",
-        ListNamespacesArgs,
-        store_list_namespaces,
-        False,
-        "the namespaces of the LangGraph store",
-        service="always",
-    ),
-)

@@ -8,9 +8,8 @@ from typing import Annotated, Any
 import msgspec
 
 from kernel.abi import CallContext
-from kernel.table import SyscallSpec
 
-__all__ = ["KERNEL_SYSCALLS"]
+__all__ = ["RecordArgs", "kernel_record"]
 
 
 class RecordArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -22,10 +21,3 @@ class RecordArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 def kernel_record(ctx: CallContext, args: RecordArgs) -> dict[str, Any]:
     """Changes no state: the journal entry is the record (its args hold the payload)."""
     return {"recorded": True, "kind": args.kind, "run_id": args.run_id, "seq": ctx.seq}
-
-
-KERNEL_SYSCALLS = (
-    SyscallSpec(
-        "kernel.record", RecordArgs, kernel_record, False, "journal an outside observation", service="always"
-    ),
-)

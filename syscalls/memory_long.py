@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from arvis.changes import Decision
 from arvis.memory.governance import (
     GovernanceEncryption,
     GovernancePrincipal,
@@ -18,12 +19,21 @@ from arvis.memory.memory_service import MemoryService, WriteRequest
 from kernel.abi import CallContext
 from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
-from kernel.table import SyscallSpec
 from syscalls.access import authorize
 from syscalls.pipeline import RunId, find_run, refuse_in_flight_mutation
 from syscalls.types import NO_NUL, AwareDatetime, UserId
 
-__all__ = ["MEMORY_LONG_SYSCALLS"]
+__all__ = [
+    "KeyArgs",
+    "ListArgs",
+    "SnapshotArgs",
+    "WriteArgs",
+    "memory_get",
+    "memory_list",
+    "memory_revoke",
+    "memory_snapshot",
+    "memory_write",
+]
 
 Text = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
 
@@ -98,22 +108,13 @@ def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
     return {**value, "run_id": run.run_id}
 
 
-def memory_write(ctx: CallContext, args: WriteArgs) -> dict[str, Any]:
+def memory_write(ctx: CallContext, args: WriteArgs) -> Decision:
     authorize(ctx, Capability.WRITE, args.user_id)
     refuse_in_flight_mutation(ctx, args.user_id)
-    return _memory(ctx).write(ctx.tx.memory_repository, WriteRequest.of(args), now=ctx.now)
+    return _memory(ctx).write(ctx.tx.memory_repository, WriteRequest.of(args), now=ctx.now, seq=ctx.seq)
 
 
-def memory_revoke(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
+def memory_revoke(ctx: CallContext, args: KeyArgs) -> Decision:
     authorize(ctx, Capability.REVOKE, args.user_id)
     refuse_in_flight_mutation(ctx, args.user_id)
     return _memory(ctx).revoke(ctx.tx.memory_repository, user_id=args.user_id, key=args.key, now=ctx.now)
-
-
-MEMORY_LONG_SYSCALLS = (
-    SyscallSpec("memory.list", ListArgs, memory_list, False, "list a user's entries in spec order"),
-    SyscallSpec("memory.get", KeyArgs, memory_get, False, "the active entry for a key"),
-    SyscallSpec("memory.snapshot", SnapshotArgs, memory_snapshot, False, "snapshot, projection and hash"),
-    SyscallSpec("memory.write", WriteArgs, memory_write, True, "create or supersede an entry"),
-    SyscallSpec("memory.revoke", KeyArgs, memory_revoke, True, "revoke the current entry for a key"),
-)

@@ -16,11 +16,18 @@ from kernel.abi import CallContext
 from kernel.access import AccessRules, Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.pipeline_runs import PipelineRun, qualified_run_id
-from kernel.table import SyscallSpec
 from syscalls.access import authorize
 from syscalls.types import UserId
 
-__all__ = ["PIPELINE_SYSCALLS", "RunId", "find_run", "refuse_in_flight_mutation"]
+__all__ = [
+    "BeginArgs",
+    "EndArgs",
+    "RunId",
+    "find_run",
+    "pipeline_begin",
+    "pipeline_end",
+    "refuse_in_flight_mutation",
+]
 
 MAX_RUN_ID_LENGTH = 128
 RunId = Annotated[
@@ -111,11 +118,3 @@ def pipeline_end(ctx: CallContext, args: EndArgs) -> dict[str, Any]:
         authorize(ctx, Capability.ADMIN, "*")
     ctx.tx.pipeline_runs.end(run.run_id, ctx.seq)
     return {"run": _run_wire(PipelineRun(run.run_id, run.user_id, run.principal, run.began_seq, ctx.seq))}
-
-
-PIPELINE_SYSCALLS = (
-    SyscallSpec(
-        "pipeline.begin", BeginArgs, pipeline_begin, True, "begin a run: hold the user's memory still"
-    ),
-    SyscallSpec("pipeline.end", EndArgs, pipeline_end, True, "end a run: its user's memory may change again"),
-)

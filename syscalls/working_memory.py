@@ -19,7 +19,6 @@ from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST
 from arvis.awmu.service import UnitFilter, WorkingMemoryService
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
-from kernel.table import SyscallSpec
 from syscalls.context_access import (
     canonizer_verdict,
     operator_verdict,
@@ -33,7 +32,40 @@ from syscalls.context_access import (
 from syscalls.detectors import measure_for, recorded_value
 from syscalls.types import NO_NUL, UserId
 
-__all__ = ["WORKING_MEMORY_SYSCALLS"]
+__all__ = [
+    "AssembleArgs",
+    "CloseArgs",
+    "ContextArgs",
+    "CreateArgs",
+    "EventsArgs",
+    "ListArgs",
+    "ProposeArgs",
+    "ReasonedUnitArgs",
+    "ReopenArgs",
+    "ReviewArgs",
+    "SeedArgs",
+    "SummaryArgs",
+    "TurnArgs",
+    "UnitArgs",
+    "awmu_archive",
+    "awmu_assemble",
+    "awmu_canonize",
+    "awmu_close",
+    "awmu_create",
+    "awmu_events",
+    "awmu_get",
+    "awmu_list",
+    "awmu_pin",
+    "awmu_pressure",
+    "awmu_propose",
+    "awmu_reopen",
+    "awmu_restore",
+    "awmu_review",
+    "awmu_seed",
+    "awmu_turn",
+    "awmu_unpin",
+    "awmu_validate_summary",
+]
 
 ContextId = UserId
 UnitText = Annotated[str, msgspec.Meta(min_length=1, max_length=2_000, pattern=NO_NUL)]
@@ -384,37 +416,3 @@ def awmu_validate_summary(ctx: CallContext, args: SummaryArgs) -> dict[str, Any]
 def awmu_pressure(ctx: CallContext, args: ContextArgs) -> dict[str, Any]:
     require_read(ctx, args.context_id)
     return _wm(ctx).pressure(ctx.tx.awmu_repository, context_id=args.context_id, seq=ctx.seq)
-
-
-def _spec(name: str, request: type[Any], handler: Any, mutates: bool, summary: str) -> SyscallSpec:
-    return SyscallSpec(f"memory.awmu.{name}", request, handler, mutates, summary, service=_SERVICE)
-
-
-WORKING_MEMORY_SYSCALLS = (
-    _spec("create", CreateArgs, awmu_create, True, "create a context with its recorded config"),
-    _spec("propose", ProposeArgs, awmu_propose, True, "run a proposition through the gates"),
-    _spec("seed", SeedArgs, awmu_seed, True, "an operator's unit at a given authority and rank"),
-    _spec("turn", TurnArgs, awmu_turn, True, "advance one turn: reinforce named units, decay the rest"),
-    _spec("pin", UnitArgs, awmu_pin, True, "pin a unit: immune to decay, demotion and eviction"),
-    _spec("unpin", UnitArgs, awmu_unpin, True, "unpin a unit"),
-    _spec("archive", ReasonedUnitArgs, awmu_archive, True, "archive a unit explicitly"),
-    _spec("restore", ReasonedUnitArgs, awmu_restore, True, "make an inactive unit active again"),
-    _spec("canonize", ReasonedUnitArgs, awmu_canonize, True, "request CANON for a unit (PENDING)"),
-    _spec("review", ReviewArgs, awmu_review, True, "approve or reject a canonization or a queued proposal"),
-    _spec(
-        "reopen_request",
-        ReopenArgs,
-        awmu_reopen,
-        True,
-        "set a decided request or queued proposal back to PENDING",
-    ),
-    _spec("close", CloseArgs, awmu_close, True, "close a context for good: later writes are refused"),
-    _spec("list", ListArgs, awmu_list, False, "units, review queue and pending canonizations"),
-    _spec("get", UnitArgs, awmu_get, False, "one unit, whatever its status"),
-    _spec("assemble", AssembleArgs, awmu_assemble, False, "the ranked prompt block within a token budget"),
-    _spec("events", EventsArgs, awmu_events, False, "the lifecycle event stream"),
-    _spec(
-        "validate_summary", SummaryArgs, awmu_validate_summary, True, "which protected units a summary loses"
-    ),
-    _spec("pressure", ContextArgs, awmu_pressure, False, "the memory pressure gauge and its parts"),
-)

@@ -21,6 +21,7 @@ import msgspec
 from hypothesis import strategies as st
 
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
+from arvis.memory.memory_rows import insert_entry
 from journal.chain import compute_entry_hash
 from journal.engine import open_engine
 from journal.reader import JournalReader
@@ -30,8 +31,7 @@ from kernel.abi import CallContext, SyscallResult
 from kernel.boot import default_services, open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
-from kernel.table import SyscallSpec, SyscallTable
-from syscalls.memory_long import MEMORY_LONG_SYSCALLS
+from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 from syscalls.table import SYSCALL_TABLE
 
 ARVIS_BIN = Path(sys.executable).with_name("arvis")
@@ -236,16 +236,33 @@ def hidden_effect_handler(ctx: CallContext, args: CounterArgs) -> dict[str, Any]
         source="explicit_user",
         value_ref=f"run-{_next_count()}",
     )
-    ctx.tx.memory_repository.add_entry(user_id=USER, entry=entry)
+    current = ctx.tx.memory_repository.current(user_id=USER, key=entry.key)
+    version = 1 if current is None else current.version + 1
+    ctx.tx.changes.add(insert_entry(USER, entry, version=version, seq=ctx.seq))
     return {"label": args.label}
+
+
+def _test_spec(name: str, handler: Handler, *, mutates: bool, summary: str) -> SyscallSpec:
+    return SyscallSpec(
+        name=name,
+        request_type=CounterArgs,
+        handler=handler,
+        mutates=mutates,
+        service=Service.MEMORY,
+        support=Support.EXTENSION,
+        summary=summary,
+    )
 
 
 TEST_TABLE = SyscallTable(
     [
-        *MEMORY_LONG_SYSCALLS,
-        SyscallSpec("test.counter", CounterArgs, counter_handler, False, "a nondeterministic read"),
-        SyscallSpec("test.constant", CounterArgs, constant_handler, False, "a deterministic read"),
-        SyscallSpec("test.hidden", CounterArgs, hidden_effect_handler, True, "nondeterministic effects"),
+        *(
+            SYSCALL_TABLE[name]
+            for name in ("memory.list", "memory.get", "memory.snapshot", "memory.write", "memory.revoke")
+        ),
+        _test_spec("test.counter", counter_handler, mutates=False, summary="a nondeterministic read"),
+        _test_spec("test.constant", constant_handler, mutates=False, summary="a deterministic read"),
+        _test_spec("test.hidden", hidden_effect_handler, mutates=True, summary="nondeterministic effects"),
     ]
 )
 

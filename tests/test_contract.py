@@ -49,6 +49,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
+from arvis.memory.memory_rows import insert_entry
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.engine import Durability, open_engine
 from journal.migrate import current_revision, head_revision, upgrade_to_head
@@ -203,7 +204,7 @@ class Contract:
         )
         try:
             with pytest.raises(RuntimeError), store.transaction() as tx:
-                tx.memory_repository.add_entry(user_id=USER, entry=entry)
+                tx.changes.add(insert_entry(USER, entry, version=1, seq=tx.next_seq))
                 tx.append(
                     recorded_at="2026-01-01T00:00:01.000000Z",
                     syscall="memory.write",
@@ -214,7 +215,7 @@ class Contract:
                 )
                 raise RuntimeError("the handler failed after writing")
             with pytest.raises(StorageError, match="must append"), store.transaction() as tx:
-                tx.memory_repository.add_entry(user_id=USER, entry=entry)
+                tx.changes.add(insert_entry(USER, entry, version=1, seq=tx.next_seq))
             with pytest.raises(StorageError, match="exactly one"), store.transaction() as tx:
                 for _ in range(2):
                     tx.append(

@@ -180,7 +180,7 @@ def test_verification_checks_the_counts_against_the_entries(tmp_path: Path) -> N
 
 
 def test_the_wire_forms_from_rows_are_the_typed_entries_wire_forms(tmp_path: Path) -> None:
-    """``SqlMemoryRepository.list_entry_wires`` (rows as stored) equals ``to_wire`` of the typed
+    """``SqlMemoryReader.list_entry_wires`` (rows as stored) equals ``to_wire`` of the typed
     entries, history, revocation, expiry, notes and governance included."""
     from arvis.canonical import plain
 

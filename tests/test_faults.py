@@ -55,7 +55,7 @@ def _write(key: str, **extra: Any) -> dict[str, Any]:
 Call = tuple[str, dict[str, Any], str]
 
 # every path of a call through the store: writes, a supersession, a refusal (its handler's transaction
-# rolled back, then a transaction of its own), reads, working memory, and a batch with its savepoints
+# rolled back, then a transaction of its own), reads, working memory, and a batch
 SCRIPT: list[Call | list[Call]] = [
     ("memory.awmu.create", {"context_id": CONTEXT}, AGENT),
     ("memory.write", _write("language", value_ref="en"), USER),

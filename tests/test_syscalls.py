@@ -34,7 +34,7 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.errors import ERROR_MESSAGES, ErrorCode, KernelError
 from kernel.registry import KernelServiceRegistry
-from kernel.table import SyscallSpec, SyscallTable
+from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 
 HOUR = timedelta(hours=1)
 
@@ -615,13 +615,12 @@ def _echo(ctx: CallContext, args: EchoArgs) -> dict[str, Any]:
 
 def _write_then_fail(ctx: CallContext, args: EchoArgs) -> None:
     from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
+    from arvis.memory.memory_rows import insert_entry
 
-    ctx.tx.memory_repository.add_entry(
-        user_id="u1",
-        entry=MemoryLongEntry(
-            memory_type=MemoryLongType.RULE, key=args.text, created_at=ctx.now, source="proposed"
-        ),
+    entry = MemoryLongEntry(
+        memory_type=MemoryLongType.RULE, key=args.text, created_at=ctx.now, source="proposed"
     )
+    ctx.tx.changes.add(insert_entry("u1", entry, version=1, seq=ctx.seq))
     raise ZeroDivisionError("handler bug")
 
 
@@ -629,14 +628,26 @@ def _refuse(ctx: CallContext, args: EchoArgs) -> None:
     raise KernelError(ErrorCode.MEMORY_POLICY_DENIED, f"refused {args.text}")
 
 
+def _test_spec(name: str, handler: Handler, *, mutates: bool, summary: str) -> SyscallSpec:
+    return SyscallSpec(
+        name=name,
+        request_type=EchoArgs,
+        handler=handler,
+        mutates=mutates,
+        service=Service.MEMORY,
+        support=Support.EXTENSION,
+        summary=summary,
+    )
+
+
 @pytest.fixture
 def test_kernel(kernel: Kernel) -> Kernel:
     """The same store and clock, with a table of test syscalls."""
     table = SyscallTable(
         [
-            SyscallSpec("test.echo", EchoArgs, _echo, False, "echo"),
-            SyscallSpec("test.write_then_fail", EchoArgs, _write_then_fail, True, "write, then raise"),
-            SyscallSpec("test.refuse", EchoArgs, _refuse, False, "raise a KernelError"),
+            _test_spec("test.echo", _echo, mutates=False, summary="echo"),
+            _test_spec("test.write_then_fail", _write_then_fail, mutates=True, summary="write, then raise"),
+            _test_spec("test.refuse", _refuse, mutates=False, summary="raise a KernelError"),
         ]
     )
     return Kernel(table=table, services=default_services(), store=kernel.store, clock=kernel.clock)

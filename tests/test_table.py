@@ -10,7 +10,7 @@ import pytest
 from strategies import MEMORY_SYSCALLS
 
 from kernel.abi import CallContext
-from kernel.table import ReplayPolicy, SyscallSpec, SyscallTable, SyscallTableError
+from kernel.table import ReplayPolicy, Service, Support, SyscallSpec, SyscallTable, SyscallTableError
 from syscalls.table import SYSCALL_TABLE
 
 
@@ -23,7 +23,15 @@ def _handler(ctx: CallContext, args: NoArgs) -> dict[str, Any]:
 
 
 def spec(name: str, summary: str = "a test syscall") -> SyscallSpec:
-    return SyscallSpec(name, NoArgs, _handler, False, summary)
+    return SyscallSpec(
+        name=name,
+        request_type=NoArgs,
+        handler=_handler,
+        mutates=False,
+        service=Service.MEMORY,
+        support=Support.EXTENSION,
+        summary=summary,
+    )
 
 
 def test_duplicate_name_raises() -> None:

@@ -1,7 +1,8 @@
 """The memory service bound in the kernel registry: the five ARVIS-MEM-01 operations as pure rules.
 
-Each operation takes the repository of the current transaction and the call's time; it reads and
-writes only through the repository and raises ``MemoryRuleError`` to refuse.
+Each operation takes a reader of the current transaction and the call's time, and only reads: a write
+or a revoke returns its result with the changes it decided (``arvis.changes.Decision``), which the
+journal applies; a refusal raises ``MemoryRuleError`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from arvis.canonical import format_time
+from arvis.changes import Change, Decision
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 from arvis.memory.governance import (
     Governance,
@@ -25,10 +27,18 @@ from arvis.memory.governance import (
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
 from arvis.memory.memory_long_projector import MemoryLongContextProjector
-from arvis.memory.memory_long_repository import MemoryLongRepository
+from arvis.memory.memory_rows import StoredEntry, insert_entry, set_on_current
 from arvis.memory.snapshot_wire import build_list_wire, build_snapshot_wire, wire_status
 
-__all__ = ["MAX_ENTRIES_PER_USER", "MAX_KEY_LENGTH", "MemoryService", "WriteRequest", "validate_key"]
+__all__ = [
+    "MAX_ENTRIES_PER_USER",
+    "MAX_KEY_LENGTH",
+    "MemoryReader",
+    "MemoryService",
+    "WireReader",
+    "WriteRequest",
+    "validate_key",
+]
 
 MAX_KEY_LENGTH = 128
 MAX_ENTRIES_PER_USER = 100_000
@@ -136,6 +146,22 @@ _DEFAULT_GOVERNANCE = Governance()
 """What a write without ``governance`` gets."""
 
 
+class WireReader(Protocol):
+    """What the reads need: a user's entries (or a key's current one) in their stored wire form."""
+
+    def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]: ...
+
+    def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None: ...
+
+
+class MemoryReader(WireReader, Protocol):
+    """What a write and a revoke read: a key's current entry with its version, and the user's count."""
+
+    def current(self, *, user_id: str, key: str) -> StoredEntry | None: ...
+
+    def current_and_count(self, *, user_id: str, key: str) -> tuple[StoredEntry | None, int]: ...
+
+
 @dataclass(frozen=True)
 class MemoryService:
     """Orchestrates repository → policy → projection → snapshot for the memory syscalls."""
@@ -144,7 +170,7 @@ class MemoryService:
     projector: MemoryLongContextProjector = field(default_factory=MemoryLongContextProjector)
 
     def list(
-        self, repo: MemoryLongRepository, *, user_id: str, now: datetime, include_inactive: bool
+        self, repo: WireReader, *, user_id: str, now: datetime, include_inactive: bool
     ) -> dict[str, Any]:
         """The user's entries with their status at ``now``, in the spec's order, built from the stored
         wire forms (``build_list_wire``). ``entries`` is pre-encoded canonical JSON (``msgspec.Raw``):
@@ -155,7 +181,7 @@ class MemoryService:
         )
         return {"user_id": user_id, "entries": built.entries, "count": built.count}
 
-    def get(self, repo: MemoryLongRepository, *, user_id: str, key: str, now: datetime) -> dict[str, Any]:
+    def get(self, repo: WireReader, *, user_id: str, key: str, now: datetime) -> dict[str, Any]:
         """The key's current entry when it is active, in its stored wire form (``get_entry_wire``; its
         ``governance`` may be pre-encoded canonical JSON, ``msgspec.Raw``)."""
         validate_key(key)
@@ -170,7 +196,7 @@ class MemoryService:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_EXPIRED, f"entry '{key}' has expired")
         return {"user_id": user_id, "entry": entry, "status": status}
 
-    def snapshot(self, repo: MemoryLongRepository, *, user_id: str, now: datetime) -> dict[str, Any]:
+    def snapshot(self, repo: WireReader, *, user_id: str, now: datetime) -> dict[str, Any]:
         """The snapshot, its projection and hashes. Its entries are pre-encoded canonical JSON
         (``msgspec.Raw``): encode the value with ``canonical_bytes_of_own``, or turn it into plain
         values with ``arvis.canonical.plain``."""
@@ -183,7 +209,10 @@ class MemoryService:
             "content_hash": built.content_hash,
         }
 
-    def write(self, repo: MemoryLongRepository, request: WriteRequest, *, now: datetime) -> dict[str, Any]:
+    def write(self, repo: MemoryReader, request: WriteRequest, *, now: datetime, seq: int) -> Decision:
+        """A new version of the key (superseding the current one when ``replace`` allows it), decided
+        from one read of the key's current entry and the user's count; ``seq``: the call's, stored
+        with the row."""
         validate_key(request.key)
         entry = MemoryLongEntry(
             memory_type=request.memory_type,
@@ -199,35 +228,39 @@ class MemoryService:
             self.policy_gate.validate_append(entry, now=now)
         except ValueError as refusal:
             raise MemoryRuleError(MemoryErrorCode.POLICY_DENIED, str(refusal)) from None
-        current, count = repo.get_entry_and_count(user_id=request.user_id, key=request.key)
+        current, count = repo.current_and_count(user_id=request.user_id, key=request.key)
         if count >= MAX_ENTRIES_PER_USER:
             raise MemoryRuleError(
                 MemoryErrorCode.LIMIT_EXCEEDED,
                 f"the user has {MAX_ENTRIES_PER_USER} entries, the most one may have",
             )
-        if current is not None and current.is_active(now) and not request.replace:
+        if current is not None and current.entry.is_active(now) and not request.replace:
             raise MemoryRuleError(
                 MemoryErrorCode.CONFLICT,
                 f"an active entry for key '{request.key}' exists; pass replace=true to supersede it",
             )
+        # the current version is the key's newest (a superseded one has a newer successor)
+        version = 1 if current is None else current.version + 1
+        changes: list[Change] = []
         superseded = None
-        if current is not None and current.revoked_at is None:
-            superseded = repo.replace_entry(user_id=request.user_id, entry=entry, superseded_at=now)
-        else:
-            repo.add_entry(user_id=request.user_id, entry=entry)
-        return {
+        if current is not None and current.entry.revoked_at is None:
+            changes.append(set_on_current(request.user_id, current, "superseded_at", now))
+            superseded = dataclasses.replace(current.entry, superseded_at=now)
+        changes.append(insert_entry(request.user_id, entry, version=version, seq=seq))
+        value = {
             "user_id": request.user_id,
             "entry": entry.to_wire(),
             "superseded": None if superseded is None else superseded.to_wire(),
         }
+        return Decision(value, tuple(changes))
 
-    def revoke(self, repo: MemoryLongRepository, *, user_id: str, key: str, now: datetime) -> dict[str, Any]:
+    def revoke(self, repo: MemoryReader, *, user_id: str, key: str, now: datetime) -> Decision:
         validate_key(key)
-        entry = repo.get_entry(user_id=user_id, key=key)
-        if entry is None:
+        current = repo.current(user_id=user_id, key=key)
+        if current is None:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_NOT_FOUND, f"no entry for key '{key}'")
-        if entry.revoked_at is not None:
+        if current.entry.revoked_at is not None:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_REVOKED, f"entry '{key}' is already revoked")
-        repo.revoke(user_id=user_id, key=key, revoked_at=now)
-        revoked = dataclasses.replace(entry, revoked_at=now)
-        return {"user_id": user_id, "entry": revoked.to_wire(), "status": EntryStatus.REVOKED.value}
+        revoked = dataclasses.replace(current.entry, revoked_at=now)
+        value = {"user_id": user_id, "entry": revoked.to_wire(), "status": EntryStatus.REVOKED.value}
+        return Decision(value, (set_on_current(user_id, current, "revoked_at", now),))

@@ -1,0 +1,92 @@
+"""What a call changes, as data: the one definition of a journal entry's effects.
+
+The domain decides and returns the rows it changes as an ordered tuple of these records (a *change
+set*); ``journal.apply`` alone writes them, and the entry's ``effects_hash`` is the SHA-256 of exactly
+their canonical JSON (``specs/journal-format.md`` §5). A refusal changes nothing, so it has no change
+set. Encoded canonically (sorted keys), each record is byte for byte the effect dict earlier releases
+built by hand, ``{"op": "insert", "table": …, "row": {…}}`` and so on, so every journal written before
+this module existed hashes the same.
+
+Rows hold JSON values only (text, integers, null): what the table stores, column by column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import msgspec
+
+__all__ = ["Change", "ChangeSet", "Decision", "Delete", "Insert", "Update", "Upsert"]
+
+
+class Insert(msgspec.Struct, frozen=True, tag="insert", tag_field="op"):
+    """A new row, every column given."""
+
+    table: str
+    row: dict[str, Any]
+
+
+class Upsert(msgspec.Struct, frozen=True, tag="upsert", tag_field="op"):
+    """A row stored whole by its primary key: updated when a row has that key, else inserted."""
+
+    table: str
+    row: dict[str, Any]
+
+
+class Update(msgspec.Struct, frozen=True, tag="update", tag_field="op"):
+    """Columns ``set`` on the one row its primary key ``where`` names."""
+
+    table: str
+    where: dict[str, Any]
+    set: dict[str, Any]
+
+
+class Delete(msgspec.Struct, frozen=True, tag="delete", tag_field="op"):
+    """The one row its primary key ``where`` names, removed."""
+
+    table: str
+    where: dict[str, Any]
+
+
+Change = Insert | Upsert | Update | Delete
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """An accepted call's outcome, decided before anything is written: its result and its changes."""
+
+    value: dict[str, Any]
+    changes: tuple[Change, ...] = ()
+
+
+class ChangeSet:
+    """The ordered changes of one call, collected while it decides (a working-memory session stages
+    each unit it saves here); handed whole to ``journal.apply`` once the call is accepted, dropped
+    whole when it is refused."""
+
+    __slots__ = ("_changes",)
+
+    def __init__(self) -> None:
+        self._changes: list[Change] = []
+
+    def add(self, change: Change) -> None:
+        self._changes.append(change)
+
+    def extend(self, changes: Iterable[Change]) -> None:
+        self._changes.extend(changes)
+
+    def discard(self) -> None:
+        self._changes.clear()
+
+    def __iter__(self) -> Iterator[Change]:
+        return iter(self._changes)
+
+    def __len__(self) -> int:
+        return len(self._changes)
+
+    def __bool__(self) -> bool:
+        return bool(self._changes)
+
+    def records(self) -> list[Change]:
+        """The changes in order, as the list whose canonical JSON the entry's effects hash covers."""
+        return self._changes

@@ -1,0 +1,229 @@
+"""Decide, then write: handlers read and decide, ``journal.apply`` alone writes, and what it writes is
+exactly what the entry's effects hash covers (``specs/journal-format.md`` §5)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arvis.awmu.model import UnitStatus
+from arvis.canonical import canonical_bytes_of_own, sha256_hex
+from arvis.changes import Decision, Delete, Insert, Update, Upsert
+from journal.chain import EMPTY_EFFECTS_HASH
+from kernel.abi import CallContext
+from kernel.boot import open_kernel
+from kernel.dispatcher import Kernel
+from kernel.table import Service, Support, SyscallSpec, SyscallTable
+from syscalls.table import SYSCALL_TABLE
+
+USER = "user:u1"
+
+
+def _write(key: str, ref: str, *, replace: bool = False) -> dict[str, Any]:
+    return {
+        "user_id": "u1",
+        "key": key,
+        "memory_type": "preference",
+        "source": "explicit_user",
+        "value_ref": ref,
+        "replace": replace,
+    }
+
+
+@pytest.fixture
+def kernel(tmp_path: Path) -> Iterator[Kernel]:
+    opened = open_kernel(str(tmp_path / "j.db"))
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _traced(kernel: Kernel) -> list[str]:
+    """Every statement the kernel's SQLite connection runs from now on."""
+    statements: list[str] = []
+    driver = kernel.store._connection.connection.dbapi_connection  # type: ignore[attr-defined]
+    assert isinstance(driver, sqlite3.Connection)
+    driver.set_trace_callback(statements.append)
+    return statements
+
+
+def _memory_statements(statements: list[str], verb: str) -> list[str]:
+    return [s for s in statements if s.lstrip().upper().startswith(verb) and "memory_entries " in s + " "]
+
+
+def test_a_superseding_write_reads_the_current_row_once_and_opens_no_savepoint(kernel: Kernel) -> None:
+    assert kernel.call("memory.write", _write("language", "en"), principal=USER).ok
+    statements = _traced(kernel)
+    result = kernel.call("memory.write", _write("language", "fr", replace=True), principal=USER)
+    assert result.ok and result.value["superseded"]["value_ref"] == "en"  # type: ignore[index]
+    assert not [s for s in statements if "SAVEPOINT" in s.upper()]
+    reads = [s for s in statements if s.lstrip().upper().startswith("SELECT") and "memory_entries" in s]
+    assert len(reads) == 1, reads
+    assert len(_memory_statements(statements, "UPDATE")) == 1
+    assert len(_memory_statements(statements, "INSERT")) == 1
+
+
+def test_a_refused_write_writes_nothing_and_hashes_no_effects(kernel: Kernel) -> None:
+    assert kernel.call("memory.write", _write("language", "en"), principal=USER).ok
+    statements = _traced(kernel)
+    refused = kernel.call("memory.write", _write("language", "fr"), principal=USER)
+    assert refused.error is not None and refused.error.code == "memory_conflict"
+    assert not [s for s in statements if "SAVEPOINT" in s.upper() or "ROLLBACK" in s.upper()]
+    assert not _memory_statements(statements, "INSERT") and not _memory_statements(statements, "UPDATE")
+    entry = kernel.store.last_entry  # type: ignore[attr-defined]
+    assert entry.seq == refused.seq and entry.effects_hash == EMPTY_EFFECTS_HASH
+
+
+def test_the_effects_hash_covers_exactly_the_change_set_the_domain_returned(kernel: Kernel) -> None:
+    first = kernel.call("memory.write", _write("language", "en"), principal=USER)
+    second = kernel.call("memory.write", _write("language", "fr", replace=True), principal=USER)
+    assert first.ok and second.ok
+    entry = kernel.store.last_entry  # type: ignore[attr-defined]
+    superseded_at = second.value["superseded"]["superseded_at"]  # type: ignore[index]
+    row = {
+        "user_id": "u1",
+        "key": "language",
+        "version": 2,
+        **{name: value for name, value in second.value["entry"].items() if name != "governance"},  # type: ignore[union-attr]
+        "governance": canonical_bytes_of_own(second.value["entry"]["governance"]).decode(),  # type: ignore[index]
+        "written_seq": second.seq,
+    }
+    expected = [
+        {
+            "op": "update",
+            "table": "memory_entries",
+            "where": {"user_id": "u1", "key": "language", "version": 1},
+            "set": {"superseded_at": superseded_at},
+        },
+        {"op": "insert", "table": "memory_entries", "row": row},
+    ]
+    assert entry.effects_hash == sha256_hex(canonical_bytes_of_own(expected))
+
+
+_names = st.text(alphabet="abcdefghij_", min_size=1, max_size=8)
+_values = st.one_of(st.none(), st.integers(-(2**53), 2**53), st.text(max_size=12))
+_rows = st.dictionaries(_names, _values, max_size=6)
+
+
+@given(table=_names, row=_rows, where=_rows, changed=_rows)
+def test_change_records_encode_as_the_effect_dicts_earlier_releases_hashed(
+    table: str, row: dict[str, Any], where: dict[str, Any], changed: dict[str, Any]
+) -> None:
+    """Old journals keep verifying: a typed record's canonical bytes are the hand-built dict's."""
+    pairs = [
+        (Insert(table, row), {"op": "insert", "table": table, "row": row}),
+        (Upsert(table, row), {"op": "upsert", "table": table, "row": row}),
+        (Update(table, where, changed), {"op": "update", "table": table, "where": where, "set": changed}),
+        (Delete(table, where), {"op": "delete", "table": table, "where": where}),
+    ]
+    for record, legacy in pairs:
+        assert canonical_bytes_of_own([record]) == canonical_bytes_of_own([legacy])
+    assert canonical_bytes_of_own([p[0] for p in pairs]) == canonical_bytes_of_own([p[1] for p in pairs])
+
+
+class NoArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    pass
+
+
+def _rogue(change: Any) -> SyscallSpec:
+    def handler(ctx: CallContext, args: NoArgs) -> Decision:
+        return Decision({"done": True}, (change,))
+
+    return SyscallSpec(
+        name="test.rogue",
+        request_type=NoArgs,
+        handler=handler,
+        mutates=True,
+        service=Service.ALWAYS,
+        support=Support.EXTENSION,
+        summary="returns a change the writer must refuse",
+    )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        Insert("journal", {"seq": 99}),
+        Delete("journal_header", {"singleton": 1}),
+        Insert("memory_entries", {"user_id": "u1", "not_a_column": 1}),
+        Update("grants", {"principal": "p"}, {"scope; DROP TABLE grants": "x"}),
+    ],
+)
+def test_the_writer_refuses_a_change_outside_the_state_and_nothing_is_acknowledged(
+    kernel: Kernel, change: Any
+) -> None:
+    assert kernel.call("memory.write", _write("language", "en"), principal=USER).ok
+    rogue = Kernel(
+        table=SyscallTable([*SYSCALL_TABLE.values(), _rogue(change)]),
+        services=kernel.services,
+        store=kernel.store,
+        clock=kernel.clock,
+    )
+    result = rogue.call("test.rogue", {}, principal=USER)
+    assert (result.ok, result.seq, result.error.code if result.error else None) == (
+        False,
+        None,
+        "internal_error",
+    )
+    listed = kernel.call("memory.list", {"user_id": "u1"}, principal=USER)
+    assert listed.ok and listed.seq == 2  # the rogue call took no seq and changed nothing
+    assert listed.value["count"] == 1  # type: ignore[index]
+
+
+def test_a_working_memory_call_reads_what_it_staged_before_what_is_stored(kernel: Kernel) -> None:
+    agent = "agent:a"
+    assert kernel.call("memory.awmu.create", {"context_id": "agent:a/c"}, principal=agent).ok
+    proposed = kernel.call(
+        "memory.awmu.propose",
+        {
+            "context_id": "agent:a/c",
+            "text": "The user lives in Paris",
+            "source": "narration",
+            "confidence": 0.9,
+        },
+        principal=agent,
+    )
+    assert proposed.ok
+    with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
+        repo = tx.awmu_repository
+        (unit,) = repo.units("agent:a/c", [UnitStatus.ACTIVE])
+        assert repo.count_units("agent:a/c") == 1
+        archived = msgspec.structs.replace(unit, status=UnitStatus.ARCHIVED)
+        repo.put_unit(archived)
+        added = msgspec.structs.replace(unit, unit_id="u-new", created_seq=unit.created_seq + 1)
+        repo.put_unit(added)
+        assert repo.get_unit(unit.unit_id) == archived
+        assert [u.unit_id for u in repo.units("agent:a/c", [UnitStatus.ACTIVE])] == ["u-new"]
+        assert [u.unit_id for u in repo.units("agent:a/c", [UnitStatus.ARCHIVED])] == [unit.unit_id]
+        assert repo.count_units("agent:a/c") == 2  # the re-put unit is not counted twice
+        assert len(tx.changes) == 2
+        tx.changes.discard()  # as a refusal would: nothing reaches the tables
+        tx.append(
+            recorded_at="2027-01-01T00:00:00.000000Z",
+            syscall="kernel.record",
+            principal=agent,
+            args=b"{}",
+            status="ok",
+            result=b"{}",
+        )
+    with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
+        assert [u.unit_id for u in tx.awmu_repository.units("agent:a/c", [UnitStatus.ACTIVE])] == [
+            unit.unit_id
+        ]
+        assert tx.awmu_repository.count_units("agent:a/c") == 1
+        tx.append(
+            recorded_at="2027-01-01T00:00:01.000000Z",
+            syscall="kernel.record",
+            principal=agent,
+            args=b"{}",
+            status="ok",
+            result=b"{}",
+        )

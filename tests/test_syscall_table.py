@@ -1,0 +1,224 @@
+"""``syscalls/table.py`` is the one table: every name written out there as a literal, its rows exactly the
+calls the kernel has served (names, mutates, service), its services the registry's, and its retired names
+refused (``specs/kernel-syscalls.md`` §2)."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import typing
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from journal_helpers import make_clock, reader_of, verify
+
+from journal.engine import open_engine
+from journal.store import SqlJournalStore
+from kernel.abi import CallContext
+from kernel.boot import default_services
+from kernel.dispatcher import Kernel
+from kernel.registry import KernelServiceRegistry
+from kernel.table import Service, Support, SyscallSpec, SyscallTable, SyscallTableError
+from syscalls import table as table_module
+from syscalls.table import RETIRED, SYSCALL_TABLE
+
+TABLE_SOURCE = Path(table_module.__file__)
+
+EXPECTED: list[tuple[str, bool, str]] = [
+    ("access.grant", True, "always"),
+    ("access.list", False, "always"),
+    ("access.revoke", True, "always"),
+    ("graph.checkpoint.get", False, "always"),
+    ("graph.checkpoint.list", False, "always"),
+    ("graph.checkpoint.put", True, "always"),
+    ("graph.checkpoint.put_writes", True, "always"),
+    ("graph.runs.delete", True, "always"),
+    ("graph.store.get", True, "always"),
+    ("graph.store.list_namespaces", False, "always"),
+    ("graph.store.put", True, "always"),
+    ("graph.store.search", True, "always"),
+    ("graph.thread.copy", True, "always"),
+    ("graph.thread.delete", True, "always"),
+    ("graph.thread.prune", True, "always"),
+    ("kernel.record", False, "always"),
+    ("memory.awmu.archive", True, "working_memory_service"),
+    ("memory.awmu.assemble", False, "working_memory_service"),
+    ("memory.awmu.canonize", True, "working_memory_service"),
+    ("memory.awmu.close", True, "working_memory_service"),
+    ("memory.awmu.create", True, "working_memory_service"),
+    ("memory.awmu.events", False, "working_memory_service"),
+    ("memory.awmu.get", False, "working_memory_service"),
+    ("memory.awmu.list", False, "working_memory_service"),
+    ("memory.awmu.pin", True, "working_memory_service"),
+    ("memory.awmu.pressure", False, "working_memory_service"),
+    ("memory.awmu.propose", True, "working_memory_service"),
+    ("memory.awmu.reopen_request", True, "working_memory_service"),
+    ("memory.awmu.restore", True, "working_memory_service"),
+    ("memory.awmu.review", True, "working_memory_service"),
+    ("memory.awmu.seed", True, "working_memory_service"),
+    ("memory.awmu.turn", True, "working_memory_service"),
+    ("memory.awmu.unpin", True, "working_memory_service"),
+    ("memory.awmu.validate_summary", True, "working_memory_service"),
+    ("memory.get", False, "memory_service"),
+    ("memory.list", False, "memory_service"),
+    ("memory.revoke", True, "memory_service"),
+    ("memory.snapshot", False, "memory_service"),
+    ("memory.write", True, "memory_service"),
+    ("pipeline.begin", True, "memory_service"),
+    ("pipeline.end", True, "memory_service"),
+]
+"""The table as it stood before it became one file (issue 15): a row changes here only on purpose."""
+
+UPSTREAM = {"memory.get", "memory.list", "memory.revoke", "memory.snapshot", "memory.write"}
+"""The calls ARVIS-MEM-01 §11.1 names."""
+
+
+def _literal_rows() -> list[dict[str, Any]]:
+    """The keyword arguments of every ``SyscallSpec(...)`` written in ``syscalls/table.py``, each value
+    as written (a literal's value, otherwise its source text)."""
+    source = TABLE_SOURCE.read_text(encoding="utf-8")
+    rows = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "SyscallSpec":
+            assert not node.args, "a row names every field"
+            rows.append(
+                {
+                    str(keyword.arg): keyword.value.value
+                    if isinstance(keyword.value, ast.Constant)
+                    else ast.unparse(keyword.value)
+                    for keyword in node.keywords
+                }
+            )
+    return rows
+
+
+def test_every_registered_name_is_a_literal_in_the_table_file() -> None:
+    rows = _literal_rows()
+    names = [row["name"] for row in rows]
+    assert all(isinstance(name, str) for name in names)
+    assert sorted(names) == list(SYSCALL_TABLE)
+    source = TABLE_SOURCE.read_text(encoding="utf-8")
+    for name in SYSCALL_TABLE:
+        assert source.count(f'name="{name}"') == 1, name
+
+
+def test_every_row_names_every_field_but_the_replay_policy() -> None:
+    fields = {field.name for field in dataclasses.fields(SyscallSpec)} - {"replay_policy"}
+    for row in _literal_rows():
+        assert set(row) == fields, row.get("name")
+        assert row["mutates"] in (True, False)
+        assert str(row["service"]).startswith("Service.")
+        assert str(row["support"]).startswith("Support.")
+
+
+def test_the_table_content_is_unchanged() -> None:
+    found = [(name, spec.mutates, spec.service.value) for name, spec in SYSCALL_TABLE.items()]
+    assert found == EXPECTED
+
+
+def test_rows_are_typed() -> None:
+    for name, spec in SYSCALL_TABLE.items():
+        assert type(spec.service) is Service, name
+        assert type(spec.support) is Support, name
+        assert issubclass(spec.request_type, msgspec.Struct), name
+        assert callable(spec.handler), name
+
+
+def test_support_levels() -> None:
+    """UPSTREAM exactly for ARVIS-MEM-01's five calls; everything else is this project's own."""
+    assert {name for name, spec in SYSCALL_TABLE.items() if spec.support is Support.UPSTREAM} == UPSTREAM
+    assert set(Support) == {Support.UPSTREAM, Support.EXTENSION}
+
+
+def test_spec_fields_are_keyword_only() -> None:
+    spec = SYSCALL_TABLE["memory.get"]
+    build: Any = SyscallSpec
+    with pytest.raises(TypeError, match="positional"):
+        build(spec.name, spec.request_type, spec.handler, False, Service.MEMORY, Support.UPSTREAM, "summary")
+
+
+def test_every_service_is_an_attribute_of_the_registry() -> None:
+    """A service's value is the ``KernelServiceRegistry`` attribute the dispatcher reads."""
+    attributes = {field.name for field in dataclasses.fields(KernelServiceRegistry)}
+    assert {service.value for service in Service if service is not Service.ALWAYS} <= attributes
+    assert {spec.service for spec in SYSCALL_TABLE.values()} == set(Service)
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "detail"),
+    [
+        ("memory.get", {"user_id": "u1", "key": "language"}, "memory_service is not bound"),
+        ("pipeline.end", {"run_id": "r1"}, "memory_service is not bound"),
+        ("memory.awmu.list", {"context_id": "c1"}, "working_memory_service is not bound"),
+    ],
+)
+def test_an_unbound_service_is_refused_with_its_name(
+    tmp_path: Path, name: str, args: dict[str, Any], detail: str
+) -> None:
+    db = tmp_path / "j.db"
+    clock = make_clock()
+    store = SqlJournalStore(open_engine(str(db)), clock=clock)
+    kernel = Kernel(table=SYSCALL_TABLE, services=KernelServiceRegistry(), store=store, clock=clock)
+    try:
+        result = kernel.call(name, args, principal="user:u1")
+        recorded = kernel.call("kernel.record", {"kind": "note"}, principal="user:u1")
+    finally:
+        kernel.close()
+    assert result.error is not None
+    assert (result.error.code, result.error.detail) == ("no_memory_service", detail)
+    assert recorded.ok  # Service.ALWAYS needs nothing bound
+    report = verify(db)  # replayed with that service unbound, as recorded
+    assert report.verified and report.replayed, report.to_json()
+
+
+def test_retired_is_an_empty_typed_tuple_disjoint_from_the_table() -> None:
+    assert RETIRED == ()
+    assert typing.get_type_hints(table_module)["RETIRED"] == tuple[str, ...]
+    assert SYSCALL_TABLE.retired == frozenset(RETIRED)
+    assert not SYSCALL_TABLE.retired & set(SYSCALL_TABLE)
+
+
+class _NoArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    pass
+
+
+def _forget(ctx: CallContext, args: _NoArgs) -> dict[str, Any]:
+    return {}
+
+
+_FORGET = SyscallSpec(
+    name="memory.forget",
+    request_type=_NoArgs,
+    handler=_forget,
+    mutates=False,
+    service=Service.ALWAYS,
+    support=Support.EXTENSION,
+    summary="a call that was retired",
+)
+
+
+def test_a_retired_name_cannot_be_registered_again() -> None:
+    with pytest.raises(SyscallTableError, match=r"'memory\.forget' is retired"):
+        SyscallTable([*SYSCALL_TABLE.values(), _FORGET], retired=("memory.forget",))
+
+
+def test_a_retired_name_is_refused_as_unknown_syscall(tmp_path: Path) -> None:
+    """An old journal's call to a retired name is answered, and replays, as ``unknown_syscall``."""
+    db = tmp_path / "j.db"
+    table = SyscallTable(SYSCALL_TABLE.values(), retired=("memory.forget",))
+    assert "memory.forget" not in table
+    clock = make_clock()
+    store = SqlJournalStore(open_engine(str(db)), clock=clock)
+    kernel = Kernel(table=table, services=default_services(), store=store, clock=clock)
+    try:
+        result = kernel.call("memory.forget", {}, principal="user:u1")
+    finally:
+        kernel.close()
+    assert result.error is not None and result.error.code == "unknown_syscall"
+    with reader_of(db) as reader:
+        entries = list(reader.entries())
+    assert [(entry.syscall, entry.status) for entry in entries] == [("memory.forget", "unknown_syscall")]
+    report = verify(db, table=table)
+    assert report.verified and report.replayed, report.to_json()
