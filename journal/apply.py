@@ -40,14 +40,20 @@ def _match(columns: Iterable[str], prefix: str = "") -> str:
     return " AND ".join(f'"{column}" = :{prefix}{column}' for column in columns)
 
 
+_STATEMENTS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+"""The SQL of each shape of change (operation, table, columns), built and checked once per process:
+the text depends on the shape alone, never on a value or a connection."""
+
+
 class ChangeWriter:
-    """Applies change sets through one transaction's ``SqlRunner``; statements are built once per
-    shape. ``counted``: the database keeps ``memory_entry_counts``."""
+    """Applies change sets through one transaction's ``SqlRunner``. ``counted``: the database keeps
+    ``memory_entry_counts``."""
+
+    __slots__ = ("_counted", "_sql")
 
     def __init__(self, sql: SqlRunner, *, counted: bool) -> None:
         self._sql = sql
         self._counted = counted
-        self._statements: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
     def apply(self, changes: Iterable[Change]) -> None:
         for change in changes:
@@ -71,17 +77,17 @@ class ChangeWriter:
 
     def _insert(self, table: str, row: Mapping[str, Any]) -> None:
         shape = ("insert", table, *row)
-        found = self._statements.get(shape)
+        found = _STATEMENTS.get(shape)
         if found is None:
             self._checked(table, row)
-            found = self._statements[shape] = (insert_sql(table, list(row)),)
+            found = _STATEMENTS[shape] = (insert_sql(table, list(row)),)
         self._sql.write(found[0], row)
         if table == "memory_entries" and self._counted:
             self._sql.write(_COUNT_ONE_MORE, {"user_id": row["user_id"]})
 
     def _upsert(self, table: str, row: Mapping[str, Any]) -> None:
         shape = ("upsert", table, *row)
-        found = self._statements.get(shape)
+        found = _STATEMENTS.get(shape)
         if found is None:
             self._checked(table, row)
             key = _KEYS[table]
@@ -89,17 +95,17 @@ class ChangeWriter:
                 raise UnknownChange(f"an upsert into {table!r} must give its whole primary key {key}")
             assignments = ", ".join(f'"{column}" = :{column}' for column in row if column not in key)
             update = f"UPDATE {table} SET {assignments} WHERE {_match(key)}"
-            found = self._statements[shape] = (update, insert_sql(table, list(row)))
+            found = _STATEMENTS[shape] = (update, insert_sql(table, list(row)))
         if self._sql.write(found[0], row) == 0:
             self._sql.write(found[1], row)
 
     def _update(self, change: Update) -> None:
         shape = ("update", change.table, *change.where, "|", *change.set)
-        found = self._statements.get(shape)
+        found = _STATEMENTS.get(shape)
         if found is None:
             self._checked(change.table, change.where, change.set)
             assignments = ", ".join(f'"{column}" = :s_{column}' for column in change.set)
-            found = self._statements[shape] = (
+            found = _STATEMENTS[shape] = (
                 f"UPDATE {change.table} SET {assignments} WHERE {_match(change.where, 'w_')}",
             )
         values = {f"w_{column}": value for column, value in change.where.items()}
@@ -108,8 +114,8 @@ class ChangeWriter:
 
     def _delete(self, change: Delete) -> None:
         shape = ("delete", change.table, *change.where)
-        found = self._statements.get(shape)
+        found = _STATEMENTS.get(shape)
         if found is None:
             self._checked(change.table, change.where)
-            found = self._statements[shape] = (f"DELETE FROM {change.table} WHERE {_match(change.where)}",)
+            found = _STATEMENTS[shape] = (f"DELETE FROM {change.table} WHERE {_match(change.where)}",)
         self._sql.write(found[0], change.where)

@@ -25,7 +25,7 @@ from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import canonical_bytes_of_own, parse_time, plain
 from arvis.memory.errors import MemoryRuleError
-from arvis.memory.memory_service import MemoryService, WriteRequest
+from arvis.memory.memory_service import MemoryService
 from journal.apply import ChangeWriter
 from journal.engine import fetch_all
 from journal.memory_repository import REBUILD_COUNTS, SqlMemoryReader
@@ -360,7 +360,7 @@ def _replayed_snapshot(
             continue
         now = parse_time(recorded_at)
         if syscall == "memory.write":
-            decided = service.write(reader, WriteRequest.of(request), now=now, seq=call_seq)
+            decided = service.write(reader, request, now=now, seq=call_seq)
         else:
             decided = service.revoke(reader, user_id=user_id, key=request.key, now=now)
         if canonical_bytes_of_own({"ok": True, "value": decided.value}) != result:

@@ -15,7 +15,7 @@ from arvis.memory.governance import (
     GovernanceVisibility,
 )
 from arvis.memory.memory_long_entry import MemoryLongType
-from arvis.memory.memory_service import MemoryService, WriteRequest
+from arvis.memory.memory_service import MemoryService
 from kernel.abi import CallContext
 from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
@@ -111,7 +111,7 @@ def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
 def memory_write(ctx: CallContext, args: WriteArgs) -> Decision:
     authorize(ctx, Capability.WRITE, args.user_id)
     refuse_in_flight_mutation(ctx, args.user_id)
-    return _memory(ctx).write(ctx.tx.memory_repository, WriteRequest.of(args), now=ctx.now, seq=ctx.seq)
+    return _memory(ctx).write(ctx.tx.memory_repository, args, now=ctx.now, seq=ctx.seq)
 
 
 def memory_revoke(ctx: CallContext, args: KeyArgs) -> Decision:

@@ -491,8 +491,9 @@ def test_build_snapshot_invariants(items: list[MemoryLongEntry], offset: int) ->
 def test_snapshot_from_wire_forms_is_the_typed_snapshot_byte_for_byte(
     items: list[MemoryLongEntry], offset: int
 ) -> None:
-    """``build_snapshot_wire`` (what the kernel runs, on fixed-form texts and pre-encoded entries) and
-    ``build_snapshot`` (typed entries) give the same bytes, the same hashes and the same projection."""
+    """``build_snapshot_wire`` (what the kernel runs, on fixed-form texts and pre-encoded entries) embeds
+    exactly the bytes of the typed snapshot's JSON form, and its hashes and projection are those of the
+    typed snapshot (whose rules the invariants above check against ``status_at``)."""
     now = T0 + timedelta(seconds=offset)
     typed = build_snapshot(items, now=now)
     built = build_snapshot_wire([item.to_wire() for item in items], now=format_time(now))

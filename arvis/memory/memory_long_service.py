@@ -5,26 +5,29 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from arvis.canonical import format_time, parse_time
 from arvis.memory import wall_clock
-from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry
+from arvis.memory.memory_long_entry import MemoryLongEntry
 from arvis.memory.memory_long_repository import MemoryLongRepository
 from arvis.memory.memory_long_snapshot import MemoryLongSnapshot
+from arvis.memory.snapshot_wire import build_snapshot_wire
 
 __all__ = ["MemoryLongService", "build_snapshot"]
 
 
 def build_snapshot(entries: Iterable[MemoryLongEntry], *, now: datetime) -> MemoryLongSnapshot:
-    """Build the snapshot of one user's entries (history included) as of ``now``."""
-    ordered = sorted(entries, key=lambda entry: entry.sort_key)
-    active = tuple(entry for entry in ordered if entry.status_at(now) is EntryStatus.ACTIVE)
-    moments = [entry.created_at for entry in ordered]
-    moments += [entry.revoked_at for entry in ordered if entry.revoked_at is not None]
-    moments += [entry.superseded_at for entry in ordered if entry.superseded_at is not None]
+    """Build the snapshot of one user's entries (history included) as of ``now``: the kernel's own
+    snapshot (``build_snapshot_wire``, the one implementation of its rules) seen as typed entries."""
+    given = list(entries)
+    wires = [entry.wire_view() for entry in given]
+    built = build_snapshot_wire(wires, now=format_time(now))
+    typed = {id(wire): entry for wire, entry in zip(wires, given, strict=True)}
+    last = built.wire["last_updated_at"]
     return MemoryLongSnapshot(
-        active_entries=active,
-        total_entries=len(ordered),
-        revoked_entries=sum(1 for entry in ordered if entry.revoked_at is not None),
-        last_updated_at=max(moments) if moments else None,
+        active_entries=tuple(typed[id(wire)] for wire in built.active),
+        total_entries=built.wire["total_entries"],
+        revoked_entries=built.wire["revoked_entries"],
+        last_updated_at=None if last is None else parse_time(last),
         created_at=now,
     )
 

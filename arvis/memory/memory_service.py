@@ -36,7 +36,8 @@ __all__ = [
     "MemoryReader",
     "MemoryService",
     "WireReader",
-    "WriteRequest",
+    "WriteFields",
+    "governance_of",
     "validate_key",
 ]
 
@@ -63,45 +64,6 @@ def validate_key(key: str) -> None:
         raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key holds control characters")
     if key != key.strip():
         raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key has leading or trailing whitespace")
-
-
-@dataclass(frozen=True)
-class WriteRequest:
-    """What a write asks for, already decoded and typed."""
-
-    user_id: str
-    key: str
-    memory_type: MemoryLongType
-    source: str
-    notes: str | None = None
-    value_ref: str | None = None
-    expires_at: datetime | None = None
-    governance: Governance = field(default_factory=Governance)
-    replace: bool = False
-
-    @classmethod
-    def of(cls, fields: WriteFields) -> WriteRequest:
-        """The request a decoded ``memory.write`` asks for (its handler, and time travel re-running it)."""
-        given = fields.governance
-        return cls(
-            user_id=fields.user_id,
-            key=fields.key,
-            memory_type=fields.memory_type,
-            source=fields.source,
-            notes=fields.notes,
-            value_ref=fields.value_ref,
-            expires_at=fields.expires_at,
-            governance=_DEFAULT_GOVERNANCE
-            if given is None
-            else Governance(
-                visibility=given.visibility,
-                sharing=given.sharing,
-                retention=given.retention,
-                encryption=given.encryption,
-                principal=given.principal,
-            ),
-            replace=fields.replace,
-        )
 
 
 class GovernanceFields(Protocol):
@@ -144,6 +106,19 @@ class WriteFields(Protocol):
 
 _DEFAULT_GOVERNANCE = Governance()
 """What a write without ``governance`` gets."""
+
+
+def governance_of(given: GovernanceFields | None) -> Governance:
+    """The governance a decoded write asks for (the default when it gives none)."""
+    if given is None:
+        return _DEFAULT_GOVERNANCE
+    return Governance(
+        visibility=given.visibility,
+        sharing=given.sharing,
+        retention=given.retention,
+        encryption=given.encryption,
+        principal=given.principal,
+    )
 
 
 class WireReader(Protocol):
@@ -209,10 +184,11 @@ class MemoryService:
             "content_hash": built.content_hash,
         }
 
-    def write(self, repo: MemoryReader, request: WriteRequest, *, now: datetime, seq: int) -> Decision:
+    def write(self, repo: MemoryReader, request: WriteFields, *, now: datetime, seq: int) -> Decision:
         """A new version of the key (superseding the current one when ``replace`` allows it), decided
-        from one read of the key's current entry and the user's count; ``seq``: the call's, stored
-        with the row."""
+        from one read of the key's current entry and the user's count. ``request`` is the decoded
+        ``memory.write`` itself (``syscalls.memory_long.WriteArgs``: the one shape of the request from
+        decoding to decision); ``seq``: the call's, stored with the row."""
         validate_key(request.key)
         entry = MemoryLongEntry(
             memory_type=request.memory_type,
@@ -222,7 +198,7 @@ class MemoryService:
             notes=request.notes,
             value_ref=request.value_ref,
             expires_at=request.expires_at,
-            governance=request.governance,
+            governance=governance_of(request.governance),
         )
         try:
             self.policy_gate.validate_append(entry, now=now)

@@ -1,11 +1,11 @@
 """The snapshot and the listing built straight from entries in their wire form (ARVIS-MEM-01 §9),
-without typed entries.
+without typed entries: the one implementation of the snapshot's rules (the typed, upstream-compatible
+``build_snapshot`` is a view of it).
 
-The same rules as ``build_snapshot`` and ``MemoryLongEntry.status_at`` (tested against them), applied to
-fixed-form time texts, which sort and compare in time order: a snapshot or a listing of 10,000 entries is
-built without parsing or formatting 30,000 times. The entries' JSON is encoded once, and the snapshot, its
-hashes and the call's result embed those bytes (``msgspec.Raw``) instead of encoding the entries again
-for each.
+The rules of ``MemoryLongEntry.status_at`` (tested against it), applied to fixed-form time texts, which
+sort and compare in time order: a snapshot or a listing of 10,000 entries is built without parsing or
+formatting 30,000 times. The entries' JSON is encoded once, and the snapshot, its hashes and the call's
+result embed those bytes (``msgspec.Raw``) instead of encoding the entries again for each.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ class SnapshotWire:
     two hashes of ``MemoryService.snapshot``."""
 
     wire: dict[str, Any]
+    active: list[Mapping[str, Any]]
+    """The active entries, the very mappings given, in the snapshot's order."""
     active_keys: list[str]
     snapshot_hash: str
     content_hash: str
@@ -76,6 +78,7 @@ def build_snapshot_wire(entries: Iterable[Mapping[str, Any]], *, now: str) -> Sn
     }
     return SnapshotWire(
         wire=wire,
+        active=active,
         active_keys=[entry["key"] for entry in active],
         snapshot_hash=sha256_hex(canonical_bytes_of_own(wire)),
         content_hash=sha256_hex(canonical_bytes_of_own({**wire, "created_at": None})),
