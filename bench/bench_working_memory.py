@@ -4,7 +4,7 @@ target). (b) The detectors' cost: one ``memory.awmu.propose`` (a value swap on a
 detector runs and it is queued) plus one ``memory.awmu.turn`` with that text, with the semantic encoder
 bound, relative to one ``memory.write`` (goal: at most 5 ms for the pair); the same pair without the
 encoder is reported beside it. (c) A scenario run's syscalls per second:
-scenarios/flagship-dead-king.yml under FULL_AWMU through ``tools.scenario_runner.run_scenario``, journal
+scenarios/flagship-dead-king.yml under FULL_AWMU through ``tools.scenario.runner.run_scenario``, journal
 entries ÷ seconds."""
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services, shared_encoder
 from syscalls.table import SYSCALL_TABLE
-from tools.scenario_load import load_scenario
-from tools.scenario_runner import run_scenario
+from tools.scenario.load import load_scenario
+from tools.scenario.runner import run_scenario
 
 __all__ = ["profile_setup", "profile_setup_scenario", "run", "run_scenario_rate"]
 
@@ -251,7 +251,7 @@ def run(quick: bool = False) -> list[BenchResult]:
     scenario = BenchResult(
         name=SCENARIO_NAME,
         title="flagship-dead-king.yml under FULL_AWMU, journal entries per second",
-        kernel_label="tools.scenario_runner.run_scenario",
+        kernel_label="tools.scenario.runner.run_scenario",
         kernel=scenario_series,
         baseline_label="",
         baseline=None,

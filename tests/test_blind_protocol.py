@@ -20,8 +20,8 @@ import yaml
 from arvis.scenario.conditions import BLIND_CONDITIONS, Condition
 from arvis.scenario.schema import Scenario, parse_scenario
 from journal.reader import JournalReader
-from tools.scenario_load import iter_scenario_files
-from tools.scenario_runner import run_scenario
+from tools.scenario.load import iter_scenario_files
+from tools.scenario.runner import run_scenario
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED_DIR = REPO / "scenarios"

@@ -27,25 +27,19 @@ from journal.reader import JournalReader
 from journal.replay import verify_journal
 from kernel.replay_kernel import JournalReplayKernel
 from syscalls.table import SYSCALL_TABLE
-from tools.model_client import HttpChatModel, Message, ModelAnswer, parse_completion, request_digest
-from tools.model_loop import (
-    CONFLICT_KIND,
-    GM_KIND,
-    JUDGE_KIND,
+from tools.model_loop.cli import main
+from tools.model_loop.client import HttpChatModel, Message, ModelAnswer, parse_completion, request_digest
+from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
+from tools.model_loop.recording import CONFLICT_KIND, GM_KIND, JUDGE_KIND, RecordedModels
+from tools.model_loop.roles import (
     UNPARSED,
-    ModelLoopError,
-    ModelRunReport,
-    ModelScenarioRun,
-    RecordedModels,
     conflict_messages,
     extract_json_object,
     fact_messages,
-    main,
     parse_conflict_answer,
     parse_fact_answer,
-    replay_model_run,
-    run_with_models,
 )
+from tools.model_loop.runs import ModelRunReport, replay_model_run, run_with_models
 
 UPSTREAM = Path(__file__).resolve().parents[2] / "shared" / "upstream-scenarios" / "arc-mem"
 KEY_ENV = "ARVIS_TEST_MODEL_KEY"

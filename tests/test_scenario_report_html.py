@@ -19,7 +19,7 @@ import pytest
 
 from arvis.scenario.conditions import Condition
 from tools.cli import main
-from tools.scenario_report import RATE_METRICS, all_ok, bench_document
+from tools.scenario.report import RATE_METRICS, all_ok, bench_document
 
 ROOT = Path(__file__).resolve().parents[1]
 UPSTREAM = ROOT.parent / "shared" / "upstream-scenarios" / "arc-mem"

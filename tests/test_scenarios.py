@@ -24,9 +24,9 @@ from arvis.scenario.judge import states
 from arvis.scenario.schema import CHANNELS, DEFAULT_PLAYER_CONFIDENCE, Scenario, parse_scenario
 from journal.reader import JournalReader
 from tools.common import CommandError
-from tools.scenario_load import iter_scenario_files, load_scenario
-from tools.scenario_report import RATE_METRICS
-from tools.scenario_runner import RunResult, run_scenario
+from tools.scenario.load import iter_scenario_files, load_scenario
+from tools.scenario.report import RATE_METRICS
+from tools.scenario.runner import RunResult, run_scenario
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED_DIR = REPO / "scenarios"
@@ -350,8 +350,8 @@ def test_another_process_with_another_hash_seed_gives_the_same_result(
         "import json, sys\n"
         "from pathlib import Path\n"
         "from arvis.scenario.conditions import Condition\n"
-        "from tools.scenario_load import load_scenario\n"
-        "from tools.scenario_runner import run_scenario\n"
+        "from tools.scenario.load import load_scenario\n"
+        "from tools.scenario.runner import run_scenario\n"
         "result = run_scenario(load_scenario(Path(sys.argv[1])), Condition.FULL_AWMU, Path(sys.argv[2]))\n"
         "body = result.to_json()\n"
         "body.pop('journal')\n"

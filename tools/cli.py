@@ -22,10 +22,10 @@ from tools import (
     cmd_mcp,
     cmd_partitions,
     cmd_syscalls,
-    scenario_args,
 )
 from tools.common import EXIT_USAGE, CommandError, settle_db
 from tools.logs import LEVELS, configure_logging
+from tools.scenario import args as scenario_args
 
 __all__ = ["DISTRIBUTION", "build_parser", "main"]
 

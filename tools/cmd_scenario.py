@@ -1,6 +1,7 @@
 """``arvis scenario run|bench|demo``: ARC-Mem scenario files through the kernel, offline and deterministic,
 one replay-verified journal per (scenario, condition), reported as a table, JSON, Markdown or HTML.
-Their arguments are registered by ``tools.scenario_args``, which imports this module only when one runs.
+Their arguments are registered by ``tools.scenario.args``, which imports this module only when one runs.
+``arvis scenario model-run``, a run with models in the loop, is ``tools.model_loop.cli``.
 
 Exit codes: 0 when every run's journal verified by replay, no unit became CANON without review and no file
 or run failed; 1 otherwise; 2 on a usage or I/O problem (a scenario file that cannot be read or parsed by
@@ -23,9 +24,9 @@ from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.output import print_json, print_table
-from tools.scenario_args import FLAGSHIP, register
-from tools.scenario_load import iter_scenario_files, load_scenario
-from tools.scenario_report import (
+from tools.scenario.args import FLAGSHIP, register
+from tools.scenario.load import iter_scenario_files, load_scenario
+from tools.scenario.report import (
     AGGREGATE_COLUMNS,
     RUN_COLUMNS,
     aggregate_row,
@@ -41,7 +42,7 @@ from tools.scenario_report import (
     to_markdown,
     verdict,
 )
-from tools.scenario_runner import RunResult, run_scenario
+from tools.scenario.runner import RunResult, run_scenario
 
 __all__ = ["DEMO_CONDITIONS", "FLAGSHIP", "register"]
 
@@ -135,7 +136,7 @@ def _play_all(
 
 def to_html(document: dict[str, Any]) -> str:
     """The HTML report; pygal and Jinja2 load only when one is asked for."""
-    from tools.scenario_html import to_html as render
+    from tools.scenario.report_html import to_html as render
 
     return render(document)
 

@@ -38,8 +38,8 @@ from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
-from tools.scenario_load import load_scenario
-from tools.scenario_runner import run_scenario
+from tools.scenario.load import load_scenario
+from tools.scenario.runner import run_scenario
 
 RELEASE = "r1"
 RELEASE_COMMIT = "758671f1dda3e5d747c22af3e31abc159e1eef58"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from arvis.scenario.conditions import Condition
 from kernel.services import shared_encoder
-from tools.scenario_load import load_scenario
-from tools.scenario_runner import run_scenario
+from tools.scenario.load import load_scenario
+from tools.scenario.runner import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

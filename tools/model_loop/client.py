@@ -9,7 +9,8 @@ The API key is read from the environment variable the caller names, at each requ
 only in the ``Authorization`` header: it is not stored on the object, shown by ``repr`` or put in
 an error detail.
 
-This module only talks to a model; ``tools.model_loop`` decides what enters the kernel and journal.
+This module only talks to a model; the rest of ``tools.model_loop`` decides what enters the kernel and
+journal.
 """
 
 from __future__ import annotations

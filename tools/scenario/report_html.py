@@ -13,7 +13,7 @@ from typing import Any
 from jinja2 import Environment, StrictUndefined
 from markupsafe import Markup
 
-from tools.scenario_report import (
+from tools.scenario.report import (
     AGGREGATE_COLUMNS,
     RUN_COLUMNS,
     aggregate_row,
@@ -188,7 +188,7 @@ def _scenario_view(index: int, scenario: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_html(document: dict[str, Any]) -> str:
-    source = resources.files("tools").joinpath(TEMPLATE).read_text(encoding="utf-8")
+    source = resources.files("tools.scenario").joinpath(TEMPLATE).read_text(encoding="utf-8")
     environment = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
     aggregate = _chart_rows([(item["condition"], item) for item in document["aggregate"]])
     return environment.from_string(source).render(

@@ -14,7 +14,7 @@ import orjson
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
-from tools.scenario_runner import RunResult
+from tools.scenario.runner import RunResult
 
 __all__ = [
     "all_ok",

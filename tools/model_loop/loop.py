@@ -1,0 +1,316 @@
+"""The model loop: a scenario played on a kernel with a game master and a judge in the loop.
+
+Each player turn, the game master gets the assembled block (``memory.awmu.assemble``) and the player's
+message; its answer is journaled (``tools.model_loop.recording``) and, when it has text, proposed from
+source ``dm``. The judge is asked whether the reply contradicts, revises or progresses each active unit it
+overlaps (two shared key terms); the parsed answers are the ``verdicts`` argument of that proposal, so
+they are journaled again, in the args the kernel acts on. On evaluated turns the judge's per-fact verdict
+on the reply is journaled too. A model that cannot be reached is a recorded error, and the run goes on.
+
+What stays scripted, as in the offline runner (``tools.scenario.runner``): seeds, the operator's
+canonization of CANON seeds, and ground truth the script says is established at a turn (narrated from
+``dm`` and approved by the operator). Replies of the game master are never approved by anyone: trust
+decides. Compaction and the scenario's ``sessions``/``adversaryMode`` are not exercised here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from arvis.scenario.conditions import CONDITIONS, Condition
+from arvis.scenario.judge import BlockUnit, judge, mentions, states
+from arvis.scenario.schema import Scenario, Turn
+from kernel.abi import SyscallResult
+from kernel.errors import ErrorCode
+from tools.model_loop import scoring
+from tools.model_loop.client import ChatModel, Message, ModelAnswer
+from tools.model_loop.recording import (
+    CONFLICT_KIND,
+    GM_KIND,
+    JUDGE_KIND,
+    RUN_KIND,
+    as_recorded,
+    exchange_record,
+    run_record,
+)
+from tools.model_loop.roles import (
+    UNPARSED,
+    ConflictParse,
+    FactParse,
+    conflict_messages,
+    fact_messages,
+    gm_messages,
+    parse_conflict_answer,
+    parse_fact_answer,
+)
+from tools.model_loop.scoring import ModelRunResult, TurnResult
+from tools.scenario.runner import set_up_context
+
+__all__ = ["KernelLike", "ModelLoopError", "ModelScenarioRun"]
+
+AGENT = "agent:model-loop"
+OPERATOR = "operator:scenario"
+REVIEWER = "admin:scenario-review"
+GM_CONFIDENCE = 0.9
+NARRATION_CONFIDENCE = 0.9
+MAX_PROPOSAL_CHARS = 2_000
+MAX_CHECKED_UNITS = 20
+HISTORY_TURNS = 3
+
+
+class ModelLoopError(Exception):
+    """A syscall the loop depends on failed (or diverged from the journal on replay): it cannot go on."""
+
+
+class KernelLike(Protocol):
+    """What the loop needs of a kernel: ``Kernel`` and ``JournalReplayKernel`` both fit."""
+
+    def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult: ...
+
+
+class ModelScenarioRun:
+    """Plays ``scenario`` on ``kernel`` with a game-master and a judge model.
+
+    The same code serves a live run (a ``Kernel`` and HTTP models) and its replay (a
+    ``JournalReplayKernel`` and ``RecordedModels``): everything it decides follows from kernel
+    results and model answers, both of which the journal holds."""
+
+    def __init__(
+        self,
+        kernel: KernelLike,
+        scenario: Scenario,
+        *,
+        gm: ChatModel,
+        judge: ChatModel,
+        condition: Condition = Condition.FULL_AWMU,
+        setting: str = "",
+        run_id: str | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.scenario = scenario
+        self.gm = gm
+        self.judge_model = judge
+        self.condition = condition
+        self.plan = CONDITIONS[condition]
+        self.setting = setting
+        self.context = scenario.id[:128] or "scenario"
+        self.run_id = (run_id or f"model:{scenario.id}:{condition.value}")[:128]
+        self.detector = f"model:{judge.name}"[:64]
+        self.turns: list[TurnResult] = []
+        self.counts: Counter[str] = Counter()
+
+    # kernel access ------------------------------------------------------------------------------
+
+    def _checked(self, syscall: str, result: SyscallResult, *, fatal: bool) -> SyscallResult:
+        if result.ok:
+            return result
+        assert result.error is not None
+        if fatal or result.seq is None or result.error.code == ErrorCode.REPLAY_DIVERGENCE.value:
+            raise ModelLoopError(f"{syscall} failed: {result.error.code}: {result.error.detail}")
+        return result
+
+    def call(self, syscall: str, args: dict[str, Any], principal: str = AGENT) -> dict[str, Any]:
+        result = self.kernel.call(syscall, {"context_id": self.context, **args}, principal=principal)
+        value: dict[str, Any] = self._checked(syscall, result, fatal=True).value
+        return value
+
+    def review(self, review_id: str, note: str) -> None:
+        result = self.kernel.call(
+            "memory.awmu.review",
+            {"request_id": review_id, "decision": "approve", "note": note},
+            principal=REVIEWER,
+        )
+        self._checked("memory.awmu.review", result, fatal=True)
+
+    def grant(self, principal: str, capability: str) -> None:
+        """The operator grants ``principal`` ``capability`` on the context (journaled ``access.grant``)."""
+        result = self.kernel.call(
+            "access.grant",
+            {"principal": principal, "capability": capability, "scope": self.context},
+            principal=OPERATOR,
+        )
+        self._checked("access.grant", result, fatal=True)
+
+    def record(self, kind: str, payload: dict[str, Any]) -> None:
+        result = self.kernel.call(
+            "kernel.record", {"kind": kind, "payload": payload, "run_id": self.run_id}, principal=AGENT
+        )
+        self._checked("kernel.record", result, fatal=True)
+
+    def active(self) -> list[dict[str, Any]]:
+        units: list[dict[str, Any]] = self.call("memory.awmu.list", {})["units"]
+        return units
+
+    def ask(
+        self,
+        model: ChatModel,
+        kind: str,
+        turn: int,
+        messages: list[Message],
+        parse: Callable[[ModelAnswer], dict[str, Any]] | None = None,
+    ) -> tuple[ModelAnswer, dict[str, Any]]:
+        """One model exchange, journaled (answer and, with ``parse``, what was made of it) before
+        anything uses it. The answer is rebuilt from its recorded form, so the live run uses exactly
+        what a replay will be served."""
+        answer = as_recorded(model.complete(messages))
+        parsed = parse(answer) if parse is not None else {}
+        self.counts["model_calls"] += 1
+        if not answer.ok:
+            self.counts["model_errors"] += 1
+        elif parsed and not parsed.get("ok", True):
+            self.counts["parse_failures"] += 1
+        self.record(
+            kind, exchange_record(turn, model.name, messages, answer, parsed if parse is not None else None)
+        )
+        return answer, parsed
+
+    # the run ------------------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        self.record(
+            RUN_KIND,
+            run_record(
+                self.scenario.id, self.condition.value, self.gm.name, self.judge_model.name, self.setting
+            ),
+        )
+        set_up_context(self.scenario, self.plan, self.call, self.review, self.grant, AGENT)
+
+    def narrate(self, text: str) -> None:
+        outcome = self.call(
+            "memory.awmu.propose", {"text": text, "source": "dm", "confidence": NARRATION_CONFIDENCE}
+        )
+        if outcome.get("outcome") == "queued_for_review":
+            self.review(outcome["review_id"], "scripted narration")
+
+    def play_turn(self, turn: Turn, history: list[tuple[str, str]]) -> TurnResult:
+        block = self.call("memory.awmu.assemble", {})["text"] if self.plan.inject else ""
+        messages = gm_messages(self.setting, block, history[-HISTORY_TURNS:], turn.prompt)
+        answer, _ = self.ask(self.gm, GM_KIND, turn.turn, messages)
+        result = TurnResult(turn.turn, turn.type, turn.target_fact, turn.evaluated, answer.to_json())
+        reply = answer.text.strip()[:MAX_PROPOSAL_CHARS] if answer.ok else ""
+        history.append((turn.prompt, reply))
+        if not reply:
+            return result
+        overlapping = [u for u in self.active() if mentions(reply, u["text"])][:MAX_CHECKED_UNITS]
+        verdicts: list[dict[str, Any]] = []
+        if overlapping:
+            unit_ids = [u["unit_id"] for u in overlapping]
+
+            def conflicts(checked: ModelAnswer) -> dict[str, Any]:
+                if not checked.ok:
+                    return ConflictParse(False, (), ("no answer from the judge",)).to_json()
+                return parse_conflict_answer(checked.text, unit_ids, detector=self.detector).to_json()
+
+            checked, parsed = self.ask(
+                self.judge_model,
+                CONFLICT_KIND,
+                turn.turn,
+                conflict_messages(reply, [u["text"] for u in overlapping]),
+                conflicts,
+            )
+            verdicts = list(parsed["verdicts"])
+            result.conflict = {"units": unit_ids, "answer": checked.to_json(), **parsed}
+        outcome = self.kernel.call(
+            "memory.awmu.propose",
+            {
+                "context_id": self.context,
+                "text": reply,
+                "source": "dm",
+                "confidence": GM_CONFIDENCE,
+                "verdicts": verdicts,
+            },
+            principal=AGENT,
+        )
+        self._checked("memory.awmu.propose", outcome, fatal=False)
+        if outcome.ok:
+            value = outcome.value
+            result.proposal = {
+                "outcome": value.get("outcome"),
+                "unit_id": value.get("unit_id"),
+                "conflicts": value.get("conflicts", []),
+            }
+        else:
+            assert outcome.error is not None
+            result.proposal = {"outcome": "refused", "error": outcome.error.code}
+        self.counts[f"proposal:{result.proposal['outcome']}"] += 1
+        if turn.evaluated and self.scenario.facts:
+            facts = [(fact.id, fact.text) for fact in self.scenario.facts]
+            fact_ids = [fact_id for fact_id, _ in facts]
+
+            def per_fact(judged: ModelAnswer) -> dict[str, Any]:
+                if not judged.ok:
+                    return FactParse(False, dict.fromkeys(fact_ids, UNPARSED), ("no answer",)).to_json()
+                return parse_fact_answer(judged.text, fact_ids).to_json()
+
+            judged, parsed_facts = self.ask(
+                self.judge_model, JUDGE_KIND, turn.turn, fact_messages(reply, facts), per_fact
+            )
+            result.judge = {"answer": judged.to_json(), **parsed_facts}
+        return result
+
+    def observe(self, number: int) -> dict[str, str]:
+        """Governance-level statuses of the facts in the block after a turn (as the offline runner)."""
+        block = self.call("memory.awmu.assemble", {})
+        units = {u["unit_id"]: u for u in self.active()}
+        included = block["included"] if self.plan.inject else []
+        shown = [
+            BlockUnit(u["unit_id"], u["text"], u["authority"], u["rank"])
+            for u in (units[unit_id] for unit_id in included if unit_id in units)
+        ]
+        return {
+            fact.id: judge(fact.id, fact.text, shown).status.value
+            for fact in self.scenario.facts
+            if fact.established_at is None or fact.established_at <= number or self.scenario.seeds
+        }
+
+    def run(self) -> ModelRunResult:
+        self.setup()
+        last_turn = max([turn.turn for turn in self.scenario.turns] + [0])
+        narrated = {fact.id for fact in self.scenario.facts if fact.established_at is None}
+        history: list[tuple[str, str]] = []
+        for number in range(1, last_turn + 1):
+            for fact in self.scenario.facts:
+                if fact.established_at == number and fact.id not in narrated:
+                    narrated.add(fact.id)
+                    if not any(states(fact.text, u["text"]) for u in self.active()):
+                        self.narrate(fact.text)
+            played = [
+                self.play_turn(turn, history)
+                for turn in self.scenario.turns
+                if turn.turn == number and turn.role == "PLAYER"
+            ]
+            reinforce = set()
+            contradicted = {
+                verdict["unit_id"]
+                for result in played
+                if result.conflict is not None
+                for verdict in result.conflict["verdicts"]
+                if verdict["type"] == "CONTRADICTION"
+            }
+            units = self.active()
+            for result in played:
+                if result.gm.get("ok"):
+                    reinforce |= {
+                        u["unit_id"]
+                        for u in units
+                        if u["unit_id"] not in contradicted and mentions(result.gm["text"], u["text"])
+                    }
+            self.call("memory.awmu.turn", {"reinforce": sorted(reinforce)})
+            statuses = self.observe(number)
+            for result in played:
+                result.block = statuses
+            self.turns.extend(played)
+        return ModelRunResult(
+            scenario=self.scenario.id,
+            condition=self.condition.value,
+            run_id=self.run_id,
+            gm_model=self.gm.name,
+            judge_model=self.judge_model.name,
+            turns=tuple(self.turns),
+            metrics=self.metrics(),
+        )
+
+    def metrics(self) -> dict[str, Any]:
+        return scoring.metrics(self.turns, [fact.id for fact in self.scenario.facts], self.counts)

@@ -1,0 +1,105 @@
+"""Whole model runs: a live run into a fresh journal, verified by replay; and the same loop run again
+offline, with kernel results and model answers both served from that journal.
+
+A run made with models replays offline, byte for byte, with no model and no network (DESIGN.md §6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from arvis.scenario.conditions import Condition
+from arvis.scenario.schema import Scenario
+from journal.pieces import replay_kernel
+from journal.reader import JournalReader
+from journal.replay import verify_journal
+from kernel.boot import open_kernel
+from kernel.clock import ManualClock
+from syscalls.table import SYSCALL_TABLE
+from tools.model_loop.client import ChatModel
+from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
+from tools.model_loop.recording import RecordedModels
+from tools.model_loop.scoring import ModelRunResult
+
+__all__ = ["ModelRunReport", "replay_model_run", "run_with_models"]
+
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class ModelRunReport:
+    result: ModelRunResult
+    journal: str
+    replay_verified: bool
+    entries: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.result.to_json(),
+            "journal": self.journal,
+            "replay_verified": self.replay_verified,
+            "entries": self.entries,
+        }
+
+
+def _journal_id(scenario: Scenario, condition: Condition) -> str:
+    return f"model:{scenario.id}:{condition.value}"
+
+
+def run_with_models(
+    scenario: Scenario,
+    journal: Path,
+    *,
+    gm: ChatModel,
+    judge: ChatModel,
+    condition: Condition = Condition.FULL_AWMU,
+    setting: str = "",
+) -> ModelRunReport:
+    """A live run into a fresh journal at ``journal`` (replaced if it exists), then verified by replay."""
+    for leftover in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
+        leftover.unlink(missing_ok=True)
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    clock = ManualClock(START, step=timedelta(milliseconds=1))
+    kernel = open_kernel(str(journal), clock=clock, journal_id=_journal_id(scenario, condition))
+    try:
+        result = ModelScenarioRun(
+            kernel, scenario, gm=gm, judge=judge, condition=condition, setting=setting
+        ).run()
+    finally:
+        kernel.close()
+    reader = JournalReader.open(str(journal))
+    try:
+        report = verify_journal(reader, table=SYSCALL_TABLE)
+    finally:
+        reader.close()
+    return ModelRunReport(result, str(journal), report.verified, report.entries)
+
+
+def replay_model_run(
+    journal: Path,
+    scenario: Scenario,
+    *,
+    condition: Condition = Condition.FULL_AWMU,
+    setting: str = "",
+) -> ModelRunResult:
+    """The same loop again, offline: kernel results and model answers both served from the journal.
+
+    Raises ModelLoopError when the loop's calls diverge from the journal or leave part of it unserved."""
+    reader = JournalReader.open(str(journal))
+    try:
+        models = RecordedModels(reader.entries())
+        kernel = replay_kernel(reader)  # reads journaled by reference are served whole
+        result = ModelScenarioRun(
+            kernel, scenario, gm=models.gm, judge=models.judge, condition=condition, setting=setting
+        ).run()
+        if not kernel.exhausted or models.remaining:
+            raise ModelLoopError(
+                f"the replay left {models.remaining} recorded answers and "
+                f"{'some' if not kernel.exhausted else 'no'} journal entries unserved"
+            )
+    finally:
+        reader.close()
+    return result
