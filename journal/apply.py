@@ -3,16 +3,17 @@
 Handlers and the domain only read; what they decide comes here as typed, ordered changes, and each is
 turned into one statement (two for an upsert whose row is new). Table and column names are checked
 against the schema (``journal.schema``) before they reach SQL text, so a change can name only a state
-table and its own columns. Derived state the effects do not cover is kept in step here too: each row
-inserted into ``memory_entries`` counts one more in ``memory_entry_counts`` (revision 0006 on).
+table and its own columns; an update or a delete names exactly one row, by its whole primary key. Derived
+state the effects do not cover is kept in step here too: each row inserted into ``memory_entries`` counts
+one more in ``memory_entry_counts`` (revision 0006 on), so that table's rows are only inserted and updated.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
-from arvis.changes import Change, Delete, Insert, Update, Upsert
+from arvis.changes import Change, Insert, Update, Upsert
 from journal.schema import STATE_TABLES
 from journal.sql import SqlRunner, insert_sql
 
@@ -47,7 +48,8 @@ the text depends on the shape alone, never on a value or a connection."""
 
 class ChangeWriter:
     """Applies change sets through one transaction's ``SqlRunner``. ``counted``: the database keeps
-    ``memory_entry_counts``."""
+    ``memory_entry_counts``. Every change of a set is checked (and its SQL built) before the first is
+    written, so a set the writer refuses writes nothing."""
 
     __slots__ = ("_counted", "_sql")
 
@@ -56,66 +58,73 @@ class ChangeWriter:
         self._counted = counted
 
     def apply(self, changes: Iterable[Change]) -> None:
-        for change in changes:
+        planned = [(_statements(change), change) for change in changes]
+        sql = self._sql
+        for statements, change in planned:
             if isinstance(change, Insert):
-                self._insert(change.table, change.row)
+                sql.write(statements[0], change.row)
+                if change.table == "memory_entries" and self._counted:
+                    sql.write(_COUNT_ONE_MORE, {"user_id": change.row["user_id"]})
             elif isinstance(change, Upsert):
-                self._upsert(change.table, change.row)
+                if sql.write(statements[0], change.row) == 0:
+                    sql.write(statements[1], change.row)
             elif isinstance(change, Update):
-                self._update(change)
+                values = {f"w_{column}": value for column, value in change.where.items()}
+                values.update((f"s_{column}", value) for column, value in change.set.items())
+                sql.write(statements[0], values)
             else:
-                self._delete(change)
+                sql.write(statements[0], change.where)
 
-    def _checked(self, table: str, *column_sets: Iterable[str]) -> None:
-        known = _COLUMNS.get(table)
-        if known is None:
-            raise UnknownChange(f"{table!r} is not a state table")
-        for columns in column_sets:
-            unknown = sorted(set(columns) - known)
-            if unknown:
-                raise UnknownChange(f"{table!r} has no column {unknown[0]!r}")
 
-    def _insert(self, table: str, row: Mapping[str, Any]) -> None:
-        shape = ("insert", table, *row)
-        found = _STATEMENTS.get(shape)
-        if found is None:
-            self._checked(table, row)
-            found = _STATEMENTS[shape] = (insert_sql(table, list(row)),)
-        self._sql.write(found[0], row)
-        if table == "memory_entries" and self._counted:
-            self._sql.write(_COUNT_ONE_MORE, {"user_id": row["user_id"]})
-
-    def _upsert(self, table: str, row: Mapping[str, Any]) -> None:
-        shape = ("upsert", table, *row)
-        found = _STATEMENTS.get(shape)
-        if found is None:
-            self._checked(table, row)
-            key = _KEYS[table]
-            if not set(key) <= set(row):
-                raise UnknownChange(f"an upsert into {table!r} must give its whole primary key {key}")
-            assignments = ", ".join(f'"{column}" = :{column}' for column in row if column not in key)
-            update = f"UPDATE {table} SET {assignments} WHERE {_match(key)}"
-            found = _STATEMENTS[shape] = (update, insert_sql(table, list(row)))
-        if self._sql.write(found[0], row) == 0:
-            self._sql.write(found[1], row)
-
-    def _update(self, change: Update) -> None:
+def _statements(change: Change) -> tuple[str, ...]:
+    """The SQL of the change's shape, checked and built the first time the shape is seen."""
+    if isinstance(change, Insert | Upsert):
+        shape: tuple[Any, ...] = (change.__struct_config__.tag, change.table, *change.row)
+    elif isinstance(change, Update):
         shape = ("update", change.table, *change.where, "|", *change.set)
-        found = _STATEMENTS.get(shape)
-        if found is None:
-            self._checked(change.table, change.where, change.set)
-            assignments = ", ".join(f'"{column}" = :s_{column}' for column in change.set)
-            found = _STATEMENTS[shape] = (
-                f"UPDATE {change.table} SET {assignments} WHERE {_match(change.where, 'w_')}",
-            )
-        values = {f"w_{column}": value for column, value in change.where.items()}
-        values.update((f"s_{column}", value) for column, value in change.set.items())
-        self._sql.write(found[0], values)
-
-    def _delete(self, change: Delete) -> None:
+    else:
         shape = ("delete", change.table, *change.where)
-        found = _STATEMENTS.get(shape)
-        if found is None:
-            self._checked(change.table, change.where)
-            found = _STATEMENTS[shape] = (f"DELETE FROM {change.table} WHERE {_match(change.where)}",)
-        self._sql.write(found[0], change.where)
+    found = _STATEMENTS.get(shape)
+    if found is None:
+        found = _STATEMENTS[shape] = _build(change)
+    return found
+
+
+def _build(change: Change) -> tuple[str, ...]:
+    table = change.table
+    known = _COLUMNS.get(table)
+    if known is None:
+        raise UnknownChange(f"{table!r} is not a state table")
+    key = _KEYS[table]
+    if isinstance(change, Insert | Upsert):
+        _known_columns(table, known, change.row)
+        if table == "memory_entries" and not isinstance(change, Insert):
+            raise UnknownChange(
+                "memory_entries rows are only inserted and updated (its counts are kept here)"
+            )
+        if isinstance(change, Insert):
+            return (insert_sql(table, list(change.row)),)
+        if not set(key) <= set(change.row):
+            raise UnknownChange(f"an upsert into {table!r} must give its whole primary key {key}")
+        assignments = ", ".join(f'"{column}" = :{column}' for column in change.row if column not in key)
+        if not assignments:
+            raise UnknownChange(f"an upsert into {table!r} must set a column outside its primary key")
+        return f"UPDATE {table} SET {assignments} WHERE {_match(key)}", insert_sql(table, list(change.row))
+    _known_columns(table, known, change.where)
+    if set(change.where) != set(key):
+        raise UnknownChange(f"a change of {table!r} must name one row by its whole primary key {key}")
+    if isinstance(change, Update):
+        _known_columns(table, known, change.set)
+        if not change.set or set(change.set) & set(key):
+            raise UnknownChange(f"an update of {table!r} must set columns outside its primary key")
+        assignments = ", ".join(f'"{column}" = :s_{column}' for column in change.set)
+        return (f"UPDATE {table} SET {assignments} WHERE {_match(key, 'w_')}",)
+    if table == "memory_entries":
+        raise UnknownChange("memory_entries rows are never deleted (the writer counts them)")
+    return (f"DELETE FROM {table} WHERE {_match(key)}",)
+
+
+def _known_columns(table: str, known: frozenset[str], columns: Iterable[str]) -> None:
+    unknown = sorted(set(columns) - known)
+    if unknown:
+        raise UnknownChange(f"{table!r} has no column {unknown[0]!r}")

@@ -226,13 +226,22 @@ _Pending = TypeVar("_Pending", ReviewItem, CanonRequest)
 def _overlaid(
     stored: list[_Pending], staged: dict[str, _Pending], context_id: str, key: Callable[[_Pending], str]
 ) -> list[_Pending]:
-    """The pending items of a context: the stored ones this call did not put, then the ones it put
-    that are (still) pending."""
+    """The pending items of a context as they will be once this call's are written: a stored item this
+    call put again in its place (left out if no longer pending), then the new ones it put, in order."""
     if not staged:
         return stored
-    found = [item for item in stored if key(item) not in staged]
+    found: list[_Pending] = []
+    seen: set[str] = set()
+    for item in stored:
+        name = key(item)
+        seen.add(name)
+        current = staged.get(name, item)
+        if current.status.value == "PENDING":
+            found.append(current)
     found.extend(
-        item for item in staged.values() if item.context_id == context_id and item.status.value == "PENDING"
+        item
+        for name, item in staged.items()
+        if name not in seen and item.context_id == context_id and item.status.value == "PENDING"
     )
     return found
 

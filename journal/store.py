@@ -201,6 +201,9 @@ class SqlTransaction:
         self._graph: GraphRepository | None = None
         self._graph_store: GraphStoreRepository | None = None
         self.appended: JournalEntry | None = None
+        self.failed = False
+        """Set when writing the call's changes or entry failed part way: its transaction holds some of
+        them, so it must not commit (a batch it belongs to is rolled back whole)."""
 
     @property
     def next_seq(self) -> int:
@@ -287,10 +290,14 @@ class SqlTransaction:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
         effects = self.changes.records() if status == "ok" else []
-        self._writer.apply(effects)  # the one place state is written
-        if self._stores_pieces:  # a scratch replay store compares the references alone
-            for key, data in pieces:
-                self._sql.write(_PUT_PIECE, {"hash": key, "data": data})
+        try:
+            self._writer.apply(effects)  # the one place state is written
+            if self._stores_pieces:  # a scratch replay store compares the references alone
+                for key, data in pieces:
+                    self._sql.write(_PUT_PIECE, {"hash": key, "data": data})
+        except BaseException:
+            self.failed = True
+            raise
         effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
         seq, prev_hash = self._next_seq, self._prev_hash
         entry_hash = compute_entry_hash(
@@ -316,10 +323,14 @@ class SqlTransaction:
             prev_hash=prev_hash,
             entry_hash=entry_hash,
         )
-        if not self._deferred:  # a batch inserts its entries together, before it commits
-            self._sql.write(_APPEND, msgspec.structs.asdict(entry))
-        if self._on_append is not None:  # state checkpoints, in this same transaction
-            self._on_append(self._sql, entry, effects)
+        try:
+            if not self._deferred:  # a batch inserts its entries together, before it commits
+                self._sql.write(_APPEND, msgspec.structs.asdict(entry))
+            if self._on_append is not None:  # state checkpoints, in this same transaction
+                self._on_append(self._sql, entry, effects)
+        except BaseException:
+            self.failed = True
+            raise
         self.appended = entry
         return entry
 
@@ -353,6 +364,8 @@ class _BatchCall:
     ) -> None:
         batch, tx = self._batch, self._tx
         assert tx is not None
+        if tx.failed:  # part of its writes are in the batch's transaction, whoever catches the error
+            batch.failed = True
         if error is None and tx.appended is None:
             error = StorageError("a transaction must append its journal entry before commit")
         if error is None:
@@ -363,8 +376,8 @@ class _BatchCall:
             batch.next_seq += 1
             batch.prev_hash = tx.appended.entry_hash
             return
-        # a call that failed after its changes were applied fails the whole batch (the dispatcher
-        # does not catch it): the batch's transaction is rolled back, so nothing needs undoing here
+        # nothing was written before the call appended (it only decided); a failure while it wrote
+        # marked the batch failed above, so the batch cannot commit and nothing needs undoing here
         translated = batch.translate(error)
         if translated is not error or kind is None:  # a new error, or one raised here: raise it
             raise translated from error if translated is not error else None
@@ -396,6 +409,9 @@ class SqlBatch:
         self.active_runs = active_runs
         self.last_entry: JournalEntry | None = None
         self.journal_rows: list[dict[str, Any]] = []
+        self.failed = False
+        """A call of the batch failed while writing its changes (``SqlTransaction.failed``): the batch
+        is rolled back whole at its end, even if that call's error was caught and answered."""
 
     def transaction(self) -> _BatchCall:
         return _BatchCall(self)
@@ -452,6 +468,10 @@ class _Whole(Generic[_Opened]):
             try:
                 if isinstance(opened, SqlTransaction) and opened.appended is None:
                     raise StorageError("a transaction must append its journal entry before commit")
+                if opened.failed:
+                    raise StorageError(
+                        "a call of the batch failed while its changes were written: the batch is rolled back"
+                    )
                 if isinstance(opened, SqlBatch):
                     opened.insert_entries()
                 last = opened.appended if isinstance(opened, SqlTransaction) else opened.last_entry

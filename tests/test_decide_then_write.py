@@ -133,9 +133,9 @@ class NoArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pass
 
 
-def _rogue(change: Any) -> SyscallSpec:
+def _rogue(*changes: Any) -> SyscallSpec:
     def handler(ctx: CallContext, args: NoArgs) -> Decision:
-        return Decision({"done": True}, (change,))
+        return Decision({"done": True}, changes)
 
     return SyscallSpec(
         name="test.rogue",
@@ -155,6 +155,10 @@ def _rogue(change: Any) -> SyscallSpec:
         Delete("journal_header", {"singleton": 1}),
         Insert("memory_entries", {"user_id": "u1", "not_a_column": 1}),
         Update("grants", {"principal": "p"}, {"scope; DROP TABLE grants": "x"}),
+        Delete("grants", {"principal": "p"}),  # not the whole primary key: it could remove many rows
+        Update("pipeline_runs", {"run_id": "r"}, {"run_id": "s"}),  # a key is never set
+        Delete("memory_entries", {"user_id": "u1", "key": "language", "version": 1}),  # counts would drift
+        Upsert("graph_store_namespaces", {"namespace": "n"}),  # nothing to update: not an upsert
     ],
 )
 def test_the_writer_refuses_a_change_outside_the_state_and_nothing_is_acknowledged(
@@ -219,6 +223,107 @@ def test_a_working_memory_call_reads_what_it_staged_before_what_is_stored(kernel
             unit.unit_id
         ]
         assert tx.awmu_repository.count_units("agent:a/c") == 1
+        tx.append(
+            recorded_at="2027-01-01T00:00:01.000000Z",
+            syscall="kernel.record",
+            principal=agent,
+            args=b"{}",
+            status="ok",
+            result=b"{}",
+        )
+
+
+_GRANT = {"principal": "agent:x", "capability": "read", "scope": "u9", "granted_seq": 1}
+
+
+def _rogue_kernel(kernel: Kernel, *changes: Any) -> Kernel:
+    return Kernel(
+        table=SyscallTable([*SYSCALL_TABLE.values(), _rogue(*changes)]),
+        services=kernel.services,
+        store=kernel.store,
+        clock=kernel.clock,
+    )
+
+
+def _grants(kernel: Kernel) -> list[tuple[Any, ...]]:
+    driver = kernel.store._connection.connection.dbapi_connection  # type: ignore[attr-defined]
+    return list(driver.execute("SELECT principal, scope FROM grants ORDER BY principal, scope"))
+
+
+def test_a_change_set_the_writer_refuses_writes_none_of_its_changes(kernel: Kernel) -> None:
+    """Every change is checked before the first is written: a valid grant ahead of a refused change
+    is not written either."""
+    rogue = _rogue_kernel(kernel, Insert("grants", _GRANT), Insert("journal", {"seq": 5}))
+    result = rogue.call("test.rogue", {}, principal=USER)
+    assert (result.ok, result.seq) == (False, None)
+    assert _grants(kernel) == []
+
+
+def test_a_call_whose_changes_fail_half_way_in_a_batch_fails_the_whole_batch(kernel: Kernel) -> None:
+    """The second change collides (a duplicate primary key) after the first was written: the call is
+    unacknowledged and the batch it ran in cannot commit, so no state is left that no entry explains
+    (the path replay and bulk loads take: ``Kernel.execute`` with a batch's transactions)."""
+    from kernel.dispatcher import RecordedCall
+
+    duplicate = {**_GRANT, "principal": "agent:y"}
+    rogue = _rogue_kernel(
+        kernel, Insert("grants", _GRANT), Insert("grants", duplicate), Insert("grants", duplicate)
+    )
+    recorded = RecordedCall(
+        syscall="test.rogue", principal=USER, args=b"{}", recorded_at="2027-01-01T00:00:00.000000Z"
+    )
+    store = kernel.store
+    with pytest.raises(Exception, match="batch"), store.batch() as batch:  # type: ignore[attr-defined]
+        failed = rogue.execute(recorded, batch.transaction)
+        assert (failed.ok, failed.seq) == (False, None)
+    assert _grants(kernel) == []
+    listed = kernel.call("memory.list", {"user_id": "u1"}, principal=USER)
+    assert listed.ok and listed.seq == 1  # nothing of the batch was committed
+
+
+def test_a_pending_review_put_again_keeps_its_place(kernel: Kernel) -> None:
+    """Two stored pending items with one created_seq: re-putting the first (still pending) leaves the
+    order the stored rows have, as it will be once written."""
+    from arvis.awmu.model import ReviewItem
+
+    agent = "agent:a"
+    assert kernel.call("memory.awmu.create", {"context_id": "agent:a/c"}, principal=agent).ok
+    with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
+        repo = tx.awmu_repository
+        items = [
+            msgspec.convert(
+                {
+                    "review_id": name,
+                    "context_id": "agent:a/c",
+                    "created_seq": 5,
+                    "status": "PENDING",
+                    "text": name,
+                    "source": "user",
+                    "confidence": 0.5,
+                    "trust_score": 0.5,
+                    "trust_signals": {},
+                    "authority_ceiling": "PROVISIONAL",
+                },
+                ReviewItem,
+            )
+            for name in ("r5-a", "r5-b")
+        ]
+        for item in items:
+            repo.put_review(item)
+        tx.append(
+            recorded_at="2027-01-01T00:00:00.000000Z",
+            syscall="kernel.record",
+            principal=agent,
+            args=b"{}",
+            status="ok",
+            result=b"{}",
+        )
+    with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
+        repo = tx.awmu_repository
+        stored = [item.review_id for item in repo.pending_reviews("agent:a/c")]
+        repo.put_review(items[0])
+        assert [item.review_id for item in repo.pending_reviews("agent:a/c")] == stored
+        tx.changes.discard()
         tx.append(
             recorded_at="2027-01-01T00:00:01.000000Z",
             syscall="kernel.record",

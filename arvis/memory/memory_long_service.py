@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 
 from arvis.canonical import format_time, parse_time
 from arvis.memory import wall_clock
@@ -17,10 +17,11 @@ __all__ = ["MemoryLongService", "build_snapshot"]
 
 def build_snapshot(entries: Iterable[MemoryLongEntry], *, now: datetime) -> MemoryLongSnapshot:
     """Build the snapshot of one user's entries (history included) as of ``now``: the kernel's own
-    snapshot (``build_snapshot_wire``, the one implementation of its rules) seen as typed entries."""
+    snapshot (``build_snapshot_wire``, the one implementation of its rules) seen as typed entries. A naive
+    ``now`` is read as UTC (the typed code before compared it with aware expiries and failed on any)."""
     given = list(entries)
     wires = [entry.wire_view() for entry in given]
-    built = build_snapshot_wire(wires, now=format_time(now))
+    built = build_snapshot_wire(wires, now=format_time(now if now.tzinfo else now.replace(tzinfo=UTC)))
     typed = {id(wire): entry for wire, entry in zip(wires, given, strict=True)}
     last = built.wire["last_updated_at"]
     return MemoryLongSnapshot(
