@@ -7,6 +7,7 @@ inputs for the dispatcher, and whole calls (valid or refused) for the sequence p
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -503,3 +504,9 @@ def call_sequences(draw: st.DrawFn, max_calls: int = 12) -> list[tuple[str, dict
         principal = draw(st.sampled_from([f"user:{user}", f"user:{user}", "user:u1", AGENT, OPERATOR, ""]))
         steps.append((name, args, principal, advance))
     return steps
+
+
+def stable_id(value: object) -> str:
+    """A parametrized test's id: ``repr`` without memory addresses, so that every process collects the
+    same ids (pytest-xdist compares them)."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))

@@ -20,6 +20,7 @@ from strategies import (
     lone_surrogates,
     nested_lists,
     non_finite_floats,
+    stable_id,
 )
 
 from arvis.canonical import (
@@ -96,7 +97,7 @@ def test_non_finite_floats_are_refused_at_any_depth(value: float) -> None:
         1 + 2j,
         range(3),
     ],
-    ids=repr,
+    ids=stable_id,
 )
 def test_values_without_a_json_form_are_refused(value: object) -> None:
     with pytest.raises(CanonicalEncodingError):

@@ -21,6 +21,7 @@ from strategies import (
     journal_entries,
     key_args,
     nested_lists,
+    stable_id,
     state_rows,
     write_args,
 )
@@ -390,7 +391,7 @@ def test_snapshot_of_unknown_user_is_empty(kernel: Kernel) -> None:
 INVALID_KEYS = ["", "k" * 129, "a\x00b", "new\nline", "\x7f", "zero\u200bwidth", " padded", "padded "]
 
 
-@pytest.mark.parametrize("key", INVALID_KEYS, ids=repr)
+@pytest.mark.parametrize("key", INVALID_KEYS, ids=stable_id)
 @pytest.mark.parametrize("name", ["memory.write", "memory.get", "memory.revoke"])
 def test_invalid_keys(seeded: Kernel, name: str, key: str) -> None:
     before = state_rows(seeded)
@@ -522,7 +523,7 @@ def test_largest_signed_64_bit_integers_are_recorded_as_is(kernel: Kernel) -> No
 @pytest.mark.parametrize(
     "principal",
     ["", "\x00", "user\nname", "user:\t", "\x7f", "x" * 257, None, 42, b"user:u1", "user:\ud800", object()],
-    ids=repr,
+    ids=stable_id,
 )
 def test_invalid_principal(seeded: Kernel, principal: object) -> None:
     before = state_rows(seeded)
@@ -571,7 +572,7 @@ def test_longest_principal_is_accepted(kernel: Kernel) -> None:
         3,
         object(),
     ],
-    ids=repr,
+    ids=stable_id,
 )
 def test_unknown_syscall(seeded: Kernel, name: object) -> None:
     before = state_rows(seeded)
