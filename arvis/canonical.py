@@ -67,23 +67,19 @@ def parse_time(text: str) -> datetime:
 def _check(value: Any, depth: int) -> None:
     """Refuse what msgspec would encode without a canonical form (non-finite floats, integers outside
     64 bits, bytes, sets, datetimes, objects...). Text that is not valid unicode and keys that are not
-    strings are refused by the encoder itself. Plain dicts, lists and scalars take the fast path."""
+    strings are refused by the encoder itself. Plain dicts, lists and scalars are tested by exact type
+    first; everything else goes to ``_check_other``. Every item is walked, so the nesting limit holds
+    whatever the innermost value."""
     if depth > 256:
         raise CanonicalEncodingError("value nested too deeply")
     kind = type(value)
-    if (kind is dict or kind is list) and value and depth >= 256:
-        raise CanonicalEncodingError("value nested too deeply")  # its items would be deeper than 256
     if kind is dict:
         for item in value.values():
-            item_kind = type(item)
-            if item_kind is not str and item_kind is not bool and item is not None:
-                _check(item, depth + 1)
+            _check(item, depth + 1)
         return
     if kind is list:
         for item in value:
-            item_kind = type(item)
-            if item_kind is not str and item_kind is not bool and item is not None:
-                _check(item, depth + 1)
+            _check(item, depth + 1)
         return
     if kind is str or kind is bool or value is None:
         return

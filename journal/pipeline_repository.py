@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from arvis.changes import ChangeSet, Insert, Update
@@ -10,9 +11,10 @@ from journal.sql import SqlRunner
 from kernel.pipeline_runs import PipelineRun, PipelineRunRepository
 from kernel.protocols import StorageError
 
-__all__ = ["ActiveRuns", "NoPipelineRuns", "SqlPipelineRunRepository"]
+__all__ = ["ActiveRuns", "Head", "NoPipelineRuns", "SqlPipelineRunRepository"]
 
 _SELECT = "SELECT run_id, user_id, principal, began_seq, ended_seq FROM pipeline_runs"
+_ACTIVE = _SELECT + " WHERE user_id = :user_id AND ended_seq IS NULL ORDER BY began_seq LIMIT 1"
 
 
 def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
@@ -23,25 +25,57 @@ def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
     )
 
 
-class ActiveRuns:
-    """The active run of each user looked up so far, kept by a store across its transactions.
+Head = tuple[int, str]
+"""A journal head: the next seq and the previous entry's hash."""
 
-    ``SqlJournalStore`` empties it when the head its transaction starts from is not the one its own
-    last commit left (another writer appended; a remembered head that is stale is caught by the
-    call's collision and re-run), and when a transaction rolls back. A transaction that begins or ends
-    a run empties it and turns it off until the store's next database transaction (``reopen``), so
-    nothing that sees an uncommitted run is kept, by that call or by a later call of the same batch."""
+
+class ActiveRuns:
+    """The active run of each user looked up so far, kept by a store across its transactions; the one
+    place its rule lives: a value is used only under the journal head it was read under.
+
+    Every change of ``pipeline_runs`` is a call's, journaled in the transaction that makes it, so while
+    the journal's head is the one a value was read under, no run has begun or ended since (another
+    writer's append moves the head). The store reports each database transaction: ``start`` with the
+    head it read under the write lock (whatever was kept under another head is dropped), ``committed``
+    with the head its commit left. A transaction that rolls back reports nothing: what it kept was
+    read under the head it started from, before it changed any run. A call that begins or ends a run
+    (``changed``) drops everything and keeps nothing until the next ``start``: what is read after that
+    may be uncommitted (a later call of the same batch reads it), and the transaction may roll back.
+    (``specs/journal-format.md`` §7.)"""
+
+    __slots__ = ("_head", "_known", "_usable")
 
     def __init__(self) -> None:
-        self.known: dict[str, PipelineRun | None] = {}
-        self.usable = True
+        self._known: dict[str, PipelineRun | None] = {}
+        self._head: Head | None = None
+        self._usable = False
 
-    def forget(self) -> None:
-        self.known.clear()
-        self.usable = False
+    def start(self, head: Head) -> None:
+        """A database transaction starts from ``head``, read under the write lock."""
+        if head != self._head:
+            self._known.clear()
+            self._head = head
+        self._usable = True
 
-    def reopen(self) -> None:
-        self.usable = True
+    def committed(self, head: Head) -> None:
+        """The transaction committed, leaving ``head``: what it kept is still true there (it changed
+        no run, or ``changed`` dropped everything, and no other writer could append meanwhile)."""
+        self._head = head
+
+    def changed(self) -> None:
+        """The transaction begins or ends a run."""
+        self._known.clear()
+        self._usable = False
+
+    def active_for(self, user_id: str, read: Callable[[str], PipelineRun | None]) -> PipelineRun | None:
+        """The user's active run: the one kept, else ``read`` (kept while the transaction may keep)."""
+        if not self._usable:
+            return read(user_id)
+        known = self._known
+        if user_id in known:
+            return known[user_id]
+        run = known[user_id] = read(user_id)
+        return run
 
 
 class SqlPipelineRunRepository(PipelineRunRepository):
@@ -54,25 +88,19 @@ class SqlPipelineRunRepository(PipelineRunRepository):
         return _run(self._sql.first(_SELECT + " WHERE run_id = :run_id", {"run_id": run_id}))
 
     def active_for(self, user_id: str) -> PipelineRun | None:
-        active = self._active
-        if active is not None and active.usable and user_id in active.known:
-            return active.known[user_id]
-        run = _run(
-            self._sql.first(
-                _SELECT + " WHERE user_id = :user_id AND ended_seq IS NULL ORDER BY began_seq LIMIT 1",
-                {"user_id": user_id},
-            )
-        )
-        if active is not None and active.usable:
-            active.known[user_id] = run
-        return run
+        if self._active is None:
+            return self._read_active(user_id)
+        return self._active.active_for(user_id, self._read_active)
 
-    def _forget_active(self) -> None:
+    def _read_active(self, user_id: str) -> PipelineRun | None:
+        return _run(self._sql.first(_ACTIVE, {"user_id": user_id}))
+
+    def _changed(self) -> None:
         if self._active is not None:
-            self._active.forget()
+            self._active.changed()
 
     def begin(self, run: PipelineRun) -> None:
-        self._forget_active()
+        self._changed()
         row = {
             "run_id": run.run_id,
             "user_id": run.user_id,
@@ -83,7 +111,7 @@ class SqlPipelineRunRepository(PipelineRunRepository):
         self._changes.add(Insert("pipeline_runs", row))
 
     def end(self, run_id: str, ended_seq: int) -> None:
-        self._forget_active()
+        self._changed()
         self._changes.add(Update("pipeline_runs", {"run_id": run_id}, {"ended_seq": ended_seq}))
 
 

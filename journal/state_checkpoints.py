@@ -579,11 +579,11 @@ class CheckpointWriter:
     """The append hook of a store that keeps entries (``SqlJournalStore``): records the places each call
     changed, and stores a checkpoint in the transaction of every ``interval``-th entry.
 
-    With ``interval`` 0 it stores none, and records instead, once, that the state changed untracked,
-    so that a writer of the same journal that does store them builds its next one whole.
-
-    A place is recorded once while the journal's head is this writer's own last entry (so nothing was
-    rolled back and no other writer appended, or stored a checkpoint, since)."""
+    With ``interval`` 0 it stores none, and records instead, with every call that changed state, that the
+    state changed untracked, so that a writer of the same journal that does store them builds its next one
+    whole. Recording is idempotent (``ON CONFLICT DO NOTHING``); nothing is remembered across calls (a
+    cache of what was recorded saved 4 % of a write's instructions, under the 5 % a cross-call cache must
+    pay: ``bench/RESULTS.md``, "Cross-call caches")."""
 
     def __init__(self, interval: int, *, postgres: bool, tables: frozenset[str] | None = None) -> None:
         if interval < 0:
@@ -591,20 +591,12 @@ class CheckpointWriter:
         self.interval = interval
         self._postgres = postgres
         self._present = tables
-        self._last_hash: str | None = None
-        self._recorded: set[Item] = set()
-        self._marked = False
         self.last = CheckpointStats()
 
     def __call__(self, sql: SqlRunner, entry: JournalEntry, effects: list[Change]) -> None:
-        if entry.prev_hash != self._last_hash:
-            self._recorded.clear()
-            self._marked = False
-        self._last_hash = entry.entry_hash
-        if self.interval == 0:  # no checkpoints: one mark that the state changed untracked, no tracking
-            if effects and not self._marked:
+        if self.interval == 0:  # no checkpoints: a mark that the state changed untracked, no tracking
+            if effects:
                 sql.write(_DIRTY_INSERT, _dirty_row(EVERYTHING))
-                self._marked = True
             return
         due = entry.seq % self.interval == 0
         if not effects and not due:
@@ -612,13 +604,9 @@ class CheckpointWriter:
         items = dirty_items(effects, functools.partial(_sql_lookup, sql)) if effects else set()
         if due:
             self._store(sql, entry.seq, items)
-            self._recorded.clear()
-            self._marked = False
         else:
-            new = items - self._recorded
-            for item in sorted(new, key=repr):  # a few at most: one statement each
+            for item in sorted(items, key=repr):  # a few at most: one statement each
                 sql.write(_DIRTY_INSERT, _dirty_row(item))
-            self._recorded |= new
 
     def _store(self, sql: SqlRunner, seq: int, items: set[Item]) -> None:
         started = time.perf_counter()

@@ -30,7 +30,7 @@ from journal.graph_repository import NoGraph, SqlGraphRepository
 from journal.graph_store_repository import NoGraphStore, SqlGraphStoreRepository
 from journal.memory_repository import SqlMemoryReader
 from journal.migrate import upgrade_to_head
-from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
+from journal.pipeline_repository import ActiveRuns, Head, NoPipelineRuns, SqlPipelineRunRepository
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS, journal_header
 from journal.sql import SqlRunner, insert_sql
 from journal.state_checkpoints import (
@@ -47,7 +47,7 @@ from kernel.context_owners import ContextOwnerRepository
 from kernel.graph_checkpoints import GraphRepository
 from kernel.graph_store import GraphStoreRepository
 from kernel.pipeline_runs import PipelineRunRepository
-from kernel.protocols import StorageBusy, StorageError, StorageStale
+from kernel.protocols import StorageBusy, StorageError
 
 __all__ = ["JournalHeader", "SqlBatch", "SqlJournalStore", "SqlTransaction", "read_header"]
 
@@ -428,19 +428,16 @@ _Opened = TypeVar("_Opened", SqlTransaction, SqlBatch)
 
 class _Whole(Generic[_Opened]):
     """One whole database transaction (a call's, a batch's), run on the driver connection: begun,
-    the head taken under the write lock (see ``_head``), committed; rolled back on any failure so
+    the head read under the write lock (see ``_head``), committed; rolled back on any failure so
     that no transaction (and no write lock) is left open; driver errors translated."""
 
-    __slots__ = ("_first_seq", "_make", "_opened", "_single_call", "_store")
+    __slots__ = ("_first_seq", "_make", "_opened", "_store")
     _make: Callable[[int, str], _Opened]
     _opened: _Opened | None
 
-    def __init__(
-        self, store: SqlJournalStore, make: Callable[[int, str], _Opened], *, single_call: bool
-    ) -> None:
+    def __init__(self, store: SqlJournalStore, make: Callable[[int, str], _Opened]) -> None:
         self._store = store
         self._make = make
-        self._single_call = single_call  # a single call may start from the remembered head
         self._opened: _Opened | None = None
         self._first_seq = 0
 
@@ -448,10 +445,8 @@ class _Whole(Generic[_Opened]):
         store = self._store
         try:
             store._sql.begin(None if store._postgres else "BEGIN IMMEDIATE")
-            next_seq, prev_hash = store._head(remembered=self._single_call)
-            if (next_seq, prev_hash) != store._committed_head:  # another writer appended since
-                store._active_runs.forget()
-            store._active_runs.reopen()
+            next_seq, prev_hash = store._head()
+            store._active_runs.start((next_seq, prev_hash))
         except BaseException as error:
             store._end_driver_transaction()
             raise store._translate(error) from error
@@ -483,7 +478,8 @@ class _Whole(Generic[_Opened]):
                 raise store._translate(failure) from failure
             if last is not None:
                 store.last_entry = last
-                store._remember_head(last)
+                store._committed_head = (last.seq + 1, last.entry_hash)
+                store._active_runs.committed(store._committed_head)
             return
         store._end_driver_transaction()
         translated = store._translate(error)
@@ -535,13 +531,10 @@ class SqlJournalStore:
             self._sql = SqlRunner(self._connection)
             self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
             self._postgres = engine.dialect.name == "postgresql"
-            self._integrity_error: type[Exception] = engine.dialect.loaded_dbapi.IntegrityError
-            self._remembered_head: tuple[int, str] | None = None
-            # the head this store's last commit left (kept through failures, which change nothing), and
-            # what it knows of active pipeline runs as of then; see SqlPipelineRunRepository
-            self._committed_head: tuple[int, str] | None = None
+            # the head this store's last commit left: a scratch store's next head (``_head``)
+            self._committed_head: Head | None = None
             self._active_runs = ActiveRuns()
-            self._head_was_remembered = False
+            """What the store learned of active pipeline runs, valid under one head (``ActiveRuns``)."""
             self._tables = frozenset(inspect(self._connection).get_table_names())
             self._connection.rollback()
             self.on_append: AppendHook | None = (
@@ -576,23 +569,14 @@ class SqlJournalStore:
         """The journal's format (its header's): which access rules the kernel applies to it."""
         return int(self.header.format_version)
 
-    def _head(self, *, remembered: bool = False) -> tuple[int, str]:
-        """The next seq and the previous hash, under the write lock: SQLite took it at BEGIN
+    def _head(self) -> tuple[int, str]:
+        """The next seq and the previous hash, read under the write lock: SQLite took it at BEGIN
         IMMEDIATE; on PostgreSQL the lock on the journal table is taken here, in the same
-        transaction, so entries are inserted in commit order and no reader sees a gap fill later.
-
-        ``remembered`` (a single call on SQLite): the head this store's own last commit left, when it
-        has one, without reading it. If another writer appended since, the call's journal insert
-        collides on seq and the call is run again (``StorageStale``), so a stale head never reaches the
-        journal; a journal written by one process skips one read per call."""
+        transaction, so entries are inserted in commit order and no reader sees a gap fill later."""
         if not self._keep_entries:  # a private scratch store: its own last commit is the head
             return self._committed_head or (1, self.header.genesis_hash)
         if self._postgres:
             self._sql.execute("LOCK TABLE journal IN EXCLUSIVE MODE")
-        elif remembered and self._remembered_head is not None:
-            self._head_was_remembered = True
-            return self._remembered_head
-        self._head_was_remembered = False
         head = self._sql.first(_HEAD)
         return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
 
@@ -604,17 +588,8 @@ class SqlJournalStore:
             raise StorageError("only a scratch store resumes from a state checkpoint")
         self._committed_head = (seq + 1, entry_hash)
 
-    def _remember_head(self, last: JournalEntry) -> None:
-        self._committed_head = (last.seq + 1, last.entry_hash)
-        if not self._postgres:
-            self._remembered_head = self._committed_head
-
     def _translate(self, error: BaseException) -> BaseException:
-        """A driver error as the StorageError to raise; anything else as it is. Under a remembered
-        head, a uniqueness violation means another writer took the seq (a row of the journal, or of a
-        state table keyed by seq): ``StorageStale``."""
-        if self._head_was_remembered and isinstance(error, self._integrity_error):
-            return StorageStale(f"the seq was taken by another writer since this store's last call: {error}")
+        """A driver error as the StorageError to raise; anything else as it is."""
         if isinstance(error, DBAPIError):
             return _storage_error(error.orig if error.orig is not None else error)
         if isinstance(error, self._driver_error):
@@ -623,10 +598,7 @@ class SqlJournalStore:
 
     def _end_driver_transaction(self) -> None:
         """Roll back whatever the driver has open; a connection that cannot even do that is
-        invalidated, and the next transaction opens a new one. The remembered head is forgotten, and
-        so is what was known of active runs (the transaction may have read one it began)."""
-        self._remembered_head = None
-        self._active_runs.forget()
+        invalidated, and the next transaction opens a new one."""
         try:
             if not self._connection.invalidated:
                 self._sql.rollback()
@@ -676,14 +648,14 @@ class SqlJournalStore:
         )
 
     def transaction(self) -> _Whole[SqlTransaction]:
-        """One call: BEGIN IMMEDIATE, the head (read, or remembered on SQLite), the entry, COMMIT."""
-        return _Whole(self, self._new_transaction, single_call=True)
+        """One call: BEGIN IMMEDIATE, the head read, the entry, COMMIT."""
+        return _Whole(self, self._new_transaction)
 
     def batch(self) -> _Whole[SqlBatch]:
         """Many calls in one database transaction (bulk loads): each call still gets its own journal
         entry, and a refused call changes nothing (it decided, and nothing was written). The batch
         commits as a whole or not at all."""
-        return _Whole(self, self._new_batch, single_call=False)
+        return _Whole(self, self._new_batch)
 
     @contextmanager
     def read_only(self) -> Iterator[SqlMemoryReader]:

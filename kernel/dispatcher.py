@@ -6,7 +6,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, suppress
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import msgspec
@@ -29,7 +28,7 @@ from kernel.errors import ErrorCode, KernelError
 from kernel.formats import rules_of
 from kernel.identity import IdentityPolicy, VouchedPrincipals, refusal_detail
 from kernel.pipeline import pipeline
-from kernel.protocols import JournalStore, StorageBusy, StorageError, StorageStale, Transaction
+from kernel.protocols import JournalStore, StorageBusy, StorageError, Transaction
 from kernel.registry import KernelServiceRegistry
 from kernel.result_pieces import split as split_result
 from kernel.table import Service, SyscallSpec, SyscallTable
@@ -118,7 +117,6 @@ class Kernel:
         self.store = store
         self.clock = clock
         self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
-        self._last_reading: tuple[str, datetime] = ("", datetime.min.replace(tzinfo=UTC))
         self._lock = threading.RLock()
         """One execution at a time per kernel: threads sharing a kernel take turns (the journal is one
         chain, appended in one order anyway), so its connection is never used by two at once."""
@@ -135,10 +133,7 @@ class Kernel:
         """The call in its journaled form, reading the clock once; a broken clock is unacknowledged."""
         try:
             with self._clock_lock:
-                moment = self.clock.now()
-                recorded_at = format_time(moment)
-                # the handler gets the moment as replay will parse it back: in UTC
-                self._last_reading = (recorded_at, moment if moment.tzinfo is UTC else moment.astimezone(UTC))
+                recorded_at = format_time(self.clock.now())
             claimed = record_text(principal, MAX_PRINCIPAL_LENGTH)
             return RecordedCall(
                 syscall=record_text(name, MAX_NAME_LENGTH),
@@ -363,17 +358,12 @@ class Kernel:
             return
 
     def _attempts(self, recorded: RecordedCall, transactions: TransactionSource | None) -> SyscallResult:
-        """The call, retried up to ``busy_retries`` times while the write lock is busy; a call of its
-        own whose store found its assumptions stale is run again once more, not counted (that run
-        reads the database)."""
-        busy_attempts, stale_rerun = 0, False
+        """The call, retried up to ``busy_retries`` times while the write lock is busy (a call of its
+        own only: a batch's is retried whole by ``_batch``)."""
+        busy_attempts = 0
         while True:
             try:
                 return self._execute(recorded, transactions or self.store.transaction)
-            except StorageStale as exc:
-                if transactions is not None or stale_rerun:
-                    return _unacknowledged(ErrorCode.STORAGE_BUSY, str(exc))
-                stale_rerun = True
             except StorageBusy as exc:
                 if busy_attempts >= self.busy_retries or transactions is not None:
                     return _unacknowledged(ErrorCode.STORAGE_BUSY, str(exc))
@@ -386,9 +376,8 @@ class Kernel:
     def _execute(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:
         """Admission refusals need no state and are journaled on their own; everything the handler
         decides, accepted or refused, is journaled in the transaction it was decided in."""
-        text, moment = self._last_reading
-        # the clock reading this call was recorded from, or (replay, a batch) its journaled text parsed
-        now = moment if text is recorded.recorded_at else parse_time(recorded.recorded_at)
+        # the moment the handler gets is the journaled text parsed back, live and in replay alike
+        now = parse_time(recorded.recorded_at)
         try:
             spec, request = self._admit(recorded)
         except KernelError as refusal:

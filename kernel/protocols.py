@@ -17,7 +17,7 @@ from kernel.graph_checkpoints import GraphRepository
 from kernel.graph_store import GraphStoreRepository
 from kernel.pipeline_runs import PipelineRunRepository
 
-__all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "StorageStale", "Transaction"]
+__all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "Transaction"]
 
 
 class StorageError(Exception):
@@ -31,12 +31,6 @@ class StorageError(Exception):
 class StorageBusy(StorageError):
     """Another writer held the database's write lock past the wait allowed: nothing was written,
     and the call may simply be tried again."""
-
-
-class StorageStale(StorageBusy):
-    """What a store assumed of the database since its own last commit (the head of the journal) no
-    longer held: another writer appended. Nothing was written; ``Kernel.call`` runs the call again at
-    once, and that run reads the database."""
 
 
 class Transaction(Protocol):

@@ -1,5 +1,6 @@
-"""The cheaper append of revision 0006: the head a store remembers between its own calls, and the
-per-user entry counts that replaced a COUNT(*) at every write."""
+"""The cheaper append of revision 0006: the per-user entry counts that replaced a COUNT(*) at every
+write; and stores that take turns on one file. (What a store keeps of active pipeline runs between its
+calls is tested in test_caches.py.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from journal.replay import verify_journal
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
-from kernel.protocols import StorageStale
 from syscalls.table import SYSCALL_TABLE
 
 
@@ -38,13 +38,13 @@ def _verified(path: Path) -> bool:
 
 
 def test_two_stores_on_one_file_take_turns_and_the_chain_holds(tmp_path: Path) -> None:
-    """Each store remembers the head its own last commit left; the other store's appends make it
-    stale, and the stale call is retried with the head read again: no seq is lost or taken twice."""
+    """Each store reads the head under the write lock in every transaction: whatever the other store
+    appended is chained from, and no seq is lost or taken twice (state rows keyed by seq included)."""
     path = tmp_path / "j.db"
     first, second = open_kernel(str(path)), open_kernel(str(path))
     try:
         seqs = [_call(first if index % 3 else second, _write(f"key_{index}")) for index in range(12)]
-        # a working-memory call writes a state row keyed by seq: a stale seq collides there first
+        # a working-memory call writes a state row keyed by seq (awmu_events)
         # (the agent's own context: format 2 reserves a name "P/..." to P)
         seqs.append(
             _call(second, ("memory.awmu.create", {"context_id": "agent:planner/c1"}, "agent:planner"))
@@ -67,44 +67,6 @@ def test_two_stores_on_one_file_take_turns_and_the_chain_holds(tmp_path: Path) -
         second.close()
     assert seqs == list(range(1, len(seqs) + 1))
     assert _verified(path)
-
-
-def test_a_stale_head_is_run_again_without_using_a_busy_retry(tmp_path: Path) -> None:
-    path = tmp_path / "j.db"
-    first, second = open_kernel(str(path)), open_kernel(str(path))
-    try:
-        _call(first, _write("a"))
-        _call(second, _write("b"))
-        # first's remembered head is stale; with no busy retry at all, the call still goes through
-        first.busy_retries = 0
-        assert _call(first, _write("c")) == 3
-        assert _call(second, _write("d")) == 4
-        assert _call(first, _write("e")) == 5
-    finally:
-        first.close()
-        second.close()
-    assert _verified(path)
-
-
-def test_a_store_that_stays_stale_is_busy_not_looping(tmp_path: Path) -> None:
-    """The re-run reads the head; should it still collide (a store that cannot see the other
-    writer's rows), the call ends as storage_busy after one re-run, unacknowledged."""
-    path = tmp_path / "j.db"
-    kernel = open_kernel(str(path))
-    calls = 0
-
-    def always_stale() -> Any:
-        nonlocal calls
-        calls += 1
-        raise StorageStale("stale")
-
-    try:
-        kernel.store.transaction = always_stale  # type: ignore[method-assign]
-        result = kernel.call(*_write("a")[:2], principal="user:u1")
-    finally:
-        kernel.close()
-    assert result.seq is None and result.error is not None and result.error.code == "storage_busy"
-    assert calls == 2
 
 
 def _counts(path: Path) -> dict[str, int]:
@@ -224,60 +186,3 @@ def test_a_writer_refuses_state_text_that_is_not_utf8_and_journals_nothing(tmp_p
         assert _call(kernel, _write("b")) == head + 1  # nothing was journaled; the next call works
     finally:
         kernel.close()
-
-
-def test_what_a_store_knows_of_active_runs_never_outlives_another_writers_append(tmp_path: Path) -> None:
-    """A store keeps the active run of each user it looked up between its own calls; a run another
-    store begins or ends is seen at once: the first store's next call finds the head moved."""
-    path = tmp_path / "j.db"
-    first, second = open_kernel(str(path)), open_kernel(str(path))
-    try:
-        _call(first, _write("a"))  # first now knows: no active run for u1
-        _call(second, ("pipeline.begin", {"user_id": "u1", "run_id": "r1"}, "user:u1"))
-        refused = first.call(*_write("b")[:2], principal="user:u1")
-        assert refused.error is not None and refused.error.code == "memory_policy_denied", refused
-        assert "in-flight" in refused.error.detail
-        _call(second, ("pipeline.end", {"run_id": "r1"}, "user:u1"))
-        _call(first, _write("b"))
-        # and its own begin and end are seen by its own next calls
-        _call(first, ("pipeline.begin", {"user_id": "u1", "run_id": "r2"}, "user:u1"))
-        again = first.call(*_write("c")[:2], principal="user:u1")
-        assert again.error is not None and again.error.code == "memory_policy_denied"
-        _call(first, ("pipeline.end", {"run_id": "r2"}, "user:u1"))
-        _call(first, _write("c"))
-    finally:
-        first.close()
-        second.close()
-    assert _verified(path)
-
-
-def test_a_run_begun_in_a_batch_that_rolled_back_is_not_remembered(tmp_path: Path) -> None:
-    """A later call of the batch read the uncommitted run; the commit fails; nothing of it stays."""
-    path = tmp_path / "j.db"
-    kernel = open_kernel(str(path))
-    try:
-        _call(kernel, _write("a"))
-        _call(
-            kernel,
-            ("access.grant", {"principal": "agent:p", "capability": "write", "scope": "u1"}, "operator:t"),
-        )
-        store = kernel.store
-        assert isinstance(store, SqlJournalStore)
-        commit = store._sql.commit
-
-        def failing_commit() -> None:
-            store._sql.commit = commit  # type: ignore[method-assign]
-            raise sqlite3.OperationalError("disk I/O error")
-
-        store._sql.commit = failing_commit  # type: ignore[method-assign]
-        results = kernel.call_many(
-            [
-                ("pipeline.begin", {"user_id": "u1", "run_id": "r1"}, "agent:p"),
-                ("memory.write", _write("b")[1], "user:u1"),  # refused in-flight, reading r1
-            ]
-        )
-        assert [result.seq for result in results] == [None, None]
-        _call(kernel, _write("c"))  # r1 never existed
-    finally:
-        kernel.close()
-    assert _verified(path)
