@@ -579,11 +579,11 @@ class CheckpointWriter:
     """The append hook of a store that keeps entries (``SqlJournalStore``): records the places each call
     changed, and stores a checkpoint in the transaction of every ``interval``-th entry.
 
-    With ``interval`` 0 it stores none, and records instead, with every call that changed state, that the
-    state changed untracked, so that a writer of the same journal that does store them builds its next one
-    whole. Recording is idempotent (``ON CONFLICT DO NOTHING``); nothing is remembered across calls (a
-    cache of what was recorded saved 4 % of a write's instructions, under the 5 % a cross-call cache must
-    pay: ``bench/RESULTS.md``, "Cross-call caches")."""
+    With ``interval`` 0 it stores none and writes nothing. Places are recorded by a writer that keeps
+    checkpoints, for its own calls only: an entry that does not chain from the last entry this writer
+    appended (its first after opening, one after a rollback, or after another writer's, which may have
+    recorded nothing) marks the whole state changed, so its next checkpoint is built whole. Recording is
+    idempotent (``ON CONFLICT DO NOTHING``)."""
 
     def __init__(self, interval: int, *, postgres: bool, tables: frozenset[str] | None = None) -> None:
         if interval < 0:
@@ -591,17 +591,22 @@ class CheckpointWriter:
         self.interval = interval
         self._postgres = postgres
         self._present = tables
+        self._own: str | None = None
+        """The hash of the last entry this writer appended: the only thing it keeps across calls, and
+        only to stay whole-or-exact (a mismatch marks everything; it never skips a place)."""
         self.last = CheckpointStats()
 
     def __call__(self, sql: SqlRunner, entry: JournalEntry, effects: list[Change]) -> None:
-        if self.interval == 0:  # no checkpoints: a mark that the state changed untracked, no tracking
-            if effects:
-                sql.write(_DIRTY_INSERT, _dirty_row(EVERYTHING))
+        if self.interval == 0:  # no checkpoints: nothing to track (a writer that keeps them checks chaining)
             return
+        foreign = entry.prev_hash != self._own  # entries this writer did not see may have changed state
+        self._own = entry.entry_hash
         due = entry.seq % self.interval == 0
-        if not effects and not due:
+        if not effects and not due and not foreign:
             return
         items = dirty_items(effects, functools.partial(_sql_lookup, sql)) if effects else set()
+        if foreign:
+            items.add(EVERYTHING)
         if due:
             self._store(sql, entry.seq, items)
         else:

@@ -203,14 +203,13 @@ def test_interval_zero_stores_none(tmp_path: Path) -> None:
     with _reader(path) as reader:
         assert _checkpoints(reader) == {}
         assert state_at(reader, 9, table=SYSCALL_TABLE).checkpoint is None
-    with h.raw_db(path) as connection:  # one mark: the state changed untracked
-        assert connection.execute("SELECT tbl, part, row_key FROM state_checkpoint_dirty").fetchall() == [
-            ("*", "null", "null")
-        ]
+    with h.raw_db(path) as connection:  # a writer that keeps none records nothing
+        assert connection.execute("SELECT tbl, part, row_key FROM state_checkpoint_dirty").fetchall() == []
 
 
 def test_writers_with_and_without_checkpoints_share_a_journal(tmp_path: Path) -> None:
-    """A writer that keeps no checkpoints leaves a mark, so the next checkpoint is built whole."""
+    """A writer that keeps no checkpoints records nothing: the one that keeps them sees entries that do not
+    chain from its own last one, and builds its next checkpoint whole."""
     path = tmp_path / "j.db"
     calls = [h.STANDARD_CALLS[i % len(h.STANDARD_CALLS)] for i in range(40)]
     clock = h.make_clock()
@@ -609,3 +608,24 @@ def test_the_migration_adds_empty_tables(tmp_path: Path) -> None:
     with sqlite3.connect(path) as connection:
         for table in ("state_checkpoints", "state_checkpoint_dirty"):
             assert connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (0,)
+
+
+def test_a_writer_that_keeps_none_interleaved_with_one_that_does(tmp_path: Path) -> None:
+    """Both open at once: the writer keeping checkpoints sees entries that do not chain from its own last
+    one (the other recorded nothing) and builds its next checkpoint whole, so every checkpoint holds the
+    state its journal produces."""
+    path = tmp_path / "j.db"
+    calls = [h.STANDARD_CALLS[i % len(h.STANDARD_CALLS)] for i in range(30)]
+    clock = h.make_clock()
+    keeping = open_kernel(str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=3)
+    other = open_kernel(str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=0)
+    try:
+        for index, call in enumerate(calls):
+            h.run_calls(keeping if index % 4 else other, [call])
+    finally:
+        keeping.close()
+        other.close()
+    with _reader(path) as reader:
+        assert _checkpoints(reader)
+        _assert_checkpoints_are_the_state(reader)
+    assert h.verify(path).verified
