@@ -182,6 +182,18 @@ def test_the_writer_refuses_a_change_outside_the_state_and_nothing_is_acknowledg
     assert listed.value["count"] == 1  # type: ignore[index]
 
 
+def _record(tx: Any, principal: str, *, second: int) -> None:
+    """Close a hand-driven transaction with a ``kernel.record`` entry (its changes applied)."""
+    tx.append(
+        recorded_at=f"2027-01-01T00:00:0{second}.000000Z",
+        syscall="kernel.record",
+        principal=principal,
+        args=b"{}",
+        status="ok",
+        result=b"{}",
+    )
+
+
 def test_a_working_memory_call_reads_what_it_staged_before_what_is_stored(kernel: Kernel) -> None:
     agent = "agent:a"
     assert kernel.call("memory.awmu.create", {"context_id": "agent:a/c"}, principal=agent).ok
@@ -210,27 +222,13 @@ def test_a_working_memory_call_reads_what_it_staged_before_what_is_stored(kernel
         assert repo.count_units("agent:a/c") == 2  # the re-put unit is not counted twice
         assert len(tx.changes) == 2
         tx.changes.discard()  # as a refusal would: nothing reaches the tables
-        tx.append(
-            recorded_at="2027-01-01T00:00:00.000000Z",
-            syscall="kernel.record",
-            principal=agent,
-            args=b"{}",
-            status="ok",
-            result=b"{}",
-        )
+        _record(tx, agent, second=0)
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
         assert [u.unit_id for u in tx.awmu_repository.units("agent:a/c", [UnitStatus.ACTIVE])] == [
             unit.unit_id
         ]
         assert tx.awmu_repository.count_units("agent:a/c") == 1
-        tx.append(
-            recorded_at="2027-01-01T00:00:01.000000Z",
-            syscall="kernel.record",
-            principal=agent,
-            args=b"{}",
-            status="ok",
-            result=b"{}",
-        )
+        _record(tx, agent, second=1)
 
 
 _GRANT = {"principal": "agent:x", "capability": "read", "scope": "u9", "granted_seq": 1}
@@ -310,25 +308,11 @@ def test_a_pending_review_put_again_keeps_its_place(kernel: Kernel) -> None:
         ]
         for item in items:
             repo.put_review(item)
-        tx.append(
-            recorded_at="2027-01-01T00:00:00.000000Z",
-            syscall="kernel.record",
-            principal=agent,
-            args=b"{}",
-            status="ok",
-            result=b"{}",
-        )
+        _record(tx, agent, second=0)
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
         repo = tx.awmu_repository
         stored = [item.review_id for item in repo.pending_reviews("agent:a/c")]
         repo.put_review(items[0])
         assert [item.review_id for item in repo.pending_reviews("agent:a/c")] == stored
         tx.changes.discard()
-        tx.append(
-            recorded_at="2027-01-01T00:00:01.000000Z",
-            syscall="kernel.record",
-            principal=agent,
-            args=b"{}",
-            status="ok",
-            result=b"{}",
-        )
+        _record(tx, agent, second=1)
