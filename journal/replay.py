@@ -252,14 +252,20 @@ class Replayer:
     def _run(
         self, entry: JournalEntry, recorded: RecordedCall
     ) -> tuple[SyscallResult, JournalEntry | None, str | None]:
-        """Execute ``recorded`` in the open batch: its result, the scratch store's entry, and the reason
-        when the batch this call completed could not commit."""
+        """Execute ``recorded`` in the open batch: its result, the scratch store's entry (None when the
+        call took no seq), and the reason when the batch could not commit: at the end of a full batch,
+        or at once when this call failed while writing (its batch can then never commit, and nothing
+        after it may run on the half-written state)."""
         batch = self._batch()
         with self._services_as_recorded(entry):
             result = self.kernel.execute(recorded, batch.transaction)
-        replayed = batch.last_entry
+        replayed = batch.last_entry if result.seq is not None else None
         self._in_batch += 1
-        failed = self.flush() if self._in_batch >= REPLAY_BATCH else None
+        failed = None
+        if batch.failed:
+            failed = self.flush() or "a call failed while its changes were written"
+        elif self._in_batch >= REPLAY_BATCH:
+            failed = self.flush()
         return result, replayed, failed
 
     def rerun(self, entry: JournalEntry) -> JournalEntry | None:

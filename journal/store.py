@@ -18,7 +18,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes_of_own, format_time, sha256_hex
-from arvis.changes import ChangeSet
+from arvis.changes import Change, ChangeSet
 from arvis.memory.memory_service import MemoryReader
 from journal.apply import ChangeWriter
 from journal.awmu_repository import SqlAwmuRepository
@@ -290,14 +290,27 @@ class SqlTransaction:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
         effects = self.changes.records() if status == "ok" else []
-        try:
-            self._writer.apply(effects)  # the one place state is written
-            if self._stores_pieces:  # a scratch replay store compares the references alone
-                for key, data in pieces:
-                    self._sql.write(_PUT_PIECE, {"hash": key, "data": data})
+        try:  # from the first write on, a failure leaves part of the call written: never commit it
+            return self._write(effects, pieces, recorded_at, syscall, principal, args, status, result)
         except BaseException:
             self.failed = True
             raise
+
+    def _write(
+        self,
+        effects: list[Change],
+        pieces: Sequence[tuple[str, bytes]],
+        recorded_at: str,
+        syscall: str,
+        principal: str,
+        args: bytes,
+        status: str,
+        result: bytes,
+    ) -> JournalEntry:
+        self._writer.apply(effects)  # the one place state is written
+        if self._stores_pieces:  # a scratch replay store compares the references alone
+            for key, data in pieces:
+                self._sql.write(_PUT_PIECE, {"hash": key, "data": data})
         effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
         seq, prev_hash = self._next_seq, self._prev_hash
         entry_hash = compute_entry_hash(
@@ -323,14 +336,10 @@ class SqlTransaction:
             prev_hash=prev_hash,
             entry_hash=entry_hash,
         )
-        try:
-            if not self._deferred:  # a batch inserts its entries together, before it commits
-                self._sql.write(_APPEND, msgspec.structs.asdict(entry))
-            if self._on_append is not None:  # state checkpoints, in this same transaction
-                self._on_append(self._sql, entry, effects)
-        except BaseException:
-            self.failed = True
-            raise
+        if not self._deferred:  # a batch inserts its entries together, before it commits
+            self._sql.write(_APPEND, msgspec.structs.asdict(entry))
+        if self._on_append is not None:  # state checkpoints, in this same transaction
+            self._on_append(self._sql, entry, effects)
         self.appended = entry
         return entry
 

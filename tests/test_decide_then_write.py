@@ -316,3 +316,38 @@ def test_a_pending_review_put_again_keeps_its_place(kernel: Kernel) -> None:
         assert [item.review_id for item in repo.pending_reviews("agent:a/c")] == stored
         tx.changes.discard()
         _record(tx, agent, second=1)
+
+
+def test_a_failure_between_the_writes_and_the_entry_fails_the_batch(
+    kernel: Kernel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second call's changes are written, then hashing its entry fails: the call is answered
+    unacknowledged, and the batch (driven as replay drives it) cannot commit its rows."""
+    import journal.store as store_module
+    from arvis.canonical import canonical_bytes
+    from kernel.dispatcher import RecordedCall
+
+    real, seen = store_module.compute_entry_hash, [0]
+
+    def failing_once(**fields: Any) -> str:
+        seen[0] += 1
+        if seen[0] == 2:
+            raise RuntimeError("hashing failed")
+        return real(**fields)
+
+    monkeypatch.setattr(store_module, "compute_entry_hash", failing_once)
+    recorded = [
+        RecordedCall(
+            syscall="memory.write",
+            principal=USER,
+            args=canonical_bytes(_write(key, "x")),
+            recorded_at=f"2027-01-01T00:00:0{index}.000000Z",
+        )
+        for index, key in enumerate(("a", "b", "c"))
+    ]
+    with pytest.raises(Exception, match="batch"), kernel.store.batch() as batch:  # type: ignore[attr-defined]
+        answers = [kernel.execute(call, batch.transaction) for call in recorded]
+        assert [answer.seq for answer in answers] == [1, None, 2]
+    monkeypatch.setattr(store_module, "compute_entry_hash", real)
+    listed = kernel.call("memory.list", {"user_id": "u1"}, principal=USER)
+    assert listed.ok and listed.seq == 1 and listed.value["count"] == 0  # type: ignore[index]

@@ -122,7 +122,12 @@ def _roll_back(
     try:
         for entry in reader.entries(JournalFilter()):
             counterfactual.feed(entry)
-        counterfactual.replayer.flush()
+        failed = counterfactual.replayer.flush()
+        if failed is not None:  # the plan would compare the live state with a replay that lost calls
+            raise CommandError(
+                f"the counterfactual replay could not commit: {failed}; nothing was rolled back",
+                hint=_VERIFY_HINT,
+            )
         with reader.engine.connect() as live, counterfactual.replayer.store.engine.connect() as aimed:
             plan = plan_rollback(live, aimed, counterfactual.tracer, principal, operator)
     finally:
