@@ -17,7 +17,7 @@ from arvis.changes import Change, Insert, Update, Upsert
 from journal.schema import STATE_TABLES
 from journal.sql import SqlRunner, insert_sql
 
-__all__ = ["ChangeWriter", "UnknownChange"]
+__all__ = ["ChangeWriter", "Planned", "UnknownChange", "plan"]
 
 _KEYS: dict[str, tuple[str, ...]] = {
     table.name: tuple(column.name for column in table.primary_key.columns) for table in STATE_TABLES
@@ -58,7 +58,10 @@ class ChangeWriter:
         self._counted = counted
 
     def apply(self, changes: Iterable[Change]) -> None:
-        planned = [(_statements(change), change) for change in changes]
+        self.write(plan(changes))
+
+    def write(self, planned: Planned) -> None:
+        """Write changes ``plan`` checked."""
         sql = self._sql
         for statements, change in planned:
             if isinstance(change, Insert):
@@ -74,6 +77,16 @@ class ChangeWriter:
                 sql.write(statements[0], values)
             else:
                 sql.write(statements[0], change.where)
+
+
+Planned = list[tuple[tuple[str, ...], Change]]
+"""Changes with their SQL, every one checked (``plan``)."""
+
+
+def plan(changes: Iterable[Change]) -> Planned:
+    """Check every change and build its SQL, writing nothing: raises ``UnknownChange`` for the first
+    the writer refuses."""
+    return [(_statements(change), change) for change in changes]
 
 
 def _statements(change: Change) -> tuple[str, ...]:

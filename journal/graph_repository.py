@@ -21,8 +21,6 @@ _CHECKPOINTS = "graph_checkpoints"
 _VALUES = "graph_channel_values"
 _WRITES = "graph_writes"
 
-_CHECKPOINT_KEY = ("thread_id", "checkpoint_ns", "checkpoint_id")
-_VALUE_KEY = ("thread_id", "checkpoint_ns", "channel", "version")
 _WRITE_KEY = ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx")
 _CHECKPOINT_COLUMNS = tuple(field.name for field in dataclasses.fields(GraphCheckpoint))
 _VALUE_COLUMNS = tuple(field.name for field in dataclasses.fields(GraphChannelValue))

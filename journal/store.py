@@ -20,7 +20,7 @@ from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes_of_own, format_time, sha256_hex
 from arvis.changes import Change, ChangeSet
 from arvis.memory.memory_service import MemoryReader
-from journal.apply import ChangeWriter
+from journal.apply import ChangeWriter, Planned, plan
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
@@ -290,14 +290,18 @@ class SqlTransaction:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
         effects = self.changes.records() if status == "ok" else []
+        planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on
         try:  # from the first write on, a failure leaves part of the call written: never commit it
-            return self._write(effects, pieces, recorded_at, syscall, principal, args, status, result)
+            return self._write(
+                planned, effects, pieces, recorded_at, syscall, principal, args, status, result
+            )
         except BaseException:
             self.failed = True
             raise
 
     def _write(
         self,
+        planned: Planned,
         effects: list[Change],
         pieces: Sequence[tuple[str, bytes]],
         recorded_at: str,
@@ -307,7 +311,7 @@ class SqlTransaction:
         status: str,
         result: bytes,
     ) -> JournalEntry:
-        self._writer.apply(effects)  # the one place state is written
+        self._writer.write(planned)  # the one place state is written
         if self._stores_pieces:  # a scratch replay store compares the references alone
             for key, data in pieces:
                 self._sql.write(_PUT_PIECE, {"hash": key, "data": data})

@@ -351,3 +351,26 @@ def test_a_failure_between_the_writes_and_the_entry_fails_the_batch(
     monkeypatch.setattr(store_module, "compute_entry_hash", real)
     listed = kernel.call("memory.list", {"user_id": "u1"}, principal=USER)
     assert listed.ok and listed.seq == 1 and listed.value["count"] == 0  # type: ignore[index]
+
+
+def test_a_change_set_the_writer_refuses_does_not_fail_the_batch(kernel: Kernel) -> None:
+    """It is refused before anything is written: the call is unacknowledged, the batch goes on."""
+    from arvis.canonical import canonical_bytes
+    from kernel.dispatcher import RecordedCall
+
+    rogue = _rogue_kernel(kernel, Insert("grants", _GRANT), Insert("journal", {"seq": 5}))
+    refused = RecordedCall(
+        syscall="test.rogue", principal=USER, args=b"{}", recorded_at="2027-01-01T00:00:00.000000Z"
+    )
+    write = RecordedCall(
+        syscall="memory.write",
+        principal=USER,
+        args=canonical_bytes(_write("a", "x")),
+        recorded_at="2027-01-01T00:00:01.000000Z",
+    )
+    with kernel.store.batch() as batch:  # type: ignore[attr-defined]
+        assert rogue.execute(refused, batch.transaction).seq is None
+        assert rogue.execute(write, batch.transaction).seq == 1
+    assert _grants(kernel) == []
+    listed = kernel.call("memory.list", {"user_id": "u1"}, principal=USER)
+    assert listed.ok and listed.value["count"] == 1  # type: ignore[index]
