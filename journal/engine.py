@@ -48,6 +48,7 @@ __all__ = [
     "is_url",
     "one_line",
     "open_engine",
+    "reading",
     "shown",
     "sqlite_file",
     "to_url",
@@ -55,6 +56,22 @@ __all__ = [
 ]
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
+
+OPENING_WAIT_MS = 5_000
+"""How long switching a new SQLite file to WAL waits out another process's lock at least, whatever the
+busy timeout: a reader may hold the new file while it is still in rollback mode, and the busy timeout
+is what a call may wait, not what opening may (``_use_wal``)."""
+
+_READING_OPTION = "arvis_reading"
+
+
+def reading(connection: Connection) -> Connection:
+    """``connection`` with its transactions begun deferred (SQLite: plain ``BEGIN``): it reads a snapshot
+    without the write lock, so opening a store never waits for, or is refused by, the writers of a live
+    journal. Only for a connection that reads through SQLAlchemy (a store's own connection, whose writes
+    begin ``BEGIN IMMEDIATE`` on the driver, ``SqlRunner.begin``)."""
+    return connection.execution_options(**{_READING_OPTION: True})
+
 
 SUPPORTED_FORMS = "a file path, sqlite:///PATH, or postgresql://USER@HOST[:PORT]/DATABASE"
 
@@ -301,9 +318,9 @@ def fetch_tuples(connection: Connection, statement: Executable) -> list[tuple[An
 
 def _use_wal(cursor: Any, busy_timeout_ms: int) -> None:
     """Put the database in WAL mode. SQLite answers "database is locked" at once, without its busy
-    handler, while another process opening the same new file holds a lock the switch needs; that is
-    waited out here, up to the busy timeout."""
-    deadline = time.monotonic() + busy_timeout_ms / 1000
+    handler, while another process opening (or reading) the same new file holds a lock the switch needs;
+    that is waited out here, up to the busy timeout and at least ``OPENING_WAIT_MS``."""
+    deadline = time.monotonic() + max(busy_timeout_ms, OPENING_WAIT_MS) / 1000
     pause = 0.005
     while True:
         try:
@@ -458,12 +475,12 @@ def _configured(
         cursor.close()
 
     # a reader's transaction is a plain (deferred) BEGIN: in WAL mode it reads one snapshot and never
-    # takes the write lock, so an auditor on a live journal neither blocks writers nor waits for them
-    begin = "BEGIN" if read_only else "BEGIN IMMEDIATE"
-
+    # takes the write lock, so an auditor on a live journal neither blocks writers nor waits for them;
+    # so is a writer's on a connection marked ``READING`` (what a store reads when it opens)
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        connection.exec_driver_sql(begin)
+        reading = read_only or connection.get_execution_options().get(_READING_OPTION, False)
+        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
     return engine
 

@@ -16,6 +16,7 @@ from sqlalchemy import Connection, Engine, create_engine, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from journal.engine import reading
 from journal.schema import metadata
 from kernel.protocols import StorageError
 
@@ -144,7 +145,8 @@ def check_writable(target: str) -> None:
 
 
 def current_revision(engine: Engine) -> str | None:
-    with engine.connect() as connection:
+    """The stored revision, read without the write lock."""
+    with reading(engine.connect()) as connection:
         return stored_revision(connection)
 
 

@@ -24,7 +24,7 @@ from journal.apply import ChangeWriter, Planned, plan
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
-from journal.engine import fetch_all, one_line
+from journal.engine import fetch_all, one_line, reading
 from journal.grant_repository import NoGrants, SqlGrantRepository
 from journal.graph_repository import NoGraph, SqlGraphRepository
 from journal.graph_store_repository import NoGraphStore, SqlGraphStoreRepository
@@ -82,7 +82,11 @@ def _where(engine: Engine) -> str:
 def _create_header(
     engine: Engine, clock: Clock, journal_id: str | None, copy: JournalHeader | None, format_version: int
 ) -> None:
-    """Write the header of a new journal (or a copy of another journal's header, for replay)."""
+    """Write the header of a new journal (or a copy of another journal's header, for replay). A header
+    already there is read without the write lock (the common case: opening a live journal)."""
+    with reading(engine.connect()) as connection:
+        if read_header(connection) is not None:
+            return
     with engine.begin() as connection:
         if read_header(connection) is not None:
             return
@@ -538,7 +542,7 @@ class SqlJournalStore:
             if upgrade:
                 upgrade_to_head(engine)
             _create_header(engine, clock, journal_id, copy_header, format_version)
-            self._connection = engine.connect()
+            self._connection = reading(engine.connect())  # its own writes begin on the driver
             header = read_header(self._connection)
             self._connection.rollback()
             self._sql = SqlRunner(self._connection)

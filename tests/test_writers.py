@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import sqlite3
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -177,6 +179,54 @@ def test_a_reader_does_not_block_a_writer(tmp_path: Path) -> None:
             reader.dispose()
     finally:
         writer.close()
+
+
+def test_a_writer_opens_a_live_journal_while_another_holds_the_write_lock(tmp_path: Path) -> None:
+    """Opening a store only reads (header, revision, tables) once the journal exists, so it takes no
+    write lock: a writer that may not wait at all opens while another holds the lock, its call is
+    refused ``storage_busy`` (never an exception) and goes through once the lock is released."""
+    target = str(tmp_path / "journal.db")
+    first = open_writer_kernel(target, busy_timeout_ms=0)
+    try:
+        assert first.call("memory.get", {"user_id": "u1", "key": "k"}, principal="user:u1").seq == 1
+        holder = sqlite3.connect(target, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            second = open_writer_kernel(target, busy_timeout_ms=0)
+            busy = second.call("memory.get", {"user_id": "u1", "key": "k"}, principal="user:u1")
+            assert busy.error is not None and busy.error.code == "storage_busy", busy
+        finally:
+            holder.rollback()
+            holder.close()
+        try:
+            assert second.call("memory.get", {"user_id": "u1", "key": "k"}, principal="user:u1").seq == 2
+        finally:
+            second.close()
+    finally:
+        first.close()
+
+
+def test_a_new_file_read_while_it_is_created_is_waited_out(tmp_path: Path) -> None:
+    """A reader may hold a new file while it is still in rollback mode (the live-journal reader of the
+    test above looks as soon as the file exists); switching it to WAL waits that out even for a writer
+    with no busy timeout, instead of failing its open with "database is locked"."""
+    target = tmp_path / "journal.db"
+    reader = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+    reader.execute("CREATE TABLE unrelated_probe (x)")  # the file exists, in rollback mode
+    reader.execute("DROP TABLE unrelated_probe")
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM sqlite_master").fetchone()  # holds the shared lock
+    release = threading.Timer(0.3, reader.rollback)
+    release.start()
+    try:
+        writer = open_writer_kernel(str(target), busy_timeout_ms=0)
+        try:
+            assert writer.call("memory.get", {"user_id": "u1", "key": "k"}, principal="user:u1").seq == 1
+        finally:
+            writer.close()
+    finally:
+        release.join()
+        reader.close()
 
 
 def test_a_refusal_is_journaled_under_the_lock_it_was_decided_under(tmp_path: Path) -> None:
