@@ -23,7 +23,7 @@ from tools.model_loop.loop import ModelLoopError
 from tools.model_loop.runs import replay_model_run, run_with_models
 from tools.scenario.load import load_scenario
 
-__all__ = ["command", "main"]
+__all__ = ["command", "load_with_setting", "main"]
 
 NO_BASE_URL = "--base-url is needed for a live run"
 
@@ -37,9 +37,12 @@ def _setting_of(path: Path) -> str:
     return setting if isinstance(setting, str) else ""
 
 
-def _load(path: Path) -> tuple[Scenario, str]:
+def load_with_setting(path: Path) -> tuple[Scenario, str]:
     """The scenario and its ``setting`` text; CommandError when the file cannot be read or parsed."""
     return load_scenario(path), _setting_of(path)
+
+
+_load = load_with_setting
 
 
 def _play(options: argparse.Namespace, scenario: Scenario, setting: str) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from tools.model_loop import scoring
 from tools.model_loop.client import ChatModel, Message, ModelAnswer
 from tools.model_loop.recording import (
     CONFLICT_KIND,
+    EXTRACT_KIND,
     GM_KIND,
     JUDGE_KIND,
     RUN_KIND,
@@ -38,12 +39,15 @@ from tools.model_loop.recording import (
 from tools.model_loop.roles import (
     UNPARSED,
     ConflictParse,
+    ExtractParse,
     FactParse,
     conflict_messages,
+    extract_messages,
     fact_messages,
     gm_messages,
     parse_conflict_answer,
     parse_fact_answer,
+    parse_propositions,
 )
 from tools.model_loop.scoring import ModelRunResult, TurnResult
 from tools.scenario.runner import set_up_context
@@ -87,11 +91,17 @@ class ModelScenarioRun:
         condition: Condition = Condition.FULL_AWMU,
         setting: str = "",
         run_id: str | None = None,
+        extractor: ChatModel | None = None,
+        on_turn: Callable[[int, int], None] | None = None,
     ) -> None:
         self.kernel = kernel
         self.scenario = scenario
         self.gm = gm
         self.judge_model = judge
+        self.extractor = extractor
+        """Lists a reply's statements, each proposed on its own (None: the reply is proposed whole)."""
+        self.on_turn = on_turn
+        """Told (turns done, turns in all) after each turn: a progress bar; it decides nothing."""
         self.condition = condition
         self.plan = CONDITIONS[condition]
         self.setting = setting
@@ -162,7 +172,7 @@ class ModelScenarioRun:
         elif parsed and not parsed.get("ok", True):
             self.counts["parse_failures"] += 1
         self.record(
-            kind, exchange_record(turn, model.name, messages, answer, parsed if parse is not None else None)
+            kind, exchange_record(turn, model, messages, answer, parsed if parse is not None else None)
         )
         return answer, parsed
 
@@ -172,7 +182,12 @@ class ModelScenarioRun:
         self.record(
             RUN_KIND,
             run_record(
-                self.scenario.id, self.condition.value, self.gm.name, self.judge_model.name, self.setting
+                self.scenario.id,
+                self.condition.value,
+                self.gm,
+                self.judge_model,
+                self.setting,
+                self.extractor,
             ),
         )
         set_up_context(self.scenario, self.plan, self.call, self.review, self.grant, AGENT)
@@ -193,48 +208,13 @@ class ModelScenarioRun:
         history.append((turn.prompt, reply))
         if not reply:
             return result
-        overlapping = [u for u in self.active() if mentions(reply, u["text"])][:MAX_CHECKED_UNITS]
-        verdicts: list[dict[str, Any]] = []
-        if overlapping:
-            unit_ids = [u["unit_id"] for u in overlapping]
-
-            def conflicts(checked: ModelAnswer) -> dict[str, Any]:
-                if not checked.ok:
-                    return ConflictParse(False, (), ("no answer from the judge",)).to_json()
-                return parse_conflict_answer(checked.text, unit_ids, detector=self.detector).to_json()
-
-            checked, parsed = self.ask(
-                self.judge_model,
-                CONFLICT_KIND,
-                turn.turn,
-                conflict_messages(reply, [u["text"] for u in overlapping]),
-                conflicts,
-            )
-            verdicts = list(parsed["verdicts"])
-            result.conflict = {"units": unit_ids, "answer": checked.to_json(), **parsed}
-        outcome = self.kernel.call(
-            "memory.awmu.propose",
-            {
-                "context_id": self.context,
-                "text": reply,
-                "source": "dm",
-                "confidence": GM_CONFIDENCE,
-                "verdicts": verdicts,
-            },
-            principal=AGENT,
-        )
-        self._checked("memory.awmu.propose", outcome, fatal=False)
-        if outcome.ok:
-            value = outcome.value
-            result.proposal = {
-                "outcome": value.get("outcome"),
-                "unit_id": value.get("unit_id"),
-                "conflicts": value.get("conflicts", []),
-            }
+        if self.extractor is None:
+            result.conflict, result.proposal = self.propose_checked(turn.turn, reply)
         else:
-            assert outcome.error is not None
-            result.proposal = {"outcome": "refused", "error": outcome.error.code}
-        self.counts[f"proposal:{result.proposal['outcome']}"] += 1
+            result.propositions = []
+            for text in self.statements(turn.turn, reply):
+                conflict, proposal = self.propose_checked(turn.turn, text)
+                result.propositions.append({"text": text, "conflict": conflict, "proposal": proposal})
         if turn.evaluated and self.scenario.facts:
             facts = [(fact.id, fact.text) for fact in self.scenario.facts]
             fact_ids = [fact_id for fact_id, _ in facts]
@@ -249,6 +229,66 @@ class ModelScenarioRun:
             )
             result.judge = {"answer": judged.to_json(), **parsed_facts}
         return result
+
+    def statements(self, turn: int, reply: str) -> list[str]:
+        """The extractor's statements of the reply; the reply whole when its answer gave none usable."""
+        assert self.extractor is not None
+
+        def listed(answer: ModelAnswer) -> dict[str, Any]:
+            if not answer.ok:
+                return ExtractParse(False, (), ("no answer from the extractor",)).to_json()
+            return parse_propositions(answer.text).to_json()
+
+        _, parsed = self.ask(self.extractor, EXTRACT_KIND, turn, extract_messages(reply), listed)
+        return list(parsed["propositions"]) if parsed["ok"] else [reply]
+
+    def propose_checked(self, turn: int, text: str) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """``text`` proposed from the game master's channel, with the judge's verdicts on the active
+        units it overlaps; (the conflict check, or None when it overlaps none; the proposal's outcome)."""
+        overlapping = [u for u in self.active() if mentions(text, u["text"])][:MAX_CHECKED_UNITS]
+        verdicts: list[dict[str, Any]] = []
+        conflict: dict[str, Any] | None = None
+        if overlapping:
+            unit_ids = [u["unit_id"] for u in overlapping]
+
+            def conflicts(checked: ModelAnswer) -> dict[str, Any]:
+                if not checked.ok:
+                    return ConflictParse(False, (), ("no answer from the judge",)).to_json()
+                return parse_conflict_answer(checked.text, unit_ids, detector=self.detector).to_json()
+
+            checked, parsed = self.ask(
+                self.judge_model,
+                CONFLICT_KIND,
+                turn,
+                conflict_messages(text, [u["text"] for u in overlapping]),
+                conflicts,
+            )
+            verdicts = list(parsed["verdicts"])
+            conflict = {"units": unit_ids, "answer": checked.to_json(), **parsed}
+        outcome = self.kernel.call(
+            "memory.awmu.propose",
+            {
+                "context_id": self.context,
+                "text": text,
+                "source": "dm",
+                "confidence": GM_CONFIDENCE,
+                "verdicts": verdicts,
+            },
+            principal=AGENT,
+        )
+        self._checked("memory.awmu.propose", outcome, fatal=False)
+        if outcome.ok:
+            value = outcome.value
+            proposal = {
+                "outcome": value.get("outcome"),
+                "unit_id": value.get("unit_id"),
+                "conflicts": value.get("conflicts", []),
+            }
+        else:
+            assert outcome.error is not None
+            proposal = {"outcome": "refused", "error": outcome.error.code}
+        self.counts[f"proposal:{proposal['outcome']}"] += 1
+        return conflict, proposal
 
     def observe(self, number: int) -> dict[str, str]:
         """Governance-level statuses of the facts in the block after a turn (as the offline runner)."""
@@ -285,8 +325,8 @@ class ModelScenarioRun:
             contradicted = {
                 verdict["unit_id"]
                 for result in played
-                if result.conflict is not None
-                for verdict in result.conflict["verdicts"]
+                for conflict in result.conflicts()
+                for verdict in conflict["verdicts"]
                 if verdict["type"] == "CONTRADICTION"
             }
             units = self.active()
@@ -302,15 +342,20 @@ class ModelScenarioRun:
             for result in played:
                 result.block = statuses
             self.turns.extend(played)
+            if self.on_turn is not None:
+                self.on_turn(number, last_turn)
         return ModelRunResult(
             scenario=self.scenario.id,
             condition=self.condition.value,
             run_id=self.run_id,
             gm_model=self.gm.name,
             judge_model=self.judge_model.name,
+            extractor_model=None if self.extractor is None else self.extractor.name,
             turns=tuple(self.turns),
             metrics=self.metrics(),
         )
 
     def metrics(self) -> dict[str, Any]:
-        return scoring.metrics(self.turns, [fact.id for fact in self.scenario.facts], self.counts)
+        return scoring.metrics(
+            self.turns, [(fact.id, fact.text) for fact in self.scenario.facts], self.counts
+        )

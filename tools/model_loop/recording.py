@@ -4,12 +4,15 @@ Every model output enters the kernel through ``kernel.record``, under one of the
 
 - ``model.run`` (``run_record``): the scenario, condition, both models' names and the SHA-256 of the
   setting, once at the start of a run;
-- ``model.gm_reply``, ``model.conflict_check``, ``model.judge`` (``exchange_record``): one model
-  exchange each: the turn, the model's name, the SHA-256 of the request, the answer (text, or the error
-  that came instead) and, for the judge, what was parsed from it.
+- ``model.gm_reply``, ``model.extract``, ``model.conflict_check``, ``model.judge``
+  (``exchange_record``): one model exchange each: the turn, the model's name (and the SHA-256 of its
+  file, for a local model), the SHA-256 of the request, the answer (text, or the error that came
+  instead) and, for the extractor and the judge, what was parsed from it.
 
 ``RecordedModels`` reads those records back and serves the answers in order, as the offline stand-in
-for both models when the same loop runs again against ``JournalReplayKernel``.
+for the models when the same loop runs again against ``JournalReplayKernel``; ``RecordedModels.check``
+wraps a live model instead, which must be asked exactly the recorded requests, with the recorded model
+file, and answer them exactly as recorded (``ModelDivergence`` names the first request that differs).
 """
 
 from __future__ import annotations
@@ -26,34 +29,62 @@ from tools.model_loop.client import ChatModel, Message, ModelAnswer, request_dig
 
 __all__ = [
     "CONFLICT_KIND",
+    "EXTRACT_KIND",
     "GM_KIND",
     "JUDGE_KIND",
     "MODEL_KINDS",
     "RUN_KIND",
+    "ModelDivergence",
     "RecordedModels",
     "as_recorded",
     "exchange_record",
+    "file_of",
     "run_record",
 ]
 
 GM_KIND = "model.gm_reply"
+EXTRACT_KIND = "model.extract"
 CONFLICT_KIND = "model.conflict_check"
 JUDGE_KIND = "model.judge"
 RUN_KIND = "model.run"
-MODEL_KINDS = (GM_KIND, CONFLICT_KIND, JUDGE_KIND)
+MODEL_KINDS = (GM_KIND, EXTRACT_KIND, CONFLICT_KIND, JUDGE_KIND)
+
+
+class ModelDivergence(Exception):
+    """A model re-asked on replay was given another request, is another model file, or answered
+    otherwise than the journal recorded; the message names the first such request."""
+
+
+def file_of(model: ChatModel) -> str | None:
+    """The SHA-256 of the model's file, for a model that runs from one (``LocalChatModel``)."""
+    value = getattr(model, "file_sha256", None)
+    return value if isinstance(value, str) else None
 
 
 def run_record(
-    scenario: str, condition: str, gm_model: str, judge_model: str, setting: str
+    scenario: str,
+    condition: str,
+    gm: ChatModel,
+    judge: ChatModel,
+    setting: str,
+    extractor: ChatModel | None = None,
 ) -> dict[str, Any]:
-    """The payload of the ``model.run`` record that opens a run."""
-    return {
+    """The payload of the ``model.run`` record that opens a run (the extractor's and the models' files
+    only where there are: a run of an earlier release records neither)."""
+    payload: dict[str, Any] = {
         "scenario": scenario,
         "condition": condition,
-        "gm_model": gm_model,
-        "judge_model": judge_model,
+        "gm_model": gm.name,
+        "judge_model": judge.name,
         "setting_sha256": sha256_hex(setting.encode("utf-8")),
     }
+    if extractor is not None:
+        payload["extractor_model"] = extractor.name
+    for role, model in (("gm", gm), ("judge", judge), ("extractor", extractor)):
+        file = None if model is None else file_of(model)
+        if file is not None:
+            payload[f"{role}_model_file_sha256"] = file
+    return payload
 
 
 def as_recorded(raw: object) -> ModelAnswer:
@@ -64,7 +95,7 @@ def as_recorded(raw: object) -> ModelAnswer:
 
 def exchange_record(
     turn: int,
-    model: str,
+    model: ChatModel,
     messages: Sequence[Message],
     answer: ModelAnswer,
     parsed: dict[str, Any] | None,
@@ -73,10 +104,13 @@ def exchange_record(
     role's answer is parsed."""
     payload: dict[str, Any] = {
         "turn": turn,
-        "model": model,
+        "model": model.name,
         "request_sha256": request_digest(messages),
         "answer": answer.to_json(),
     }
+    file = file_of(model)
+    if file is not None:
+        payload["model_file_sha256"] = file
     if parsed is not None:
         payload["parsed"] = parsed
     return payload
@@ -92,6 +126,12 @@ class _Exchange:
     model: str
     request_sha256: str
     answer: ModelAnswer
+    turn: object = None
+    model_file: str | None = None
+    seq: int = 0
+
+    def named(self) -> str:
+        return f"entry {self.seq} ({self.kind}, turn {self.turn}, request {self.request_sha256[:12]})"
 
 
 class RecordedModels:
@@ -121,23 +161,34 @@ class RecordedModels:
             if not isinstance(payload, dict):
                 continue
             if args["kind"] == RUN_KIND:
-                for role in ("gm_model", "judge_model"):
-                    if isinstance(payload.get(role), str):
-                        self._names.setdefault(role, payload[role])
+                for role in ("gm_model", "judge_model", "extractor_model"):
+                    for key in (role, f"{role}_file_sha256"):
+                        if isinstance(payload.get(key), str):
+                            self._names.setdefault(key, payload[key])
                 continue
+            file = payload.get("model_file_sha256")
             self._queue.append(
                 _Exchange(
                     str(args["kind"]),
                     str(payload.get("model", "")),
                     str(payload.get("request_sha256", "")),
                     ModelAnswer.from_json(payload.get("answer")),
+                    payload.get("turn"),
+                    file if isinstance(file, str) else None,
+                    entry.seq,
                 )
             )
         self._next = 0
-        self.gm: ChatModel = _RecordedModel(self, (GM_KIND,), self._names.get("gm_model"))
-        self.judge: ChatModel = _RecordedModel(
-            self, (CONFLICT_KIND, JUDGE_KIND), self._names.get("judge_model")
+        self.gm: ChatModel = self._recorded("gm_model", (GM_KIND,))
+        self.judge: ChatModel = self._recorded("judge_model", (CONFLICT_KIND, JUDGE_KIND))
+        self.extractor: ChatModel | None = (
+            self._recorded("extractor_model", (EXTRACT_KIND,)) if "extractor_model" in self._names else None
         )
+        """The run's extractor (None: the run proposed each reply whole, as before extractors)."""
+
+    def _recorded(self, role: str, kinds: tuple[str, ...]) -> ChatModel:
+        """The stand-in for one role: the name and model file the run's record gives it."""
+        return _RecordedModel(self, kinds, self._names.get(role), self._names.get(f"{role}_file_sha256"))
 
     @property
     def remaining(self) -> int:
@@ -157,12 +208,71 @@ class RecordedModels:
             return ModelAnswer.failure("replay_mismatch", "the request differs from the recorded one")
         return exchange.answer
 
+    def check_model(self, live: ChatModel) -> None:
+        """``ModelDivergence`` naming the first recorded request that another model, or another model
+        file, answered than ``live``: checked before anything is replayed."""
+        for exchange in self._queue:
+            _same_model(exchange, live)
+
+    def check(self, kinds: tuple[str, ...], live: ChatModel) -> ChatModel:
+        """``live`` re-asked in place of the record of ``kinds``: it must get each recorded request, be
+        the recorded model file and answer as recorded, else ``ModelDivergence`` names the request."""
+        return _CheckedModel(self, kinds, live)
+
+    def _take(self, kinds: tuple[str, ...], messages: Sequence[Message]) -> _Exchange:
+        if self._next >= len(self._queue):
+            raise ModelDivergence("the replay asks a model more than the journal recorded")
+        exchange = self._queue[self._next]
+        self._next += 1
+        if exchange.kind not in kinds:
+            raise ModelDivergence(f"{exchange.named()} is not the {'/'.join(kinds)} asked for now")
+        asked = request_digest(messages)
+        if exchange.request_sha256 != asked:
+            raise ModelDivergence(f"{exchange.named()}: the request now is {asked[:12]}")
+        return exchange
+
+
+def _same_model(exchange: _Exchange, live: ChatModel) -> None:
+    now = file_of(live)
+    if exchange.model_file != now or exchange.model != live.name:
+        raise ModelDivergence(
+            f"{exchange.named()} was answered by {exchange.model}, model file "
+            f"{exchange.model_file or '(none)'}; this is {live.name}, model file {now or '(none)'}"
+        )
+
+
+class _CheckedModel:
+    def __init__(self, source: RecordedModels, kinds: tuple[str, ...], live: ChatModel) -> None:
+        self._source = source
+        self._kinds = kinds
+        self._live = live
+
+    @property
+    def name(self) -> str:
+        return self._live.name
+
+    @property
+    def file_sha256(self) -> str | None:
+        return file_of(self._live)
+
+    def complete(self, messages: Sequence[Message]) -> ModelAnswer:
+        exchange = self._source._take(self._kinds, messages)
+        _same_model(exchange, self._live)
+        answer = as_recorded(self._live.complete(messages))
+        if answer != exchange.answer:
+            raise ModelDivergence(f"{exchange.named()}: the model answers otherwise than recorded")
+        return answer
+
 
 class _RecordedModel:
-    def __init__(self, source: RecordedModels, kinds: tuple[str, ...], name: str | None) -> None:
+    def __init__(
+        self, source: RecordedModels, kinds: tuple[str, ...], name: str | None, file_sha256: str | None
+    ) -> None:
         self._source = source
         self._kinds = kinds
         self._name = name if name is not None else source.name_for(kinds)
+        self.file_sha256 = file_sha256
+        """The model file the run recorded for the role (None: a model with no file, or an older run)."""
 
     @property
     def name(self) -> str:

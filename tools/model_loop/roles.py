@@ -1,6 +1,8 @@
 """The model roles: what each is asked, and what is made of its answer.
 
 - the game master answers the player (``gm_messages``); its text is used as it comes;
+- the extractor (``extract_messages``) lists the statements of fact a reply makes, one per line;
+  ``parse_propositions`` reads them (a reply it finds none in is proposed whole);
 - the judge's conflict check (``conflict_messages``) says how a reply relates to the active units it
   overlaps; ``parse_conflict_answer`` turns the answer into ``memory.awmu.propose`` verdicts;
 - the judge's per-fact check (``fact_messages``) says whether a reply confirms, contradicts or does not
@@ -27,17 +29,23 @@ __all__ = [
     "NOT_MENTIONED",
     "UNPARSED",
     "ConflictParse",
+    "ExtractParse",
     "FactParse",
     "conflict_messages",
     "extract_json_object",
+    "extract_messages",
     "fact_messages",
     "gm_messages",
     "parse_conflict_answer",
     "parse_fact_answer",
+    "parse_propositions",
 ]
 
 DEFAULT_VERDICT_CONFIDENCE = 0.8
 MAX_ERRORS = 20
+MAX_PROPOSITIONS = 3
+"""The extractor's first statements are proposed; the rest are recorded as dropped."""
+MAX_PROPOSITION_CHARS = 300
 
 CONFIRMED, CONTRADICTED, NOT_MENTIONED, UNPARSED = "CONFIRMED", "CONTRADICTED", "NOT_MENTIONED", "UNPARSED"
 FACT_VERDICTS = (CONFIRMED, CONTRADICTED, NOT_MENTIONED)
@@ -107,6 +115,17 @@ def conflict_messages(reply: str, units: Sequence[str]) -> list[Message]:
     )
     listed = "\n".join(f"{index}. {text}" for index, text in enumerate(units, start=1))
     return [Message("system", system), Message("user", f"Statement:\n{reply}\n\nFacts:\n{listed}")]
+
+
+def extract_messages(reply: str) -> list[Message]:
+    """The extractor's request: the statements of fact in a game master's reply, one per line."""
+    system = (
+        "You extract facts. List the statements of fact that the game master's reply makes about the "
+        "world: people, places, objects, events. Write each as one short sentence that can be read "
+        f"alone, one per line, at most {MAX_PROPOSITIONS}, nothing else. If the reply states no fact, "
+        "answer NONE."
+    )
+    return [Message("system", system), Message("user", f"Reply:\n{reply}")]
 
 
 def fact_messages(reply: str, facts: Sequence[tuple[str, str]]) -> list[Message]:
@@ -306,3 +325,44 @@ def parse_fact_answer(text: str, fact_ids: Sequence[str]) -> FactParse:
         if fact_id not in judged:
             errors.add(f"fact {fact_id} not judged")
     return FactParse(True, found, tuple(errors.items))
+
+
+@dataclass(frozen=True)
+class ExtractParse:
+    """The statements an extractor listed (``ok``: it listed some, or said NONE)."""
+
+    ok: bool
+    propositions: tuple[str, ...]
+    errors: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "propositions": list(self.propositions), "errors": list(self.errors)}
+
+
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s*")
+_NONE = re.compile(r"^\W*none\W*$", re.IGNORECASE)
+
+
+def parse_propositions(text: str) -> ExtractParse:
+    """The extractor's lines: bullets and numbers stripped, blank and duplicate lines dropped, each cut
+    to ``MAX_PROPOSITION_CHARS``, the first ``MAX_PROPOSITIONS`` kept. ``NONE`` alone is an answer
+    (no statement); an answer with no line left is a parse failure."""
+    errors = _Errors()
+    if _NONE.match(text.strip()):
+        return ExtractParse(True, (), ())
+    found: list[str] = []
+    for line in text.splitlines():
+        sentence = _BULLET.sub("", line).strip().strip("`").strip()
+        if not sentence or _NONE.match(sentence) or sentence.endswith(":"):
+            continue
+        sentence = clean_text(sentence, MAX_PROPOSITION_CHARS)
+        if sentence in found:
+            continue
+        if len(found) == MAX_PROPOSITIONS:
+            errors.add(f"statements past the first {MAX_PROPOSITIONS} dropped")
+            break
+        found.append(sentence)
+    if not found:
+        errors.add("no statement in the answer")
+        return ExtractParse(False, (), tuple(errors.items))
+    return ExtractParse(True, tuple(found), tuple(errors.items))

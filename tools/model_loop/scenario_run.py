@@ -1,0 +1,153 @@
+"""``arvis scenario run FILE --model local|URL``: a scenario played with a model in every role.
+
+The model is the assistant (the game master, whose reply enters memory through the narration channel),
+the extractor (the reply's statements, each proposed) and the judge (verdicts on candidate conflicts,
+and per-fact verdicts on evaluated turns). ``local`` is Gemma 3 270M run in this process
+(``tools.model_loop.local``); a URL is any OpenAI-compatible server (``--model-name`` names its model).
+
+One journal per condition goes to ``--out DIR`` (FULL_AWMU and NO_AWMU unless ``-c`` says otherwise),
+each verified by replay once written. ``--replay`` plays the loop again from those journals instead:
+offline with answers served from the journal (no model needed), or, with ``--model``, re-asking the
+model, which must answer every recorded request as recorded from the recorded model file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from arvis.scenario.conditions import Condition
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError
+from tools.model_loop.cli import load_with_setting
+from tools.model_loop.client import ChatModel, HttpChatModel
+from tools.model_loop.local import INSTALL_HINT, LocalChatModel, ModelNotInstalled
+from tools.model_loop.loop import ModelLoopError
+from tools.model_loop.recording import ModelDivergence
+from tools.model_loop.runs import replay_model_run, run_with_models
+from tools.scenario.report import journal_name
+
+__all__ = ["DEFAULT_CONDITIONS", "command", "open_model"]
+
+DEFAULT_CONDITIONS = (Condition.FULL_AWMU, Condition.NO_AWMU)
+SHOWN = (
+    "fact_survival_judged",
+    "fact_survival_value",
+    "fact_survival_block",
+    "model_calls",
+    "parse_failures",
+)
+
+
+def open_model(spec: str, *, name: str, timeout_s: float) -> ChatModel:
+    """``local``: the packaged local model; an ``http(s)://`` URL: an OpenAI-compatible server."""
+    if spec == "local":
+        try:
+            return LocalChatModel()
+        except ModelNotInstalled as exc:
+            raise CommandError(str(exc), hint=INSTALL_HINT) from None
+    if spec.startswith(("http://", "https://")):
+        return HttpChatModel(spec, name, timeout_s=timeout_s)
+    raise CommandError(f"--model takes 'local' or an http(s):// URL, not {spec!r}")
+
+
+@contextmanager
+def _progress(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
+    """A bar on a terminal (stderr), silent in a pipe and in tests."""
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield lambda done, total: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda done, total: progress.update(task, completed=done, total=total)
+
+
+def _conditions(chosen: Sequence[str] | None) -> list[Condition]:
+    return [Condition(value) for value in chosen] if chosen else list(DEFAULT_CONDITIONS)
+
+
+def _row(condition: Condition, journal: Path, seconds: float, output: dict[str, Any]) -> dict[str, Any]:
+    metrics = output["metrics"]
+    return {
+        "condition": condition.value,
+        "journal": str(journal),
+        "seconds": round(seconds, 1),
+        "replay_verified": output.get("replay_verified"),
+        **{key: metrics.get(key) for key in SHOWN},
+        "judge_value_agreement": metrics.get("judge_value_agreement", {}).get("agreement"),
+        "metrics": metrics,
+    }
+
+
+def command(options: argparse.Namespace) -> int:
+    """Exit 0 when every run (or replay) went through, 1 when one could not go on or diverged, 2 on a
+    usage or I/O problem (no model installed among them)."""
+    scenario, setting = load_with_setting(options.file)
+    if not scenario.runnable:
+        raise CommandError(f"{options.file} cannot be played: it has no player turns")
+    model = None
+    if options.model is not None:
+        model = open_model(options.model, name=options.model_name, timeout_s=options.timeout)
+    elif not options.replay:
+        raise CommandError("a run with a model needs --model local or --model URL")
+    out: Path = options.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot create the directory {out}: {exc}") from None
+    rows: list[dict[str, Any]] = []
+    status = EXIT_OK
+    for condition in _conditions(options.condition):
+        journal = out / journal_name(scenario.id, condition)
+        started = time.perf_counter()
+        try:
+            if options.replay:
+                if not journal.is_file():
+                    raise CommandError(f"no recorded run at {journal}", hint="run it first, without --replay")
+                replayed = replay_model_run(
+                    journal, scenario, condition=condition, setting=setting, live=model
+                )
+                output = {**replayed.to_json(), "replay_verified": True}
+            else:
+                assert model is not None
+                with _progress(f"{scenario.id} {condition.value}", len(scenario.turns)) as on_turn:
+                    report = run_with_models(
+                        scenario,
+                        journal,
+                        gm=model,
+                        judge=model,
+                        extractor=model,
+                        condition=condition,
+                        setting=setting,
+                        on_turn=on_turn,
+                    )
+                output = report.to_json()
+        except (ModelLoopError, ModelDivergence) as exc:
+            print(f"arvis: {condition.value}: {exc}", file=sys.stderr)
+            status = EXIT_FAILED
+            continue
+        rows.append(_row(condition, journal, time.perf_counter() - started, output))
+        if output.get("replay_verified") is False:
+            status = EXIT_FAILED
+    _show(rows, options.output)
+    return status
+
+
+def _show(rows: list[dict[str, Any]], output: str) -> None:
+    if output == "json":
+        print(json.dumps(rows, indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    header = ("condition", "seconds", *SHOWN, "judge_value_agreement", "replay_verified")
+    print("\t".join(header))
+    for row in rows:
+        print("\t".join("-" if row.get(key) is None else str(row[key]) for key in header))
