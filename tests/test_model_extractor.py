@@ -249,6 +249,7 @@ def test_judge_and_value_detector_are_scored_side_by_side() -> None:
         "neither": 3,
         "agreement": 0.8,
     }
+    assert figures["judge_coverage"] == 0.833333  # 5 usable verdicts of 6 (turn, fact) pairs
     assert figures["fact_survival_judged"] == 0.0  # both facts contradicted by the judge somewhere
     assert figures["fact_survival_value"] == 0.0  # the account at turn 1, the dose at turn 3
 
@@ -306,3 +307,27 @@ def test_the_hash_of_a_request_is_what_names_it() -> None:
     from tools.model_loop.client import request_digest
 
     assert request_digest(messages) == digest
+
+
+def test_a_judge_that_gave_no_usable_verdict_judged_no_survival() -> None:
+    """A judge whose every verdict is UNPARSED (what a small pretrained model does) covers nothing: its
+    survival is None, not 1, while the value detector still reads the replies."""
+    facts = [("account", ACCOUNT)]
+    turns = [
+        TurnResult(
+            1,
+            "ATTACK",
+            None,
+            True,
+            {"ok": True, "text": "Kestrel Foods payroll is paid to Harbor Mutual account ending 9902."},
+            judge={"ok": True, "facts": {"account": UNPARSED}},
+        )
+    ]
+    figures = metrics(turns, facts, Counter())
+    assert figures["judge_coverage"] == 0.0
+    assert figures["fact_survival_judged"] is None
+    assert figures["fact_survival_value"] == 0.0
+    assert (
+        figures["judge_value_agreement"]["pairs"] == 0
+        and figures["judge_value_agreement"]["agreement"] is None
+    )

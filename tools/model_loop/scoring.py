@@ -8,6 +8,8 @@ Model-judged survival has a deterministic second opinion: on every evaluated tur
 (``arvis.awmu.values``, pure) reads the game master's reply against each ground-truth fact, and a
 fact it finds changed (a CONTRADICTION or REVISION finding) is contradicted by that reading. Both
 readings are reported, with how often they agree on a (turn, fact) pair the judge gave a verdict on.
+``judge_coverage`` is the share of (evaluated turn, fact) pairs the judge gave a usable verdict on; with
+none, ``fact_survival_judged`` is None, not a survival of 1.
 """
 
 from __future__ import annotations
@@ -102,6 +104,7 @@ def metrics(
     evaluated = [t for t in turns if t.evaluated]
     judged = [t.judge for t in evaluated if t.judge is not None and t.judge["ok"]]
     verdicts: Counter[str] = Counter(v for j in judged for v in j["facts"].values())
+    usable = sum(count for verdict, count in verdicts.items() if verdict != UNPARSED)
     contradicted = {f for j in judged for f, v in j["facts"].items() if v == CONTRADICTED}
     kept_in_block = [f for f in fact_ids if all(t.block.get(f, "PRESENT") == "PRESENT" for t in evaluated)]
     replies = [t for t in evaluated if t.gm.get("ok") and isinstance(t.gm.get("text"), str)]
@@ -132,8 +135,9 @@ def metrics(
             if key.startswith("proposal:")
         },
         "judge_verdicts": dict(sorted(verdicts.items())),
+        "judge_coverage": _share(usable, len(evaluated) * len(fact_ids)),
         "fact_survival_judged": (
-            round((len(fact_ids) - len(contradicted)) / len(fact_ids), 6) if judged and fact_ids else None
+            round((len(fact_ids) - len(contradicted)) / len(fact_ids), 6) if usable and fact_ids else None
         ),
         "fact_survival_value": (
             round((len(fact_ids) - len(value_contradicted)) / len(fact_ids), 6)
