@@ -6,7 +6,8 @@ replays offline, byte for byte, with no model and no network (DESIGN.md §6):
 - the run starts with a ``model.run`` record naming the scenario, condition and both models;
 - each player turn, the game master gets the assembled block (``memory.awmu.assemble``) and the
   player's message; its answer (text, or the error that came instead) is journaled with
-  ``kernel.record`` (kind ``model.gm_reply``) and, when it has text, proposed from source ``dm``;
+  ``kernel.record`` (kind ``model.gm_reply``) and, when it has text, proposed from source ``dm``: whole,
+  or, with an extractor, each statement the extractor lists (kind ``model.extract``);
 - the judge is asked whether the reply contradicts, revises or progresses each active unit it
   overlaps (two shared key terms); its raw answer is journaled (kind ``model.conflict_check``) and
   the parsed answers are the ``verdicts`` argument of that proposal, so they are journaled again, in
@@ -22,13 +23,16 @@ when the same loop runs again against ``JournalReplayKernel``.
 One module per job:
 
 - ``client``: a chat model over an OpenAI-compatible HTTP API, failures as data;
+- ``local``: the local model (Gemma 3 270M, GGUF, llama-cpp-python on the CPU; the ``model`` extra);
 - ``roles``: what the game master and the judge are asked, and the total parsing of their answers;
 - ``recording``: what is journaled as recorded input, and ``RecordedModels``, which serves it back;
 - ``loop``: ``ModelScenarioRun``, the turns played on a kernel (live or replay alike);
 - ``scoring``: each turn's outcome, the run's result and its figures;
 - ``runs``: a live run into a fresh journal verified by replay (``run_with_models``), and its offline
   replay (``replay_model_run``);
-- ``args`` and ``cli``: the command, ``python -m tools.model_loop`` or ``arvis scenario model-run``.
+- ``args`` and ``cli``: the command, ``python -m tools.model_loop`` or ``arvis scenario model-run``;
+- ``scenario_run``: ``arvis scenario run FILE --model local|URL``, one model as assistant, extractor and
+  judge (``specs/scenarios.md`` §12).
 
 This package imports none of them, so that registering the command's arguments stays cheap.
 """
