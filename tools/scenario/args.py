@@ -41,6 +41,8 @@ def _scenario_run(options: argparse.Namespace) -> int:
     else every condition offline (``tools.cmd_scenario``)."""
     if options.model is None and not options.replay:
         return _later("_run")(options)
+    if getattr(options, "legacy_out", None) is not None:
+        options.out = options.legacy_out
     if options.output in ("md", "html"):
         from tools.common import CommandError
 
