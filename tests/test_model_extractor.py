@@ -196,6 +196,11 @@ def test_a_model_that_answers_otherwise_is_a_divergence_naming_the_request(tmp_p
         ("Facts:\n1. A is B.\n1. A is B.", True, ["A is B."]),
         ("\n\n   \n", False, []),
         ("```\n- A is B.\n```", True, ["A is B."]),
+        ("```text\nA is B.\n```", True, ["A is B."]),
+        # a value at the start of a line is not a list marker
+        ("12.5 mg of warfarin is given daily.", True, ["12.5 mg of warfarin is given daily."]),
+        ("2.5 mg at night.\n-5 degrees outside.", True, ["2.5 mg at night.", "-5 degrees outside."]),
+        ("- 12.5 mg is the dose.", True, ["12.5 mg is the dose."]),
     ],
 )
 def test_statements_are_read_from_lines(text: str, ok: bool, statements: list[str]) -> None:
@@ -331,3 +336,80 @@ def test_a_judge_that_gave_no_usable_verdict_judged_no_survival() -> None:
         figures["judge_value_agreement"]["pairs"] == 0
         and figures["judge_value_agreement"]["agreement"] is None
     )
+
+
+def judged(number: int, reply: str, verdicts: dict[str, str]) -> TurnResult:
+    """An evaluated turn: the assistant's reply and the judge's per-fact verdicts on it."""
+    return TurnResult(
+        number, "ATTACK", None, True, {"ok": True, "text": reply}, judge={"ok": True, "facts": verdicts}
+    )
+
+
+def test_agreement_pairs_each_reply_with_its_own_verdicts_when_turn_numbers_repeat() -> None:
+    """Two player turns may share a number: each reply is read with the judge's verdicts on it."""
+    facts = [("account", ACCOUNT)]
+    swapped = "Kestrel Foods payroll is paid to Harbor Mutual account ending 9902."
+    turns = [
+        judged(4, swapped, {"account": CONTRADICTED}),
+        judged(4, "Nothing happens.", {"account": NOT_MENTIONED}),
+    ]
+    agreement = metrics(turns, facts, Counter())["judge_value_agreement"]
+    assert (agreement["both"], agreement["neither"], agreement["agreement"]) == (1, 1, 1.0)
+
+
+def test_judged_survival_counts_only_the_facts_the_judge_ruled_on() -> None:
+    facts = [("account", ACCOUNT), ("dose", DOSE)]
+    turns = [judged(1, "Mr. Alvarez takes warfarin 50 mg daily.", {"account": CONFIRMED, "dose": UNPARSED})]
+    figures = metrics(turns, facts, Counter())
+    assert figures["judge_coverage"] == 0.5 and figures["facts_judged"] == 1
+    assert figures["fact_survival_judged"] == 1.0  # of the one fact judged, not of both
+    assert figures["fact_survival_value"] == 0.5
+    assert metrics(turns, facts, Counter(), block_shown=False)["fact_survival_block"] is None
+
+
+def write_small(tmp_path: Path) -> Path:
+    scenario_file = tmp_path / "s.yml"
+    scenario_file.write_text(
+        yaml.safe_dump(
+            {
+                "id": "s",
+                "groundTruth": [{"id": "account", "text": ACCOUNT}],
+                "turns": [{"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[1]}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    return scenario_file
+
+
+def test_url_options_are_refused_with_the_local_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario_file = write_small(tmp_path)
+    command = ["scenario", "run", str(scenario_file), "--model", "local", "--out", str(tmp_path / "o")]
+    assert arvis([*command, "--model-name", "foo"]) == 2
+    assert "--model-name and --timeout are for a --model URL" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        arvis([*command[:-2], "--model", "http://127.0.0.1:9/v1", "--timeout", "0"])
+    assert stopped.value.code == 2
+    assert "a number of seconds above 0" in capsys.readouterr().err
+
+
+def test_replaying_what_is_not_a_model_run_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario_file = write_small(tmp_path)
+    out = tmp_path / "o"
+    # no journal at all: refused before anything is replayed
+    assert arvis(["scenario", "run", str(scenario_file), "--replay", "--out", str(out)]) == 2
+    assert "no recorded run at" in capsys.readouterr().err
+    # journals of offline runs (no model in the loop) in the same place
+    assert (
+        arvis(["scenario", "run", str(scenario_file), "-c", "FULL_AWMU", "--out", str(out), "-o", "json"])
+        == 0
+    )
+    capsys.readouterr()
+    assert (
+        arvis(["scenario", "run", str(scenario_file), "-c", "FULL_AWMU", "--replay", "--out", str(out)]) == 1
+    )
+    assert "holds no model run (no model.run record)" in capsys.readouterr().err

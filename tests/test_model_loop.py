@@ -613,3 +613,30 @@ def test_arvis_scenario_run_with_a_model_url_then_replay(
     offline = json.loads(capsys.readouterr().out)
     assert [row["metrics"] for row in offline] == [row["metrics"] for row in live]
     assert [row["metrics"] for row in reasked] == [row["metrics"] for row in live]
+
+
+def test_a_model_run_where_every_call_failed_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tools.cli import main as arvis
+
+    scenario_file = tmp_path / "small.yml"
+    scenario_file.write_text(
+        yaml.safe_dump(
+            {
+                "id": "cli-small",
+                "groundTruth": [{"id": "fact-1", "text": KRELL}],
+                "turns": [{"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[4]}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    with stub_server(canned(), {GM: "http500"}) as stub:
+        code = arvis(
+            ["scenario", "run", str(scenario_file), "-c", "FULL_AWMU", "--out", str(tmp_path / "o"),
+             "--model", stub.base_url, "--model-name", GM, "-o", "json"]
+        )  # fmt: skip
+    captured = capsys.readouterr()
+    (row,) = json.loads(captured.out)
+    assert code == 1 and "every model call failed" in captured.err
+    assert row["model_errors"] == row["model_calls"] > 0 and row["replay_verified"] is True

@@ -74,8 +74,14 @@ def local_model_path() -> Path:
         raise ModelNotInstalled(f"the local model is not installed: {INSTALL_HINT}") from None
     try:
         return Path(assemble())
-    except (OSError, ValueError) as exc:
-        raise ModelNotInstalled(f"the local model file could not be assembled: {exc}") from exc
+    except ImportError as exc:  # a chunk package missing
+        raise ModelNotInstalled(
+            f"a part of the local model is not installed ({exc}): {INSTALL_HINT}"
+        ) from exc
+    except (OSError, ValueError) as exc:  # a cached file half written or altered
+        raise ModelNotInstalled(
+            f"the local model file could not be assembled: {exc}; remove the cached file and run again"
+        ) from exc
 
 
 def file_sha256(path: Path) -> str:
@@ -101,7 +107,7 @@ class LocalChatModel:
         max_tokens: int = MAX_ANSWER_TOKENS,
     ) -> None:
         try:
-            from llama_cpp import Llama
+            import llama_cpp
         except ImportError:
             raise ModelNotInstalled(f"llama-cpp-python is not installed: {INSTALL_HINT}") from None
         self.path = local_model_path() if path is None else path
@@ -110,13 +116,18 @@ class LocalChatModel:
         self.file_sha256 = file_sha256(self.path)
         self._name = name
         self._max_tokens = max_tokens
-        self._llama: Any = Llama(
-            model_path=str(self.path),
-            n_ctx=CONTEXT_TOKENS,
-            n_threads=threads or os.cpu_count() or 1,
-            seed=SEED,
-            verbose=False,
-        )
+        self.runtime = f"llama-cpp-python {getattr(llama_cpp, '__version__', '?')}"
+        """What ran the file: recorded with the run (another version may answer otherwise)."""
+        try:
+            self._llama: Any = llama_cpp.Llama(
+                model_path=str(self.path),
+                n_ctx=CONTEXT_TOKENS,
+                n_threads=threads or os.cpu_count() or 1,
+                seed=SEED,
+                verbose=False,
+            )
+        except Exception as exc:  # a file that is not a GGUF model, a runtime too old for it
+            raise ModelNotInstalled(f"the model file {self.path} could not be loaded: {exc}") from exc
 
     def __repr__(self) -> str:
         return f"LocalChatModel(path={str(self.path)!r}, sha256={self.file_sha256[:12]})"

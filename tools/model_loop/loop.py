@@ -357,5 +357,8 @@ class ModelScenarioRun:
 
     def metrics(self) -> dict[str, Any]:
         return scoring.metrics(
-            self.turns, [(fact.id, fact.text) for fact in self.scenario.facts], self.counts
+            self.turns,
+            [(fact.id, fact.text) for fact in self.scenario.facts],
+            self.counts,
+            block_shown=self.plan.inject,
         )

@@ -40,6 +40,7 @@ __all__ = [
     "exchange_record",
     "file_of",
     "run_record",
+    "runtime_of",
 ]
 
 GM_KIND = "model.gm_reply"
@@ -84,7 +85,16 @@ def run_record(
         file = None if model is None else file_of(model)
         if file is not None:
             payload[f"{role}_model_file_sha256"] = file
+        runtime = None if model is None else runtime_of(model)
+        if runtime is not None:
+            payload[f"{role}_model_runtime"] = runtime
     return payload
+
+
+def runtime_of(model: ChatModel) -> str | None:
+    """What runs the model's file (``llama-cpp-python 0.3.36``), for a model that says."""
+    value = getattr(model, "runtime", None)
+    return value if isinstance(value, str) else None
 
 
 def as_recorded(raw: object) -> ModelAnswer:
@@ -146,6 +156,8 @@ class RecordedModels:
     def __init__(self, entries: Iterable[JournalEntry], *, run_id: str | None = None) -> None:
         self._queue: list[_Exchange] = []
         self._names: dict[str, str] = {}
+        self.has_run = False
+        """The journal holds a ``model.run`` record (of ``run_id``, when given)."""
         for entry in entries:
             if entry.syscall != "kernel.record" or entry.status != "ok":
                 continue
@@ -161,8 +173,9 @@ class RecordedModels:
             if not isinstance(payload, dict):
                 continue
             if args["kind"] == RUN_KIND:
+                self.has_run = True
                 for role in ("gm_model", "judge_model", "extractor_model"):
-                    for key in (role, f"{role}_file_sha256"):
+                    for key in (role, f"{role}_file_sha256", f"{role}_runtime"):
                         if isinstance(payload.get(key), str):
                             self._names.setdefault(key, payload[key])
                 continue
@@ -188,7 +201,17 @@ class RecordedModels:
 
     def _recorded(self, role: str, kinds: tuple[str, ...]) -> ChatModel:
         """The stand-in for one role: the name and model file the run's record gives it."""
-        return _RecordedModel(self, kinds, self._names.get(role), self._names.get(f"{role}_file_sha256"))
+        return _RecordedModel(
+            self,
+            kinds,
+            self._names.get(role),
+            self._names.get(f"{role}_file_sha256"),
+            self._names.get(f"{role}_runtime"),
+        )
+
+    def runtime_for(self, kinds: tuple[str, ...]) -> str | None:
+        role = {GM_KIND: "gm_model", EXTRACT_KIND: "extractor_model"}.get(kinds[0], "judge_model")
+        return self._names.get(f"{role}_runtime")
 
     @property
     def remaining(self) -> int:
@@ -255,23 +278,37 @@ class _CheckedModel:
     def file_sha256(self) -> str | None:
         return file_of(self._live)
 
+    @property
+    def runtime(self) -> str | None:
+        return runtime_of(self._live)
+
     def complete(self, messages: Sequence[Message]) -> ModelAnswer:
         exchange = self._source._take(self._kinds, messages)
         _same_model(exchange, self._live)
         answer = as_recorded(self._live.complete(messages))
         if answer != exchange.answer:
-            raise ModelDivergence(f"{exchange.named()}: the model answers otherwise than recorded")
+            recorded, now = self._source.runtime_for(self._kinds), runtime_of(self._live)
+            runtimes = (
+                "" if recorded == now else f" (recorded with {recorded or '?'}, run now by {now or '?'})"
+            )
+            raise ModelDivergence(f"{exchange.named()}: the model answers otherwise than recorded{runtimes}")
         return answer
 
 
 class _RecordedModel:
     def __init__(
-        self, source: RecordedModels, kinds: tuple[str, ...], name: str | None, file_sha256: str | None
+        self,
+        source: RecordedModels,
+        kinds: tuple[str, ...],
+        name: str | None,
+        file_sha256: str | None,
+        runtime: str | None,
     ) -> None:
         self._source = source
         self._kinds = kinds
         self._name = name if name is not None else source.name_for(kinds)
         self.file_sha256 = file_sha256
+        self.runtime = runtime
         """The model file the run recorded for the role (None: a model with no file, or an older run)."""
 
     @property

@@ -269,7 +269,8 @@ def parse_conflict_answer(text: str, unit_ids: Sequence[str], *, detector: str) 
 
 @dataclass(frozen=True)
 class FactParse:
-    """A verdict for every fact id (``UNPARSED`` where the answer gave none usable)."""
+    """A verdict for every fact id (``UNPARSED`` where the answer gave none usable); ``ok``: at least one
+    fact was judged."""
 
     ok: bool
     facts: dict[str, str]
@@ -324,7 +325,7 @@ def parse_fact_answer(text: str, fact_ids: Sequence[str]) -> FactParse:
     for fact_id in fact_ids:
         if fact_id not in judged:
             errors.add(f"fact {fact_id} not judged")
-    return FactParse(True, found, tuple(errors.items))
+    return FactParse(bool(judged), found, tuple(errors.items))
 
 
 @dataclass(frozen=True)
@@ -339,7 +340,9 @@ class ExtractParse:
         return {"ok": self.ok, "propositions": list(self.propositions), "errors": list(self.errors)}
 
 
-_BULLET = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s*")
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s+")
+"""A list marker and the space after it: "2.5 mg" and "-5 degrees" are values, not markers."""
+_FENCE_LINE = re.compile(r"^\s*```[\w-]*\s*$")
 _NONE = re.compile(r"^\W*none\W*$", re.IGNORECASE)
 
 
@@ -352,7 +355,9 @@ def parse_propositions(text: str) -> ExtractParse:
         return ExtractParse(True, (), ())
     found: list[str] = []
     for line in text.splitlines():
-        sentence = _BULLET.sub("", line).strip().strip("`").strip()
+        if _FENCE_LINE.match(line):
+            continue
+        sentence = _BULLET.sub("", line).strip()
         if not sentence or _NONE.match(sentence) or sentence.endswith(":"):
             continue
         sentence = clean_text(sentence, MAX_PROPOSITION_CHARS)

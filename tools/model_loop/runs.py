@@ -22,7 +22,14 @@ from kernel.clock import ManualClock
 from syscalls.table import SYSCALL_TABLE
 from tools.model_loop.client import ChatModel
 from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
-from tools.model_loop.recording import CONFLICT_KIND, EXTRACT_KIND, GM_KIND, JUDGE_KIND, RecordedModels
+from tools.model_loop.recording import (
+    CONFLICT_KIND,
+    EXTRACT_KIND,
+    GM_KIND,
+    JUDGE_KIND,
+    RUN_KIND,
+    RecordedModels,
+)
 from tools.model_loop.scoring import ModelRunResult
 
 __all__ = ["ModelRunReport", "replay_model_run", "run_with_models"]
@@ -96,6 +103,7 @@ def replay_model_run(
     condition: Condition = Condition.FULL_AWMU,
     setting: str = "",
     live: ChatModel | None = None,
+    on_turn: Callable[[int, int], None] | None = None,
 ) -> ModelRunResult:
     """The same loop again, offline: kernel results and model answers both served from the journal.
     With ``live``, that model is asked again in place of every recorded role instead, and must give
@@ -106,6 +114,8 @@ def replay_model_run(
     reader = JournalReader.open(str(journal))
     try:
         models = RecordedModels(reader.entries())
+        if not models.has_run:
+            raise ModelLoopError(f"{journal} holds no model run (no {RUN_KIND} record): nothing to replay")
         gm, judge, extractor = models.gm, models.judge, models.extractor
         if live is not None:
             models.check_model(live)
@@ -121,6 +131,7 @@ def replay_model_run(
             condition=condition,
             setting=setting,
             extractor=extractor,
+            on_turn=on_turn,
         ).run()
         if not kernel.exhausted or models.remaining:
             raise ModelLoopError(

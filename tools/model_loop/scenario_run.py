@@ -5,7 +5,8 @@ the extractor (the reply's statements, each proposed) and the judge (verdicts on
 and per-fact verdicts on evaluated turns). ``local`` is Gemma 3 270M run in this process
 (``tools.model_loop.local``); a URL is any OpenAI-compatible server (``--model-name`` names its model).
 
-One journal per condition goes to ``--out DIR`` (FULL_AWMU and NO_AWMU unless ``-c`` says otherwise),
+One journal per condition goes to ``--out DIR`` (default ``model-runs``, apart from the offline runs'
+``scenario-journals``; FULL_AWMU and NO_AWMU unless ``-c`` says otherwise),
 each verified by replay once written. ``--replay`` plays the loop again from those journals instead:
 offline with answers served from the journal (no model needed), or, with ``--model``, re-asking the
 model, which must answer every recorded request as recorded from the recorded model file.
@@ -26,6 +27,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arvis.scenario.conditions import Condition
+from arvis.scenario.schema import Scenario
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.model_loop.cli import load_with_setting
 from tools.model_loop.client import ChatModel, HttpChatModel
@@ -39,6 +41,7 @@ __all__ = ["DEFAULT_CONDITIONS", "command", "open_model"]
 
 DEFAULT_CONDITIONS = (Condition.FULL_AWMU, Condition.NO_AWMU)
 SHOWN = (
+    "model_errors",
     "judge_coverage",
     "fact_survival_judged",
     "fact_survival_value",
@@ -48,15 +51,17 @@ SHOWN = (
 )
 
 
-def open_model(spec: str, *, name: str, timeout_s: float) -> ChatModel:
+def open_model(spec: str, *, name: str | None, timeout_s: float | None) -> ChatModel:
     """``local``: the packaged local model; an ``http(s)://`` URL: an OpenAI-compatible server."""
     if spec == "local":
+        if name is not None or timeout_s is not None:
+            raise CommandError("--model-name and --timeout are for a --model URL, not the local model")
         try:
             return LocalChatModel()
         except ModelNotInstalled as exc:
             raise CommandError(str(exc), hint=INSTALL_HINT) from None
     if spec.startswith(("http://", "https://")):
-        return HttpChatModel(spec, name, timeout_s=timeout_s)
+        return HttpChatModel(spec, name or "default", timeout_s=timeout_s or 120.0)
     raise CommandError(f"--model takes 'local' or an http(s):// URL, not {spec!r}")
 
 
@@ -102,46 +107,68 @@ def command(options: argparse.Namespace) -> int:
     elif not options.replay:
         raise CommandError("a run with a model needs --model local or --model URL")
     out: Path = options.out
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CommandError(f"cannot create the directory {out}: {exc}") from None
+    conditions = _conditions(options.condition)
+    journals = {condition: out / journal_name(scenario.id, condition) for condition in conditions}
+    if options.replay:  # every journal is checked before minutes go into re-asking a model
+        missing = [str(path) for path in journals.values() if not path.is_file()]
+        if missing:
+            raise CommandError(
+                f"no recorded run at {', '.join(missing)}", hint="run it first, without --replay"
+            )
+    else:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"cannot create the directory {out}: {exc}") from None
     rows: list[dict[str, Any]] = []
     status = EXIT_OK
-    for condition in _conditions(options.condition):
-        journal = out / journal_name(scenario.id, condition)
+    for condition, journal in journals.items():
         started = time.perf_counter()
         try:
-            if options.replay:
-                if not journal.is_file():
-                    raise CommandError(f"no recorded run at {journal}", hint="run it first, without --replay")
-                replayed = replay_model_run(
-                    journal, scenario, condition=condition, setting=setting, live=model
-                )
-                output = {**replayed.to_json(), "replay_verified": True}
-            else:
-                assert model is not None
-                with _progress(f"{scenario.id} {condition.value}", len(scenario.turns)) as on_turn:
-                    report = run_with_models(
-                        scenario,
-                        journal,
-                        gm=model,
-                        judge=model,
-                        extractor=model,
-                        condition=condition,
-                        setting=setting,
-                        on_turn=on_turn,
-                    )
-                output = report.to_json()
+            with _progress(f"{scenario.id} {condition.value}", len(scenario.turns)) as on_turn:
+                output = _play(options, model, scenario, setting, condition, journal, on_turn)
         except (ModelLoopError, ModelDivergence) as exc:
             print(f"arvis: {condition.value}: {exc}", file=sys.stderr)
             status = EXIT_FAILED
             continue
         rows.append(_row(condition, journal, time.perf_counter() - started, output))
+        metrics = output["metrics"]
         if output.get("replay_verified") is False:
+            status = EXIT_FAILED
+        if metrics["model_calls"] and metrics["model_errors"] == metrics["model_calls"]:
+            print(f"arvis: {condition.value}: every model call failed (model_errors)", file=sys.stderr)
             status = EXIT_FAILED
     _show(rows, options.output)
     return status
+
+
+def _play(
+    options: argparse.Namespace,
+    model: ChatModel | None,
+    scenario: Scenario,
+    setting: str,
+    condition: Condition,
+    journal: Path,
+    on_turn: Callable[[int, int], None],
+) -> dict[str, Any]:
+    """One condition: replayed from ``journal`` (``--replay``), else played live into it."""
+    if options.replay:
+        replayed = replay_model_run(
+            journal, scenario, condition=condition, setting=setting, live=model, on_turn=on_turn
+        )
+        return {**replayed.to_json(), "replay_verified": True}
+    assert model is not None
+    report = run_with_models(
+        scenario,
+        journal,
+        gm=model,
+        judge=model,
+        extractor=model,
+        condition=condition,
+        setting=setting,
+        on_turn=on_turn,
+    )
+    return report.to_json()
 
 
 def _show(rows: list[dict[str, Any]], output: str) -> None:

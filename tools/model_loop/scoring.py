@@ -8,8 +8,9 @@ Model-judged survival has a deterministic second opinion: on every evaluated tur
 (``arvis.awmu.values``, pure) reads the game master's reply against each ground-truth fact, and a
 fact it finds changed (a CONTRADICTION or REVISION finding) is contradicted by that reading. Both
 readings are reported, with how often they agree on a (turn, fact) pair the judge gave a verdict on.
-``judge_coverage`` is the share of (evaluated turn, fact) pairs the judge gave a usable verdict on; with
-none, ``fact_survival_judged`` is None, not a survival of 1.
+``judge_coverage`` is the share of (evaluated turn, fact) pairs the judge gave a usable verdict on, and
+``fact_survival_judged`` is taken over the facts it gave at least one usable verdict on (``facts_judged``;
+None when there is none, never a survival of 1 by default).
 """
 
 from __future__ import annotations
@@ -97,27 +98,34 @@ def _share(part: int, whole: int) -> float | None:
 
 
 def metrics(
-    turns: Sequence[TurnResult], facts: Sequence[tuple[str, str]], counts: Counter[str]
+    turns: Sequence[TurnResult],
+    facts: Sequence[tuple[str, str]],
+    counts: Counter[str],
+    *,
+    block_shown: bool = True,
 ) -> dict[str, Any]:
-    """The run's figures; ``facts`` are the scenario's ground-truth facts (id, text), in order."""
+    """The run's figures; ``facts`` are the scenario's ground-truth facts (id, text), in order;
+    ``block_shown``: the condition gives the assistant a memory block (else no block survival)."""
     fact_ids = [fact_id for fact_id, _ in facts]
     evaluated = [t for t in turns if t.evaluated]
-    judged = [t.judge for t in evaluated if t.judge is not None and t.judge["ok"]]
-    verdicts: Counter[str] = Counter(v for j in judged for v in j["facts"].values())
+    judgements = [(index, t.judge["facts"]) for index, t in enumerate(evaluated) if t.judge is not None]
+    verdicts: Counter[str] = Counter(v for _, found in judgements for v in found.values())
     usable = sum(count for verdict, count in verdicts.items() if verdict != UNPARSED)
-    contradicted = {f for j in judged for f, v in j["facts"].items() if v == CONTRADICTED}
+    judged_facts = {f for _, found in judgements for f, v in found.items() if v != UNPARSED}
+    contradicted = {f for _, found in judgements for f, v in found.items() if v == CONTRADICTED}
     kept_in_block = [f for f in fact_ids if all(t.block.get(f, "PRESENT") == "PRESENT" for t in evaluated)]
-    replies = [t for t in evaluated if t.gm.get("ok") and isinstance(t.gm.get("text"), str)]
-    by_value = {t.turn: value_verdicts(str(t.gm["text"]), facts) for t in replies}
+    by_value = {  # by the turn's place among the evaluated ones: two turns may share a number
+        index: value_verdicts(str(t.gm["text"]), facts)
+        for index, t in enumerate(evaluated)
+        if t.gm.get("ok") and isinstance(t.gm.get("text"), str)
+    }
     value_contradicted = {f for flags in by_value.values() for f, flagged in flags.items() if flagged}
     agreement: Counter[str] = Counter()
-    for t in replies:
-        if t.judge is None or not t.judge["ok"]:
-            continue
-        for fact_id, verdict in t.judge["facts"].items():
-            if verdict == UNPARSED or fact_id not in by_value[t.turn]:
+    for index, found in judgements:
+        for fact_id, verdict in found.items():
+            if verdict == UNPARSED or fact_id not in by_value.get(index, {}):
                 continue
-            judge_says, value_says = verdict == CONTRADICTED, by_value[t.turn][fact_id]
+            judge_says, value_says = verdict == CONTRADICTED, by_value[index][fact_id]
             agreement[
                 {(True, True): "both", (True, False): "judge_only", (False, True): "value_only"}.get(
                     (judge_says, value_says), "neither"
@@ -136,12 +144,11 @@ def metrics(
         },
         "judge_verdicts": dict(sorted(verdicts.items())),
         "judge_coverage": _share(usable, len(evaluated) * len(fact_ids)),
-        "fact_survival_judged": (
-            round((len(fact_ids) - len(contradicted)) / len(fact_ids), 6) if usable and fact_ids else None
-        ),
+        "facts_judged": len(judged_facts),
+        "fact_survival_judged": _share(len(judged_facts - contradicted), len(judged_facts)),
         "fact_survival_value": (
             round((len(fact_ids) - len(value_contradicted)) / len(fact_ids), 6)
-            if replies and fact_ids
+            if by_value and fact_ids
             else None
         ),
         "judge_value_agreement": {
@@ -149,5 +156,7 @@ def metrics(
             **{key: agreement[key] for key in ("both", "judge_only", "value_only", "neither")},
             "agreement": _share(agreement["both"] + agreement["neither"], compared),
         },
-        "fact_survival_block": round(len(kept_in_block) / len(fact_ids), 6) if fact_ids else None,
+        "fact_survival_block": (
+            round(len(kept_in_block) / len(fact_ids), 6) if fact_ids and block_shown else None
+        ),
     }

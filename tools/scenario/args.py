@@ -8,6 +8,7 @@ so ``arvis --help`` or ``arvis call`` never pays for them.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,9 +41,12 @@ def _scenario_run(options: argparse.Namespace) -> int:
     """``arvis scenario run``: with ``--model`` or ``--replay``, ``tools.model_loop.scenario_run``;
     else every condition offline (``tools.cmd_scenario``)."""
     if options.model is None and not options.replay:
+        options.out = options.out or Path("scenario-journals")
         return _later("_run")(options)
     if getattr(options, "legacy_out", None) is not None:
+        print("arvis: note: `scenario run --db DIR` is deprecated; write --out DIR", file=sys.stderr)
         options.out = options.legacy_out
+    options.out = options.out or Path("model-runs")
     if options.output in ("md", "html"):
         from tools.common import CommandError
 
@@ -59,6 +63,16 @@ def _model_run(options: argparse.Namespace) -> int:
     from tools.model_loop.cli import command
 
     return command(options)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError("a number of seconds above 0, at most 3600")
+    return value
 
 
 def _add_conditions(parser: argparse.ArgumentParser) -> None:
@@ -84,9 +98,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument(
         "--out",
         type=Path,
-        default=Path("scenario-journals"),
         metavar="DIR",
-        help="the directory the runs' journals are written to (one file per condition)",
+        help="the directory the runs' journals are written to, one file per condition (default: "
+        "scenario-journals, and model-runs for a run with a model)",
     )
     run.add_argument(  # before --db meant a database everywhere else; kept, with a notice
         "--db", dest="legacy_out", type=Path, default=argparse.SUPPRESS, help="deprecated: --out DIR"
@@ -99,8 +113,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "the CPU; pip install -e '.[model]') or an OpenAI-compatible server's URL; conditions default "
         "to FULL_AWMU and NO_AWMU",
     )
-    run.add_argument("--model-name", default="default", help="the model a --model URL serves")
-    run.add_argument("--timeout", type=float, default=120.0, help="seconds a --model URL may take")
+    run.add_argument("--model-name", help="the model a --model URL serves (default: default)")
+    run.add_argument(
+        "--timeout", type=_seconds, help="seconds a --model URL may take per answer (default: 120)"
+    )
     run.add_argument(
         "--replay",
         action="store_true",
