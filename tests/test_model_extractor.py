@@ -23,7 +23,7 @@ from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario, parse_scenario
 from journal.reader import JournalReader
 from tools.cli import main as arvis
-from tools.model_loop.client import Message, ModelAnswer
+from tools.model_loop.client import Message, ModelAnswer, request_digest
 from tools.model_loop.recording import EXTRACT_KIND, GM_KIND, RUN_KIND, ModelDivergence
 from tools.model_loop.roles import (
     CONFIRMED,
@@ -137,6 +137,11 @@ def test_each_statement_is_proposed_and_the_model_file_is_recorded(tmp_path: Pat
     assert {run[f"{role}_model_file_sha256"] for role in ("gm", "judge", "extractor")} == {FILE}
     exchanges = [payload for _, kind, payload in found if kind.startswith("model.") and kind != RUN_KIND]
     assert exchanges and all(payload["model_file_sha256"] == FILE for payload in exchanges)
+    # what the model was asked is in the journal, and hashes to the recorded digest
+    assert all(
+        request_digest([Message(**message) for message in payload["request"]]) == payload["request_sha256"]
+        for payload in exchanges
+    )
     extracted = [payload["parsed"]["propositions"] for _, kind, payload in found if kind == EXTRACT_KIND]
     assert extracted == [
         ["Kestrel Foods payroll is paid to Harbor Mutual account ending 4471.", "Mr. Alvarez handles it."],
@@ -309,8 +314,6 @@ def test_the_hash_of_a_request_is_what_names_it() -> None:
             [m.to_json() for m in messages], sort_keys=True, separators=(",", ":"), ensure_ascii=False
         ).encode()
     ).hexdigest()
-    from tools.model_loop.client import request_digest
-
     assert request_digest(messages) == digest
 
 

@@ -6,8 +6,8 @@ Every model output enters the kernel through ``kernel.record``, under one of the
   setting, once at the start of a run;
 - ``model.gm_reply``, ``model.extract``, ``model.conflict_check``, ``model.judge``
   (``exchange_record``): one model exchange each: the turn, the model's name (and the SHA-256 of its
-  file, for a local model), the SHA-256 of the request, the answer (text, or the error that came
-  instead) and, for the extractor and the judge, what was parsed from it.
+  file, for a local model), the request (its messages) and its SHA-256, the answer (text, or the error
+  that came instead) and, for the extractor and the judge, what was parsed from it.
 
 ``RecordedModels`` reads those records back and serves the answers in order, as the offline stand-in
 for the models when the same loop runs again against ``JournalReplayKernel``; ``RecordedModels.check``
@@ -115,6 +115,7 @@ def exchange_record(
     payload: dict[str, Any] = {
         "turn": turn,
         "model": model.name,
+        "request": [message.to_json() for message in messages],
         "request_sha256": request_digest(messages),
         "answer": answer.to_json(),
     }
