@@ -272,17 +272,7 @@ def test_no_local_model_installed_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import llama_cpp fails, as when not installed
-    scenario_file = tmp_path / "s.yml"
-    scenario_file.write_text(
-        yaml.safe_dump(
-            {
-                "id": "s",
-                "groundTruth": [{"id": "account", "text": ACCOUNT}],
-                "turns": [{"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[1]}],
-            }
-        ),
-        encoding="utf-8",
-    )
+    scenario_file = write_small(tmp_path)
     code = arvis(["scenario", "run", str(scenario_file), "--model", "local", "--out", str(tmp_path / "out")])
     assert code == 2
     assert "pip install -e '.[model]'" in capsys.readouterr().err
@@ -292,17 +282,7 @@ def test_no_local_model_installed_is_a_clear_error(
 def test_a_model_that_is_neither_local_nor_a_url_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    scenario_file = tmp_path / "s.yml"
-    scenario_file.write_text(
-        yaml.safe_dump(
-            {
-                "id": "s",
-                "groundTruth": [{"id": "account", "text": ACCOUNT}],
-                "turns": [{"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[1]}],
-            }
-        ),
-        encoding="utf-8",
-    )
+    scenario_file = write_small(tmp_path)
     assert arvis(["scenario", "run", str(scenario_file), "--model", "gemma", "--out", str(tmp_path)]) == 2
     assert "--model takes 'local' or an http(s):// URL" in capsys.readouterr().err
 

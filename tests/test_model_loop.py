@@ -542,7 +542,8 @@ def test_an_upstream_scenario_truncated_runs_and_replays(tmp_path: Path) -> None
     assert replayed == report.result.to_json() and kernel.exhausted and models.remaining == 0
 
 
-def test_command_line_runs_then_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def cli_scenario(tmp_path: Path) -> Path:
+    """A one-turn scenario file for the command-line tests."""
     scenario_file = tmp_path / "small.yml"
     scenario_file.write_text(
         yaml.safe_dump(
@@ -556,6 +557,11 @@ def test_command_line_runs_then_replays(tmp_path: Path, capsys: pytest.CaptureFi
         ),
         encoding="utf-8",
     )
+    return scenario_file
+
+
+def test_command_line_runs_then_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scenario_file = cli_scenario(tmp_path)
     db = tmp_path / "cli.db"
     with stub_server(canned()) as stub:
         code = main(
@@ -578,19 +584,7 @@ def test_arvis_scenario_run_with_a_model_url_then_replay(
     naming the first request another model answered."""
     from tools.cli import main as arvis
 
-    scenario_file = tmp_path / "small.yml"
-    scenario_file.write_text(
-        yaml.safe_dump(
-            {
-                "id": "cli-small",
-                "setting": "Tidefall.",
-                "groundTruth": [{"id": "fact-1", "text": KRELL}],
-                "seedUnits": [{"text": KRELL, "authority": "RELIABLE", "rank": 700}],
-                "turns": [{"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[4]}],
-            }
-        ),
-        encoding="utf-8",
-    )
+    scenario_file = cli_scenario(tmp_path)
     out = tmp_path / "runs"
     base = [str(scenario_file), "--out", str(out), "-o", "json"]
     with stub_server(canned()) as stub:
@@ -620,17 +614,7 @@ def test_a_model_run_where_every_call_failed_exits_1(
 ) -> None:
     from tools.cli import main as arvis
 
-    scenario_file = tmp_path / "small.yml"
-    scenario_file.write_text(
-        yaml.safe_dump(
-            {
-                "id": "cli-small",
-                "groundTruth": [{"id": "fact-1", "text": KRELL}],
-                "turns": [{"turn": 1, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[4]}],
-            }
-        ),
-        encoding="utf-8",
-    )
+    scenario_file = cli_scenario(tmp_path)
     with stub_server(canned(), {GM: "http500"}) as stub:
         code = arvis(
             ["scenario", "run", str(scenario_file), "-c", "FULL_AWMU", "--out", str(tmp_path / "o"),
