@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from arvis.scenario.conditions import Condition  # noqa: E402
 from tools.model_loop.cli import load_with_setting  # noqa: E402
 from tools.model_loop.local import LocalChatModel  # noqa: E402
-from tools.model_loop.runs import run_with_models  # noqa: E402
+from tools.model_loop.runs import run_with_one_model  # noqa: E402
 from tools.scenario.report import journal_name  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -65,15 +65,8 @@ def main(only: list[str]) -> None:
         def progress(done: int, total: int, label: str = journal.name) -> None:
             print(f"\r{label}: turn {done}/{total}", end="", file=sys.stderr, flush=True)
 
-        report = run_with_models(
-            scenario,
-            journal,
-            gm=model,
-            judge=model,
-            extractor=model,
-            condition=condition,
-            setting=setting,
-            on_turn=progress,
+        report = run_with_one_model(
+            scenario, journal, model, condition=condition, setting=setting, on_turn=progress
         )
         seconds = time.perf_counter() - started
         print(f" {seconds:.0f} s", file=sys.stderr)

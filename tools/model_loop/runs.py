@@ -32,7 +32,7 @@ from tools.model_loop.recording import (
 )
 from tools.model_loop.scoring import ModelRunResult
 
-__all__ = ["ModelRunReport", "replay_model_run", "run_with_models"]
+__all__ = ["ModelRunReport", "replay_model_run", "run_with_models", "run_with_one_model"]
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -94,6 +94,28 @@ def run_with_models(
     finally:
         reader.close()
     return ModelRunReport(result, str(journal), report.verified, report.entries)
+
+
+def run_with_one_model(
+    scenario: Scenario,
+    journal: Path,
+    model: ChatModel,
+    *,
+    condition: Condition = Condition.FULL_AWMU,
+    setting: str = "",
+    on_turn: Callable[[int, int], None] | None = None,
+) -> ModelRunReport:
+    """``run_with_models`` with one model in every role: assistant, extractor and judge."""
+    return run_with_models(
+        scenario,
+        journal,
+        gm=model,
+        judge=model,
+        extractor=model,
+        condition=condition,
+        setting=setting,
+        on_turn=on_turn,
+    )
 
 
 def replay_model_run(

@@ -34,7 +34,7 @@ from tools.model_loop.client import ChatModel, HttpChatModel
 from tools.model_loop.local import INSTALL_HINT, LocalChatModel, ModelNotInstalled
 from tools.model_loop.loop import ModelLoopError
 from tools.model_loop.recording import ModelDivergence
-from tools.model_loop.runs import replay_model_run, run_with_models
+from tools.model_loop.runs import replay_model_run, run_with_one_model
 from tools.scenario.report import journal_name
 
 __all__ = ["DEFAULT_CONDITIONS", "command", "open_model"]
@@ -158,15 +158,8 @@ def _play(
         )
         return {**replayed.to_json(), "replay_verified": True}
     assert model is not None
-    report = run_with_models(
-        scenario,
-        journal,
-        gm=model,
-        judge=model,
-        extractor=model,
-        condition=condition,
-        setting=setting,
-        on_turn=on_turn,
+    report = run_with_one_model(
+        scenario, journal, model, condition=condition, setting=setting, on_turn=on_turn
     )
     return report.to_json()
 
