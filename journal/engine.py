@@ -476,7 +476,7 @@ def _configured(
 
     # a reader's transaction is a plain (deferred) BEGIN: in WAL mode it reads one snapshot and never
     # takes the write lock, so an auditor on a live journal neither blocks writers nor waits for them;
-    # so is a writer's on a connection marked ``READING`` (what a store reads when it opens)
+    # so is a writer's on a connection marked by ``reading`` (what a store reads when it opens)
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
         reading = read_only or connection.get_execution_options().get(_READING_OPTION, False)

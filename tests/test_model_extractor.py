@@ -79,8 +79,15 @@ def scenario() -> Scenario:
 class FileModel:
     """A model run from a file: answers by the request's last message, else a fixed default."""
 
-    def __init__(self, file_sha256: str = FILE, name: str = "stand-in-270m", tamper: bool = False) -> None:
+    def __init__(
+        self,
+        file_sha256: str = FILE,
+        name: str = "stand-in-270m",
+        tamper: bool = False,
+        runtime: str | None = None,
+    ) -> None:
         self.file_sha256 = file_sha256
+        self.runtime = runtime
         self._name = name
         self._tamper = tamper
         self.asked: list[str] = []
@@ -396,3 +403,16 @@ def test_replaying_what_is_not_a_model_run_says_so(
         arvis(["scenario", "run", str(scenario_file), "-c", "FULL_AWMU", "--replay", "--out", str(out)]) == 1
     )
     assert "holds no model run (no model.run record)" in capsys.readouterr().err
+
+
+def test_another_runtime_that_answers_the_same_replays_and_one_that_does_not_is_named(tmp_path: Path) -> None:
+    """The runtime (what runs the file) is recorded with the run, but it is the answers that must match:
+    a newer runtime giving the same answers replays; one giving others is named with both runtimes."""
+    model = FileModel(runtime="engine 1.0")
+    journal = tmp_path / "run.db"
+    run_with_models(scenario(), journal, gm=model, judge=model, extractor=model)
+    run = next(payload for _, kind, payload in records(journal) if kind == RUN_KIND)
+    assert run["gm_model_runtime"] == "engine 1.0"
+    assert replay_model_run(journal, scenario(), live=FileModel(runtime="engine 2.0")).turns
+    with pytest.raises(ModelDivergence, match=r"recorded with engine 1\.0, run now by engine 2\.0"):
+        replay_model_run(journal, scenario(), live=FileModel(runtime="engine 2.0", tamper=True))

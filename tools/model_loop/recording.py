@@ -281,7 +281,9 @@ class _CheckedModel:
 
     @property
     def runtime(self) -> str | None:
-        return runtime_of(self._live)
+        """The runtime the run recorded: a replay re-asks the model, it does not record a new run; a
+        runtime of another version is named only if its answers differ (``complete``)."""
+        return self._source.runtime_for(self._kinds)
 
     def complete(self, messages: Sequence[Message]) -> ModelAnswer:
         exchange = self._source._take(self._kinds, messages)
