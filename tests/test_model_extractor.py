@@ -416,3 +416,28 @@ def test_another_runtime_that_answers_the_same_replays_and_one_that_does_not_is_
     assert replay_model_run(journal, scenario(), live=FileModel(runtime="engine 2.0")).turns
     with pytest.raises(ModelDivergence, match=r"recorded with engine 1\.0, run now by engine 2\.0"):
         replay_model_run(journal, scenario(), live=FileModel(runtime="engine 2.0", tamper=True))
+
+
+def test_the_answer_key_never_enters_memory(tmp_path: Path) -> None:
+    """A fact the answer key says the story establishes at a turn is not narrated into memory for the
+    model: only what the game master says is proposed, and the per-fact checks are scoring only."""
+    established = "The harbor master is a retired sea captain named Ilse Varga"
+    document = {
+        "id": "answer-key",
+        "groundTruth": [
+            {"id": "account", "text": ACCOUNT},
+            {"id": "harbor", "text": established, "establishedAt": 1},
+        ],
+        "seedUnits": [{"text": ACCOUNT, "authority": "RELIABLE", "rank": 750}],
+        "turns": [
+            {"turn": 1, "role": "PLAYER", "type": "ESTABLISH", "prompt": PROMPTS[1]},
+            {"turn": 2, "role": "PLAYER", "type": "RECALL_PROBE", "prompt": PROMPTS[2]},
+        ],
+    }
+    model = FileModel()
+    journal = tmp_path / "run.db"
+    run_with_models(
+        parse_scenario(document, name="answer-key"), journal, gm=model, judge=model, extractor=model
+    )
+    proposed = " ".join(payload["text"] for _, kind, payload in records(journal) if kind == "propose")
+    assert "Varga" not in proposed and proposed  # the game master's statements were proposed, not the key

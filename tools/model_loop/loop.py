@@ -7,10 +7,12 @@ overlaps (two shared key terms); the parsed answers are the ``verdicts`` argumen
 they are journaled again, in the args the kernel acts on. On evaluated turns the judge's per-fact verdict
 on the reply is journaled too. A model that cannot be reached is a recorded error, and the run goes on.
 
-What stays scripted, as in the offline runner (``tools.scenario.runner``): seeds, the operator's
-canonization of CANON seeds, and ground truth the script says is established at a turn (narrated from
-``dm`` and approved by the operator). Replies of the game master are never approved by anyone: trust
-decides. Compaction and the scenario's ``sessions``/``adversaryMode`` are not exercised here.
+What stays scripted, as in the offline runner (``tools.scenario.runner``): seeds and the operator's
+canonization of CANON seeds. Nothing of the answer key (``groundTruth``, ``establishedAt``, turn types)
+enters memory: a fact the story establishes at a turn is in memory only if the game master says it, and
+the judge's per-fact checks against ground truth are scoring, journaled but never proposed. Replies of the
+game master are never approved by anyone: trust decides. Compaction and the scenario's
+``sessions``/``adversaryMode`` are not exercised here.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from arvis.scenario.conditions import CONDITIONS, Condition
-from arvis.scenario.judge import BlockUnit, judge, mentions, states
+from arvis.scenario.judge import BlockUnit, judge, mentions
 from arvis.scenario.schema import Scenario, Turn
 from kernel.abi import SyscallResult
 from kernel.errors import ErrorCode
@@ -58,7 +60,6 @@ AGENT = "agent:model-loop"
 OPERATOR = "operator:scenario"
 REVIEWER = "admin:scenario-review"
 GM_CONFIDENCE = 0.9
-NARRATION_CONFIDENCE = 0.9
 MAX_PROPOSAL_CHARS = 2_000
 MAX_CHECKED_UNITS = 20
 HISTORY_TURNS = 3
@@ -192,13 +193,6 @@ class ModelScenarioRun:
         )
         set_up_context(self.scenario, self.plan, self.call, self.review, self.grant, AGENT)
 
-    def narrate(self, text: str) -> None:
-        outcome = self.call(
-            "memory.awmu.propose", {"text": text, "source": "dm", "confidence": NARRATION_CONFIDENCE}
-        )
-        if outcome.get("outcome") == "queued_for_review":
-            self.review(outcome["review_id"], "scripted narration")
-
     def play_turn(self, turn: Turn, history: list[tuple[str, str]]) -> TurnResult:
         block = self.call("memory.awmu.assemble", {})["text"] if self.plan.inject else ""
         messages = gm_messages(self.setting, block, history[-HISTORY_TURNS:], turn.prompt)
@@ -308,14 +302,8 @@ class ModelScenarioRun:
     def run(self) -> ModelRunResult:
         self.setup()
         last_turn = max([turn.turn for turn in self.scenario.turns] + [0])
-        narrated = {fact.id for fact in self.scenario.facts if fact.established_at is None}
         history: list[tuple[str, str]] = []
         for number in range(1, last_turn + 1):
-            for fact in self.scenario.facts:
-                if fact.established_at == number and fact.id not in narrated:
-                    narrated.add(fact.id)
-                    if not any(states(fact.text, u["text"]) for u in self.active()):
-                        self.narrate(fact.text)
             played = [
                 self.play_turn(turn, history)
                 for turn in self.scenario.turns
