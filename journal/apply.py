@@ -1,8 +1,9 @@
 """The one writer of state: applies a call's change set (``arvis.changes``) in its transaction.
 
 Handlers and the domain only read; what they decide comes here as typed, ordered changes, and each is
-turned into one statement (two for an upsert whose row is new). Table and column names are checked
-against the schema (``journal.schema``) before they reach SQL text, so a change can name only a state
+turned into one statement (an upsert is ``INSERT … ON CONFLICT (primary key) DO UPDATE``: no statement
+depends on another's row count, so on PostgreSQL they are all sent at once). Table and column names are
+checked against the schema (``journal.schema``) before they reach SQL text, so a change can name only a state
 table and its own columns; an update or a delete names exactly one row, by its whole primary key. Derived
 state the effects do not cover is kept in step here too: each row inserted into ``memory_entries`` counts
 one more in ``memory_entry_counts`` (revision 0006 on), so that table's rows are only inserted and updated.
@@ -69,8 +70,7 @@ class ChangeWriter:
                 if change.table == "memory_entries" and self._counted:
                     sql.write(_COUNT_ONE_MORE, {"user_id": change.row["user_id"]})
             elif isinstance(change, Upsert):
-                if sql.write(statements[0], change.row) == 0:
-                    sql.write(statements[1], change.row)
+                sql.write(statements[0], change.row)
             elif isinstance(change, Update):
                 values = {f"w_{column}": value for column, value in change.where.items()}
                 values.update((f"s_{column}", value) for column, value in change.set.items())
@@ -119,10 +119,15 @@ def _build(change: Change) -> tuple[str, ...]:
             return (insert_sql(table, list(change.row)),)
         if not set(key) <= set(change.row):
             raise UnknownChange(f"an upsert into {table!r} must give its whole primary key {key}")
-        assignments = ", ".join(f'"{column}" = :{column}' for column in change.row if column not in key)
+        assignments = ", ".join(
+            f'"{column}" = excluded."{column}"' for column in change.row if column not in key
+        )
         if not assignments:
             raise UnknownChange(f"an upsert into {table!r} must set a column outside its primary key")
-        return f"UPDATE {table} SET {assignments} WHERE {_match(key)}", insert_sql(table, list(change.row))
+        conflict = ", ".join(f'"{column}"' for column in key)
+        return (
+            f"{insert_sql(table, list(change.row))} ON CONFLICT ({conflict}) DO UPDATE SET {assignments}",
+        )
     _known_columns(table, known, change.where)
     if set(change.where) != set(key):
         raise UnknownChange(f"a change of {table!r} must name one row by its whole primary key {key}")

@@ -19,7 +19,7 @@ from journal.memory_repository import REBUILD_COUNTS
 from journal.migrate import upgrade_to_head
 from journal.schema import STATE_TABLES, graph_blobs, journal, journal_header, memory_entry_counts
 from journal.state import present_state_tables
-from journal.store import read_header
+from journal.store import APPEND_LOCK_SQL, read_header
 from journal.tile_backfill import backfill_tiles
 from kernel.protocols import StorageError
 
@@ -73,6 +73,7 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
             if header is None:
                 raise StorageError("the source holds no arvis journal (no header)")
             if target.dialect.name == "postgresql":
+                writing.exec_driver_sql(APPEND_LOCK_SQL)  # as every appending writer: they wait for the copy
                 writing.exec_driver_sql("LOCK TABLE journal_header, journal IN EXCLUSIVE MODE")
             targets = (journal_header, journal, *STATE_TABLES, memory_entry_counts, graph_blobs)
             _refuse_occupied([t.name for t in targets if not _is_empty(writing, t)])

@@ -6,6 +6,14 @@ transaction is run here, on the DBAPI connection under the SQLAlchemy ``Connecti
 driver's ``commit``. SQLAlchemy's per-statement and per-transaction machinery was most of a call's
 cost.
 
+On PostgreSQL a write transaction runs in psycopg's pipeline mode: a statement is sent without waiting
+for the one before, and the client waits for the server only where it needs an answer (a read's rows,
+the commit). The BEGIN, the append lock and the head read go in one round trip, each read the handler
+makes in one, and every write of the call with its journal entry and the COMMIT in one, instead of one
+round trip per statement. So a write's effect is known only at the commit: ``write`` returns nothing
+(no row count), and a statement that fails makes the commit (or the next read) raise, the transaction
+rolled back whole, as a failed statement always made it on PostgreSQL.
+
 Statements use ``:name`` placeholders, turned into the driver's paramstyle once per statement.
 """
 
@@ -14,6 +22,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, suppress
 from typing import Any
 
 from sqlalchemy import Connection
@@ -68,6 +77,10 @@ class SqlRunner:
         self._prepared: dict[str, Prepared] = {}
         self._driver: Any = None
         self._cursor: Any = None
+        self._sender: Any = None
+        self._pipelines = connection.dialect.driver == "psycopg" and _pipeline_supported()
+        """Whether write transactions run in psycopg's pipeline mode (libpq 14 or later)."""
+        self._pipeline: AbstractContextManager[Any] | None = None
 
     @property
     def dialect(self) -> str:
@@ -88,22 +101,45 @@ class SqlRunner:
             raise RuntimeError("the connection has no driver connection")
         if driver is not self._driver or self._cursor is None:
             self._driver, self._cursor = driver, driver.cursor()
+            # pipeline mode hands each result to the cursor that sent its statement, whenever it
+            # arrives: statements whose result is never read get a cursor of their own, so that a
+            # read's cursor holds its own rows and nothing else
+            self._sender = driver.cursor() if self._pipelines else self._cursor
         return self._cursor
 
     def begin(self, statement: str | None) -> None:
         """Start a write transaction on the driver: ``statement`` when given (SQLite's ``BEGIN
-        IMMEDIATE``), else the driver's implicit transaction starts with the first statement."""
+        IMMEDIATE``), else the driver's implicit transaction starts with the first statement, in
+        pipeline mode on PostgreSQL."""
         cursor = self.attach()
         if statement is not None:
             cursor.execute(statement)
+        elif self._pipelines and self._pipeline is None:
+            pipeline = self._driver.pipeline()
+            pipeline.__enter__()
+            self._pipeline = pipeline
+
+    @property
+    def pipelined(self) -> bool:
+        """Whether a write transaction is open in pipeline mode now."""
+        return self._pipeline is not None
 
     def commit(self) -> None:
+        """Commit; in pipeline mode this is where a failed statement of the transaction raises."""
         self._driver.commit()
+        self._leave_pipeline()
 
     def rollback(self) -> None:
         """Roll back whatever the driver has open (a no-op when nothing is)."""
+        with suppress(Exception):  # the error that aborted the pipeline is the caller's already
+            self._leave_pipeline()
         if self._driver is not None:
             self._driver.rollback()
+
+    def _leave_pipeline(self) -> None:
+        pipeline, self._pipeline = self._pipeline, None
+        if pipeline is not None:
+            pipeline.__exit__(None, None, None)
 
     def execute(self, sql: str, values: Mapping[str, Any] = _NO_VALUES) -> Any:
         """Run one statement; returns the cursor, whose rows must be read before the next statement."""
@@ -111,6 +147,12 @@ class SqlRunner:
         cursor = self._cursor
         cursor.execute(prepared.sql, prepared.bind(values))
         return cursor
+
+    def send(self, sql: str, values: Mapping[str, Any] = _NO_VALUES) -> None:
+        """Run one statement whose result is not read (a write, a lock): in pipeline mode it is sent
+        without waiting for the server."""
+        prepared = self._prepared.get(sql) or self.prepare(sql)
+        self._sender.execute(prepared.sql, prepared.bind(values))
 
     def rows(self, sql: str, values: Mapping[str, Any] = _NO_VALUES) -> list[tuple[Any, ...]]:
         return [tuple(row) for row in self.execute(sql, values).fetchall()]
@@ -123,18 +165,32 @@ class SqlRunner:
         row = self.execute(sql, values).fetchone()
         return None if row is None else row[0]
 
-    def write(self, sql: str, values: Mapping[str, Any]) -> int:
-        """Run an INSERT/UPDATE/DELETE; returns the number of rows it changed."""
-        return int(self.execute(sql, values).rowcount)
+    def write(self, sql: str, values: Mapping[str, Any]) -> None:
+        """Run an INSERT/UPDATE/DELETE. Nothing is returned: in pipeline mode its row count is not
+        known before the commit, so no decision may depend on it."""
+        self.execute(sql, values)
 
     def write_many(self, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run one INSERT for many rows (``executemany``)."""
         prepared = self._prepared.get(sql) or self.prepare(sql)
-        self._cursor.executemany(prepared.sql, [prepared.bind(row) for row in rows])
+        self._sender.executemany(prepared.sql, [prepared.bind(row) for row in rows])
 
     def close(self) -> None:
+        with suppress(Exception):
+            self._leave_pipeline()
         if self._cursor is not None:
             try:
                 self._cursor.close()
+                if self._sender is not self._cursor:
+                    self._sender.close()
             finally:
-                self._cursor = self._driver = None
+                self._cursor = self._sender = self._driver = None
+
+
+def _pipeline_supported() -> bool:
+    """psycopg 3 over libpq 14 or later; any other driver runs one statement per round trip."""
+    try:
+        import psycopg
+    except ImportError:
+        return False
+    return bool(psycopg.Pipeline.is_supported())

@@ -49,7 +49,15 @@ from kernel.graph_store import GraphStoreRepository
 from kernel.pipeline_runs import PipelineRunRepository
 from kernel.protocols import StorageBusy, StorageError
 
-__all__ = ["JournalHeader", "SqlBatch", "SqlJournalStore", "SqlTransaction", "read_header"]
+__all__ = [
+    "APPEND_LOCK",
+    "APPEND_LOCK_SQL",
+    "JournalHeader",
+    "SqlBatch",
+    "SqlJournalStore",
+    "SqlTransaction",
+    "read_header",
+]
 
 
 class JournalHeader:
@@ -111,6 +119,12 @@ def _create_header(
 
 
 _HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
+APPEND_LOCK = 0x6172_7669_736A_6E6C
+"""The PostgreSQL advisory lock (key ``"arvisjnl"``) a writer of a database's journal holds from its head
+read to its commit: a transaction-scoped lock, local to the database (each partition's is its own), that
+no reader and no other lock waits on, where a table lock on ``journal`` would also stop other statements
+on the table."""
+APPEND_LOCK_SQL = f"SELECT pg_advisory_xact_lock({APPEND_LOCK})"
 _FIRST_PREV = "SELECT prev_hash FROM journal WHERE seq = 1"
 
 
@@ -588,12 +602,13 @@ class SqlJournalStore:
 
     def _head(self) -> tuple[int, str]:
         """The next seq and the previous hash, read under the write lock: SQLite took it at BEGIN
-        IMMEDIATE; on PostgreSQL the lock on the journal table is taken here, in the same
-        transaction, so entries are inserted in commit order and no reader sees a gap fill later."""
+        IMMEDIATE; on PostgreSQL the journal's append lock (``APPEND_LOCK``) is taken here, in the same
+        transaction, so entries are inserted in commit order and no reader sees a gap fill later. Read
+        committed: the head read, a statement after the lock, sees every append committed before it."""
         if not self._keep_entries:  # a private scratch store: its own last commit is the head
             return self._committed_head or (1, self.header.genesis_hash)
-        if self._postgres:
-            self._sql.execute("LOCK TABLE journal IN EXCLUSIVE MODE")
+        if self._postgres:  # pipelined: the lock and the head read are one round trip
+            self._sql.send(APPEND_LOCK_SQL)
         head = self._sql.first(_HEAD)
         return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
 

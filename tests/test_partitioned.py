@@ -29,7 +29,7 @@ from arvis.canonical import canonical_bytes
 from journal import blob_store
 from journal.partition_manifest import ManifestError, read_manifest
 from journal.partition_verify import PartitionedReport, verify_partitioned
-from journal.store import SqlJournalStore
+from journal.store import APPEND_LOCK, SqlJournalStore
 from kernel.arguments import record_args
 from kernel.clock import ManualClock
 from kernel.partition_routing import (
@@ -733,7 +733,7 @@ def test_postgres_partitions_do_not_wait_on_each_other(pg_set: Path) -> None:
     users = _users_by_partition(3)
     url = manifest.database(0).replace("postgresql+psycopg://", "postgresql://")
     blocker = psycopg.connect(url)
-    blocker.execute("LOCK TABLE journal IN EXCLUSIVE MODE")  # partition 0's writer lock, held
+    blocker.execute(f"SELECT pg_advisory_xact_lock({APPEND_LOCK})")  # partition 0's append lock, held
     waiting: list[RoutedResult] = []
     worker = threading.Thread(
         target=lambda: waiting.append(router.call(*_write(users[0][0])[:2], principal=f"user:{users[0][0]}"))
