@@ -34,10 +34,14 @@ from kernel.result_pieces import split as split_result
 from kernel.table import Service, SyscallSpec, SyscallTable
 from kernel.telemetry import CallSpan, CallTracer, end_span, start_span
 
-__all__ = ["GROUP_MAX", "CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
+__all__ = ["GATHER_S", "GROUP_MAX", "CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
 
 GROUP_MAX = 256
 """The most waiting calls one group commit takes (the rest wait for the next)."""
+GATHER_S = 0.001
+"""How long a group's leader waits, at most, for the threads of the last group to queue their next
+calls (``Kernel._gather``): a bound on the latency it adds, paid only while fewer calls are queued than
+the last group held."""
 
 
 class CallLogger(Protocol):
@@ -122,8 +126,14 @@ class Kernel:
         chain, appended in one order anyway), so its connection is never used by two at once."""
         self.group_commit = group_commit
         self._waiting: list[_Waiting] = []
-        self._waiting_lock = threading.Lock()
-        """Guards ``_waiting``, the calls recorded and not yet taken by a group."""
+        """The calls of ``call`` in arrival order: the group being executed at the front, then the
+        calls waiting for the next group."""
+        self._turns = threading.Condition(threading.Lock())
+        """Guards ``_waiting``; a thread waits on it until its call is done or at the front."""
+        self._last_group = 1
+        """How many calls the last group held (``_gather``)."""
+        self._gathering = False
+        """A leader is waiting for calls to join its group: a queued call wakes it."""
         self._clock_lock = threading.Lock()
         """One clock reading at a time: threads record their calls concurrently (``_record``)."""
 
@@ -162,13 +172,15 @@ class Kernel:
         policy asks for one (it is never journaled). Whatever the inputs, returns a SyscallResult and
         never raises; safe to call from several threads.
 
-        With ``group_commit`` (the default), threads record their calls at once and take turns to
-        execute: the thread whose turn it is executes every call waiting at that moment (up to
-        ``GROUP_MAX``, in the order they joined the wait) in one database transaction, each call with its
-        own journal entry and a refused one changing nothing, then one commit; every call
-        of the group is acknowledged when that commit is, exactly as a call of its own would be
-        (``specs/durability.md`` §3.1). A call that finds no other waiting runs alone, as without group
-        commit."""
+        With ``group_commit`` (the default), threads record their calls at once and queue them in
+        arrival order; the thread whose call is at the front leads: it executes its call and every call
+        queued behind it at that moment (up to ``GROUP_MAX``) in one database transaction, each call with
+        its own journal entry and a refused one changing nothing, then one commit, while the calls that
+        arrive meanwhile queue for the next group. Every call of the group is acknowledged when that
+        commit is, exactly as a call of its own would be (``specs/durability.md`` §3.1); the threads of
+        the group are woken with their results and never take the execution lock themselves. A leader
+        that finds fewer calls queued than the last group held waits up to ``GATHER_S`` for more
+        (``_gather``). A call that finds no other queued runs alone, as without group commit."""
         if not self.group_commit:
             with self._lock:
                 recorded = self._record(name, args, principal, credential)
@@ -180,20 +192,55 @@ class Kernel:
         if isinstance(recorded, SyscallResult):
             return recorded
         waiting = _Waiting(recorded)
-        with self._waiting_lock:
+        with self._turns:
             self._waiting.append(waiting)
-        with self._lock:
-            while waiting.result is None:  # another thread's group may have taken it meanwhile
-                self._run_waiting()
+            if self._gathering:
+                self._turns.notify_all()
+            while waiting.result is None and self._waiting[0] is not waiting:
+                self._turns.wait()
+            if waiting.result is not None:  # a group led by another thread executed it
+                return waiting.result
+        group: list[_Waiting] = []
+        try:
+            with self._lock:  # this thread leads, once nothing else executes (``call_many``, replay)
+                with self._turns:
+                    self._gather()
+                    group = self._waiting[:GROUP_MAX]  # its call and every one queued behind it now
+                    self._last_group = len(group)
+                self._run_group(group)
+        finally:
+            with self._turns:
+                group = group or [waiting]  # interrupted before it took its group: its own call only
+                del self._waiting[: len(group)]  # the group is still the front: new calls queued behind it
+                for taken in group:
+                    if taken.result is None:  # interrupted before the group ran: never acknowledged
+                        taken.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, "the group was interrupted")
+                self._turns.notify_all()  # the group's threads return; the new front leads the next group
+        assert waiting.result is not None
         return waiting.result
 
-    def _run_waiting(self) -> None:
-        """Execute the calls waiting now, as one group (the caller holds the execution lock). Every call
-        taken gets a result, whatever happens here: a thread waiting for it must never wait forever."""
-        with self._waiting_lock:
-            group, self._waiting = self._waiting[:GROUP_MAX], self._waiting[GROUP_MAX:]
-        if not group:
+    def _gather(self) -> None:
+        """Called by a new leader (holding ``_turns``): while fewer calls are queued than the last group
+        held, wait up to ``GATHER_S`` for the threads of that group, which are just getting their
+        results, to queue their next calls; they then share this group's commit instead of each
+        making the next group a small one. A lone writer (a last group of one) never waits."""
+        wanted = min(self._last_group, GROUP_MAX)
+        if len(self._waiting) >= wanted:
             return
+        deadline = time.monotonic() + GATHER_S
+        self._gathering = True
+        try:
+            while len(self._waiting) < wanted:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                self._turns.wait(remaining)
+        finally:
+            self._gathering = False
+
+    def _run_group(self, group: list[_Waiting]) -> None:
+        """Execute ``group`` (the caller holds the execution lock) in one transaction. Every call of it
+        gets a result, whatever happens here: a thread waiting for it must never wait forever."""
         failure = "the group was interrupted"
         try:
             recorded: list[RecordedCall | SyscallResult] = [waiting.recorded for waiting in group]

@@ -195,3 +195,101 @@ def test_call_many_answers_a_malformed_item_without_raising(kernel: Kernel) -> N
     results = kernel.call_many([("memory.get",), "junk", (*_write("u1", "language"), ADMIN)])  # type: ignore[list-item]
     assert [result.error and result.error.code for result in results[:2]] == ["invalid_args"] * 2
     assert all(result.seq is None for result in results[:2]) and results[2].ok
+
+
+class _CountingLock:
+    """The kernel's execution lock, counting which threads take it."""
+
+    def __init__(self, lock: Any) -> None:
+        self._lock = lock
+        self.takers: list[str] = []
+
+    def __enter__(self) -> Any:
+        self.takers.append(threading.current_thread().name)
+        return self._lock.__enter__()
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self._lock.__exit__(*exc)
+
+
+def test_the_threads_of_a_group_never_take_the_execution_lock(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    kernel = kernel_factory(str(tmp_path / "journal.db"))
+    counted = _Counted(kernel)
+    held = kernel._lock
+    counting = _CountingLock(held)
+    calls = [(*_write(f"u{index}", "language"), ADMIN) for index in range(5)]
+    results: list[SyscallResult] = []
+    threads = [
+        threading.Thread(
+            target=lambda call=call: results.append(kernel.call(call[0], call[1], principal=call[2])),
+            name=f"writer-{index}",
+        )
+        for index, call in enumerate(calls)
+    ]
+    with held:  # busy: every call queues behind the first
+        kernel._lock = counting  # type: ignore[assignment]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        while len(kernel._waiting) < len(calls):
+            assert time.monotonic() < deadline, "the calls did not all queue"
+            time.sleep(0.001)
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(result.seq or 0 for result in results) == [1, 2, 3, 4, 5]
+    assert counted.groups == [5] and counted.single == 0
+    leaders = [name for name in counting.takers if name.startswith("writer-")]
+    assert len(leaders) == 1  # the leader alone; the four others were woken with their results
+
+
+def test_a_leader_waits_for_as_many_calls_as_the_last_group_held(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a group of 3, the next leader waits (up to ``GATHER_S``) until 3 calls are queued, so the
+    threads of the last group share one commit instead of making the next group a group of one."""
+    import kernel.dispatcher as dispatcher
+
+    monkeypatch.setattr(dispatcher, "GATHER_S", 30.0)  # a bound the test never reaches
+    kernel = kernel_factory(str(tmp_path / "journal.db"))
+    counted = _Counted(kernel)
+    kernel._last_group = 3
+    results: list[SyscallResult] = []
+
+    def call(index: int) -> None:
+        results.append(kernel.call(*_write(f"u{index}", "language"), principal=ADMIN))
+
+    first = threading.Thread(target=call, args=(0,))
+    started = time.monotonic()
+    first.start()
+    deadline = started + 30
+    while not kernel._gathering:  # the first call leads, and waits for company
+        assert time.monotonic() < deadline, "the leader did not wait"
+        time.sleep(0.001)
+    others = [threading.Thread(target=call, args=(index,)) for index in (1, 2)]
+    for thread in others:
+        thread.start()
+    for thread in [first, *others]:
+        thread.join(timeout=60)
+    assert time.monotonic() - started < 30  # it stopped waiting when the third call queued
+    assert counted.groups == [3] and counted.single == 0
+    assert sorted(result.seq or 0 for result in results) == [1, 2, 3]
+
+
+def test_a_leader_that_waits_in_vain_runs_what_it_has(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kernel.dispatcher as dispatcher
+
+    monkeypatch.setattr(dispatcher, "GATHER_S", 0.01)
+    kernel = kernel_factory(str(tmp_path / "journal.db"))
+    counted = _Counted(kernel)
+    kernel._last_group = 4
+    assert kernel.call(*_write("u1", "language"), principal=ADMIN).seq == 1
+    assert counted.single == 1 and kernel._last_group == 1
+    # a lone writer: the last group was one call, so the next leader does not wait
+    monkeypatch.setattr(dispatcher, "GATHER_S", 30.0)
+    started = time.monotonic()
+    assert kernel.call(*_write("u2", "language"), principal=ADMIN).seq == 2
+    assert time.monotonic() - started < 30
