@@ -122,8 +122,8 @@ _HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
 APPEND_LOCK = 0x6172_7669_736A_6E6C
 """The PostgreSQL advisory lock (key ``"arvisjnl"``) a writer of a database's journal holds from its head
 read to its commit: a transaction-scoped lock, local to the database (each partition's is its own), that
-no reader and no other lock waits on, where a table lock on ``journal`` would also stop other statements
-on the table."""
+only appending writers wait on; a table lock on ``journal`` would also stop other statements on the
+table."""
 APPEND_LOCK_SQL = f"SELECT pg_advisory_xact_lock({APPEND_LOCK})"
 _FIRST_PREV = "SELECT prev_hash FROM journal WHERE seq = 1"
 

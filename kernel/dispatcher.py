@@ -128,8 +128,13 @@ class Kernel:
         self._waiting: list[_Waiting] = []
         """The calls of ``call`` in arrival order: the group being executed at the front, then the
         calls waiting for the next group."""
-        self._turns = threading.Condition(threading.Lock())
-        """Guards ``_waiting``; a thread waits on it until its call is done or at the front."""
+        self._queue_lock = threading.Lock()
+        """Guards ``_waiting`` (taken directly on the path of a call that does not wait: a plain lock
+        costs less than the condition's Python methods)."""
+        self._turns = threading.Condition(self._queue_lock)
+        """A thread waits on it until its call is done or at the front."""
+        self._sleepers = 0
+        """Threads waiting on ``_turns`` now: a group's end wakes them only when there are any."""
         self._last_group = 1
         """How many calls the last group held (``_gather``)."""
         self._gathering = False
@@ -192,49 +197,56 @@ class Kernel:
         if isinstance(recorded, SyscallResult):
             return recorded
         waiting = _Waiting(recorded)
-        with self._turns:
+        with self._queue_lock:
             self._waiting.append(waiting)
             if self._gathering:
                 self._turns.notify_all()
             while waiting.result is None and self._waiting[0] is not waiting:
-                self._turns.wait()
+                self._sleep()
             if waiting.result is not None:  # a group led by another thread executed it
                 return waiting.result
         group: list[_Waiting] = []
         try:
             with self._lock:  # this thread leads, once nothing else executes (``call_many``, replay)
-                with self._turns:
-                    self._gather()
+                with self._queue_lock:
+                    if len(self._waiting) < self._last_group:
+                        self._gather()
                     group = self._waiting[:GROUP_MAX]  # its call and every one queued behind it now
                     self._last_group = len(group)
                 self._run_group(group)
         finally:
-            with self._turns:
+            with self._queue_lock:
                 group = group or [waiting]  # interrupted before it took its group: its own call only
                 del self._waiting[: len(group)]  # the group is still the front: new calls queued behind it
                 for taken in group:
                     if taken.result is None:  # interrupted before the group ran: never acknowledged
                         taken.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, "the group was interrupted")
-                self._turns.notify_all()  # the group's threads return; the new front leads the next group
+                if self._sleepers:  # the group's threads return; the new front leads the next group
+                    self._turns.notify_all()
         assert waiting.result is not None
         return waiting.result
 
+    def _sleep(self, timeout: float | None = None) -> None:
+        """Wait on ``_turns`` (the caller holds ``_queue_lock``), counted in ``_sleepers``."""
+        self._sleepers += 1
+        try:
+            self._turns.wait(timeout)
+        finally:
+            self._sleepers -= 1
+
     def _gather(self) -> None:
-        """Called by a new leader (holding ``_turns``): while fewer calls are queued than the last group
-        held, wait up to ``GATHER_S`` for the threads of that group, which are just getting their
+        """Called by a new leader (holding ``_queue_lock``) that finds fewer calls queued than the last
+        group held: wait up to ``GATHER_S`` for the threads of that group, which are just getting their
         results, to queue their next calls; they then share this group's commit instead of each
-        making the next group a small one. A lone writer (a last group of one) never waits."""
-        wanted = min(self._last_group, GROUP_MAX)
-        if len(self._waiting) >= wanted:
-            return
+        making the next group a small one. A lone writer (a last group of one) never gets here."""
         deadline = time.monotonic() + GATHER_S
         self._gathering = True
         try:
-            while len(self._waiting) < wanted:
+            while len(self._waiting) < self._last_group:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return
-                self._turns.wait(remaining)
+                self._sleep(remaining)
         finally:
             self._gathering = False
 
