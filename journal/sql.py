@@ -8,11 +8,14 @@ cost.
 
 On PostgreSQL a write transaction runs in psycopg's pipeline mode: a statement is sent without waiting
 for the one before, and the client waits for the server only where it needs an answer (a read's rows,
-the commit). The BEGIN, the append lock and the head read go in one round trip, each read the handler
-makes in one, and every write of the call with its journal entry and the COMMIT in one, instead of one
-round trip per statement. So a write's effect is known only at the commit: ``write`` returns nothing
-(no row count), and a statement that fails makes the commit (or the next read) raise, the transaction
-rolled back whole, as a failed statement always made it on PostgreSQL.
+the end of the pipeline, the commit). A new write takes 5 round trips where it took 8: the BEGIN (psycopg
+syncs it), the append lock with the head read, the handler's read, every write of the call with its
+journal entry (the pipeline's end), the COMMIT. So a write's effect is known only at the end of the
+pipeline: ``write`` returns nothing (no row count), and a statement that fails makes the next read or
+the commit raise, before anything is committed, the transaction rolled back whole, as a failed statement
+always made it on PostgreSQL. Statements whose result is never read (``send``, ``write``,
+``write_many``) go through a cursor of their own: psycopg hands each result to the cursor that sent it,
+whenever it arrives, and a read's cursor must hold its own rows and nothing else.
 
 Statements use ``:name`` placeholders, turned into the driver's paramstyle once per statement.
 """
@@ -125,9 +128,11 @@ class SqlRunner:
         return self._pipeline is not None
 
     def commit(self) -> None:
-        """Commit; in pipeline mode this is where a failed statement of the transaction raises."""
-        self._driver.commit()
+        """Commit. In pipeline mode the pipeline is left first: its sync sends the statements still
+        queued and is where a failed one raises, before anything is committed; the COMMIT's own answer
+        is then the last thing read, so a commit the server confirmed is never reported failed."""
         self._leave_pipeline()
+        self._driver.commit()
 
     def rollback(self) -> None:
         """Roll back whatever the driver has open (a no-op when nothing is)."""
@@ -168,7 +173,7 @@ class SqlRunner:
     def write(self, sql: str, values: Mapping[str, Any]) -> None:
         """Run an INSERT/UPDATE/DELETE. Nothing is returned: in pipeline mode its row count is not
         known before the commit, so no decision may depend on it."""
-        self.execute(sql, values)
+        self.send(sql, values)
 
     def write_many(self, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run one INSERT for many rows (``executemany``)."""

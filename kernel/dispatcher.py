@@ -75,11 +75,13 @@ class RecordedCall(msgspec.Struct, frozen=True):
 class _Waiting:
     """A call recorded by a thread and waiting for a group commit to take it (``Kernel.call``)."""
 
-    __slots__ = ("recorded", "result")
+    __slots__ = ("recorded", "result", "taken")
 
     def __init__(self, recorded: RecordedCall) -> None:
         self.recorded = recorded
         self.result: SyscallResult | None = None
+        self.taken = False
+        """A leader took it into its group: that leader answers it, whatever happens to its thread."""
 
 
 class Kernel:
@@ -135,6 +137,9 @@ class Kernel:
         """A thread waits on it until its call is done or at the front."""
         self._sleepers = 0
         """Threads waiting on ``_turns`` now: a group's end wakes them only when there are any."""
+        self._leader: int | None = None
+        """The thread executing a group now (its ``threading.get_ident()``): a call it makes meanwhile
+        (from a logger, say) is executed at once, never queued behind its own group."""
         self._last_group = 1
         """How many calls the last group held (``_gather``)."""
         self._gathering = False
@@ -196,13 +201,23 @@ class Kernel:
         recorded = self._record(name, args, principal, credential)
         if isinstance(recorded, SyscallResult):
             return recorded
+        if self._leader == threading.get_ident():  # called while this thread executes a group
+            with self._lock:
+                return self.execute(recorded)
         waiting = _Waiting(recorded)
         with self._queue_lock:
             self._waiting.append(waiting)
             if self._gathering:
                 self._turns.notify_all()
-            while waiting.result is None and self._waiting[0] is not waiting:
-                self._sleep()
+            try:
+                while waiting.result is None and self._waiting[0] is not waiting:
+                    self._sleep()
+            except BaseException:  # interrupted while queued: a call no group took leaves the queue
+                if not waiting.taken:
+                    self._waiting.remove(waiting)
+                    if self._sleepers:  # it may have been at the front: the next call leads
+                        self._turns.notify_all()
+                raise
             if waiting.result is not None:  # a group led by another thread executed it
                 return waiting.result
         group: list[_Waiting] = []
@@ -212,12 +227,19 @@ class Kernel:
                     if len(self._waiting) < self._last_group:
                         self._gather()
                     group = self._waiting[:GROUP_MAX]  # its call and every one queued behind it now
+                    for taken in group:
+                        taken.taken = True
                     self._last_group = len(group)
+                    self._leader = threading.get_ident()
                 self._run_group(group)
         finally:
             with self._queue_lock:
-                group = group or [waiting]  # interrupted before it took its group: its own call only
-                del self._waiting[: len(group)]  # the group is still the front: new calls queued behind it
+                self._leader = None
+                if group:
+                    del self._waiting[: len(group)]  # still the front: new calls queued behind it
+                else:  # interrupted before it took its group: its own call only
+                    group = [waiting]
+                    self._waiting.remove(waiting)
                 for taken in group:
                     if taken.result is None:  # interrupted before the group ran: never acknowledged
                         taken.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, "the group was interrupted")

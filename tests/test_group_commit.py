@@ -293,3 +293,77 @@ def test_a_leader_that_waits_in_vain_runs_what_it_has(
     started = time.monotonic()
     assert kernel.call(*_write("u2", "language"), principal=ADMIN).seq == 2
     assert time.monotonic() - started < 30
+
+
+def test_a_call_interrupted_while_queued_leaves_the_queue_and_the_next_call_leads(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    """A caller interrupted (KeyboardInterrupt, say) while its call waits behind a running group, before any
+    group took it, takes its call out of the queue: otherwise it would reach the front with no thread to
+    lead it, and every later call would wait for ever."""
+    kernel = kernel_factory(str(tmp_path / "journal.db"))
+    running, release = threading.Event(), threading.Event()
+    run_group = kernel._run_group
+
+    def slow_group(group: Any) -> None:
+        running.set()
+        release.wait(30)
+        run_group(group)
+
+    kernel._run_group = slow_group  # type: ignore[method-assign]
+    results: dict[str, SyscallResult] = {}
+
+    def call(tag: str, user: str) -> None:
+        results[tag] = kernel.call(*_write(user, "language"), principal=ADMIN)
+
+    leader = threading.Thread(target=call, args=("leader", "u0"))
+    leader.start()
+    assert running.wait(30)  # the leader executes its group (itself)
+    sleep = kernel._sleep
+
+    def interrupted(timeout: float | None = None) -> None:
+        raise KeyboardInterrupt  # as a signal would, while this thread waits for its turn
+
+    kernel._sleep = interrupted  # type: ignore[method-assign]
+    with pytest.raises(KeyboardInterrupt):
+        kernel.call(*_write("u1", "language"), principal=ADMIN)
+    kernel._sleep = sleep  # type: ignore[method-assign]
+    assert len(kernel._waiting) == 1  # the running group's call alone
+    later = threading.Thread(target=call, args=("later", "u2"))
+    later.start()
+    release.set()
+    for thread in (leader, later):
+        thread.join(timeout=30)
+    assert results["leader"].seq == 1 and results["later"].seq == 2
+
+
+class _NestingLogger:
+    """A logger that makes a call of its own when it logs a write (an audit hook, say): the kernel calls
+    it while the thread that logs still leads its group."""
+
+    def __init__(self) -> None:
+        self.kernel: Kernel | None = None
+        self.nested: list[SyscallResult] = []
+
+    def info(self, event: str, **fields: Any) -> None:
+        if fields.get("syscall") == "memory.write" and not self.nested and self.kernel is not None:
+            self.nested.append(
+                self.kernel.call("memory.get", {"user_id": "u1", "key": "language"}, principal=ADMIN)
+            )
+
+
+def test_a_call_made_by_the_leading_thread_runs_at_once(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    logger = _NestingLogger()
+    kernel = kernel_factory(str(tmp_path / "journal.db"), logger=logger)
+    logger.kernel = kernel
+    done: list[SyscallResult] = []
+    worker = threading.Thread(
+        target=lambda: done.append(kernel.call(*_write("u1", "language"), principal=ADMIN))
+    )
+    worker.start()
+    worker.join(timeout=30)
+    assert done and done[0].seq == 1, "the call never returned: its nested call waited behind its own group"
+    assert [result.seq for result in logger.nested] == [2] and logger.nested[0].ok
+    assert kernel._waiting == []

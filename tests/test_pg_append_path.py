@@ -146,3 +146,74 @@ def test_an_upsert_is_one_statement_that_inserts_then_updates(tmp_path: Path) ->
 
 def _run(run_id: str, ended: int | None) -> dict[str, Any]:
     return {"run_id": run_id, "user_id": "u1", "principal": "agent:a", "began_seq": 1, "ended_seq": ended}
+
+
+class _ReadCursorSpy:
+    """The runner's read cursor, recording the statements sent through it."""
+
+    def __init__(self, cursor: Any) -> None:
+        self._cursor = cursor
+        self.statements: list[str] = []
+
+    def execute(self, query: Any, params: Any = None) -> Any:
+        self.statements.append(str(query).split()[0].upper())
+        return self._cursor.execute(query, params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)
+
+
+def test_a_write_never_goes_through_the_read_cursor(
+    pg_kernel: tuple[Kernel, SqlJournalStore, Engine],
+) -> None:
+    """psycopg hands a pipelined statement's result to the cursor that sent it, whenever the server sends
+    it: a write sent on the read cursor could hand its INSERT result to the next read in its place."""
+    kernel, store, _ = pg_kernel
+    assert kernel.call("memory.write", {**WRITE, "value_ref": "en"}, principal=USER).ok
+    runner = store._sql
+    spy = _ReadCursorSpy(runner.attach())
+    runner._cursor = spy
+    assert kernel.call("memory.write", {**WRITE, "key": "tz", "value_ref": "utc"}, principal=USER).seq == 2
+    assert spy.statements and set(spy.statements) == {"SELECT"}, spy.statements
+
+
+def test_a_failure_at_the_end_of_the_pipeline_commits_nothing_and_a_group_runs_once(
+    pg_kernel: tuple[Kernel, SqlJournalStore, Engine], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pipeline is left before COMMIT: a failure there (the connection lost) is a transaction that
+    did not commit, and the group's calls run again each on its own, journaled once. (Left after COMMIT,
+    the same failure followed a commit the server had confirmed, and every call was journaled twice.)"""
+    import psycopg
+    from psycopg import _pipeline_base
+
+    kernel, _, observer = pg_kernel
+    leave = _pipeline_base.BasePipeline._exit_gen
+    fired: list[bool] = []
+
+    def failing_leave(self: Any) -> Any:
+        if not fired:
+            fired.append(True)
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return (yield from leave(self))
+
+    monkeypatch.setattr(_pipeline_base.BasePipeline, "_exit_gen", failing_leave)
+    results: dict[str, Any] = {}
+    threads = [
+        threading.Thread(
+            target=lambda user=user: results.__setitem__(
+                user, kernel.call("memory.write", {**WRITE, "user_id": user}, principal=f"user:{user}")
+            )
+        )
+        for user in ("u1", "u2")
+    ]
+    with kernel._lock:  # busy: both calls queue, and one group takes them
+        for thread in threads:
+            thread.start()
+        while len(kernel._waiting) < 2:
+            threading.Event().wait(0.001)
+    for thread in threads:
+        thread.join(timeout=60)
+    assert fired
+    assert sorted(result.seq for result in results.values()) == [1, 2]
+    assert all(result.ok for result in results.values())
+    assert _head(observer) == 2
