@@ -53,6 +53,14 @@ class _Counted:
         store.batch = counted_batch
 
 
+def _wait_until_queued(kernel: Kernel, count: int) -> None:
+    """Wait (a safety bound of 30 s, never a timing assertion) until ``count`` calls are queued."""
+    deadline = time.monotonic() + 30
+    while len(kernel._waiting) < count:
+        assert time.monotonic() < deadline, "the calls did not all queue"
+        time.sleep(0.001)
+
+
 def _calls_together(kernel: Kernel, calls: list[tuple[str, dict[str, Any], str]]) -> list[SyscallResult]:
     """Make the calls from one thread each while the kernel is busy, so that they all wait; then let
     the kernel go: the first thread to get its turn executes them all as one group."""
@@ -66,10 +74,7 @@ def _calls_together(kernel: Kernel, calls: list[tuple[str, dict[str, Any], str]]
     with kernel._lock:  # the kernel is executing something else
         for thread in threads:
             thread.start()
-        deadline = time.monotonic() + 30
-        while len(kernel._waiting) < len(calls):
-            assert time.monotonic() < deadline, "the calls did not all wait"
-            time.sleep(0.001)
+        _wait_until_queued(kernel, len(calls))
     for thread in threads:
         thread.join(timeout=30)
     assert all(result is not None for result in results)
@@ -232,10 +237,7 @@ def test_the_threads_of_a_group_never_take_the_execution_lock(
         kernel._lock = counting  # type: ignore[assignment]
         for thread in threads:
             thread.start()
-        deadline = time.monotonic() + 30
-        while len(kernel._waiting) < len(calls):
-            assert time.monotonic() < deadline, "the calls did not all queue"
-            time.sleep(0.001)
+        _wait_until_queued(kernel, len(calls))
     for thread in threads:
         thread.join(timeout=30)
     assert sorted(result.seq or 0 for result in results) == [1, 2, 3, 4, 5]
