@@ -42,7 +42,7 @@ def _match(columns: Iterable[str], prefix: str = "") -> str:
     return " AND ".join(f'"{column}" = :{prefix}{column}' for column in columns)
 
 
-_STATEMENTS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+_STATEMENTS: dict[tuple[Any, ...], str] = {}
 """The SQL of each shape of change (operation, table, columns), built and checked once per process:
 the text depends on the shape alone, never on a value or a connection."""
 
@@ -64,32 +64,32 @@ class ChangeWriter:
     def write(self, planned: Planned) -> None:
         """Write changes ``plan`` checked."""
         sql = self._sql
-        for statements, change in planned:
+        for statement, change in planned:
             if isinstance(change, Insert):
-                sql.write(statements[0], change.row)
+                sql.write(statement, change.row)
                 if change.table == "memory_entries" and self._counted:
                     sql.write(_COUNT_ONE_MORE, {"user_id": change.row["user_id"]})
             elif isinstance(change, Upsert):
-                sql.write(statements[0], change.row)
+                sql.write(statement, change.row)
             elif isinstance(change, Update):
                 values = {f"w_{column}": value for column, value in change.where.items()}
                 values.update((f"s_{column}", value) for column, value in change.set.items())
-                sql.write(statements[0], values)
+                sql.write(statement, values)
             else:
-                sql.write(statements[0], change.where)
+                sql.write(statement, change.where)
 
 
-Planned = list[tuple[tuple[str, ...], Change]]
+Planned = list[tuple[str, Change]]
 """Changes with their SQL, every one checked (``plan``)."""
 
 
 def plan(changes: Iterable[Change]) -> Planned:
     """Check every change and build its SQL, writing nothing: raises ``UnknownChange`` for the first
     the writer refuses."""
-    return [(_statements(change), change) for change in changes]
+    return [(_statement(change), change) for change in changes]
 
 
-def _statements(change: Change) -> tuple[str, ...]:
+def _statement(change: Change) -> str:
     """The SQL of the change's shape, checked and built the first time the shape is seen."""
     if isinstance(change, Insert | Upsert):
         shape: tuple[Any, ...] = (change.__struct_config__.tag, change.table, *change.row)
@@ -103,7 +103,7 @@ def _statements(change: Change) -> tuple[str, ...]:
     return found
 
 
-def _build(change: Change) -> tuple[str, ...]:
+def _build(change: Change) -> str:
     table = change.table
     known = _COLUMNS.get(table)
     if known is None:
@@ -116,7 +116,7 @@ def _build(change: Change) -> tuple[str, ...]:
                 "memory_entries rows are only inserted and updated (its counts are kept here)"
             )
         if isinstance(change, Insert):
-            return (insert_sql(table, list(change.row)),)
+            return insert_sql(table, list(change.row))
         if not set(key) <= set(change.row):
             raise UnknownChange(f"an upsert into {table!r} must give its whole primary key {key}")
         assignments = ", ".join(
@@ -125,9 +125,7 @@ def _build(change: Change) -> tuple[str, ...]:
         if not assignments:
             raise UnknownChange(f"an upsert into {table!r} must set a column outside its primary key")
         conflict = ", ".join(f'"{column}"' for column in key)
-        return (
-            f"{insert_sql(table, list(change.row))} ON CONFLICT ({conflict}) DO UPDATE SET {assignments}",
-        )
+        return f"{insert_sql(table, list(change.row))} ON CONFLICT ({conflict}) DO UPDATE SET {assignments}"
     _known_columns(table, known, change.where)
     if set(change.where) != set(key):
         raise UnknownChange(f"a change of {table!r} must name one row by its whole primary key {key}")
@@ -136,10 +134,10 @@ def _build(change: Change) -> tuple[str, ...]:
         if not change.set or set(change.set) & set(key):
             raise UnknownChange(f"an update of {table!r} must set columns outside its primary key")
         assignments = ", ".join(f'"{column}" = :s_{column}' for column in change.set)
-        return (f"UPDATE {table} SET {assignments} WHERE {_match(key, 'w_')}",)
+        return f"UPDATE {table} SET {assignments} WHERE {_match(key, 'w_')}"
     if table == "memory_entries":
         raise UnknownChange("memory_entries rows are never deleted (the writer counts them)")
-    return (f"DELETE FROM {table} WHERE {_match(key)}",)
+    return f"DELETE FROM {table} WHERE {_match(key)}"
 
 
 def _known_columns(table: str, known: frozenset[str], columns: Iterable[str]) -> None:

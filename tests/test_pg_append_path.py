@@ -117,7 +117,7 @@ def test_a_statement_failing_inside_the_pipeline_fails_the_commit_and_leaves_not
             args=b"{}",
             status="ok",
             result=b"{}",
-        )  # sent, not yet answered: the duplicate key is reported by the commit
+        )  # sent, not yet answered: the duplicate key is reported when the pipeline ends, before COMMIT
     assert _head(observer) == before
     with observer.connect() as connection:
         assert connection.execute(text("SELECT count(*) FROM memory_entries")).scalar_one() == 1
@@ -126,8 +126,8 @@ def test_a_statement_failing_inside_the_pipeline_fails_the_commit_and_leaves_not
 
 def test_an_upsert_is_one_statement_that_inserts_then_updates(tmp_path: Path) -> None:
     change = Upsert(table="pipeline_runs", row=_run("r1", None))
-    ((statements, _),) = plan([change])
-    assert len(statements) == 1 and "ON CONFLICT" in statements[0]
+    ((statement, _),) = plan([change])
+    assert statement.startswith("INSERT INTO pipeline_runs") and "ON CONFLICT" in statement
     path = tmp_path / "j.db"
     SqlJournalStore(open_engine(str(path)), clock=SystemClock()).close()  # the schema at head
     engine = open_engine(str(path))
