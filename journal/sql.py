@@ -8,14 +8,19 @@ cost.
 
 On PostgreSQL a write transaction runs in psycopg's pipeline mode: a statement is sent without waiting
 for the one before, and the client waits for the server only where it needs an answer (a read's rows,
-the end of the pipeline, the commit). A new write takes 5 round trips where it took 8: the BEGIN (psycopg
-syncs it), the append lock with the head read, the handler's read, every write of the call with its
-journal entry (the pipeline's end), the COMMIT. So a write's effect is known only at the end of the
-pipeline: ``write`` returns nothing (no row count), and a statement that fails makes the next read or
-the commit raise, before anything is committed, the transaction rolled back whole, as a failed statement
-always made it on PostgreSQL. Statements whose result is never read (``send``, ``write``,
-``write_many``) go through a cursor of their own: psycopg hands each result to the cursor that sent it,
-whenever it arrives, and a read's cursor must hold its own rows and nothing else.
+the end of the pipeline). The driver connection is in autocommit for the transaction's length, so that
+its BEGIN and COMMIT are statements of the pipeline like the others (psycopg would wait for the answer to
+a BEGIN of its own, and send its COMMIT after the pipeline's end, one round trip each). A new write takes
+3 round trips where it took 8: the BEGIN with the append lock and the head read, the handler's read, every
+write of the call with its journal entry and the COMMIT (the pipeline's end). So a write's effect is known
+only at the end of the pipeline: ``write`` returns nothing (no row count), and a statement that fails makes
+the next read or the end of the pipeline raise; the server skips what follows it in the pipeline, COMMIT
+included, and the transaction is rolled back whole, as a failed statement always made it on PostgreSQL.
+The COMMIT may reach the server before its answer is read: a failure while the pipeline ends (the
+connection lost) leaves its outcome unknown to the client, which the store reads back from the journal
+(``journal.store``). Statements whose result is never read (``send``, ``write``, ``write_many``) go
+through a cursor of their own: psycopg hands each result to the cursor that sent it, whenever it arrives,
+and a read's cursor must hold its own rows and nothing else.
 
 Statements use ``:name`` placeholders, turned into the driver's paramstyle once per statement.
 """
@@ -112,15 +117,19 @@ class SqlRunner:
 
     def begin(self, statement: str | None) -> None:
         """Start a write transaction on the driver: ``statement`` when given (SQLite's ``BEGIN
-        IMMEDIATE``), else the driver's implicit transaction starts with the first statement, in
-        pipeline mode on PostgreSQL."""
+        IMMEDIATE``), else the driver's implicit transaction starts with the first statement, or, in
+        pipeline mode on PostgreSQL, a ``BEGIN`` queued in the pipeline (the connection in autocommit
+        until the transaction ends, so that psycopg sends no BEGIN of its own and waits for nothing)."""
         cursor = self.attach()
         if statement is not None:
             cursor.execute(statement)
         elif self._pipelines and self._pipeline is None:
-            pipeline = self._driver.pipeline()
+            driver = self._driver
+            driver.autocommit = True  # no round trip: the connection is idle and not yet pipelined
+            pipeline = driver.pipeline()
             pipeline.__enter__()
             self._pipeline = pipeline
+            self._sender.execute("BEGIN")
 
     @property
     def pipelined(self) -> bool:
@@ -128,18 +137,26 @@ class SqlRunner:
         return self._pipeline is not None
 
     def commit(self) -> None:
-        """Commit. In pipeline mode the pipeline is left first: its sync sends the statements still
-        queued and is where a failed one raises, before anything is committed; the COMMIT's own answer
-        is then the last thing read, so a commit the server confirmed is never reported failed."""
+        """Commit. In pipeline mode the COMMIT is queued behind the transaction's statements and the
+        pipeline is left: its sync sends what is still queued and reads every answer, in order, so a
+        statement that failed raises there and the server skipped the COMMIT; when every answer is read
+        without error, the COMMIT's among them, the transaction is committed."""
+        if self._pipeline is None:
+            self._driver.commit()
+            return
+        self._sender.execute("COMMIT")
         self._leave_pipeline()
-        self._driver.commit()
+        self._driver.autocommit = False
 
     def rollback(self) -> None:
-        """Roll back whatever the driver has open (a no-op when nothing is)."""
+        """Roll back whatever the driver has open (a no-op when nothing is), and leave autocommit."""
         with suppress(Exception):  # the error that aborted the pipeline is the caller's already
             self._leave_pipeline()
-        if self._driver is not None:
-            self._driver.rollback()
+        driver = self._driver
+        if driver is not None:
+            driver.rollback()
+            if self._pipelines and driver.autocommit:
+                driver.autocommit = False
 
     def _leave_pipeline(self) -> None:
         pipeline, self._pipeline = self._pipeline, None

@@ -47,7 +47,7 @@ from kernel.context_owners import ContextOwnerRepository
 from kernel.graph_checkpoints import GraphRepository
 from kernel.graph_store import GraphStoreRepository
 from kernel.pipeline_runs import PipelineRunRepository
-from kernel.protocols import StorageBusy, StorageError
+from kernel.protocols import CommitOutcomeUnknown, StorageBusy, StorageError
 
 __all__ = [
     "APPEND_LOCK",
@@ -119,6 +119,7 @@ def _create_header(
 
 
 _HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
+_ENTRY_HASH_AT = "SELECT entry_hash FROM journal WHERE seq = :seq"
 APPEND_LOCK = 0x6172_7669_736A_6E6C
 """The PostgreSQL advisory lock (key ``"arvisjnl"``) a writer of a database's journal holds from its head
 read to its commit: a transaction-scoped lock, local to the database (each partition's is its own), that
@@ -503,10 +504,18 @@ class _Whole(Generic[_Opened]):
                 last = opened.appended if isinstance(opened, SqlTransaction) else opened.last_entry
                 if last is not None:
                     store._store_tiles(self._first_seq - 1, last.seq)
-                store._sql.commit()
             except BaseException as failure:
                 store._end_driver_transaction()
                 raise store._translate(failure) from failure
+            try:
+                store._sql.commit()
+            except Exception as failure:  # the database may have committed it: read the outcome back
+                store._end_driver_transaction()
+                if last is None or not store._committed(last, failure):
+                    raise store._translate(failure) from failure
+            except BaseException:
+                store._end_driver_transaction()
+                raise
             if last is not None:
                 store.last_entry = last
                 store._committed_head = (last.seq + 1, last.entry_hash)
@@ -627,6 +636,28 @@ class SqlJournalStore:
         if isinstance(error, self._driver_error):
             return _storage_error(error)
         return error
+
+    def _committed(self, last: JournalEntry, failure: Exception) -> bool:
+        """After a failed commit: whether the transaction committed all the same, read back from the
+        journal (its last entry is there, with its hash). The COMMIT may have reached the server before
+        the connection was lost (on PostgreSQL it is sent in the pipeline with the writes): reporting
+        that transaction failed would have its calls run again, and journaled twice. A scratch store
+        (no journal rows) never committed what failed. Raises ``CommitOutcomeUnknown`` when the journal
+        cannot be read."""
+        if not self._keep_entries:
+            return False
+        try:
+            self._sql.attach()  # the connection again, opened anew if the failure invalidated it
+            row = self._sql.first(_ENTRY_HASH_AT, {"seq": last.seq})
+            self._sql.rollback()
+        except Exception as unread:
+            self._end_driver_transaction()
+            raise CommitOutcomeUnknown(
+                f"the commit failed ({one_line(self._translate(failure))}) and whether it was made all the "
+                f"same could not be read back ({one_line(self._translate(unread))}): entries up to seq "
+                f"{last.seq} may be in the journal; read it before calling again"
+            ) from failure
+        return row is not None and str(row[0]) == last.entry_hash
 
     def _end_driver_transaction(self) -> None:
         """Roll back whatever the driver has open; a connection that cannot even do that is

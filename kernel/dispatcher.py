@@ -28,7 +28,7 @@ from kernel.errors import ErrorCode, KernelError
 from kernel.formats import rules_of
 from kernel.identity import IdentityPolicy, VouchedPrincipals, refusal_detail
 from kernel.pipeline import pipeline
-from kernel.protocols import JournalStore, StorageBusy, StorageError, Transaction
+from kernel.protocols import CommitOutcomeUnknown, JournalStore, StorageBusy, StorageError, Transaction
 from kernel.registry import KernelServiceRegistry
 from kernel.result_pieces import split as split_result
 from kernel.table import Service, SyscallSpec, SyscallTable
@@ -300,14 +300,13 @@ class Kernel:
     def _group(self, recorded: list[RecordedCall | SyscallResult]) -> list[SyscallResult]:
         """A group of calls of several threads in one transaction; if the storage fails it for another
         reason than a busy write lock (a failed commit, one call's driver error), nothing of it was
-        committed, and each call is run again on its own, so that one call's failure is not the others'."""
-        batched = self._batch(recorded) if self.tracer is None else self._traced_batch(self.tracer, recorded)
-        if not all(
-            result.seq is None
-            and result.error is not None
-            and result.error.code == ErrorCode.STORAGE_UNAVAILABLE
-            for result in batched
-        ):
+        committed, and each call is run again on its own, so that one call's failure is not the others'.
+        Never when the commit's outcome is unknown (``CommitOutcomeUnknown``): its calls may be journaled."""
+        if self.tracer is None:
+            batched, failed = self._run_batch(recorded)
+        else:
+            batched, failed = self._traced_batch(self.tracer, recorded)
+        if not failed:
             return batched
         return [item if isinstance(item, SyscallResult) else self._attempts(item, None) for item in recorded]
 
@@ -325,7 +324,7 @@ class Kernel:
             if self.tracer is None:
                 results = self._batch(recorded)
             else:
-                results = self._traced_batch(self.tracer, recorded)
+                results = self._traced_batch(self.tracer, recorded)[0]
         if self.logger is not None:
             each = round((time.perf_counter() - started) * 1000 / max(len(recorded), 1), 3)
             for item, result in zip(recorded, results, strict=True):
@@ -354,8 +353,8 @@ class Kernel:
 
     def _traced_batch(
         self, tracer: CallTracer, recorded: list[RecordedCall | SyscallResult]
-    ) -> list[SyscallResult]:
-        """``_batch`` with one span per recorded call, each covering the batch (it commits whole)."""
+    ) -> tuple[list[SyscallResult], bool]:
+        """``_run_batch`` with one span per recorded call, each covering the batch (it commits whole)."""
         spans: list[CallSpan | None] = [
             start_span(tracer, item, self.table, self.store, len(recorded))
             if isinstance(item, RecordedCall)
@@ -364,15 +363,20 @@ class Kernel:
         ]
         results: list[SyscallResult] | None = None
         try:
-            results = self._batch(recorded)
+            results, failed = self._run_batch(recorded)
         finally:
             for index, span in enumerate(spans):
                 end_span(span, None if results is None else results[index])
-        return results
+        return results, failed
 
     def _batch(self, recorded: list[RecordedCall | SyscallResult]) -> list[SyscallResult]:
+        """The calls in one database transaction (``_run_batch``)."""
+        return self._run_batch(recorded)[0]
+
+    def _run_batch(self, recorded: list[RecordedCall | SyscallResult]) -> tuple[list[SyscallResult], bool]:
         """The calls in one database transaction, retried whole up to ``busy_retries`` times while the
-        write lock is busy (nothing of a failed attempt was committed)."""
+        write lock is busy (nothing of a failed attempt was committed); and whether the storage failed
+        it with nothing committed, so that its calls may run again (never after ``CommitOutcomeUnknown``)."""
         busy_attempts = 0
         while True:
             try:
@@ -380,15 +384,18 @@ class Kernel:
                     return [
                         item if isinstance(item, SyscallResult) else self._execute(item, batch.transaction)
                         for item in recorded
-                    ]
+                    ], False
             except StorageBusy as exc:
                 if busy_attempts >= self.busy_retries:
-                    return [_unacknowledged(ErrorCode.STORAGE_BUSY, str(exc)) for _ in recorded]
+                    return [_unacknowledged(ErrorCode.STORAGE_BUSY, str(exc)) for _ in recorded], False
                 busy_attempts += 1
+            except CommitOutcomeUnknown as exc:
+                return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in recorded], False
             except StorageError as exc:
-                return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in recorded]
+                return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in recorded], True
             except Exception as exc:
-                return [_unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__) for _ in recorded]
+                failure = type(exc).__name__
+                return [_unacknowledged(ErrorCode.INTERNAL_ERROR, failure) for _ in recorded], False
 
     def pipeline(
         self, *, user_id: str, run_id: str, principal: str, credential: str | None = None

@@ -17,7 +17,7 @@ from kernel.graph_checkpoints import GraphRepository
 from kernel.graph_store import GraphStoreRepository
 from kernel.pipeline_runs import PipelineRunRepository
 
-__all__ = ["Batch", "JournalStore", "StorageBusy", "StorageError", "Transaction"]
+__all__ = ["Batch", "CommitOutcomeUnknown", "JournalStore", "StorageBusy", "StorageError", "Transaction"]
 
 
 class StorageError(Exception):
@@ -31,6 +31,13 @@ class StorageError(Exception):
 class StorageBusy(StorageError):
     """Another writer held the database's write lock past the wait allowed: nothing was written,
     and the call may simply be tried again."""
+
+
+class CommitOutcomeUnknown(StorageError):
+    """The commit failed where the database may have committed it (its answer was lost with the
+    connection) and the store could not read back whether the transaction's last entry is in the
+    journal: its calls were not acknowledged, but may have been journaled, so they must not be run
+    again before the journal is read."""
 
 
 class Transaction(Protocol):
