@@ -641,15 +641,19 @@ class SqlJournalStore:
         """After a failed commit: whether the transaction committed all the same, read back from the
         journal (its last entry is there, with its hash). The COMMIT may have reached the server before
         the connection was lost (on PostgreSQL it is sent in the pipeline with the writes): reporting
-        that transaction failed would have its calls run again, and journaled twice. A scratch store
-        (no journal rows) never committed what failed. Raises ``CommitOutcomeUnknown`` when the journal
-        cannot be read."""
+        that transaction failed would have its calls run again, and journaled twice. On PostgreSQL the
+        read first takes the append lock, which the failed transaction's session holds until that
+        transaction has ended, committed or not: a session still inside its COMMIT (a slow flush, a
+        synchronous standby) is waited for, up to the lock timeout. A scratch store (replay; no journal
+        rows, nothing another reader could see) is not read. Raises ``CommitOutcomeUnknown`` when the
+        journal cannot be read."""
         if not self._keep_entries:
             return False
         try:
             self._sql.attach()  # the connection again, opened anew if the failure invalidated it
+            if self._postgres:
+                self._sql.send(APPEND_LOCK_SQL)
             row = self._sql.first(_ENTRY_HASH_AT, {"seq": last.seq})
-            self._sql.rollback()
         except Exception as unread:
             self._end_driver_transaction()
             raise CommitOutcomeUnknown(
@@ -657,6 +661,10 @@ class SqlJournalStore:
                 f"same could not be read back ({one_line(self._translate(unread))}): entries up to seq "
                 f"{last.seq} may be in the journal; read it before calling again"
             ) from failure
+        except BaseException:  # interrupted: leave no transaction (nor the lock) open
+            self._end_driver_transaction()
+            raise
+        self._end_driver_transaction()  # ends the read and releases the lock; what was read stands
         return row is not None and str(row[0]) == last.entry_hash
 
     def _end_driver_transaction(self) -> None:

@@ -157,11 +157,11 @@ def test_a_commit_whose_outcome_cannot_be_read_is_unacknowledged_and_not_run_aga
     assert [seq for seq, _ in _entries(target)] == [1, 2, 3]
 
 
-def test_a_connection_killed_before_the_commit_is_read_back_on_a_new_one(
+def test_a_connection_killed_before_the_commit_fails_the_call_and_the_kernel_goes_on(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server ends the writer's session just before its COMMIT: the commit fails, the connection is
-    gone, and the outcome (not made) is read on a new connection; the kernel goes on on it."""
+    gone, the call is not acknowledged and nothing is journaled; the kernel goes on on a new connection."""
     clock = SystemClock()
     store = SqlJournalStore(open_engine(pg_url), clock=clock)
     kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
@@ -183,10 +183,99 @@ def test_a_connection_killed_before_the_commit_is_read_back_on_a_new_one(
         result = kernel.call("memory.write", {**WRITE, "user_id": "u1"}, principal="user:u1")
         assert killed and not result.ok and result.seq is None
         assert result.error is not None and result.error.code == ErrorCode.STORAGE_UNAVAILABLE
-        assert "could not be read back" not in result.error.detail  # read back: not made
+        assert "could not be read back" not in result.error.detail
         assert kernel.call("memory.write", {**WRITE, "user_id": "u1"}, principal="user:u1").seq == 1
         assert store._sql._driver.info.backend_pid != killed[0]
         assert _entries(pg_url) == [(1, "user:u1")]
     finally:
         kernel.close()
         killer.dispose()
+
+
+def _slow_commit_of(url: str, seq: int) -> None:
+    """The COMMIT of the transaction that inserts entry ``seq`` takes 2 s on the server (a deferred
+    trigger: a stand-in for a slow flush, a synchronous standby, a loaded server)."""
+    engine = open_engine(url)
+    try:
+        with engine.connect() as connection:
+            connection.execute(
+                text(
+                    "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS "
+                    "$$ BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$"
+                )
+            )
+            connection.execute(
+                text(
+                    "CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON journal DEFERRABLE INITIALLY "
+                    f"DEFERRED FOR EACH ROW WHEN (NEW.seq = {int(seq)}) EXECUTE FUNCTION slow_commit()"
+                )
+            )
+            connection.commit()
+    finally:
+        engine.dispose()
+
+
+def _connection_dropped_during_first_commit(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The client's socket is shut down 0.5 s into the first commit (a client-side timeout, a proxy that
+    drops the connection): the server's session does not notice and finishes its COMMIT."""
+    import os
+    import socket
+
+    commit = SqlRunner.commit
+    dropped: list[int] = []
+
+    def commit_and_drop(self: SqlRunner) -> None:
+        if not dropped:
+            dropped.append(1)
+            duplicate = os.dup(self._driver.pgconn.socket)
+
+            def drop() -> None:
+                with socket.socket(fileno=duplicate) as connection:
+                    connection.shutdown(socket.SHUT_RDWR)
+
+            threading.Timer(0.5, drop).start()
+        commit(self)
+
+    monkeypatch.setattr(SqlRunner, "commit", commit_and_drop)
+    return dropped
+
+
+def test_a_commit_still_running_on_the_server_is_waited_for_and_read_back_as_made(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read-back takes the append lock, which the old session holds until its COMMIT ends: read at
+    once, the entry was not visible yet, the call was reported failed though it was made, and a group was
+    run again (journaled twice, each call then refused as a conflict with itself)."""
+    _slow_commit_of(pg_url, 2)
+    clock = SystemClock()
+    store = SqlJournalStore(open_engine(pg_url), clock=clock)
+    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    try:
+        dropped = _connection_dropped_during_first_commit(monkeypatch)
+        results = _two_calls_in_one_group(kernel)
+        assert dropped
+        assert sorted((result.ok, result.seq) for result in results.values()) == [(True, 1), (True, 2)]
+        assert [seq for seq, _ in _entries(pg_url)] == [1, 2]
+    finally:
+        kernel.close()
+
+
+def test_an_interrupted_read_back_leaves_no_transaction_open(
+    kernel: Kernel, target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _answer_lost(monkeypatch, target)
+    first = SqlRunner.first
+
+    def interrupted(self: SqlRunner, sql: str, values: Any = None) -> Any:
+        row = first(self, sql, values if values is not None else {})
+        if sql.startswith("SELECT entry_hash FROM journal WHERE seq"):
+            raise KeyboardInterrupt  # once the read has run, in its transaction
+        return row
+
+    monkeypatch.setattr(SqlRunner, "first", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        kernel.call("memory.write", {**WRITE, "user_id": "u1"}, principal="user:u1")
+    monkeypatch.undo()
+    # made (the answer was lost after the commit), and the next call begins a transaction of its own
+    assert kernel.call("memory.get", {"user_id": "u1", "key": "language"}, principal="user:u1").seq == 2
+    assert [seq for seq, _ in _entries(target)] == [1, 2]
