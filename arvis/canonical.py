@@ -39,13 +39,17 @@ class CanonicalEncodingError(ValueError):
     """A value has no canonical form (non-finite float, non-string key, unencodable text, ...)."""
 
 
+_TIME_FORM = "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ"
+"""``YYYY-MM-DDTHH:MM:SS.ffffffZ``: what ``isoformat(timespec="microseconds")`` writes for a naive UTC
+time, plus ``Z`` (the year padded to four digits, always six fractional digits), at half its cost."""
+
+
 def format_time(moment: datetime) -> str:
     """The fixed text form of an aware datetime, in UTC with microseconds."""
     if moment.tzinfo is None:
         raise CanonicalEncodingError("naive datetime has no canonical form")
     utc = moment if moment.tzinfo is UTC else moment.astimezone(UTC)
-    # isoformat pads the year to four digits and, with timespec, always writes six fractional digits
-    return utc.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+    return _TIME_FORM % (utc.year, utc.month, utc.day, utc.hour, utc.minute, utc.second, utc.microsecond)
 
 
 def parse_time(text: str) -> datetime:
@@ -73,12 +77,11 @@ def _check(value: Any, depth: int) -> None:
     if depth > 256:
         raise CanonicalEncodingError("value nested too deeply")
     kind = type(value)
-    if kind is dict:
-        for item in value.values():
-            _check(item, depth + 1)
-        return
-    if kind is list:
-        for item in value:
+    if kind is dict or kind is list:
+        leaves_pass = depth < 256  # a leaf one level down is within the limit: no call for it
+        for item in value.values() if kind is dict else value:
+            if leaves_pass and (type(item) is str or item is None):
+                continue
             _check(item, depth + 1)
         return
     if kind is str or kind is bool or value is None:

@@ -48,19 +48,37 @@ def compute_entry_hash(
     """The entry hash of one row; raises ValueError when ``prev_hash`` is not 64 hex digits."""
     if len(prev_hash) != 64:
         raise ValueError("prev_hash must be 64 hex digits")
-    fields = (
-        str(seq).encode("utf-8"),
-        recorded_at.encode("utf-8"),
-        syscall.encode("utf-8"),
-        principal.encode("utf-8"),
-        args,
-        status.encode("utf-8"),
-        result,
-        effects_hash.encode("utf-8"),
-    )
+    seq_text = str(seq).encode("utf-8")
+    recorded = recorded_at.encode("utf-8")
+    name = syscall.encode("utf-8")
+    who = principal.encode("utf-8")
+    outcome = status.encode("utf-8")
+    effects = effects_hash.encode("utf-8")
     if len(args) + len(result) < _JOIN_BELOW:  # one update: the frames joined cost less than eight calls
-        framed = b"".join([piece for field in fields for piece in (_LENGTH(len(field)), field)])
-        return hashlib.sha256(bytes.fromhex(prev_hash) + framed).hexdigest()
+        length = _LENGTH
+        framed = b"".join(
+            (
+                bytes.fromhex(prev_hash),
+                length(len(seq_text)),
+                seq_text,
+                length(len(recorded)),
+                recorded,
+                length(len(name)),
+                name,
+                length(len(who)),
+                who,
+                length(len(args)),
+                args,
+                length(len(outcome)),
+                outcome,
+                length(len(result)),
+                result,
+                length(len(effects)),
+                effects,
+            )
+        )
+        return hashlib.sha256(framed).hexdigest()
+    fields = (seq_text, recorded, name, who, args, outcome, result, effects)
     digest = hashlib.sha256(bytes.fromhex(prev_hash))
     for field in fields:  # fed piece by piece: a large result is not copied to be framed
         digest.update(_LENGTH(len(field)))

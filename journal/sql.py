@@ -188,9 +188,10 @@ class SqlRunner:
         return None if row is None else row[0]
 
     def write(self, sql: str, values: Mapping[str, Any]) -> None:
-        """Run an INSERT/UPDATE/DELETE. Nothing is returned: in pipeline mode its row count is not
-        known before the commit, so no decision may depend on it."""
-        self.send(sql, values)
+        """Run an INSERT/UPDATE/DELETE (as ``send``). Nothing is returned: in pipeline mode its row count
+        is not known before the commit, so no decision may depend on it."""
+        prepared = self._prepared.get(sql) or self.prepare(sql)
+        self._sender.execute(prepared.sql, prepared.bind(values))
 
     def write_many(self, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run one INSERT for many rows (``executemany``)."""

@@ -190,7 +190,8 @@ class Kernel:
         commit is, exactly as a call of its own would be (``specs/durability.md`` §3.1); the threads of
         the group are woken with their results and never take the execution lock themselves. A leader
         that finds fewer calls queued than the last group held waits up to ``GATHER_S`` for more
-        (``_gather``). A call that finds no other queued runs alone, as without group commit."""
+        (``_gather``). A lone writer's call (the last group held one call; nothing queued, nothing
+        executing) runs at once without queueing (``_run_alone``), as without group commit."""
         if not self.group_commit:
             with self._lock:
                 recorded = self._record(name, args, principal, credential)
@@ -201,9 +202,19 @@ class Kernel:
         recorded = self._record(name, args, principal, credential)
         if isinstance(recorded, SyscallResult):
             return recorded
-        if self._leader == threading.get_ident():  # called while this thread executes a group
+        me = threading.get_ident()
+        if self._leader == me:  # called while this thread executes a group
             with self._lock:
                 return self.execute(recorded)
+        with self._queue_lock:
+            # a lone writer (the last group was one call, nothing is queued or executing) runs at once,
+            # never queued; after a larger group, the next call queues, and its leader gathers (``_gather``)
+            alone = not self._waiting and self._last_group == 1 and self._lock.acquire(blocking=False)
+            if alone:
+                self._last_group = 1
+                self._leader = me
+        if alone:
+            return self._run_alone(recorded)
         waiting = _Waiting(recorded)
         with self._queue_lock:
             self._waiting.append(waiting)
@@ -230,7 +241,7 @@ class Kernel:
                     for taken in group:
                         taken.taken = True
                     self._last_group = len(group)
-                    self._leader = threading.get_ident()
+                    self._leader = me
                 self._run_group(group)
         finally:
             with self._queue_lock:
@@ -247,6 +258,20 @@ class Kernel:
                     self._turns.notify_all()
         assert waiting.result is not None
         return waiting.result
+
+    def _run_alone(self, recorded: RecordedCall) -> SyscallResult:
+        """A call that found nothing queued and took the execution lock at once (``call``): executed as a
+        group of one, without the queue. Calls that arrive meanwhile queue, and the first of them leads
+        once the lock is released here."""
+        try:
+            self._load_encoder_for([recorded])
+            return self.execute(recorded)
+        except Exception as exc:  # a bug must not escape, as in ``_run_group``
+            return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+        finally:
+            with self._queue_lock:
+                self._leader = None
+            self._lock.release()
 
     def _sleep(self, timeout: float | None = None) -> None:
         """Wait on ``_turns`` (the caller holds ``_queue_lock``), counted in ``_sleepers``."""
@@ -536,7 +561,7 @@ class Kernel:
             request = self._decoders[spec.name].decode(recorded.args)
         except msgspec.DecodeError as exc:
             raise KernelError(ErrorCode.INVALID_ARGS, str(exc)) from None
-        if spec.service is not Service.ALWAYS and getattr(self.services, spec.service.value, None) is None:
+        if spec.service is not Service.ALWAYS and getattr(self.services, spec.service, None) is None:
             raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{spec.service.value} is not bound")
         return spec, request
 

@@ -279,6 +279,14 @@ def test_time_round_trips_through_the_fixed_form(moment: datetime) -> None:
     assert format_time(back) == text
 
 
+@given(aware_datetimes)
+def test_fixed_form_is_what_isoformat_writes(moment: datetime) -> None:
+    """The journaled form of a time never changes: it is byte for byte the ``isoformat`` form of the naive
+    UTC time with six fractional digits, plus ``Z``, as every journal written so far has it."""
+    utc = moment.astimezone(UTC).replace(tzinfo=None)
+    assert format_time(moment) == utc.isoformat(timespec="microseconds") + "Z"
+
+
 @given(aware_datetimes, aware_datetimes)
 def test_fixed_form_sorts_as_time(first: datetime, second: datetime) -> None:
     """Comparing fixed-form texts orders instants exactly as comparing the datetimes does."""

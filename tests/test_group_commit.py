@@ -216,6 +216,15 @@ class _CountingLock:
     def __exit__(self, *exc: Any) -> Any:
         return self._lock.__exit__(*exc)
 
+    def acquire(self, blocking: bool = True) -> bool:
+        taken = bool(self._lock.acquire(blocking))
+        if taken:
+            self.takers.append(threading.current_thread().name)
+        return taken
+
+    def release(self) -> None:
+        self._lock.release()
+
 
 def test_the_threads_of_a_group_never_take_the_execution_lock(
     tmp_path: Path, kernel_factory: Callable[..., Kernel]
@@ -319,7 +328,9 @@ def test_a_call_interrupted_while_queued_leaves_the_queue_and_the_next_call_lead
         results[tag] = kernel.call(*_write(user, "language"), principal=ADMIN)
 
     leader = threading.Thread(target=call, args=("leader", "u0"))
-    leader.start()
+    with kernel._lock:  # busy: the first call queues (a lone writer's call would run at once, unqueued)
+        leader.start()
+        _wait_until_queued(kernel, 1)
     assert running.wait(30)  # the leader executes its group (itself)
     sleep = kernel._sleep
 
@@ -369,3 +380,49 @@ def test_a_call_made_by_the_leading_thread_runs_at_once(
     assert done and done[0].seq == 1, "the call never returned: its nested call waited behind its own group"
     assert [result.seq for result in logger.nested] == [2] and logger.nested[0].ok
     assert kernel._waiting == []
+
+
+def test_a_lone_writers_call_runs_at_once_and_a_call_meanwhile_queues_and_leads_next(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    """A lone writer (last group of one, nothing queued or executing) never enters the queue; a call made
+    while it executes queues, and leads once the lone call is done, as any front call does."""
+    kernel = kernel_factory(str(tmp_path / "journal.db"))
+    counted = _Counted(kernel)
+    queued: list[int] = []
+
+    class _SpiedQueue(list[Any]):
+        def append(self, waiting: Any) -> None:
+            queued.append(1)
+            super().append(waiting)
+
+    kernel._waiting = _SpiedQueue()
+    assert kernel.call(*_write("u0", "language"), principal=ADMIN).seq == 1
+    assert queued == [] and counted.single == 1 and kernel._leader is None and not kernel._waiting
+
+    running, release = threading.Event(), threading.Event()
+    execute = kernel.execute
+
+    def slow_execute(recorded: Any, transactions: Any = None) -> SyscallResult:
+        running.set()
+        release.wait(30)
+        return execute(recorded, transactions)
+
+    kernel.execute = slow_execute  # type: ignore[method-assign]
+    results: dict[str, SyscallResult] = {}
+    lone = threading.Thread(
+        target=lambda: results.__setitem__("lone", kernel.call(*_write("u1", "tz"), principal=ADMIN))
+    )
+    lone.start()
+    assert running.wait(30)  # the lone call executes, unqueued
+    assert queued == [] and kernel._leader == lone.ident
+    later = threading.Thread(
+        target=lambda: results.__setitem__("later", kernel.call(*_write("u2", "tz"), principal=ADMIN))
+    )
+    later.start()
+    _wait_until_queued(kernel, 1)  # the execution lock is held: the new call queues
+    release.set()
+    for thread in (lone, later):
+        thread.join(timeout=30)
+    assert results["lone"].seq == 2 and results["later"].seq == 3
+    assert queued == [1] and not kernel._waiting and kernel._leader is None
