@@ -72,6 +72,10 @@ class RecordedCall(msgspec.Struct, frozen=True):
     syscall of that name; the entry must still replay as the ``unknown_syscall`` it was."""
 
 
+_INTERRUPTED = "the group was interrupted"
+"""The detail of a call whose group never ran (an interrupt, a failure before it): unacknowledged."""
+
+
 class _Waiting:
     """A call recorded by a thread and waiting for a group commit to take it (``Kernel.call``)."""
 
@@ -191,7 +195,8 @@ class Kernel:
         the group are woken with their results and never take the execution lock themselves. A leader
         that finds fewer calls queued than the last group held waits up to ``GATHER_S`` for more
         (``_gather``). A lone writer's call (the last group held one call; nothing queued, nothing
-        executing) runs at once without queueing (``_run_alone``), as without group commit."""
+        executing) runs at once without queueing (``_run_alone``), as without group commit. An interrupt
+        anywhere leaves no lock held and no call in the queue (``tests/test_call_interrupts.py``)."""
         if not self.group_commit:
             with self._lock:
                 recorded = self._record(name, args, principal, credential)
@@ -206,34 +211,44 @@ class Kernel:
         if self._leader == me:  # called while this thread executes a group
             with self._lock:
                 return self.execute(recorded)
-        with self._queue_lock:
-            # a lone writer (the last group was one call, nothing is queued or executing) runs at once,
-            # never queued; after a larger group, the next call queues, and its leader gathers (``_gather``)
-            alone = not self._waiting and self._last_group == 1 and self._lock.acquire(blocking=False)
+        alone = probed = False
+        try:
+            with self._queue_lock:
+                # a lone writer (the last group was one call, nothing queued or executing) runs at once,
+                # never queued; after a larger group, the next call queues and its leader gathers
+                if not self._waiting and self._last_group == 1 and not self._owns_lock():
+                    probed = True
+                    alone = self._lock.acquire(blocking=False)
             if alone:
-                self._last_group = 1
                 self._leader = me
-        if alone:
-            return self._run_alone(recorded)
+                return self._run_alone(recorded)
+        finally:
+            # whatever interrupts it, even between the acquire and ``alone``: a lock left held by this
+            # thread would make every later call wait for ever
+            if alone or (probed and self._owns_lock()):
+                self._leader = None
+                self._lock.release()
         waiting = _Waiting(recorded)
-        with self._queue_lock:
-            self._waiting.append(waiting)
-            if self._gathering:
-                self._turns.notify_all()
-            try:
-                while waiting.result is None and self._waiting[0] is not waiting:
-                    self._sleep()
-            except BaseException:  # interrupted while queued: a call no group took leaves the queue
-                if not waiting.taken:
-                    self._waiting.remove(waiting)
-                    if self._sleepers:  # it may have been at the front: the next call leads
-                        self._turns.notify_all()
-                raise
-            if waiting.result is not None:  # a group led by another thread executed it
-                return waiting.result
+        leading = False
         group: list[_Waiting] = []
         try:
-            with self._lock:  # this thread leads, once nothing else executes (``call_many``, replay)
+            with self._queue_lock:
+                try:
+                    self._waiting.append(waiting)
+                    if self._gathering:
+                        self._turns.notify_all()
+                    while waiting.result is None and self._waiting[0] is not waiting:
+                        self._sleep()
+                except BaseException:  # interrupted while queued: a call no group took leaves the queue
+                    if not waiting.taken and waiting in self._waiting:
+                        self._waiting.remove(waiting)
+                        if self._sleepers:  # it may have been at the front: the next call leads
+                            self._turns.notify_all()
+                    raise
+                if waiting.result is not None:  # a group led by another thread executed it
+                    return waiting.result
+                leading = True  # at the front, not taken: this thread leads the next group, and ends it
+            with self._lock:  # once nothing else executes (``call_many``, replay)
                 with self._queue_lock:
                     if len(self._waiting) < self._last_group:
                         self._gather()
@@ -244,34 +259,55 @@ class Kernel:
                     self._leader = me
                 self._run_group(group)
         finally:
-            with self._queue_lock:
-                self._leader = None
-                if group:
-                    del self._waiting[: len(group)]  # still the front: new calls queued behind it
-                else:  # interrupted before it took its group: its own call only
-                    group = [waiting]
-                    self._waiting.remove(waiting)
-                for taken in group:
-                    if taken.result is None:  # interrupted before the group ran: never acknowledged
-                        taken.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, "the group was interrupted")
-                if self._sleepers:  # the group's threads return; the new front leads the next group
-                    self._turns.notify_all()
+            if leading:
+                self._end_group(group or [waiting], me)
         assert waiting.result is not None
         return waiting.result
 
+    def _end_group(self, group: list[_Waiting], leader: int) -> None:
+        """After a leader's group (or its own call alone, when it was interrupted before it took a group):
+        the calls leave the front of the queue, each has a result (unacknowledged, ``internal_error``, if
+        the group never ran), and the waiting threads are woken: the new front leads the next group. Done
+        whatever interrupts it (an interrupt is raised once it is done): a group left at the front would
+        make every later call wait for ever. Each step can be run again."""
+        interrupted: BaseException | None = None
+        while True:
+            try:
+                with self._queue_lock:
+                    if self._leader == leader:
+                        self._leader = None
+                    if self._waiting and self._waiting[0] is group[0]:  # still the front
+                        del self._waiting[: len(group)]
+                    elif len(group) == 1 and group[0] in self._waiting:  # its own call, not yet taken
+                        self._waiting.remove(group[0])
+                    for taken in group:
+                        if taken.result is None:  # interrupted before the group ran: never acknowledged
+                            taken.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED)
+                    if self._sleepers:
+                        self._turns.notify_all()
+                break
+            except Exception:
+                raise
+            except BaseException as exc:  # KeyboardInterrupt, say: finish first
+                interrupted = exc
+        if interrupted is not None:
+            raise interrupted
+
+    def _owns_lock(self) -> bool:
+        """Whether this thread holds the execution lock (``RLock._is_owned``, what ``threading.Condition``
+        itself asks a lock)."""
+        owns: Callable[[], bool] = self._lock._is_owned  # type: ignore[attr-defined]
+        return owns()
+
     def _run_alone(self, recorded: RecordedCall) -> SyscallResult:
-        """A call that found nothing queued and took the execution lock at once (``call``): executed as a
+        """A lone writer's call, run at once while ``call`` holds the execution lock for it: executed as a
         group of one, without the queue. Calls that arrive meanwhile queue, and the first of them leads
-        once the lock is released here."""
+        once ``call`` releases the lock."""
         try:
             self._load_encoder_for([recorded])
             return self.execute(recorded)
         except Exception as exc:  # a bug must not escape, as in ``_run_group``
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
-        finally:
-            with self._queue_lock:
-                self._leader = None
-            self._lock.release()
 
     def _sleep(self, timeout: float | None = None) -> None:
         """Wait on ``_turns`` (the caller holds ``_queue_lock``), counted in ``_sleepers``."""
@@ -300,7 +336,7 @@ class Kernel:
     def _run_group(self, group: list[_Waiting]) -> None:
         """Execute ``group`` (the caller holds the execution lock) in one transaction. Every call of it
         gets a result, whatever happens here: a thread waiting for it must never wait forever."""
-        failure = "the group was interrupted"
+        failure = _INTERRUPTED
         try:
             recorded: list[RecordedCall | SyscallResult] = [waiting.recorded for waiting in group]
             self._load_encoder_for(recorded)

@@ -216,6 +216,9 @@ class _CountingLock:
     def __exit__(self, *exc: Any) -> Any:
         return self._lock.__exit__(*exc)
 
+    def _is_owned(self) -> bool:
+        return bool(self._lock._is_owned())
+
     def acquire(self, blocking: bool = True) -> bool:
         taken = bool(self._lock.acquire(blocking))
         if taken:

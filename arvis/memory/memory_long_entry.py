@@ -126,7 +126,7 @@ class MemoryLongEntry:
             "expires_at": _time_or_none(self.expires_at),
             "governance": self.governance.to_wire(),
             "key": self.key,
-            "memory_type": str(self.memory_type),  # its value, a plain str (cheaper than .value)
+            "memory_type": self.memory_type.value,
             "notes": self.notes,
             "revoked_at": _time_or_none(self.revoked_at),
             "source": self.source,
