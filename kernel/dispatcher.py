@@ -134,9 +134,10 @@ class Kernel:
         self._waiting: list[_Waiting] = []
         """The calls of ``call`` in arrival order: the group being executed at the front, then the
         calls waiting for the next group."""
-        self._queue_lock = threading.Lock()
-        """Guards ``_waiting`` (taken directly on the path of a call that does not wait: a plain lock
-        costs less than the condition's Python methods)."""
+        self._queue_lock = threading.RLock()
+        """Guards ``_waiting`` (taken directly on the path of a call that does not wait). Reentrant so that
+        ``_turns`` waits with the C lock's own release and re-acquire, which an interrupt cannot split (with
+        a plain lock the condition's Python re-acquire can be interrupted, leaving the lock released)."""
         self._turns = threading.Condition(self._queue_lock)
         """A thread waits on it until its call is done or at the front."""
         self._sleepers = 0
@@ -195,8 +196,9 @@ class Kernel:
         the group are woken with their results and never take the execution lock themselves. A leader
         that finds fewer calls queued than the last group held waits up to ``GATHER_S`` for more
         (``_gather``). A lone writer's call (the last group held one call; nothing queued, nothing
-        executing) runs at once without queueing (``_run_alone``), as without group commit. An interrupt
-        anywhere leaves no lock held and no call in the queue (``tests/test_call_interrupts.py``)."""
+        executing, and this thread not already holding the execution lock) runs at once without
+        queueing (``_run_alone``), as without group commit. A single interrupt (Ctrl-C) anywhere in a
+        call leaves no lock held and no call in the queue (``tests/test_call_interrupts.py``)."""
         if not self.group_commit:
             with self._lock:
                 recorded = self._record(name, args, principal, credential)
@@ -259,39 +261,34 @@ class Kernel:
                     self._leader = me
                 self._run_group(group)
         finally:
-            if leading:
-                self._end_group(group or [waiting], me)
+            if leading:  # an interrupt as it begins (at the call's entry) is answered by ending it again
+                ending = group or [waiting]
+                try:
+                    self._end_group(ending, me)
+                except Exception:
+                    raise
+                except BaseException:
+                    self._end_group(ending, me)
+                    raise
         assert waiting.result is not None
         return waiting.result
 
     def _end_group(self, group: list[_Waiting], leader: int) -> None:
         """After a leader's group (or its own call alone, when it was interrupted before it took a group):
         the calls leave the front of the queue, each has a result (unacknowledged, ``internal_error``, if
-        the group never ran), and the waiting threads are woken: the new front leads the next group. Done
-        whatever interrupts it (an interrupt is raised once it is done): a group left at the front would
-        make every later call wait for ever. Each step can be run again."""
-        interrupted: BaseException | None = None
-        while True:
-            try:
-                with self._queue_lock:
-                    if self._leader == leader:
-                        self._leader = None
-                    if self._waiting and self._waiting[0] is group[0]:  # still the front
-                        del self._waiting[: len(group)]
-                    elif len(group) == 1 and group[0] in self._waiting:  # its own call, not yet taken
-                        self._waiting.remove(group[0])
-                    for taken in group:
-                        if taken.result is None:  # interrupted before the group ran: never acknowledged
-                            taken.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED)
-                    if self._sleepers:
-                        self._turns.notify_all()
-                break
-            except Exception:
-                raise
-            except BaseException as exc:  # KeyboardInterrupt, say: finish first
-                interrupted = exc
-        if interrupted is not None:
-            raise interrupted
+        the group never ran), and the waiting threads are woken: the new front leads the next group. Each
+        step can be run again (``call`` runs it again when an interrupt lands in it): a group left at the
+        front would make every later call wait for ever."""
+        with self._queue_lock:
+            if self._leader == leader:
+                self._leader = None
+            if self._waiting and self._waiting[0] is group[0]:  # still the front
+                del self._waiting[: len(group)]
+            for taken in group:
+                if taken.result is None:  # interrupted before the group ran: never acknowledged
+                    taken.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED)
+            if self._sleepers:
+                self._turns.notify_all()
 
     def _owns_lock(self) -> bool:
         """Whether this thread holds the execution lock (``RLock._is_owned``, what ``threading.Condition``

@@ -2,7 +2,8 @@
 the kernel must stay usable after it: the execution lock not left held, no leader left set, no call left
 in the queue, and another thread's call completes. CPython 3.11 runs a pending signal handler at the end
 of a call (before its value is stored), at a function's entry and when a contended lock is waited for:
-each such point of ``Kernel.call`` and ``Kernel._run_alone`` is tried, one interrupt per fresh kernel, as
+each such point of ``Kernel.call`` and of the functions it calls to run and end a call
+(``_run_alone``, ``_gather``, ``_end_group``) is tried, one interrupt per fresh kernel, as
 a lone writer's call and as a call that queues (after a group of two). Adapted from a reviewer's probe."""
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ def _handler(code: CodeType, offset: int) -> int | None:
 
 
 def _points(function: Callable[..., Any]) -> list[tuple[int, int]]:
-    """(offset, line) of each instruction before which a signal handler may run."""
+    """(offset, line) of each instruction before which a signal handler may run: after a call returns
+    (under the call's own handler), after the function's entry (RESUME: the first traced instruction),
+    at a ``with`` (a contended lock is waited for)."""
     code = function.__code__
     instructions = list(dis.get_instructions(function))
     found = []
@@ -47,7 +50,8 @@ def _points(function: Callable[..., Any]) -> list[tuple[int, int]]:
         after_call = before is not None and before.opname == "CALL"
         if after_call and _handler(code, before.offset) != _handler(code, at.offset):
             continue  # a signal at the call's end is raised under the call's handler, not this one's
-        if after_call or at.opname in ("RESUME", "BEFORE_WITH"):
+        after_entry = before is not None and before.opname == "RESUME"
+        if after_call or after_entry or at.opname == "BEFORE_WITH":
             found.append((at.offset, at.positions.lineno if at.positions else 0))
     return found
 
@@ -102,8 +106,14 @@ def _interrupted_once(code: CodeType, offset: int, last_group: int) -> tuple[boo
 
 @pytest.mark.parametrize(
     ("function", "last_group"),
-    [(Kernel.call, 1), (Kernel._run_alone, 1), (Kernel.call, 2)],
-    ids=["call-lone-writer", "run_alone-lone-writer", "call-after-a-group"],
+    [
+        (Kernel.call, 1),
+        (Kernel._run_alone, 1),
+        (Kernel.call, 2),
+        (Kernel._end_group, 2),
+        (Kernel._gather, 2),
+    ],
+    ids=["call-lone-writer", "run_alone-lone-writer", "call-after-a-group", "end_group", "gather"],
 )
 def test_an_interrupt_anywhere_in_a_call_leaves_the_kernel_usable(
     function: Callable[..., Any], last_group: int
