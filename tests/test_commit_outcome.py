@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from grouped_calls import two_writes_in_one_group
 from sqlalchemy import text
 
 from journal.engine import open_engine
 from journal.sql import SqlRunner
 from journal.store import SqlJournalStore
-from kernel.abi import ErrorCode, SyscallResult
+from kernel.abi import ErrorCode
 from kernel.boot import default_services
 from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
@@ -80,25 +81,6 @@ def _answer_lost(monkeypatch: pytest.MonkeyPatch, target: str, times: int = 1) -
     return lost
 
 
-def _two_calls_in_one_group(kernel: Kernel) -> dict[str, SyscallResult]:
-    results: dict[str, SyscallResult] = {}
-
-    def call(user: str) -> Callable[[], None]:
-        return lambda: results.__setitem__(
-            user, kernel.call("memory.write", {**WRITE, "user_id": user}, principal=f"user:{user}")
-        )
-
-    threads = [threading.Thread(target=call(user)) for user in ("u1", "u2")]
-    with kernel._lock:  # busy: both calls queue, and one group takes them
-        for thread in threads:
-            thread.start()
-        while len(kernel._waiting) < 2:
-            threading.Event().wait(0.001)
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
-
-
 def test_a_call_whose_commit_answer_is_lost_is_read_back_as_made(
     kernel: Kernel, target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -113,7 +95,7 @@ def test_a_group_whose_commit_answer_is_lost_is_acknowledged_and_never_run_again
     kernel: Kernel, target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lost = _answer_lost(monkeypatch, target)
-    results = _two_calls_in_one_group(kernel)
+    results = two_writes_in_one_group(kernel, WRITE)
     assert lost
     assert sorted((result.ok, result.seq) for result in results.values()) == [(True, 1), (True, 2)]
     assert [seq for seq, _ in _entries(target)] == [1, 2]  # journaled once (run again: 4 entries)
@@ -146,7 +128,7 @@ def test_a_commit_whose_outcome_cannot_be_read_is_unacknowledged_and_not_run_aga
         return first(self, sql, values if values is not None else {})
 
     monkeypatch.setattr(SqlRunner, "first", unreadable)
-    results = _two_calls_in_one_group(kernel)
+    results = two_writes_in_one_group(kernel, WRITE)
     for result in results.values():
         assert not result.ok and result.seq is None and result.error is not None
         assert result.error.code == ErrorCode.STORAGE_UNAVAILABLE
@@ -252,7 +234,7 @@ def test_a_commit_still_running_on_the_server_is_waited_for_and_read_back_as_mad
     kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
     try:
         dropped = _connection_dropped_during_first_commit(monkeypatch)
-        results = _two_calls_in_one_group(kernel)
+        results = two_writes_in_one_group(kernel, WRITE)
         assert dropped
         assert sorted((result.ok, result.seq) for result in results.values()) == [(True, 1), (True, 2)]
         assert [seq for seq, _ in _entries(pg_url)] == [1, 2]

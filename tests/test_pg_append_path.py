@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from grouped_calls import two_writes_in_one_group
 from sqlalchemy import Engine, text
 
 from arvis.changes import Insert, Upsert
@@ -198,22 +199,7 @@ def test_a_failure_while_the_pipeline_ends_is_read_back_and_a_group_runs_once(
         return (yield from leave(self))
 
     monkeypatch.setattr(_pipeline_base.BasePipeline, "_exit_gen", failing_leave)
-    results: dict[str, Any] = {}
-    threads = [
-        threading.Thread(
-            target=lambda user=user: results.__setitem__(
-                user, kernel.call("memory.write", {**WRITE, "user_id": user}, principal=f"user:{user}")
-            )
-        )
-        for user in ("u1", "u2")
-    ]
-    with kernel._lock:  # busy: both calls queue, and one group takes them
-        for thread in threads:
-            thread.start()
-        while len(kernel._waiting) < 2:
-            threading.Event().wait(0.001)
-    for thread in threads:
-        thread.join(timeout=60)
+    results = two_writes_in_one_group(kernel, WRITE)
     assert fired
     assert sorted(result.seq for result in results.values()) == [1, 2]
     assert all(result.ok for result in results.values())
