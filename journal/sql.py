@@ -187,11 +187,9 @@ class SqlRunner:
         row = self.execute(sql, values).fetchone()
         return None if row is None else row[0]
 
-    def write(self, sql: str, values: Mapping[str, Any]) -> None:
-        """Run an INSERT/UPDATE/DELETE (as ``send``). Nothing is returned: in pipeline mode its row count
-        is not known before the commit, so no decision may depend on it."""
-        prepared = self._prepared.get(sql) or self.prepare(sql)
-        self._sender.execute(prepared.sql, prepared.bind(values))
+    write = send
+    """Run an INSERT/UPDATE/DELETE (``send`` itself: no second frame on the hot path). Nothing is returned:
+    in pipeline mode its row count is not known before the commit, so no decision may depend on it."""
 
     def write_many(self, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run one INSERT for many rows (``executemany``)."""

@@ -197,8 +197,10 @@ class Kernel:
         that finds fewer calls queued than the last group held waits up to ``GATHER_S`` for more
         (``_gather``). A lone writer's call (the last group held one call; nothing queued, nothing
         executing, and this thread not already holding the execution lock) runs at once without
-        queueing (``_run_alone``), as without group commit. A single interrupt (Ctrl-C) anywhere in a
-        call leaves no lock held and no call in the queue (``tests/test_call_interrupts.py``)."""
+        queueing (``_run_alone``), as without group commit. A single interrupt (Ctrl-C) anywhere in the
+        kernel's code of a call leaves no lock held and no call in the queue
+        (``tests/test_call_interrupts.py``; one point is left inside ``threading.Condition.wait``,
+        ``specs/durability.md`` §3.1)."""
         if not self.group_commit:
             with self._lock:
                 recorded = self._record(name, args, principal, credential)

@@ -17,7 +17,7 @@ from sqlalchemy import text
 
 from journal.engine import open_engine
 from journal.sql import SqlRunner
-from journal.store import SqlJournalStore
+from journal.store import _ENTRY_HASH_AT, SqlJournalStore
 from kernel.abi import ErrorCode
 from kernel.boot import default_services
 from kernel.clock import SystemClock
@@ -81,6 +81,20 @@ def _answer_lost(monkeypatch: pytest.MonkeyPatch, target: str, times: int = 1) -
     return lost
 
 
+def _read_back_fails(monkeypatch: pytest.MonkeyPatch, failure: BaseException) -> None:
+    """The store's read-back of a failed commit raises ``failure`` once the read has run, in its
+    transaction (its lock taken, on PostgreSQL); every other read runs as usual."""
+    first = SqlRunner.first
+
+    def failing(self: SqlRunner, sql: str, values: Any = None) -> Any:
+        row = first(self, sql, values if values is not None else {})
+        if sql == _ENTRY_HASH_AT:
+            raise failure
+        return row
+
+    monkeypatch.setattr(SqlRunner, "first", failing)
+
+
 def test_a_call_whose_commit_answer_is_lost_is_read_back_as_made(
     kernel: Kernel, target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -120,14 +134,7 @@ def test_a_commit_whose_outcome_cannot_be_read_is_unacknowledged_and_not_run_aga
     kernel: Kernel, target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _answer_lost(monkeypatch, target)
-    first = SqlRunner.first
-
-    def unreadable(self: SqlRunner, sql: str, values: Any = None) -> Any:
-        if sql.startswith("SELECT entry_hash FROM journal WHERE seq"):
-            raise _driver_error(target, "the server is gone")
-        return first(self, sql, values if values is not None else {})
-
-    monkeypatch.setattr(SqlRunner, "first", unreadable)
+    _read_back_fails(monkeypatch, _driver_error(target, "the server is gone"))
     results = two_writes_in_one_group(kernel, WRITE)
     for result in results.values():
         assert not result.ok and result.seq is None and result.error is not None
@@ -246,15 +253,7 @@ def test_an_interrupted_read_back_leaves_no_transaction_open(
     kernel: Kernel, target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _answer_lost(monkeypatch, target)
-    first = SqlRunner.first
-
-    def interrupted(self: SqlRunner, sql: str, values: Any = None) -> Any:
-        row = first(self, sql, values if values is not None else {})
-        if sql.startswith("SELECT entry_hash FROM journal WHERE seq"):
-            raise KeyboardInterrupt  # once the read has run, in its transaction
-        return row
-
-    monkeypatch.setattr(SqlRunner, "first", interrupted)
+    _read_back_fails(monkeypatch, KeyboardInterrupt())
     with pytest.raises(KeyboardInterrupt):
         kernel.call("memory.write", {**WRITE, "user_id": "u1"}, principal="user:u1")
     monkeypatch.undo()

@@ -118,7 +118,8 @@ def test_a_statement_failing_inside_the_pipeline_fails_the_commit_and_leaves_not
             args=b"{}",
             status="ok",
             result=b"{}",
-        )  # sent, not yet answered: the duplicate key is reported when the pipeline ends, before COMMIT
+        )  # sent, not yet answered: the duplicate key is reported when the pipeline ends (the COMMIT
+        # queued behind it is skipped by the server)
     assert _head(observer) == before
     with observer.connect() as connection:
         assert connection.execute(text("SELECT count(*) FROM memory_entries")).scalar_one() == 1
