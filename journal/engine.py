@@ -44,6 +44,7 @@ __all__ = [
     "Durability",
     "UnsupportedDatabase",
     "fetch_all",
+    "fetch_sql",
     "fetch_tuples",
     "is_url",
     "one_line",
@@ -284,15 +285,20 @@ def fetch_all(connection: Connection, statement: Executable) -> list[Row[Any]]:
 
 
 def fetch_tuples(connection: Connection, statement: Executable) -> list[tuple[Any, ...]]:
-    """``fetch_all`` as plain tuples, for bulk reads (the state digest): the statement is compiled by
-    SQLAlchemy and run on the driver's cursor, inside the connection's transaction (begun here if
-    none is), which skips building a result row object per row."""
-    if not connection.in_transaction():
-        connection.begin()
+    """``fetch_all`` as plain tuples, for bulk reads: the statement is compiled by SQLAlchemy and run
+    on the driver's cursor (``fetch_sql``), which skips building a result row object per row."""
     compiled = statement.compile(dialect=connection.dialect)  # type: ignore[attr-defined]
     values = compiled.construct_params()
     arguments: Any = tuple(values[name] for name in compiled.positiontup) if compiled.positional else values
-    sql = str(compiled)
+    return fetch_sql(connection, str(compiled), arguments)
+
+
+def fetch_sql(connection: Connection, sql: str, arguments: Any = ()) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (in the driver's paramstyle, with its ``arguments``) as plain tuples, run on
+    the driver's cursor inside the connection's transaction (begun here if none is). Text that is not
+    UTF-8 is read as ``fetch_all`` reads it."""
+    if not connection.in_transaction():
+        connection.begin()
     driver = connection.connection.dbapi_connection
     assert driver is not None
     cursor = driver.cursor()

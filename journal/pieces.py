@@ -10,7 +10,6 @@ blob hashes to its key is ``blob_store.check_blobs``'s.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
 
 from sqlalchemy import Engine, bindparam, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -20,13 +19,14 @@ from journal.blob_store import TABLE as BLOBS
 from journal.blob_store import BadBlob, get_many
 from journal.engine import one_line
 from journal.reader import JournalFilter, JournalReader
+from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 from kernel.formats import UnknownFormat, piece_paths, rules_of
 from kernel.protocols import StorageError
 from kernel.replay_kernel import JournalReplayKernel
 from kernel.result_pieces import PieceFetch, PiecePath, expand, references
 
-__all__ = ["check_result_pieces", "expanded_result", "fetch_from", "replay_kernel"]
+__all__ = ["PieceCheck", "check_result_pieces", "expanded_result", "fetch_from", "replay_kernel"]
 
 BATCH = 200
 """Referenced pieces read per query (a piece may be megabytes: a snapshot of 10,000 entries)."""
@@ -51,13 +51,6 @@ def replay_kernel(reader: JournalReader, where: JournalFilter | None = None) -> 
     """A ``JournalReplayKernel`` over the journal's entries (``where``: which), serving reads journaled
     by reference whole, from the journal's own pieces."""
     return JournalReplayKernel(reader.entries(where), pieces=fetch_from(reader.engine))
-
-
-def _referenced(reader: JournalReader, name: str, paths: tuple[PiecePath, ...]) -> Iterator[tuple[int, str]]:
-    """(seq, key) of every piece the accepted calls of ``name`` reference, in seq order."""
-    for entry in reader.entries(JournalFilter(syscall=name, status="ok")):
-        for key in references(entry.result, paths):
-            yield entry.seq, key
 
 
 def _first_bad(reader: JournalReader, batch: list[tuple[int, str]], checked: set[str]) -> BadBlob | None:
@@ -85,39 +78,68 @@ def _first_bad(reader: JournalReader, batch: list[tuple[int, str]], checked: set
     return None
 
 
-def _first_in(
-    reader: JournalReader, references_of: Iterable[tuple[int, str]], has_blobs: bool
-) -> BadBlob | None:
-    checked: set[str] = set()
-    pending: list[tuple[int, str]] = []
-    for reference in references_of:
-        if not has_blobs:  # a blob table dropped by hand: nothing referenced is stored
-            seq, key = reference
-            return BadBlob(seq, f"the result of seq {seq} references piece {key}, and {BLOBS} does not exist")
-        pending.append(reference)
-        if len(pending) >= BATCH:
-            bad = _first_bad(reader, pending, checked)
-            if bad is not None:
-                return bad
-            pending = []
-    return _first_bad(reader, pending, checked) if pending else None
+class PieceCheck:
+    """The first entry (by seq) whose journaled result references a piece that is not stored or does
+    not hash to its key, over entries given in seq order by whoever reads them anyway (verification's
+    walk feeds each entry it accepted, so the journal is not read again). The pieces are read
+    ``BATCH`` references at a time; once a bad one is found, later entries are not looked at."""
+
+    def __init__(self, reader: JournalReader, header: JournalHeader | None) -> None:
+        try:
+            layout = None if header is None else rules_of(header.format_version).pieces
+        except UnknownFormat:  # verification reports the header itself
+            layout = None
+        self.paths: dict[str, tuple[PiecePath, ...]] = {} if layout is None else dict(layout.paths)
+        """The calls whose results may reference pieces in this journal's format (empty: none may)."""
+        self._reader = reader
+        self._has_blobs: bool | None = None
+        self._pending: list[tuple[int, str]] = []
+        self._checked: set[str] = set()
+        self._unreadable: StorageError | None = None
+        self.bad: BadBlob | None = None
+
+    def add(self, entry: JournalEntry) -> None:
+        paths = self.paths.get(entry.syscall)
+        if paths is None or entry.status != "ok" or self.bad is not None or self._unreadable is not None:
+            return
+        for key in references(entry.result, paths):
+            if self._has_blobs is None:
+                with self._reader.engine.connect() as connection:
+                    self._has_blobs = BLOBS in set(inspect(connection).get_table_names())
+            if not self._has_blobs:  # a blob table dropped by hand: nothing referenced is stored
+                self.bad = BadBlob(
+                    entry.seq,
+                    f"the result of seq {entry.seq} references piece {key}, and {BLOBS} does not exist",
+                )
+                return
+            self._pending.append((entry.seq, key))
+        if len(self._pending) >= BATCH:
+            try:
+                self._check()
+            except StorageError as exc:  # raised by ``result``: after the walk, as if read then
+                self._unreadable = exc
+
+    def _check(self) -> None:
+        pending, self._pending = self._pending, []
+        if pending and self.bad is None:
+            self.bad = _first_bad(self._reader, pending, self._checked)
+
+    def result(self) -> BadBlob | None:
+        """The first bad reference of the entries given (their pieces not read yet are read now).
+        Raises ``StorageError`` when the pieces could not be read."""
+        if self._unreadable is not None:
+            raise self._unreadable
+        self._check()
+        return self.bad
 
 
 def check_result_pieces(reader: JournalReader) -> BadBlob | None:
-    """The first entry (by seq) whose journaled result references a piece that is not stored or does
-    not hash to its key; None for a journal whose format journals nothing by reference."""
-    header = reader.header()
-    try:
-        layout = None if header is None else rules_of(header.format_version).pieces
-    except UnknownFormat:  # verification reports the header itself
-        layout = None
-    if layout is None:
-        return None
-    with reader.engine.connect() as connection:
-        has_blobs = BLOBS in set(inspect(connection).get_table_names())
-    found = [
-        bad
-        for name, paths in sorted(layout.paths.items())
-        if (bad := _first_in(reader, _referenced(reader, name, paths), has_blobs)) is not None
-    ]
-    return min(found, key=lambda bad: bad.seq) if found else None
+    """``PieceCheck`` over the whole journal, read here: None for a journal whose format journals
+    nothing by reference."""
+    check = PieceCheck(reader, reader.header())
+    if check.paths:
+        for entry in reader.entries(JournalFilter(status="ok")):
+            check.add(entry)
+            if check.bad is not None:
+                break
+    return check.result()

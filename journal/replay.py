@@ -12,8 +12,8 @@ import difflib
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,12 +25,12 @@ from arvis.canonical import decode, parse_time
 from journal.blob_store import check_blobs, reader_for
 from journal.engine import Durability, open_engine
 from journal.memory_repository import entry_counts_hold
-from journal.pieces import check_result_pieces
+from journal.pieces import PieceCheck
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.state_checkpoints import CheckpointCheck, stored_checkpoints
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
-from journal.tree import check_tiles
+from journal.tree import TileCheck
 from journal.verify import ChainVerifier, damaged_header
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.clock import ManualClock
@@ -230,24 +230,19 @@ class Replayer:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    @contextmanager
-    def _services_as_recorded(self, entry: JournalEntry) -> Iterator[None]:
-        """The services bound as the entry records them. A call answered ``no_memory_service`` records
-        that its syscall's service was not bound in the kernel that wrote it (a deployment may bind
-        only some services, and another session on the same file others): it is re-executed with that
-        service unbound, so the refusal replays byte for byte. Every other call runs with the
-        verifier's services, which is what it was written with (the refusal is the only trace an
-        unbound service leaves, and a refused call changes no state)."""
+    def _services_as_recorded(self, entry: JournalEntry) -> KernelServiceRegistry | None:
+        """The services to bind for the entry when they are not the verifier's own, else None. A call
+        answered ``no_memory_service`` records that its syscall's service was not bound in the kernel
+        that wrote it (a deployment may bind only some services, and another session on the same file
+        others): it is re-executed with that service unbound, so the refusal replays byte for byte.
+        Every other call runs with the verifier's services, which is what it was written with (the
+        refusal is the only trace an unbound service leaves, and a refused call changes no state)."""
+        if entry.status != ErrorCode.NO_MEMORY_SERVICE:
+            return None
         spec = self.kernel.table.get(entry.syscall)
-        if entry.status != ErrorCode.NO_MEMORY_SERVICE or spec is None or spec.service == "always":
-            yield
-            return
-        bound = self.kernel.services
-        self.kernel.services = dataclasses.replace(bound, **{spec.service: None})
-        try:
-            yield
-        finally:
-            self.kernel.services = bound
+        if spec is None or spec.service == "always":
+            return None
+        return dataclasses.replace(self.kernel.services, **{spec.service: None})
 
     def _run(
         self, entry: JournalEntry, recorded: RecordedCall
@@ -257,8 +252,16 @@ class Replayer:
         or at once when this call failed while writing (its batch can then never commit, and nothing
         after it may run on the half-written state)."""
         batch = self._batch()
-        with self._services_as_recorded(entry):
-            result = self.kernel.execute(recorded, batch.transaction)
+        kernel = self.kernel
+        services = self._services_as_recorded(entry)
+        if services is None:
+            result = kernel.execute(recorded, batch.transaction)
+        else:
+            bound, kernel.services = kernel.services, services
+            try:
+                result = kernel.execute(recorded, batch.transaction)
+            finally:
+                kernel.services = bound
         replayed = batch.last_entry if result.seq is not None else None
         self._in_batch += 1
         failed = None
@@ -424,10 +427,16 @@ def verify_journal(
     )
     digest: str | None = None
     try:
+        tiles_unreadable: StorageError | None = None
+        try:  # the walk recomputes the stored tiles from the hashes it accepts
+            tiles = TileCheck(reader.merkle_tile_rows())
+        except StorageError as exc:  # reported where the tiles are checked, after the entries
+            tiles, tiles_unreadable = TileCheck([]), exc
+        pieces = PieceCheck(reader, header)  # and checks the pieces the results it accepts reference
         if replayer is not None:
             replayer.check_state_checkpoints(reader.engine)
         if divergence is None:
-            divergence = _walk(reader, chain, replayer, kept, progress)
+            divergence = _walk(reader, chain, replayer, kept, progress, tiles, pieces)
         if divergence is None and max(kept, default=0) > chain.entries:
             divergence = Divergence(
                 chain.entries + 1,
@@ -436,12 +445,14 @@ def verify_journal(
                 f"journal ends at seq {chain.entries}: it no longer extends checkpoint {max(kept)}",
             )
         if divergence is None:
-            bad_tile = check_tiles(reader)
+            if tiles_unreadable is not None:
+                raise tiles_unreadable
+            bad_tile = tiles.result(chain.entries)
             if bad_tile is not None:
                 divergence = Divergence(bad_tile.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_tile))
         if divergence is None:
             # the pieces first: a damaged one is named at the entry that references it
-            bad_blob = check_result_pieces(reader)
+            bad_blob = pieces.result()
             if bad_blob is None:
                 with reader.engine.connect() as connection:
                     bad_blob = check_blobs(connection)
@@ -505,7 +516,13 @@ def _walk(
     replayer: Replayer | None,
     checkpoints: dict[int, str],
     progress: Callable[[int], None] | None,
+    tiles: TileCheck,
+    pieces: PieceCheck,
 ) -> Divergence | None:
+    """Check the chain and replay entry by entry; each entry accepted is given to the tile and piece
+    checks, which report after the walk (so a divergence in the entries is named first)."""
+    add_to_tiles = tiles.add if tiles.wanted else None
+    add_to_pieces = pieces.add if pieces.paths else None
     for entry in reader.entries(JournalFilter()):
         broken = chain.check_form(entry)
         diverged: Divergence | None = None
@@ -532,6 +549,10 @@ def _walk(
             )
         if diverged is not None:
             return diverged
+        if add_to_tiles is not None:
+            add_to_tiles(entry.entry_hash)
+        if add_to_pieces is not None:
+            add_to_pieces(entry)
         if progress is not None:
             progress(entry.seq)
     return None

@@ -6,27 +6,23 @@ rows give the same digest on either backend and nothing is held in memory but on
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import Column, Connection, LargeBinary, Table, Text, cast, inspect, literal, select, tuple_
-from sqlalchemy.sql.elements import ColumnElement
+import msgspec
+from sqlalchemy import Connection, Table, inspect
 
 from arvis.canonical import canonical_bytes_of_own
-from journal.engine import fetch_tuples, valid_text
+from journal.engine import fetch_sql, valid_text
 from journal.schema import STATE_TABLES
+from journal.sql import Prepared
 
-__all__ = ["StateDigest", "iter_state_rows", "present_state_tables", "state_digest"]
+__all__ = ["StateDigest", "iter_state_rows", "present_state_tables", "state_batches", "state_digest"]
 
 BATCH = 2_000
-
-
-def _ordered(column: Column[Any], dialect: str) -> ColumnElement[Any]:
-    if dialect == "postgresql" and column.type.python_type is str:
-        return column.collate("C")
-    return column
-
 
 _BINARY = frozenset({bytes, bytearray, memoryview})
 
@@ -52,54 +48,140 @@ def _invalid_text(value: Any) -> Any:
     return [INVALID_TEXT, value.encode("utf-8", "surrogateescape").hex()]
 
 
-def _bound(value: Any) -> Any:
-    """A keyset boundary value as a bind parameter: text that is not UTF-8 cannot be sent as text, so
-    its bytes are sent and cast back to TEXT (SQLite: the same bytes, so the same BINARY order)."""
-    if isinstance(value, str) and not valid_text(value):
-        return cast(literal(value.encode("utf-8", "surrogateescape"), LargeBinary), Text)
-    return value
+# --- reading: one portable statement per table, its rows in primary-key order, a batch at a time -----
+
+
+@functools.cache
+def _names(table: Table) -> tuple[str, ...]:
+    return tuple(str(column.name) for column in table.columns)
+
+
+def _key_sql(table: Table, dialect: str) -> list[str]:
+    """The primary key's columns as ordered: text by its bytes (PostgreSQL's "C" collation; SQLite's
+    BINARY is its default)."""
+    return [
+        f'"{column.name}" COLLATE "C"'
+        if dialect == "postgresql" and column.type.python_type is str
+        else f'"{column.name}"'
+        for column in table.primary_key.columns
+    ]
+
+
+@functools.cache
+def _page_sql(table: Table, dialect: str, paramstyle: str, after: tuple[bool, ...] | None) -> Prepared:
+    """The statement reading the next ``BATCH`` rows of ``table``: from the first, or (``after``) those
+    past a boundary key, one flag per key column: whether its value is sent as bytes cast back to TEXT
+    (text that is not UTF-8 cannot be sent as text; SQLite: the same bytes, so the same BINARY order).
+    A pure function of the fixed schema, so it is built once per shape."""
+    columns = ", ".join(f'"{column.name}"' for column in table.columns)
+    keys = _key_sql(table, dialect)
+    where = ""
+    if after is not None:
+        bounds = ", ".join(
+            f"CAST(:k{place} AS TEXT)" if as_bytes else f":k{place}" for place, as_bytes in enumerate(after)
+        )
+        where = f" WHERE ({', '.join(keys)}) > ({bounds})"
+    return Prepared(
+        f'SELECT {columns} FROM "{table.name}"{where} ORDER BY {", ".join(keys)} LIMIT {BATCH}', paramstyle
+    )
+
+
+def state_batches(connection: Connection, table: Table) -> Iterator[list[tuple[Any, ...]]]:
+    """The rows of one state table as stored (values in the table's column order), in primary-key
+    order, a batch at a time by keyset pagination: one batch is held in memory at a time."""
+    dialect, paramstyle = str(connection.dialect.name), str(connection.dialect.paramstyle)
+    names = _names(table)
+    key_places = [names.index(str(column.name)) for column in table.primary_key.columns]
+    statement = _page_sql(table, dialect, paramstyle, None)
+    arguments: Any = statement.bind({})
+    while True:
+        fetched = fetch_sql(connection, statement.sql, arguments)
+        if fetched:
+            yield fetched
+        if len(fetched) < BATCH:
+            return
+        last = [fetched[-1][place] for place in key_places]
+        as_bytes = tuple(isinstance(value, str) and not valid_text(value) for value in last)
+        statement = _page_sql(table, dialect, paramstyle, as_bytes)
+        arguments = statement.bind(
+            {
+                f"k{place}": value.encode("utf-8", "surrogateescape") if sent_as_bytes else value
+                for place, (value, sent_as_bytes) in enumerate(zip(last, as_bytes, strict=True))
+            }
+        )
 
 
 def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, Any]]:
-    """Rows of one state table in primary-key order, fetched in batches by keyset pagination."""
-    dialect = connection.dialect.name
-    keys = list(table.primary_key.columns)
-    ordering = [_ordered(column, dialect) for column in keys]
-    names = [str(column.name) for column in table.columns]
-    key_places = [names.index(str(column.name)) for column in keys]
-    last: tuple[Any, ...] | None = None
-    while True:
-        query = select(*table.columns).order_by(*ordering).limit(BATCH)
-        if last is not None:
-            query = query.where(tuple_(*ordering) > tuple_(*map(_bound, last)))
-        fetched = fetch_tuples(connection, query)
-        for values in fetched:
-            # bytes (a binary column, or a blob a hand edit put in a text column) are digested as hex
+    """Rows of one state table in primary-key order, as the digest reads them (bytes, from a binary
+    column or a blob a hand edit put in a text column, as hex)."""
+    names = _names(table)
+    for batch in state_batches(connection, table):
+        for values in batch:
             if _BINARY.isdisjoint(map(type, values)):
                 yield dict(zip(names, values, strict=True))
             else:
                 yield dict(zip(names, map(_normal, values), strict=True))
-        if len(fetched) < BATCH:
-            return
-        last = tuple(fetched[-1][place] for place in key_places)
+
+
+# --- digesting ----------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _row_shape(table: Table) -> tuple[type[msgspec.Struct], Callable[[Sequence[Any]], Any]]:
+    """A row of ``table`` as a struct whose fields are its columns in sorted order (the canonical
+    encoding's key order, so it encodes to the bytes of the row as a dict) and the picker that puts a
+    stored row's values (in column order) in that order."""
+    names = _names(table)
+    order = sorted(range(len(names)), key=names.__getitem__)
+    shape = msgspec.defstruct(f"{table.name}_row", [(names[place], Any) for place in order])
+    pick: Callable[[Sequence[Any]], Any] = (
+        operator.itemgetter(*order) if len(order) > 1 else lambda values: (values[0],)
+    )
+    return shape, pick
 
 
 class StateDigest:
-    """A running digest over (table, row) pairs."""
+    """A running digest over (table, row) pairs: each pair's canonical bytes, prefixed by their length."""
 
     def __init__(self) -> None:
         self._hash = hashlib.sha256(b"arvis-state")
         self.rows = 0
 
     def add(self, table: str, row: dict[str, Any]) -> None:
+        data = self._encoded(table, row)
+        self._hash.update(len(data).to_bytes(8, "big") + data)
+        self.rows += 1
+
+    def add_batch(self, table: Table, batch: Sequence[Sequence[Any]]) -> None:
+        """``add`` for each stored row of ``batch`` (values in ``table``'s column order), without
+        building a dict per row: the row is encoded as a struct of its columns in sorted order."""
+        name = str(table.name)
+        shape, pick = _row_shape(table)
+        names = _names(table)
+        parts: list[bytes] = []
+        for values in batch:
+            data = None
+            if _BINARY.isdisjoint(map(type, values)):
+                try:
+                    data = canonical_bytes_of_own([name, shape(*pick(values))])
+                except UnicodeEncodeError:
+                    data = None
+            if data is None:  # bytes to show as hex, or text that is not UTF-8: as ``add`` encodes it
+                data = self._encoded(name, dict(zip(names, map(_normal, values), strict=True)))
+            parts.append(len(data).to_bytes(8, "big"))
+            parts.append(data)
+        self._hash.update(b"".join(parts))
+        self.rows += len(batch)
+
+    @staticmethod
+    def _encoded(table: str, row: dict[str, Any]) -> bytes:
         try:
             data = canonical_bytes_of_own([str(table), row])
         except UnicodeEncodeError:  # text that is not UTF-8 (a hand edit), read with surrogateescape
             data = canonical_bytes_of_own(
                 [str(table), {name: _invalid_text(value) for name, value in row.items()}]
             )
-        self._hash.update(len(data).to_bytes(8, "big") + data)
-        self.rows += 1
+        return data
 
     def hexdigest(self) -> str:
         return self._hash.hexdigest()
@@ -117,9 +199,12 @@ def state_digest(connection: Connection, *, keep: dict[str, list[dict[str, Any]]
     there per table (for showing the state; without it nothing is held in memory)."""
     digest = StateDigest()
     for table in present_state_tables(connection):
+        if keep is None:
+            for batch in state_batches(connection, table):
+                digest.add_batch(table, batch)
+            continue
         name = str(table.name)
         for row in iter_state_rows(connection, table):
             digest.add(name, row)
-            if keep is not None:
-                keep.setdefault(name, []).append(row)
+            keep.setdefault(name, []).append(row)
     return digest.hexdigest()

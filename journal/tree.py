@@ -9,14 +9,15 @@ journal (inclusion) or that a later journal still holds the tree it signed (cons
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import islice
+from typing import Any
 
 from journal import merkle
 from journal.reader import JournalReader
 from journal.tiles import TILE, BadLeaf, leaves_of_texts
 
-__all__ = ["BadLeaf", "BadTile", "TiledTree", "check_tiles", "journal_leaves", "journal_size"]
+__all__ = ["BadLeaf", "BadTile", "TileCheck", "TiledTree", "check_tiles", "journal_leaves", "journal_size"]
 
 
 def journal_size(reader: JournalReader) -> int:
@@ -96,34 +97,61 @@ def check_tiles(reader: JournalReader) -> BadTile | None:
     """Recompute every stored tile from the entries (one pass over the entry hashes) and compare each
     stored row, as stored: the first row whose index is not a complete tile of the journal, whose root is
     not 64 lower-case hex digits, or whose root differs, is returned. A leaf that is not 64 hex digits is
-    the chain check's to report: the tiles from its own on are not recomputed here."""
-    rows = reader.merkle_tile_rows()
-    if not rows:
+    the chain check's to report: no stored tile from the first one holding such a leaf on is recomputed
+    here."""
+    check = TileCheck(reader.merkle_tile_rows())
+    if not check.rows:
         return None
     head = reader.head()
-    complete = (0 if head is None else max(head.seq, 0)) // TILE
-    computed: dict[int, bytes] = {}
-    try:
-        for tile, root in enumerate(_tile_roots(journal_leaves(reader, complete * TILE))):
-            computed[tile] = root
-    except (BadLeaf, merkle.ShortTree):
-        pass
-    for tile, root in rows:
-        if type(tile) is not int or not 0 <= tile < complete:
-            return BadTile(tile, "names no complete tile of the journal")
-        if type(root) is not str or len(root) != 64 or not set(root) <= _LOWER_HEX:
-            return BadTile(tile, "holds no root (64 lower-case hex digits)")
-        if tile in computed and computed[tile].hex() != root:
-            return BadTile(tile)
-    return None
+    size = 0 if head is None else max(head.seq, 0)
+    check.feed(reader.entry_hashes((size // TILE) * TILE))
+    return check.result(size)
+
+
+class TileCheck:
+    """``check_tiles`` over entry hashes given in seq order from entry 1 on, by whoever reads them
+    anyway (verification's walk feeds each entry it accepted, so the journal is not read twice). Only
+    the tiles a row is stored for are recomputed; the hashes of one tile are held at a time."""
+
+    def __init__(self, rows: list[tuple[Any, Any]]) -> None:
+        self.rows = rows
+        """The stored tile rows, as stored (``JournalReader.merkle_tile_rows``)."""
+        self.wanted = frozenset(tile for tile, _ in rows if type(tile) is int and tile >= 0)
+        """The tiles to recompute: those a row is stored for (empty: ``add`` does nothing)."""
+        self.computed: dict[int, bytes] = {}
+        self._texts: list[str] = []
+        self._fed = 0
+        self._stopped = False
+
+    def add(self, entry_hash: str) -> None:
+        """The next entry's hash (the first call gives entry 1's)."""
+        tile = self._fed // TILE
+        self._fed += 1
+        if tile not in self.wanted or self._stopped:
+            return
+        self._texts.append(entry_hash)
+        if len(self._texts) == TILE:
+            texts, self._texts = self._texts, []
+            try:
+                self.computed[tile] = merkle.root_of(leaves_of_texts(texts, tile * TILE + 1), TILE)
+            except BadLeaf:  # the chain check's to report; no tile from here on is recomputed
+                self._stopped = True
+
+    def feed(self, entry_hashes: Iterable[str]) -> None:
+        for entry_hash in entry_hashes:
+            self.add(entry_hash)
+
+    def result(self, size: int) -> BadTile | None:
+        """The first bad stored row (in tile order) of a journal of ``size`` entries, all fed."""
+        complete = size // TILE
+        for tile, root in self.rows:
+            if type(tile) is not int or not 0 <= tile < complete:
+                return BadTile(tile, "names no complete tile of the journal")
+            if type(root) is not str or len(root) != 64 or not set(root) <= _LOWER_HEX:
+                return BadTile(tile, "holds no root (64 lower-case hex digits)")
+            if tile in self.computed and self.computed[tile].hex() != root:
+                return BadTile(tile)
+        return None
 
 
 _LOWER_HEX = frozenset("0123456789abcdef")
-
-
-def _tile_roots(leaves: Iterator[bytes]) -> Iterator[bytes]:
-    while True:
-        block = [leaf for _, leaf in zip(range(TILE), leaves, strict=False)]
-        if len(block) < TILE:
-            return
-        yield merkle.root_of(block, TILE)
