@@ -6,7 +6,6 @@ rows give the same digest on either backend and nothing is held in memory but on
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import operator
 from collections.abc import Callable, Iterator, Sequence
@@ -51,7 +50,6 @@ def _invalid_text(value: Any) -> Any:
 # --- reading: one portable statement per table, its rows in primary-key order, a batch at a time -----
 
 
-@functools.cache
 def _names(table: Table) -> tuple[str, ...]:
     return tuple(str(column.name) for column in table.columns)
 
@@ -67,12 +65,11 @@ def _key_sql(table: Table, dialect: str) -> list[str]:
     ]
 
 
-@functools.cache
 def _page_sql(table: Table, dialect: str, paramstyle: str, after: tuple[bool, ...] | None) -> Prepared:
     """The statement reading the next ``BATCH`` rows of ``table``: from the first, or (``after``) those
     past a boundary key, one flag per key column: whether its value is sent as bytes cast back to TEXT
     (text that is not UTF-8 cannot be sent as text; SQLite: the same bytes, so the same BINARY order).
-    A pure function of the fixed schema, so it is built once per shape."""
+    Built per page (about 10 µs, next to a page's 2,000 rows: no compiler, and nothing kept)."""
     columns = ", ".join(f'"{column.name}"' for column in table.columns)
     keys = _key_sql(table, dialect)
     where = ""
@@ -126,11 +123,10 @@ def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, 
 # --- digesting ----------------------------------------------------------------------------------------
 
 
-@functools.cache
 def _row_shape(table: Table) -> tuple[type[msgspec.Struct], Callable[[Sequence[Any]], Any]]:
     """A row of ``table`` as a struct whose fields are its columns in sorted order (the canonical
     encoding's key order, so it encodes to the bytes of the row as a dict) and the picker that puts a
-    stored row's values (in column order) in that order."""
+    stored row's values (in column order) in that order. Built per batch (about 30 µs, kept nowhere)."""
     names = _names(table)
     order = sorted(range(len(names)), key=names.__getitem__)
     shape = msgspec.defstruct(f"{table.name}_row", [(names[place], Any) for place in order])
