@@ -104,8 +104,12 @@ class PieceCheck:
             return
         for key in references(entry.result, paths):
             if self._has_blobs is None:
-                with self._reader.engine.connect() as connection:
-                    self._has_blobs = BLOBS in set(inspect(connection).get_table_names())
+                try:
+                    with self._reader.engine.connect() as connection:
+                        self._has_blobs = BLOBS in set(inspect(connection).get_table_names())
+                except SQLAlchemyError as exc:  # raised by ``result``, after the walk
+                    self._unreadable = StorageError(f"the result pieces could not be read: {one_line(exc)}")
+                    return
             if not self._has_blobs:  # a blob table dropped by hand: nothing referenced is stored
                 self.bad = BadBlob(
                     entry.seq,

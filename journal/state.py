@@ -123,13 +123,21 @@ def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, 
 # --- digesting ----------------------------------------------------------------------------------------
 
 
-def _row_shape(table: Table) -> tuple[type[msgspec.Struct], Callable[[Sequence[Any]], Any]]:
+RowShape = tuple[type[msgspec.Struct], Callable[[Sequence[Any]], Any]]
+
+
+def _row_shape(table: Table) -> RowShape | None:
     """A row of ``table`` as a struct whose fields are its columns in sorted order (the canonical
     encoding's key order, so it encodes to the bytes of the row as a dict) and the picker that puts a
-    stored row's values (in column order) in that order. Built per batch (about 30 µs, kept nowhere)."""
+    stored row's values (in column order) in that order. Built per batch (about 30 µs, kept nowhere).
+    None when a column name cannot be a struct field (not an identifier, or a name Python reserves:
+    ``__dict__``, ``__slots__``…): that table's rows are digested as dicts, the same bytes."""
     names = _names(table)
     order = sorted(range(len(names)), key=names.__getitem__)
-    shape = msgspec.defstruct(f"{table.name}_row", [(names[place], Any) for place in order])
+    try:
+        shape = msgspec.defstruct(f"{table.name}_row", [(names[place], Any) for place in order])
+    except (TypeError, ValueError, RuntimeError):
+        return None
     pick: Callable[[Sequence[Any]], Any] = (
         operator.itemgetter(*order) if len(order) > 1 else lambda values: (values[0],)
     )
@@ -150,14 +158,17 @@ class StateDigest:
 
     def add_batch(self, table: Table, batch: Sequence[Sequence[Any]]) -> None:
         """``add`` for each stored row of ``batch`` (values in ``table``'s column order), without
-        building a dict per row: the row is encoded as a struct of its columns in sorted order."""
+        building a dict per row: the row is encoded as a struct of its columns in sorted order (or as
+        ``add`` encodes it: a row holding bytes or text that is not UTF-8, a table ``_row_shape`` cannot
+        give a struct)."""
         name = str(table.name)
-        shape, pick = _row_shape(table)
+        shaped = _row_shape(table)
         names = _names(table)
         parts: list[bytes] = []
         for values in batch:
             data = None
-            if _BINARY.isdisjoint(map(type, values)):
+            if shaped is not None and _BINARY.isdisjoint(map(type, values)):
+                shape, pick = shaped
                 try:
                     data = canonical_bytes_of_own([name, shape(*pick(values))])
                 except UnicodeEncodeError:

@@ -91,16 +91,19 @@ def test_tiles_completed_names_each_boundary_once() -> None:
     assert list(tiles_completed(3 * TILE, 3 * TILE + 5)) == []
 
 
-def test_a_tampered_tile_fails_verification_and_its_proofs(journal_db: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("replay", [False, True])
+def test_a_tampered_tile_fails_verification_and_its_proofs(
+    journal_db: Path, tmp_path: Path, replay: bool
+) -> None:
     path = tmp_path / "tampered.db"
     with sqlite3.connect(journal_db) as source, sqlite3.connect(path) as target:
         source.backup(target)
-    assert verify(path, replay=False).verified
+    assert verify(path, replay=replay).verified
     with reader_of(path) as reader:
         true_root = merkle.root_of(journal_leaves(reader, SIZE), SIZE)
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE merkle_tiles SET root = ? WHERE tile = 1", ("ab" * 32,))
-    report = verify(path, replay=False)
+    report = verify(path, replay=replay)
     assert not report.verified and report.divergence is not None
     assert report.divergence.seq == TILE + 1
     assert "Merkle tile 1" in report.divergence.reason

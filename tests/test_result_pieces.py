@@ -15,9 +15,11 @@ import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sqlalchemy.exc import OperationalError
 
 from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
 from journal import blob_store
+from journal import pieces as pieces_module
 from journal.copy import copy_journal
 from journal.engine import open_engine
 from journal.forensics import TraceQuery, trace_journal
@@ -26,6 +28,7 @@ from journal.replay import verify_journal
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from kernel.dispatcher import Kernel
 from kernel.formats import PIECES_FORMAT_3, UnknownFormat, piece_paths, rules_of
+from kernel.protocols import StorageError
 from kernel.result_pieces import PieceMismatch, expand, references, split
 from syscalls.table import SYSCALL_TABLE
 
@@ -246,6 +249,62 @@ def test_a_damaged_piece_is_found(tmp_path: Path, kernel_factory: Callable[..., 
     report = _verified(path)
     assert not report.verified
     assert report.divergence.seq == seq and "whose bytes hash to" in report.divergence.reason
+
+
+def test_the_first_damaged_piece_by_seq_is_named_whatever_its_call(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    """The walk hands each accepted read to the piece check in seq order: with the snapshot's piece and
+    the list's (the entry after it; its name sorts first) both damaged, the snapshot is named."""
+    path = tmp_path / "journal.db"
+    seq = _journal_with_snapshot(path, kernel_factory)
+    keys = [
+        references(_journal_row(path, at)[1], piece_paths(name))
+        for at, name in ((seq, "memory.snapshot"), (seq + 1, "memory.list"))
+    ]
+    with sqlite3.connect(path) as connection:
+        for (key,) in keys:
+            connection.execute("DELETE FROM graph_blobs WHERE hash = ?", (key,))
+    report = _verified(path)
+    assert not report.verified
+    assert report.divergence.seq == seq and keys[0][0] in report.divergence.reason
+
+
+def test_a_divergence_in_the_entries_is_named_before_a_damaged_piece(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    """The pieces are checked as the walk goes but reported after it: an entry that does not verify,
+    later than the damaged piece's, is still what verification names."""
+    path = tmp_path / "journal.db"
+    seq = _journal_with_snapshot(path, kernel_factory)
+    (key,) = references(_journal_row(path, seq)[1], piece_paths("memory.snapshot"))
+    with sqlite3.connect(path) as connection:
+        connection.execute("DELETE FROM graph_blobs WHERE hash = ?", (key,))
+    h.write_cell(path, seq + 2, "result", b'{"ok":true,"value":null}')
+    report = _verified(path)
+    assert not report.verified
+    assert report.divergence.seq == seq + 2 and key not in report.divergence.reason
+
+
+def test_pieces_that_cannot_be_read_do_not_hide_a_later_divergence(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The piece check reads the blob store while the walk goes on: a read that fails there is raised
+    after the walk, so an entry that does not verify, later, is still named (as when it read after)."""
+    path = tmp_path / "journal.db"
+    seq = _journal_with_snapshot(path, kernel_factory)
+    recorded = _journal_row(path, seq + 2)[1]
+    h.write_cell(path, seq + 2, "result", b'{"ok":true,"value":null}')
+
+    def unreadable(_connection: object) -> None:
+        raise OperationalError("SELECT name FROM sqlite_master", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(pieces_module, "inspect", unreadable)
+    report = _verified(path)
+    assert not report.verified and report.divergence.seq == seq + 2
+    h.write_cell(path, seq + 2, "result", recorded)  # the entries verify: the unreadable pieces are reported
+    with pytest.raises(StorageError, match="the result pieces could not be read"):
+        _verified(path)
 
 
 def test_an_edited_reference_breaks_the_chain(tmp_path: Path, kernel_factory: Callable[..., Kernel]) -> None:
