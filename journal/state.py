@@ -1,7 +1,9 @@
 """The state digest: one hash over every state table, read in primary-key order, streamed.
 
 Order is by primary key compared as bytes (SQLite's BINARY collation, PostgreSQL's "C"), so the same
-rows give the same digest on either backend and nothing is held in memory but one batch.
+rows give the same digest on either backend and nothing is held in memory but one batch. The pages are
+read with statements written here in the portable subset ``journal.sql`` uses, as on the write path:
+verification digests two databases, and SQLAlchemy's compiler cost more than reading most tables.
 """
 
 from __future__ import annotations
