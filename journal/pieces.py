@@ -26,7 +26,7 @@ from kernel.protocols import StorageError
 from kernel.replay_kernel import JournalReplayKernel
 from kernel.result_pieces import PieceFetch, PiecePath, expand, references
 
-__all__ = ["PieceCheck", "check_result_pieces", "expanded_result", "fetch_from", "replay_kernel"]
+__all__ = ["PieceCheck", "expanded_result", "fetch_from", "replay_kernel"]
 
 BATCH = 200
 """Referenced pieces read per query (a piece may be megabytes: a snapshot of 10,000 entries)."""
@@ -135,15 +135,3 @@ class PieceCheck:
             raise self._unreadable
         self._check()
         return self.bad
-
-
-def check_result_pieces(reader: JournalReader) -> BadBlob | None:
-    """``PieceCheck`` over the whole journal, read here: None for a journal whose format journals
-    nothing by reference."""
-    check = PieceCheck(reader, reader.header())
-    if check.paths:
-        for entry in reader.entries(JournalFilter(status="ok")):
-            check.add(entry)
-            if check.bad is not None:
-                break
-    return check.result()
