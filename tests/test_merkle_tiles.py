@@ -8,15 +8,17 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from journal_helpers import make_clock, reader_of, verify
+from journal_helpers import make_clock, reader_of, verify, write_cell
 from sqlalchemy import text
 
 from journal import merkle
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
+from journal.reader import JournalReader
 from journal.tiles import TILE, tiles_completed
 from journal.tree import TiledTree, check_tiles, journal_leaves
 from kernel.boot import open_kernel
+from kernel.protocols import StorageError
 
 SIZE = 2 * TILE + 300
 
@@ -111,6 +113,27 @@ def test_a_tampered_tile_fails_verification_and_its_proofs(
         assert check_tiles(reader) is not None
         proof = TiledTree(reader, SIZE).prove_inclusion(3)  # its path passes through tile 1
     assert not merkle.verify_inclusion(proof.leaf_hash, 3, SIZE, proof.path, true_root)
+
+
+def test_tile_rows_that_cannot_be_read_do_not_hide_a_divergence_in_the_entries(
+    journal_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tile rows are read before the walk (which recomputes the tiles they name); a read that fails
+    is raised where the tiles are checked, after the entries: a broken entry is still what is named."""
+    path = tmp_path / "unreadable.db"
+    with sqlite3.connect(journal_db) as source, sqlite3.connect(path) as target:
+        source.backup(target)
+
+    def unreadable(_reader: object) -> None:
+        raise StorageError("cannot read the Merkle tiles: disk I/O error")
+
+    monkeypatch.setattr(JournalReader, "merkle_tile_rows", unreadable)
+    with pytest.raises(StorageError, match="Merkle tiles"):
+        verify(path, replay=False)
+    write_cell(path, TILE + 5, "principal", "operator:someone-else")
+    report = verify(path, replay=False)
+    assert not report.verified and report.divergence is not None
+    assert report.divergence.seq == TILE + 5
 
 
 def test_the_migration_computes_the_tiles_of_existing_entries(journal_db: Path, tmp_path: Path) -> None:
