@@ -39,7 +39,7 @@ from kernel.errors import ErrorCode
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
-from kernel.table import SyscallTable
+from kernel.table import Service, SyscallTable
 
 __all__ = [
     "Checkpoint",
@@ -240,7 +240,7 @@ class Replayer:
         if entry.status != ErrorCode.NO_MEMORY_SERVICE:
             return None
         spec = self.kernel.table.get(entry.syscall)
-        if spec is None or spec.service == "always":
+        if spec is None or spec.service is Service.ALWAYS:
             return None
         return dataclasses.replace(self.kernel.services, **{spec.service: None})
 
