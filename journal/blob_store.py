@@ -12,13 +12,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, inspect, text
+from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import sha256_hex
-from journal.engine import one_line, open_engine
+from journal.engine import fetch_sql, one_line, open_engine
+from journal.sql import Prepared
 from kernel.protocols import StorageError
 
 __all__ = [
@@ -37,9 +39,6 @@ BATCH = 500
 """Blobs read per query when verifying (a blob may be large: a checkpoint's channel values)."""
 
 _INSERT = text(f"INSERT INTO {TABLE} (hash, data) VALUES (:hash, :data) ON CONFLICT (hash) DO NOTHING")
-_SELECT = text(f"SELECT hash, data FROM {TABLE} WHERE hash IN :hashes").bindparams(
-    bindparam("hashes", expanding=True)
-)
 
 # (table, the columns naming a row, the column holding a hash) of every reference the graph state holds
 REFERENCES = (
@@ -85,7 +84,8 @@ def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
     try:
         with engine.connect() as connection:
             for start in range(0, len(wanted), BATCH):
-                rows = connection.execute(_SELECT, {"hashes": wanted[start : start + BATCH]}).all()
+                batch = wanted[start : start + BATCH]
+                rows = fetch_sql(connection, *_select(connection.dialect.paramstyle, batch))
                 found.update((str(key), bytes(data)) for key, data in rows)
     except SQLAlchemyError as exc:
         raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
@@ -95,6 +95,15 @@ def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
         if hash_of(found[key]) != key:
             raise BlobMissing(f"blob {key} does not hash to its key")
     return found
+
+
+def _select(paramstyle: str, batch: list[str]) -> tuple[str, Any]:
+    """The statement reading the blobs of ``batch`` by key, and its arguments: written in
+    ``journal.sql``'s portable subset rather than compiled (SQLAlchemy's compiler took half of a
+    checkpoint's read through the LangGraph saver)."""
+    places = ", ".join(f":h{place}" for place in range(len(batch)))
+    statement = Prepared(f"SELECT hash, data FROM {TABLE} WHERE hash IN ({places})", paramstyle)
+    return statement.sql, statement.bind({f"h{place}": key for place, key in enumerate(batch)})
 
 
 def reader_for(
