@@ -42,6 +42,7 @@ from langgraph.store.base import PutOp
 from langgraph.store.sqlite import SqliteStore
 
 from bench.common import BenchResult, ProfileJob, Series, alternate, scratch_dir, timed, write_args
+from bench.sql_floor import Statement, copy_database, recorded_calls, replayed_seconds, split_calls
 from integrations.langgraph import ArvisCheckpointSaver
 from journal.engine import Durability
 from journal.reader import JournalReader
@@ -441,6 +442,22 @@ def _table_bytes(path: Path) -> dict[str, int]:
     return {str(name): int(size) for name, size in rows}
 
 
+def _journal_bytes(path: Path) -> dict[str, int]:
+    """Bytes of the journal's columns by what they hold: each syscall's arguments and results, and the
+    three hashes of every entry (hex text), with SQLite's ``LENGTH`` of the stored values."""
+    with closing(sqlite3.connect(str(path))) as connection:
+        rows = connection.execute(
+            "SELECT syscall, SUM(LENGTH(args)), SUM(LENGTH(result)), "
+            "SUM(LENGTH(effects_hash) + LENGTH(prev_hash) + LENGTH(entry_hash)) FROM journal GROUP BY syscall"
+        ).fetchall()
+    found: dict[str, int] = {"hashes": 0}
+    for syscall, args, result, hashes in rows:
+        found[f"{syscall} args"] = int(args)
+        found[f"{syscall} results"] = int(result)
+        found["hashes"] += int(hashes)
+    return dict(sorted(found.items(), key=lambda item: -item[1]))
+
+
 @dataclass(frozen=True)
 class Workload:
     writes: int
@@ -455,9 +472,11 @@ class Workload:
         )
 
 
-def kernel_size(directory: Path, work: Workload, seconds: list[float], tables: dict[str, int]) -> float:
+def kernel_size(
+    directory: Path, work: Workload, seconds: list[float], tables: dict[str, int], journal: dict[str, int]
+) -> float:
     """Bytes of the kernel's database after ``work`` (and a TRUNCATE checkpoint), its time appended to
-    ``seconds`` and its bytes per table put in ``tables``."""
+    ``seconds``, its bytes per table put in ``tables`` and its journal's bytes by column in ``journal``."""
     path = _fresh(directory, "kernel-size")
     kernel = _open_kernel(path)
     keys = _keys(work.gets, work.writes)
@@ -478,6 +497,8 @@ def kernel_size(directory: Path, work: Workload, seconds: list[float], tables: d
     seconds.append(elapsed[0])
     tables.clear()
     tables.update(_table_bytes(path))
+    journal.clear()
+    journal.update(_journal_bytes(path))
     return float(_file_bytes(path))
 
 
@@ -583,14 +604,38 @@ def _writes(directory: Path, size: Sizes) -> list[BenchResult]:
     ]
 
 
+def _recorded_gets(
+    path: Path, keys: list[str], directory: Path
+) -> tuple[Path, list[Statement], list[Statement]]:
+    """A copy of the kernel's database at ``path`` (the snapshot each floor sample starts from), and the
+    SQL a kernel runs on it for the gets of ``keys`` twice: the first pass (the warm-up) and the second."""
+    snapshot = _fresh(directory, "floor-snapshot")
+    copy_database(path, snapshot)
+    recording = _fresh(directory, "floor-recorded")
+    copy_database(snapshot, recording)
+
+    def gets(kernel: Kernel) -> None:
+        for key in keys + keys:
+            _kernel_get(kernel, key)
+
+    warm_up, measured = split_calls(recorded_calls(recording, gets), len(keys))
+    return snapshot, warm_up, measured
+
+
 def _reads(directory: Path, size: Sizes) -> list[BenchResult]:
-    kernel = _open_kernel(_fresh(directory, "kernel-read"))
+    path = _fresh(directory, "kernel-read")
+    kernel = _open_kernel(path)
     try:
         _load_kernel(kernel, 0, size.entries, users=1)
         with _peer_store(_fresh(directory, "peer-read")) as (store, connection):
             _check_same_durability(kernel, connection)
             _load_peer(store, 0, size.entries, users=1)
             keys = _keys(size.gets, size.entries)
+            snapshot, warm_up, measured = _recorded_gets(path, keys, directory)
+
+            def floor_get_us() -> float:
+                seconds = replayed_seconds(snapshot, _fresh(directory, "floor-read"), warm_up, measured)
+                return seconds * 1e6 / len(keys)
 
             def kernel_get_us() -> float:
                 with timed() as elapsed:
@@ -619,13 +664,16 @@ def _reads(directory: Path, size: Sizes) -> list[BenchResult]:
                     _peer_search(store, size.entries)
                 return elapsed[0] * 1e3
 
-            get_kernel, get_peer = alternate(size.repetitions, kernel_get_us, peer_get_us)
+            get_kernel, get_peer, get_floor = alternate(
+                size.repetitions, kernel_get_us, peer_get_us, floor_get_us
+            )
             list_kernel, snapshot_kernel, search_peer = alternate(
                 size.repetitions, kernel_list_ms, kernel_snapshot_ms, peer_search_ms
             )
     finally:
         kernel.close()
     gets_k, gets_p = Series(tuple(get_kernel), "µs/get"), Series(tuple(get_peer), "µs/get")
+    gets_floor = Series(tuple(get_floor), "µs/get")
     list_k, snap_k = Series(tuple(list_kernel), "ms"), Series(tuple(snapshot_kernel), "ms")
     search_p = Series(tuple(search_peer), "ms")
     decoded = (
@@ -649,9 +697,15 @@ def _reads(directory: Path, size: Sizes) -> list[BenchResult]:
                 "a kernel read is journaled (an entry appended and committed, its result in it); the "
                 "store's get is one SELECT in a transaction",
                 decoded,
+                "the kernel's SQL alone (its statements for these gets, recorded at the driver and "
+                "replayed through raw sqlite3 on a copy of its database, bench/sql_floor.py): "
+                f"{gets_floor.describe()}, {gets_floor.median / gets_p.median:.2f}x SqliteStore.get; what "
+                f"the target leaves for the kernel's Python: "
+                f"{GET_TARGET * gets_p.median - gets_floor.median:.1f} µs/get, where it takes "
+                f"{gets_k.median - gets_floor.median:.1f}",
                 _durability_note(),
             ],
-            extra={"entries": size.entries, "gets_per_run": size.gets},
+            extra={"entries": size.entries, "gets_per_run": size.gets, "sql_floor": gets_floor.to_json()},
         ),
         BenchResult(
             name=LIST_NAME,
@@ -840,9 +894,10 @@ def _size(directory: Path, size: Sizes) -> BenchResult:
     peer_seconds: list[float] = []
     kernel_tables: dict[str, int] = {}
     peer_tables: dict[str, int] = {}
+    journal_columns: dict[str, int] = {}
     kernel, peer = alternate(
         size.size_repetitions,
-        lambda: kernel_size(directory, work, kernel_seconds, kernel_tables),
+        lambda: kernel_size(directory, work, kernel_seconds, kernel_tables, journal_columns),
         lambda: peer_size(directory, work, peer_seconds, peer_tables),
         warmup=False,
     )
@@ -867,6 +922,8 @@ def _size(directory: Path, size: Sizes) -> BenchResult:
             "kernel journals every call, reads included, with its result",
             f"largest tables and indexes (dbstat, bytes): kernel {_top(kernel_tables)}; "
             f"peer {_top(peer_tables)}",
+            "the kernel's journal by column (LENGTH of the stored values, bytes): "
+            f"{_top(journal_columns, 6)}",
             f"the whole workload took: kernel {kernel_time.describe()}; peer {peer_time.describe()}",
             _durability_note(),
         ],

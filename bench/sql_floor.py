@@ -15,6 +15,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 
-__all__ = ["SqlFloor", "sql_floor"]
+__all__ = ["SqlFloor", "copy_database", "recorded_calls", "replayed_seconds", "split_calls", "sql_floor"]
 
 _COMMIT = "COMMIT"
 _WAL_FRAME_HEADER = 24
@@ -66,9 +67,10 @@ class SqlFloor:
     reference_pages_per_commit: float
 
 
-def _recorded_writes(directory: Path, calls: int) -> list[Statement]:
-    """The statements of ``2 * calls`` writes (each a new key), from the first."""
-    engine = open_engine(str(directory / f"recorded-{next(_counter)}.db"), durability=Durability.NORMAL)
+def recorded_calls(path: Path, calls: Callable[[Kernel], object]) -> list[Statement]:
+    """The statements, with their parameters and commits, that a kernel opened on the SQLite file
+    ``path`` (at NORMAL) runs for ``calls(kernel)``; opening it (migrations, the header) not included."""
+    engine = open_engine(str(path), durability=Durability.NORMAL)
     recorded: list[Statement] = []
 
     @event.listens_for(engine, "do_connect")
@@ -85,17 +87,46 @@ def _recorded_writes(directory: Path, calls: int) -> list[Statement]:
         clock=clock,
     )
     try:
-        recorded.clear()  # opening the store (migrations, header) is not a call
-        for index in range(2 * calls):
-            name, args, principal = write_args(index)
-            if not kernel.call(name, args, principal=principal).ok:
-                raise RuntimeError("the kernel refused a benchmark write")
+        recorded.clear()
+        calls(kernel)
         return list(recorded)
     finally:
         kernel.close()
 
 
-def _split(statements: list[Statement], calls: int) -> tuple[list[Statement], list[Statement]]:
+def _recorded_writes(directory: Path, calls: int) -> list[Statement]:
+    """The statements of ``2 * calls`` writes (each a new key), from the first."""
+
+    def writes(kernel: Kernel) -> None:
+        for index in range(2 * calls):
+            name, args, principal = write_args(index)
+            if not kernel.call(name, args, principal=principal).ok:
+                raise RuntimeError("the kernel refused a benchmark write")
+
+    return recorded_calls(directory / f"recorded-{next(_counter)}.db", writes)
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """A consistent copy of the SQLite file ``source`` (its write-ahead log folded in) at ``target``."""
+    with closing(sqlite3.connect(str(source))) as reading, closing(sqlite3.connect(str(target))) as writing:
+        reading.backup(writing)
+
+
+def replayed_seconds(
+    snapshot: Path, target: Path, warm_up: list[Statement], measured: list[Statement]
+) -> float:
+    """Seconds raw ``sqlite3`` takes to run ``measured`` on a copy of ``snapshot`` made at ``target`` (WAL,
+    synchronous NORMAL, as the kernel ran them), after ``warm_up``; neither the copy nor the warm-up is
+    timed."""
+    copy_database(snapshot, target)
+    with closing(sqlite3.connect(str(target), isolation_level=None)) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        _replay(db, warm_up)
+        return _replay(db, measured)
+
+
+def split_calls(statements: list[Statement], calls: int) -> tuple[list[Statement], list[Statement]]:
     """The statements of the first ``calls`` calls (the warm-up), and of the rest."""
     commits = 0
     for position, (sql, _) in enumerate(statements):
@@ -140,7 +171,7 @@ def _pages_per_commit(db: sqlite3.Connection, path: str, run: Callable[[], objec
 
 def sql_floor(directory: Path, calls: int) -> SqlFloor:
     """Record ``2 * calls`` writes; replay the first half untimed, then time the second half."""
-    warm_up, measured = _split(_recorded_writes(directory, calls), calls)
+    warm_up, measured = split_calls(_recorded_writes(directory, calls), calls)
     db, _ = _fresh(directory)
     try:
         _replay(db, warm_up)
