@@ -47,6 +47,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 from bench.common import BenchResult, Series, scratch_dir
+from bench.reference import RawJournal
 from journal.engine import Durability, open_engine
 from journal.migrate import upgrade_to_head
 from kernel.abi import SyscallResult
@@ -69,8 +70,8 @@ PG_BIN = Path(os.environ.get("ARVIS_PG_BIN", "/usr/lib/postgresql/15/bin"))
 PG_DURABLE = "-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
 """Unlike the test suite's throwaway cluster (fsync off): a commit here is acknowledged after the flush."""
 
-Backend = Literal["sqlite", "postgres", "eventsourcing"]
-Mode = Literal["threads", "threads_no_group_commit", "processes"]
+Backend = Literal["sqlite", "postgres", "eventsourcing", "raw_sqlite"]
+Mode = Literal["threads", "threads_no_group_commit", "processes", "processes_flush_after"]
 
 
 def _sizes(quick: bool) -> tuple[float, int]:
@@ -154,6 +155,24 @@ KERNEL_CONFIGS: tuple[Config, ...] = (
         Durability.FULL,
         "processes",
         "PostgreSQL 15 (synchronous_commit on), writer processes, one kernel each",
+    ),
+)
+RAW_CONFIGS: tuple[Config, ...] = (
+    Config(
+        "raw_sqlite_full_processes",
+        "raw_sqlite",
+        Durability.FULL,
+        "processes",
+        "raw sqlite3 at FULL, no kernel (the reference's journal insert and state upsert, chained on the "
+        "head), writer processes on one file: SQLite's own ceiling on this machine",
+    ),
+    Config(
+        "raw_sqlite_flush_after_processes",
+        "raw_sqlite",
+        Durability.FULL,
+        "processes_flush_after",
+        "raw sqlite3 as above, each commit at NORMAL and the WAL fsynced after the write lock is released "
+        "(a flush shared by the processes; not the kernel's guarantee, specs/durability.md §3.1)",
     ),
 )
 EVENTSOURCING = Config(
@@ -316,21 +335,19 @@ def _process_writer(
         kernel.close()
 
 
-def kernel_processes(target: str, durability: Durability, writers: int, duration: float) -> Outcome:
-    """``writers`` spawned processes, each with a kernel of its own on ``target``, released together;
-    the wall time runs from the release to the last writer's last acknowledgement (CLOCK_MONOTONIC is
-    one clock for every process of the machine)."""
-    _open(target, durability).close()  # created and migrated once, before the writers open it
+def _run_processes(
+    writer: Callable[..., None], arguments: tuple[Any, ...], target: str, writers: int, duration: float
+) -> tuple[list[int], float, Counter[str]]:
+    """``writers`` spawned processes running ``writer(*arguments, index, duration, barrier, reports)``,
+    released together: the seqs they acknowledged, the wall time from the release to the last writer's
+    last acknowledgement (CLOCK_MONOTONIC is one clock for every process of the machine), and the calls
+    not acknowledged; the journal on ``target`` is checked to hold exactly the acknowledged seqs."""
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(writers + 1)
     reports: ProcessQueue[dict[str, Any]] = context.Queue()
     processes = [
-        context.Process(
-            target=_process_writer,
-            args=(target, durability, writer, duration, barrier, reports),
-            daemon=True,
-        )
-        for writer in range(writers)
+        context.Process(target=writer, args=(*arguments, index, duration, barrier, reports), daemon=True)
+        for index in range(writers)
     ]
     for process in processes:
         process.start()
@@ -363,7 +380,66 @@ def kernel_processes(target: str, durability: Durability, writers: int, duration
     failed: Counter[str] = Counter()
     for report in received:
         failed.update(report["failed"])
-    return Outcome(len(acknowledged), ended - began, failed)
+    return acknowledged, ended - began, failed
+
+
+def kernel_processes(target: str, durability: Durability, writers: int, duration: float) -> Outcome:
+    """``writers`` spawned processes, each with a kernel of its own on ``target``, released together."""
+    _open(target, durability).close()  # created and migrated once, before the writers open it
+    acknowledged, elapsed, failed = _run_processes(
+        _process_writer, (target, durability), target, writers, duration
+    )
+    return Outcome(len(acknowledged), elapsed, failed)
+
+
+# -- SQLite's own ceiling: the kernel's rows through raw sqlite3, one connection per process -----------
+
+
+def _raw_process_writer(
+    path: str,
+    flush_after: bool,
+    writer: int,
+    duration: float,
+    barrier: ProcessBarrier,
+    reports: ProcessQueue[dict[str, Any]],
+) -> None:
+    """One writer process of ``raw_processes``: the reference's journal insert and state upsert per call,
+    chained on the head it reads under the write lock."""
+    try:
+        raw = RawJournal(Path(path), synchronous="NORMAL" if flush_after else "FULL")
+    except BaseException:
+        barrier.abort()
+        reports.put({"writer": writer, "error": traceback.format_exc()})
+        return
+    try:
+        barrier.wait(timeout=START_TIMEOUT_S)
+        started = time.monotonic()
+        stop = started + duration
+        seqs: list[int] = []
+        index = 0
+        while time.monotonic() < stop:
+            args, principal = _write(writer, index)
+            seqs.append(raw.write_at_head("memory.write", args, principal, flush_after=flush_after))
+            index += 1
+        ended = time.monotonic()
+        reports.put({"writer": writer, "seqs": seqs, "failed": {}, "started": started, "ended": ended})
+    except BaseException:
+        barrier.abort()
+        reports.put({"writer": writer, "error": traceback.format_exc()})
+    finally:
+        raw.close()
+
+
+def raw_processes(path: str, writers: int, duration: float, *, flush_after: bool) -> Outcome:
+    """``writers`` processes appending the kernel's rows to one SQLite file through raw ``sqlite3``, each
+    commit at FULL, or (``flush_after``) at NORMAL with the WAL fsynced after the write lock is released:
+    what SQLite itself allows many processes on one file at FULL, and what moving the flush out of the
+    lock would buy (the kernel does not: a reader could see an entry a crash can still take back)."""
+    RawJournal(Path(path)).close()  # the schema, once, before the writers open it
+    acknowledged, elapsed, failed = _run_processes(
+        _raw_process_writer, (path, flush_after), path, writers, duration
+    )
+    return Outcome(len(acknowledged), elapsed, failed)
 
 
 # -- the eventsourcing peer ---------------------------------------------------------------------------
@@ -588,7 +664,7 @@ def _points(directory: Path, server: Postgres | None) -> list[Point]:
         return measure
 
     points: list[Point] = []
-    for config in KERNEL_CONFIGS:
+    for config in (*KERNEL_CONFIGS, *RAW_CONFIGS):
         if config.backend == "postgres" and server is None:
             continue
         for writers in WRITERS:
@@ -599,6 +675,8 @@ def _points(directory: Path, server: Postgres | None) -> list[Point]:
 
 
 def _kernel_run(config: Config, target: str, writers: int, duration: float) -> Outcome:
+    if config.backend == "raw_sqlite":
+        return raw_processes(target, writers, duration, flush_after=config.mode == "processes_flush_after")
     if config.mode == "processes":
         return kernel_processes(target, config.durability, writers, duration)
     return kernel_threads(target, config.durability, writers, duration, group_commit=config.mode == "threads")
@@ -685,7 +763,7 @@ def _results(
     for config in measured:
         series = _by_writers(config, outcomes)
         notes = [_writers_note(series), _unacknowledged_note(config, outcomes), *common]
-        if config.mode == "processes":
+        if config.mode in ("processes", "processes_flush_after"):
             notes.append(
                 "processes started with multiprocessing (spawn), each opening its kernel, released "
                 "together at a barrier; timed from the release to the last writer's last acknowledgement"
@@ -774,7 +852,11 @@ def run(quick: bool = False) -> list[BenchResult]:
                 flush=True,
             )
         loads.append(os.getloadavg()[0])
-    measured = [config for config in KERNEL_CONFIGS if config.backend != "postgres" or server is not None]
+    measured = [
+        config
+        for config in (*KERNEL_CONFIGS, *RAW_CONFIGS)
+        if config.backend != "postgres" or server is not None
+    ]
     return _results(outcomes, measured, duration, repetitions, pg_note, loads)
 
 

@@ -13,6 +13,7 @@ in each transaction, because several processes may write one journal.
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -121,7 +122,8 @@ class RawJournal:
     """A journal and its state table in one SQLite file, through ``sqlite3`` alone."""
 
     def __init__(self, path: Path, *, synchronous: str = "NORMAL") -> None:
-        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         for statement in _SCHEMA:
@@ -202,6 +204,31 @@ class RawJournal:
             cursor.execute("ROLLBACK")
             raise
         cursor.execute("COMMIT")
+
+    def write_at_head(self, syscall: str, args: dict[str, Any], principal: str, *, flush_after: bool) -> int:
+        """One call, one transaction, chained on the head read under the write lock (other connections
+        append to the same file); its seq. ``flush_after``: the WAL is fsynced after COMMIT, once the
+        write lock is released (the connection then runs at NORMAL, which does not sync at commit)."""
+        cursor = self._cursor
+        cursor.execute("BEGIN IMMEDIATE")
+        try:
+            head = cursor.execute("SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+            if head is not None:
+                self.seq, self.prev_hash = int(head[0]), str(head[1])
+            state, journal = self._prepare(syscall, args, principal)
+            cursor.execute(_UPSERT, state)
+            cursor.execute(_INSERT, journal)
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            raise
+        cursor.execute("COMMIT")
+        if flush_after:
+            descriptor = os.open(self.path + "-wal", os.O_RDONLY)
+            try:
+                os.fsync(descriptor)
+            finally:
+                os.close(descriptor)
+        return self.seq
 
     def write_many(self, calls: Iterable[tuple[str, dict[str, Any], str]]) -> None:
         """Many calls in one transaction: every row prepared and chained, then two ``executemany``."""
