@@ -448,14 +448,32 @@ def _journal_bytes(path: Path) -> dict[str, int]:
     with closing(sqlite3.connect(str(path))) as connection:
         rows = connection.execute(
             "SELECT syscall, SUM(LENGTH(args)), SUM(LENGTH(result)), "
-            "SUM(LENGTH(effects_hash) + LENGTH(prev_hash) + LENGTH(entry_hash)) FROM journal GROUP BY syscall"
+            "SUM(LENGTH(effects_hash) + LENGTH(prev_hash) + LENGTH(entry_hash)), COUNT(*) "
+            "FROM journal GROUP BY syscall"
         ).fetchall()
-    found: dict[str, int] = {"hashes": 0}
-    for syscall, args, result, hashes in rows:
+    found: dict[str, int] = {"hashes": 0, "entries": 0}
+    for syscall, args, result, hashes, entries in rows:
         found[f"{syscall} args"] = int(args)
         found[f"{syscall} results"] = int(result)
         found["hashes"] += int(hashes)
+        found["entries"] += int(entries)
     return dict(sorted(found.items(), key=lambda item: -item[1]))
+
+
+def _floor_note(journal: dict[str, int], tables: dict[str, int], peer: float) -> str:
+    """A lower bound on any store that journals every call, uncompressed: each call's arguments and one
+    32-byte hash, nothing else of the journal (no result, time, seq or name), beside the state table the
+    reads need."""
+    arguments = sum(size for name, size in journal.items() if name.endswith(" args"))
+    hashes = 32 * journal.get("entries", 0)
+    state = tables.get("memory_entries", 0)
+    floor = arguments + hashes + state
+    return (
+        "a lower bound for any design that journals every call, stored uncompressed: the calls' arguments "
+        f"({arguments:,}) and one binary 32-byte hash per entry ({hashes:,}), with no result, time, seq "
+        f"or name, beside the state table the reads need (memory_entries, {state:,}): {floor:,} bytes, "
+        f"{floor / peer:.2f}x the peer's file"
+    )
 
 
 @dataclass(frozen=True)
@@ -923,7 +941,8 @@ def _size(directory: Path, size: Sizes) -> BenchResult:
             f"largest tables and indexes (dbstat, bytes): kernel {_top(kernel_tables)}; "
             f"peer {_top(peer_tables)}",
             "the kernel's journal by column (LENGTH of the stored values, bytes): "
-            f"{_top(journal_columns, 6)}",
+            f"{_top({name: size for name, size in journal_columns.items() if name != 'entries'}, 6)}",
+            _floor_note(journal_columns, kernel_tables, peer_series.median),
             f"the whole workload took: kernel {kernel_time.describe()}; peer {peer_time.describe()}",
             _durability_note(),
         ],
