@@ -10,7 +10,11 @@ own (no two writers touch the same user, so no write conflicts with another), fo
   ``scripts/pg-up`` as the test suite starts one (but durable): threads sharing one kernel, and processes.
   Skipped, with a note, where no server can be started;
 - the ``eventsourcing`` library at FULL (its SQLite recorder, WAL) with 1 and 4 writer threads sharing
-  one application, the peer of ``bench_write_full``.
+  one application, the peer of ``bench_write_full``;
+- SQLite's own ceiling, no kernel: writer processes appending the raw reference's rows (``bench.reference``,
+  the journal insert and the state upsert, chained on the head read under the write lock) to one file
+  through ``sqlite3`` at FULL, and the same with each commit at NORMAL and the WAL fsynced after the
+  write lock is released (a flush the processes could share; not the kernel's guarantee).
 
 Every configuration at every writer count is one point; a repetition runs every point once, kernel
 configurations interleaved with the peer, so drift of the machine falls on all alike; the figures are
