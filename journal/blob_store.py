@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import sha256_hex
-from journal.engine import fetch_sql, one_line, open_engine
+from journal.engine import fetch_sql, one_line, open_engine, reading
 from journal.sql import Prepared
 from kernel.protocols import StorageError
 
@@ -82,7 +82,8 @@ def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
     wanted = sorted(set(keys))
     found: dict[str, bytes] = {}
     try:
-        with engine.connect() as connection:
+        with engine.connect() as connected:
+            connection = reading(connected)  # SQLite: a plain BEGIN, never the write lock
             for start in range(0, len(wanted), BATCH):
                 batch = wanted[start : start + BATCH]
                 rows = fetch_sql(connection, *_select(connection.dialect.paramstyle, batch))

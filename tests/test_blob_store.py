@@ -3,6 +3,8 @@ on PostgreSQL; each checked against its key."""
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -50,3 +52,20 @@ def test_bytes_that_no_longer_hash_to_their_key_are_named(engine: Engine) -> Non
         )
     with pytest.raises(blob_store.BlobMissing, match=f"{key} does not hash to its key"):
         blob_store.get_many(engine, [key])
+
+
+def test_reading_blobs_does_not_take_the_write_lock(tmp_path: Path, clock: ManualClock) -> None:
+    """A reader of blobs on a writer's engine (the LangGraph saver's) reads a snapshot beside another
+    process's open write transaction: it neither waits for the write lock nor is refused it."""
+    path = tmp_path / "locked.db"
+    engine = open_engine(str(path), busy_timeout_ms=50)
+    try:
+        SqlJournalStore(engine, clock=clock)
+        key = blob_store.put(engine, b"stored before the lock")
+        with closing(sqlite3.connect(str(path), isolation_level=None)) as writer:
+            writer.execute("BEGIN IMMEDIATE")
+            writer.execute("INSERT INTO graph_blobs (hash, data) VALUES ('uncommitted', x'00')")
+            assert blob_store.get_many(engine, [key]) == {key: b"stored before the lock"}
+            writer.execute("ROLLBACK")
+    finally:
+        engine.dispose()
