@@ -746,8 +746,8 @@ def _common_notes(duration: float, repetitions: int, loads: list[float]) -> list
         "(configurations and the peer interleaved), medians; each writer writes new keys for "
         f"{USERS_PER_WRITER} users of its own (no conflicts); opening kernels and starting writers "
         "is not timed",
-        "after every kernel run (not timed): journal seq dense from 1 and entries = acknowledged calls, "
-        "each acknowledged seq once",
+        "after every run of the kernel or of raw sqlite3 (not timed): journal seq dense from 1 and entries "
+        "= acknowledged calls, each acknowledged seq once",
         "1-minute load average at the start of each repetition and at the end: "
         + ", ".join(f"{load:.2f}" for load in loads)
         + " (other work shares the cores and the disk: the flush of FULL, and so its figures, vary with it)",
@@ -768,8 +768,9 @@ def _results(
         series = _by_writers(config, outcomes)
         notes = [_writers_note(series), _unacknowledged_note(config, outcomes), *common]
         if config.mode in ("processes", "processes_flush_after"):
+            opening = "its own sqlite3 connection" if config.backend == "raw_sqlite" else "its kernel"
             notes.append(
-                "processes started with multiprocessing (spawn), each opening its kernel, released "
+                f"processes started with multiprocessing (spawn), each opening {opening}, released "
                 "together at a barrier; timed from the release to the last writer's last acknowledgement"
             )
         if config.backend == "postgres" or config is SQLITE_FULL_THREADS:

@@ -40,10 +40,22 @@ _counter = itertools.count()
 Statement = tuple[str, Any]
 
 
+@dataclass(frozen=True)
+class _Many:
+    """The parameter sets of one ``executemany``, replayed as one."""
+
+    rows: list[Any]
+
+
 class _RecordingCursor(sqlite3.Cursor):
     def execute(self, sql: str, parameters: Any = (), /) -> Any:
         self.connection.recorded.append((sql, parameters))  # type: ignore[attr-defined]
         return super().execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> Any:
+        rows = list(parameters)
+        self.connection.recorded.append((sql, _Many(rows)))  # type: ignore[attr-defined]
+        return super().executemany(sql, rows)
 
 
 class _RecordingConnection(sqlite3.Connection):
@@ -67,10 +79,13 @@ class SqlFloor:
     reference_pages_per_commit: float
 
 
-def recorded_calls(path: Path, calls: Callable[[Kernel], object]) -> list[Statement]:
+def recorded_calls(
+    path: Path, calls: Callable[[Kernel], object], durability: Durability = Durability.NORMAL
+) -> list[Statement]:
     """The statements, with their parameters and commits, that a kernel opened on the SQLite file
-    ``path`` (at NORMAL) runs for ``calls(kernel)``; opening it (migrations, the header) not included."""
-    engine = open_engine(str(path), durability=Durability.NORMAL)
+    ``path`` at ``durability`` runs for ``calls(kernel)``; opening it (migrations, the header) not
+    included."""
+    engine = open_engine(str(path), durability=durability)
     recorded: list[Statement] = []
 
     @event.listens_for(engine, "do_connect")
@@ -113,15 +128,19 @@ def copy_database(source: Path, target: Path) -> None:
 
 
 def replayed_seconds(
-    snapshot: Path, target: Path, warm_up: list[Statement], measured: list[Statement]
+    snapshot: Path,
+    target: Path,
+    warm_up: list[Statement],
+    measured: list[Statement],
+    durability: Durability = Durability.NORMAL,
 ) -> float:
     """Seconds raw ``sqlite3`` takes to run ``measured`` on a copy of ``snapshot`` made at ``target`` (WAL,
-    synchronous NORMAL, as the kernel ran them), after ``warm_up``; neither the copy nor the warm-up is
-    timed."""
+    at the ``durability`` the kernel ran them at), after ``warm_up``; neither the copy nor the warm-up
+    is timed."""
     copy_database(snapshot, target)
     with closing(sqlite3.connect(str(target), isolation_level=None)) as db:
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(f"PRAGMA synchronous={Durability(durability).value}")
         _replay(db, warm_up)
         return _replay(db, measured)
 
@@ -154,6 +173,8 @@ def _replay(db: sqlite3.Connection, statements: list[Statement]) -> float:
     for sql, parameters in statements:
         if sql == _COMMIT:
             db.commit()
+        elif isinstance(parameters, _Many):
+            cursor.executemany(sql, parameters.rows)
         else:
             cursor.execute(sql, parameters)
     return time.perf_counter() - started

@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import sha256_hex
-from journal.engine import fetch_sql, one_line, open_engine, reading
+from journal.engine import fetch_sql, one_line, reading
 from journal.sql import Prepared
 from kernel.protocols import StorageError
 
@@ -107,29 +107,15 @@ def _select(paramstyle: str, batch: list[str]) -> tuple[str, Any]:
     return statement.sql, statement.bind({f"h{place}": key for place, key in enumerate(batch)})
 
 
-def reader_for(
-    engine: Engine, target: str | None = None
-) -> Callable[[Iterable[str]], dict[str, bytes]] | None:
+def reader_for(engine: Engine) -> Callable[[Iterable[str]], dict[str, bytes]] | None:
     """The read-only blob reader a kernel's registry binds (``KernelServiceRegistry.blob_reader``):
-    ``get_many`` on the database of ``engine``, in a connection of its own, so it reads committed blobs
-    only. ``target``: the path or URL the writer's engine was opened on; given for a SQLite file, each
-    read opens it read-only (the writer's engine begins every transaction IMMEDIATE, which the handler's
-    open transaction would block). None for an in-memory SQLite database, whose one shared connection a
-    second one would disturb: there, and in its verification, a search with a filter is refused alike."""
+    ``get_many`` on ``engine``, in a connection of its own, so it reads committed blobs only (on SQLite in
+    a plain ``BEGIN``: the handler's own open write transaction does not block it). None for an in-memory
+    SQLite database, whose one shared connection a second one would disturb: there, and in its
+    verification, a search with a filter is refused alike."""
     if isinstance(engine.pool, StaticPool):
         return None
-    if target is None or engine.dialect.name != "sqlite":
-        return functools.partial(get_many, engine)
-    opened_on = target
-
-    def read(keys: Iterable[str]) -> dict[str, bytes]:
-        reader = open_engine(opened_on, read_only=True)
-        try:
-            return get_many(reader, keys)
-        finally:
-            reader.dispose()
-
-    return read
+    return functools.partial(get_many, engine)
 
 
 @dataclass(frozen=True)

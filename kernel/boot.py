@@ -60,7 +60,7 @@ def open_kernel(
     )
     bound = default_services(semantic=True) if services is None else services
     if bound.blob_reader is None:
-        bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine, target))
+        bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine))
     return Kernel(
         table=SYSCALL_TABLE,
         services=bound,

@@ -29,7 +29,7 @@ def test_more_keys_than_a_batch_are_all_read_with_their_bytes(engine: Engine) ->
     blobs = [f"blob {index}".encode() * (index % 7 + 1) for index in range(2 * blob_store.BATCH + 1)]
     blobs.append(b"\x00\xff not text")
     keys = blob_store.put_many(engine, blobs)
-    found = blob_store.get_many(engine, [*keys, keys[0]])  # a key asked twice is read once
+    found = blob_store.get_many(engine, [*keys, keys[0]])  # a key asked twice is answered once
     assert found == dict(zip(keys, blobs, strict=True))
 
 
