@@ -148,7 +148,10 @@ class Kernel:
         self._last_group = 1
         """How many calls the last group held (``_gather``)."""
         self._gathering = False
-        """A leader is waiting for calls to join its group: a queued call wakes it."""
+        """A leader is waiting for calls to join its group (``_gather``)."""
+        self._gathered = threading.Condition(self._queue_lock)
+        """The gathering leader waits on it; the call that brings the queue to the last group's size
+        wakes it, and no other thread (the calls queued before it sleep on ``_turns``)."""
         self._clock_lock = threading.Lock()
         """One clock reading at a time: threads record their calls concurrently (``_record``)."""
 
@@ -239,8 +242,8 @@ class Kernel:
             with self._queue_lock:
                 try:
                     self._waiting.append(waiting)
-                    if self._gathering:
-                        self._turns.notify_all()
+                    if self._gathering and len(self._waiting) >= self._last_group:
+                        self._gathered.notify()
                     while waiting.result is None and self._waiting[0] is not waiting:
                         self._sleep()
                 except BaseException:  # interrupted while queued: a call no group took leaves the queue
@@ -328,7 +331,7 @@ class Kernel:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return
-                self._sleep(remaining)
+                self._gathered.wait(remaining)
         finally:
             self._gathering = False
 

@@ -291,6 +291,61 @@ def test_a_leader_waits_for_as_many_calls_as_the_last_group_held(
     assert sorted(result.seq or 0 for result in results) == [1, 2, 3]
 
 
+class _CountingCondition(threading.Condition):
+    """A condition that counts its notifications (``notify_all`` is ``notify`` of every waiter)."""
+
+    def __init__(self, lock: Any) -> None:
+        super().__init__(lock)
+        self.notified = 0
+
+    def notify(self, n: int = 1) -> None:
+        self.notified += 1
+        super().notify(n)
+
+
+def test_the_gathering_leader_alone_is_woken_once_when_its_group_is_complete(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a leader gathers, a call that queues wakes nobody until the queue holds the last group's
+    size: then the leader alone (the calls queued before sleep on, each waking costs the interpreter a
+    switch). The group's end wakes the waiting threads once."""
+    import kernel.dispatcher as dispatcher
+
+    monkeypatch.setattr(dispatcher, "GATHER_S", 30.0)
+    kernel = kernel_factory(str(tmp_path / "journal.db"))
+    turns = _CountingCondition(kernel._queue_lock)
+    gathered = _CountingCondition(kernel._queue_lock)
+    kernel._turns, kernel._gathered = turns, gathered
+    kernel._last_group = 4
+    results: list[SyscallResult] = []
+
+    def call(index: int) -> None:
+        results.append(kernel.call(*_write(f"u{index}", "language"), principal=ADMIN))
+
+    first = threading.Thread(target=call, args=(0,))
+    first.start()
+    deadline = time.monotonic() + 30
+    while not kernel._gathering:
+        assert time.monotonic() < deadline, "the leader did not wait"
+        time.sleep(0.001)
+    others = []
+    for index in (1, 2, 3):
+        queued = len(kernel._waiting)
+        thread = threading.Thread(target=call, args=(index,))
+        others.append(thread)
+        thread.start()
+        while len(kernel._waiting) == queued and kernel._gathering:  # queued, one at a time
+            assert time.monotonic() < deadline, "a call did not queue"
+            time.sleep(0.001)
+        if index < 3:
+            assert kernel._gathering and turns.notified == 0 and gathered.notified == 0
+    for thread in [first, *others]:
+        thread.join(timeout=60)
+    assert gathered.notified == 1
+    assert turns.notified == 1  # the group's end
+    assert sorted(result.seq or 0 for result in results) == [1, 2, 3, 4]
+
+
 def test_a_leader_that_waits_in_vain_runs_what_it_has(
     tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
 ) -> None:
