@@ -243,7 +243,9 @@ class Kernel:
                 try:
                     self._waiting.append(waiting)
                     if self._gathering and len(self._waiting) >= self._last_group:
-                        self._gathered.notify()
+                        # all, though one thread at most gathers: a wait interrupted between adding its
+                        # waiter and releasing the lock leaves a stale waiter a single notify could take
+                        self._gathered.notify_all()
                     while waiting.result is None and self._waiting[0] is not waiting:
                         self._sleep()
                 except BaseException:  # interrupted while queued: a call no group took leaves the queue

@@ -323,8 +323,9 @@ def test_the_gathering_leader_alone_is_woken_once_when_its_group_is_complete(
         results.append(kernel.call(*_write(f"u{index}", "language"), principal=ADMIN))
 
     first = threading.Thread(target=call, args=(0,))
+    started = time.monotonic()
     first.start()
-    deadline = time.monotonic() + 30
+    deadline = started + 30
     while not kernel._gathering:
         assert time.monotonic() < deadline, "the leader did not wait"
         time.sleep(0.001)
@@ -341,9 +342,45 @@ def test_the_gathering_leader_alone_is_woken_once_when_its_group_is_complete(
             assert kernel._gathering and turns.notified == 0 and gathered.notified == 0
     for thread in [first, *others]:
         thread.join(timeout=60)
+        assert not thread.is_alive()
+    assert time.monotonic() - started < 30  # the leader was woken, not timed out
     assert gathered.notified == 1
     assert turns.notified == 1  # the group's end
     assert sorted(result.seq or 0 for result in results) == [1, 2, 3, 4]
+
+
+def test_a_stale_waiter_left_by_an_interrupted_wait_does_not_take_the_leaders_wake_up(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Condition.wait`` adds its waiter before it releases the lock: an interrupt between the two leaves
+    a waiter nobody waits on. The call that completes a group wakes every waiter of the gathering
+    condition, so such a stale one cannot take the leader's wake-up (it would wait all of GATHER_S)."""
+    import kernel.dispatcher as dispatcher
+
+    monkeypatch.setattr(dispatcher, "GATHER_S", 5.0)
+    kernel = kernel_factory(str(tmp_path / "journal.db"))
+    stale = threading.Lock()
+    stale.acquire()
+    kernel._gathered._waiters.append(stale)  # type: ignore[attr-defined]  # as the interrupted wait leaves it
+    kernel._last_group = 2
+    results: list[SyscallResult] = []
+
+    def call(index: int) -> None:
+        results.append(kernel.call(*_write(f"u{index}", "language"), principal=ADMIN))
+
+    first = threading.Thread(target=call, args=(0,))
+    started = time.monotonic()
+    first.start()
+    while not kernel._gathering:
+        assert time.monotonic() - started < 5, "the leader did not wait"
+        time.sleep(0.001)
+    second = threading.Thread(target=call, args=(1,))
+    second.start()
+    for thread in (first, second):
+        thread.join(timeout=60)
+        assert not thread.is_alive()
+    assert time.monotonic() - started < 4  # woken when the second call queued, not after GATHER_S
+    assert sorted(result.seq or 0 for result in results) == [1, 2]
 
 
 def test_a_leader_that_waits_in_vain_runs_what_it_has(
