@@ -301,17 +301,19 @@ def kernel_threads(
 # -- writer processes, one kernel each ----------------------------------------------------------------
 
 
-def _process_writer(
-    target: str,
-    durability: Durability,
+def _serve_writer(
     writer: int,
     duration: float,
     barrier: ProcessBarrier,
     reports: ProcessQueue[dict[str, Any]],
+    start: Callable[[], Any],
+    write: Callable[[Any, int, list[int], Counter[str]], None],
 ) -> None:
-    """One writer process: its own kernel (opened before the barrier), writes until its deadline."""
+    """The body of one writer process: ``start()`` opens what it writes with (before the barrier, and is
+    closed at the end), then ``write(opened, index, seqs, failed)`` until the deadline; the seqs
+    acknowledged, the calls not, and the times are reported (or the error, and the barrier aborted)."""
     try:
-        kernel = _open(target, durability)
+        opened = start()
     except BaseException:
         barrier.abort()
         reports.put({"writer": writer, "error": traceback.format_exc()})
@@ -322,11 +324,9 @@ def _process_writer(
         stop = started + duration
         seqs: list[int] = []
         failed: Counter[str] = Counter()
-        call = kernel.call
         index = 0
         while time.monotonic() < stop:
-            args, principal = _write(writer, index)
-            _tally(call("memory.write", args, principal=principal), seqs, failed)
+            write(opened, index, seqs, failed)
             index += 1
         ended = time.monotonic()
         reports.put(
@@ -336,7 +336,24 @@ def _process_writer(
         barrier.abort()
         reports.put({"writer": writer, "error": traceback.format_exc()})
     finally:
-        kernel.close()
+        opened.close()
+
+
+def _process_writer(
+    target: str,
+    durability: Durability,
+    writer: int,
+    duration: float,
+    barrier: ProcessBarrier,
+    reports: ProcessQueue[dict[str, Any]],
+) -> None:
+    """One writer process: its own kernel (opened before the barrier), writes until its deadline."""
+
+    def write(kernel: Kernel, index: int, seqs: list[int], failed: Counter[str]) -> None:
+        args, principal = _write(writer, index)
+        _tally(kernel.call("memory.write", args, principal=principal), seqs, failed)
+
+    _serve_writer(writer, duration, barrier, reports, lambda: _open(target, durability), write)
 
 
 def _run_processes(
@@ -409,29 +426,15 @@ def _raw_process_writer(
 ) -> None:
     """One writer process of ``raw_processes``: the reference's journal insert and state upsert per call,
     chained on the head it reads under the write lock."""
-    try:
-        raw = RawJournal(Path(path), synchronous="NORMAL" if flush_after else "FULL")
-    except BaseException:
-        barrier.abort()
-        reports.put({"writer": writer, "error": traceback.format_exc()})
-        return
-    try:
-        barrier.wait(timeout=START_TIMEOUT_S)
-        started = time.monotonic()
-        stop = started + duration
-        seqs: list[int] = []
-        index = 0
-        while time.monotonic() < stop:
-            args, principal = _write(writer, index)
-            seqs.append(raw.write_at_head("memory.write", args, principal, flush_after=flush_after))
-            index += 1
-        ended = time.monotonic()
-        reports.put({"writer": writer, "seqs": seqs, "failed": {}, "started": started, "ended": ended})
-    except BaseException:
-        barrier.abort()
-        reports.put({"writer": writer, "error": traceback.format_exc()})
-    finally:
-        raw.close()
+
+    def write(raw: RawJournal, index: int, seqs: list[int], failed: Counter[str]) -> None:
+        args, principal = _write(writer, index)
+        seqs.append(raw.write_at_head("memory.write", args, principal, flush_after=flush_after))
+
+    def start() -> RawJournal:
+        return RawJournal(Path(path), synchronous="NORMAL" if flush_after else "FULL")
+
+    _serve_writer(writer, duration, barrier, reports, start, write)
 
 
 def raw_processes(path: str, writers: int, duration: float, *, flush_after: bool) -> Outcome:

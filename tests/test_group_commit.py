@@ -258,6 +258,44 @@ def test_the_threads_of_a_group_never_take_the_execution_lock(
     assert len(leaders) == 1  # the leader alone; the four others were woken with their results
 
 
+class _Callers:
+    """Threads each making one write of a user of its own on ``kernel``, timed from the first."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+        self.results: list[SyscallResult] = []
+        self.threads: list[threading.Thread] = []
+        self.started = time.monotonic()
+
+    def start(self) -> None:
+        index = len(self.threads)
+
+        def call() -> None:
+            self.results.append(self.kernel.call(*_write(f"u{index}", "language"), principal=ADMIN))
+
+        thread = threading.Thread(target=call)
+        self.threads.append(thread)
+        thread.start()
+
+    def lead(self, within: float) -> None:
+        """The first call, which leads and waits for company (within ``within`` seconds)."""
+        self.started = time.monotonic()
+        self.start()
+        while not self.kernel._gathering:
+            assert time.monotonic() - self.started < within, "the leader did not wait"
+            time.sleep(0.001)
+
+    def join(self) -> float:
+        """Seconds from the first call until every thread returned."""
+        for thread in self.threads:
+            thread.join(timeout=60)
+            assert not thread.is_alive()
+        return time.monotonic() - self.started
+
+    def seqs(self) -> list[int]:
+        return sorted(result.seq or 0 for result in self.results)
+
+
 def test_a_leader_waits_for_as_many_calls_as_the_last_group_held(
     tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -269,26 +307,13 @@ def test_a_leader_waits_for_as_many_calls_as_the_last_group_held(
     kernel = kernel_factory(str(tmp_path / "journal.db"))
     counted = _Counted(kernel)
     kernel._last_group = 3
-    results: list[SyscallResult] = []
-
-    def call(index: int) -> None:
-        results.append(kernel.call(*_write(f"u{index}", "language"), principal=ADMIN))
-
-    first = threading.Thread(target=call, args=(0,))
-    started = time.monotonic()
-    first.start()
-    deadline = started + 30
-    while not kernel._gathering:  # the first call leads, and waits for company
-        assert time.monotonic() < deadline, "the leader did not wait"
-        time.sleep(0.001)
-    others = [threading.Thread(target=call, args=(index,)) for index in (1, 2)]
-    for thread in others:
-        thread.start()
-    for thread in [first, *others]:
-        thread.join(timeout=60)
-    assert time.monotonic() - started < 30  # it stopped waiting when the third call queued
+    callers = _Callers(kernel)
+    callers.lead(within=30)
+    callers.start()
+    callers.start()
+    assert callers.join() < 30  # it stopped waiting when the third call queued
     assert counted.groups == [3] and counted.single == 0
-    assert sorted(result.seq or 0 for result in results) == [1, 2, 3]
+    assert callers.seqs() == [1, 2, 3]
 
 
 class _CountingCondition(threading.Condition):
@@ -317,36 +342,20 @@ def test_the_gathering_leader_alone_is_woken_once_when_its_group_is_complete(
     gathered = _CountingCondition(kernel._queue_lock)
     kernel._turns, kernel._gathered = turns, gathered
     kernel._last_group = 4
-    results: list[SyscallResult] = []
-
-    def call(index: int) -> None:
-        results.append(kernel.call(*_write(f"u{index}", "language"), principal=ADMIN))
-
-    first = threading.Thread(target=call, args=(0,))
-    started = time.monotonic()
-    first.start()
-    deadline = started + 30
-    while not kernel._gathering:
-        assert time.monotonic() < deadline, "the leader did not wait"
-        time.sleep(0.001)
-    others = []
+    callers = _Callers(kernel)
+    callers.lead(within=30)
     for index in (1, 2, 3):
         queued = len(kernel._waiting)
-        thread = threading.Thread(target=call, args=(index,))
-        others.append(thread)
-        thread.start()
+        callers.start()
         while len(kernel._waiting) == queued and kernel._gathering:  # queued, one at a time
-            assert time.monotonic() < deadline, "a call did not queue"
+            assert time.monotonic() - callers.started < 30, "a call did not queue"
             time.sleep(0.001)
         if index < 3:
             assert kernel._gathering and turns.notified == 0 and gathered.notified == 0
-    for thread in [first, *others]:
-        thread.join(timeout=60)
-        assert not thread.is_alive()
-    assert time.monotonic() - started < 30  # the leader was woken, not timed out
+    assert callers.join() < 30  # the leader was woken, not timed out
     assert gathered.notified == 1
     assert turns.notified == 1  # the group's end
-    assert sorted(result.seq or 0 for result in results) == [1, 2, 3, 4]
+    assert callers.seqs() == [1, 2, 3, 4]
 
 
 def test_a_stale_waiter_left_by_an_interrupted_wait_does_not_take_the_leaders_wake_up(
@@ -363,24 +372,11 @@ def test_a_stale_waiter_left_by_an_interrupted_wait_does_not_take_the_leaders_wa
     stale.acquire()
     kernel._gathered._waiters.append(stale)  # type: ignore[attr-defined]  # as the interrupted wait leaves it
     kernel._last_group = 2
-    results: list[SyscallResult] = []
-
-    def call(index: int) -> None:
-        results.append(kernel.call(*_write(f"u{index}", "language"), principal=ADMIN))
-
-    first = threading.Thread(target=call, args=(0,))
-    started = time.monotonic()
-    first.start()
-    while not kernel._gathering:
-        assert time.monotonic() - started < 5, "the leader did not wait"
-        time.sleep(0.001)
-    second = threading.Thread(target=call, args=(1,))
-    second.start()
-    for thread in (first, second):
-        thread.join(timeout=60)
-        assert not thread.is_alive()
-    assert time.monotonic() - started < 4  # woken when the second call queued, not after GATHER_S
-    assert sorted(result.seq or 0 for result in results) == [1, 2]
+    callers = _Callers(kernel)
+    callers.lead(within=5)
+    callers.start()
+    assert callers.join() < 4  # woken when the second call queued, not after GATHER_S
+    assert callers.seqs() == [1, 2]
 
 
 def test_a_leader_that_waits_in_vain_runs_what_it_has(
