@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import sha256_hex
-from journal.engine import fetch_sql, one_line, reading
+from journal.engine import fetch_driver_sql, one_line
 from journal.sql import Prepared
 from kernel.protocols import StorageError
 
@@ -78,18 +78,28 @@ def put(engine: Engine, data: bytes) -> str:
 
 def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
     """The bytes of each key, checked against it: ``BlobMissing`` names the first key that is not stored
-    or whose bytes hash to something else."""
+    or whose bytes hash to something else.
+
+    Read on a pooled driver connection as it is, one statement per ``BATCH`` keys and no transaction
+    begun (SQLite: autocommit, never the write lock; PostgreSQL: the driver's own, rolled back when the
+    connection returns to the pool): a blob is never changed or deleted once stored, so statements read
+    at different moments cannot disagree, and a blob stored meanwhile is only found, never lost."""
     wanted = sorted(set(keys))
     found: dict[str, bytes] = {}
-    try:
-        with engine.connect() as connected:
-            connection = reading(connected)  # SQLite: a plain BEGIN, never the write lock
-            for start in range(0, len(wanted), BATCH):
-                batch = wanted[start : start + BATCH]
-                rows = fetch_sql(connection, *_select(connection.dialect.paramstyle, batch))
-                found.update((str(key), bytes(data)) for key, data in rows)
-    except SQLAlchemyError as exc:
-        raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
+    if wanted:
+        errors = engine.dialect.loaded_dbapi.Error
+        try:
+            pooled = engine.raw_connection()
+            try:
+                for start in range(0, len(wanted), BATCH):
+                    batch = wanted[start : start + BATCH]
+                    statement = _select(engine.dialect.paramstyle, batch)
+                    rows = fetch_driver_sql(pooled.dbapi_connection, errors, *statement)
+                    found.update((str(key), bytes(data)) for key, data in rows)
+            finally:
+                pooled.close()
+        except (SQLAlchemyError, errors) as exc:
+            raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
     for key in wanted:
         if key not in found:
             raise BlobMissing(f"blob {key} is not stored in {TABLE}")
@@ -109,9 +119,9 @@ def _select(paramstyle: str, batch: list[str]) -> tuple[str, Any]:
 
 def reader_for(engine: Engine) -> Callable[[Iterable[str]], dict[str, bytes]] | None:
     """The read-only blob reader a kernel's registry binds (``KernelServiceRegistry.blob_reader``):
-    ``get_many`` on ``engine``, in a connection of its own, so it reads committed blobs only (on SQLite in
-    a plain ``BEGIN``: the handler's own open write transaction does not block it). None for an in-memory
-    SQLite database, whose one shared connection a second one would disturb: there, and in its
+    ``get_many`` on ``engine``, on a pooled connection of its own, so it reads committed blobs only and
+    never the write lock (the handler's own open write transaction does not block it). None for an
+    in-memory SQLite database, whose one shared connection a second one would disturb: there, and in its
     verification, a search with a filter is refused alike."""
     if isinstance(engine.pool, StaticPool):
         return None

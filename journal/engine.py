@@ -44,6 +44,7 @@ __all__ = [
     "Durability",
     "UnsupportedDatabase",
     "fetch_all",
+    "fetch_driver_sql",
     "fetch_sql",
     "fetch_tuples",
     "is_url",
@@ -301,6 +302,16 @@ def fetch_sql(connection: Connection, sql: str, arguments: Any = ()) -> list[tup
         connection.begin()
     driver = connection.connection.dbapi_connection
     assert driver is not None
+    return fetch_driver_sql(driver, connection.dialect.loaded_dbapi.Error, sql, arguments)
+
+
+def fetch_driver_sql(
+    driver: Any, errors: type[Exception], sql: str, arguments: Any = ()
+) -> list[tuple[Any, ...]]:
+    """``fetch_sql`` on a driver's connection as it is (no transaction begun: on SQLite, whose
+    connections the engines leave in autocommit, one statement reads one snapshot). ``errors``: the
+    driver's base error class, raised as SQLAlchemy's ``DBAPIError`` so that ``SQLAlchemyError``
+    handling applies."""
     cursor = driver.cursor()
     try:
         try:
@@ -315,9 +326,9 @@ def fetch_sql(connection: Connection, sql: str, arguments: Any = ()) -> list[tup
             return [tuple(row) for row in cursor.fetchall()]
         finally:
             driver.text_factory = str
-    except connection.dialect.loaded_dbapi.Error as exc:
+    except errors as exc:
         # as SQLAlchemy raises it elsewhere, so that readers' handling of SQLAlchemyError applies
-        raise DBAPIError.instance(sql, arguments, exc, connection.dialect.loaded_dbapi.Error) from exc
+        raise DBAPIError.instance(sql, arguments, exc, errors) from exc
     finally:
         cursor.close()
 

@@ -6,6 +6,7 @@ BINARY collation or PostgreSQL's ``COLLATE "C"``, which on UTF-8 text is code-po
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -39,6 +40,10 @@ _BATCH = 64
 """The most keys one batched read names; a shorter batch is padded (its last key repeated) to a power of
 two, so that few distinct statements are ever prepared."""
 _PLACE = "thread_id = :thread_id AND checkpoint_ns = :checkpoint_ns"
+_BRANCHES = 8
+"""The most channels one read of channel values names (``UNION ALL`` branches: at most 8 x 64 versions
+and 8 channels, 522 parameters, within every SQLite's limit of 999)."""
+_VERSION_NAMES = [[f"v{branch}_{index}" for index in range(_BATCH)] for branch in range(_BRANCHES)]
 
 _T = TypeVar("_T")
 
@@ -80,12 +85,20 @@ def _next_namespace_sql(postgres: bool, after: bool) -> str:
     )
 
 
-def _values_at_sql(size: int) -> str:
+def _values_at_branch(branch: int, size: int) -> str:
     # one channel's versions by IN on the last primary key column: an index search whatever the planner's
     # statistics (an OR of (channel, version) pairs may be planned as a scan of the whole namespace)
-    versions = ", ".join(f":v{index}" for index in range(size))
-    where = f"{_PLACE} AND channel = :channel AND version IN ({versions})"
+    versions = ", ".join(f":v{branch}_{index}" for index in range(size))
+    where = f"{_PLACE} AND channel = :c{branch} AND version IN ({versions})"
     return f"{_select(_VALUES, _VALUE_COLUMNS)} WHERE {where}"
+
+
+@functools.cache
+def _values_at_sql(branches: int, size: int) -> str:
+    """One statement reading ``branches`` channels' versions, ``size`` of each (one branch per channel,
+    each searching the index as ``_values_at_branch`` does), joined by ``UNION ALL``: one round trip for
+    a checkpoint. At most ``_BRANCHES`` x 7 distinct statements."""
+    return " UNION ALL ".join(_values_at_branch(branch, size) for branch in range(branches))
 
 
 def _writes_of_sql(size: int) -> str:
@@ -107,15 +120,19 @@ _NEXT_NAMESPACE = {
 _NAMESPACES = f"SELECT DISTINCT thread_id, checkpoint_ns FROM {_CHECKPOINTS}"
 _NAMESPACES_OF = f"{_NAMESPACES} WHERE checkpoint_ns = :checkpoint_ns"
 _SIZES = [1 << power for power in range(_BATCH.bit_length())]
-_VALUES_AT = {size: _values_at_sql(size) for size in _SIZES}
 _WRITES_OF = {size: _writes_of_sql(size) for size in _SIZES}
 
 
-def _filtered(table: str, columns: Sequence[str], given: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def _filtered(table: str, columns: tuple[str, ...], given: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """A SELECT of ``columns`` restricted by the given (non-None) column values."""
     values = {name: value for name, value in given.items() if value is not None}
+    return _filtered_sql(table, columns, tuple(values)), values
+
+
+@functools.cache
+def _filtered_sql(table: str, columns: tuple[str, ...], names: tuple[str, ...]) -> str:
     sql = _select(table, columns)
-    return (f"{sql} WHERE {_where(list(values))}" if values else sql), values
+    return f"{sql} WHERE {_where(names)}" if names else sql
 
 
 def _checkpoint(row: tuple[Any, ...]) -> GraphCheckpoint:
@@ -160,6 +177,21 @@ def _write(row: tuple[Any, ...]) -> GraphWrite:
         str(value_hash),
         int(seq),
     )
+
+
+def _branches(keys: Collection[tuple[str, str]]) -> list[tuple[str, list[str]]]:
+    """(channel, up to ``_BATCH`` of its versions), by channel and version: one branch per channel when,
+    as at one checkpoint, each channel is named with one version."""
+    if len({channel for channel, _ in keys}) == len(keys):
+        return [(channel, [version]) for channel, version in sorted(keys)]
+    by_channel: dict[str, set[str]] = {}
+    for channel, version in keys:
+        by_channel.setdefault(channel, set()).add(version)
+    return [
+        (channel, versions[start : start + _BATCH])
+        for channel, versions in sorted((channel, sorted(found)) for channel, found in by_channel.items())
+        for start in range(0, len(versions), _BATCH)
+    ]
 
 
 class SqlGraphRepository(GraphRepository):
@@ -262,15 +294,18 @@ class SqlGraphRepository(GraphRepository):
     def channel_values_at(
         self, thread_id: str, checkpoint_ns: str, keys: Collection[tuple[str, str]]
     ) -> list[GraphChannelValue]:
-        by_channel: dict[str, set[str]] = {}
-        for channel, version in keys:
-            by_channel.setdefault(channel, set()).add(version)
+        branches = _branches(keys)
         found: list[GraphChannelValue] = []
-        for channel in sorted(by_channel):
-            for batch in _batches(sorted(by_channel[channel])):
-                values = {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "channel": channel}
-                values.update((f"v{index}", version) for index, version in enumerate(batch))
-                found.extend(_value(row) for row in self._sql.rows(_VALUES_AT[len(batch)], values))
+        for start in range(0, len(branches), _BRANCHES):
+            group = branches[start : start + _BRANCHES]
+            # every batch padded by its last version to one power of two: few distinct statements
+            size = 1 << (max(len(batch) for _, batch in group) - 1).bit_length()
+            values = {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns}
+            for branch, (channel, batch) in enumerate(group):
+                values[f"c{branch}"] = channel
+                padded = batch + [batch[-1]] * (size - len(batch))
+                values.update(zip(_VERSION_NAMES[branch][:size], padded, strict=True))
+            found.extend(map(_value, self._sql.rows(_values_at_sql(len(group), size), values)))
         return found
 
     def put_channel_value(self, row: GraphChannelValue) -> None:

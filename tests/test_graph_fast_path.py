@@ -367,17 +367,22 @@ def test_get_and_list_on_postgresql_order_by_code_point_not_collation(
 # --- long threads: pages, batches and filters beyond one read ----------------------------------------
 
 
-def _long_thread(kernel: Kernel, seed: int) -> list[Any]:
+def _long_thread(kernel: Kernel, seed: int, channels: tuple[str, ...] = CHANNELS[:4]) -> list[Any]:
     """Two namespaces of 260 and 40 checkpoints in one thread (ids of mixed case and length), every
-    channel a new version at each, some writes: so a page names more channel values than one batched
-    read holds and a filter rejects more checkpoints than one scan reads."""
+    channel a new version at each (with more than four channels, each a new version at some steps only),
+    some writes: so a page names more channel values than one batched read holds and a filter rejects
+    more checkpoints than one scan reads."""
     rng = random.Random(seed)
     steps = {"": 260, "child:1": 40}
     for checkpoint_ns, count in steps.items():
         parent = None
+        current = dict.fromkeys(channels, "0000.0")
         for step in range(count):
             checkpoint_id = f"{step:04d}" + rng.choice(["", "a", "B", "-", "é"])
-            channel_versions = {channel: f"{step:04d}.{rng.random():.6f}" for channel in CHANNELS[:4]}
+            for place, channel in enumerate(channels):
+                if place < 4 or rng.random() < 1 / place:
+                    current[channel] = f"{step:04d}.{rng.random():.6f}"
+            channel_versions = dict(current)
             args = {
                 "thread_id": "thread",
                 "checkpoint_ns": checkpoint_ns,
@@ -443,6 +448,22 @@ def test_long_threads_list_in_pages_as_before() -> None:
 def test_long_threads_list_in_pages_as_before_on_postgresql(pg_url: str) -> None:
     with compared_kernel(pg_url) as (kernel, compared):
         _run_pages(kernel, compared, _long_thread(kernel, 2))
+
+
+MANY_CHANNELS = CHANNELS + tuple(f"ch-{index}" for index in range(13))
+"""19 channels, most of them new at some steps only: a checkpoint's values take more than one grouped
+read (8 channels each), and a page's take groups of channels with many versions beside channels with few
+(every batch of a group padded to the longest)."""
+
+
+def test_many_channels_read_in_groups_as_before() -> None:
+    with compared_kernel(":memory:") as (kernel, compared):
+        _run_pages(kernel, compared, _long_thread(kernel, 3, MANY_CHANNELS))
+
+
+def test_many_channels_read_in_groups_as_before_on_postgresql(pg_url: str) -> None:
+    with compared_kernel(pg_url) as (kernel, compared):
+        _run_pages(kernel, compared, _long_thread(kernel, 4, MANY_CHANNELS))
 
 
 def test_a_database_before_the_graph_tables_reads_nothing() -> None:
