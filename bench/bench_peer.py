@@ -14,8 +14,12 @@ so lower is better for the kernel:
    with ``limit=10_000``;
 5. history: a LangGraph thread of 2,000 checkpoints listed through ``ArvisCheckpointSaver`` against
    ``SqliteSaver.list``;
-6. state at a middle point: ``journal.timetravel.snapshot_at`` (and ``state_at``) at seq N/2 of a journal of
-   N writes against ``SqliteSaver.get_tuple`` of the middle checkpoint of the thread (target <= 10);
+6. state at a middle point (target <= 10): ``ArvisCheckpointSaver.get_tuple`` against
+   ``SqliteSaver.get_tuple`` of the same graph's middle checkpoint (what LangGraph's ``get_state`` reads);
+   a user's memory at a middle point, ``journal.timetravel.snapshot_at`` on a journal with state
+   checkpoints against ``SqliteSaver.get_tuple`` of a graph holding the same entries in its state; and,
+   unlike for like, ``snapshot_at`` (and ``state_at``) at seq N/2 of a journal of N writes without
+   checkpoints against ``SqliteSaver.get_tuple`` of the counting thread's middle checkpoint;
 7. database size after one workload (10,000 writes, 8,000 gets, 17 snapshots and 8 lists of one user) on
    both sides, after ``PRAGMA wal_checkpoint(TRUNCATE)`` (target <= 2).
 
@@ -32,7 +36,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
@@ -47,7 +51,7 @@ from integrations.langgraph import ArvisCheckpointSaver
 from journal.engine import Durability
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from journal.timetravel import snapshot_at, state_at
+from journal.timetravel import snapshot_at, snapshot_from_checkpoint, state_at
 from kernel.abi import SyscallResult
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
@@ -56,6 +60,8 @@ from syscalls.table import SYSCALL_TABLE
 __all__ = [
     "DB_SIZE_NAME",
     "GET_NAME",
+    "GRAPH_AT_NAME",
+    "MEMORY_AT_NAME",
     "NAME",
     "SNAPSHOT_AT_NAME",
     "STATE_AT_NAME",
@@ -77,6 +83,8 @@ SNAPSHOT_NAME = "peer_snapshot"
 HISTORY_NAME = "peer_history"
 SNAPSHOT_AT_NAME = "peer_snapshot_at_middle"
 STATE_AT_NAME = "peer_state_at_middle"
+GRAPH_AT_NAME = "peer_graph_state_at_middle"
+MEMORY_AT_NAME = "peer_memory_at_middle"
 DB_SIZE_NAME = "peer_db_size"
 
 SYNCHRONOUS = Durability.NORMAL
@@ -391,9 +399,10 @@ def _get_middle(saver: BaseCheckpointSaver[str], config: RunnableConfig, expecte
         raise RuntimeError(f"{type(saver).__name__}.get_tuple missed the middle checkpoint")
 
 
-def build_journal(path: Path, writes: int) -> None:
-    """A journal of ``writes`` entries, each one ``memory.write`` of a new key of ``USER`` (not timed)."""
-    kernel = _open_kernel(path)
+def build_journal(path: Path, writes: int, *, checkpoint_interval: int = 0) -> None:
+    """A journal of ``writes`` entries, each one ``memory.write`` of a new key of ``USER`` (not timed),
+    with a state checkpoint every ``checkpoint_interval`` entries (0: none, the default)."""
+    kernel = open_kernel(str(path), durability=SYNCHRONOUS, state_checkpoint_interval=checkpoint_interval)
     try:
         _load_kernel(kernel, 0, writes, users=1)
     finally:
@@ -409,6 +418,46 @@ def kernel_snapshot_at(reader: JournalReader, middle: int) -> None:
 def kernel_state_at(reader: JournalReader, middle: int) -> None:
     if state_at(reader, middle, table=SYSCALL_TABLE).seq != middle:
         raise RuntimeError("state_at did not travel to the middle of the journal")
+
+
+def _merged(held: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    return {**held, **new}
+
+
+class Remembered(TypedDict):
+    entries: Annotated[dict[str, Any], _merged]
+    count: int
+
+
+def _remember(state: Remembered) -> dict[str, Any]:
+    put = _peer_put(state["count"], users=1)
+    return {"entries": {put.key: put.value}, "count": state["count"] + 1}
+
+
+def run_memory_thread(checkpointer: BaseCheckpointSaver[str], writes: int) -> None:
+    """A one-node graph keeping ``USER``'s memory in its own state, as an agent on LangGraph alone would:
+    each step adds the entry of ``memory.write`` number ``count`` (``_peer_put``: the same key and fields
+    as the kernel's journal), until it holds ``writes``; so the checkpoint after step i holds i entries."""
+    builder = StateGraph(Remembered)
+    builder.add_node("remember", _remember)
+    builder.add_edge(START, "remember")
+    builder.add_conditional_edges("remember", lambda state: "remember" if state["count"] < writes else END)
+    graph = builder.compile(checkpointer=checkpointer)
+    graph.invoke({"entries": {}, "count": 0}, {**THREAD, "recursion_limit": writes + 10})
+
+
+def _holding(saver: BaseCheckpointSaver[str], entries: int) -> RunnableConfig:
+    """The config of the thread's checkpoint holding ``entries`` entries."""
+    for found in saver.list(THREAD):
+        if found.checkpoint["channel_values"].get("count") == entries:
+            return found.config
+    raise RuntimeError(f"no checkpoint of the memory graph holds {entries} entries")
+
+
+def _get_memory(saver: BaseCheckpointSaver[str], config: RunnableConfig, entries: int) -> None:
+    found = saver.get_tuple(config)
+    if found is None or len(found.checkpoint["channel_values"]["entries"]) != entries:
+        raise RuntimeError(f"{type(saver).__name__}.get_tuple missed the checkpoint of {entries} entries")
 
 
 # --- 7: database size ---------------------------------------------------------------------------------
@@ -868,6 +917,28 @@ def _thread(directory: Path, size: Sizes) -> list[BenchResult]:
             extra={"steps": size.steps},
         ),
         BenchResult(
+            name=GRAPH_AT_NAME,
+            title=f"state at a middle point of a LangGraph thread of {size.steps:,} checkpoints: get_tuple "
+            "of its middle checkpoint, against SqliteSaver",
+            kernel_label="ArvisCheckpointSaver.get_tuple (graph.checkpoint.get)",
+            kernel=get_saver,
+            baseline_label="SqliteSaver.get_tuple",
+            baseline=get_p,
+            ratio=_ratio(get_saver, get_p),
+            ratio_means="kernel ms ÷ SqliteSaver ms (lower is better)",
+            target=STATE_TARGET,
+            direction="<=",
+            notes=[
+                "what LangGraph's get_state reads: the same graph's state at its middle checkpoint, through "
+                "each saver; the kernel's is a journaled call (graph.checkpoint.get) and a read of the "
+                "checkpoint's blobs, each checked against its hash",
+                f"each sample: the mean of {size.peer_state_calls} get_tuple calls, on both sides; measured "
+                "in the same alternation as snapshot_at and state_at",
+                thread_note,
+            ],
+            extra={"steps": size.steps},
+        ),
+        BenchResult(
             name=SNAPSHOT_AT_NAME,
             title=f"state at a middle point: snapshot_at seq {middle:,} of {size.journal_writes:,}, "
             "against SqliteSaver.get_tuple of the middle checkpoint",
@@ -972,12 +1043,85 @@ def _size(directory: Path, size: Sizes) -> BenchResult:
     )
 
 
+def _memory_at(directory: Path, size: Sizes) -> BenchResult:
+    """A user's memory as it was at a middle point, each side holding the same entries: the kernel's
+    ``snapshot_at`` on a journal with state checkpoints, half an interval after one (the mean distance
+    of a seq from the checkpoint before it), against LangGraph's ``get_tuple`` of the checkpoint of a graph
+    that keeps the same entries in its state (every LangGraph checkpoint holds the whole state)."""
+    interval = size.journal_writes // 10
+    moment = size.journal_writes // 2 + interval // 2
+    journal = _fresh(directory, "kernel-memory")
+    build_journal(journal, size.journal_writes, checkpoint_interval=interval)
+    reader = JournalReader.open(str(journal))
+    try:
+        if snapshot_from_checkpoint(reader, USER, moment, table=SYSCALL_TABLE) is None:
+            raise RuntimeError("snapshot_at did not start from a state checkpoint")
+        peer_path = _fresh(directory, "peer-memory")
+        with closing(_peer_connection(peer_path, autocommit=False)) as connection:
+            peer = SqliteSaver(connection)
+            run_memory_thread(peer, size.journal_writes)
+            config = _holding(peer, moment)
+
+            def kernel_ms() -> float:
+                with timed() as elapsed:
+                    kernel_snapshot_at(reader, moment)
+                return elapsed[0] * 1e3
+
+            def peer_ms() -> float:
+                with timed() as elapsed:
+                    for _ in range(size.peer_state_calls):
+                        _get_memory(peer, config, moment)
+                return elapsed[0] * 1e3 / size.peer_state_calls
+
+            at_kernel, at_peer = alternate(size.repetitions, kernel_ms, peer_ms)
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        peer_bytes = peer_path.stat().st_size
+    finally:
+        reader.close()
+    kernel_series, peer_series = Series(tuple(at_kernel), "ms"), Series(tuple(at_peer), "ms")
+    return BenchResult(
+        name=MEMORY_AT_NAME,
+        title=f"a user's memory at a middle point, {moment:,} entries on each side: snapshot_at seq "
+        f"{moment:,} (state checkpoints every {interval:,}), against SqliteSaver.get_tuple of a graph "
+        "holding them",
+        kernel_label=f"journal.timetravel.snapshot_at, state_checkpoint_interval={interval:,}",
+        kernel=kernel_series,
+        baseline_label="SqliteSaver.get_tuple",
+        baseline=peer_series,
+        ratio=_ratio(kernel_series, peer_series),
+        ratio_means="kernel ms ÷ SqliteSaver ms (lower is better)",
+        target=STATE_TARGET,
+        direction="<=",
+        notes=[
+            f"the kernel's journal: {size.journal_writes:,} memory.write entries of one user, a state "
+            f"checkpoint every {interval:,}; seq {moment:,} is half an interval after one, so snapshot_at "
+            f"loads the user's rows of that checkpoint and re-executes the {interval // 2:,} writes since, "
+            "each compared byte for byte with its journaled result",
+            f"the peer: a LangGraph graph whose state holds the same entries (the same keys and fields), one "
+            f"more each step, {size.journal_writes:,} steps on SqliteSaver (not timed); its checkpoint of "
+            f"{moment:,} entries is read and deserialized whole; each sample the mean of "
+            f"{size.peer_state_calls} get_tuple calls",
+            f"what each stores for it: LangGraph writes the whole state at every step, "
+            f"{peer_bytes / 1e6:.1f} MB for this thread; the kernel's journal is the calls, its checkpoints "
+            "pages shared between them",
+            _durability_note(),
+        ],
+        extra={
+            "journal_writes": size.journal_writes,
+            "checkpoint_interval": interval,
+            "seq": moment,
+            "peer_bytes": peer_bytes,
+        },
+    )
+
+
 def run(quick: bool = False) -> list[BenchResult]:
     size = sizes(quick)
     with scratch_dir(NAME) as directory:
         results = _writes(directory, size)
         results += _reads(directory, size)
         results += _thread(directory, size)
+        results.append(_memory_at(directory, size))
         results.append(_size(directory, size))
     return results
 
