@@ -12,27 +12,23 @@ first entry, as before checkpoints.
 
 from __future__ import annotations
 
-import functools
-import threading
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 import orjson
-from sqlalchemy import Connection, Engine, LargeBinary, bindparam, create_engine, func, literal, select, text
+from sqlalchemy import Connection, LargeBinary, bindparam, func, literal, select, text
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import canonical_bytes_of_own, parse_time, plain
 from arvis.memory.errors import MemoryRuleError
+from arvis.memory.held_rows import HeldMemory, UnheldRow
 from arvis.memory.memory_service import MemoryService
-from journal.apply import ChangeWriter
 from journal.engine import fetch_all
-from journal.memory_repository import REBUILD_COUNTS, SqlMemoryReader
+from journal.memory_repository import REBUILD_COUNTS
 from journal.reader import JournalFilter, JournalReader, row_to_entry
 from journal.replay import Replayer
-from journal.schema import journal, memory_entries
-from journal.sql import SqlRunner, insert_sql
+from journal.schema import journal
 from journal.state import present_state_tables, state_digest
 from journal.state_checkpoints import (
     CheckpointUnusable,
@@ -289,26 +285,25 @@ def _calls_since(
     return [(int(r[0]), str(r[1]), str(r[2]), bytes(r[3]), bytes(r[4])) for r in rows]
 
 
-_INSERT_ENTRY = insert_sql("memory_entries", [str(column.name) for column in memory_entries.columns])
-_SCRATCH_LOCK = threading.Lock()
-
-
-@functools.cache
-def _scratch() -> Engine:
-    """The scratch repository of ``snapshot_from_checkpoint``: an in-memory ``memory_entries``, one per
-    process, used under ``_SCRATCH_LOCK`` and emptied by rolling back each use."""
-    engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
-    memory_entries.create(engine)
-    return engine
+_UNUSABLE = (
+    CheckpointUnusable,
+    UnheldRow,
+    SQLAlchemyError,
+    msgspec.DecodeError,
+    StorageError,
+    MemoryRuleError,
+)
+"""What makes a checkpoint unusable for a snapshot: the caller replays the whole journal instead."""
 
 
 def snapshot_from_checkpoint(
     reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable
 ) -> dict[str, Any] | None:
     """``snapshot_at`` from the nearest state checkpoint: the user's rows of ``memory_entries`` there,
-    then the user's accepted ``memory.write`` and ``memory.revoke`` entries since, re-executed by the
-    memory service on a scratch repository, each giving its journaled result byte for byte. None when
-    there is no checkpoint to start from or it cannot be used (the caller replays the whole journal)."""
+    held in memory (``arvis.memory.held_rows``), then the user's accepted ``memory.write`` and
+    ``memory.revoke`` entries since, re-executed by the memory service on those rows, each giving its
+    journaled result byte for byte. None when there is no checkpoint to start from or it cannot be used
+    (the caller replays the whole journal)."""
     header = reader.header()
     if header is None or damaged_header(header) is not None:
         return None
@@ -322,52 +317,44 @@ def snapshot_from_checkpoint(
             start, manifest_hash = found
             rows = partition_rows(source, read_manifest(source, manifest_hash), "memory_entries", user_id)
             calls = _calls_since(source, user_id, start, target.seq)
-        with _SCRATCH_LOCK, _scratch().connect() as connection:
-            sql = SqlRunner(connection)
-            try:
-                value = _replayed_snapshot(sql, rows, calls, decoders, user_id, target)
-            finally:  # the scratch repository is left empty for the next use
-                connection.rollback()
-                sql.rollback()
-            if value is None:
-                return None
-    except (CheckpointUnusable, SQLAlchemyError, msgspec.DecodeError, StorageError, MemoryRuleError):
+        value = _replayed_snapshot(HeldMemory(user_id, rows), calls, decoders, user_id, target)
+    except (
+        CheckpointUnusable,
+        UnheldRow,
+        SQLAlchemyError,
+        msgspec.DecodeError,
+        StorageError,
+        MemoryRuleError,
+    ):
         return None
-    return {"seq": target.seq, **value}
+    return None if value is None else {"seq": target.seq, **value}
 
 
 def _replayed_snapshot(
-    sql: SqlRunner,
-    rows: list[dict[str, Any]],
+    held: HeldMemory,
     calls: list[tuple[int, str, str, bytes, bytes]],
     decoders: dict[str, msgspec.json.Decoder[Any]],
     user_id: str,
     target: JournalEntry,
 ) -> dict[str, Any] | None:
-    """The user's rows at the checkpoint, the calls since re-executed on them (None as soon as one does
-    not give its journaled result), then the snapshot at ``target``'s time, as plain values."""
+    """The user's rows at the checkpoint (``held``), the calls since re-executed on them (None as soon
+    as one does not give its journaled result), then the snapshot at ``target``'s time, as plain
+    values."""
     service = MemoryService()
-    reader, writer = SqlMemoryReader(sql, counted=False), ChangeWriter(sql, counted=False)
-    sql.attach()
-    if rows:
-        try:
-            sql.write_many(_INSERT_ENTRY, rows)
-        except KeyError as exc:
-            raise CheckpointUnusable(f"a page of memory_entries lacks the column {exc}") from exc
     for call_seq, recorded_at, syscall, args, result in calls:
         request = decoders[syscall].decode(args)
         if request.user_id != user_id:  # the bytes matched elsewhere in the arguments
             continue
         now = parse_time(recorded_at)
         if syscall == "memory.write":
-            decided = service.write(reader, request, now=now, seq=call_seq)
+            decided = service.write(held, request, now=now, seq=call_seq)
         else:
-            decided = service.revoke(reader, user_id=user_id, key=request.key, now=now)
+            decided = service.revoke(held, user_id=user_id, key=request.key, now=now)
         if canonical_bytes_of_own({"ok": True, "value": decided.value}) != result:
             return None
-        writer.apply(decided.changes)
+        held.apply(decided.changes)
     snapshot: dict[str, Any] = plain(
-        service.snapshot(reader, user_id=user_id, now=parse_time(target.recorded_at))
+        service.snapshot(held, user_id=user_id, now=parse_time(target.recorded_at))
     )
     return snapshot
 
