@@ -10,7 +10,7 @@ stored blob must hash to its key, and every hash the graph tables reference must
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import sha256_hex
-from journal.engine import fetch_driver_sql, one_line
+from journal.engine import fetch_driver_sql, fetch_sql, one_line
 from journal.sql import Prepared
 from kernel.protocols import StorageError
 
@@ -29,6 +29,7 @@ __all__ = [
     "check_blobs",
     "get_many",
     "hash_of",
+    "present",
     "put",
     "put_many",
     "reader_for",
@@ -108,10 +109,21 @@ def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
     return found
 
 
-def _select(paramstyle: str, batch: list[str]) -> tuple[str, Any]:
+def present(connection: Connection, keys: Sequence[str]) -> dict[str, bytes]:
+    """The stored bytes of those of ``keys`` (at most ``BATCH``) that are stored, unchecked, read in
+    ``connection``'s transaction (begun if none is)."""
+    if not keys:
+        return {}
+    rows = fetch_sql(connection, *_select(connection.dialect.paramstyle, keys))
+    return {str(key): bytes(data) for key, data in rows}
+
+
+def _select(paramstyle: str, batch: Sequence[str]) -> tuple[str, Any]:
     """The statement reading the blobs of ``batch`` by key, and its arguments: written in
     ``journal.sql``'s portable subset rather than compiled (SQLAlchemy's compiler took half of a
     checkpoint's read through the LangGraph saver)."""
+    if len(batch) > BATCH:
+        raise ValueError(f"{len(batch)} keys in one read of blobs, more than {BATCH}")
     places = ", ".join(f":h{place}" for place in range(len(batch)))
     statement = Prepared(f"SELECT hash, data FROM {TABLE} WHERE hash IN ({places})", paramstyle)
     return statement.sql, statement.bind({f"h{place}": key for place, key in enumerate(batch)})

@@ -5,7 +5,6 @@ BINARY collation or PostgreSQL's ``COLLATE "C"``, which on UTF-8 text is code-po
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any, TypeVar
@@ -23,9 +22,9 @@ _VALUES = "graph_channel_values"
 _WRITES = "graph_writes"
 
 _WRITE_KEY = ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx")
-_CHECKPOINT_COLUMNS = tuple(field.name for field in dataclasses.fields(GraphCheckpoint))
-_VALUE_COLUMNS = tuple(field.name for field in dataclasses.fields(GraphChannelValue))
-_WRITE_COLUMNS = tuple(field.name for field in dataclasses.fields(GraphWrite))
+_CHECKPOINT_COLUMNS = GraphCheckpoint._fields
+_VALUE_COLUMNS = GraphChannelValue._fields
+_WRITE_COLUMNS = GraphWrite._fields
 
 
 def _where(key: Sequence[str]) -> str:
@@ -135,48 +134,11 @@ def _filtered_sql(table: str, columns: tuple[str, ...], names: tuple[str, ...]) 
     return f"{sql} WHERE {_where(names)}" if names else sql
 
 
-def _checkpoint(row: tuple[Any, ...]) -> GraphCheckpoint:
-    return GraphCheckpoint(
-        str(row[0]),
-        str(row[1]),
-        str(row[2]),
-        None if row[3] is None else str(row[3]),
-        str(row[4]),
-        str(row[5]),
-        str(row[6]),
-        str(row[7]),
-        int(row[8]),
-    )
-
-
-def _value(row: tuple[Any, ...]) -> GraphChannelValue:
-    thread_id, checkpoint_ns, channel, version, value_type, value_hash, seq = row
-    return GraphChannelValue(
-        str(thread_id),
-        str(checkpoint_ns),
-        str(channel),
-        str(version),
-        str(value_type),
-        None if value_hash is None else str(value_hash),
-        int(seq),
-    )
-
-
-def _write(row: tuple[Any, ...]) -> GraphWrite:
-    *texts, seq = row
-    thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path, value_type, value_hash = texts
-    return GraphWrite(
-        str(thread_id),
-        str(checkpoint_ns),
-        str(checkpoint_id),
-        str(task_id),
-        int(idx),
-        str(channel),
-        str(task_path),
-        str(value_type),
-        str(value_hash),
-        int(seq),
-    )
+# rows as the driver returns them (text as str, integers as int: the tables' types): each read builds
+# its tuples straight from the row, without a conversion per column
+_checkpoint = GraphCheckpoint._make
+_value = GraphChannelValue._make
+_write = GraphWrite._make
 
 
 def _branches(keys: Collection[tuple[str, str]]) -> list[tuple[str, list[str]]]:
@@ -275,7 +237,7 @@ class SqlGraphRepository(GraphRepository):
         return [(str(thread_id), str(namespace)) for thread_id, namespace in rows]
 
     def put_checkpoint(self, row: GraphCheckpoint) -> None:
-        self._upsert(_CHECKPOINTS, dataclasses.asdict(row))
+        self._upsert(_CHECKPOINTS, row._asdict())
 
     def delete_checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> None:
         self._delete(
@@ -309,7 +271,7 @@ class SqlGraphRepository(GraphRepository):
         return found
 
     def put_channel_value(self, row: GraphChannelValue) -> None:
-        self._upsert(_VALUES, dataclasses.asdict(row))
+        self._upsert(_VALUES, row._asdict())
 
     def delete_channel_value(self, thread_id: str, checkpoint_ns: str, channel: str, version: str) -> None:
         self._delete(
@@ -352,7 +314,7 @@ class SqlGraphRepository(GraphRepository):
         return self._sql.first(f"SELECT 1 FROM {_WRITES} WHERE {_where(_WRITE_KEY)}", key) is not None
 
     def put_write(self, row: GraphWrite) -> None:
-        self._upsert(_WRITES, dataclasses.asdict(row))
+        self._upsert(_WRITES, row._asdict())
 
     def delete_write(
         self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int

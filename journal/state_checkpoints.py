@@ -41,6 +41,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, inspect, text
 
 from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
 from arvis.changes import Change, Delete, Insert, Update, Upsert
+from journal import blob_store
 from journal.schema import STATE_TABLES
 from journal.sql import SqlRunner
 from kernel.abi import JournalEntry
@@ -682,7 +683,7 @@ def nearest_checkpoint(connection: Connection, seq: int) -> tuple[int, str] | No
     return None if row is None else (int(row[0]), str(row[1]))
 
 
-_CHUNK = 500
+_CHUNK = blob_store.BATCH
 """Blobs read per query."""
 
 
@@ -888,17 +889,13 @@ def _missing(seq: int, digest: str, what: str) -> str:
     )
 
 
-_BLOBS_IN = text(f"SELECT hash, data FROM {BLOBS} WHERE hash IN :hashes").bindparams(
-    bindparam("hashes", expanding=True)
-)
 _KEYS_IN = text(f"SELECT hash FROM {BLOBS} WHERE hash IN :hashes").bindparams(
     bindparam("hashes", expanding=True)
 )
 
 
 def _present_blobs(connection: Connection, digests: Sequence[str]) -> dict[str, bytes]:
-    rows = connection.execute(_BLOBS_IN, {"hashes": list(digests)}).all()
-    return {str(key): bytes(data) for key, data in rows}
+    return blob_store.present(connection, digests)
 
 
 def _present_keys(connection: Connection, digests: Sequence[str]) -> set[str]:

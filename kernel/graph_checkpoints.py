@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "EMPTY_VALUE",
@@ -28,8 +28,7 @@ EMPTY_VALUE = "empty"
 b"")``): it has no blob (its hash is None) and is left out when the checkpoint's values are resolved."""
 
 
-@dataclass(frozen=True)
-class GraphCheckpoint:
+class GraphCheckpoint(NamedTuple):
     """One row of ``graph_checkpoints``."""
 
     thread_id: str
@@ -45,8 +44,7 @@ class GraphCheckpoint:
     written_seq: int
 
 
-@dataclass(frozen=True)
-class GraphChannelValue:
+class GraphChannelValue(NamedTuple):
     """One row of ``graph_channel_values``: a channel's value at one version, in one thread and namespace."""
 
     thread_id: str
@@ -59,8 +57,7 @@ class GraphChannelValue:
     written_seq: int
 
 
-@dataclass(frozen=True)
-class GraphWrite:
+class GraphWrite(NamedTuple):
     """One row of ``graph_writes``: a pending write of a task against a checkpoint."""
 
     thread_id: str
