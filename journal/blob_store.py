@@ -118,15 +118,20 @@ def present(connection: Connection, keys: Sequence[str]) -> dict[str, bytes]:
     return {str(key): bytes(data) for key, data in rows}
 
 
+@functools.lru_cache(maxsize=128)
+def _statement(paramstyle: str, size: int) -> Prepared:
+    places = ", ".join(f":h{place}" for place in range(size))
+    return Prepared(f"SELECT hash, data FROM {TABLE} WHERE hash IN ({places})", paramstyle)
+
+
 def _select(paramstyle: str, batch: Sequence[str]) -> tuple[str, Any]:
     """The statement reading the blobs of ``batch`` by key, and its arguments: written in
     ``journal.sql``'s portable subset rather than compiled (SQLAlchemy's compiler took half of a
-    checkpoint's read through the LangGraph saver)."""
+    checkpoint's read through the LangGraph saver), and prepared once per number of keys."""
     if len(batch) > BATCH:
         raise ValueError(f"{len(batch)} keys in one read of blobs, more than {BATCH}")
-    places = ", ".join(f":h{place}" for place in range(len(batch)))
-    statement = Prepared(f"SELECT hash, data FROM {TABLE} WHERE hash IN ({places})", paramstyle)
-    return statement.sql, statement.bind({f"h{place}": key for place, key in enumerate(batch)})
+    statement = _statement(paramstyle, len(batch))
+    return statement.sql, statement.bind(dict(zip(statement.names, batch, strict=True)))
 
 
 def reader_for(engine: Engine) -> Callable[[Iterable[str]], dict[str, bytes]] | None:
