@@ -77,26 +77,37 @@ def put(engine: Engine, data: bytes) -> str:
     return put_many(engine, [data])[0]
 
 
+_IN_TRANSACTION = "the blobs could not be read: the database's one connection is in a transaction"
+
+
 def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
     """The bytes of each key, checked against it: ``BlobMissing`` names the first key that is not stored
     or whose bytes hash to something else.
 
     Read on a pooled driver connection as it is, one statement per ``BATCH`` keys and no transaction
-    begun (SQLite: autocommit, never the write lock; PostgreSQL: the driver's own, rolled back when the
-    connection returns to the pool): a blob is never changed or deleted once stored, so statements read
-    at different moments cannot disagree, and a blob stored meanwhile is only found, never lost."""
+    begun (SQLite: autocommit, never the write lock; PostgreSQL: the driver's own, rolled back here): a
+    blob is never changed or deleted once stored, so statements read at different moments cannot
+    disagree, and a blob stored meanwhile is only found, never lost. The one connection of an in-memory
+    SQLite database is refused while a transaction is open on it (as a ``BEGIN`` on it was before): its
+    blobs would not be committed ones, and returning it to the pool would roll that transaction back."""
     wanted = sorted(set(keys))
     found: dict[str, bytes] = {}
     if wanted:
         errors = engine.dialect.loaded_dbapi.Error
         try:
             pooled = engine.raw_connection()
+            driver = pooled.dbapi_connection
+            assert driver is not None  # a connection just checked out of the pool
             try:
+                if isinstance(engine.pool, StaticPool) and getattr(driver, "in_transaction", False):
+                    raise StorageError(
+                        "the blobs could not be read: the database's one connection is in a transaction"
+                    )
                 for start in range(0, len(wanted), BATCH):
                     batch = wanted[start : start + BATCH]
-                    statement = _select(engine.dialect.paramstyle, batch)
-                    rows = fetch_driver_sql(pooled.dbapi_connection, errors, *statement)
+                    rows = fetch_driver_sql(driver, errors, *_select(engine.dialect.paramstyle, batch))
                     found.update((str(key), bytes(data)) for key, data in rows)
+                driver.rollback()  # PostgreSQL: the implicit transaction ends here (SQLite: nothing open)
             finally:
                 pooled.close()
         except (SQLAlchemyError, errors) as exc:
@@ -118,7 +129,7 @@ def present(connection: Connection, keys: Sequence[str]) -> dict[str, bytes]:
     return {str(key): bytes(data) for key, data in rows}
 
 
-@functools.lru_cache(maxsize=128)
+@functools.cache
 def _statement(paramstyle: str, size: int) -> Prepared:
     places = ", ".join(f":h{place}" for place in range(size))
     return Prepared(f"SELECT hash, data FROM {TABLE} WHERE hash IN ({places})", paramstyle)
@@ -127,11 +138,14 @@ def _statement(paramstyle: str, size: int) -> Prepared:
 def _select(paramstyle: str, batch: Sequence[str]) -> tuple[str, Any]:
     """The statement reading the blobs of ``batch`` by key, and its arguments: written in
     ``journal.sql``'s portable subset rather than compiled (SQLAlchemy's compiler took half of a
-    checkpoint's read through the LangGraph saver), and prepared once per number of keys."""
-    if len(batch) > BATCH:
-        raise ValueError(f"{len(batch)} keys in one read of blobs, more than {BATCH}")
-    statement = _statement(paramstyle, len(batch))
-    return statement.sql, statement.bind(dict(zip(statement.names, batch, strict=True)))
+    checkpoint's read through the LangGraph saver). The keys are padded, by repeating the last, to a
+    power of two or to ``BATCH``: at most 10 distinct statements, each prepared once."""
+    if not 0 < len(batch) <= BATCH:
+        raise ValueError(f"{len(batch)} keys in one read of blobs, not 1 to {BATCH}")
+    size = min(1 << (len(batch) - 1).bit_length(), BATCH)
+    statement = _statement(paramstyle, size)
+    padded = [*batch, *[batch[-1]] * (size - len(batch))]
+    return statement.sql, statement.bind(dict(zip(statement.names, padded, strict=True)))
 
 
 def reader_for(engine: Engine) -> Callable[[Iterable[str]], dict[str, bytes]] | None:

@@ -41,7 +41,7 @@ two, so that few distinct statements are ever prepared."""
 _PLACE = "thread_id = :thread_id AND checkpoint_ns = :checkpoint_ns"
 _BRANCHES = 8
 """The most channels one read of channel values names (``UNION ALL`` branches: at most 8 x 64 versions
-and 8 channels, 522 parameters, within every SQLite's limit of 999)."""
+and 8 channels: 536 parameter markers, within every SQLite's limit of 999)."""
 _VERSION_NAMES = [[f"v{branch}_{index}" for index in range(_BATCH)] for branch in range(_BRANCHES)]
 
 _T = TypeVar("_T")

@@ -4,10 +4,11 @@ Both start from the nearest state checkpoint at or before the seq (``journal.sta
 the journal has one, and replay only the entries after it: ``state_at`` loads the whole checkpoint into
 a scratch store and re-executes every entry since; ``snapshot_at`` loads only the user's long-term
 memory and re-executes only the user's accepted ``memory.write`` and ``memory.revoke`` calls since, with
-the memory service against a scratch repository. Every call re-executed must give its journaled result
-byte for byte. Without a checkpoint (a journal written before them, or with none kept), or when one
-cannot be used (a blob missing, a replay that departs from the record), the journal is replayed from its
-first entry, as before checkpoints.
+the memory service on those rows held in memory (``arvis.memory.held_rows``). Every call re-executed
+must give its journaled result byte for byte. Without a checkpoint (a journal written before them, or
+with none kept), or when one cannot be used (a blob missing, a replay that departs from the record, a
+partition not in its table's shape), the journal is replayed from its first entry, as before
+checkpoints.
 """
 
 from __future__ import annotations
@@ -318,14 +319,7 @@ def snapshot_from_checkpoint(
             rows = partition_rows(source, read_manifest(source, manifest_hash), "memory_entries", user_id)
             calls = _calls_since(source, user_id, start, target.seq)
         value = _replayed_snapshot(HeldMemory(user_id, rows), calls, decoders, user_id, target)
-    except (
-        CheckpointUnusable,
-        UnheldRow,
-        SQLAlchemyError,
-        msgspec.DecodeError,
-        StorageError,
-        MemoryRuleError,
-    ):
+    except _UNUSABLE:
         return None
     return None if value is None else {"seq": target.seq, **value}
 

@@ -14,6 +14,7 @@ from journal import blob_store
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
 from kernel.clock import ManualClock
+from kernel.protocols import StorageError
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -69,3 +70,33 @@ def test_reading_blobs_does_not_take_the_write_lock(tmp_path: Path, clock: Manua
             writer.execute("ROLLBACK")
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize("count", [1, 3, 5, 200, 257, blob_store.BATCH])
+def test_every_number_of_keys_reads_exactly_those_keys(engine: Engine, count: int) -> None:
+    """Keys are padded to a power of two (or to ``BATCH``) by repeating the last: the padding reads
+    nothing more, and a key stored but not asked is not returned."""
+    keys = blob_store.put_many(engine, [f"blob {index}".encode() for index in range(count + 1)])
+    asked = keys[:count]
+    assert blob_store.get_many(engine, asked) == {
+        key: blob_store.get_many(engine, [key])[key] for key in asked
+    }
+    assert keys[count] not in blob_store.get_many(engine, asked)
+
+
+def test_the_one_connection_of_a_memory_database_is_refused_inside_a_transaction(clock: ManualClock) -> None:
+    """An in-memory database has one connection for every caller: blobs are not read through it while a
+    transaction is open on it (what they would read is not committed), as a ``BEGIN`` on it was refused."""
+    engine = open_engine(":memory:")
+    SqlJournalStore(engine, clock=clock)
+    committed = blob_store.put(engine, b"committed")
+    assert blob_store.get_many(engine, [committed]) == {committed: b"committed"}
+    with engine.connect() as connection:  # its first statement begins the transaction (BEGIN IMMEDIATE)
+        uncommitted = b"not committed"
+        connection.execute(
+            text("INSERT INTO graph_blobs (hash, data) VALUES (:hash, :data)"),
+            {"hash": blob_store.hash_of(uncommitted), "data": uncommitted},
+        )
+        with pytest.raises(StorageError, match="in a transaction"):
+            blob_store.get_many(engine, [blob_store.hash_of(uncommitted)])
+    engine.dispose()

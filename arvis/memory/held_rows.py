@@ -121,7 +121,10 @@ class HeldMemory:
 
     def apply(self, changes: Iterable[Change]) -> None:
         """The changes of one decision, every one checked before any is applied: a set these rows
-        cannot take changes nothing (``UnheldRow``)."""
+        cannot take changes nothing (``UnheldRow``). An update names a row held before the set (a write
+        supersedes the current version, then inserts the next; a revoke updates the current one): one
+        naming a row the same set inserts is refused, where the table would take it, so the caller
+        falls back to a full replay rather than apply what a decision never makes."""
         inserts: list[dict[str, Any]] = []
         updates: list[tuple[dict[str, Any], Mapping[str, Any]]] = []
         placed: set[tuple[str, int]] = set()
