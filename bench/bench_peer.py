@@ -818,6 +818,46 @@ def _reads(directory: Path, size: Sizes) -> list[BenchResult]:
     ]
 
 
+def _sampler(work: Callable[[], object], calls: int = 1) -> Callable[[], float]:
+    """A sample for ``alternate``: the mean milliseconds of ``calls`` runs of ``work`` (the same wrapper
+    on every side of a comparison)."""
+
+    def sample() -> float:
+        with timed() as elapsed:
+            for _ in range(calls):
+                work()
+        return elapsed[0] * 1e3 / calls
+
+    return sample
+
+
+def _state_result(
+    name: str,
+    title: str,
+    kernel_label: str,
+    kernel: Series,
+    peer: Series,
+    *,
+    notes: list[str],
+    extra: dict[str, Any],
+) -> BenchResult:
+    """A row of state at a middle point: the kernel against ``SqliteSaver.get_tuple`` (``STATE_TARGET``)."""
+    return BenchResult(
+        name=name,
+        title=title,
+        kernel_label=kernel_label,
+        kernel=kernel,
+        baseline_label="SqliteSaver.get_tuple",
+        baseline=peer,
+        ratio=_ratio(kernel, peer),
+        ratio_means="kernel ms ÷ SqliteSaver ms (lower is better)",
+        target=STATE_TARGET,
+        direction="<=",
+        notes=notes,
+        extra=extra,
+    )
+
+
 def _thread(directory: Path, size: Sizes) -> list[BenchResult]:
     journal = _fresh(directory, "kernel-journal")
     build_journal(journal, size.journal_writes)
@@ -837,37 +877,16 @@ def _thread(directory: Path, size: Sizes) -> list[BenchResult]:
             )
             expected = size.steps - 2 - size.steps // 2
 
-            def kernel_history_ms() -> float:
-                with timed() as elapsed:
-                    _history(saver, size.steps)
-                return elapsed[0] * 1e3
-
-            def peer_history_ms() -> float:
-                with timed() as elapsed:
-                    _history(peer, size.steps)
-                return elapsed[0] * 1e3
-
-            def kernel_snapshot_at_ms() -> float:
-                with timed() as elapsed:
-                    kernel_snapshot_at(reader, middle)
-                return elapsed[0] * 1e3
-
-            def kernel_state_at_ms() -> float:
-                with timed() as elapsed:
-                    kernel_state_at(reader, middle)
-                return elapsed[0] * 1e3
-
-            def peer_get_tuple_ms() -> float:
-                with timed() as elapsed:
-                    for _ in range(size.peer_state_calls):
-                        _get_middle(peer, peer_middle, expected)
-                return elapsed[0] * 1e3 / size.peer_state_calls
-
-            def saver_get_tuple_ms() -> float:
-                with timed() as elapsed:
-                    for _ in range(size.peer_state_calls):
-                        _get_middle(saver, kernel_middle, expected)
-                return elapsed[0] * 1e3 / size.peer_state_calls
+            kernel_history_ms = _sampler(lambda: _history(saver, size.steps))
+            peer_history_ms = _sampler(lambda: _history(peer, size.steps))
+            kernel_snapshot_at_ms = _sampler(lambda: kernel_snapshot_at(reader, middle))
+            kernel_state_at_ms = _sampler(lambda: kernel_state_at(reader, middle))
+            peer_get_tuple_ms = _sampler(
+                lambda: _get_middle(peer, peer_middle, expected), size.peer_state_calls
+            )
+            saver_get_tuple_ms = _sampler(
+                lambda: _get_middle(saver, kernel_middle, expected), size.peer_state_calls
+            )
 
             history_kernel, history_peer = alternate(size.repetitions, kernel_history_ms, peer_history_ms)
             at_snapshot, at_state, at_peer, at_saver = alternate(
@@ -916,18 +935,13 @@ def _thread(directory: Path, size: Sizes) -> list[BenchResult]:
             ],
             extra={"steps": size.steps},
         ),
-        BenchResult(
-            name=GRAPH_AT_NAME,
-            title=f"state at a middle point of a LangGraph thread of {size.steps:,} checkpoints: get_tuple "
+        _state_result(
+            GRAPH_AT_NAME,
+            f"state at a middle point of a LangGraph thread of {size.steps:,} checkpoints: get_tuple "
             "of its middle checkpoint, against SqliteSaver",
-            kernel_label="ArvisCheckpointSaver.get_tuple (graph.checkpoint.get)",
-            kernel=get_saver,
-            baseline_label="SqliteSaver.get_tuple",
-            baseline=get_p,
-            ratio=_ratio(get_saver, get_p),
-            ratio_means="kernel ms ÷ SqliteSaver ms (lower is better)",
-            target=STATE_TARGET,
-            direction="<=",
+            "ArvisCheckpointSaver.get_tuple (graph.checkpoint.get)",
+            get_saver,
+            get_p,
             notes=[
                 "what LangGraph's get_state reads: the same graph's state at its middle checkpoint, through "
                 "each saver; the kernel's is a journaled call (graph.checkpoint.get) and a read of the "
@@ -938,18 +952,13 @@ def _thread(directory: Path, size: Sizes) -> list[BenchResult]:
             ],
             extra={"steps": size.steps},
         ),
-        BenchResult(
-            name=SNAPSHOT_AT_NAME,
-            title=f"state at a middle point: snapshot_at seq {middle:,} of {size.journal_writes:,}, "
+        _state_result(
+            SNAPSHOT_AT_NAME,
+            f"state at a middle point: snapshot_at seq {middle:,} of {size.journal_writes:,}, "
             "against SqliteSaver.get_tuple of the middle checkpoint",
-            kernel_label="journal.timetravel.snapshot_at",
-            kernel=snap_k,
-            baseline_label="SqliteSaver.get_tuple",
-            baseline=get_p,
-            ratio=_ratio(snap_k, get_p),
-            ratio_means="kernel ms ÷ SqliteSaver ms (lower is better)",
-            target=STATE_TARGET,
-            direction="<=",
+            "journal.timetravel.snapshot_at",
+            snap_k,
+            get_p,
             notes=[*travel_notes, thread_note],
             extra={
                 "journal_writes": size.journal_writes,
@@ -958,18 +967,13 @@ def _thread(directory: Path, size: Sizes) -> list[BenchResult]:
                 "arvis_saver_get_tuple": get_saver.to_json(),
             },
         ),
-        BenchResult(
-            name=STATE_AT_NAME,
-            title=f"state at a middle point: state_at seq {middle:,} of {size.journal_writes:,}, "
+        _state_result(
+            STATE_AT_NAME,
+            f"state at a middle point: state_at seq {middle:,} of {size.journal_writes:,}, "
             "against SqliteSaver.get_tuple of the middle checkpoint",
-            kernel_label="journal.timetravel.state_at",
-            kernel=state_k,
-            baseline_label="SqliteSaver.get_tuple",
-            baseline=get_p,
-            ratio=_ratio(state_k, get_p),
-            ratio_means="kernel ms ÷ SqliteSaver ms (lower is better)",
-            target=STATE_TARGET,
-            direction="<=",
+            "journal.timetravel.state_at",
+            state_k,
+            get_p,
             notes=[
                 "state_at: every state table and its digest at that seq (not one user's snapshot); the "
                 "same peer samples as snapshot_at, measured in the same alternation",
@@ -1064,21 +1068,9 @@ def _memory_at(directory: Path, size: Sizes) -> BenchResult:
             run_memory_thread(peer, size.journal_writes)
             config = _holding(peer, moment)
 
-            def kernel_ms() -> float:
-                with timed() as elapsed:
-                    kernel_snapshot_at(reader, moment)
-                return elapsed[0] * 1e3
-
-            def kernel_worst_ms() -> float:
-                with timed() as elapsed:
-                    kernel_snapshot_at(reader, worst)
-                return elapsed[0] * 1e3
-
-            def peer_ms() -> float:
-                with timed() as elapsed:
-                    for _ in range(size.peer_state_calls):
-                        _get_memory(peer, config, moment)
-                return elapsed[0] * 1e3 / size.peer_state_calls
+            kernel_ms = _sampler(lambda: kernel_snapshot_at(reader, moment))
+            kernel_worst_ms = _sampler(lambda: kernel_snapshot_at(reader, worst))
+            peer_ms = _sampler(lambda: _get_memory(peer, config, moment), size.peer_state_calls)
 
             at_kernel, at_worst, at_peer = alternate(size.repetitions, kernel_ms, kernel_worst_ms, peer_ms)
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -1087,19 +1079,14 @@ def _memory_at(directory: Path, size: Sizes) -> BenchResult:
         reader.close()
     kernel_series, peer_series = Series(tuple(at_kernel), "ms"), Series(tuple(at_peer), "ms")
     worst_series = Series(tuple(at_worst), "ms")
-    return BenchResult(
-        name=MEMORY_AT_NAME,
-        title=f"a user's memory at a middle point, {moment:,} entries on each side: snapshot_at seq "
+    return _state_result(
+        MEMORY_AT_NAME,
+        f"a user's memory at a middle point, {moment:,} entries on each side: snapshot_at seq "
         f"{moment:,} (state checkpoints every {interval:,}), against SqliteSaver.get_tuple of a graph "
         "holding them",
-        kernel_label=f"journal.timetravel.snapshot_at, state_checkpoint_interval={interval:,}",
-        kernel=kernel_series,
-        baseline_label="SqliteSaver.get_tuple",
-        baseline=peer_series,
-        ratio=_ratio(kernel_series, peer_series),
-        ratio_means="kernel ms ÷ SqliteSaver ms (lower is better)",
-        target=STATE_TARGET,
-        direction="<=",
+        f"journal.timetravel.snapshot_at, state_checkpoint_interval={interval:,}",
+        kernel_series,
+        peer_series,
         notes=[
             f"the kernel's journal: {size.journal_writes:,} memory.write entries of one user, a state "
             f"checkpoint every {interval:,}; seq {moment:,} is half an interval after one, so snapshot_at "
