@@ -147,6 +147,17 @@ class _KernelClient:
         self._credential = credential
         self._lock = threading.RLock()
 
+    def _blobs(self, keys: Iterable[str]) -> dict[str, bytes]:
+        """The blobs of ``keys``, each checked against its key, read on the kernel's own connection
+        between its calls (``SqlJournalStore.read_blobs``: its page cache is warm where another
+        connection's was dropped by the call just journaled)."""
+        store = cast(SqlJournalStore, self.kernel.store)
+        wanted = list(keys)
+        try:
+            return self.kernel.between_calls(lambda: store.read_blobs(wanted))
+        except StorageError as exc:
+            raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc
+
     def close(self) -> None:
         """Close the kernel if this client opened it."""
         if self._owned:
@@ -200,10 +211,7 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
             keys.add(row["checkpoint"]["hash"])
             keys.update(value["hash"] for value in row["channel_values"].values())
             keys.update(write["hash"] for write in row["pending_writes"])
-        try:
-            return blob_store.get_many(self._engine, keys)
-        except StorageError as exc:
-            raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc
+        return self._blobs(keys)
 
     def _load(self, ref: dict[str, Any], blobs: dict[str, bytes]) -> Any:
         return self.serde.loads_typed((ref["type"], blobs[ref["hash"]]))
@@ -463,10 +471,7 @@ class ArvisStore(_KernelClient, BaseStore):
         self.ttl_config = ttl
 
     def _values(self, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        try:
-            blobs = blob_store.get_many(self._engine, (row["value_hash"] for row in rows))
-        except StorageError as exc:
-            raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc
+        blobs = self._blobs(row["value_hash"] for row in rows)
         return {key: decode(data) for key, data in blobs.items()}
 
     def _get(self, op: GetOp) -> Item | None:

@@ -32,6 +32,7 @@ __all__ = [
     "present",
     "put",
     "put_many",
+    "read_with",
     "reader_for",
 ]
 
@@ -84,34 +85,49 @@ def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
     """The bytes of each key, checked against it: ``BlobMissing`` names the first key that is not stored
     or whose bytes hash to something else.
 
-    Read on a pooled driver connection as it is, one statement per ``BATCH`` keys and no transaction
-    begun (SQLite: autocommit, never the write lock; PostgreSQL: the driver's own, rolled back here): a
-    blob is never changed or deleted once stored, so statements read at different moments cannot
-    disagree, and a blob stored meanwhile is only found, never lost. The one connection of an in-memory
-    SQLite database is refused while a transaction is open on it (as a ``BEGIN`` on it was before): its
-    blobs would not be committed ones, and returning it to the pool would roll that transaction back."""
+    Read on a pooled driver connection as it is (``read_with``), then its transaction, if the driver
+    began one (PostgreSQL), rolled back. The one connection of an in-memory SQLite database is refused
+    while a transaction is open on it (as a ``BEGIN`` on it was before): its blobs would not be committed
+    ones, and returning it to the pool would roll that transaction back."""
     wanted = sorted(set(keys))
-    found: dict[str, bytes] = {}
-    if wanted:
-        errors = engine.dialect.loaded_dbapi.Error
+    if not wanted:
+        return {}
+    errors = engine.dialect.loaded_dbapi.Error
+    try:
+        pooled = engine.raw_connection()
+        driver = pooled.dbapi_connection
+        assert driver is not None  # a connection just checked out of the pool
         try:
-            pooled = engine.raw_connection()
-            driver = pooled.dbapi_connection
-            assert driver is not None  # a connection just checked out of the pool
-            try:
-                if isinstance(engine.pool, StaticPool) and getattr(driver, "in_transaction", False):
-                    raise StorageError(
-                        "the blobs could not be read: the database's one connection is in a transaction"
-                    )
-                for start in range(0, len(wanted), BATCH):
-                    batch = wanted[start : start + BATCH]
-                    rows = fetch_driver_sql(driver, errors, *_select(engine.dialect.paramstyle, batch))
-                    found.update((str(key), bytes(data)) for key, data in rows)
-                driver.rollback()  # PostgreSQL: the implicit transaction ends here (SQLite: nothing open)
-            finally:
-                pooled.close()
-        except (SQLAlchemyError, errors) as exc:
-            raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
+            if isinstance(engine.pool, StaticPool) and getattr(driver, "in_transaction", False):
+                raise StorageError(_IN_TRANSACTION)
+            found = _read(driver, engine.dialect.paramstyle, errors, wanted)
+            driver.rollback()  # PostgreSQL: the implicit transaction ends here (SQLite: nothing open)
+        finally:
+            pooled.close()
+    except (SQLAlchemyError, errors) as exc:
+        raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
+    return _checked(wanted, found)
+
+
+def read_with(driver: Any, paramstyle: str, errors: type[Exception], keys: Iterable[str]) -> dict[str, bytes]:
+    """``get_many`` on a driver connection as it is, ``errors`` its driver's base error class: one
+    statement per ``BATCH`` keys and no transaction begun (SQLite: autocommit, never the write lock;
+    PostgreSQL: the driver's implicit one, the caller's to end). A blob is never changed or deleted once
+    stored, so statements read at different moments cannot disagree, and a blob stored meanwhile is only
+    found, never lost. A driver error is raised as SQLAlchemy's ``DBAPIError``."""
+    wanted = sorted(set(keys))
+    return _checked(wanted, _read(driver, paramstyle, errors, wanted) if wanted else {})
+
+
+def _read(driver: Any, paramstyle: str, errors: type[Exception], wanted: list[str]) -> dict[str, bytes]:
+    found: dict[str, bytes] = {}
+    for start in range(0, len(wanted), BATCH):
+        rows = fetch_driver_sql(driver, errors, *_select(paramstyle, wanted[start : start + BATCH]))
+        found.update((str(key), bytes(data)) for key, data in rows)
+    return found
+
+
+def _checked(wanted: list[str], found: dict[str, bytes]) -> dict[str, bytes]:
     for key in wanted:
         if key not in found:
             raise BlobMissing(f"blob {key} is not stored in {TABLE}")

@@ -7,7 +7,8 @@ generator-based context managers cost more than the statements they wrap.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from types import TracebackType
 from typing import Any, Generic, TypeVar
@@ -20,6 +21,7 @@ from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes_of_own, format_time, sha256_hex
 from arvis.changes import Change, ChangeSet
 from arvis.memory.memory_service import MemoryReader
+from journal import blob_store
 from journal.apply import ChangeWriter, Planned, plan
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
@@ -739,10 +741,36 @@ class SqlJournalStore:
         except DBAPIError as exc:
             raise StorageError(one_line(exc)) from exc
 
+    def read_blobs(self, keys: Iterable[str]) -> dict[str, bytes]:
+        """Blobs read on this store's own connection, between its transactions
+        (``journal.blob_store.read_with``: each checked against its key, ``BlobMissing`` otherwise): its
+        page cache is the one the last commit left, where another connection's would have been dropped
+        by that commit. The caller keeps every transaction of this store out meanwhile (the kernel's
+        execution lock, ``Kernel.between_calls``)."""
+        try:
+            driver = self._connection.connection.dbapi_connection
+            if driver is None or self._sql.pipelined or _driver_in_transaction(driver):
+                raise StorageError("the blobs could not be read: the store's connection is in a transaction")
+            try:
+                return blob_store.read_with(driver, self.engine.dialect.paramstyle, self._driver_error, keys)
+            finally:
+                driver.rollback()  # PostgreSQL: the read's implicit transaction (SQLite: nothing open)
+        except (SQLAlchemyError, self._driver_error) as exc:
+            raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
+
     def close(self) -> None:
         self._sql.close()
         self._connection.close()
         self.engine.dispose()
+
+
+def _driver_in_transaction(driver: Any) -> bool:
+    """Whether the driver connection has a transaction open (``sqlite3``: ``in_transaction``; psycopg:
+    its transaction status, anything but idle)."""
+    if isinstance(driver, sqlite3.Connection):
+        return driver.in_transaction
+    status = driver.info.transaction_status
+    return bool(status != type(status).IDLE)
 
 
 _BUSY_SQLSTATES = frozenset({"55P03", "40001", "40P01"})  # lock not available, serialization, deadlock

@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, suppress
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
@@ -86,6 +86,9 @@ class _Waiting:
         self.result: SyscallResult | None = None
         self.taken = False
         """A leader took it into its group: that leader answers it, whatever happens to its thread."""
+
+
+_T = TypeVar("_T")
 
 
 class Kernel:
@@ -467,6 +470,13 @@ class Kernel:
     ) -> AbstractContextManager[Any]:
         """A pipeline run on this kernel (see ``kernel.pipeline``)."""
         return pipeline(self, user_id=user_id, run_id=run_id, principal=principal, credential=credential)
+
+    def between_calls(self, work: Callable[[], _T]) -> _T:
+        """``work``'s result, run while no call executes (under the execution lock, as a group of calls
+        is): for a reader of the store's own connection between its transactions
+        (``SqlJournalStore.read_blobs``), never for a call."""
+        with self._lock:
+            return work()
 
     def close(self) -> None:
         """Close the store; the kernel cannot be used afterwards."""

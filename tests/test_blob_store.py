@@ -12,7 +12,7 @@ from sqlalchemy import Engine, text
 
 from journal import blob_store
 from journal.engine import open_engine
-from journal.store import SqlJournalStore
+from journal.store import SqlJournalStore, _driver_in_transaction
 from kernel.clock import ManualClock
 from kernel.protocols import StorageError
 
@@ -100,3 +100,39 @@ def test_the_one_connection_of_a_memory_database_is_refused_inside_a_transaction
         with pytest.raises(StorageError, match="in a transaction"):
             blob_store.get_many(engine, [blob_store.hash_of(uncommitted)])
     engine.dispose()
+
+
+# --- read on a store's own connection, between its transactions (the LangGraph adapters' reads) -------
+
+
+@pytest.fixture
+def store(engine: Engine, clock: ManualClock) -> SqlJournalStore:
+    return SqlJournalStore(engine, clock=clock, upgrade=False)
+
+
+def test_a_store_reads_blobs_on_its_own_connection(engine: Engine, store: SqlJournalStore) -> None:
+    """Blobs committed by another connection are read, checked, and nothing stays open after."""
+    keys = blob_store.put_many(engine, [b"one", b"two"])
+    assert store.read_blobs([*keys, keys[0]]) == {keys[0]: b"one", keys[1]: b"two"}
+    assert store.read_blobs([]) == {}
+    assert not _driver_in_transaction(store._connection.connection.dbapi_connection)  # nothing left open
+    missing = blob_store.hash_of(b"absent")
+    with pytest.raises(blob_store.BlobMissing, match=missing):
+        store.read_blobs([keys[0], missing])
+    with engine.begin() as connection:
+        connection.execute(
+            text("UPDATE graph_blobs SET data = :data WHERE hash = :hash"), {"data": b"x", "hash": keys[1]}
+        )
+    with pytest.raises(blob_store.BlobMissing, match=f"{keys[1]} does not hash to its key"):
+        store.read_blobs(keys)
+    blob_store.put(engine, b"later")  # a write after the reads: the connection holds no lock or snapshot
+    assert store.read_blobs([blob_store.hash_of(b"later")]) == {blob_store.hash_of(b"later"): b"later"}
+
+
+def test_a_store_refuses_to_read_blobs_inside_its_own_transaction(
+    engine: Engine, store: SqlJournalStore
+) -> None:
+    key = blob_store.put(engine, b"one")
+    with pytest.raises(StorageError, match="must append"), store.transaction():  # noqa: SIM117
+        with pytest.raises(StorageError, match="in a transaction"):
+            store.read_blobs([key])

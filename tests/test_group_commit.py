@@ -517,3 +517,36 @@ def test_a_lone_writers_call_runs_at_once_and_a_call_meanwhile_queues_and_leads_
         thread.join(timeout=30)
     assert results["lone"].seq == 2 and results["later"].seq == 3
     assert queued == [1] and not kernel._waiting and kernel._leader is None
+
+
+def test_work_between_calls_keeps_every_call_out_until_it_ends(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    """``between_calls`` runs under the execution lock: a call made meanwhile executes only once the work
+    returns (the LangGraph adapters read blobs on the store's connection this way)."""
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    started, release = threading.Event(), threading.Event()
+    outcome: dict[str, Any] = {}
+
+    def work() -> str:
+        started.set()
+        assert release.wait(30)
+        outcome["journaled during the work"] = len(_verified(path)[1])
+        return "done"
+
+    worker = threading.Thread(target=lambda: outcome.setdefault("work", kernel.between_calls(work)))
+    worker.start()
+    assert started.wait(30)
+    syscall, args = _write("u1", "k")
+    caller = threading.Thread(
+        target=lambda: outcome.setdefault("call", kernel.call(syscall, args, principal=ADMIN))
+    )
+    caller.start()
+    caller.join(0.2)
+    assert caller.is_alive()  # waiting for the work (not a timing claim: without the lock it ends at once)
+    release.set()
+    worker.join(30)
+    caller.join(30)
+    assert outcome["work"] == "done" and outcome["call"].ok
+    assert outcome["journaled during the work"] == 0
