@@ -148,12 +148,15 @@ class _KernelClient:
         self._lock = threading.RLock()
 
     def _blobs(self, keys: Iterable[str]) -> dict[str, bytes]:
-        """The blobs of ``keys``, each checked against its key, read on the kernel's own connection
-        between its calls (``SqlJournalStore.read_blobs``: its page cache is warm where another
-        connection's was dropped by the call just journaled)."""
+        """The blobs of ``keys``, each checked against its key: up to ``BATCH`` (one statement) on the
+        kernel's own connection between its calls (``SqlJournalStore.read_blobs``: its page cache is warm
+        where another connection's was dropped by the call just journaled), more on a pooled connection
+        (``get_many``), so that no read keeps the kernel's calls waiting longer than one statement."""
         store = cast(SqlJournalStore, self.kernel.store)
-        wanted = list(keys)
+        wanted = set(keys)
         try:
+            if len(wanted) > blob_store.BATCH:
+                return blob_store.get_many(self._engine, wanted)
             return self.kernel.between_calls(lambda: store.read_blobs(wanted))
         except StorageError as exc:
             raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc

@@ -21,6 +21,7 @@ from langgraph.store.base import BaseStore, GetOp, Item, ListNamespacesOp, Match
 from langgraph.store.memory import InMemoryStore
 
 from integrations.langgraph import ArvisStore, CheckpointAccessDenied
+from journal import blob_store
 from journal.blob_store import hash_of
 from journal.reader import JournalReader
 from journal.replay import ReplayReport, verify_journal
@@ -230,3 +231,15 @@ def test_time_travel_and_rollback_replay_a_filtered_search_with_the_journals_blo
     )
     assert json.loads(out)["dependents"] == [], out
     assert code == 0, err
+
+
+def test_more_values_than_one_read_holds_are_all_returned(store: ArvisStore) -> None:
+    """A search whose items reference more blobs than one statement reads (``blob_store.BATCH``) reads them
+    off the kernel's connection (``get_many``), each value its own; fewer are read on it, between calls."""
+    count = blob_store.BATCH + 7
+    store.batch([PutOp(("many",), f"k{index:04d}", {"v": index}) for index in range(count)])
+    found = store.search(("many",), limit=count)
+    assert [(item.key, item.value) for item in found] == [
+        (f"k{index:04d}", {"v": index}) for index in range(count)
+    ]
+    assert [item.value for item in store.search(("many",), limit=3)] == [{"v": 0}, {"v": 1}, {"v": 2}]
