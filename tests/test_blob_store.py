@@ -4,6 +4,7 @@ on PostgreSQL; each checked against its key."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -106,8 +107,10 @@ def test_the_one_connection_of_a_memory_database_is_refused_inside_a_transaction
 
 
 @pytest.fixture
-def store(engine: Engine, clock: ManualClock) -> SqlJournalStore:
-    return SqlJournalStore(engine, clock=clock, upgrade=False)
+def store(engine: Engine, clock: ManualClock) -> Iterator[SqlJournalStore]:
+    opened = SqlJournalStore(engine, clock=clock, upgrade=False)
+    yield opened
+    opened.close()
 
 
 def test_a_store_reads_blobs_on_its_own_connection(engine: Engine, store: SqlJournalStore) -> None:
