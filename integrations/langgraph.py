@@ -55,6 +55,7 @@ from langgraph.store.base import (
     SearchOp,
     TTLConfig,
 )
+from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode, parse_time
 from journal import blob_store
@@ -76,6 +77,10 @@ __all__ = [
 ]
 
 _List = builtins.list  # the saver's own ``list`` method shadows the builtin in its class body
+
+LOCKED_READ = 64
+"""The most blobs read on the kernel's own connection between its calls (``_KernelClient._blobs``): a
+checkpoint's few, never a listing's hundreds, so that no read keeps the kernel's calls waiting long."""
 
 
 class ArvisCheckpointError(RuntimeError):
@@ -148,16 +153,20 @@ class _KernelClient:
         self._lock = threading.RLock()
 
     def _blobs(self, keys: Iterable[str]) -> dict[str, bytes]:
-        """The blobs of ``keys``, each checked against its key: up to ``BATCH`` (one statement) on the
-        kernel's own connection between its calls (``SqlJournalStore.read_blobs``: its page cache is warm
-        where another connection's was dropped by the call just journaled), more on a pooled connection
-        (``get_many``), so that no read keeps the kernel's calls waiting longer than one statement."""
+        """The blobs of ``keys``, each checked against its key. On SQLite, up to ``LOCKED_READ`` of them
+        (a checkpoint names about 6) are read on the kernel's own connection between its calls
+        (``SqlJournalStore.read_blobs``): every call's commit drops the page cache of the store's other
+        connections, and each of these reads follows a journaled call. More, or on PostgreSQL (whose
+        cache is the server's, where the read would cost the kernel's calls a BEGIN and a ROLLBACK of
+        waiting), on a pooled connection (``get_many``), keeping no call waiting. An in-memory database's
+        blobs are always read between calls: its one connection is the kernel's."""
         store = cast(SqlJournalStore, self.kernel.store)
         wanted = set(keys)
+        sqlite = self._engine.dialect.name == "sqlite"
         try:
-            if len(wanted) > blob_store.BATCH:
-                return blob_store.get_many(self._engine, wanted)
-            return self.kernel.between_calls(lambda: store.read_blobs(wanted))
+            if sqlite and (len(wanted) <= LOCKED_READ or isinstance(self._engine.pool, StaticPool)):
+                return self.kernel.between_calls(lambda: store.read_blobs(wanted))
+            return blob_store.get_many(self._engine, wanted)
         except StorageError as exc:
             raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc
 

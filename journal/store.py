@@ -749,8 +749,12 @@ class SqlJournalStore:
         execution lock, ``Kernel.between_calls``)."""
         try:
             driver = self._connection.connection.dbapi_connection
-            if driver is None or self._sql.pipelined or _driver_in_transaction(driver):
-                raise StorageError("the blobs could not be read: the store's connection is in a transaction")
+            if driver is None:
+                raise StorageError("the blobs could not be read: the store's connection is closed")
+            if self._sql.pipelined or not _driver_idle(driver):
+                raise StorageError(
+                    "the blobs could not be read: the store's connection is in a transaction (or broken)"
+                )
             try:
                 return blob_store.read_with(driver, self.engine.dialect.paramstyle, self._driver_error, keys)
             finally:
@@ -764,13 +768,14 @@ class SqlJournalStore:
         self.engine.dispose()
 
 
-def _driver_in_transaction(driver: Any) -> bool:
-    """Whether the driver connection has a transaction open (``sqlite3``: ``in_transaction``; psycopg:
-    its transaction status, anything but idle)."""
+def _driver_idle(driver: Any) -> bool:
+    """Whether the driver connection is open with no transaction (``sqlite3``: not ``in_transaction``;
+    psycopg, the other driver the engines use: its transaction status is idle, not in a transaction, in
+    error or unknown, as a broken connection's is)."""
     if isinstance(driver, sqlite3.Connection):
-        return driver.in_transaction
+        return not driver.in_transaction
     status = driver.info.transaction_status
-    return bool(status != type(status).IDLE)
+    return bool(status == type(status).IDLE)
 
 
 _BUSY_SQLSTATES = frozenset({"55P03", "40001", "40P01"})  # lock not available, serialization, deadlock

@@ -218,8 +218,8 @@ class Kernel:
         if isinstance(recorded, SyscallResult):
             return recorded
         me = threading.get_ident()
-        if self._leader == me:  # called while this thread executes a group
-            with self._lock:
+        if self._leader == me or self._owns_lock():  # this thread executes a group, or holds the lock
+            with self._lock:  # (``between_calls``, ``call_many``): queueing would wait for itself
                 return self.execute(recorded)
         alone = probed = False
         try:
@@ -474,7 +474,7 @@ class Kernel:
     def between_calls(self, work: Callable[[], _T]) -> _T:
         """``work``'s result, run while no call executes (under the execution lock, as a group of calls
         is): for a reader of the store's own connection between its transactions
-        (``SqlJournalStore.read_blobs``), never for a call."""
+        (``SqlJournalStore.read_blobs``). A call ``work`` makes runs at once, under the same lock."""
         with self._lock:
             return work()
 

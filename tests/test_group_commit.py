@@ -537,16 +537,51 @@ def test_work_between_calls_keeps_every_call_out_until_it_ends(
 
     worker = threading.Thread(target=lambda: outcome.setdefault("work", kernel.between_calls(work)))
     worker.start()
-    assert started.wait(30)
     syscall, args = _write("u1", "k")
     caller = threading.Thread(
         target=lambda: outcome.setdefault("call", kernel.call(syscall, args, principal=ADMIN))
     )
-    caller.start()
-    caller.join(0.2)
-    assert caller.is_alive()  # waiting for the work (not a timing claim: without the lock it ends at once)
-    release.set()
-    worker.join(30)
-    caller.join(30)
+    try:
+        assert started.wait(30)
+        caller.start()
+        caller.join(0.2)
+        assert (
+            caller.is_alive()
+        )  # waiting for the work (not a timing claim: without the lock it ends at once)
+    finally:
+        release.set()
+        worker.join(30)
+        if caller.ident is not None:
+            caller.join(30)
     assert outcome["work"] == "done" and outcome["call"].ok
     assert outcome["journaled during the work"] == 0
+
+
+def test_a_call_made_by_work_between_calls_runs_at_once(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    """A call the work itself makes, while another thread's call is queued, runs under the lock the work
+    holds instead of queueing behind a leader that waits for that lock."""
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    queued: dict[str, SyscallResult] = {}
+    other = threading.Thread(
+        target=lambda: queued.setdefault("call", kernel.call(*_write("u2", "k"), principal=ADMIN)),
+        daemon=True,
+    )
+
+    def work() -> SyscallResult:
+        other.start()
+        _wait_until_queued(kernel, 1)
+        return kernel.call(*_write("u1", "k"), principal=ADMIN)
+
+    finished: dict[str, SyscallResult] = {}
+    worker = threading.Thread(
+        target=lambda: finished.setdefault("work", kernel.between_calls(work)), daemon=True
+    )
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive(), "the work's call waited for itself"
+    other.join(30)
+    assert finished["work"].ok and queued["call"].ok
+    assert [entry.seq for entry in _verified(path)[1]] == [1, 2]

@@ -20,7 +20,7 @@ pytest.importorskip("langgraph.store.memory")
 from langgraph.store.base import BaseStore, GetOp, Item, ListNamespacesOp, MatchCondition, PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
 
-from integrations.langgraph import ArvisStore, CheckpointAccessDenied
+from integrations.langgraph import LOCKED_READ, ArvisStore, CheckpointAccessDenied
 from journal import blob_store
 from journal.blob_store import hash_of
 from journal.reader import JournalReader
@@ -233,13 +233,32 @@ def test_time_travel_and_rollback_replay_a_filtered_search_with_the_journals_blo
     assert code == 0, err
 
 
-def test_more_values_than_one_read_holds_are_all_returned(store: ArvisStore) -> None:
-    """A search whose items reference more blobs than one statement reads (``blob_store.BATCH``) reads them
-    off the kernel's connection (``get_many``), each value its own; fewer are read on it, between calls."""
-    count = blob_store.BATCH + 7
-    store.batch([PutOp(("many",), f"k{index:04d}", {"v": index}) for index in range(count)])
-    found = store.search(("many",), limit=count)
-    assert [(item.key, item.value) for item in found] == [
-        (f"k{index:04d}", {"v": index}) for index in range(count)
-    ]
-    assert [item.value for item in store.search(("many",), limit=3)] == [{"v": 0}, {"v": 1}, {"v": 2}]
+@pytest.mark.parametrize("target", ["file", "memory", "postgresql"])
+def test_blobs_are_read_between_calls_only_on_sqlite_and_only_a_few(
+    request: pytest.FixtureRequest, tmp_path: Path, target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a SQLite file, a read of up to ``LOCKED_READ`` blobs goes through the kernel's own connection
+    between calls, more through a pooled one; an in-memory database's always through the kernel's (its only
+    connection); PostgreSQL's always through a pooled one. Every value comes back either way."""
+    url = {"file": str(tmp_path / "s.db"), "memory": ":memory:"}.get(target) or request.getfixturevalue(
+        "pg_url"
+    )
+    with ArvisStore(open_kernel(url), principal=AGENT) as store:
+        kernel: Any = store.kernel
+        between, pooled = kernel.between_calls, blob_store.get_many
+        used: list[str] = []
+        monkeypatch.setattr(kernel, "between_calls", lambda work: used.append("between") or between(work))
+        monkeypatch.setattr(blob_store, "get_many", lambda *a: used.append("pooled") or pooled(*a))
+        many = LOCKED_READ + 7
+        store.batch([PutOp(("many",), f"k{index:04d}", {"v": index}) for index in range(many)])
+        for limit in (3, many):
+            used.clear()
+            found = store.search(("many",), limit=limit)
+            assert [(item.key, item.value) for item in found] == [
+                (f"k{index:04d}", {"v": index}) for index in range(limit)
+            ]
+            expected = (
+                "between" if target == "memory" or (target == "file" and limit <= LOCKED_READ) else "pooled"
+            )
+            assert used == [expected], (target, limit)
+        store.kernel.close()
