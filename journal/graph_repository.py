@@ -95,8 +95,8 @@ def _values_at_branch(branch: int, size: int) -> str:
 @functools.cache
 def _values_at_sql(branches: int, size: int) -> str:
     """One statement reading ``branches`` channels' versions, ``size`` of each (one branch per channel,
-    each searching the index as ``_values_at_branch`` does), joined by ``UNION ALL``: one round trip for
-    a checkpoint. At most ``_BRANCHES`` x 7 distinct statements."""
+    each searching the index as ``_values_at_branch`` does), joined by ``UNION ALL``: one statement for
+    up to 8 channels of a checkpoint. At most ``_BRANCHES`` x 7 distinct statements."""
     return " UNION ALL ".join(_values_at_branch(branch, size) for branch in range(branches))
 
 

@@ -697,7 +697,7 @@ def _blobs(source: Connection, digests: Sequence[str]) -> dict[str, bytes]:
     damaged (verification names which)."""
     found: dict[str, bytes] = {}
     for chunk in _chunks(sorted(set(digests))):
-        found.update(_present_blobs(source, chunk))
+        found.update(blob_store.present(source, chunk))
     for digest in digests:
         data = found.get(digest)
         if data is None or sha256_hex(data) != digest:
@@ -853,7 +853,7 @@ def check_checkpoint_blobs(connection: Connection) -> tuple[int, str] | None:
             return seq, f"state checkpoint at seq {seq} is past the journal's head (seq {head_seq})"
         if seq < 1:  # no entry has it: the replay would never compare it
             return 0, f"state checkpoint at seq {seq} is before the first entry"
-        found = _present_blobs(connection, [manifest_hash])
+        found = blob_store.present(connection, [manifest_hash])
         if manifest_hash not in found:
             return seq, _missing(seq, manifest_hash, "its manifest")
         try:
@@ -865,7 +865,7 @@ def check_checkpoint_blobs(connection: Connection) -> tuple[int, str] | None:
                 if index in checked:
                     continue
                 where = f"{name}, partition {part!r}"
-                indexes = _present_blobs(connection, [index])
+                indexes = blob_store.present(connection, [index])
                 if index not in indexes:
                     return seq, _missing(seq, index, f"the index of {where}")
                 try:
@@ -894,10 +894,6 @@ _KEYS_IN = text(f"SELECT hash FROM {BLOBS} WHERE hash IN :hashes").bindparams(
 )
 
 
-def _present_blobs(connection: Connection, digests: Sequence[str]) -> dict[str, bytes]:
-    return blob_store.present(connection, digests)
-
-
 def _present_keys(connection: Connection, digests: Sequence[str]) -> set[str]:
     return {str(row[0]) for row in connection.execute(_KEYS_IN, {"hashes": list(digests)}).all()}
 
@@ -911,7 +907,7 @@ def first_checkpoint_referencing(connection: Connection, digest: str) -> int:
     for seq, manifest_hash in stored_checkpoints(connection).items():
         if manifest_hash == digest:
             return seq
-        found = _present_blobs(connection, [manifest_hash])
+        found = blob_store.present(connection, [manifest_hash])
         try:
             tables = manifest_tables(found[manifest_hash])
         except (KeyError, CheckpointUnusable):
@@ -923,7 +919,7 @@ def first_checkpoint_referencing(connection: Connection, digest: str) -> int:
                 if index in seen:
                     continue
                 seen.add(index)
-                indexes = _present_blobs(connection, [index])
+                indexes = blob_store.present(connection, [index])
                 try:
                     if any(page == digest for _, page in index_pages(indexes[index])):
                         return seq

@@ -202,8 +202,9 @@ class Kernel:
         the group are woken with their results and never take the execution lock themselves. A leader
         that finds fewer calls queued than the last group held waits up to ``GATHER_S`` for more
         (``_gather``). A lone writer's call (the last group held one call; nothing queued, nothing
-        executing, and this thread not already holding the execution lock) runs at once without
-        queueing (``_run_alone``), as without group commit. A single interrupt (Ctrl-C) anywhere in the
+        executing) runs at once without queueing (``_run_alone``), as without group commit; so does,
+        under the lock it holds, a call from a thread that holds the execution lock already (a group's
+        leader, ``call_many``, ``between_calls``). A single interrupt (Ctrl-C) anywhere in the
         kernel's code of a call leaves no lock held and no call in the queue
         (``tests/test_call_interrupts.py``; one point is left inside ``threading.Condition.wait``,
         ``specs/durability.md`` §3.1)."""
@@ -226,7 +227,7 @@ class Kernel:
             with self._queue_lock:
                 # a lone writer (the last group was one call, nothing queued or executing) runs at once,
                 # never queued; after a larger group, the next call queues and its leader gathers
-                if not self._waiting and self._last_group == 1 and not self._owns_lock():
+                if not self._waiting and self._last_group == 1:
                     probed = True
                     alone = self._lock.acquire(blocking=False)
             if alone:
