@@ -18,18 +18,19 @@ from typing import Any
 
 import msgspec
 import orjson
-from sqlalchemy import Connection, LargeBinary, bindparam, func, literal, select, text
+from sqlalchemy import Connection, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from arvis.canonical import canonical_bytes_of_own, parse_time, plain
 from arvis.memory.errors import MemoryRuleError
 from arvis.memory.held_rows import HeldMemory, UnheldRow
 from arvis.memory.memory_service import MemoryService
-from journal.engine import fetch_all
+from journal.engine import fetch_all, fetch_sql
 from journal.memory_repository import REBUILD_COUNTS
 from journal.reader import JournalFilter, JournalReader, row_to_entry
 from journal.replay import Replayer
 from journal.schema import journal
+from journal.sql import Prepared
 from journal.state import present_state_tables, state_digest
 from journal.state_checkpoints import (
     CheckpointUnusable,
@@ -256,6 +257,20 @@ MEMORY_WRITERS = ("memory.write", "memory.revoke")
 right after entry S is the checkpoint's, changed by these calls' accepted entries since, in seq order."""
 
 
+def _calls_since_sql(postgres: bool) -> str:
+    writers = ", ".join(f"'{name}'" for name in MEMORY_WRITERS)
+    # the arguments' bytes hold the needle: SQLite's instr and PostgreSQL's position, both on binary
+    holds = "position(:needle IN args) > 0" if postgres else "instr(args, :needle) > 0"
+    return (
+        "SELECT seq, recorded_at, syscall, args, result FROM journal WHERE seq > :after AND seq <= :until"
+        f" AND syscall IN ({writers}) AND status = 'ok' AND {holds} ORDER BY seq"
+    )
+
+
+_CALLS_SINCE = {postgres: _calls_since_sql(postgres) for postgres in (False, True)}
+"""``_calls_since``'s statement, in ``journal.sql``'s portable subset (prepared per call, not compiled)."""
+
+
 def _calls_since(
     source: Connection, user_id: str, after: int, until: int
 ) -> list[tuple[int, str, str, bytes, bytes]]:
@@ -263,26 +278,10 @@ def _calls_since(
     ``(after, until]`` whose arguments name ``user_id``: filtered in SQL on the canonical bytes of
     ``"user_id":<id>`` (the arguments are canonical JSON; the decoded arguments are checked again)."""
     needle = b'"user_id":' + canonical_bytes_of_own(user_id)
-    column = journal.c
-    query = (
-        select(column.seq, column.recorded_at, column.syscall, column.args, column.result)
-        .where(
-            column.seq > after,
-            column.seq <= until,
-            column.syscall.in_(MEMORY_WRITERS),
-            column.status == "ok",
-        )
-        .order_by(column.seq)
+    statement = Prepared(_CALLS_SINCE[source.dialect.name == "postgresql"], source.dialect.paramstyle)
+    rows = fetch_sql(
+        source, statement.sql, statement.bind({"needle": needle, "after": after, "until": until})
     )
-    if source.dialect.name == "sqlite":
-        query = query.where(func.instr(column.args, literal(needle, LargeBinary)) > 0)
-    else:
-        query = query.where(
-            text("position(:needle IN journal.args) > 0").bindparams(
-                bindparam("needle", needle, type_=LargeBinary)
-            )
-        )
-    rows = source.execute(query).all()
     return [(int(r[0]), str(r[1]), str(r[2]), bytes(r[3]), bytes(r[4])) for r in rows]
 
 
