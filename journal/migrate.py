@@ -8,6 +8,7 @@ journal (every ``arvis call``) costs one small query, not the migration machiner
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Collection
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -63,11 +64,13 @@ def head_revision() -> str:
     return str(head)
 
 
-def stored_revision(connection: Connection) -> str | None:
+def stored_revision(connection: Connection, tables: Collection[str] | None = None) -> str | None:
     """The revision stamped in the database, read directly, or None when it was never migrated. The
     history is linear, so the table holds at most one row; several mean a branched stamp, which no
-    release wrote (``StorageError``)."""
-    if not inspect(connection).has_table(_VERSION_TABLE):
+    release wrote (``StorageError``). ``tables``: the database's table names, when the caller has
+    them already (None: looked up)."""
+    stamped = inspect(connection).has_table(_VERSION_TABLE) if tables is None else _VERSION_TABLE in tables
+    if not stamped:
         return None
     rows = connection.execute(text(f"SELECT version_num FROM {_VERSION_TABLE}")).all()
     if len(rows) > 1:
@@ -97,10 +100,11 @@ def _checked(revision: str | None) -> str | None:
     return revision
 
 
-def refuse_unknown_revision(connection: Connection) -> None:
+def refuse_unknown_revision(connection: Connection, tables: Collection[str] | None = None) -> None:
     """Raise ``StorageError`` when the database's schema revision is one this release does not know
-    (readers call it before reading: they never migrate, but must not misread a newer layout)."""
-    _checked(stored_revision(connection))
+    (readers call it before reading: they never migrate, but must not misread a newer layout).
+    ``tables``: as ``stored_revision`` takes them."""
+    _checked(stored_revision(connection, tables))
 
 
 ARVIS_TABLES = frozenset({*metadata.tables, _VERSION_TABLE})

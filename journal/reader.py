@@ -220,8 +220,9 @@ class JournalReader:
         schema a newer arvis migrated is refused (``StorageError``) rather than read by guesswork."""
         try:
             with self._connect() as connection:
-                refuse_unknown_revision(connection)
-                if not inspect(connection).has_table("journal_header"):
+                tables = frozenset(inspect(connection).get_table_names())  # one look for both questions
+                refuse_unknown_revision(connection, tables)
+                if "journal_header" not in tables:
                     return None
                 return read_header(connection)
         except SQLAlchemyError as exc:
