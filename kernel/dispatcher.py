@@ -145,9 +145,6 @@ class Kernel:
         """A thread waits on it until its call is done or at the front."""
         self._sleepers = 0
         """Threads waiting on ``_turns`` now: a group's end wakes them only when there are any."""
-        self._leader: int | None = None
-        """The thread executing a group now (its ``threading.get_ident()``): a call it makes meanwhile
-        (from a logger, say) is executed at once, never queued behind its own group."""
         self._last_group = 1
         """How many calls the last group held (``_gather``)."""
         self._gathering = False
@@ -218,9 +215,8 @@ class Kernel:
         recorded = self._record(name, args, principal, credential)
         if isinstance(recorded, SyscallResult):
             return recorded
-        me = threading.get_ident()
-        if self._leader == me or self._owns_lock():  # this thread executes a group, or holds the lock
-            with self._lock:  # (``between_calls``, ``call_many``): queueing would wait for itself
+        if self._owns_lock():  # a group's leader (a call from a logger, say), ``call_many``,
+            with self._lock:  # ``between_calls``: queued, the call would wait for this very thread
                 return self.execute(recorded)
         alone = probed = False
         try:
@@ -231,13 +227,11 @@ class Kernel:
                     probed = True
                     alone = self._lock.acquire(blocking=False)
             if alone:
-                self._leader = me
                 return self._run_alone(recorded)
         finally:
             # whatever interrupts it, even between the acquire and ``alone``: a lock left held by this
             # thread would make every later call wait for ever
             if alone or (probed and self._owns_lock()):
-                self._leader = None
                 self._lock.release()
         waiting = _Waiting(recorded)
         leading = False
@@ -269,30 +263,27 @@ class Kernel:
                     for taken in group:
                         taken.taken = True
                     self._last_group = len(group)
-                    self._leader = me
                 self._run_group(group)
         finally:
             if leading:  # an interrupt as it begins (at the call's entry) is answered by ending it again
                 ending = group or [waiting]
                 try:
-                    self._end_group(ending, me)
+                    self._end_group(ending)
                 except Exception:
                     raise
                 except BaseException:
-                    self._end_group(ending, me)
+                    self._end_group(ending)
                     raise
         assert waiting.result is not None
         return waiting.result
 
-    def _end_group(self, group: list[_Waiting], leader: int) -> None:
+    def _end_group(self, group: list[_Waiting]) -> None:
         """After a leader's group (or its own call alone, when it was interrupted before it took a group):
         the calls leave the front of the queue, each has a result (unacknowledged, ``internal_error``, if
         the group never ran), and the waiting threads are woken: the new front leads the next group. Each
         step can be run again (``call`` runs it again when an interrupt lands in it): a group left at the
         front would make every later call wait for ever."""
         with self._queue_lock:
-            if self._leader == leader:
-                self._leader = None
             if self._waiting and self._waiting[0] is group[0]:  # still the front
                 del self._waiting[: len(group)]
             for taken in group:

@@ -1,5 +1,5 @@
 """An interrupt (KeyboardInterrupt: Ctrl-C in a notebook or a REPL) can land anywhere in ``Kernel.call``;
-the kernel must stay usable after it: the execution lock not left held, no leader left set, no call left
+the kernel must stay usable after it: the execution lock not left held, no call left
 in the queue, and another thread's call completes. CPython 3.11 runs a pending signal handler at the end
 of a call (before its value is stored), at a function's entry and when a contended lock is waited for:
 each such point of ``Kernel.call`` and of the functions it calls to run and end a call
@@ -85,7 +85,7 @@ def _interrupted_once(code: CodeType, offset: int, last_group: int) -> tuple[boo
     try:
         if not hit:
             return None
-        leader, queued = kernel._leader, len(kernel._waiting)
+        queued = len(kernel._waiting)
         done: list[Any] = []
         other = threading.Thread(
             target=lambda: done.append(kernel.call(*_write("u1"), principal="admin:ops")), daemon=True
@@ -94,11 +94,10 @@ def _interrupted_once(code: CodeType, offset: int, last_group: int) -> tuple[boo
         other.join(10)  # a bound for a call that would otherwise wait for ever, not a timing assertion
         state = {
             "lock_held": held,
-            "leader_set": leader is not None,
             "queued": queued,
             "other_done": bool(done),
         }
-        return (not held and leader is None and queued == 0 and bool(done)), state
+        return (not held and queued == 0 and bool(done)), state
     finally:
         if not held:
             kernel.close()
