@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -194,34 +194,23 @@ class RawJournal:
 
     def write(self, syscall: str, args: dict[str, Any], principal: str) -> None:
         """One call, one transaction."""
-        state, journal = self._prepare(syscall, args, principal)
-        cursor = self._cursor
-        cursor.execute("BEGIN IMMEDIATE")
-        try:
-            cursor.execute(_UPSERT, state)
-            cursor.execute(_INSERT, journal)
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            raise
-        cursor.execute("COMMIT")
+        prepared = self._prepare(syscall, args, principal)
+        self._commit(lambda: prepared)
 
     def write_at_head(self, syscall: str, args: dict[str, Any], principal: str, *, flush_after: bool) -> int:
         """One call, one transaction, chained on the head read under the write lock (other connections
         append to the same file); its seq. ``flush_after``: the WAL is fsynced after COMMIT, once the
         write lock is released (the connection then runs at NORMAL, which does not sync at commit)."""
-        cursor = self._cursor
-        cursor.execute("BEGIN IMMEDIATE")
-        try:
-            head = cursor.execute("SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+
+        def at_head() -> tuple[tuple[Any, ...], ...]:
+            head = self._cursor.execute(
+                "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
             if head is not None:
                 self.seq, self.prev_hash = int(head[0]), str(head[1])
-            state, journal = self._prepare(syscall, args, principal)
-            cursor.execute(_UPSERT, state)
-            cursor.execute(_INSERT, journal)
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            raise
-        cursor.execute("COMMIT")
+            return self._prepare(syscall, args, principal)
+
+        self._commit(at_head)
         if flush_after:
             descriptor = os.open(self.path + "-wal", os.O_RDONLY)
             try:
@@ -229,6 +218,19 @@ class RawJournal:
             finally:
                 os.close(descriptor)
         return self.seq
+
+    def _commit(self, rows: Callable[[], tuple[tuple[Any, ...], ...]]) -> None:
+        """One write transaction: the state row and the journal row ``rows`` gives, inside it."""
+        cursor = self._cursor
+        cursor.execute("BEGIN IMMEDIATE")
+        try:
+            state, journal = rows()
+            cursor.execute(_UPSERT, state)
+            cursor.execute(_INSERT, journal)
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            raise
+        cursor.execute("COMMIT")
 
     def write_many(self, calls: Iterable[tuple[str, dict[str, Any], str]]) -> None:
         """Many calls in one transaction: every row prepared and chained, then two ``executemany``."""
