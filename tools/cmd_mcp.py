@@ -5,8 +5,9 @@ One tool per syscall of the ``memory.*`` family (``memory.awmu.*`` included), ``
 ``pipeline.end`` and ``access.list``, named with ``_`` for ``.`` (``memory_write``,
 ``memory_awmu_propose``); ``access.grant`` and ``access.revoke`` only for a built-in administrator;
 ``kernel.record`` never. A tool's input schema is its request type's (``msgspec.json.schema``), its
-description the syscall's summary. Besides, ``journal_verify`` checks the journal (the hash chain, and a
-replay unless ``replay`` is false) and returns the report.
+description the syscall's summary. Besides, for a built-in administrator only, ``journal_verify`` checks
+the journal (the hash chain, and a replay unless ``replay`` is false) and returns the report: it replays
+every principal's calls and tells the journal's size, which only an administrator may see.
 
 The principal is the server's, not the model's: the kernel is opened with ``AllowedPrincipals([P])``
 (and, for ``admin:…``/``operator:…``, the database's admin key as ``arvis call`` needs it), and every tool
@@ -52,11 +53,6 @@ ADMIN_ONLY = ("access.grant", "access.revoke")
 """Exposed only to a built-in administrator (for anyone else the kernel refuses them anyway, and a model
 is better not offered a way to hand out rights)."""
 ALWAYS = ("pipeline.begin", "pipeline.end", "access.list")
-
-WITHHELD: dict[str, Any] = {"reason": "", "expected": None, "found": None, "diff": "", "withheld": True}
-"""What ``journal_verify`` blanks in a divergence for a principal that is not an administrator (the
-report's top-level ``reason`` too): its sides, and its reason, which may name other principals' rows.
-Its ``seq``, ``syscall`` and ``class`` stay."""
 
 VERIFY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -235,15 +231,16 @@ class ToolServer:
                   not table[name].mutates)
             for name in exposed_syscalls(list(table), administrator=self.administrator)
         ]  # fmt: skip
-        tools.append(
-            _Tool(
-                VERIFY_TOOL,
-                None,
-                "verify the journal: its hash chain and, unless replay is false, a byte-for-byte replay",
-                VERIFY_SCHEMA,
-                True,
+        if self.administrator:  # the journal holds every principal's calls: not for anyone else
+            tools.append(
+                _Tool(
+                    VERIFY_TOOL,
+                    None,
+                    "verify the journal: its hash chain and, unless replay is false, a byte-for-byte replay",
+                    VERIFY_SCHEMA,
+                    True,
+                )
             )
-        )
         return tools
 
     # --- what a tool call does (blocking: run in a worker thread) ------------------------------------
@@ -282,14 +279,7 @@ class ToolServer:
             report = verify_journal(JournalReader(store.engine), table=self.kernel.table, replay=replay)
         except StorageError as exc:
             return _refusal("storage_error", str(exc)), True
-        value = report.to_json()
-        divergence = value.get("divergence")
-        if isinstance(divergence, dict) and not self.administrator:
-            # the two sides may hold other users' memory, and the reason may name their rows: an
-            # administrator sees them (or the file's owner, with `arvis journal verify`)
-            value["divergence"] = {**divergence, **WITHHELD}
-            value["reason"] = WITHHELD["reason"]
-        return value, not report.verified
+        return report.to_json(), not report.verified
 
     # --- the protocol --------------------------------------------------------------------------------
 
