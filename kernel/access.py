@@ -22,6 +22,7 @@ __all__ = [
     "Capability",
     "Grant",
     "GrantRepository",
+    "ScopeKind",
     "allows",
     "context_allows",
     "context_canonizer",
@@ -32,6 +33,8 @@ __all__ = [
     "owner_of",
     "pattern_names",
     "reserved_to",
+    "scope_of",
+    "typed_scope_error",
 ]
 
 ADMIN_PREFIXES = ("admin:", "operator:")
@@ -49,6 +52,11 @@ class AccessRules(IntEnum):
     OWNED = 2
     """Contexts have owners and are governed by capabilities, names are reserved to their owners, runs
     are scoped to the principal that begins them and need ``write``."""
+    TYPED = 3
+    """Besides the owned rules: scopes are typed (``user:<id>``, ``context:<id>``, ``graph:<thread>``,
+    ``store:<prefix>``; ``scope_of``), so a user and a context of one name are two scopes; a graph
+    thread and a store namespace are created by an explicit call, never by a first write; and a refusal
+    does not say whether what it names exists."""
 
 
 class Capability(StrEnum):
@@ -59,11 +67,41 @@ class Capability(StrEnum):
     ADMIN = "admin"  # every capability on its scope; on "*", access.* too
 
 
+class ScopeKind(StrEnum):
+    """What a scope names; under the typed rules its value is the scope's prefix (``kind:name``)."""
+
+    USER = "user"
+    CONTEXT = "context"
+    THREAD = "graph"
+    NAMESPACE = "store"  # a store namespace's first element
+
+
 @dataclass(frozen=True)
 class Grant:
     principal: str
     capability: Capability
-    scope: str  # a user id (or context id for canonize), or "*"
+    scope: str  # "*", or what ``scope_of`` gives: typed (``user:alice``) under the typed rules
+
+
+_KINDS = frozenset(kind.value for kind in ScopeKind)
+
+
+def scope_of(rules: AccessRules, kind: ScopeKind, name: str) -> str:
+    """The scope a grant names ``name`` of ``kind`` by. Typed rules: ``<kind>:<name>``. Older rules:
+    the bare name for a user or a context (one namespace, so a grant on ``alice`` reaches user ``alice``
+    and context ``alice`` alike, as it always did), ``graph:``/``store:`` + the name otherwise."""
+    if rules < AccessRules.TYPED and kind in (ScopeKind.USER, ScopeKind.CONTEXT):
+        return name
+    return f"{kind.value}:{name}"
+
+
+def typed_scope_error(scope: str) -> str | None:
+    """Why ``scope`` is not a scope under the typed rules (None: it is ``*`` or ``<kind>:<name>``)."""
+    kind, colon, name = scope.partition(":")
+    if scope == ANY_SCOPE or (colon and name and kind in _KINDS):
+        return None
+    kinds = ", ".join(f"{kind.value}:<name>" for kind in ScopeKind)
+    return f"scope '{scope}' names no kind of name: a scope is '*' or one of {kinds}"
 
 
 def owner_of(principal: str) -> str | None:
@@ -107,11 +145,13 @@ def granted(grants: list[Grant], capability: Capability, scope: str) -> bool:
     )
 
 
-def allows(grants: list[Grant], principal: str, capability: Capability, scope: str) -> bool:
-    """Whether ``principal`` may use ``capability`` on ``scope`` (a user or context id)."""
+def allows(grants: list[Grant], principal: str, capability: Capability, user_id: str, scope: str) -> bool:
+    """Whether ``principal`` may use ``capability`` on the user ``user_id``, whose scope is ``scope``
+    (``scope_of``; ``*`` for administration)."""
     if is_builtin_admin(principal):
         return True
-    if capability in (Capability.READ, Capability.WRITE, Capability.REVOKE) and owner_of(principal) == scope:
+    owned = capability in (Capability.READ, Capability.WRITE, Capability.REVOKE)
+    if owned and owner_of(principal) == user_id:
         return True
     return granted(grants, capability, scope)
 
@@ -133,20 +173,21 @@ def pattern_names(pattern: str, principal: str) -> bool:
 
 
 def context_allows(
-    grants: list[Grant], principal: str, capability: Capability, context_id: str, owner: str | None
+    grants: list[Grant], principal: str, capability: Capability, scope: str, owner: str | None
 ) -> bool:
-    """Whether ``principal`` may use ``capability`` (read or write) on the context ``context_id``, owned by
-    ``owner`` (None: unknown, e.g. no such context): a built-in administrator; the owner, for read and
-    write; or the principal's grants give the capability on the context id (``admin`` and ``*`` included)."""
+    """Whether ``principal`` may use ``capability`` (read or write) on the context (or other owned name)
+    whose scope is ``scope`` (``scope_of``), owned by ``owner`` (None: unknown, e.g. no such context): a
+    built-in administrator; the owner, for read and write; or the principal's grants give the capability
+    on the scope (``admin`` and ``*`` included)."""
     if is_builtin_admin(principal):
         return True
     if owner is not None and principal == owner and capability in (Capability.READ, Capability.WRITE):
         return True
-    return granted(grants, capability, context_id)
+    return granted(grants, capability, scope)
 
 
 def context_operator(
-    grants: list[Grant], principal: str, context_id: str, owner: str | None, operators: tuple[str, ...]
+    grants: list[Grant], principal: str, scope: str, owner: str | None, operators: tuple[str, ...]
 ) -> bool:
     """Whether ``principal`` may operate (seed, pin, unpin, archive) in the context: the owner, a built-in
     administrator, a holder of ``admin`` on the context id or ``*``, or a (non-bare) match of one of the
@@ -154,7 +195,7 @@ def context_operator(
     always may: so only when the context has a known owner."""
     if is_builtin_admin(principal) or (owner is not None and principal == owner):
         return True
-    if granted(grants, Capability.ADMIN, context_id):
+    if granted(grants, Capability.ADMIN, scope):
         return True
     return owner is not None and any(pattern_names(pattern, principal) for pattern in operators)
 
@@ -162,7 +203,7 @@ def context_operator(
 def context_canonizer(
     grants: list[Grant],
     principal: str,
-    context_id: str,
+    scope: str,
     owner: str | None,
     owner_grants: list[Grant],
     canonizers: tuple[str, ...],
@@ -172,8 +213,8 @@ def context_canonizer(
     ``canonizers`` patterns and the owner itself may canonize (the owner is a built-in administrator, or
     ``owner_grants`` give it ``canonize`` on the context): pattern rules grant no more than the creator's
     own capabilities. Being a built-in administrator by name does not make a principal a canonizer."""
-    if granted(grants, Capability.CANONIZE, context_id):
+    if granted(grants, Capability.CANONIZE, scope):
         return True
     if owner is None or not any(pattern_names(pattern, principal) for pattern in canonizers):
         return False
-    return is_builtin_admin(owner) or granted(owner_grants, Capability.CANONIZE, context_id)
+    return is_builtin_admin(owner) or granted(owner_grants, Capability.CANONIZE, scope)

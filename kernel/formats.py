@@ -40,6 +40,7 @@ _RULES = {
     1: FormatRules(1, AccessRules.FIRST, pieces=None),
     2: FormatRules(2, AccessRules.OWNED, pieces=None),
     3: FormatRules(3, AccessRules.OWNED, pieces=PIECES_FORMAT_3),
+    4: FormatRules(4, AccessRules.TYPED, pieces=PIECES_FORMAT_3),
 }
 
 

@@ -44,7 +44,7 @@ __all__ = [
 MAX_PARTITIONS = 1024
 """The most partitions a journal may be split into (the journal ids ``<set>/p<k>`` must fit 64)."""
 
-SCOPE_PREFIXES = ("store:", "graph:")
+SCOPE_PREFIXES = ("store:", "graph:", "user:", "context:")
 """Grant scopes that name a store namespace's first element or a graph thread (``syscalls.graph_store``,
 ``syscalls.graph``): such a grant may concern that name's partition as well as the scope's own."""
 
@@ -118,7 +118,13 @@ _USER = frozenset(
     {"memory.list", "memory.get", "memory.snapshot", "memory.write", "memory.revoke", "pipeline.begin"}
 )
 _THREAD = frozenset(
-    {"graph.checkpoint.put", "graph.checkpoint.put_writes", "graph.checkpoint.get", "graph.thread.delete"}
+    {
+        "graph.checkpoint.put",
+        "graph.checkpoint.put_writes",
+        "graph.checkpoint.get",
+        "graph.thread.delete",
+        "graph.thread.create",
+    }
 )
 _BY_REQUEST = frozenset({"memory.awmu.review", "memory.awmu.reopen_request"})
 """Working-memory calls that name a request (``c<seq>``, unique only within one partition), not a context."""
@@ -142,6 +148,7 @@ ROUTED_SYSCALLS = frozenset(
         "graph.store.list_namespaces",
         "graph.thread.prune",
         "graph.thread.copy",
+        "graph.namespace.create",
         "access.grant",
         "access.revoke",
     }
@@ -256,6 +263,8 @@ def _route_object(syscall: str, args: dict[str, Any], count: int, key: Partition
             )
         first = namespace[0] if isinstance(namespace, list) and namespace else None
         subject = first if isinstance(first, str) else None
+    elif syscall == "graph.namespace.create":
+        subject = _text(args, "prefix")
     elif syscall in ("access.grant", "access.revoke"):
         return _grant(args, count, key)
     elif syscall in _EVERY:

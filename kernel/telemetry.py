@@ -60,10 +60,12 @@ MEMORY_OPERATIONS: dict[str, str] = {
     "graph.checkpoint.list": "search_memory",
     "graph.checkpoint.put": "upsert_memory",  # replaces a checkpoint of the same id
     "graph.checkpoint.put_writes": "upsert_memory",  # keeps a regular write, replaces a special one
+    "graph.thread.create": "create_memory_store",  # a thread owned by its creator
     "graph.thread.copy": "create_memory",
     "graph.thread.delete": "delete_memory",
     "graph.thread.prune": "delete_memory",
     "graph.runs.delete": "delete_memory",
+    "graph.namespace.create": "create_memory_store",  # a namespace owned by its creator
     "graph.store.get": "search_memory",
     "graph.store.search": "search_memory",
     "graph.store.list_namespaces": "search_memory",

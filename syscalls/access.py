@@ -1,5 +1,6 @@
 """The access family: administrators grant and withdraw capabilities; every memory syscall asks here
-whether its principal may act on the user it names. Every refusal is ``memory_policy_denied``."""
+whether its principal may act on the user it names. Every refusal is ``memory_policy_denied``; under the
+typed rules (``AccessRules.TYPED``) a grant's scope that names no kind is ``invalid_args``."""
 
 from __future__ import annotations
 
@@ -8,11 +9,30 @@ from typing import Annotated, Any
 import msgspec
 
 from kernel.abi import CallContext
-from kernel.access import Capability, Grant, allows
+from kernel.access import (
+    ANY_SCOPE,
+    AccessRules,
+    Capability,
+    Grant,
+    ScopeKind,
+    allows,
+    granted,
+    is_builtin_admin,
+    scope_of,
+    typed_scope_error,
+)
 from kernel.arguments import MAX_PRINCIPAL_LENGTH
 from kernel.errors import ErrorCode, KernelError
 
-__all__ = ["GrantArgs", "ListArgs", "access_grant", "access_list", "access_revoke", "authorize"]
+__all__ = [
+    "GrantArgs",
+    "ListArgs",
+    "access_grant",
+    "access_list",
+    "access_revoke",
+    "authorize",
+    "require_admin",
+]
 
 Principal = Annotated[
     str, msgspec.Meta(min_length=1, max_length=MAX_PRINCIPAL_LENGTH, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")
@@ -30,20 +50,38 @@ class ListArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     principal: Principal | None = None
 
 
-def authorize(ctx: CallContext, capability: Capability, scope: str) -> None:
-    """Refuse unless the call's principal holds ``capability`` on ``scope``. Owners and built-in
-    administrators are decided without reading the grants."""
-    if allows([], ctx.principal, capability, scope):
+def authorize(ctx: CallContext, capability: Capability, user_id: str) -> None:
+    """Refuse unless the call's principal holds ``capability`` on the user ``user_id``. Owners and
+    built-in administrators are decided without reading the grants."""
+    scope = scope_of(ctx.access_rules, ScopeKind.USER, user_id)
+    if allows([], ctx.principal, capability, user_id, scope):
         return
-    if not allows(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, capability, scope):
+    if not allows(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, capability, user_id, scope):
         raise KernelError(
             ErrorCode.MEMORY_POLICY_DENIED,
             f"principal '{ctx.principal}' may not {capability.value} '{scope}'",
         )
 
 
-def _require_admin(ctx: CallContext) -> None:
-    authorize(ctx, Capability.ADMIN, "*")
+def require_admin(ctx: CallContext) -> None:
+    """Refuse unless the call's principal is an administrator: built in, or holding ``admin`` on ``*``."""
+    if is_builtin_admin(ctx.principal):
+        return
+    if not granted(ctx.tx.grants.grants_of(ctx.principal), Capability.ADMIN, ANY_SCOPE):
+        raise KernelError(
+            ErrorCode.MEMORY_POLICY_DENIED, f"principal '{ctx.principal}' may not admin '{ANY_SCOPE}'"
+        )
+
+
+def _grant(ctx: CallContext, args: GrantArgs) -> Grant:
+    """The grant the arguments name, once the caller is an administrator; under the typed rules its
+    scope must name a kind (``user:``, ``context:``, ``graph:``, ``store:``) or be ``*``."""
+    require_admin(ctx)
+    if ctx.access_rules >= AccessRules.TYPED:
+        error = typed_scope_error(args.scope)
+        if error is not None:
+            raise KernelError(ErrorCode.INVALID_ARGS, error)
+    return Grant(args.principal, args.capability, args.scope)
 
 
 def _wire(grant: Grant) -> dict[str, Any]:
@@ -51,19 +89,17 @@ def _wire(grant: Grant) -> dict[str, Any]:
 
 
 def access_grant(ctx: CallContext, args: GrantArgs) -> dict[str, Any]:
-    _require_admin(ctx)
-    grant = Grant(args.principal, args.capability, args.scope)
+    grant = _grant(ctx, args)
     return {"grant": _wire(grant), "added": ctx.tx.grants.add(grant)}
 
 
 def access_revoke(ctx: CallContext, args: GrantArgs) -> dict[str, Any]:
-    _require_admin(ctx)
-    grant = Grant(args.principal, args.capability, args.scope)
+    grant = _grant(ctx, args)
     return {"grant": _wire(grant), "removed": ctx.tx.grants.remove(grant)}
 
 
 def access_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
     if args.principal != ctx.principal:
-        _require_admin(ctx)
+        require_admin(ctx)
     found = ctx.tx.grants.all_grants() if args.principal is None else ctx.tx.grants.grants_of(args.principal)
     return {"grants": [_wire(grant) for grant in found]}

@@ -10,8 +10,10 @@ from collections.abc import Callable
 
 from kernel.abi import CallContext
 from kernel.access import (
+    ANY_SCOPE,
     AccessRules,
     Capability,
+    ScopeKind,
     context_allows,
     context_canonizer,
     context_operator,
@@ -19,6 +21,7 @@ from kernel.access import (
     is_builtin_admin,
     pattern_names,
     reserved_to,
+    scope_of,
 )
 from kernel.errors import ErrorCode, KernelError
 
@@ -43,6 +46,11 @@ def owned(ctx: CallContext) -> bool:
     return ctx.access_rules >= AccessRules.OWNED
 
 
+def _scope(ctx: CallContext, context_id: str) -> str:
+    """The context's grant scope: ``context:<id>`` under the typed rules, the bare id before."""
+    return scope_of(ctx.access_rules, ScopeKind.CONTEXT, context_id)
+
+
 def _denied(ctx: CallContext, action: str, context_id: str) -> KernelError:
     return KernelError(
         ErrorCode.MEMORY_POLICY_DENIED, f"principal '{ctx.principal}' may not {action} context '{context_id}'"
@@ -55,7 +63,7 @@ def require_name(ctx: CallContext, context_id: str) -> None:
     reserved = reserved_to(context_id)
     if ctx.principal == reserved or is_builtin_admin(ctx.principal):
         return
-    if granted(ctx.tx.grants.grants_of(ctx.principal), Capability.WRITE, context_id):
+    if granted(ctx.tx.grants.grants_of(ctx.principal), Capability.WRITE, _scope(ctx, context_id)):
         return
     holder = "administrators" if reserved is None else f"'{reserved}'"
     raise KernelError(
@@ -69,11 +77,10 @@ def require_capability(ctx: CallContext, capability: Capability, context_id: str
     """Refuse unless the principal may ``capability`` (read or write) the context. Administrators and
     the owner are decided without reading the grants."""
     owner = ctx.tx.context_owners.owner_of(context_id)
-    if context_allows([], ctx.principal, capability, context_id, owner):
+    scope = _scope(ctx, context_id)
+    if context_allows([], ctx.principal, capability, scope, owner):
         return
-    if not context_allows(
-        ctx.tx.grants.grants_of(ctx.principal), ctx.principal, capability, context_id, owner
-    ):
+    if not context_allows(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, capability, scope, owner):
         raise _denied(ctx, capability.value, context_id)
 
 
@@ -81,13 +88,12 @@ def require_operator(ctx: CallContext, context_id: str) -> bool:
     """Refuse unless the principal may operate (seed, pin, unpin, archive) in the context; True, the
     verdict the engine is given instead of its own ``operators`` check."""
     owner = ctx.tx.context_owners.owner_of(context_id)
-    if context_operator([], ctx.principal, context_id, owner, ()):
+    scope = _scope(ctx, context_id)
+    if context_operator([], ctx.principal, scope, owner, ()):
         return True
     record = ctx.tx.awmu_repository.get_context(context_id)
     operators = () if record is None else record.config.operators
-    if not context_operator(
-        ctx.tx.grants.grants_of(ctx.principal), ctx.principal, context_id, owner, operators
-    ):
+    if not context_operator(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, scope, owner, operators):
         raise _denied(ctx, "operate", context_id)
     return True
 
@@ -97,9 +103,10 @@ def require_closer(ctx: CallContext, context_id: str) -> bool:
     or a holder of ``admin`` on the context id or ``*``; no ``operators`` pattern: closing ends the
     context for everyone, a decision of whoever holds it. True, the verdict the engine is given."""
     owner = ctx.tx.context_owners.owner_of(context_id)
-    if context_operator([], ctx.principal, context_id, owner, ()):
+    scope = _scope(ctx, context_id)
+    if context_operator([], ctx.principal, scope, owner, ()):
         return True
-    if not context_operator(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, context_id, owner, ()):
+    if not context_operator(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, scope, owner, ()):
         raise _denied(ctx, "close", context_id)
     return True
 
@@ -108,7 +115,8 @@ def may_canonize(ctx: CallContext, context_id: str) -> bool:
     """Whether the principal may review (canonize) in the context (format 2): a grant, or a match of its
     ``canonizers`` where the owner itself may canonize."""
     grants = ctx.tx.grants.grants_of(ctx.principal)
-    if granted(grants, Capability.CANONIZE, context_id):  # the caller's own grant decides: nothing else read
+    scope = _scope(ctx, context_id)
+    if granted(grants, Capability.CANONIZE, scope):  # the caller's own grant decides: nothing else read
         return True
     record = ctx.tx.awmu_repository.get_context(context_id)
     canonizers = () if record is None else record.config.canonizers
@@ -116,7 +124,7 @@ def may_canonize(ctx: CallContext, context_id: str) -> bool:
         return False
     owner = ctx.tx.context_owners.owner_of(context_id)
     owner_grants = ctx.tx.grants.grants_of(owner) if owner is not None and not is_builtin_admin(owner) else []
-    return context_canonizer(grants, ctx.principal, context_id, owner, owner_grants, canonizers)
+    return context_canonizer(grants, ctx.principal, scope, owner, owner_grants, canonizers)
 
 
 def require_canonizer(ctx: CallContext, context_id: str) -> None:
@@ -154,7 +162,8 @@ def review_verdict(ctx: CallContext, request_id: str) -> Callable[[str], bool]:
     """Whether the principal may review in the request's context, for the engine. Format 1: a
     canonize grant, besides the context's own ``canonizers`` the engine checks. Format 2: the kernel
     decides it all here (refusing), once the request is found (an unknown request stays
-    ``awmu_request_not_found``), and the engine's own pattern check is not consulted."""
+    ``awmu_request_not_found``), and the engine's own pattern check is not consulted. Typed rules: the
+    same, but the refusal does not say whether the request exists (``_require_request_canonizer``)."""
     if not owned(ctx):
         # a context's own canonizers, or a canonize grant; built-in administrators are not
         # canonizers by name: CANON is a decision the context's config or an explicit grant delegates
@@ -163,6 +172,25 @@ def review_verdict(ctx: CallContext, request_id: str) -> Callable[[str], bool]:
         )
     repo = ctx.tx.awmu_repository
     found = repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
-    if found is not None:
+    if ctx.access_rules >= AccessRules.TYPED:
+        _require_request_canonizer(ctx, request_id, None if found is None else found.context_id)
+    elif found is not None:
         require_canonizer(ctx, found.context_id)
     return lambda context_id: True
+
+
+def _require_request_canonizer(ctx: CallContext, request_id: str, context_id: str | None) -> None:
+    """Typed rules: one refusal, naming the request and not its context, whether or not the request
+    exists (``context_id`` None: it does not). Only a caller that may review any request (a built-in
+    administrator, or ``canonize`` on ``*``) is left to learn that it does not exist."""
+    if context_id is None:
+        allowed = is_builtin_admin(ctx.principal) or granted(
+            ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, ANY_SCOPE
+        )
+    else:
+        allowed = may_canonize(ctx, context_id)
+    if not allowed:
+        raise KernelError(
+            ErrorCode.MEMORY_POLICY_DENIED,
+            f"principal '{ctx.principal}' may not canonize request '{request_id}'",
+        )

@@ -50,6 +50,7 @@ __all__ = [
     "graph_put_writes",
     "graph_runs_delete",
     "graph_thread_copy",
+    "graph_thread_create",
     "graph_thread_delete",
     "graph_thread_prune",
 ]
@@ -168,18 +169,24 @@ class PruneArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class _Access(OwnedNames):
-    """Graph threads: owned names with a claim on first write."""
+    """Graph threads: owned names (``syscalls.owned_names``), created by ``graph.thread.create``."""
 
     def __init__(self, ctx: CallContext) -> None:
+        graph = ctx.tx.graph
         super().__init__(
-            ctx, scope_prefix=THREAD_SCOPE_PREFIX, noun="graph thread", owner_of=ctx.tx.graph.owner_of
+            ctx,
+            scope_prefix=THREAD_SCOPE_PREFIX,
+            noun="graph thread",
+            owner_of=graph.owner_of,
+            add_owner=graph.add_owner,
+            create="graph.thread.create",
         )
 
-    def claim(self, thread_id: str) -> None:
-        """Before writing into a thread: refused unless the principal may write it; an unclaimed
-        thread becomes the principal's."""
-        if self.require(Capability.WRITE, thread_id) is None:
-            self._ctx.tx.graph.add_owner(thread_id, self._ctx.principal)
+
+def graph_thread_create(ctx: CallContext, args: ThreadArgs) -> dict[str, Any]:
+    """The thread becomes the caller's (``OwnedNames.create``)."""
+    created = _Access(ctx).create(args.thread_id)
+    return {"thread_id": args.thread_id, "owner": created["owner"], "created": created["created"]}
 
 
 # --- wire forms -------------------------------------------------------------------------------------
@@ -532,7 +539,7 @@ def graph_thread_copy(ctx: CallContext, args: CopyArgs) -> dict[str, Any]:
     values = sorted(graph.channel_values(source), key=_value_key)
     writes = sorted(graph.writes(source), key=_write_key)
     if (checkpoints or values or writes) and target_owner is None:
-        graph.add_owner(target, ctx.principal)
+        access.claim_unowned(target)
     for value in values:
         graph.put_channel_value(
             GraphChannelValue(target, *_value_key(value)[1:], value.value_type, value.value_hash, ctx.seq)

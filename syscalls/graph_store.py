@@ -31,8 +31,10 @@ __all__ = [
     "STORE_SCOPE_PREFIX",
     "GetArgs",
     "ListNamespacesArgs",
+    "NamespaceArgs",
     "PutArgs",
     "SearchArgs",
+    "namespace_create",
     "store_get",
     "store_list_namespaces",
     "store_put",
@@ -99,10 +101,27 @@ class ListNamespacesArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True
 
 
 def _access(ctx: CallContext) -> OwnedNames:
-    """Store namespaces, owned by their first element."""
+    """Store namespaces, owned by their first element, created by ``graph.namespace.create``."""
+    store = ctx.tx.graph_store
     return OwnedNames(
-        ctx, scope_prefix=STORE_SCOPE_PREFIX, noun="store namespace", owner_of=ctx.tx.graph_store.owner_of
+        ctx,
+        scope_prefix=STORE_SCOPE_PREFIX,
+        noun="store namespace",
+        owner_of=store.owner_of,
+        add_owner=store.add_owner,
+        create="graph.namespace.create",
     )
+
+
+class NamespaceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    prefix: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PREFIX_LENGTH, pattern=_PLAIN)]
+    """A namespace's first element: every namespace it begins becomes the caller's."""
+
+
+def namespace_create(ctx: CallContext, args: NamespaceArgs) -> dict[str, Any]:
+    """The first element becomes the caller's (``OwnedNames.create``)."""
+    created = _access(ctx).create(args.prefix)
+    return {"prefix": args.prefix, "owner": created["owner"], "created": created["created"]}
 
 
 def _prefix(namespace: list[str]) -> str:
@@ -234,7 +253,8 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
     """``PutOp``: store the item (replacing one of the same namespace and key, which keeps its place), or
     with a null value delete it. Claims the first element when unclaimed and something is stored."""
     prefix = _prefix(args.namespace)
-    owner = _access(ctx).require(Capability.WRITE, prefix)
+    access = _access(ctx)
+    owner = access.require(Capability.WRITE, prefix)
     store = ctx.tx.graph_store
     namespace = _text(args.namespace)
     found = store.item(namespace, args.key)
@@ -245,7 +265,7 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
         return {"namespace": args.namespace, "key": args.key, "deleted": deleted}
     expires_at = None if args.ttl is None else _expiry(ctx.now, args.ttl)
     if owner is None:
-        store.add_owner(prefix, ctx.principal)
+        access.claim_unowned(prefix)
     if found is None and not store.has_namespace(namespace):  # an item there: its namespace is listed
         store.add_namespace(namespace)
     now = format_time(ctx.now)

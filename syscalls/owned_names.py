@@ -1,14 +1,28 @@
-"""Names that belong to the principal that first wrote under them (a LangGraph thread, the first element
-of a store namespace): the owner reads and writes; anyone else needs a grant on ``<prefix><name>`` (or
-``*``); built-in administrators may do anything (``kernel.access.context_allows``, the rule contexts use).
-A name nobody has written under is unclaimed: it reads as empty and the first writer claims it."""
+"""Names that belong to a principal (a LangGraph thread, the first element of a store namespace): the owner
+reads and writes; anyone else needs a grant on ``<prefix><name>`` (or ``*``); built-in administrators may
+do anything (``kernel.access.context_allows``, the rule contexts use).
+
+Before the typed rules (``AccessRules.TYPED``) a name nobody has written under is unclaimed: it reads as
+empty and the first writer claims it. Under the typed rules a name is created with its owner by an explicit
+call (``create``; ``graph.thread.create``, ``graph.namespace.create``), never by a write; a name of the
+form ``P/rest`` is reserved to the principal ``P``, as a context's is; and a caller that may not use a name
+gets the same refusal whether or not it exists."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kernel.abi import CallContext
-from kernel.access import Capability, Grant, context_allows
+from kernel.access import (
+    AccessRules,
+    Capability,
+    Grant,
+    context_allows,
+    granted,
+    is_builtin_admin,
+    reserved_to,
+)
 from kernel.errors import ErrorCode, KernelError
 
 __all__ = ["OwnedNames"]
@@ -16,33 +30,95 @@ __all__ = ["OwnedNames"]
 
 class OwnedNames:
     """The call's principal against the owners of one kind of name; its grants read once, when first
-    needed. ``noun`` names the kind in refusals (``graph thread``, ``store namespace``)."""
+    needed. ``noun`` names the kind in refusals (``graph thread``, ``store namespace``), ``create`` the
+    syscall that creates one."""
 
     def __init__(
-        self, ctx: CallContext, *, scope_prefix: str, noun: str, owner_of: Callable[[str], str | None]
+        self,
+        ctx: CallContext,
+        *,
+        scope_prefix: str,
+        noun: str,
+        owner_of: Callable[[str], str | None],
+        add_owner: Callable[[str, str], None],
+        create: str,
     ) -> None:
         self._ctx = ctx
         self._scope_prefix = scope_prefix
         self._noun = noun
         self._owner_of = owner_of
+        self._add_owner = add_owner
+        self._create = create
         self._grants: list[Grant] | None = None
+        self._typed = ctx.access_rules >= AccessRules.TYPED
+
+    def _grants_of_caller(self) -> list[Grant]:
+        if self._grants is None:
+            self._grants = self._ctx.tx.grants.grants_of(self._ctx.principal)
+        return self._grants
 
     def allows(self, capability: Capability, name: str, owner: str | None) -> bool:
         scope = self._scope_prefix + name
         principal = self._ctx.principal
         if context_allows([], principal, capability, scope, owner):
             return True
-        if self._grants is None:
-            self._grants = self._ctx.tx.grants.grants_of(principal)
-        return context_allows(self._grants, principal, capability, scope, owner)
+        return context_allows(self._grants_of_caller(), principal, capability, scope, owner)
+
+    def _denied(self, capability: Capability, name: str) -> KernelError:
+        why = f": not one it created ({self._create}) or was granted" if self._typed else ""
+        return KernelError(
+            ErrorCode.MEMORY_POLICY_DENIED,
+            f"principal '{self._ctx.principal}' may not {capability.value} {self._noun} '{name}'{why}",
+        )
 
     def require(self, capability: Capability, name: str) -> str | None:
         """The name's owner (None: unclaimed, so empty); refused unless the principal may use
-        ``capability`` on a claimed name."""
+        ``capability`` on a claimed name, and under the typed rules on an unclaimed one too (so the
+        refusal does not say whether the name exists: only administrators and grantees learn that)."""
         owner = self._owner_of(name)
-        if owner is not None and not self.allows(capability, name, owner):
+        if (owner is not None or self._typed) and not self.allows(capability, name, owner):
+            raise self._denied(capability, name)
+        return owner
+
+    def claim_unowned(self, name: str) -> None:
+        """Before writing under an unclaimed name the principal may write: it becomes the principal's;
+        under the typed rules a write claims nothing: the name must be created first."""
+        if self._typed:
             raise KernelError(
                 ErrorCode.MEMORY_POLICY_DENIED,
-                f"principal '{self._ctx.principal}' may not {capability.value} {self._noun} '{name}'",
+                f"{self._noun} '{name}' has not been created: {self._create} creates it, with its owner",
             )
-        return owner
+        self._add_owner(name, self._ctx.principal)
+
+    def claim(self, name: str) -> None:
+        """Before writing under a name: refused unless the principal may write it; an unclaimed name is
+        claimed (``claim_unowned``)."""
+        if self.require(Capability.WRITE, name) is None:
+            self.claim_unowned(name)
+
+    def create(self, name: str) -> dict[str, Any]:
+        """The explicit creation (typed rules): the name becomes the caller's. Its creator may be the
+        principal it is reserved to (``P`` for ``P/rest``), a built-in administrator, or a holder of
+        ``write`` on its scope; a name without a principal prefix is anyone's to create, first come.
+        Creating one's own name again changes nothing (``created`` false)."""
+        principal = self._ctx.principal
+        reserved = reserved_to(name)
+        scope = self._scope_prefix + name
+        may = (reserved is None or reserved == principal or is_builtin_admin(principal)) or granted(
+            self._grants_of_caller(), Capability.WRITE, scope
+        )
+        if not may:
+            raise KernelError(
+                ErrorCode.MEMORY_POLICY_DENIED,
+                f"principal '{principal}' may not create {self._noun} '{name}': "
+                f"the name is reserved to '{reserved}'",
+            )
+        owner = self._owner_of(name)
+        if owner is not None and owner != principal:
+            raise KernelError(
+                ErrorCode.MEMORY_POLICY_DENIED,
+                f"principal '{principal}' may not create {self._noun} '{name}': another principal has",
+            )
+        if owner is None:
+            self._add_owner(name, principal)
+        return {"name": name, "owner": principal, "created": owner is None}

@@ -16,7 +16,7 @@ from kernel.abi import CallContext
 from kernel.access import AccessRules, Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.pipeline_runs import PipelineRun, qualified_run_id
-from syscalls.access import authorize
+from syscalls.access import authorize, require_admin
 from syscalls.types import UserId
 
 __all__ = [
@@ -108,13 +108,25 @@ def pipeline_begin(ctx: CallContext, args: BeginArgs) -> dict[str, Any]:
     return {"run": _run_wire(run)}
 
 
+def _own_id(ctx: CallContext, run_id: str) -> bool:
+    """Whether a run id given to ``pipeline.end`` can only name a run of the caller's: one without "/"
+    (resolved to ``<caller>/<id>``), or the caller's qualified id."""
+    head, slash, _ = run_id.rpartition("/")
+    return not slash or head == ctx.principal
+
+
 def pipeline_end(ctx: CallContext, args: EndArgs) -> dict[str, Any]:
     run = find_run(ctx, args.run_id)
+    if ctx.access_rules >= AccessRules.TYPED:
+        # another's run, or an id that could be: one refusal, saying neither whether it exists nor ended
+        others = run.principal != ctx.principal if run is not None else not _own_id(ctx, args.run_id)
+        if others:
+            require_admin(ctx)
     if run is None:
         raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"no run '{args.run_id}'")
     if not run.active:
         raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"run '{args.run_id}' has ended")
     if run.principal != ctx.principal:
-        authorize(ctx, Capability.ADMIN, "*")
+        require_admin(ctx)
     ctx.tx.pipeline_runs.end(run.run_id, ctx.seq)
     return {"run": _run_wire(PipelineRun(run.run_id, run.user_id, run.principal, run.began_seq, ctx.seq))}

@@ -323,6 +323,15 @@ SYSCALL_TABLE = SyscallTable(
             summary="list checkpoints, newest first",
         ),
         SyscallSpec(
+            name="graph.thread.create",
+            request_type=graph.ThreadArgs,
+            handler=graph.graph_thread_create,
+            mutates=True,
+            service=Service.ALWAYS,
+            support=Support.EXTENSION,
+            summary="create a thread, owned by the caller",
+        ),
+        SyscallSpec(
             name="graph.thread.delete",
             request_type=graph.ThreadArgs,
             handler=graph.graph_thread_delete,
@@ -359,6 +368,15 @@ SYSCALL_TABLE = SyscallTable(
             summary="delete the checkpoints of some runs",
         ),
         # graph.store.*: LangGraph's long-term store (langgraph.md §8)
+        SyscallSpec(
+            name="graph.namespace.create",
+            request_type=graph_store.NamespaceArgs,
+            handler=graph_store.namespace_create,
+            mutates=True,
+            service=Service.ALWAYS,
+            support=Support.EXTENSION,
+            summary="create a store namespace (its first element), owned by the caller",
+        ),
         SyscallSpec(
             name="graph.store.put",
             request_type=graph_store.PutArgs,
