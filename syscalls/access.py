@@ -59,7 +59,7 @@ def authorize(ctx: CallContext, capability: Capability, user_id: str) -> None:
     if not allows(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, capability, user_id, scope):
         raise KernelError(
             ErrorCode.MEMORY_POLICY_DENIED,
-            f"principal '{ctx.principal}' may not {capability.value} '{scope}'",
+            f"principal '{ctx.principal}' may not {capability.value} '{user_id}'",
         )
 
 

@@ -64,8 +64,13 @@ def memory_args(name: str, user: str = "u1", key: str = "language") -> dict[str,
     return {"user_id": user}
 
 
+def typed(scope: str) -> str:
+    """A user id's scope in a journal of the latest format (typed scopes): ``user:<id>``; ``*`` as is."""
+    return scope if scope == "*" or scope.startswith("user:") else f"user:{scope}"
+
+
 def grant_args(principal: str, capability: str, scope: str = "*") -> dict[str, Any]:
-    return {"principal": principal, "capability": capability, "scope": scope}
+    return {"principal": principal, "capability": capability, "scope": typed(scope)}
 
 
 def code(result: SyscallResult) -> str:
@@ -545,7 +550,9 @@ def test_every_outcome_is_what_the_rule_says_for_the_grants_in_force(sequence: l
     in_force: set[Grant] = set()
 
     def may(principal: str, capability: Capability, scope: str) -> bool:
-        return allows([g for g in in_force if g.principal == principal], principal, capability, scope)
+        return allows(
+            [g for g in in_force if g.principal == principal], principal, capability, scope, typed(scope)
+        )
 
     with fresh_kernel(ManualClock(T0)) as kernel:
         for step in sequence:
@@ -555,7 +562,7 @@ def test_every_outcome_is_what_the_rule_says_for_the_grants_in_force(sequence: l
                 _, _, grantee, capability, scope = step
                 result = kernel.call(name, grant_args(grantee, capability, scope), principal=by)
                 allowed = may(by, Capability.ADMIN, "*")
-                target = Grant(grantee, Capability(capability), scope)
+                target = Grant(grantee, Capability(capability), typed(scope))
                 if allowed:
                     assert result.ok, result
                     if name == "access.grant":
@@ -575,7 +582,7 @@ def test_every_outcome_is_what_the_rule_says_for_the_grants_in_force(sequence: l
                 user = step[2]
                 result = kernel.call(name, memory_args(name, user), principal=by)
                 allowed = may(by, Capability(CAPABILITY_OF[name]), user)
-                if allowed and not allows([], by, Capability(CAPABILITY_OF[name]), user):
+                if allowed and not allows([], by, Capability(CAPABILITY_OF[name]), user, typed(user)):
                     event("a memory call allowed by a grant")
                 if allowed:  # a memory rule may still refuse (nothing to revoke, ...), never the access rule
                     assert code(result) in {"ok", "memory_entry_not_found", "memory_entry_revoked"}, result

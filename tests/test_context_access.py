@@ -73,8 +73,10 @@ def _format_1(path: Path) -> Kernel:
 
 @pytest.fixture
 def owned(tmp_path: Path) -> Iterator[Kernel]:
-    kernel = open_kernel(str(tmp_path / "owned.db"), clock=_clock(), services=default_services())
-    assert kernel.access_rules == AccessRules.OWNED and kernel.store.format_version == FORMAT_VERSION
+    clock = _clock()  # format 3: the owned rules, which every format-2 and -3 journal keeps
+    store = SqlJournalStore(open_engine(str(tmp_path / "owned.db")), clock=clock, format_version=3)
+    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    assert kernel.access_rules == AccessRules.OWNED and FORMAT_VERSION > kernel.store.format_version == 3
     try:
         yield kernel
         _verified(kernel)

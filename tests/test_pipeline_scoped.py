@@ -20,6 +20,7 @@ from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.replay import verify_journal
 from journal.schema import FORMAT_VERSION
+from kernel.access import ScopeKind, scope_of
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
@@ -56,15 +57,24 @@ def _seed(kernel: Kernel) -> Kernel:
         _ok(kernel, "memory.write", _write_args(user, "language", "preference"), f"user:{user}")
     for principal, capability in ((READER, "read"), (WRITER, "read"), (WRITER, "write")):
         _ok(
-            kernel, "access.grant", {"principal": principal, "capability": capability, "scope": "a"}, OPERATOR
+            kernel,
+            "access.grant",
+            {
+                "principal": principal,
+                "capability": capability,
+                "scope": scope_of(kernel.access_rules, ScopeKind.USER, "a"),
+            },
+            OPERATOR,
         )
     return kernel
 
 
 @pytest.fixture
 def owned(tmp_path: Path) -> Iterator[Kernel]:
-    kernel = open_kernel(str(tmp_path / "owned.db"), clock=_clock(), services=default_services())
-    assert kernel.access_rules == AccessRules.OWNED and kernel.store.format_version == FORMAT_VERSION
+    clock = _clock()  # format 3: the owned rules, which every format-2 and -3 journal keeps
+    store = SqlJournalStore(open_engine(str(tmp_path / "owned.db")), clock=clock, format_version=3)
+    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    assert kernel.access_rules == AccessRules.OWNED and FORMAT_VERSION > kernel.store.format_version == 3
     try:
         yield _seed(kernel)
     finally:
@@ -156,7 +166,12 @@ def test_a_reader_cannot_begin_a_run_a_writer_can(owned: Kernel) -> None:
     )
     assert _runs(owned) == [(f"{WRITER}/r1", "a", WRITER, None)]
     # write without read begins a run, but its snapshot still needs read
-    _ok(owned, "access.grant", {"principal": "agent:blind", "capability": "write", "scope": "b"}, OPERATOR)
+    _ok(
+        owned,
+        "access.grant",
+        {"principal": "agent:blind", "capability": "write", "scope": "b"},
+        OPERATOR,
+    )
     _ok(owned, "pipeline.begin", _begin("b", "r1"), "agent:blind")
     _refused(
         owned,
