@@ -40,7 +40,7 @@ from kernel.access import (
     pattern_names,
     reserved_to,
 )
-from kernel.boot import default_services, open_kernel
+from kernel.boot import default_services
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE

@@ -160,7 +160,7 @@ def test_an_administrator_with_the_key_is_served_the_grants_too(tmp_path: Path) 
     async def work(session: Any) -> None:
         seen["tools"] = {tool.name for tool in (await session.list_tools()).tools}
         seen["grant"] = await session.call_tool(
-            "access_grant", {"principal": "agent:x", "capability": "read", "scope": "a"}
+            "access_grant", {"principal": "agent:x", "capability": "read", "scope": "user:a"}
         )
         seen["list"] = await session.call_tool("access_list", {})
 
@@ -169,7 +169,7 @@ def test_an_administrator_with_the_key_is_served_the_grants_too(tmp_path: Path) 
     assert {"access_grant", "access_revoke", "access_list"} <= seen["tools"]
     assert _json(seen["grant"])["value"]["added"] is True
     assert _json(seen["list"])["value"]["grants"] == [
-        {"capability": "read", "principal": "agent:x", "scope": "a"}
+        {"capability": "read", "principal": "agent:x", "scope": "user:a"}
     ]
     assert _entries(db)[-2:] == [("access.grant", "operator:me", "ok"), ("access.list", "operator:me", "ok")]
     events = [json.loads(line) for line in (tmp_path / "server.log").read_text().splitlines() if line]

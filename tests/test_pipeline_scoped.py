@@ -20,11 +20,10 @@ from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.replay import verify_journal
 from journal.schema import FORMAT_VERSION
-from kernel.access import ScopeKind, scope_of
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.access import AccessRules
+from kernel.access import AccessRules, ScopeKind, scope_of
 from kernel.boot import default_services, open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel

@@ -90,7 +90,12 @@ def _blobs(path: Path) -> list[tuple[str, int]]:
 def test_every_format_this_release_reads_has_rules() -> None:
     assert max(FORMAT_VERSIONS) == FORMAT_VERSION
     assert [rules_of(version).version for version in FORMAT_VERSIONS] == list(FORMAT_VERSIONS)
-    assert [rules_of(version).pieces for version in FORMAT_VERSIONS] == [None, None, PIECES_FORMAT_3]
+    assert [rules_of(version).pieces for version in FORMAT_VERSIONS] == [
+        None,
+        None,
+        PIECES_FORMAT_3,
+        PIECES_FORMAT_3,
+    ]
     with pytest.raises(UnknownFormat):
         rules_of(max(FORMAT_VERSIONS) + 1)
 
@@ -329,7 +334,9 @@ def test_a_trace_reads_a_snapshot_journaled_by_reference(
     kernel = kernel_factory(str(path))
     kernel.call_many([("memory.write", {**_write("traced")[1], "source": "onboarding"}, "agent:a")])
     kernel.call(
-        "access.grant", {"principal": "agent:a", "capability": "write", "scope": USER}, principal=ADMIN
+        "access.grant",
+        {"principal": "agent:a", "capability": "write", "scope": f"user:{USER}"},
+        principal=ADMIN,
     )
     assert kernel.call("memory.write", {**_write("traced")[1]}, principal="agent:a").ok
     _filled(kernel, 100)
