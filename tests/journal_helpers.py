@@ -57,8 +57,12 @@ Call = tuple[object, object, object]
 """(syscall name, args, principal) exactly as passed to ``Kernel.call``."""
 
 SETUP_CALLS: list[Call] = [
-    ("access.grant", {"principal": AGENT, "capability": "read", "scope": USER}, OPERATOR),  # 1 ok
-    ("access.grant", {"principal": SERVICE, "capability": "write", "scope": USER}, OPERATOR),  # 2 ok
+    ("access.grant", {"principal": AGENT, "capability": "read", "scope": f"user:{USER}"}, OPERATOR),  # 1 ok
+    (
+        "access.grant",
+        {"principal": SERVICE, "capability": "write", "scope": f"user:{USER}"},
+        OPERATOR,
+    ),  # 2 ok
 ]
 """An administrator lets the agent read and the onboarding service write the user's memory."""
 

@@ -85,7 +85,7 @@ def test_call_prints_the_result_and_exits_0_or_1(tmp_path: Path, capsys: pytest.
         capsys, "call", "memory.get", "--db", db, "--args", get_args, "--principal", "agent:cli", code=1
     )
     assert denied["seq"] == 3 and denied["error"]["code"] == "memory_policy_denied"
-    grant_args = '{"principal":"agent:cli","capability":"read","scope":"u1"}'
+    grant_args = '{"principal":"agent:cli","capability":"read","scope":"user:u1"}'
     granted = _json(capsys, "call", "access.grant", "--db", db, *admin, "--args", grant_args)
     assert granted["ok"] and granted["seq"] == 4
     read = _json(capsys, "call", "memory.get", "--db", db, "--args", get_args, "--principal", "agent:cli")

@@ -139,7 +139,7 @@ class ModelScenarioRun:
         """The operator grants ``principal`` ``capability`` on the context (journaled ``access.grant``)."""
         result = self.kernel.call(
             "access.grant",
-            {"principal": principal, "capability": capability, "scope": self.context},
+            {"principal": principal, "capability": capability, "scope": f"context:{self.context}"},
             principal=OPERATOR,
         )
         self._checked("access.grant", result, fatal=True)

@@ -129,7 +129,7 @@ class _Run:
     def grant(self, principal: str, capability: str) -> None:
         granted = self.kernel.call(
             "access.grant",
-            {"principal": principal, "capability": capability, "scope": self.context},
+            {"principal": principal, "capability": capability, "scope": f"context:{self.context}"},
             principal=OPERATOR,
         )
         if not granted.ok:
