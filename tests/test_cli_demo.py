@@ -69,7 +69,7 @@ EXPECTED: list[tuple[str, str]] = [
     ("another turn", "turn 2: 1 reinforced"),
     ("the game master asks for CANON", "c"),
     ("the game master cannot approve it himself",
-     f"{DENIED} (principal 'agent:game-master' may not canonize context 'tavern')"),
+     f"{DENIED} (principal 'agent:game-master' may not canonize request 'c41')"),
     ("the operator approves: CANON by explicit review only", "c"),
     ("the block the agent is given", "3 units, about "),
     ("a compacted summary that forgets the tavern", "summary loses ['u"),
