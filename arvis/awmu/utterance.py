@@ -86,11 +86,32 @@ def _asks(sentence: str) -> bool:
     )
 
 
-# "Please remember that ...", "Note that ...", "Add to the calendar that ...": the that-clause is stated
-_REPORTED = re.compile(
-    r"^(?:please\s+)?(?:remember|note|keep in mind|be aware|add\b[^.?!]*?|know)\s+that\s+(?P<said>.+)$",
-    re.IGNORECASE | re.DOTALL,
+# "Please remember that ...", "Note that ...", "Add to the calendar that ...": the that-clause is stated.
+# Read in two linear steps (a single pattern with a lazy gap before "that" backtracks quadratically
+# over a long run of spaces): the opening, then, after "add", the first "that" between white space.
+_REPORTED_OPENING = re.compile(
+    r"(?:please\s++)?(?:(?:remember|note|keep in mind|be aware|know)\s++(?=that)|(?P<add>add)\b)",
+    re.IGNORECASE,
 )
+_THAT = re.compile(r"that\s.", re.IGNORECASE | re.DOTALL)  # "that", white space, and something said
+_SPACED_THAT = re.compile(r"\sthat\s.", re.IGNORECASE | re.DOTALL)
+_SENTENCE_MARKS = frozenset(".?!")
+
+
+def _reported(sentence: str) -> str | None:
+    """What a request to remember states (its that-clause, stripped), or None if it is not one."""
+    opening = _REPORTED_OPENING.match(sentence)
+    if opening is None:
+        return None
+    if opening.group("add") is None:
+        that = _THAT.match(sentence, opening.end())
+    else:  # "add <anything but . ? !> that ...": the first such "that"
+        that = _SPACED_THAT.search(sentence, opening.end())
+        if that and not _SENTENCE_MARKS.isdisjoint(sentence[opening.end() : that.start()]):
+            return None
+    if that is None:
+        return None
+    return sentence[that.end() - 2 :].strip()
 
 
 _SUBORDINATORS = frozenset(
@@ -100,9 +121,8 @@ _SUBORDINATORS = frozenset(
 
 def _candidates(sentence: str) -> list[str]:
     """A sentence, or its parts: the that-clause of a request to remember, each side of a colon."""
-    reported = _REPORTED.match(sentence)
-    if reported:
-        said = reported.group("said").strip()
+    said = _reported(sentence)
+    if said is not None:
         return [said[:1].upper() + said[1:]]
     if ": " in sentence:
         head, tail = sentence.split(": ", 1)

@@ -39,7 +39,7 @@ Pure: no I/O, no clock, no randomness; scores are rounded to 4 decimals.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -288,15 +288,20 @@ _ANTONYMS: dict[str, tuple[str, str]] = {
 _CURRENCY = frozenset({"€", "$", "£"})
 _PREFIXES = ("un", "non", "dis", "in")
 
+# Every kind of token but one: a code made of letter groups and a digit ("ab-cd-7"), which
+# ``_token_pieces`` reads once for each run of letter groups (as a regex alternative it rescanned the run
+# from each of its words: quadratic on "a-a-a-...").
 _TOKEN = re.compile(
     r"""(?P<time>\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?)
-      | (?P<code>[A-Za-z]+(?:[-_/][A-Za-z]+)*[-_/]\d[\w-]*|[A-Za-z]{1,4}\d[\w-]*)
+      | (?P<code>[A-Za-z]{1,4}\d[\w-]*)
       | (?P<num>\d+(?:,\d{3})*(?:\.\d+)?[A-Za-z%]*)
       | (?P<word>[^\W\d_]+(?:[.'\u2019][^\W\d_]+)*\.?)
       | (?P<stop>[.!?;:,\u2014(){}\[\]"\u201c\u201d]|-(?=\s)|->)
       | (?P<symbol>[€$£%])""",
     re.VERBOSE,
 )
+_LETTER_GROUPS = re.compile(r"[A-Za-z]++(?:[-_/][A-Za-z]++)*+")
+_CODE_TAIL = re.compile(r"[-_/]\d[\w-]*")
 _DIGITS = re.compile(r"^(\d[\d,]*(?:\.\d+)?)([A-Za-z%]*)$")
 _ORDINAL_SUFFIX = frozenset({"st", "nd", "rd", "th"})
 
@@ -304,11 +309,31 @@ _ORDINAL_SUFFIX = frozenset({"st", "nd", "rd", "th"})
 # ------------------------------------------------------------------------------------------- tokenizing
 
 
+def _token_pieces(text: str) -> Iterator[tuple[str | None, str]]:
+    """The kind and text of each token, in order, in one pass: the tokens ``_TOKEN`` finds, except that a
+    token found at an ASCII letter of a run of letter groups followed by a separator and a digit is the
+    code from that letter to the end of the run's tail (the alternative ``_TOKEN`` leaves out, tried
+    before all but a time, which never starts at a letter)."""
+    pos, run_end, code_end = 0, 0, -1
+    while (match := _TOKEN.search(text, pos)) is not None:
+        start = match.start()
+        if start >= run_end and text[start].isascii() and text[start].isalpha():
+            run = _LETTER_GROUPS.match(text, start)
+            run_end = start if run is None else run.end()
+            tail = _CODE_TAIL.match(text, run_end)
+            code_end = -1 if tail is None else tail.end()
+        if start < run_end and code_end >= 0:
+            yield "code", text[start:code_end]
+            pos = code_end
+        else:
+            yield match.lastgroup, match.group()
+            pos = match.end()
+
+
 def _tokens(text: str) -> list[_Token]:
     out: list[_Token] = []
     opens, gap = True, True
-    for match in _TOKEN.finditer(text):
-        kind, piece = match.lastgroup, match.group()
+    for kind, piece in _token_pieces(text):
         if kind == "stop":
             opens = opens or piece in '.!?;:\u2014"\u201c(['
             gap = True
