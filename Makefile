@@ -64,5 +64,14 @@ model: $(MODEL_STAMP)
 model-runs: $(MODEL_STAMP)
 	$(BIN)/python tests/model_runs/record.py
 
+# what the targets above wrote; keys are kept wherever they are (an admin key DB.admin-key, a signing key
+# *.key and its *.key.pub: losing one locks an administrator out or orphans the checkpoints it signed)
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis demo-journal.db* demo-report scenario-journals bench-report
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -f demo-journal.db demo-journal.db-wal demo-journal.db-shm
+	@for dir in demo-report scenario-journals bench-report; do \
+	  if [ -d "$$dir" ]; then \
+	    find "$$dir" -type f ! -name '*.admin-key' ! -name '*.key' ! -name '*.key.pub' -delete; \
+	    find "$$dir" -depth -type d -empty -delete; \
+	  fi; \
+	done

@@ -40,6 +40,7 @@ __all__ = [
     "CONTENT_TABLES",
     "closed_contexts",
     "content_digest",
+    "content_digests",
     "content_records",
     "context_content",
     "entry_content",
@@ -194,17 +195,37 @@ def _records(
     return _grants(connection, withdrawn)
 
 
-def content_digest(connection: Connection, *, withdrawn: frozenset[str] = frozenset()) -> str:
-    """SHA-256 over ``arvis-content``, then per table in ``CONTENT_TABLES`` order the frame of the
-    table's name and its number of records, then the sorted SHA-256s of its records' canonical JSON."""
+def _table_hashes(connection: Connection, withdrawn: frozenset[str]) -> dict[str, list[bytes]]:
+    """Per table in ``CONTENT_TABLES`` order, the sorted SHA-256s of its records' canonical JSON."""
     per_table: dict[str, list[bytes]] = {name: [] for name in CONTENT_TABLES}
     for name, record in content_records(connection, withdrawn=withdrawn):
         per_table[name].append(hashlib.sha256(canonical_bytes_of_own(record)).digest())
+    return {name: sorted(hashes) for name, hashes in per_table.items()}
+
+
+def _add_table(digest: Any, name: str, hashes: list[bytes]) -> None:
+    header = canonical_bytes_of_own([name, len(hashes)])
+    digest.update(len(header).to_bytes(8, "big") + header)
+    for item in hashes:
+        digest.update(item)
+
+
+def content_digest(connection: Connection, *, withdrawn: frozenset[str] = frozenset()) -> str:
+    """SHA-256 over ``arvis-content``, then per table in ``CONTENT_TABLES`` order the frame of the
+    table's name and its number of records, then the sorted SHA-256s of its records' canonical JSON."""
+    return content_digests(connection, withdrawn=withdrawn)[0]
+
+
+def content_digests(
+    connection: Connection, *, withdrawn: frozenset[str] = frozenset()
+) -> tuple[str, dict[str, str]]:
+    """``content_digest`` and, per table of ``CONTENT_TABLES``, the digest of that table alone (SHA-256
+    over ``arvis-content``, the table's frame and its sorted record hashes): where two memories differ."""
     digest = hashlib.sha256(b"arvis-content")
-    for name in CONTENT_TABLES:
-        hashes = sorted(per_table[name])
-        header = canonical_bytes_of_own([name, len(hashes)])
-        digest.update(len(header).to_bytes(8, "big") + header)
-        for item in hashes:
-            digest.update(item)
-    return digest.hexdigest()
+    tables: dict[str, str] = {}
+    for name, hashes in _table_hashes(connection, withdrawn).items():
+        _add_table(digest, name, hashes)
+        alone = hashlib.sha256(b"arvis-content")
+        _add_table(alone, name, hashes)
+        tables[name] = alone.hexdigest()
+    return digest.hexdigest(), tables

@@ -74,6 +74,11 @@ def _forge_args(path: Path, seq: int) -> None:
     h.write_cell(path, seq, "args", b'{"user_id":"forged"}')
 
 
+def _digest(path: Path) -> str:
+    with h.reader_of(path) as reader, reader.engine.connect() as connection:
+        return state_digest(connection)
+
+
 def _store_invalid_text(path: Path, seq: int, column: str) -> None:
     h.drop_trigger(path, "journal_no_update")
     with h.raw_db(path) as connection:
@@ -90,9 +95,13 @@ def test_diff_sees_forged_args_under_an_unchanged_hash(
     assert h.read_cell(twin, 5, "entry_hash") == h.read_cell(db, 5, "entry_hash")
     code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
     assert code == 1
-    assert out.strip() == "first difference at seq 5: args differ"
+    assert out.splitlines() == [
+        "first difference at seq 5: args differ",
+        f"state identical (digest {_digest(db)})",
+    ]
     report = _json(capsys, "journal", "diff", db, twin, "-o", "json", code=1)
-    assert report == {
+    assert report["state"]["identical"] is True
+    assert {name: value for name, value in report.items() if name != "state"} == {
         "identical": False,
         "first_difference": {"seq": 5, "fields": ["args"], "only_in": None},
         "header_fields": [],
@@ -111,9 +120,15 @@ def test_diff_names_every_kind_of_field(
 
 def test_diff_of_identical_journals_as_json(db: Path, twin: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = _json(capsys, "journal", "diff", db, twin, "-o", "json")
+    state = report.pop("state")
     assert report == {"identical": True, "first_difference": None, "header_fields": [], "lengths": [N, N]}
+    assert state["identical"] is True and state["first_difference"] is None and state["tables"] == []
+    assert state["digests"] == [_digest(db)] * 2 and state["content_tables"] == []
     code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
-    assert (code, out.strip()) == (0, f"identical: {N} entries")
+    assert (code, out.strip()) == (
+        0,
+        f"identical: {N} entries, and the state they hold (digest {_digest(db)})",
+    )
 
 
 def test_diff_of_a_prefix_says_how_many_more(
@@ -122,7 +137,7 @@ def test_diff_of_a_prefix_says_how_many_more(
     h.build_journal(twin, ONE_MORE * 3, clock=LATER)
     code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
     assert code == 1
-    assert out.strip() == (
+    assert out.splitlines()[0] == (
         f"first difference at seq {N + 1}: the second journal ({twin}) has 3 more entries after seq {N}, "
         "where the first ends"
     )
@@ -147,10 +162,98 @@ def test_diff_of_empty_journals_with_other_ids(tmp_path: Path, capsys: pytest.Ca
     h.build_journal(second, [], journal_id="j-other")
     code, out, _ = h.cli(capsys, "journal", "diff", first, second)
     assert code == 1
-    assert out.strip() == "headers differ: journal_id, genesis_hash"
+    assert out.splitlines()[:2] == [
+        "entries identical: 0 entries",
+        "headers differ: journal_id, genesis_hash",
+    ]
     report = _json(capsys, "journal", "diff", first, second, "-o", "json", code=1)
     assert report["identical"] is False and report["first_difference"] is None
     assert report["header_fields"] == ["journal_id", "genesis_hash"]
+
+
+def test_diff_sees_an_edited_state_row_under_identical_entries(
+    db: Path, twin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The kernel serves the stored state: two journals whose entries are equal but whose memories
+    differ are not the same journal (exit 1), and the row is named by table and primary key."""
+    with h.raw_db(twin) as connection:
+        connection.execute(
+            "UPDATE memory_entries SET value_ref = 'forged' WHERE key = 'language' AND version = 2"
+        )
+    code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
+    assert code == 1
+    assert out.splitlines() == [
+        f"entries identical: {N} entries",
+        "state differs: first at memory_entries row (user_id=u1, key=language, version=2): value_ref differ",
+        "  memory_entries: 1 row differs in user_id u1",
+        "memory content differs in: memory_entries",
+    ]
+    report = _json(capsys, "journal", "diff", db, twin, "-o", "json", code=1)
+    assert report["identical"] is False and report["first_difference"] is None
+    state = report["state"]
+    assert state["identical"] is False
+    assert state["first_difference"] == {
+        "table": "memory_entries",
+        "key": {"user_id": "u1", "key": "language", "version": 2},
+        "columns": ["value_ref"],
+        "only_in": None,
+    }
+    assert state["digests"] == [_digest(db), _digest(twin)]
+    assert state["tables"] == [
+        {
+            "table": "memory_entries",
+            "rows": 1,
+            "partition_column": "user_id",
+            "partitions": ["u1"],
+            "partition_count": 1,
+        }
+    ]
+    assert state["content_tables"] == ["memory_entries"]
+
+
+def test_diff_names_a_row_only_one_state_holds(
+    db: Path, twin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with h.raw_db(twin) as connection:
+        connection.execute("DELETE FROM memory_entries WHERE key = 'language' AND version = 1")
+    for first, second, side, path in ((db, twin, "first", db), (twin, db, "second", db)):
+        code, out, _ = h.cli(capsys, "journal", "diff", first, second)
+        assert code == 1
+        assert out.splitlines()[1] == (
+            "state differs: first at memory_entries row (user_id=u1, key=language, version=1): "
+            f"only the {side} journal ({path}) holds it"
+        )
+        report = _json(capsys, "journal", "diff", first, second, "-o", "json", code=1)
+        assert report["state"]["first_difference"]["only_in"] == side
+
+
+def test_diff_says_when_only_the_bookkeeping_differs(
+    db: Path, twin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A superseded version is history, not what the memory says: the states differ, the content not."""
+    with h.raw_db(twin) as connection:
+        connection.execute(
+            "UPDATE memory_entries SET notes = 'edited' WHERE key = 'language' AND version = 1"
+        )
+    code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
+    assert code == 1
+    report = _json(capsys, "journal", "diff", db, twin, "-o", "json", code=1)
+    content = report["state"]["content_digests"]
+    assert content[0] == content[1] and report["state"]["content_tables"] == []
+    assert (
+        out.splitlines()[-1] == f"memory content the same (digest {content[0]}): only its bookkeeping differs"
+    )
+
+
+def test_diff_of_states_where_one_lacks_an_empty_table(
+    db: Path, twin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A database written before a migration lacks the newer tables; a missing table holds no rows."""
+    with h.raw_db(twin) as connection:
+        assert connection.execute("SELECT count(*) FROM graph_store_items").fetchone() == (0,)
+        connection.execute("DROP TABLE graph_store_items")
+    report = _json(capsys, "journal", "diff", db, twin, "-o", "json")
+    assert report["identical"] is True and report["state"]["digests"] == [_digest(db)] * 2
 
 
 def test_diff_streams_both_journals(

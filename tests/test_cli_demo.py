@@ -126,3 +126,74 @@ def test_the_table_output_shows_the_same_session(tmp_path: Path, capsys: pytest.
     assert code == 0, err
     assert "chain intact, every entry replayed byte for byte" in out
     assert "The old king is dead." in out
+
+
+# --- --force replaces only the demo's own journal ---------------------------------------------------
+
+
+def _user_journal(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A journal a user wrote into, as the README has them do: ``arvis call ... --create``."""
+    args = '{"user_id": "bob", "key": "no_peanuts", "memory_type": "constraint", "source": "explicit_user"}'
+    code, _, err = h.cli(
+        capsys, "call", "memory.write", "--db", path, "--create", "--principal", "user:bob", "--args", args
+    )
+    assert code == 0, err
+
+
+def _files(directory: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(directory.iterdir())}
+
+
+def _refused(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    before = _files(path.parent)
+    code, out, err = h.cli(capsys, "demo", "--db", path, "--force")
+    assert (code, out) == (2, "")
+    lines = h.error_lines(err)
+    assert len(lines) == 1 and lines[0].startswith(f"arvis: {path} is not the journal a demo run wrote"), err
+    assert _files(path.parent) == before  # the file, its admin key and everything beside them untouched
+
+
+def test_force_refuses_a_journal_a_user_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = tmp_path / "mine.db"
+    _user_journal(mine, capsys)
+    assert (tmp_path / "mine.db.admin-key").exists()
+    _refused(capsys, mine)
+
+
+def test_force_refuses_the_demo_journal_once_a_call_was_added(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's "Make a call yourself" once wrote into demo-journal.db, which make demo-kernel then
+    replaced: the demo's journal with one more call is a journal the user wrote into."""
+    path = tmp_path / "demo-journal.db"
+    code, _, err = h.cli(capsys, "demo", "--db", path, "-o", "json")
+    assert code == 0, err
+    _user_journal(path, capsys)
+    _refused(capsys, path)
+
+
+def test_force_refuses_a_file_that_is_no_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("my notes\n", encoding="utf-8")
+    _refused(capsys, path)
+
+
+def test_force_replaces_the_demos_own_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "demo-journal.db"
+    key = tmp_path / "demo-journal.db.admin-key"
+    code, _, err = h.cli(capsys, "demo", "--db", path, "-o", "json")
+    assert code == 0, err
+    code, _, err = h.cli(capsys, "db", "keygen", "--db", path)
+    assert code == 0, err
+    kept_key = key.read_bytes()
+    with h.reader_of(path) as reader:
+        first = reader.header()
+    for _ in range(2):  # and again: the replacement is the demo's own journal too
+        code, out, err = h.cli(capsys, "demo", "--db", path, "--force", "-o", "json")
+        assert code == 0, err
+        assert json.loads(out)["verification"]["entries"] == len(EXPECTED)
+    with h.reader_of(path) as reader:
+        header = reader.header()
+        assert reader.count() == len(EXPECTED)
+    assert first is not None and header is not None and header.journal_id != first.journal_id  # a new journal
+    assert key.read_bytes() == kept_key  # the admin key beside it is kept

@@ -318,10 +318,10 @@ def test_demo_refuses_to_replace_an_existing_file(here: Path, capsys: pytest.Cap
     assert out == ""
     assert "already exists" in _one_clean_error(err) and "--force" in err
     assert kept.read_bytes() == before
-    code, out, err = h.cli(capsys, "demo", "--db", kept, "--force")
-    assert code == 0, err
-    with h.reader_of(kept) as reader:
-        assert reader.count() > 2
+    code, out, err = h.cli(capsys, "demo", "--db", kept, "--force")  # not the demo's journal: still refused
+    assert (code, out) == (2, "")
+    assert "not the journal a demo run wrote" in _one_clean_error(err)
+    assert kept.read_bytes() == before
 
 
 @pytest.mark.parametrize("target", [":memory:", "postgresql://u@h/db", "sqlite:///x.db", "."])

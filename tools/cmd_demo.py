@@ -82,7 +82,11 @@ SESSION: list[tuple[str, str, dict[str, Any], str]] = [
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("demo", help="run a short session on a fresh journal and verify it")
     parser.add_argument("--db", default="demo-journal.db", help="journal file to create (a path)")
-    parser.add_argument("--force", action="store_true", help="replace the file if it already exists")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the file if it holds the journal an earlier demo run wrote (nothing else)",
+    )
     parser.add_argument("-o", "--output", choices=("table", "json"), default="table")
     parser.set_defaults(run=run)
 
@@ -195,21 +199,68 @@ def _fill(args: dict[str, Any], seqs: list[int | None], units: list[str | None])
 
 
 def _fresh_file(name: str, force: bool) -> Path:
-    """The file the demo writes its journal to. An existing one (a journal someone kept, perhaps) is
-    replaced only on ``--force``; a URL or ``:memory:`` is refused, since the demo reads its journal
-    back from the file to verify it."""
+    """The file the demo writes its journal to. An existing one is replaced only on ``--force``, and
+    only when it holds the journal a demo run wrote, nothing added (``_written_by_the_demo``): any other
+    file, a journal someone wrote into among them, is refused and left as it is. A URL or ``:memory:``
+    is refused, since the demo reads its journal back from the file to verify it."""
     if name == ":memory:" or "://" in name:
         raise CommandError(f"the demo writes a journal file, not {name}", hint="give a file path to --db")
     path = Path(name)
     if path.is_dir():
         raise CommandError(f"{name} is a directory", hint="give a file path to --db")
-    if os.path.lexists(path) and not force:
-        raise CommandError(
-            f"{name} already exists", hint="pass --force to replace it, or choose another --db"
-        )
+    if os.path.lexists(path):
+        if not force:
+            raise CommandError(
+                f"{name} already exists",
+                hint="pass --force to replace the demo's own journal, or choose another --db",
+            )
+        if not _written_by_the_demo(path):
+            raise CommandError(
+                f"{name} is not the journal a demo run wrote (or calls were added to it): --force replaces "
+                "only that, and the file is left as it is",
+                hint="choose another --db, or move the file away yourself",
+            )
     for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         leftover.unlink(missing_ok=True)
     return path
+
+
+def _demo_calls() -> list[tuple[str, dict[str, Any] | None, str]]:
+    """(syscall, args, principal) of each call the demo makes, in order; args None where they name an
+    earlier call's seq or unit (``_fill``), which differ from run to run."""
+    return [
+        (syscall, None if "{" in str(args) else args, principal)
+        for _, syscall, args, principal in (*SESSION, *WORKING_MEMORY)
+    ]
+
+
+def _written_by_the_demo(path: Path) -> bool:
+    """Whether ``path`` holds a journal whose entries are exactly the demo's calls: the same syscalls by
+    the same principals with the same arguments, in the same order, and nothing after them. Read
+    without changing the file (``JournalReader``: read-only, never migrated)."""
+    from arvis.canonical import decode
+    from journal.reader import JournalReader
+    from kernel.protocols import StorageError
+
+    calls = _demo_calls()
+    try:
+        reader = JournalReader.open(str(path))
+    except StorageError:
+        return False
+    try:
+        head = reader.head() if reader.header() is not None else None
+        if head is None or head.seq != len(calls):
+            return False
+        for entry, (syscall, args, principal) in zip(reader.entries(), calls, strict=True):
+            if (entry.syscall, entry.principal) != (syscall, principal):
+                return False
+            if args is not None and decode(entry.args) != args:
+                return False
+        return True
+    except (StorageError, ValueError):  # not a journal this arvis reads, or args that are not JSON
+        return False
+    finally:
+        reader.close()
 
 
 def run(options: argparse.Namespace) -> int:

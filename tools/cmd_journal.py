@@ -192,7 +192,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_format(rollback)
     rollback.set_defaults(run=_run_rollback)
 
-    diff = commands.add_parser("diff", help="the first seq where two journals differ, and in which fields")
+    diff = commands.add_parser(
+        "diff", help="where two journals differ: the first entry, then the first state row"
+    )
     diff.add_argument("db", metavar="DB1")
     diff.add_argument("other", metavar="DB2")
     _add_format(diff)

@@ -16,13 +16,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from journal.engine import shown as shown_target
 from journal.reader import JournalReader
 from journal.replay import Checkpoint, Divergence, ReplayReport, verify_journal
+from journal.state_compare import StateComparison, compare_states
 from journal.store import JournalHeader
 from journal.timetravel import NoSuchMoment, snapshot_at, state_at
 from kernel.abi import JournalEntry
 from syscalls.table import SYSCALL_TABLE
 from tools import argtypes
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, resolve_db
-from tools.output import print_json, shown
+from tools.output import cell, print_json, printable, shown
 
 if TYPE_CHECKING:  # the signing library is loaded only when a signed checkpoint is given
     from tools.journal_proofs import SignedCheckpoint
@@ -284,10 +285,11 @@ class JournalDiff:
     header_fields: tuple[str, ...]
     first_difference: FirstDifference | None
     lengths: tuple[int, int]
+    state: StateComparison
 
     @property
     def identical(self) -> bool:
-        return not self.header_fields and self.first_difference is None
+        return not self.header_fields and self.first_difference is None and self.state.identical
 
     def to_json(self) -> dict[str, Any]:
         first = self.first_difference
@@ -296,6 +298,7 @@ class JournalDiff:
             "first_difference": None if first is None else first.to_json(),
             "header_fields": list(self.header_fields),
             "lengths": list(self.lengths),
+            "state": self.state.to_json(),
         }
 
 
@@ -318,7 +321,9 @@ def _entry_difference(
 
 def compare_journals(first: JournalReader, second: JournalReader) -> JournalDiff:
     """Both journals streamed side by side (memory does not grow with their length), to the end of
-    both, so the lengths are exact even after the first difference."""
+    both, so the lengths are exact even after the first difference; then the states both hold, the
+    same way (``journal.state_compare``): equal entries do not make equal memories when a state row
+    was edited behind the journal's back, and the kernel serves the stored state."""
     found: FirstDifference | None = None
     lengths, common = [0, 0], 0
     for a, b in zip_longest(first.entries(), second.entries()):
@@ -329,23 +334,31 @@ def compare_journals(first: JournalReader, second: JournalReader) -> JournalDiff
             if found is None and a is not None:
                 common = a.seq  # both journals hold this entry, alike
     header_fields = _header_differences(first.header(), second.header())
-    return JournalDiff(header_fields, found, (lengths[0], lengths[1]))
+    with first.engine.connect() as ours, second.engine.connect() as theirs:
+        state = compare_states(ours, theirs)
+    return JournalDiff(header_fields, found, (lengths[0], lengths[1]), state)
 
 
 def run_diff(first: JournalReader, second: JournalReader, options: argparse.Namespace) -> int:
-    """Exit 0 when the journals are the same, header and every field of every entry; else 1."""
+    """Exit 0 when the journals are the same, header, every field of every entry and every stored
+    state row; else 1."""
     diff = compare_journals(first, second)
     if options.output != "table":
-        print_json(diff.to_json(), lines=options.output == "jsonl")
+        print_json(printable(diff.to_json()), lines=options.output == "jsonl")
     else:
-        _print_diff(diff, (shown_target(options.db), shown_target(options.other)))
+        paths = (shown_target(options.db), shown_target(options.other))
+        _print_diff(diff, paths)
+        if not diff.identical:
+            _print_state(diff.state, paths)
     return EXIT_OK if diff.identical else EXIT_FAILED
 
 
 def _print_diff(diff: JournalDiff, paths: tuple[str, str]) -> None:
     first = diff.first_difference
     if diff.identical:
-        print(f"identical: {diff.lengths[0]} entries")
+        print(
+            f"identical: {diff.lengths[0]} entries, and the state they hold (digest {diff.state.digests[0]})"
+        )
     elif first is not None and first.only_in is not None:
         longer = 0 if first.only_in == "first" else 1
         extra = diff.lengths[longer] - diff.lengths[1 - longer]
@@ -356,5 +369,37 @@ def _print_diff(diff: JournalDiff, paths: tuple[str, str]) -> None:
         )
     elif first is not None:
         print(f"first difference at seq {first.seq}: {', '.join(first.fields)} differ")
+    else:
+        print(f"entries identical: {diff.lengths[0]} entries")
     if diff.header_fields:
         print(f"headers differ: {', '.join(diff.header_fields)}")
+
+
+def _print_state(state: StateComparison, paths: tuple[str, str]) -> None:
+    """The stored states' verdict: where they first differ, which tables (and users or contexts), and
+    whether the memories still say the same thing."""
+    if state.identical:
+        print(f"state identical (digest {state.digests[0]})")
+        return
+    row = state.first_difference
+    if row is not None:
+        key = ", ".join(f"{name}={cell(value)}" for name, value in row.key.items())
+        if row.only_in is None:
+            what = f"{', '.join(row.columns)} differ"
+        else:
+            what = f"only the {row.only_in} journal ({paths[0 if row.only_in == 'first' else 1]}) holds it"
+        print(f"state differs: first at {row.table} row ({key}): {what}")
+    else:
+        print("state differs: the state digests differ")
+    for table in state.tables:
+        rows = f"{table.rows} {'row differs' if table.rows == 1 else 'rows differ'}"
+        named = ", ".join(cell(part) for part in table.partitions)
+        more = table.partition_count - len(table.partitions)
+        where = f" in {table.partition} {named}{f' and {more} more' if more else ''}" if named else ""
+        print(f"  {table.table}: {rows}{where}")
+    if None in state.content_digests:
+        print("memory content not compared: a stored row cannot be read as content")
+    elif state.content_tables:
+        print(f"memory content differs in: {', '.join(state.content_tables)}")
+    else:
+        print(f"memory content the same (digest {state.content_digests[0]}): only its bookkeeping differs")
