@@ -445,8 +445,8 @@ def test_the_spec_program_checks_real_proofs(
     key, _ = keys
     program = tmp_path / "verify_proof.py"
     program.write_text(_program(), encoding="utf-8")
-    signed_root = _sign(capsys, db, key, tmp_path / "cp").read_text().splitlines()[2]  # base64
     old_root = _json(capsys, "root", "--db", db, "--at", 6, "-o", "json")["root"]
+    eight_root = _json(capsys, "root", "--db", db, "--at", 8, "-o", "json")["root"]
     files: dict[str, Path] = {}
     for name, argv in (
         ("prove", ("prove", "--db", db, 6)),
@@ -457,23 +457,33 @@ def test_the_spec_program_checks_real_proofs(
     ):
         files[name] = tmp_path / f"{name}.json"
         files[name].write_text(_run(capsys, *argv))
-    done = _check(program, files["prove"], signed_root)
+    note = _sign(capsys, db, key, tmp_path / "cp").read_text().splitlines()
+    size, signed_root = note[1], note[2]  # the trusted tree: lines 2 and 3 of the signed checkpoint
+    entry = h.read_cell(db, 6, "entry_hash")
+    done = _check(program, files["prove"], size, signed_root, entry)
     assert (done.returncode, done.stderr) == (0, ""), done.stdout
     assert done.stdout.startswith("OK entry 6 is in the tree of size 17")
-    assert _check(program, files["consistency"], old_root).returncode == 0
-    for name in ("empty", "same", "power"):
-        assert _check(program, files[name]).returncode == 0, name
-    wrong = _check(program, files["prove"], old_root)
-    assert (wrong.returncode, wrong.stdout) == (1, "BAD the proof is not about the trusted root\n")
+    assert _check(program, files["consistency"], size, signed_root, "6", old_root).returncode == 0
+    empty_root = merkle.EMPTY_ROOT.hex()
+    for name, old in (
+        ("empty", ("0", empty_root)),
+        ("same", (size, signed_root)),
+        ("power", ("8", eight_root)),
+    ):
+        assert _check(program, files[name], size, signed_root, *old).returncode == 0, name
+    wrong = _check(program, files["prove"], "6", old_root, entry)
+    assert (wrong.returncode, wrong.stdout[:40]) == (1, "BAD the proof is not about the trusted t")
+    trusted = {"prove": (size, signed_root, entry), "consistency": (size, signed_root, "6", old_root)}
     for name in ("prove", "consistency"):
         proof = json.loads(files[name].read_text())
         proof["path"][0] = ("0" if proof["path"][0][0] != "0" else "1") + proof["path"][0][1:]
         files[name].write_text(json.dumps(proof))
-        done = _check(program, files[name])
+        done = _check(program, files[name], *trusted[name])
         assert done.returncode == 1 and done.stdout.startswith("BAD "), name
     files["prove"].write_text("{}")
-    assert _check(program, files["prove"]).returncode == 2
-    assert _check(program, tmp_path / "absent.json").returncode == 2
+    assert _check(program, files["prove"], size, signed_root, entry).returncode == 2
+    assert _check(program, tmp_path / "absent.json", size, signed_root, entry).returncode == 2
+    assert _check(program, files["consistency"]).returncode == 2  # the trusted tree is not optional
 
 
 def test_several_seq_hash_checkpoints(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
