@@ -2,10 +2,10 @@
 
 ``ArvisCheckpointSaver`` implements LangGraph's ``BaseCheckpointSaver`` (sync and async, every base and
 extended capability of the conformance suite) on a kernel: each value is serialized with the saver's
-``serde``, its bytes stored in the content-addressed blob store (``journal.blob_store``) before the call,
-and the call (``graph.checkpoint.put`` …) carries only their hashes. So the journal records, in order,
-who stored, read, listed and deleted which checkpoint, verification replays it without the blobs, and
-checks the blobs against their hashes.
+``serde``, and the call that stores it (``graph.checkpoint.put`` …) carries its bytes and their hash; the
+kernel checks one against the other and stores the bytes in the call's own transaction. Nothing is
+written outside ``Kernel.call``. So the journal records, in order, who stored, read, listed and deleted
+which checkpoint, verification replays it, and checks the blobs against their hashes.
 
     from integrations.langgraph import ArvisCheckpointSaver
 
@@ -16,14 +16,16 @@ A refused call raises ``ArvisCheckpointError`` (``CheckpointAccessDenied`` for `
 ``CheckpointArgumentsInvalid`` for ``invalid_args``), carrying the kernel's code, detail and seq.
 
 ``ArvisStore`` implements LangGraph's long-term store (``BaseStore``: ``batch`` and ``abatch``) the same
-way: each operation a ``graph.store.*`` syscall, each value (a JSON object) stored as its canonical JSON
-bytes in the blob store and named by its hash, with the semantics of LangGraph's ``InMemoryStore``
+way: each operation a ``graph.store.*`` syscall, each value (a JSON object) carried by its put and stored
+as its canonical JSON bytes in the blob store, named by its hash, with the semantics of LangGraph's
+``InMemoryStore``
 without a vector index, plus TTLs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import builtins
 import random
 import threading
@@ -125,6 +127,15 @@ def _config(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableC
     }
 
 
+def _carried(value_type: str, data: bytes) -> dict[str, str]:
+    """A value as a call carries it: its type, the hash of its bytes and the bytes (base64)."""
+    return {
+        "type": value_type,
+        "hash": blob_store.hash_of(data),
+        "data": base64.b64encode(data).decode("ascii"),
+    }
+
+
 def _open(kernel: Kernel | str, owner: str) -> tuple[Kernel, bool]:
     """The kernel (opened here from a path or URL: then it is ours to close), on a SQL journal store."""
     opened = open_kernel(kernel) if isinstance(kernel, str) else kernel
@@ -135,9 +146,9 @@ def _open(kernel: Kernel | str, owner: str) -> tuple[Kernel, bool]:
 
 class _KernelClient:
     """What the saver and the store share: a kernel (opened here from a path or URL, then closed by
-    ``close``), the principal and credential every call carries, one lock (a blob write and the call that
-    references it are never interleaved with another operation of the same client), and a refusal raised
-    as an ``ArvisCheckpointError`` carrying the kernel's code, detail and seq."""
+    ``close``), the principal and credential every call carries, one lock (a call and the read of the
+    blobs its result references are never interleaved with another operation of the same client), and a
+    refusal raised as an ``ArvisCheckpointError`` carrying the kernel's code, detail and seq."""
 
     kernel: Kernel
     principal: str
@@ -234,8 +245,8 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     kernel's identity policy asks for one). ``kernel``: a ``Kernel`` on a SQL journal store, or a database
     path or URL, opened here (``open_kernel``) and closed by ``close``.
 
-    The saver's operations take turns (one lock): a blob write and the call that references it are never
-    interleaved with another operation of the same saver."""
+    The saver's operations take turns (one lock). Every value a call stores travels with it (its bytes
+    and their hash): nothing is written outside ``Kernel.call``."""
 
     def __init__(
         self,
@@ -247,12 +258,6 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     ) -> None:
         super().__init__(serde=serde)
         self._attach(kernel, principal, credential)
-
-    def _store(self, blobs: Sequence[bytes]) -> _List[str]:
-        try:
-            return blob_store.put_many(self._engine, blobs)
-        except StorageError as exc:
-            raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc
 
     def _fetch(self, rows: Sequence[dict[str, Any]]) -> dict[str, bytes]:
         """The blobs every checkpoint of ``rows`` references, read and checked in one go."""
@@ -358,32 +363,23 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         checkpoint_ns = configurable.get("checkpoint_ns") or ""
         stored: dict[str, Any] = dict(checkpoint)
         values: dict[str, Any] = stored.pop("channel_values")
-        checkpoint_type, checkpoint_bytes = self.serde.dumps_typed(stored)
-        blobs = [checkpoint_bytes]
         new_values: _List[dict[str, Any]] = []
-        holding: _List[dict[str, Any]] = []  # the values whose hash is their blob's, in blob order
         for channel, version in new_versions.items():
             value: dict[str, Any] = {"channel": channel, "version": version, "type": EMPTY_VALUE}
             if channel in values:
-                value_type, value_bytes = self.serde.dumps_typed(values[channel])
-                value["type"] = value_type
-                blobs.append(value_bytes)
-                holding.append(value)
+                value.update(_carried(*self.serde.dumps_typed(values[channel])))
             new_values.append(value)
+        args = {
+            "thread_id": thread_id,
+            "checkpoint_ns": checkpoint_ns,
+            "checkpoint_id": checkpoint["id"],
+            "parent_checkpoint_id": configurable.get("checkpoint_id"),
+            "checkpoint": _carried(*self.serde.dumps_typed(stored)),
+            "metadata": get_serializable_checkpoint_metadata(config, metadata),
+            "channel_versions": checkpoint["channel_versions"],
+            "new_values": new_values,
+        }
         with self._lock:
-            checkpoint_key, *value_keys = self._store(blobs)  # each blob hashed once, here
-            for value, key in zip(holding, value_keys, strict=True):
-                value["hash"] = key
-            args = {
-                "thread_id": thread_id,
-                "checkpoint_ns": checkpoint_ns,
-                "checkpoint_id": checkpoint["id"],
-                "parent_checkpoint_id": configurable.get("checkpoint_id"),
-                "checkpoint": {"type": checkpoint_type, "hash": checkpoint_key},
-                "metadata": get_serializable_checkpoint_metadata(config, metadata),
-                "channel_versions": checkpoint["channel_versions"],
-                "new_values": new_values,
-            }
             self._call("graph.checkpoint.put", args)
         return _config(thread_id, checkpoint_ns, checkpoint["id"])
 
@@ -395,23 +391,18 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         task_path: str = "",
     ) -> None:
         configurable = _configurable(config)
-        typed = [(channel, *self.serde.dumps_typed(value)) for channel, value in writes]
+        args = {
+            "thread_id": str(configurable["thread_id"]),
+            "checkpoint_ns": configurable.get("checkpoint_ns") or "",
+            "checkpoint_id": configurable["checkpoint_id"],
+            "task_id": task_id,
+            "task_path": task_path,
+            "writes": [
+                {"channel": channel, **_carried(*self.serde.dumps_typed(value))} for channel, value in writes
+            ],
+        }
         with self._lock:
-            keys = self._store([data for _, _, data in typed])
-            self._call(
-                "graph.checkpoint.put_writes",
-                {
-                    "thread_id": str(configurable["thread_id"]),
-                    "checkpoint_ns": configurable.get("checkpoint_ns") or "",
-                    "checkpoint_id": configurable["checkpoint_id"],
-                    "task_id": task_id,
-                    "task_path": task_path,
-                    "writes": [
-                        {"channel": channel, "type": value_type, "hash": key}
-                        for (channel, value_type, _), key in zip(typed, keys, strict=True)
-                    ],
-                },
-            )
+            self._call("graph.checkpoint.put_writes", args)
 
     def delete_thread(self, thread_id: str) -> None:
         with self._lock:
@@ -581,6 +572,8 @@ class ArvisStore(_KernelClient, BaseStore):
         ]
 
     def _put(self, op: PutOp) -> None:
+        """The put carries the value itself and the hash of its canonical JSON bytes (the kernel checks
+        one against the other and stores the bytes); a null value deletes."""
         args: dict[str, Any] = {"namespace": _List(op.namespace), "key": str(op.key), "value_hash": None}
         if op.value is not None:
             if not isinstance(op.value, dict):
@@ -593,12 +586,8 @@ class ArvisStore(_KernelClient, BaseStore):
                 raise CheckpointArgumentsInvalid(
                     "graph.store.put", ErrorCode.INVALID_ARGS, f"the value has no JSON form: {exc}", None
                 ) from exc
-            try:
-                args["value_hash"] = blob_store.put(self._engine, data)
-            except StorageError as exc:
-                raise ArvisCheckpointError(
-                    "graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None
-                ) from exc
+            args["value_hash"] = blob_store.hash_of(data)
+            args["value"] = op.value
             if op.ttl is not None:
                 args["ttl"] = op.ttl
         self._call("graph.store.put", args)

@@ -1,16 +1,17 @@
 """The content-addressed blob store of the graph tables (``graph_blobs``, specs/langgraph.md §4).
 
-A blob's key is the lower-case hex SHA-256 of its bytes. Blobs are written here, outside any syscall and
-before the call that references them: ``put`` is idempotent (a blob already there is left as it is), so a
-call refused after its blobs were stored leaves only bytes nobody references, which change no state and
-no digest. The journal and the state hold hashes only; ``check_blobs`` is verification's part: every
-stored blob must hash to its key, and every hash the graph tables reference must be stored.
+A blob's key is the lower-case hex SHA-256 of its bytes. A blob enters with the call that references it:
+the call carries the bytes, its handler checks them against the hash it names and stores them in the
+call's own transaction (``store_in``, idempotent: a blob already there is left as it is). Nothing writes a
+blob outside a call. The journal's entries carry the bytes, the state holds hashes only; ``check_blobs``
+is verification's part: every stored blob must hash to its key, and every hash the graph tables reference
+must be stored.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,27 +21,30 @@ from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import sha256_hex
 from journal.engine import fetch_driver_sql, fetch_sql, one_line
-from journal.sql import Prepared
+from journal.sql import Prepared, SqlRunner
 from kernel.protocols import StorageError
 
 __all__ = [
     "BadBlob",
     "BlobMissing",
     "check_blobs",
+    "checked",
     "get_many",
     "hash_of",
     "present",
-    "put",
-    "put_many",
+    "read_in",
     "read_with",
     "reader_for",
+    "store_in",
 ]
 
 TABLE = "graph_blobs"
 BATCH = 500
 """Blobs read per query when verifying (a blob may be large: a checkpoint's channel values)."""
 
-_INSERT = text(f"INSERT INTO {TABLE} (hash, data) VALUES (:hash, :data) ON CONFLICT (hash) DO NOTHING")
+PUT_SQL = f"INSERT INTO {TABLE} (hash, data) VALUES (:hash, :data) ON CONFLICT (hash) DO NOTHING"
+"""Store one blob in the open transaction (``journal.sql`` form): storing the same bytes again changes
+nothing. Written once, here, for the graph calls' values and the pieces of results (``journal.store``)."""
 
 # (table, the columns naming a row, the column holding a hash) of every reference the graph state holds
 REFERENCES = (
@@ -59,23 +63,24 @@ hash_of = sha256_hex
 """A blob's key: the lower-case hex SHA-256 of its bytes (``arvis.canonical.sha256_hex``)."""
 
 
-def put_many(engine: Engine, blobs: Iterable[bytes]) -> list[str]:
-    """Store the blobs (each once) in one transaction; their keys, in the order given."""
-    given = [bytes(blob) for blob in blobs]
-    keys = [hash_of(blob) for blob in given]
-    unique = dict(zip(keys, given, strict=True))
-    if unique:
-        try:
-            with engine.begin() as connection:
-                connection.execute(_INSERT, [{"hash": key, "data": data} for key, data in unique.items()])
-        except SQLAlchemyError as exc:
-            raise StorageError(f"the blobs could not be stored: {one_line(exc)}") from exc
-    return keys
+def store_in(sql: SqlRunner, blobs: Mapping[str, bytes]) -> None:
+    """Store ``blobs`` (key -> bytes, each key the hash of its bytes) in the transaction of ``sql``:
+    the call's own, so they are committed with its journal entry or not at all."""
+    for key, data in blobs.items():
+        sql.write(PUT_SQL, {"hash": key, "data": data})
 
 
-def put(engine: Engine, data: bytes) -> str:
-    """Store one blob; its key. Storing the same bytes again changes nothing."""
-    return put_many(engine, [data])[0]
+def read_in(sql: SqlRunner, keys: Iterable[str]) -> dict[str, bytes]:
+    """The stored bytes of those of ``keys`` that are stored, unchecked (``checked`` checks them), read
+    in the transaction of ``sql``: it sees the blobs its own calls stored before they are committed."""
+    wanted = sorted(set(keys))
+    found: dict[str, bytes] = {}
+    for start in range(0, len(wanted), BATCH):
+        batch = wanted[start : start + BATCH]
+        statement = _statement("named", _padded_size(len(batch)))
+        rows = sql.rows(statement.sql, _padded(statement, batch))
+        found.update((str(key), bytes(data)) for key, data in rows)
+    return found
 
 
 _IN_TRANSACTION = "the blobs could not be read: the database's one connection is in a transaction"
@@ -106,7 +111,7 @@ def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
             pooled.close()
     except (SQLAlchemyError, errors) as exc:
         raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
-    return _checked(wanted, found)
+    return checked(wanted, found)
 
 
 def read_with(driver: Any, paramstyle: str, errors: type[Exception], keys: Iterable[str]) -> dict[str, bytes]:
@@ -116,7 +121,7 @@ def read_with(driver: Any, paramstyle: str, errors: type[Exception], keys: Itera
     stored, so statements read at different moments cannot disagree, and a blob stored meanwhile is only
     found, never lost. A driver error is raised as SQLAlchemy's ``DBAPIError``."""
     wanted = sorted(set(keys))
-    return _checked(wanted, _read(driver, paramstyle, errors, wanted) if wanted else {})
+    return checked(wanted, _read(driver, paramstyle, errors, wanted) if wanted else {})
 
 
 def _read(driver: Any, paramstyle: str, errors: type[Exception], wanted: list[str]) -> dict[str, bytes]:
@@ -127,7 +132,9 @@ def _read(driver: Any, paramstyle: str, errors: type[Exception], wanted: list[st
     return found
 
 
-def _checked(wanted: list[str], found: dict[str, bytes]) -> dict[str, bytes]:
+def checked(wanted: Iterable[str], found: dict[str, bytes]) -> dict[str, bytes]:
+    """``found`` when it holds every key of ``wanted`` with bytes that hash to it; else ``BlobMissing``
+    naming the first key (in the order of ``wanted``) not stored or whose bytes hash to something else."""
     for key in wanted:
         if key not in found:
             raise BlobMissing(f"blob {key} is not stored in {TABLE}")
@@ -156,12 +163,19 @@ def _select(paramstyle: str, batch: Sequence[str]) -> tuple[str, Any]:
     ``journal.sql``'s portable subset rather than compiled (SQLAlchemy's compiler took half of a
     checkpoint's read through the LangGraph saver). The keys are padded, by repeating the last, to a
     power of two or to ``BATCH``: at most 10 distinct statements, each prepared once."""
-    if not 0 < len(batch) <= BATCH:
-        raise ValueError(f"{len(batch)} keys in one read of blobs, not 1 to {BATCH}")
-    size = min(1 << (len(batch) - 1).bit_length(), BATCH)
-    statement = _statement(paramstyle, size)
-    padded = [*batch, *[batch[-1]] * (size - len(batch))]
-    return statement.sql, statement.bind(dict(zip(statement.names, padded, strict=True)))
+    statement = _statement(paramstyle, _padded_size(len(batch)))
+    return statement.sql, statement.bind(_padded(statement, batch))
+
+
+def _padded_size(count: int) -> int:
+    if not 0 < count <= BATCH:
+        raise ValueError(f"{count} keys in one read of blobs, not 1 to {BATCH}")
+    return min(1 << (count - 1).bit_length(), BATCH)
+
+
+def _padded(statement: Prepared, batch: Sequence[str]) -> dict[str, str]:
+    padded = [*batch, *[batch[-1]] * (len(statement.names) - len(batch))]
+    return dict(zip(statement.names, padded, strict=True))
 
 
 def reader_for(engine: Engine) -> Callable[[Iterable[str]], dict[str, bytes]] | None:

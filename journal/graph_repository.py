@@ -6,10 +6,11 @@ BINARY collation or PostgreSQL's ``COLLATE "C"``, which on UTF-8 text is code-po
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from arvis.changes import ChangeSet, Delete, Insert, Upsert
+from journal import blob_store
 from journal.sql import SqlRunner
 from kernel.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
 from kernel.protocols import StorageError
@@ -157,8 +158,11 @@ def _branches(keys: Collection[tuple[str, str]]) -> list[tuple[str, list[str]]]:
 
 
 class SqlGraphRepository(GraphRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet) -> None:
+    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet, stores_blobs: bool = True) -> None:
+        """``stores_blobs``: whether ``store_values`` stores (False in a replay's scratch store: the
+        audited journal holds the blobs, and replay compares the references alone)."""
         self._sql = sql
+        self._stores_blobs = stores_blobs
         self._seq = seq
         self._changes = changes
         self._postgres = sql.dialect == "postgresql"
@@ -316,6 +320,10 @@ class SqlGraphRepository(GraphRepository):
     def put_write(self, row: GraphWrite) -> None:
         self._upsert(_WRITES, row._asdict())
 
+    def store_values(self, blobs: Mapping[str, bytes]) -> None:
+        if self._stores_blobs:
+            blob_store.store_in(self._sql, blobs)
+
     def delete_write(
         self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
     ) -> None:
@@ -405,6 +413,9 @@ class NoGraph(GraphRepository):
         return False
 
     def put_write(self, row: GraphWrite) -> None:
+        raise StorageError(self._MESSAGE)
+
+    def store_values(self, blobs: Mapping[str, bytes]) -> None:
         raise StorageError(self._MESSAGE)
 
     def delete_write(

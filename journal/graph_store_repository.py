@@ -4,9 +4,11 @@ every write is recorded as an effect. Rows are read in no order: the handlers so
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from arvis.changes import ChangeSet, Delete, Insert, Upsert
+from journal import blob_store
 from journal.sql import SqlRunner
 from kernel.graph_store import GraphStoreRepository, StoreItem
 from kernel.protocols import StorageError
@@ -38,8 +40,10 @@ def _item(row: tuple[Any, ...]) -> StoreItem:
 
 
 class SqlGraphStoreRepository(GraphStoreRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet) -> None:
+    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet, stores_blobs: bool = True) -> None:
+        """``stores_blobs``: as ``SqlGraphRepository``'s."""
         self._sql = sql
+        self._stores_blobs = stores_blobs
         self._seq = seq
         self._changes = changes
 
@@ -84,6 +88,13 @@ class SqlGraphStoreRepository(GraphStoreRepository):
         where = {"namespace": namespace, "key": key}
         self._changes.add(Delete(_ITEMS, where))
 
+    def store_values(self, blobs: Mapping[str, bytes]) -> None:
+        if self._stores_blobs:
+            blob_store.store_in(self._sql, blobs)
+
+    def stored_values(self, keys: Iterable[str]) -> dict[str, bytes]:
+        return blob_store.read_in(self._sql, keys)
+
 
 class NoGraphStore(GraphStoreRepository):
     """A database at a schema older than the store tables (opened without upgrading) holds no store
@@ -120,3 +131,9 @@ class NoGraphStore(GraphStoreRepository):
 
     def delete_item(self, namespace: str, key: str) -> None:
         raise StorageError(self._MESSAGE)
+
+    def store_values(self, blobs: Mapping[str, bytes]) -> None:
+        raise StorageError(self._MESSAGE)
+
+    def stored_values(self, keys: Iterable[str]) -> dict[str, bytes]:
+        return {}

@@ -151,9 +151,6 @@ def _header_holds(connection: Connection, header: JournalHeader) -> bool:
 
 
 _APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields__])
-_PUT_PIECE = "INSERT INTO graph_blobs (hash, data) VALUES (:hash, :data) ON CONFLICT (hash) DO NOTHING"
-"""A piece of a result journaled by reference (``kernel.result_pieces``), content-addressed: storing
-the same bytes again changes nothing."""
 
 
 Translate = Callable[[BaseException], BaseException]
@@ -199,8 +196,9 @@ class SqlTransaction:
         stores_pieces: bool = True,
         on_append: AppendHook | None = None,
     ) -> None:
-        """``stores_pieces``: whether the pieces of a result journaled by reference are stored (False
-        in a private scratch store, whose replay compares the references alone). ``on_append``: called
+        """``stores_pieces``: whether the pieces of a result journaled by reference, and the values the
+        graph calls carry, are stored (False in a private scratch store, whose replay compares the
+        references alone). ``on_append``: called
         with the entry and the call's effects once the entry is appended (``journal.state_checkpoints``)."""
         self._on_append = on_append
         self._translate = translate
@@ -276,7 +274,9 @@ class SqlTransaction:
     def graph(self) -> GraphRepository:
         if self._graph is None:
             self._graph = (
-                SqlGraphRepository(self._sql, seq=self._next_seq, changes=self.changes)
+                SqlGraphRepository(
+                    self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
+                )
                 if "graph_checkpoints" in self._tables
                 else NoGraph()
             )
@@ -286,7 +286,9 @@ class SqlTransaction:
     def graph_store(self) -> GraphStoreRepository:
         if self._graph_store is None:
             self._graph_store = (
-                SqlGraphStoreRepository(self._sql, seq=self._next_seq, changes=self.changes)
+                SqlGraphStoreRepository(
+                    self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
+                )
                 if "graph_store_items" in self._tables
                 else NoGraphStore()
             )
@@ -334,8 +336,7 @@ class SqlTransaction:
     ) -> JournalEntry:
         self._writer.write(planned)  # the one place state is written
         if self._stores_pieces:  # a scratch replay store compares the references alone
-            for key, data in pieces:
-                self._sql.write(_PUT_PIECE, {"hash": key, "data": data})
+            blob_store.store_in(self._sql, dict(pieces))
         effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
         seq, prev_hash = self._next_seq, self._prev_hash
         entry_hash = compute_entry_hash(

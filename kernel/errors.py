@@ -36,6 +36,7 @@ class ErrorCode(StrEnum):
     STORAGE_BUSY = "storage_busy"
     PIPELINE_RUN_EXISTS = "pipeline_run_exists"
     PIPELINE_RUN_NOT_FOUND = "pipeline_run_not_found"
+    GRAPH_VALUE_NOT_CARRIED = "graph_value_not_carried"
     # working memory (arvis.awmu.errors.AwmuErrorCode)
     AWMU_CONTEXT_NOT_FOUND = "awmu_context_not_found"
     AWMU_CONTEXT_EXISTS = "awmu_context_exists"
@@ -75,6 +76,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.STORAGE_BUSY: "another writer held the database too long; nothing was written, try again",
     ErrorCode.PIPELINE_RUN_EXISTS: "a pipeline run of this id has been begun already",
     ErrorCode.PIPELINE_RUN_NOT_FOUND: "no active pipeline run of this id (unknown or ended)",
+    ErrorCode.GRAPH_VALUE_NOT_CARRIED: "the call names a value by its hash without carrying its bytes",
     ErrorCode.AWMU_CONTEXT_NOT_FOUND: "no working-memory context of this id exists",
     ErrorCode.AWMU_CONTEXT_EXISTS: "a working-memory context of this id exists already",
     ErrorCode.AWMU_CONTEXT_CLOSED: "the context is closed",

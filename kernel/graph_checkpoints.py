@@ -1,9 +1,11 @@
 """What the kernel needs to know about LangGraph checkpoints (the ``graph.*`` syscalls, specs/langgraph.md).
 
-Values are never stored here: a checkpoint, a channel value and a pending write are each a *reference*, a
-type tag (the serializer's, e.g. ``msgpack``) and the lower-case hex SHA-256 of the serialized bytes, which
-live in the content-addressed ``graph_blobs`` table outside the journal's state (``journal.blob_store``). The
-handlers decide from these rows and their arguments alone, so a replay needs no blob.
+Values are never stored in these rows: a checkpoint, a channel value and a pending write are each a
+*reference*, a type tag (the serializer's, e.g. ``msgpack``) and the lower-case hex SHA-256 of the
+serialized bytes, which live in the content-addressed ``graph_blobs`` table outside the journal's state
+(``journal.blob_store``). The call that stores a reference carries the bytes (its handler checks them
+against the hash and stores them in the call's transaction: ``store_values``); the handlers decide from
+these rows and their arguments alone, so a replay reads no blob.
 
 Metadata and channel versions are kept as canonical JSON text: the handler filters on the metadata, and
 resolves a checkpoint's channel values through its channel versions.
@@ -12,7 +14,7 @@ resolves a checkpoint's channel values through its channel versions.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
 __all__ = [
@@ -167,6 +169,11 @@ class GraphRepository(ABC):
     @abstractmethod
     def put_write(self, row: GraphWrite) -> None:
         """Insert the pending write, or replace the one of the same key."""
+
+    @abstractmethod
+    def store_values(self, blobs: Mapping[str, bytes]) -> None:
+        """Store the bytes a call carried (hash -> bytes, checked by the handler) in the call's own
+        transaction, once every refusal is decided: not an effect, no state."""
 
     @abstractmethod
     def delete_write(

@@ -1,10 +1,13 @@
 """What the kernel needs to know about LangGraph's long-term store (the ``graph.store.*`` syscalls,
 specs/langgraph.md §8).
 
-An item's value is never stored here: it is a JSON object whose canonical JSON bytes live in the
-content-addressed ``graph_blobs`` table (``journal.blob_store``); the item holds its hash. A search with a
-filter reads the values it filters through the registry's read-only blob reader
-(``KernelServiceRegistry.blob_reader``), which checks every blob against its hash.
+An item's value is never stored in its row: it is a JSON object whose canonical JSON bytes live in the
+content-addressed ``graph_blobs`` table (``journal.blob_store``); the item holds its hash. The put that
+stores an item carries its value, whose bytes its handler stores in the call's transaction
+(``store_values``). A search with a filter reads the values it filters in its own transaction
+(``stored_values``), then, for any not found there, through the registry's read-only blob reader
+(``KernelServiceRegistry.blob_reader``: a replay's scratch store holds no blob); each is checked against
+its hash.
 
 Namespaces are canonical JSON arrays of strings; times are ``arvis.canonical.format_time`` text.
 """
@@ -12,6 +15,7 @@ Namespaces are canonical JSON arrays of strings; times are ``arvis.canonical.for
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = ["GraphStoreRepository", "StoreItem"]
@@ -81,3 +85,13 @@ class GraphStoreRepository(ABC):
     @abstractmethod
     def delete_item(self, namespace: str, key: str) -> None:
         """Delete one item."""
+
+    @abstractmethod
+    def store_values(self, blobs: Mapping[str, bytes]) -> None:
+        """Store the bytes a call carried (hash -> bytes, checked by the handler) in the call's own
+        transaction, once every refusal is decided: not an effect, no state."""
+
+    @abstractmethod
+    def stored_values(self, keys: Iterable[str]) -> dict[str, bytes]:
+        """The bytes of those of ``keys`` stored in ``graph_blobs`` as this transaction sees them (its own
+        calls' included), unchecked."""

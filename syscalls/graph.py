@@ -1,9 +1,10 @@
 """The graph family: LangGraph checkpoints as journaled syscalls (specs/langgraph.md).
 
 Each call mirrors one method of LangGraph's ``BaseCheckpointSaver`` with the semantics of its in-memory
-saver (``InMemorySaver``). Values travel as references, a type tag and the SHA-256 of the serialized bytes
-stored beforehand in the blob store (``journal.blob_store``): arguments, effects and results hold hashes
-only, and a handler decides from the graph state and its arguments alone, so a replay needs no blob.
+saver (``InMemorySaver``). Values are references, a type tag and the SHA-256 of the serialized bytes; a
+call that stores one carries its bytes too (``syscalls.carried``: checked against the hash, stored in the
+call's transaction). Effects and results hold hashes only, and a handler decides from the graph state and
+its arguments alone, so a replay reads no blob.
 
 Access: a thread is owned by the principal that first writes into it; anyone else needs ``read`` or
 ``write`` on the scope ``graph:<thread_id>`` (or ``*``); built-in administrators may do anything. A thread
@@ -29,6 +30,7 @@ from kernel.graph_checkpoints import (
     GraphRepository,
     GraphWrite,
 )
+from syscalls.carried import Named, carried
 from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL
 
@@ -84,17 +86,22 @@ Version = Annotated[str, msgspec.Meta(max_length=256, pattern=NO_NUL)] | int | f
 
 
 class Ref(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A value: its type, its hash, and its bytes (``data``, base64), which every live call carries."""
+
     type: TypeTag
     hash: Hash
+    data: bytes | None = None
 
 
 class NewValue(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A channel's value at a new version: ``hash`` null exactly when ``type`` is ``empty``."""
+    """A channel's value at a new version: ``hash`` (and ``data``) null exactly when ``type`` is
+    ``empty``."""
 
     channel: Name
     version: Version
     type: TypeTag
     hash: Hash | None = None
+    data: bytes | None = None
 
 
 class PutArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -112,6 +119,7 @@ class Write(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     channel: Name
     type: TypeTag
     hash: Hash
+    data: bytes | None = None
 
 
 class PutWritesArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -259,15 +267,21 @@ def _wire(
 def graph_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
     """``put``: the values of the channels given new versions, then the checkpoint (replacing one of the
     same id), its parent being the checkpoint the caller's config named."""
+    named: list[Named] = [("checkpoint", args.checkpoint.hash, args.checkpoint.data)]
     for value in args.new_values:
+        what = f"new value of channel '{value.channel}'"
         if (value.type == EMPTY_VALUE) != (value.hash is None):
             raise KernelError(
                 ErrorCode.INVALID_ARGS,
-                f"new value of channel '{value.channel}': a hash is required unless the type is "
-                f"'{EMPTY_VALUE}', and forbidden then",
+                f"{what}: a hash is required unless the type is '{EMPTY_VALUE}', and forbidden then",
             )
+        if value.hash is not None:
+            named.append((what, value.hash, value.data))
+        elif value.data is not None:
+            raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: a value of type '{EMPTY_VALUE}' has no bytes")
     _Access(ctx).claim(args.thread_id)
     graph = ctx.tx.graph
+    graph.store_values(carried(ctx, named))
     for value in args.new_values:
         graph.put_channel_value(
             GraphChannelValue(
@@ -306,6 +320,9 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> dict[str, Any]:
     replaced."""
     _Access(ctx).claim(args.thread_id)
     graph = ctx.tx.graph
+    graph.store_values(
+        carried(ctx, [(f"write {index}", write.hash, write.data) for index, write in enumerate(args.writes)])
+    )
     stored = 0
     for position, write in enumerate(args.writes):
         idx = WRITES_IDX_MAP.get(write.channel, position)

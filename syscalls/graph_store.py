@@ -2,9 +2,10 @@
 (specs/langgraph.md §8).
 
 Each call mirrors one operation of LangGraph's ``batch`` with the semantics of its ``InMemoryStore``
-without a vector index. An item's value, a JSON object, is stored beforehand in the content-addressed blob
-store (its canonical JSON bytes); arguments, effects and results hold its hash. A search with a filter
-reads the values it filters through the registry's read-only blob reader, each checked against its hash.
+without a vector index. An item's value, a JSON object, travels with the put that stores it
+(``syscalls.carried``): its canonical JSON bytes are stored in the content-addressed blob store in the
+call's transaction; effects and results hold its hash. A search with a filter reads the values it filters
+in its transaction, else through the registry's read-only blob reader, each checked against its hash.
 
 Access: the items of a namespace are governed by its first element: the principal that first writes under
 it owns it; anyone else needs ``read`` or ``write`` on the scope ``store:<first element>`` (or ``*``);
@@ -18,11 +19,12 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time
+from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time, sha256_hex
 from kernel.abi import CallContext
 from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.graph_store import GraphStoreRepository, StoreItem
+from syscalls.carried import carried
 from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL
 
@@ -63,7 +65,10 @@ class PutArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     namespace: Annotated[list[Label], msgspec.Meta(min_length=1)]
     key: Key
     value_hash: Hash | None
-    """The SHA-256 of the value's canonical JSON bytes, stored beforehand; null deletes the item."""
+    """The SHA-256 of the value's canonical JSON bytes; null deletes the item."""
+    value: dict[str, Any] | None = None
+    """The value, which every live put that stores carries: its canonical JSON bytes must hash to
+    ``value_hash``, and are stored with the item."""
     ttl: Ttl | None = None
     """Minutes to live, from the call's time (refreshed by reads that ask for it); null: forever."""
 
@@ -233,14 +238,24 @@ def _compare(value: Any, wanted: Any) -> bool:
 
 
 def _values(ctx: CallContext, rows: list[StoreItem]) -> dict[str, Any]:
-    """The decoded values of ``rows``, read through the registry's blob reader."""
+    """The decoded values of ``rows``: those stored as the call's transaction sees them (its group's
+    puts included, not yet committed), the rest (a replay's scratch store holds none) through the
+    registry's blob reader; each checked against its key. Without a reader bound the search is refused
+    before anything is read, live and in replay alike."""
     reader = ctx.services.blob_reader
     if reader is None:
         raise KernelError(
             ErrorCode.NO_MEMORY_SERVICE, "no blob reader is bound: a search with a filter cannot read values"
         )
+    keys = sorted({row.value_hash for row in rows})
+    blobs = ctx.tx.graph_store.stored_values(keys)
+    for key, data in sorted(blobs.items()):  # the reader's check, and its detail, for these
+        if sha256_hex(data) != key:
+            raise KernelError(
+                ErrorCode.STORAGE_UNAVAILABLE, f"store value: blob {key} does not hash to its key"
+            )
     try:
-        blobs = reader(row.value_hash for row in rows)
+        blobs.update(reader(key for key in keys if key not in blobs))
     except LookupError as exc:
         raise KernelError(ErrorCode.STORAGE_UNAVAILABLE, f"store value: {exc}") from exc
     return {key: decode(data) for key, data in blobs.items()}
@@ -259,11 +274,17 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
     namespace = _text(args.namespace)
     found = store.item(namespace, args.key)
     if args.value_hash is None:
+        if args.value is not None:
+            raise KernelError(
+                ErrorCode.INVALID_ARGS, "value: a put that deletes (value_hash null) carries none"
+            )
         if found is not None:
             store.delete_item(namespace, args.key)
         deleted = found is not None and _live(found, ctx.now)
         return {"namespace": args.namespace, "key": args.key, "deleted": deleted}
     expires_at = None if args.ttl is None else _expiry(ctx.now, args.ttl)
+    data = None if args.value is None else canonical_bytes_of_own(args.value)
+    store.store_values(carried(ctx, [("value", args.value_hash, data)]))
     if owner is None:
         access.claim_unowned(prefix)
     if found is None and not store.has_namespace(namespace):  # an item there: its namespace is listed

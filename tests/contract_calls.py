@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from graph_values import carried, stored
 from sqlalchemy import Engine
 
 from journal.engine import open_engine
@@ -188,18 +189,18 @@ KERNEL_AND_PIPELINE: list[Call] = [
     ("memory.write", {**WRITE, "key": "timezone"}, PRINCIPAL),
 ]
 
-# LangGraph checkpoints (specs/langgraph.md): the agent claims thread t1 by its first put; the hashes name
-# blobs no call stores (the blob store is written outside the syscalls), so the scenario ends with every
-# reference deleted and verification finds none missing
-_H1, _H2, _H3 = "1" * 64, "2" * 64, "3" * 64
+# LangGraph checkpoints (specs/langgraph.md): the agent claims thread t1 by its first put; every value a
+# call stores travels with it (its bytes and their hash); a hash named alone is refused
+_R1, _R2, _R3 = (carried(data) for data in (b"checkpoint", b"messages 1", b"messages 2"))
+_H1 = _R1["hash"]
 _V1, _V2 = f"{1:032}.{0.25:016}", f"{2:032}.{0.5:016}"
 _PUT: dict[str, Any] = {
     "thread_id": "t1",
     "checkpoint_id": "1f0-c1",
-    "checkpoint": {"type": "msgpack", "hash": _H1},
+    "checkpoint": _R1,
     "metadata": {"source": "input", "step": -1, "parents": {}, "run_id": "run-a"},
     "channel_versions": {"messages": _V1},
-    "new_values": [{"channel": "messages", "version": _V1, "type": "msgpack", "hash": _H2}],
+    "new_values": [{"channel": "messages", "version": _V1, **_R2}],
 }
 _PUT_2: dict[str, Any] = {
     **_PUT,
@@ -208,7 +209,7 @@ _PUT_2: dict[str, Any] = {
     "metadata": {"source": "loop", "step": 0, "parents": {}, "run_id": "run-b"},
     "channel_versions": {"messages": _V2, "scratch": 1},
     "new_values": [
-        {"channel": "messages", "version": _V2, "type": "msgpack", "hash": _H3},
+        {"channel": "messages", "version": _V2, **_R3},
         {"channel": "scratch", "version": 1, "type": "empty"},
     ],
 }
@@ -218,8 +219,8 @@ _WRITES: dict[str, Any] = {
     "task_id": "task-1",
     "task_path": "~__pregel_pull, agent",
     "writes": [
-        {"channel": "messages", "type": "msgpack", "hash": _H2},
-        {"channel": "__error__", "type": "msgpack", "hash": _H3},
+        {"channel": "messages", **_R2},
+        {"channel": "__error__", **_R3},
     ],
 }
 GRAPH: list[Call] = [
@@ -238,6 +239,11 @@ GRAPH: list[Call] = [
         {**_PUT, "new_values": [{"channel": "x", "version": 1, "type": "msgpack"}]},
         AGENT,
     ),
+    (  # a hash named without its bytes: refused, whether or not anyone stored them
+        "graph.checkpoint.put",
+        {**_PUT, "checkpoint": {"type": "msgpack", "hash": _H1}},
+        AGENT,
+    ),
     ("graph.thread.copy", {"source_thread_id": "t1", "target_thread_id": "t2"}, AGENT),
     ("graph.thread.copy", {"source_thread_id": "t1", "target_thread_id": "t1"}, AGENT),  # invalid args
     ("graph.thread.prune", {"thread_ids": ["t2"]}, AGENT),
@@ -251,14 +257,15 @@ GRAPH: list[Call] = [
     ("graph.checkpoint.get", {"thread_id": "t2"}, AGENT),  # nothing left: null
 ]
 
-# LangGraph's store (specs/langgraph.md §9): the agent claims "prefs" by its first put; the hashes name
-# blobs no call stores, so no search filters (that would read them), and the scenario deletes every item
+# LangGraph's store (specs/langgraph.md §9): the agent claims "prefs" by its first put, which carries
+# its value; no search filters (an in-memory reference binds no blob reader: it would be refused there)
+_UTC, _CET = stored({"tz": "UTC"}), stored({"tz": "CET"})
 GRAPH_STORE: list[Call] = [
-    ("graph.store.put", {"namespace": ["prefs", "u1"], "key": "tz", "value_hash": _H1}, AGENT),
-    ("graph.store.put", {"namespace": ["prefs", "u2"], "key": "tz", "value_hash": _H2, "ttl": 1}, AGENT),
+    ("graph.store.put", {"namespace": ["prefs", "u1"], "key": "tz", **_UTC}, AGENT),
+    ("graph.store.put", {"namespace": ["prefs", "u2"], "key": "tz", **_CET, "ttl": 1}, AGENT),
     (
         "graph.store.put",
-        {"namespace": ["prefs", "u1"], "key": "tz", "value_hash": _H3},
+        {"namespace": ["prefs", "u1"], "key": "tz", **_CET},
         AGENT,
     ),  # keeps its place
     ("graph.store.get", {"namespace": ["prefs", "u1"], "key": "tz"}, AGENT),
@@ -268,9 +275,14 @@ GRAPH_STORE: list[Call] = [
     ("graph.store.list_namespaces", {"match_conditions": [{"match_type": "suffix", "path": ["*"]}]}, AGENT),
     ("graph.store.list_namespaces", {"max_depth": 1}, PRINCIPAL),  # not the owner's: nothing
     ("graph.store.get", {"namespace": ["prefs", "u1"], "key": "tz"}, PRINCIPAL),  # 10: denied
-    ("graph.store.put", {"namespace": ["prefs"], "key": "x", "value_hash": _H1}, PRINCIPAL),  # denied
+    ("graph.store.put", {"namespace": ["prefs"], "key": "x", **_UTC}, PRINCIPAL),  # denied
     ("graph.store.search", {"filter": {"a": {"$regex": "x"}}}, AGENT),  # invalid args
-    ("graph.store.put", {"namespace": [], "key": "x", "value_hash": _H1}, AGENT),  # invalid args
+    ("graph.store.put", {"namespace": [], "key": "x", **_UTC}, AGENT),  # invalid args
+    (  # a hash named without its value: refused alike whether or not anyone stored it
+        "graph.store.put",
+        {"namespace": ["prefs", "u3"], "key": "tz", "value_hash": _UTC["value_hash"]},
+        AGENT,
+    ),
     ("graph.store.put", {"namespace": ["prefs", "u1"], "key": "tz", "value_hash": None}, AGENT),
     ("graph.store.put", {"namespace": ["prefs", "u2"], "key": "tz", "value_hash": None}, AGENT),  # 15
     ("graph.store.get", {"namespace": ["prefs", "u2"], "key": "tz"}, AGENT),  # deleted: null

@@ -18,6 +18,20 @@ from kernel.clock import ManualClock
 from kernel.protocols import StorageError
 
 
+def put_many(engine: Engine, blobs: list[bytes]) -> list[str]:
+    """Store blobs for the reads under test, with the statement a call's transaction runs
+    (``blob_store.PUT_SQL``; nothing in arvis writes a blob outside a call); their keys, in order."""
+    keys = [blob_store.hash_of(blob) for blob in blobs]
+    with engine.begin() as connection:
+        rows = [{"hash": key, "data": blob} for key, blob in dict(zip(keys, blobs, strict=True)).items()]
+        connection.execute(text(blob_store.PUT_SQL), rows)
+    return keys
+
+
+def put(engine: Engine, data: bytes) -> str:
+    return put_many(engine, [data])[0]
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def engine(request: pytest.FixtureRequest, tmp_path: Path, clock: ManualClock) -> Engine:
     url = str(tmp_path / "blobs.db") if request.param == "sqlite" else request.getfixturevalue("pg_url")
@@ -30,7 +44,7 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path, clock: ManualClock) -
 def test_more_keys_than_a_batch_are_all_read_with_their_bytes(engine: Engine) -> None:
     blobs = [f"blob {index}".encode() * (index % 7 + 1) for index in range(2 * blob_store.BATCH + 1)]
     blobs.append(b"\x00\xff not text")
-    keys = blob_store.put_many(engine, blobs)
+    keys = put_many(engine, blobs)
     found = blob_store.get_many(engine, [*keys, keys[0]])  # a key asked twice is answered once
     assert found == dict(zip(keys, blobs, strict=True))
 
@@ -40,14 +54,14 @@ def test_nothing_asked_reads_nothing(engine: Engine) -> None:
 
 
 def test_a_key_not_stored_is_named(engine: Engine) -> None:
-    stored = blob_store.put(engine, b"here")
+    stored = put(engine, b"here")
     missing = blob_store.hash_of(b"not here")
     with pytest.raises(blob_store.BlobMissing, match=missing):
         blob_store.get_many(engine, [stored, missing])
 
 
 def test_bytes_that_no_longer_hash_to_their_key_are_named(engine: Engine) -> None:
-    key = blob_store.put(engine, b"original")
+    key = put(engine, b"original")
     with engine.begin() as connection:
         connection.execute(
             text("UPDATE graph_blobs SET data = :data WHERE hash = :hash"), {"data": b"x", "hash": key}
@@ -63,7 +77,7 @@ def test_reading_blobs_does_not_take_the_write_lock(tmp_path: Path, clock: Manua
     engine = open_engine(str(path), busy_timeout_ms=50)
     try:
         SqlJournalStore(engine, clock=clock)
-        key = blob_store.put(engine, b"stored before the lock")
+        key = put(engine, b"stored before the lock")
         with closing(sqlite3.connect(str(path), isolation_level=None)) as writer:
             writer.execute("BEGIN IMMEDIATE")
             writer.execute("INSERT INTO graph_blobs (hash, data) VALUES ('uncommitted', x'00')")
@@ -77,7 +91,7 @@ def test_reading_blobs_does_not_take_the_write_lock(tmp_path: Path, clock: Manua
 def test_every_number_of_keys_reads_exactly_those_keys(engine: Engine, count: int) -> None:
     """Keys are padded to a power of two (or to ``BATCH``) by repeating the last: the padding reads
     nothing more, and a key stored but not asked is not returned."""
-    keys = blob_store.put_many(engine, [f"blob {index}".encode() for index in range(count + 1)])
+    keys = put_many(engine, [f"blob {index}".encode() for index in range(count + 1)])
     asked = keys[:count]
     assert blob_store.get_many(engine, asked) == {
         key: blob_store.get_many(engine, [key])[key] for key in asked
@@ -90,7 +104,7 @@ def test_the_one_connection_of_a_memory_database_is_refused_inside_a_transaction
     transaction is open on it (what they would read is not committed), as a ``BEGIN`` on it was refused."""
     engine = open_engine(":memory:")
     SqlJournalStore(engine, clock=clock)
-    committed = blob_store.put(engine, b"committed")
+    committed = put(engine, b"committed")
     assert blob_store.get_many(engine, [committed]) == {committed: b"committed"}
     with engine.connect() as connection:  # its first statement begins the transaction (BEGIN IMMEDIATE)
         uncommitted = b"not committed"
@@ -115,7 +129,7 @@ def store(engine: Engine, clock: ManualClock) -> Iterator[SqlJournalStore]:
 
 def test_a_store_reads_blobs_on_its_own_connection(engine: Engine, store: SqlJournalStore) -> None:
     """Blobs committed by another connection are read, checked, and nothing stays open after."""
-    keys = blob_store.put_many(engine, [b"one", b"two"])
+    keys = put_many(engine, [b"one", b"two"])
     assert store.read_blobs([*keys, keys[0]]) == {keys[0]: b"one", keys[1]: b"two"}
     assert store.read_blobs([]) == {}
     assert _driver_idle(store._connection.connection.dbapi_connection)  # nothing left open
@@ -128,14 +142,14 @@ def test_a_store_reads_blobs_on_its_own_connection(engine: Engine, store: SqlJou
         )
     with pytest.raises(blob_store.BlobMissing, match=f"{keys[1]} does not hash to its key"):
         store.read_blobs(keys)
-    blob_store.put(engine, b"later")  # a write after the reads: the connection holds no lock or snapshot
+    put(engine, b"later")  # a write after the reads: the connection holds no lock or snapshot
     assert store.read_blobs([blob_store.hash_of(b"later")]) == {blob_store.hash_of(b"later"): b"later"}
 
 
 def test_a_store_refuses_to_read_blobs_inside_its_own_transaction(
     engine: Engine, store: SqlJournalStore
 ) -> None:
-    key = blob_store.put(engine, b"one")
+    key = put(engine, b"one")
     with pytest.raises(StorageError, match="must append"), store.transaction():
         with pytest.raises(StorageError, match="in a transaction"):
             store.read_blobs([key])

@@ -9,6 +9,7 @@ from typing import Any
 
 import journal_helpers as h
 import pytest
+from graph_values import carried
 
 from journal.content_digest import closed_contexts, content_digest
 from journal.engine import open_engine
@@ -691,7 +692,7 @@ def test_a_grant_the_principal_gave_the_operator_does_not_count_for_the_reopen_a
 def test_graph_state_of_the_principal_is_listed_as_not_undone(tmp_path: Path, capsys: Any) -> None:
     """The content digest does not cover LangGraph state and no call of the rollback undoes it: each thread
     and store prefix the principal owns or wrote into is listed, and the rollback exits 1."""
-    ref = {"type": "msgpack", "hash": "a" * 64}
+    ref = carried(b"checkpoint")
     put = {"thread_id": "t1", "checkpoint": ref}
     path = _journal(
         tmp_path,

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import Any, ClassVar
 
 import pg_cluster
+from graph_values import carried
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import T0
@@ -220,7 +221,8 @@ AGENTS = ("agent:a", "agent:b")
 THREADS = ("t", "T", "t-1", "t1", "tä", "té", "u", "日本", "\U0001d518x", "a b")
 NAMESPACES = ("", "child", "Child", "child:1", "c-d", "cd", "ä", "\U0001d518")
 CHANNELS = ("a", "B", "messages", "é", "__start__", "\U0001d518")
-HASHES = tuple(character * 64 for character in "0123456789abcdef")
+VALUES = tuple(carried(character.encode()) for character in "0123456789abcdef")
+"""Values as a call carries them (type msgpack, hash, bytes)."""
 ID_ALPHABET = "0123456789aAbBzZ-_.é\U0001d518"
 ids = st.text(alphabet=ID_ALPHABET, min_size=1, max_size=5)
 versions = st.one_of(
@@ -242,14 +244,7 @@ def put_args(draw: st.DrawFn) -> dict[str, Any]:
     for channel, version in channel_versions.items():  # some versions never stored: left out when read
         kind = draw(st.sampled_from(["value", "value", "empty", "missing"]))
         if kind == "value":
-            new_values.append(
-                {
-                    "channel": channel,
-                    "version": version,
-                    "type": "msgpack",
-                    "hash": draw(st.sampled_from(HASHES)),
-                }
-            )
+            new_values.append({"channel": channel, "version": version, **draw(st.sampled_from(VALUES))})
         elif kind == "empty":
             new_values.append({"channel": channel, "version": version, "type": EMPTY_VALUE, "hash": None})
     return {
@@ -257,7 +252,7 @@ def put_args(draw: st.DrawFn) -> dict[str, Any]:
         "checkpoint_ns": draw(st.sampled_from(NAMESPACES)),
         "checkpoint_id": draw(ids),
         "parent_checkpoint_id": draw(st.none() | ids),
-        "checkpoint": {"type": "msgpack", "hash": draw(st.sampled_from(HASHES))},
+        "checkpoint": draw(st.sampled_from(VALUES)),
         "metadata": draw(metadata),
         "channel_versions": channel_versions,
         "new_values": new_values,
@@ -274,7 +269,7 @@ def put_writes_args(draw: st.DrawFn) -> dict[str, Any]:
         "checkpoint_id": draw(ids),
         "task_id": draw(st.sampled_from(["task-1", "Task-2", "é"])),
         "task_path": draw(st.sampled_from(["", "~a", "~B"])),
-        "writes": [{"channel": channel, "type": "msgpack", "hash": HASHES[3]} for channel in writes],
+        "writes": [{"channel": channel, **VALUES[3]} for channel in writes],
     }
 
 
@@ -388,11 +383,11 @@ def _long_thread(kernel: Kernel, seed: int, channels: tuple[str, ...] = CHANNELS
                 "checkpoint_ns": checkpoint_ns,
                 "checkpoint_id": checkpoint_id,
                 "parent_checkpoint_id": parent,
-                "checkpoint": {"type": "msgpack", "hash": rng.choice(HASHES)},
+                "checkpoint": rng.choice(VALUES),
                 "metadata": {"step": step, "source": "loop" if step % 7 else "input", "rare": step % 97 == 0},
                 "channel_versions": channel_versions,
                 "new_values": [
-                    {"channel": channel, "version": version, "type": "msgpack", "hash": rng.choice(HASHES)}
+                    {"channel": channel, "version": version, **rng.choice(VALUES)}
                     for channel, version in channel_versions.items()
                     if rng.random() < 0.9
                 ],
@@ -404,7 +399,7 @@ def _long_thread(kernel: Kernel, seed: int, channels: tuple[str, ...] = CHANNELS
                     "checkpoint_ns": checkpoint_ns,
                     "checkpoint_id": checkpoint_id,
                     "task_id": f"task-{step % 5}",
-                    "writes": [{"channel": "a", "type": "msgpack", "hash": HASHES[1]}],
+                    "writes": [{"channel": "a", **VALUES[1]}],
                 }
                 assert kernel.call("graph.checkpoint.put_writes", writes, principal=AGENTS[0]).ok
             parent = checkpoint_id

@@ -21,15 +21,14 @@ from typing import Any
 import pg_cluster
 import psycopg
 import pytest
+from graph_values import stored
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import T0
 
-from arvis.canonical import canonical_bytes
-from journal import blob_store
 from journal.partition_manifest import ManifestError, read_manifest
 from journal.partition_verify import PartitionedReport, verify_partitioned
-from journal.store import APPEND_LOCK, SqlJournalStore
+from journal.store import APPEND_LOCK
 from kernel.arguments import record_args
 from kernel.clock import ManualClock
 from kernel.partition_routing import (
@@ -330,13 +329,9 @@ def _mixed_workload(router: PartitionedKernel) -> None:
     )
     assert ended
     namespace_owner = users[3][0]
-    value = canonical_bytes({"n": 1})
-    store = router.kernels[partition_of(namespace_owner, P)].store
-    assert isinstance(store, SqlJournalStore)
-    digest = blob_store.put(store.engine, value)
     put = router.call(
         "graph.store.put",
-        {"namespace": [namespace_owner, "a"], "key": "k", "value_hash": digest},
+        {"namespace": [namespace_owner, "a"], "key": "k", **stored({"n": 1})},
         principal=ADMIN,
     )
     assert put.ok and put.partition == partition_of(namespace_owner, P)

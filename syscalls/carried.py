@@ -1,0 +1,54 @@
+"""The values a graph call carries (specs/langgraph.md §2): content enters with the call that stores it.
+
+A ``graph.checkpoint.put``, ``graph.checkpoint.put_writes`` or ``graph.store.put`` names each value it
+stores by its hash *and* carries its bytes; the handler recomputes the hash (so does every replay, from
+the journaled arguments), refuses a mismatch, and stores the bytes in the call's own transaction. A call
+never points at bytes it did not bring: whether anyone stored them, and whose they are, is never asked,
+so no reference can make a journal unverifiable or tell one principal what another stored.
+
+Calls recorded before this rule (the arguments named hashes alone, the bytes stored beforehand outside
+any call) replay as they were recorded: a reference by hash alone is accepted only when re-executing an
+entry that was accepted (``CallContext.recorded``); a live call naming a hash alone is refused
+``graph_value_not_carried``, whether or not the bytes are stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from arvis.canonical import sha256_hex
+from kernel.abi import CallContext
+from kernel.errors import ErrorCode, KernelError
+
+__all__ = ["Named", "carried"]
+
+Named = tuple[str, str, bytes | None]
+"""A value a call names: what it is (for the detail), its hash, and its bytes when the call carries them."""
+
+_ACCEPTED = b'{"ok":true'
+"""How an accepted entry's journaled result begins (canonical JSON: ``ok`` sorts before ``value``)."""
+
+
+def carried(ctx: CallContext, named: Iterable[Named]) -> dict[str, bytes]:
+    """The blobs to store (hash -> bytes) for the values the call names, in order; called once every
+    other check of the call has passed, so a refusal here comes last, as it would have come never in
+    the calls recorded before it. Refused: bytes that do not hash to the hash named (``invalid_args``),
+    a hash named without its bytes (``graph_value_not_carried``) unless re-executing an accepted entry
+    recorded before the rule."""
+    blobs: dict[str, bytes] = {}
+    legacy = ctx.recorded is not None and ctx.recorded.startswith(_ACCEPTED)
+    for what, key, data in named:
+        if data is None:
+            if legacy:
+                continue
+            raise KernelError(
+                ErrorCode.GRAPH_VALUE_NOT_CARRIED,
+                f"{what}: value {key} is named without its bytes; a call carries every value it stores",
+            )
+        actual = sha256_hex(data)
+        if actual != key:
+            raise KernelError(
+                ErrorCode.INVALID_ARGS, f"{what}: the bytes carried hash to {actual}, not to {key}"
+            )
+        blobs[key] = data
+    return blobs

@@ -1,0 +1,18 @@
+"""Values as a graph call carries them (specs/langgraph.md §2): the bytes, base64, with their hash."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from arvis.canonical import canonical_bytes, sha256_hex
+
+
+def carried(data: bytes, value_type: str = "msgpack") -> dict[str, str]:
+    """A Ref (or a write's value fields) carrying ``data``."""
+    return {"type": value_type, "hash": sha256_hex(data), "data": base64.b64encode(data).decode("ascii")}
+
+
+def stored(value: dict[str, Any]) -> dict[str, Any]:
+    """The ``value_hash`` and ``value`` fields of a ``graph.store.put`` storing ``value``."""
+    return {"value_hash": sha256_hex(canonical_bytes(value)), "value": value}
