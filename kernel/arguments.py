@@ -13,6 +13,7 @@ __all__ = [
     "MAX_ARGS_BYTES",
     "MAX_NAME_LENGTH",
     "MAX_PRINCIPAL_LENGTH",
+    "MAX_VALUE_ARGS_BYTES",
     "REFUSED_ARGS_MARKER",
     "check_principal",
     "check_refused",
@@ -21,14 +22,18 @@ __all__ = [
 ]
 
 MAX_ARGS_BYTES = 65_536
+MAX_VALUE_ARGS_BYTES = 16 * 1024 * 1024
+"""The limit of a call that carries the values it stores (a LangGraph checkpoint, a store item): its
+table row says so (``SyscallSpec.max_args_bytes``)."""
 MAX_NAME_LENGTH = 128
 MAX_PRINCIPAL_LENGTH = 256
 REFUSED_ARGS_MARKER = "$refused_args"
 
 
-def record_args(args: object) -> bytes:
-    """The canonical bytes to journal for ``args``; arguments with no acceptable form are recorded
-    as ``{"$refused_args": reason}`` so that the refusal replays identically."""
+def record_args(args: object, limit: int = MAX_ARGS_BYTES) -> bytes:
+    """The canonical bytes to journal for ``args``; arguments with no acceptable form (or longer than
+    ``limit``, the syscall's own) are recorded as ``{"$refused_args": reason}`` so that the refusal replays
+    identically."""
     try:
         data = canonical_bytes(args)
     except (CanonicalEncodingError, RecursionError) as exc:
@@ -36,10 +41,8 @@ def record_args(args: object) -> bytes:
         return canonical_bytes({REFUSED_ARGS_MARKER: f"arguments have no JSON form: {reason}"})
     except Exception as exc:  # a caller's object that fails when read (a broken mapping, say)
         return canonical_bytes({REFUSED_ARGS_MARKER: f"arguments could not be read: {type(exc).__name__}"})
-    if len(data) > MAX_ARGS_BYTES:
-        return canonical_bytes(
-            {REFUSED_ARGS_MARKER: f"arguments exceed {MAX_ARGS_BYTES} bytes ({len(data)})"}
-        )
+    if len(data) > limit:
+        return canonical_bytes({REFUSED_ARGS_MARKER: f"arguments exceed {limit} bytes ({len(data)})"})
     return data
 
 

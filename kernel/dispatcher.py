@@ -163,10 +163,11 @@ class Kernel:
             with self._clock_lock:
                 recorded_at = format_time(self.clock.now())
             claimed = record_text(principal, MAX_PRINCIPAL_LENGTH)
+            syscall = record_text(name, MAX_NAME_LENGTH)
             return RecordedCall(
-                syscall=record_text(name, MAX_NAME_LENGTH),
+                syscall=syscall,
                 principal=claimed,
-                args=record_args({} if args is None else args),
+                args=record_args({} if args is None else args, self.table.args_limit(syscall)),
                 recorded_at=recorded_at,
                 identity_refused=not self._admitted(claimed, credential),
             )

@@ -192,12 +192,19 @@ class PartitionedKernel:
 
     # --- routing ------------------------------------------------------------------------------------
 
+    def _recorded(self, syscall: str, args: object) -> tuple[bytes, object]:
+        """The arguments' recorded bytes (within the syscall's limit, as each partition's kernel records
+        them) and the value decoded from them: the router routes the bytes and hands the kernel the value,
+        whose recorded form is those bytes again, so a call is journaled in the partition its journaled
+        arguments route to, even if the caller changes its object meanwhile."""
+        recorded = record_args({} if args is None else args, self.kernels[0].table.args_limit(syscall))
+        return recorded, decode(recorded)
+
     def route(self, name: object, args: object = None) -> Route:
         """Where a call with these name and arguments goes (``kernel.partition_routing.route`` of its
         recorded form)."""
-        return route(
-            record_text(name, MAX_NAME_LENGTH), record_args({} if args is None else args), *self._keyed
-        )
+        syscall = record_text(name, MAX_NAME_LENGTH)
+        return route(syscall, self._recorded(syscall, args)[0], *self._keyed)
 
     @property
     def _keyed(self) -> tuple[int, PartitionKey]:
@@ -232,8 +239,9 @@ class PartitionedKernel:
         """Execute one syscall in the partition(s) its route names; never raises. ``partition`` pins a
         call that names no subject (``kernel.record``, a review by request id) to that partition
         instead of partition 0; any other pin must agree with the route."""
-        recorded, fixed = _recorded(args)  # encoded once: routed and journaled as the same bytes
-        placed = self._pinned(route(record_text(name, MAX_NAME_LENGTH), recorded, *self._keyed), partition)
+        syscall = record_text(name, MAX_NAME_LENGTH)
+        recorded, fixed = self._recorded(syscall, args)  # routed and journaled as the same bytes
+        placed = self._pinned(route(syscall, recorded, *self._keyed), partition)
         if isinstance(placed, RoutedResult):
             return placed
         if placed.refused:
@@ -261,8 +269,9 @@ class PartitionedKernel:
                 routes.append(Route((0,), bound=False))  # the kernel refuses the malformed call as it does
                 shares.setdefault(0, []).append((position, each))
                 continue
-            recorded, fixed = _recorded(each[1])
-            placed = route(record_text(each[0], MAX_NAME_LENGTH), recorded, *self._keyed)
+            syscall = record_text(each[0], MAX_NAME_LENGTH)
+            recorded, fixed = self._recorded(syscall, each[1])
+            placed = route(syscall, recorded, *self._keyed)
             if placed.refused:
                 routes.append(_refusal(placed.refused))
                 continue
@@ -423,11 +432,3 @@ def _namespaces(values: list[Any], args: object) -> list[list[str]]:
 
 _ALONE = contextlib.nullcontext()
 """What a call written to one partition holds: nothing beyond that partition's kernel."""
-
-
-def _recorded(args: object) -> tuple[bytes, object]:
-    """The arguments' recorded bytes and the value decoded from them: the router routes the bytes and
-    hands the kernel the value, whose recorded form is those bytes again, so a call is journaled in the
-    partition its journaled arguments route to, even if the caller changes its object meanwhile."""
-    recorded = record_args({} if args is None else args)
-    return recorded, decode(recorded)

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from kernel.abi import CallContext
+from kernel.arguments import MAX_ARGS_BYTES
 
 __all__ = [
     "Handler",
@@ -67,6 +68,8 @@ class SyscallSpec:
     support: Support
     summary: str
     replay_policy: ReplayPolicy = ReplayPolicy.JOURNAL_ONLY_REPLAY
+    max_args_bytes: int = MAX_ARGS_BYTES
+    """The longest canonical arguments the call accepts (more is refused ``invalid_args``, journaled)."""
 
 
 class SyscallTable(Mapping[str, SyscallSpec]):
@@ -91,6 +94,11 @@ class SyscallTable(Mapping[str, SyscallSpec]):
     def retired(self) -> frozenset[str]:
         """The names retired from this table (none of them is in it)."""
         return self._retired
+
+    def args_limit(self, name: str) -> int:
+        """The argument limit of the call ``name`` (the kernel's default for a name outside the table)."""
+        spec = self._specs.get(name)
+        return MAX_ARGS_BYTES if spec is None else spec.max_args_bytes
 
     def __getitem__(self, name: str) -> SyscallSpec:
         return self._specs[name]

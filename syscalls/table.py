@@ -6,6 +6,7 @@ leaves the table only into ``RETIRED``, never to be registered again."""
 
 from __future__ import annotations
 
+from kernel.arguments import MAX_VALUE_ARGS_BYTES
 from kernel.table import Service, Support, SyscallSpec, SyscallTable
 from syscalls import access, graph, graph_store, kernel_calls, memory_long, pipeline, working_memory
 
@@ -294,6 +295,7 @@ SYSCALL_TABLE = SyscallTable(
             service=Service.ALWAYS,
             support=Support.EXTENSION,
             summary="store a LangGraph checkpoint",
+            max_args_bytes=MAX_VALUE_ARGS_BYTES,  # the values stored come with the call
         ),
         SyscallSpec(
             name="graph.checkpoint.put_writes",
@@ -303,6 +305,7 @@ SYSCALL_TABLE = SyscallTable(
             service=Service.ALWAYS,
             support=Support.EXTENSION,
             summary="store a task's pending writes against a checkpoint",
+            max_args_bytes=MAX_VALUE_ARGS_BYTES,  # the values stored come with the call
         ),
         SyscallSpec(
             name="graph.checkpoint.get",
@@ -385,6 +388,7 @@ SYSCALL_TABLE = SyscallTable(
             service=Service.ALWAYS,
             support=Support.EXTENSION,
             summary="store (or, with a null value, delete) an item of the LangGraph store",
+            max_args_bytes=MAX_VALUE_ARGS_BYTES,  # the values stored come with the call
         ),
         SyscallSpec(
             name="graph.store.get",

@@ -100,8 +100,8 @@ ACCESS: list[Call] = [
 # format 2 (access-and-pipelines.md §1.7): the operator creates (and owns) the context, and lets the agent
 # read and write it
 AWMU: list[Call] = [
-    ("access.grant", {"principal": AGENT, "capability": "read", "scope": "campaign"}, OPERATOR),  # 1
-    ("access.grant", {"principal": AGENT, "capability": "write", "scope": "campaign"}, OPERATOR),
+    ("access.grant", {"principal": AGENT, "capability": "read", "scope": "context:campaign"}, OPERATOR),  # 1
+    ("access.grant", {"principal": AGENT, "capability": "write", "scope": "context:campaign"}, OPERATOR),
     ("memory.awmu.create", {"context_id": "campaign"}, OPERATOR),  # 3
     ("memory.awmu.create", {"context_id": "campaign"}, OPERATOR),  # 4 context exists
     ("memory.awmu.seed", {"context_id": "campaign", "text": "The king is alive", "pinned": True}, OPERATOR),

@@ -267,7 +267,7 @@ def mixed_calls(rng: random.Random, writer: int) -> Iterator[tuple[str, dict[str
     for capability in ("read", "write"):
         yield (
             "access.grant",
-            {"principal": agent, "capability": capability, "scope": "shared"},
+            {"principal": agent, "capability": capability, "scope": "context:shared"},
             "operator:faults",
         )
     yield ("memory.awmu.create", {"context_id": "shared"}, agent)  # only the first writer's succeeds

@@ -11,7 +11,7 @@ def test_a_canonize_grant_allows_review_in_its_context_only() -> None:
         for context in ("c1", "c2"):
             kernel.call("memory.awmu.create", {"context_id": context}, principal="operator:o")
             # format 2: asking for canonization in the operator's context takes write there
-            write = {"principal": "agent:gm", "capability": "write", "scope": context}
+            write = {"principal": "agent:gm", "capability": "write", "scope": f"context:{context}"}
             assert kernel.call("access.grant", write, principal="operator:o").ok
         requests = {}
         for context in ("c1", "c2"):
@@ -34,7 +34,7 @@ def test_a_canonize_grant_allows_review_in_its_context_only() -> None:
         assert refused.error is not None and refused.error.code == "memory_policy_denied"
         granted = kernel.call(
             "access.grant",
-            {"principal": "agent:lead", "capability": "canonize", "scope": "c1"},
+            {"principal": "agent:lead", "capability": "canonize", "scope": "context:c1"},
             principal="operator:o",
         )
         assert granted.ok

@@ -144,8 +144,8 @@ FAMILIES: dict[str, list[h.Call]] = {
     "memory": [
         ("memory.write", LANGUAGE, OWNER),
         ("memory.write", {**LANGUAGE, "key": "timezone"}, OWNER),
-        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),
-        ("access.grant", {"principal": EVIL, "capability": "revoke", "scope": "u1"}, ADMIN),
+        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "user:u1"}, ADMIN),
+        ("access.grant", {"principal": EVIL, "capability": "revoke", "scope": "user:u1"}, ADMIN),
         ("memory.write", {**LANGUAGE, "source": "proposed", "value_ref": "evil", "replace": True}, EVIL),
         ("memory.write", {**LANGUAGE, "key": "no_ads", "source": "proposed"}, EVIL),
         ("memory.revoke", {"user_id": "u1", "key": "timezone"}, EVIL),
@@ -155,7 +155,7 @@ FAMILIES: dict[str, list[h.Call]] = {
         CONTEXT,
         SEED_PARIS,
         # format 2: proposing and asking for canonization in the administrator's context take write
-        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "c1"}, ADMIN),
+        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "context:c1"}, ADMIN),
         (
             "memory.awmu.seed",
             {"context_id": "c1", "text": "The user likes tea", "authority": "RELIABLE"},
@@ -172,15 +172,15 @@ FAMILIES: dict[str, list[h.Call]] = {
         ("memory.awmu.assemble", {"context_id": "c1"}, READER),
     ],
     "access": [
-        ("access.grant", {"principal": "agent:helper", "capability": "read", "scope": "u1"}, ADMIN),
+        ("access.grant", {"principal": "agent:helper", "capability": "read", "scope": "user:u1"}, ADMIN),
         ("access.grant", {"principal": "agent:friend", "capability": "write", "scope": "*"}, "admin:rogue"),
-        ("access.revoke", {"principal": "agent:helper", "capability": "read", "scope": "u1"}, "admin:rogue"),
+        ("access.revoke", {"principal": "agent:helper", "capability": "read", "scope": "user:u1"}, "admin:rogue"),
         ("access.list", {}, "admin:rogue"),
     ],
     "pipeline": [
         ("memory.write", LANGUAGE, OWNER),
-        ("access.grant", {"principal": EVIL, "capability": "read", "scope": "u1"}, ADMIN),
-        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),  # to begin a run
+        ("access.grant", {"principal": EVIL, "capability": "read", "scope": "user:u1"}, ADMIN),
+        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "user:u1"}, ADMIN),  # to begin a run
         ("pipeline.begin", {"user_id": "u1", "run_id": "held"}, EVIL),
         ("memory.snapshot", {"user_id": "u1", "run_id": "held"}, EVIL),
         ("pipeline.begin", {"user_id": "u1", "run_id": "done"}, EVIL),
@@ -216,7 +216,7 @@ DECIDED: list[h.Call] = [
         {"context_id": "c1", "text": "The dragon sleeps.", "source": "dm", "confidence": 0.9},
         ADMIN,
     ),  # 5: queued for review (r5)
-    ("access.grant", {"principal": EVIL, "capability": "canonize", "scope": "c1"}, ADMIN),  # 6
+    ("access.grant", {"principal": EVIL, "capability": "canonize", "scope": "context:c1"}, ADMIN),  # 6
     ("memory.awmu.review", {"request_id": "c4", "decision": "approve"}, EVIL),  # 7: u3-0 is CANON
     ("memory.awmu.review", {"request_id": "r5", "decision": "reject"}, EVIL),  # 8
     ("memory.awmu.assemble", {"context_id": "c1"}, READER),  # 9
@@ -322,7 +322,7 @@ def test_a_canon_unit_and_a_unit_of_several_sources_are_restored(
     assert report["compensating_calls"][1]["args"] == {
         "principal": FIXER,
         "capability": "canonize",
-        "scope": "c1",
+        "scope": "context:c1",
     }
     assert report["not_undone"] == [] and report["dependents"] == []
     assert report["content_digest"]["after_rollback"] == report["content_digest"]["replay_without_principal"]
@@ -361,7 +361,7 @@ def test_a_unit_whose_stored_record_differs_is_re_seeded(tmp_path: Path, capsys:
         [
             (CONTEXT[0], {**CONTEXT[1], "config": {**CONTEXT[1]["config"], "trust_enabled": False}}, ADMIN),
             ("memory.awmu.seed", {"context_id": "c1", "text": "The king is dead.", "rank": 700}, ADMIN),  # 2
-            ("access.grant", {"principal": EVIL, "capability": "write", "scope": "c1"}, ADMIN),  # 3
+            ("access.grant", {"principal": EVIL, "capability": "write", "scope": "context:c1"}, ADMIN),  # 3
             (
                 "memory.awmu.propose",
                 {
@@ -397,7 +397,7 @@ def test_a_later_call_that_built_on_the_principal_is_reported(tmp_path: Path, ca
             "operator:planner",
         ),  # 6: reinforces it
         ("memory.write", LANGUAGE, OWNER),  # 7
-        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),  # 8
+        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "user:u1"}, ADMIN),  # 8
         ("memory.write", {**LANGUAGE, "value_ref": "evil", "replace": True}, EVIL),  # 9
         (
             "memory.revoke",
@@ -641,8 +641,8 @@ def test_a_rollback_marker_recorded_by_a_non_operator_is_an_ordinary_call(
         tmp_path,
         [
             ("memory.write", LANGUAGE, OWNER),
-            ("access.grant", {"principal": EVIL, "capability": "write", "scope": "u1"}, ADMIN),
-            ("access.grant", {"principal": "agent:b", "capability": "write", "scope": "u1"}, ADMIN),
+            ("access.grant", {"principal": EVIL, "capability": "write", "scope": "user:u1"}, ADMIN),
+            ("access.grant", {"principal": "agent:b", "capability": "write", "scope": "user:u1"}, ADMIN),
             ("memory.write", {**LANGUAGE, "key": "no_ads", "source": "proposed"}, EVIL),
             ("kernel.record", forged, "agent:b"),
             ("memory.write", {**LANGUAGE, "key": "no_ads", "source": "proposed", "replace": True}, "agent:b"),
@@ -670,7 +670,7 @@ def test_a_grant_the_principal_gave_the_operator_does_not_count_for_the_reopen_a
             ),
             ("memory.awmu.seed", {"context_id": "c1", "text": "The king is dead."}, ADMIN),  # 2
             ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u2-0"}, ADMIN),  # 3: c3 PENDING
-            ("access.grant", {"principal": FIXER, "capability": "canonize", "scope": "c1"}, rogue),  # 4
+            ("access.grant", {"principal": FIXER, "capability": "canonize", "scope": "context:c1"}, rogue),  # 4
             ("memory.awmu.review", {"request_id": "c3", "decision": "reject"}, rogue),  # 5
         ],
     )

@@ -77,6 +77,13 @@ def _calls(ref: dict[str, Any], store_value: dict[str, Any], thread: str) -> lis
     ]
 
 
+def _own(kernel: Kernel, principal: str, *threads: str) -> None:
+    """Create each thread and the store namespace of that name as ``principal``'s (format 4)."""
+    for thread in threads:
+        assert kernel.call("graph.thread.create", {"thread_id": thread}, principal=principal).ok
+        assert kernel.call("graph.namespace.create", {"prefix": thread}, principal=principal).ok
+
+
 def _has(db: Path, key: str) -> bool:
     with sqlite3.connect(db) as connection:
         return connection.execute("SELECT 1 FROM graph_blobs WHERE hash = ?", (key,)).fetchone() is not None
@@ -86,6 +93,7 @@ def test_a_hash_of_bytes_never_stored_is_refused_journaled_and_the_journal_verif
     db: Path, kernel: Kernel
 ) -> None:
     value = {"never": "stored"}
+    _own(kernel, A, "t1")
     for syscall, args in _calls(_named(SECRET), {"value_hash": sha256_hex(canonical_bytes(value))}, "t1"):
         result = kernel.call(syscall, args, principal=A)
         assert result.error is not None and result.error.code == "graph_value_not_carried", (syscall, result)
@@ -98,6 +106,7 @@ def test_a_hash_of_bytes_never_stored_is_refused_journaled_and_the_journal_verif
 def test_bytes_that_do_not_hash_to_the_hash_named_are_refused(db: Path, kernel: Kernel) -> None:
     forged = {**_named(SECRET), "data": base64.b64encode(b"something else").decode()}
     value = {"n": 1}
+    _own(kernel, A, "t1")
     for syscall, args in _calls(forged, {"value_hash": "0" * 64, "value": value}, "t1"):
         result = kernel.call(syscall, args, principal=A)
         assert result.error is not None and result.error.code == "invalid_args", (syscall, result)
@@ -108,6 +117,7 @@ def test_bytes_that_do_not_hash_to_the_hash_named_are_refused(db: Path, kernel: 
 
 def test_a_value_carried_is_stored_with_its_call_and_read_back(db: Path, kernel: Kernel) -> None:
     value = {"tz": "UTC"}
+    _own(kernel, A, "t1")
     for syscall, args in _calls(carried(SECRET), stored(value), "t1"):
         assert kernel.call(syscall, args, principal=A).ok, syscall
     assert _has(db, sha256_hex(SECRET)) and _has(db, sha256_hex(canonical_bytes(value)))
@@ -126,6 +136,8 @@ def test_naming_another_principals_value_answers_as_for_a_value_nobody_stored(
     """A stores a value; B names its hash in B's own thread and namespace: B gets exactly the refusal it
     gets for a hash nobody stored (the detail differs only by the hash), and nothing of A's."""
     value = {"secret": 1}
+    _own(kernel, A, "a-thread")
+    _own(kernel, B, "b-thread")
     for syscall, args in _calls(carried(SECRET), stored(value), "a-thread"):
         assert kernel.call(syscall, args, principal=A).ok, syscall
     guessed = _calls(_named(SECRET), {"value_hash": sha256_hex(canonical_bytes(value))}, "b-thread")
@@ -144,4 +156,29 @@ def test_naming_another_principals_value_answers_as_for_a_value_nobody_stored(
     assert kernel.call("graph.store.get", {"namespace": ["b-thread"], "key": "k"}, principal=B).value == {
         "item": None
     }
+    assert _verified(db)
+
+
+def test_values_up_to_the_graph_calls_own_limit_are_carried(db: Path, kernel: Kernel) -> None:
+    """A checkpoint's values come with its call, so the three value-carrying calls take arguments of up to
+    ``MAX_VALUE_ARGS_BYTES`` (a conversation's checkpoint outgrows 64 KiB fast); every other call keeps
+    the kernel's 65 536 bytes, and a call over its limit is refused, journaled."""
+    big = bytes(range(256)) * 4096  # 1 MiB
+    big_value = {"history": "x" * 1_000_000}
+    _own(kernel, A, "t9")
+    for syscall, args in _calls(carried(big), stored(big_value), "t9"):
+        assert kernel.call(syscall, args, principal=A).ok, syscall
+    assert _has(db, sha256_hex(big))
+    note = {"user_id": "u1", "key": "language", "memory_type": "preference", "source": "explicit_user"}
+    too_long = kernel.call("memory.write", note | {"notes": "x" * 70_000}, principal="user:u1")
+    assert too_long.error is not None and too_long.error.code == "invalid_args" and too_long.seq is not None
+    assert "exceed 65536 bytes" in too_long.error.detail
+    over = kernel.call(
+        "graph.store.put", {"namespace": ["t9"], "key": "k2", **stored({"x": "y" * 17_000_000})}, principal=A
+    )
+    assert (
+        over.error is not None
+        and over.error.code == "invalid_args"
+        and "exceed 16777216 bytes" in over.error.detail
+    )
     assert _verified(db)

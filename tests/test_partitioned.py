@@ -137,8 +137,8 @@ def test_the_partition_function_is_fixed_for_ever() -> None:
         ("graph.thread.delete", {"thread_id": "t-3"}, ["t-3"]),
         ("graph.store.put", {"namespace": ["docs", "a"], "key": "k", "value_hash": None}, ["docs"]),
         ("graph.store.search", {"namespace_prefix": ["docs"]}, ["docs"]),
-        ("access.grant", {"principal": "agent:x", "capability": "read", "scope": "alice"}, ["alice"]),
-        ("access.revoke", {"principal": "agent:x", "capability": "read", "scope": "chat-9"}, ["chat-9"]),
+        ("access.grant", {"principal": "agent:x", "capability": "read", "scope": "user:alice"}, ["alice"]),
+        ("access.revoke", {"principal": "agent:x", "capability": "read", "scope": "context:chat-9"}, ["chat-9"]),
         (
             "access.grant",
             {"principal": "a:x", "capability": "read", "scope": "store:docs"},
@@ -367,13 +367,13 @@ def test_a_star_grant_reaches_every_partition_and_says_so(router: PartitionedKer
         own = router.kernels[index].call("access.list", {}, principal=ADMIN)
         assert own.value["grants"] == [{"capability": "read", "principal": "agent:z", "scope": "*"}]
     scoped = router.call(
-        "access.grant", {"principal": "agent:z", "capability": "write", "scope": "alice"}, principal=ADMIN
+        "access.grant", {"principal": "agent:z", "capability": "write", "scope": "user:alice"}, principal=ADMIN
     )
     assert scoped.partition == partition_of("alice", P) and scoped.parts == ()
     listed = router.call("access.list", {"principal": "agent:z"}, principal=ADMIN)
     assert listed.value["grants"] == [
         {"capability": "read", "principal": "agent:z", "scope": "*"},
-        {"capability": "write", "principal": "agent:z", "scope": "alice"},
+        {"capability": "write", "principal": "agent:z", "scope": "user:alice"},
     ]
     revoked = router.call("access.revoke", {"principal": "agent:z", "capability": "read"}, principal=ADMIN)
     assert revoked.ok and all(part.value["removed"] for _, part in revoked.parts)

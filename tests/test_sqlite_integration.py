@@ -121,7 +121,7 @@ def test_reopen_keeps_state_and_continues_the_chain(db: Path, kernel_factory: Ca
     first = kernel_factory(str(db), journal_id="j-reopen")
     populate(first)
     for reader in ("audit", "a"):  # the readers of this test, granted through the journal
-        grant = {"principal": reader, "capability": "read", "scope": "u1"}
+        grant = {"principal": reader, "capability": "read", "scope": "user:u1"}
         assert first.call("access.grant", grant, principal="operator:test").ok
     listing = first.call("memory.list", {"user_id": "u1", "include_inactive": True}, principal="audit").value
     rows = state_rows(first)
