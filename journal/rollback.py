@@ -19,6 +19,7 @@ from journal.content_digest import entry_content, stored_body, unit_content
 from journal.engine import fetch_tuples
 from journal.forensics import Tracer
 from journal.schema import (
+    FORMAT_VERSION,
     awmu_canon_requests,
     awmu_contexts,
     awmu_events,
@@ -32,10 +33,12 @@ from journal.schema import (
     graph_thread_owners,
     graph_writes,
     journal,
+    journal_header,
     memory_entries,
     pipeline_runs,
 )
-from kernel.access import Capability, Grant, granted
+from kernel.access import Capability, Grant, ScopeKind, granted, scope_of
+from kernel.formats import rules_of
 
 __all__ = ["PlannedCall", "RollbackPlan", "plan_rollback"]
 
@@ -64,6 +67,11 @@ class _Side:
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
         self.tables = set(inspect(connection).get_table_names())
+        version = None
+        if "journal_header" in self.tables:
+            version = connection.execute(select(journal_header.c.format_version)).scalar()
+        self.rules = rules_of(FORMAT_VERSION if version is None else int(version)).access
+        """The journal's access rules: how a grant names a context (``kernel.access.scope_of``)."""
 
     def entry(self, user_id: str, key: str) -> dict[str, Any] | None:
         """The entry in force for (user, key): neither revoked nor superseded; None when there is none."""
@@ -455,10 +463,11 @@ def _as_canonizer(
             for capability, scope in held
             if capability in {member.value for member in Capability}  # a hand-edited row grants nothing
         ]
-        if not context or granted(holds, Capability.CANONIZE, context):
+        scope = scope_of(now.rules, ScopeKind.CONTEXT, context)
+        if not context or granted(holds, Capability.CANONIZE, scope):
             wrapped.extend(group)
             continue
-        grant = {"principal": operator, "capability": "canonize", "scope": context}
+        grant = {"principal": operator, "capability": "canonize", "scope": scope}
         wrapped.append(
             PlannedCall("access.grant", grant, f"let {operator} canonize in {context} for the rollback")
         )
