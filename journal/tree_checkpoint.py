@@ -174,7 +174,7 @@ def check_checkpoint(
     leaves cannot be read as a tree (a gap, a malformed hash), which the chain check reports."""
     old = body.tree_size
     if old > journal_size:
-        return TreeFinding(journal_size + 1, journal_size + 1, old, truncated=True)
+        return _shorter(reader, body, journal_size, tree_file)
     proof = merkle.prove_consistency(journal_leaves(reader, journal_size), old, journal_size)
     at_old, path = proof.old_root, proof.path
     if at_old == body.root and merkle.verify_consistency(old, journal_size, body.root, proof.root, path):
@@ -186,3 +186,21 @@ def check_checkpoint(
         width = 1 << tree_file.level
         first, last = index * width + 1, min((index + 1) * width, old)
     return TreeFinding(first, last, old, body.root.hex(), at_old.hex())
+
+
+def _shorter(
+    reader: JournalReader, body: CheckpointBody, journal_size: int, tree_file: TreeFile | None
+) -> TreeFinding:
+    """A journal shorter than the signed tree: a removed tail, unless a usable tree file shows that an
+    entry it still holds differs (a row deleted in the middle and the rest renumbered and rechained),
+    which is then named as the first rewritten entry (or block of entries)."""
+    old = body.tree_size
+    if tree_file is not None and tree_file.proves(body):
+        width = 1 << tree_file.level
+        whole = journal_size // width  # the journal's nodes at that level that cover full blocks
+        nodes = merkle.level_roots(journal_leaves(reader, journal_size), journal_size, tree_file.level)
+        index = next((i for i in range(whole) if nodes[i] != tree_file.nodes[i]), None)
+        if index is not None:
+            first, last = index * width + 1, min((index + 1) * width, old)
+            return TreeFinding(first, last, old, body.root.hex())
+    return TreeFinding(journal_size + 1, journal_size + 1, old, truncated=True)

@@ -2,9 +2,9 @@
 
 The tree and its proofs are RFC 9162's (``journal.merkle``); keys and checkpoints are C2SP signed notes
 (``journal.signed_note``, ``journal.tree_checkpoint``). Every bad input is a ``CommandError`` (exit 2):
-a seq or size outside the tree, a key that is not one, a note that is malformed, of another journal, or
-not signed by a key given. Only a journal that fails a good checkpoint is "not verified" (exit 1, in
-``journal verify``).
+a seq or size outside the tree, a key that is not one, a note that is malformed or not signed by a key
+given. A journal that fails a good checkpoint, or whose origin is not the checkpoint's, is "not verified"
+(exit 1, in ``journal verify``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from journal import merkle
-from journal.engine import shown as database_shown
 from journal.reader import JournalReader
 from journal.replay import Divergence, DivergenceClass, ReplayReport
 from journal.signed_note import NoteError, SignerKey, VerifierKey, open_note, sign_note
@@ -285,18 +284,22 @@ def load_signed_checkpoint(path: str, keys: list[VerifierKey]) -> SignedCheckpoi
     return SignedCheckpoint(path, body, tree_file)
 
 
-def check_origin(reader: JournalReader, checkpoints: list[SignedCheckpoint], target: str) -> None:
-    """Every checkpoint must be of this journal (exit 2 before anything is replayed)."""
+def other_origin(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> Divergence | None:
+    """The failure of a journal that a checkpoint of another origin is given for (its id edited, or
+    another journal's checkpoint): bad seq 0, like every header the journal no longer holds as signed."""
     header = reader.header()
     assert header is not None
     origin = origin_of(header.journal_id)
     for checkpoint in checkpoints:
         if checkpoint.body.origin != origin:
-            raise CommandError(
-                f"{shown(checkpoint.path)} is a checkpoint of {shown(checkpoint.body.origin)}, "
-                f"not of {database_shown(target)} ({shown(origin)})",  # a URL's password hidden
-                hint="verify each journal against its own checkpoints",
+            reason = (
+                f"journal header altered: the journal's origin is {shown(origin)}, the signed checkpoint "
+                f"{shown(checkpoint.path)} is of {shown(checkpoint.body.origin)}"
             )
+            labels = ("checkpoint's origin", "journal's origin")
+            found = Divergence(0, "", DivergenceClass.INVALID_HISTORY, reason, checkpoint.body.origin, origin)
+            return replace(found, labels=labels)
+    return None
 
 
 def first_departure(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> TreeFinding | None:
@@ -321,6 +324,9 @@ def first_departure(reader: JournalReader, checkpoints: list[SignedCheckpoint]) 
 def signed_report(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> ReplayReport | None:
     """None when the journal passes every signed checkpoint; else its "not verified" report, named at
     the first entry that departs (checked before the chain and the replay: one pass over the hashes)."""
+    other = other_origin(reader, checkpoints)
+    if other is not None:
+        return _failed(reader, other)
     try:
         found = first_departure(reader, checkpoints)
     except BadLeaf as exc:
