@@ -504,11 +504,15 @@ def test_the_proof_verifier_uses_only_the_standard_library() -> None:
 def test_the_spec_program_checks_real_proofs(
     db: Path, tmp_path: Path, keys: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The command line: trusted sizes and roots (a checkpoint's lines), the entry's hash; exit 0, 1, 2."""
     key, _ = keys
     program = tmp_path / "verify_proof.py"
     program.write_text(_program(), encoding="utf-8")
     signed_root = _sign(capsys, db, key, tmp_path / "cp").read_text().splitlines()[2]  # base64
-    old_root = _json(capsys, "root", "--db", db, "--at", 6, "-o", "json")["root"]
+    roots = {
+        size: _json(capsys, "root", "--db", db, "--at", size, "-o", "json")["root"] for size in (0, 6, 8, N)
+    }
+    entry = h.read_cell(db, 6, "entry_hash")
     files: dict[str, Path] = {}
     for name, argv in (
         ("prove", ("prove", "--db", db, 6)),
@@ -519,23 +523,33 @@ def test_the_spec_program_checks_real_proofs(
     ):
         files[name] = tmp_path / f"{name}.json"
         files[name].write_text(_run(capsys, *argv))
-    done = _check(program, files["prove"], signed_root)
+    done = _check(program, files["prove"], str(N), signed_root, entry)
     assert (done.returncode, done.stderr) == (0, ""), done.stdout
-    assert done.stdout.startswith("OK entry 6 is in the tree of size 17")
-    assert _check(program, files["consistency"], old_root).returncode == 0
-    for name in ("empty", "same", "power"):
-        assert _check(program, files[name]).returncode == 0, name
-    wrong = _check(program, files["prove"], old_root)
-    assert (wrong.returncode, wrong.stdout) == (1, "BAD the proof is not about the trusted root\n")
+    assert done.stdout.startswith(f"OK entry 6 ({entry}) is in the tree of size {N}")
+    for name, old in (("consistency", 6), ("empty", 0), ("same", N), ("power", 8)):
+        done = _check(program, files[name], str(old), roots[old], str(N), signed_root)
+        assert done.returncode == 0, (name, done.stdout, done.stderr)
+    for trusted, says in (
+        ((str(N + 1), signed_root, entry), "BAD the proof is about a tree of another size\n"),
+        ((str(N), roots[6], entry), "BAD the proof is not about the trusted root\n"),
+        ((str(N), signed_root, h.read_cell(db, 5, "entry_hash")), "BAD the proof is about another entry\n"),
+    ):
+        done = _check(program, files["prove"], *trusted)
+        assert (done.returncode, done.stdout) == (1, says)
+    wrong = _check(program, files["consistency"], "5", roots[6], str(N), signed_root)
+    assert (wrong.returncode, wrong.stdout) == (1, "BAD the proof is about trees of other sizes\n")
     for name in ("prove", "consistency"):
         proof = json.loads(files[name].read_text())
         proof["path"][0] = ("0" if proof["path"][0][0] != "0" else "1") + proof["path"][0][1:]
         files[name].write_text(json.dumps(proof))
-        done = _check(program, files[name])
+        trusted = (str(N), signed_root, entry) if name == "prove" else ("6", roots[6], str(N), signed_root)
+        done = _check(program, files[name], *trusted)
         assert done.returncode == 1 and done.stdout.startswith("BAD "), name
+    assert _check(program, files["prove"], str(N), signed_root).returncode == 2  # no entry hash: usage
+    assert _check(program, files["consistency"], str(N), signed_root, entry).returncode == 2  # wrong kind
     files["prove"].write_text("{}")
-    assert _check(program, files["prove"]).returncode == 2
-    assert _check(program, tmp_path / "absent.json").returncode == 2
+    assert _check(program, files["prove"], str(N), signed_root, entry).returncode == 2
+    assert _check(program, tmp_path / "absent.json", str(N), signed_root, entry).returncode == 2
 
 
 def test_several_seq_hash_checkpoints(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
