@@ -32,8 +32,16 @@ from journal.signed_note import (
     parse_note,
     sign_note,
 )
+from journal.store import JournalHeader
 from journal.tree import journal_leaves
-from journal.tree_checkpoint import CheckpointBody, TreeFile, origin_of, tree_file_of
+from journal.tree_checkpoint import (
+    HEADER_LINE,
+    CheckpointBody,
+    TreeFile,
+    header_digest,
+    origin_of,
+    tree_file_of,
+)
 
 try:
     from tests import journal_helpers as h
@@ -259,8 +267,12 @@ def test_a_signed_checkpoint_is_a_c2sp_note(
     target = _sign(capsys, db, key, tmp_path / "cp")
     note, _ = open_note(target.read_bytes(), [VerifierKey.parse(pub.read_text())])
     root = _json(capsys, "root", "--db", db, "-o", "json")["root"]
-    origin, size, encoded = note.text.splitlines()
+    origin, size, encoded, bound = note.text.splitlines()
     assert (origin, size) == ("arvis.journal/j-test", str(N))
+    with h.reader_of(db) as reader:
+        header = reader.header()
+    assert header is not None
+    assert bound == HEADER_LINE + base64.b64encode(header_digest(header) or b"").decode()
     assert base64.b64decode(encoded).hex() == root
     tree_file = TreeFile.parse(Path(f"{target}.tree").read_text())
     assert tree_file.level == 0 and tree_file.proves(CheckpointBody.parse(note.text))
@@ -437,6 +449,52 @@ def test_a_journal_whose_id_changed_is_not_verified(
     assert report["divergence"]["labels"] == {"expected": "checkpoint's origin", "found": "journal's origin"}
     out = _run(capsys, "verify", "--db", db, "--checkpoint", kept, "--key", pub, code=1)
     assert out.startswith("NOT verified: seq 0 ")
+
+
+@pytest.mark.parametrize(
+    "created_at",
+    ["2025-12-31T23:59:59.000000Z", "2026-01-01T00:00:00.000001Z", "2030-06-01T12:00:00.000000Z"],
+)
+def test_an_edited_header_field_fails_the_signed_checkpoint(
+    db: Path, tmp_path: Path, keys: tuple[Path, Path], capsys: pytest.CaptureFixture[str], created_at: str
+) -> None:
+    """``created_at`` is in no hash of the chain: a checkpoint signed now binds it (and every header field)"""
+    key, pub = keys
+    kept = _sign(capsys, db, key, tmp_path / "cp")
+    legacy = _sign_at(db, N, key, tmp_path / "legacy")  # a checkpoint as signed before: no header line
+    assert any(line.startswith(HEADER_LINE) for line in kept.read_text().splitlines())
+    h.drop_trigger(db, "journal_header_no_update")
+    with h.raw_db(db) as connection:
+        assert connection.execute("SELECT created_at FROM journal_header").fetchone()[0] != created_at
+        connection.execute("UPDATE journal_header SET created_at = ?", (created_at,))
+    assert h.verify(db).verified  # nothing else covers it
+    assert _verify(capsys, db, pub, legacy, code=0)["verified"] is True
+    report = _verify(capsys, db, pub, kept, code=1)
+    assert (report["first_bad_seq"], report["replayed"]) == (0, False)
+    assert report["reason"].startswith("journal header altered: its fields (created_at, …) are not the ones")
+    labels = {"expected": "checkpoint's header digest", "found": "journal's header digest"}
+    assert report["divergence"]["labels"] == labels
+
+
+def test_the_header_digest_is_over_every_field_a_header_has() -> None:
+    """A field a later revision adds changes no older journal's digest while it is null there."""
+    header = JournalHeader("j-test", 3, "2026-01-01T00:00:00.000000Z", "ab" * 32)
+    digest = header_digest(header)
+    assert digest is not None and len(digest) == 32
+    header.admin_verifier = None  # type: ignore[attr-defined]
+    assert header_digest(header) == digest
+    header.admin_verifier = "cd" * 32  # type: ignore[attr-defined]
+    assert header_digest(header) not in (digest, None)
+    for field, value in (
+        ("journal_id", "j-tesT"),
+        ("format_version", 2),
+        ("created_at", "x"),
+        ("genesis_hash", ""),
+    ):
+        other = JournalHeader("j-test", 3, "2026-01-01T00:00:00.000000Z", "ab" * 32)
+        setattr(other, field, value)
+        assert header_digest(other) != digest, field
+    assert header_digest(JournalHeader("j-\udcff", 3, "2026-01-01T00:00:00.000000Z", "ab" * 32)) is None
 
 
 def test_bad_checkpoints_and_keys_are_usage_errors(
