@@ -297,8 +297,8 @@ class Replayer:
     def apply(self, entry: JournalEntry) -> Divergence | None:
         """Re-execute one entry and compare; None when it reproduced byte for byte."""
         self.last_entry = None
-        if (bad := noncanonical_args(entry)) is not None:  # the kernel would read them all the same
-            return Divergence(entry.seq, entry.syscall, DivergenceClass.INVALID_HISTORY, bad.reason)
+        if (malformed := noncanonical_args(entry)) is not None:  # the kernel reads them all the same
+            return Divergence(entry.seq, entry.syscall, DivergenceClass.INVALID_HISTORY, malformed.reason)
         result, replayed, failed = self._run(entry, _as_recorded(entry))
         if failed is not None:
             return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {failed}")
