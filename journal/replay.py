@@ -31,7 +31,7 @@ from journal.state import state_digest
 from journal.state_checkpoints import CheckpointCheck, stored_checkpoints
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
 from journal.tree import TileCheck
-from journal.verify import ChainVerifier, damaged_header
+from journal.verify import ChainVerifier, damaged_header, noncanonical_args
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
@@ -297,6 +297,8 @@ class Replayer:
     def apply(self, entry: JournalEntry) -> Divergence | None:
         """Re-execute one entry and compare; None when it reproduced byte for byte."""
         self.last_entry = None
+        if (malformed := noncanonical_args(entry)) is not None:  # the kernel reads them all the same
+            return Divergence(entry.seq, entry.syscall, DivergenceClass.INVALID_HISTORY, malformed.reason)
         result, replayed, failed = self._run(entry, _as_recorded(entry))
         if failed is not None:
             return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {failed}")

@@ -17,19 +17,24 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 from dataclasses import dataclass
 
+from arvis.canonical import CanonicalEncodingError, canonical_bytes
 from journal import merkle
 from journal.reader import JournalReader
+from journal.store import JournalHeader
 from journal.tree import journal_leaves
 
 __all__ = [
+    "HEADER_LINE",
     "MAX_TREE_FILE_NODES",
     "ORIGIN_PREFIX",
     "CheckpointBody",
     "TreeFile",
     "TreeFinding",
     "check_checkpoint",
+    "header_digest",
     "origin_of",
     "tree_file_level",
     "tree_file_of",
@@ -40,6 +45,21 @@ MAX_TREE_FILE_NODES = 65_536
 """Nodes a tree file holds at most (64 hex digits and a newline each: about 4 MiB). Journals up to this
 many entries keep every leaf, so a rewrite is named to the entry."""
 TREE_FILE_MAGIC = "arvis-tree-nodes 1"
+HEADER_LINE = "arvis-header "
+"""The extension line a checkpoint binds the journal's header with: this prefix, then the base64 of
+``header_digest``."""
+
+
+def header_digest(header: JournalHeader) -> bytes | None:
+    """SHA-256 of ``arvis-journal-header`` and the canonical JSON of the header's fields (every attribute
+    of the header that is not null, so a field a later revision adds, null in an older journal, leaves
+    that journal's digest as it was); None when a field has no canonical form (a hand edit: bytes that
+    are not valid text), which matches no digest."""
+    fields = {name: value for name, value in sorted(vars(header).items()) if value is not None}
+    try:
+        return hashlib.sha256(b"arvis-journal-header" + canonical_bytes(fields)).digest()
+    except CanonicalEncodingError:
+        return None
 
 
 def origin_of(journal_id: str) -> str:
@@ -55,6 +75,16 @@ class CheckpointBody:
     tree_size: int
     root: bytes
     extensions: tuple[str, ...] = ()
+
+    def header(self) -> bytes | None:
+        """The header digest the checkpoint binds (its ``HEADER_LINE``), or None (older checkpoints)."""
+        for line in self.extensions:
+            if line.startswith(HEADER_LINE):
+                try:
+                    return base64.b64decode(line.removeprefix(HEADER_LINE), validate=True)
+                except (binascii.Error, ValueError):
+                    return b""  # signed, yet no digest: matches no header
+        return None
 
     def text(self) -> str:
         lines = [self.origin, str(self.tree_size), base64.b64encode(self.root).decode("ascii")]
@@ -174,7 +204,7 @@ def check_checkpoint(
     leaves cannot be read as a tree (a gap, a malformed hash), which the chain check reports."""
     old = body.tree_size
     if old > journal_size:
-        return TreeFinding(journal_size + 1, journal_size + 1, old, truncated=True)
+        return _shorter(reader, body, journal_size, tree_file)
     proof = merkle.prove_consistency(journal_leaves(reader, journal_size), old, journal_size)
     at_old, path = proof.old_root, proof.path
     if at_old == body.root and merkle.verify_consistency(old, journal_size, body.root, proof.root, path):
@@ -186,3 +216,21 @@ def check_checkpoint(
         width = 1 << tree_file.level
         first, last = index * width + 1, min((index + 1) * width, old)
     return TreeFinding(first, last, old, body.root.hex(), at_old.hex())
+
+
+def _shorter(
+    reader: JournalReader, body: CheckpointBody, journal_size: int, tree_file: TreeFile | None
+) -> TreeFinding:
+    """A journal shorter than the signed tree: a removed tail, unless a usable tree file shows that an
+    entry it still holds differs (a row deleted in the middle and the rest renumbered and rechained),
+    which is then named as the first rewritten entry (or block of entries)."""
+    old = body.tree_size
+    if tree_file is not None and tree_file.proves(body):
+        width = 1 << tree_file.level
+        whole = journal_size // width  # the journal's nodes at that level that cover full blocks
+        nodes = merkle.level_roots(journal_leaves(reader, journal_size), journal_size, tree_file.level)
+        index = next((i for i in range(whole) if nodes[i] != tree_file.nodes[i]), None)
+        if index is not None:
+            first, last = index * width + 1, min((index + 1) * width, old)
+            return TreeFinding(first, last, old, body.root.hex())
+    return TreeFinding(journal_size + 1, journal_size + 1, old, truncated=True)

@@ -10,14 +10,23 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from arvis.canonical import CanonicalEncodingError, parse_time
+import msgspec
+
+from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode, parse_time
 from journal.chain import compute_entry_hash, genesis_hash
 from journal.engine import valid_text
 from journal.schema import FORMAT_VERSIONS
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 
-__all__ = ["ChainBreak", "ChainReport", "ChainVerifier", "damaged_header", "verify_chain"]
+__all__ = [
+    "ChainBreak",
+    "ChainReport",
+    "ChainVerifier",
+    "damaged_header",
+    "noncanonical_args",
+    "verify_chain",
+]
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
@@ -53,6 +62,19 @@ def damaged_header(header: JournalHeader) -> ChainBreak | None:
     except CanonicalEncodingError:  # the form, but no such moment (month 13)
         return ChainBreak(0, "journal header altered: created_at is not in the fixed time form")
     return None
+
+
+def noncanonical_args(entry: JournalEntry) -> ChainBreak | None:
+    """Why the entry's ``args`` are not bytes the kernel records, else None: the kernel stores the
+    canonical JSON of the arguments (or of the refusal marker), so any other encoding of the same value
+    (whitespace, another key order, a duplicate key, an escape) is an edit, even one whose chain was
+    recomputed and whose call replays the same."""
+    try:
+        if canonical_bytes(decode(entry.args)) == entry.args:
+            return None
+    except (CanonicalEncodingError, msgspec.DecodeError):
+        pass
+    return ChainBreak(entry.seq, "args are not the canonical JSON the kernel records")
 
 
 class ChainVerifier:

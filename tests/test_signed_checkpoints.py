@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 
 from journal import merkle
+from journal.chain import genesis_hash
+from journal.schema import FORMAT_VERSION
 from journal.signed_note import (
     InvalidSignature,
     NoteError,
@@ -31,8 +33,16 @@ from journal.signed_note import (
     parse_note,
     sign_note,
 )
+from journal.store import JournalHeader
 from journal.tree import journal_leaves
-from journal.tree_checkpoint import CheckpointBody, TreeFile, origin_of, tree_file_of
+from journal.tree_checkpoint import (
+    HEADER_LINE,
+    CheckpointBody,
+    TreeFile,
+    header_digest,
+    origin_of,
+    tree_file_of,
+)
 
 try:
     from tests import journal_helpers as h
@@ -258,8 +268,12 @@ def test_a_signed_checkpoint_is_a_c2sp_note(
     target = _sign(capsys, db, key, tmp_path / "cp")
     note, _ = open_note(target.read_bytes(), [VerifierKey.parse(pub.read_text())])
     root = _json(capsys, "root", "--db", db, "-o", "json")["root"]
-    origin, size, encoded = note.text.splitlines()
+    origin, size, encoded, bound = note.text.splitlines()
     assert (origin, size) == ("arvis.journal/j-test", str(N))
+    with h.reader_of(db) as reader:
+        header = reader.header()
+    assert header is not None
+    assert bound == HEADER_LINE + base64.b64encode(header_digest(header) or b"").decode()
     assert base64.b64decode(encoded).hex() == root
     tree_file = TreeFile.parse(Path(f"{target}.tree").read_text())
     assert tree_file.level == 0 and tree_file.proves(CheckpointBody.parse(note.text))
@@ -377,6 +391,113 @@ def test_a_truncated_journal_no_longer_extends_its_checkpoint(
     )
 
 
+def _delete_and_renumber(path: Path, seq: int) -> None:
+    """Delete one entry, renumber the ones after it and recompute the chain: the chain verifies again."""
+    h.drop_trigger(path, "journal_no_delete")
+    h.drop_trigger(path, "journal_no_update")
+    with h.raw_db(path) as connection:
+        connection.execute("DELETE FROM journal WHERE seq = ?", (seq,))
+        later = connection.execute("SELECT seq FROM journal WHERE seq > ? ORDER BY seq", (seq,)).fetchall()
+        for (each,) in later:
+            connection.execute("UPDATE journal SET seq = ? WHERE seq = ?", (each - 1, each))
+    h.rewrite_history(path, seq, "recorded_at", h.read_cell(path, seq, "recorded_at"))
+
+
+@pytest.mark.parametrize("seq", [2, 9, N - 1])
+@pytest.mark.parametrize("grown", [False, True])
+def test_a_deletion_in_the_middle_is_named_at_its_first_rewritten_entry(
+    db: Path,
+    tmp_path: Path,
+    keys: tuple[Path, Path],
+    capsys: pytest.CaptureFixture[str],
+    seq: int,
+    grown: bool,
+) -> None:
+    """Not "the journal ends at seq N - 1": the tree file shows that entry ``seq`` is not the signed one."""
+    key, pub = keys
+    kept = _sign(capsys, db, key, tmp_path / "cp")
+    _delete_and_renumber(db, seq)
+    if grown:  # the forger appends after the rewrite: the journal is as long as the signed tree again
+        h.build_journal(db, MORE[:1], clock=h.make_clock(h.T0 + h.STEP * 100))
+    assert _run(capsys, "verify", "--db", db, "--chain-only").startswith("verified")
+    report = _verify(capsys, db, pub, kept, code=1)
+    assert report["first_bad_seq"] == seq and report["replayed"] is False
+    assert report["reason"] == (
+        f"history rewritten: entry {seq} is not the leaf the signed checkpoint of size {N} holds"
+    )
+    Path(f"{kept}.tree").unlink()  # without the tree file only a pure truncation can be told
+    report = _verify(capsys, db, pub, kept, code=1)
+    assert report["first_bad_seq"] == (1 if grown else N)
+
+
+def test_a_journal_whose_id_changed_is_not_verified(
+    db: Path, tmp_path: Path, keys: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new id (its genesis and the whole chain recomputed) is a failed verification, exit 1, like any."""
+    key, pub = keys
+    kept = _sign(capsys, db, key, tmp_path / "cp")
+    h.drop_trigger(db, "journal_header_no_update")
+    with h.raw_db(db) as connection:
+        connection.execute(
+            "UPDATE journal_header SET journal_id = 'j-renamed', genesis_hash = ?",
+            (genesis_hash("j-renamed", FORMAT_VERSION),),
+        )
+    h.rewrite_history(db, 1, "recorded_at", h.read_cell(db, 1, "recorded_at"))
+    assert _run(capsys, "verify", "--db", db, "--chain-only").startswith("verified")
+    report = _verify(capsys, db, pub, kept, code=1)
+    assert (report["first_bad_seq"], report["replayed"]) == (0, False)
+    assert "arvis.journal/j-renamed" in report["reason"] and "arvis.journal/j-test" in report["reason"]
+    assert report["divergence"]["labels"] == {"expected": "checkpoint's origin", "found": "journal's origin"}
+    out = _run(capsys, "verify", "--db", db, "--checkpoint", kept, "--key", pub, code=1)
+    assert out.startswith("NOT verified: seq 0 ")
+
+
+@pytest.mark.parametrize(
+    "created_at",
+    ["2025-12-31T23:59:59.000000Z", "2026-01-01T00:00:00.000001Z", "2030-06-01T12:00:00.000000Z"],
+)
+def test_an_edited_header_field_fails_the_signed_checkpoint(
+    db: Path, tmp_path: Path, keys: tuple[Path, Path], capsys: pytest.CaptureFixture[str], created_at: str
+) -> None:
+    """``created_at`` is in no hash of the chain: a checkpoint signed now binds it (and every header field)"""
+    key, pub = keys
+    kept = _sign(capsys, db, key, tmp_path / "cp")
+    legacy = _sign_at(db, N, key, tmp_path / "legacy")  # a checkpoint as signed before: no header line
+    assert any(line.startswith(HEADER_LINE) for line in kept.read_text().splitlines())
+    h.drop_trigger(db, "journal_header_no_update")
+    with h.raw_db(db) as connection:
+        assert connection.execute("SELECT created_at FROM journal_header").fetchone()[0] != created_at
+        connection.execute("UPDATE journal_header SET created_at = ?", (created_at,))
+    assert h.verify(db).verified  # nothing else covers it
+    assert _verify(capsys, db, pub, legacy, code=0)["verified"] is True
+    report = _verify(capsys, db, pub, kept, code=1)
+    assert (report["first_bad_seq"], report["replayed"]) == (0, False)
+    assert report["reason"].startswith("journal header altered: its fields (created_at, …) are not the ones")
+    labels = {"expected": "checkpoint's header digest", "found": "journal's header digest"}
+    assert report["divergence"]["labels"] == labels
+
+
+def test_the_header_digest_is_over_every_field_a_header_has() -> None:
+    """A field a later revision adds changes no older journal's digest while it is null there."""
+    header = JournalHeader("j-test", 3, "2026-01-01T00:00:00.000000Z", "ab" * 32)
+    digest = header_digest(header)
+    assert digest is not None and len(digest) == 32
+    header.admin_verifier = None  # type: ignore[attr-defined]
+    assert header_digest(header) == digest
+    header.admin_verifier = "cd" * 32  # type: ignore[attr-defined]
+    assert header_digest(header) not in (digest, None)
+    for field, value in (
+        ("journal_id", "j-tesT"),
+        ("format_version", 2),
+        ("created_at", "x"),
+        ("genesis_hash", ""),
+    ):
+        other = JournalHeader("j-test", 3, "2026-01-01T00:00:00.000000Z", "ab" * 32)
+        setattr(other, field, value)
+        assert header_digest(other) != digest, field
+    assert header_digest(JournalHeader("j-\udcff", 3, "2026-01-01T00:00:00.000000Z", "ab" * 32)) is None
+
+
 def test_bad_checkpoints_and_keys_are_usage_errors(
     db: Path, tmp_path: Path, keys: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -387,6 +508,7 @@ def test_bad_checkpoints_and_keys_are_usage_errors(
     other_db = tmp_path / "other.db"
     h.build_journal(other_db, h.STANDARD_CALLS[:3], journal_id="j-other")
     foreign = _sign(capsys, other_db, key, tmp_path / "foreign")
+    assert _verify(capsys, db, pub, foreign, code=1)["first_bad_seq"] == 0  # not a usage error: exit 1
     garbled = tmp_path / "garbled"
     garbled.write_text(kept.read_text().replace(f"\n{N}\n", f"\n{N - 1}\n"))
     junk = tmp_path / "junk"
@@ -396,7 +518,6 @@ def test_bad_checkpoints_and_keys_are_usage_errors(
         ((*verify, "--checkpoint", kept, "--key", f"{other_key}.pub"), "not by any key given"),
         ((*verify, "--checkpoint", garbled, "--key", pub), "invalid signature"),
         ((*verify, "--checkpoint", junk, "--key", pub), "junk"),
-        ((*verify, "--checkpoint", foreign, "--key", pub), "arvis.journal/j-other"),
         ((*verify, "--checkpoint", kept), "needs the key"),
         ((*verify, "--key", pub), "--key"),
         ((*verify, "--checkpoint", kept, "--key", key), "not a verifier key"),
@@ -442,11 +563,15 @@ def test_the_proof_verifier_uses_only_the_standard_library() -> None:
 def test_the_spec_program_checks_real_proofs(
     db: Path, tmp_path: Path, keys: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The command line: trusted sizes and roots (a checkpoint's lines), the entry's hash; exit 0, 1, 2."""
     key, _ = keys
     program = tmp_path / "verify_proof.py"
     program.write_text(_program(), encoding="utf-8")
-    old_root = _json(capsys, "root", "--db", db, "--at", 6, "-o", "json")["root"]
-    eight_root = _json(capsys, "root", "--db", db, "--at", 8, "-o", "json")["root"]
+    signed_root = _sign(capsys, db, key, tmp_path / "cp").read_text().splitlines()[2]  # base64
+    roots = {
+        size: _json(capsys, "root", "--db", db, "--at", size, "-o", "json")["root"] for size in (0, 6, 8, N)
+    }
+    entry = h.read_cell(db, 6, "entry_hash")
     files: dict[str, Path] = {}
     for name, argv in (
         ("prove", ("prove", "--db", db, 6)),
@@ -457,33 +582,33 @@ def test_the_spec_program_checks_real_proofs(
     ):
         files[name] = tmp_path / f"{name}.json"
         files[name].write_text(_run(capsys, *argv))
-    note = _sign(capsys, db, key, tmp_path / "cp").read_text().splitlines()
-    size, signed_root = note[1], note[2]  # the trusted tree: lines 2 and 3 of the signed checkpoint
-    entry = h.read_cell(db, 6, "entry_hash")
-    done = _check(program, files["prove"], size, signed_root, entry)
+    done = _check(program, files["prove"], str(N), signed_root, entry)
     assert (done.returncode, done.stderr) == (0, ""), done.stdout
-    assert done.stdout.startswith("OK entry 6 is in the tree of size 17")
-    assert _check(program, files["consistency"], size, signed_root, "6", old_root).returncode == 0
-    empty_root = merkle.EMPTY_ROOT.hex()
-    for name, old in (
-        ("empty", ("0", empty_root)),
-        ("same", (size, signed_root)),
-        ("power", ("8", eight_root)),
+    assert done.stdout.startswith(f"OK entry 6 ({entry}) is in the tree of size {N}")
+    for name, old in (("consistency", 6), ("empty", 0), ("same", N), ("power", 8)):
+        done = _check(program, files[name], str(old), roots[old], str(N), signed_root)
+        assert done.returncode == 0, (name, done.stdout, done.stderr)
+    for trusted, says in (
+        ((str(N + 1), signed_root, entry), "BAD the proof is about a tree of another size\n"),
+        ((str(N), roots[6], entry), "BAD the proof is not about the trusted root\n"),
+        ((str(N), signed_root, h.read_cell(db, 5, "entry_hash")), "BAD the proof is about another entry\n"),
     ):
-        assert _check(program, files[name], size, signed_root, *old).returncode == 0, name
-    wrong = _check(program, files["prove"], "6", old_root, entry)
-    assert (wrong.returncode, wrong.stdout[:40]) == (1, "BAD the proof is not about the trusted t")
-    trusted = {"prove": (size, signed_root, entry), "consistency": (size, signed_root, "6", old_root)}
+        done = _check(program, files["prove"], *trusted)
+        assert (done.returncode, done.stdout) == (1, says)
+    wrong = _check(program, files["consistency"], "5", roots[6], str(N), signed_root)
+    assert (wrong.returncode, wrong.stdout) == (1, "BAD the proof is about trees of other sizes\n")
     for name in ("prove", "consistency"):
         proof = json.loads(files[name].read_text())
         proof["path"][0] = ("0" if proof["path"][0][0] != "0" else "1") + proof["path"][0][1:]
         files[name].write_text(json.dumps(proof))
-        done = _check(program, files[name], *trusted[name])
+        trusted = (str(N), signed_root, entry) if name == "prove" else ("6", roots[6], str(N), signed_root)
+        done = _check(program, files[name], *trusted)
         assert done.returncode == 1 and done.stdout.startswith("BAD "), name
+    assert _check(program, files["prove"], str(N), signed_root).returncode == 2  # no entry hash: usage
+    assert _check(program, files["consistency"], str(N), signed_root, entry).returncode == 2  # wrong kind
     files["prove"].write_text("{}")
-    assert _check(program, files["prove"], size, signed_root, entry).returncode == 2
-    assert _check(program, tmp_path / "absent.json", size, signed_root, entry).returncode == 2
-    assert _check(program, files["consistency"]).returncode == 2  # the trusted tree is not optional
+    assert _check(program, files["prove"], str(N), signed_root, entry).returncode == 2
+    assert _check(program, tmp_path / "absent.json", str(N), signed_root, entry).returncode == 2
 
 
 def test_several_seq_hash_checkpoints(db: Path, capsys: pytest.CaptureFixture[str]) -> None:

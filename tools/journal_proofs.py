@@ -2,14 +2,15 @@
 
 The tree and its proofs are RFC 9162's (``journal.merkle``); keys and checkpoints are C2SP signed notes
 (``journal.signed_note``, ``journal.tree_checkpoint``). Every bad input is a ``CommandError`` (exit 2):
-a seq or size outside the tree, a key that is not one, a note that is malformed, of another journal, or
-not signed by a key given. Only a journal that fails a good checkpoint is "not verified" (exit 1, in
-``journal verify``).
+a seq or size outside the tree, a key that is not one, a note that is malformed or not signed by a key
+given. A journal that fails a good checkpoint, or whose origin is not the checkpoint's, is "not verified"
+(exit 1, in ``journal verify``).
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import os
 import sys
 from dataclasses import dataclass, replace
@@ -17,16 +18,17 @@ from pathlib import Path
 from typing import Any
 
 from journal import merkle
-from journal.engine import shown as database_shown
 from journal.reader import JournalReader
 from journal.replay import Divergence, DivergenceClass, ReplayReport
 from journal.signed_note import NoteError, SignerKey, VerifierKey, open_note, sign_note
 from journal.tree import BadLeaf, TiledTree, journal_leaves, journal_size
 from journal.tree_checkpoint import (
+    HEADER_LINE,
     CheckpointBody,
     TreeFile,
     TreeFinding,
     check_checkpoint,
+    header_digest,
     origin_of,
     tree_file_of,
 )
@@ -213,6 +215,10 @@ def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) ->
     origin = origin_of(header.journal_id)
     if any(char < " " for char in origin):
         raise CommandError("the journal's id holds a control character: it cannot be a checkpoint origin")
+    digest = header_digest(header)
+    if digest is None:
+        raise CommandError("the journal's header holds bytes that are not valid text: verify names it")
+    bound = (HEADER_LINE + base64.b64encode(digest).decode("ascii"),)  # the header's fields, signed too
     size = journal_size(reader)
     try:
         tree_file = tree_file_of(reader, size) if options.output not in (None, "-") else None
@@ -222,7 +228,7 @@ def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) ->
             root = merkle.root_of(tree_file.nodes, len(tree_file.nodes))
     except (merkle.ShortTree, BadLeaf) as exc:
         raise _tree_error(exc) from None
-    note = sign_note(CheckpointBody(origin, size, root).text(), [signer])
+    note = sign_note(CheckpointBody(origin, size, root, bound).text(), [signer])
     if tree_file is None:
         sys.stdout.write(note)
         return EXIT_OK
@@ -285,18 +291,39 @@ def load_signed_checkpoint(path: str, keys: list[VerifierKey]) -> SignedCheckpoi
     return SignedCheckpoint(path, body, tree_file)
 
 
-def check_origin(reader: JournalReader, checkpoints: list[SignedCheckpoint], target: str) -> None:
-    """Every checkpoint must be of this journal (exit 2 before anything is replayed)."""
+def other_header(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> Divergence | None:
+    """The failure of a journal whose header is not the one a checkpoint signed: another origin (its id
+    edited, or another journal's checkpoint), or other header fields (``created_at``...) than a checkpoint
+    that binds them holds. Bad seq 0."""
     header = reader.header()
     assert header is not None
     origin = origin_of(header.journal_id)
     for checkpoint in checkpoints:
         if checkpoint.body.origin != origin:
-            raise CommandError(
-                f"{shown(checkpoint.path)} is a checkpoint of {shown(checkpoint.body.origin)}, "
-                f"not of {database_shown(target)} ({shown(origin)})",  # a URL's password hidden
-                hint="verify each journal against its own checkpoints",
+            reason = (
+                f"journal header altered: the journal's origin is {shown(origin)}, the signed checkpoint "
+                f"{shown(checkpoint.path)} is of {shown(checkpoint.body.origin)}"
             )
+            labels = ("checkpoint's origin", "journal's origin")
+            found = Divergence(0, "", DivergenceClass.INVALID_HISTORY, reason, checkpoint.body.origin, origin)
+            return replace(found, labels=labels)
+        signed = checkpoint.body.header()
+        digest = header_digest(header)
+        if signed is not None and signed != digest:
+            reason = (
+                "journal header altered: its fields (created_at, …) are not the ones the signed checkpoint "
+                f"{shown(checkpoint.path)} holds"
+            )
+            found = Divergence(
+                0,
+                "",
+                DivergenceClass.INVALID_HISTORY,
+                reason,
+                signed.hex(),
+                "" if digest is None else digest.hex(),
+            )
+            return replace(found, labels=("checkpoint's header digest", "journal's header digest"))
+    return None
 
 
 def first_departure(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> TreeFinding | None:
@@ -321,6 +348,9 @@ def first_departure(reader: JournalReader, checkpoints: list[SignedCheckpoint]) 
 def signed_report(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> ReplayReport | None:
     """None when the journal passes every signed checkpoint; else its "not verified" report, named at
     the first entry that departs (checked before the chain and the replay: one pass over the hashes)."""
+    other = other_header(reader, checkpoints)
+    if other is not None:
+        return _failed(reader, other)
     try:
         found = first_departure(reader, checkpoints)
     except BadLeaf as exc:
