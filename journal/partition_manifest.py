@@ -20,13 +20,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arvis.canonical import canonical_bytes, sha256_hex
 from journal.engine import is_url
+from journal.regular_file import read_regular
 from kernel.partition_routing import MAX_PARTITIONS, PartitionKey
 
 __all__ = [
@@ -166,21 +166,6 @@ MAX_MANIFEST_BYTES = 1 << 22
 """The largest manifest read: 4 MiB (1,024 partitions' URLs fit many times over)."""
 
 
-def _read_regular(path: Path) -> bytes:
-    """The manifest's bytes, from a regular file only: a FIFO or a device given as the manifest is refused
-    at once (opened non-blocking, checked through the descriptor), never waited on or read forever."""
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(f"{path} is not a regular file")
-        data = os.read(descriptor, MAX_MANIFEST_BYTES + 1)
-    finally:
-        os.close(descriptor)
-    if len(data) > MAX_MANIFEST_BYTES:
-        raise OSError(f"{path} is larger than {MAX_MANIFEST_BYTES} bytes")
-    return data
-
-
 def make_private_directory(path: Path) -> None:
     """Create the directory ``path`` and any missing parent, each readable by its owner only (0700 whatever
     the umask: the set's databases and manifest live there); an existing directory is left as it is."""
@@ -212,7 +197,7 @@ def read_manifest(location: str | os.PathLike[str]) -> PartitionManifest:
     kept (``recorded_hash``) for verification to report."""
     path = manifest_path(location)
     try:
-        data = json.loads(_read_regular(path).decode("utf-8"))
+        data = json.loads(read_regular(path, MAX_MANIFEST_BYTES).decode("utf-8"))
     except FileNotFoundError:
         raise ManifestError(f"no partition manifest at {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -34,6 +34,8 @@ def read_regular(path: Path, what: str, limit: int, *, missing_hint: str | None 
 def _read_checked(
     path: Path, what: str, limit: int, missing_hint: str | None
 ) -> tuple[bytes, os.stat_result]:
+    from journal.regular_file import read_bounded  # here: registering the commands stays light
+
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         descriptor = os.open(path, flags)  # then fstat: what is checked is what is read
@@ -46,7 +48,7 @@ def _read_checked(
     try:
         status = os.fstat(descriptor)
         _check_regular(path, what, status)
-        data = os.read(descriptor, limit + 1)
+        data = read_bounded(descriptor, limit + 1)
     except OSError as exc:
         raise CommandError(f"cannot read {what} {shown_path(path)}: {_reason(exc)}") from None
     finally:
