@@ -7,6 +7,7 @@ journal (every ``arvis call``) costs one small query, not the migration machiner
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Collection
 from functools import cache
@@ -87,17 +88,31 @@ def _known_revisions() -> frozenset[str]:
     )
 
 
+_NEWER_REVISION = re.compile(r"([0-9]{4})(?:_[A-Za-z0-9_]{1,64})?")
+"""What a later release's stamp looks like: arvis numbers its revisions (``0012``, perhaps with a
+``_name``); a stamp of any other shape was written by something else, or by hand."""
+
+
 def _checked(revision: str | None) -> str | None:
-    """A stamped revision, refused when this release does not know it: the database was migrated by a
-    newer arvis, whose schema this code would misread (and which Alembic cannot upgrade from)."""
+    """A stamped revision, refused when this release does not know it: one numbered past the head was
+    migrated by a newer arvis, whose schema this code would misread (and which Alembic cannot upgrade
+    from); any other unknown stamp is not an arvis revision at all (a corrupt ``alembic_version``, or
+    another application's database), and is named as such rather than sending the operator to upgrade."""
     if revision is None or revision == HEAD_REVISION:
         return revision
-    if revision not in _known_revisions():
+    if revision in _known_revisions():
+        return revision
+    newer = _NEWER_REVISION.fullmatch(revision)
+    if newer is not None and int(newer.group(1)) > int(HEAD_REVISION):
         raise StorageError(
             f"this database was written by a newer arvis (schema revision {revision}); "
             "upgrade arvis to use it"
         )
-    return revision
+    shown_stamp = repr(revision[:64]) + (f"… ({len(revision)} characters)" if len(revision) > 64 else "")
+    raise StorageError(
+        f"this database is not an arvis journal, or its alembic_version is corrupt: the schema revision "
+        f"{shown_stamp} is none that arvis writes (known: 0001 to {HEAD_REVISION})"
+    )
 
 
 def refuse_unknown_revision(connection: Connection, tables: Collection[str] | None = None) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from arvis.canonical import canonical_bytes, sha256_hex
 from journal.engine import is_url
+from journal.regular_file import read_regular
 from kernel.partition_routing import MAX_PARTITIONS, PartitionKey
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "MANIFEST_NAME",
     "ManifestError",
     "PartitionManifest",
+    "make_private_directory",
     "manifest_path",
     "new_manifest",
     "read_manifest",
@@ -160,6 +162,28 @@ def write_manifest(manifest: PartitionManifest) -> None:
         stream.write(text)
 
 
+MAX_MANIFEST_BYTES = 1 << 22
+"""The largest manifest read: 4 MiB (1,024 partitions' URLs fit many times over)."""
+
+
+def make_private_directory(path: Path) -> None:
+    """Create the directory ``path`` and any missing parent, each readable by its owner only (0700 whatever
+    the umask: the set's databases and manifest live there); an existing directory is left as it is."""
+    missing: list[Path] = []
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    for directory in reversed(missing):
+        try:
+            os.mkdir(directory, 0o700)
+        except FileExistsError:
+            continue  # made meanwhile by another process
+        os.chmod(directory, 0o700)  # a umask such as 0277 would leave even its owner unable to write
+    if not path.is_dir():
+        raise ManifestError(f"{path} is not a directory")
+
+
 def _field(data: dict[str, Any], name: str, kind: type) -> Any:
     value = data.get(name)
     if not isinstance(value, kind) or isinstance(value, bool):
@@ -173,7 +197,7 @@ def read_manifest(location: str | os.PathLike[str]) -> PartitionManifest:
     kept (``recorded_hash``) for verification to report."""
     path = manifest_path(location)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path, MAX_MANIFEST_BYTES).decode("utf-8"))
     except FileNotFoundError:
         raise ManifestError(f"no partition manifest at {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -17,6 +17,7 @@ from journal.partition_log import manifest_record
 from journal.partition_manifest import (
     ManifestError,
     PartitionManifest,
+    make_private_directory,
     new_manifest,
     read_manifest,
     write_manifest,
@@ -77,7 +78,7 @@ def create_partitioned(
     chosen_clock = clock or SystemClock()
     path = Path(location)
     if databases is None and path.suffix != ".json":
-        path.mkdir(parents=True, exist_ok=True)
+        make_private_directory(path)
     created_at = format_time(chosen_clock.now())
     if set_id is None:
         set_id = "ps-" + sha256_hex(f"{created_at}|{path.resolve()}".encode())[:24]

@@ -434,7 +434,7 @@ def test_call_args_from_a_file(here: Path, capsys: pytest.CaptureFixture[str]) -
         code, out, err = h.cli(capsys, "call", "memory.snapshot", "--db", "j.db", "--args", missing)
         assert code == 2
         assert out == ""
-        assert "cannot read --args" in _one_clean_error(err)
+        assert "--args file" in _one_clean_error(err)  # no such file, or not a regular file
     (here / "bad.json").write_text("{oops", encoding="utf-8")
     code, _, err = h.cli(capsys, "call", "memory.snapshot", "--db", "j.db", "--args", "@bad.json")
     assert code == 2

@@ -458,9 +458,14 @@ def test_a_new_journal_at_a_path_that_is_not_utf8(tmp_path: Path, capsys: pytest
     assert "\\xfc.db" in err
 
 
-def test_args_from_an_endless_file_are_refused(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_args_from_a_file_too_large_are_refused(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read to the limit and no further (a device, /dev/zero, is refused first: test_cli_seams.py)."""
+    large = tmp_path / "large.json"
+    large.write_bytes(b" " * (2 << 20))
     code, _, err = h.cli(
-        capsys, "call", "memory.list", "--db", db, "--principal", h.PRINCIPAL, "--args", "@/dev/zero"
+        capsys, "call", "memory.list", "--db", db, "--principal", h.PRINCIPAL, "--args", f"@{large}"
     )
     assert code == 2
     assert "larger than" in err

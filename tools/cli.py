@@ -134,6 +134,19 @@ def _tolerant_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
+def _print_os_error(exc: OSError) -> None:
+    """``arvis: cannot use NAME: REASON``, the name cut short when it is long."""
+    from tools.common import short_name
+
+    reason = exc.strerror or type(exc).__name__
+    named = exc.filename
+    if named is None:
+        print(f"arvis: {reason}", file=sys.stderr)
+        return
+    shown_name = os.fsencode(named).decode("utf-8", "backslashreplace")
+    print(f"arvis: cannot use {short_name(shown_name)}: {reason}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_streams()
     parser = build_parser()
@@ -157,6 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `arvis journal export | head`: the reader left, as with any Unix tool
         _silence_stdout()
         return EXIT_BROKEN_PIPE
+    except OSError as exc:  # a file the command names and the system refuses: I/O, exit 2
+        _print_os_error(exc)
+        return EXIT_USAGE
     except Exception as exc:  # never a traceback for an operator
         print(f"arvis: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -142,18 +142,26 @@ def _args_text(value: str) -> bytes | str:
     if value == "-":
         return _read_args("stdin", lambda: sys.stdin.buffer.read(ARGS_READ_LIMIT + 1))
     if value.startswith("@"):
-        return _read_args(f"file {value[1:]}", lambda: _head(Path(value[1:])))
+        return _args_file(Path(value[1:]))
     return value
 
 
 ARGS_READ_LIMIT = 1 << 20
 """The most ``--args -``/``@FILE`` reads: 1 MiB, sixteen times what the kernel records
-(``kernel.arguments.MAX_ARGS_BYTES``); ``@/dev/zero`` or an endless pipe is refused, not read forever."""
+(``kernel.arguments.MAX_ARGS_BYTES``); an endless pipe on stdin is refused, not read forever."""
 
 
-def _head(path: Path) -> bytes:
-    with path.open("rb") as handle:
-        return handle.read(ARGS_READ_LIMIT + 1)
+def _args_file(path: Path) -> bytes:
+    """``@FILE``: a regular file only. A FIFO would block the open until someone writes to it, and a
+    device (``/dev/zero``) has no end: both are refused at once; a pipe is given as ``-``."""
+    from tools.private_file import read_regular
+
+    try:
+        return read_regular(path, "the --args file", ARGS_READ_LIMIT)
+    except CommandError as exc:
+        raise CommandError(
+            str(exc), hint="--args takes JSON, - (stdin, a pipe) or @FILE (a regular file)"
+        ) from None
 
 
 def _read_args(source: str, read: Callable[[], bytes]) -> bytes:

@@ -17,6 +17,7 @@ __all__ = [
     "existing_db",
     "resolve_db",
     "settle_db",
+    "short_name",
     "writable_db",
 ]
 
@@ -92,9 +93,40 @@ def _file_of(target: str) -> Path | None:
         path = sqlite_file(target)
     except UnsupportedDatabase as exc:
         raise CommandError(exc.reason, hint=f"give {SUPPORTED_FORMS}") from None
-    if path is not None and os.path.lexists(path) and not Path(path).is_file():
+    if path is None:
+        return None
+    if _probed(path, target) and not Path(path).is_file():
         raise CommandError(f"{shown(target)} is not a file", hint="give the journal's file, not a directory")
-    return None if path is None else Path(path)
+    return Path(path)
+
+
+_SHOWN_MAX = 120
+"""The longest name a message prints whole; a longer one is cut in the middle (its length said)."""
+
+
+def short_name(name: str) -> str:
+    """``name`` as a message prints it: whole up to ``_SHOWN_MAX`` characters, else its start and end."""
+    if len(name) <= _SHOWN_MAX:
+        return name
+    return f"{name[:60]}…{name[-40:]} ({len(name)} characters)"
+
+
+def _probed(path: str, target: str) -> bool:
+    """Whether something is at ``path`` (a dangling link counts); a name the system refuses to look up
+    (too long, a loop of links, a directory that may not be searched) is the usage error it is, not an
+    ``OSError`` later from wherever the file is first touched."""
+    from journal.engine import shown
+
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise CommandError(
+            f"cannot use {short_name(shown(target))}: {reason}", hint="give a shorter or accessible path"
+        ) from None
+    return True
 
 
 def existing_db(value: str | None) -> str:

@@ -3,7 +3,8 @@ readable and writable by its owner only (0600 or narrower), read through the des
 (a FIFO or a device never hangs the read: it is opened non-blocking and refused as not a regular file).
 
 Used for the database's admin key (``tools/admin_key.py``) and the Ed25519 signing key of checkpoints
-(``tools/journal_proofs.py``)."""
+(``tools/journal_proofs.py``); ``read_regular`` (the same read, without the owner and mode checks) for
+``arvis call --args @FILE``."""
 
 from __future__ import annotations
 
@@ -15,12 +16,50 @@ from pathlib import Path
 
 from tools.common import CommandError
 
-__all__ = ["read_private", "shown_path"]
+__all__ = ["read_private", "read_regular", "shown_path"]
 
 
 def shown_path(path: Path) -> str:
     """A path as printed in messages (bytes that are not UTF-8 escaped, ``\\xff``)."""
     return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def read_regular(path: Path, what: str, limit: int, *, missing_hint: str | None = None) -> bytes:
+    """At most ``limit`` bytes of the regular file ``path`` (a FIFO, a device or a directory is refused
+    without waiting for a writer: it is opened non-blocking and checked through its descriptor); any
+    problem is a usage error (exit 2) naming ``what`` and the file."""
+    return _read_checked(path, what, limit, missing_hint)[0]
+
+
+def _read_checked(
+    path: Path, what: str, limit: int, missing_hint: str | None
+) -> tuple[bytes, os.stat_result]:
+    from journal.regular_file import read_bounded  # here: registering the commands stays light
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        descriptor = os.open(path, flags)  # then fstat: what is checked is what is read
+    except FileNotFoundError:
+        raise CommandError(
+            f"no {what.removeprefix('the ')} at {shown_path(path)}", hint=missing_hint
+        ) from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        raise CommandError(f"cannot read {what} {shown_path(path)}: {_reason(exc)}") from None
+    try:
+        status = os.fstat(descriptor)
+        _check_regular(path, what, status)
+        data = read_bounded(descriptor, limit + 1)
+    except OSError as exc:
+        raise CommandError(f"cannot read {what} {shown_path(path)}: {_reason(exc)}") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > limit:
+        raise CommandError(f"{what} {shown_path(path)} is larger than {limit} bytes")
+    return data, status
+
+
+def _reason(exc: OSError | ValueError) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
 
 
 def read_private(
@@ -31,32 +70,15 @@ def read_private(
     missing_hint: str | None = None,
     validate: Callable[[bytes], None] | None = None,
 ) -> bytes:
-    """At most ``limit`` bytes of ``path``, checked as above; any problem is a usage error (exit 2)
-    naming ``what`` (e.g. "the admin key") and the file; a missing file's error carries ``missing_hint``.
+    """At most ``limit`` bytes of ``path``, read as ``read_regular`` reads and checked as above; any
+    problem is a usage error (exit 2) naming ``what`` (e.g. "the admin key") and the file; a missing
+    file's error carries ``missing_hint``.
 
     ``validate``, if given, is called with the bytes read once the file is known to be a regular file of
     at most ``limit`` bytes, before its owner and mode are checked: what it raises (a ``CommandError``
     saying the file is not a key at all, say) is reported first, so a public key given by mistake is named
     as such rather than as a file others may read. The bytes it checks are the bytes returned."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        descriptor = os.open(path, flags)  # then fstat: what is checked is what is read
-    except FileNotFoundError:
-        raise CommandError(
-            f"no {what.removeprefix('the ')} at {shown_path(path)}", hint=missing_hint
-        ) from None
-    except OSError as exc:
-        raise CommandError(f"cannot read {what} {shown_path(path)}: {exc.strerror or exc}") from None
-    try:
-        status = os.fstat(descriptor)
-        _check_regular(path, what, status)
-        data = os.read(descriptor, limit + 1)
-    except OSError as exc:
-        raise CommandError(f"cannot read {what} {shown_path(path)}: {exc.strerror or exc}") from None
-    finally:
-        os.close(descriptor)
-    if len(data) > limit:
-        raise CommandError(f"{what} {shown_path(path)} is larger than {limit} bytes")
+    data, status = _read_checked(path, what, limit, missing_hint)
     if validate is not None:
         validate(data)
     _check_private(path, what, status)
