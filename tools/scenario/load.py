@@ -8,17 +8,19 @@ from pathlib import Path
 import yaml
 
 from arvis.scenario.schema import Scenario, parse_scenario
+from journal.regular_file import read_regular
 from tools.common import CommandError
 
 __all__ = ["SCENARIO_SUFFIXES", "iter_scenario_files", "load_scenario"]
 
 SCENARIO_SUFFIXES = (".yml", ".yaml")
+MAX_SCENARIO_BYTES = 16 * 1024 * 1024
 
 
 def load_scenario(path: Path) -> Scenario:
     """Parse one file; YAML syntax errors and unreadable files raise CommandError (exit 2)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_SCENARIO_BYTES).decode("utf-8")  # a FIFO is refused, not waited on
     except (OSError, UnicodeDecodeError) as exc:
         raise CommandError(f"cannot read {path}: {exc}") from None
     try:
