@@ -148,7 +148,7 @@ def _exported(bodies: list[bytes]) -> list[tuple[str, dict[str, Any], dict[str, 
             found[pair.key] = getattr(pair.value, str(pair.value.WhichOneof("value")))
         return found
 
-    spans = []
+    spans: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     for body in bodies:
         request = ExportTraceServiceRequest.FromString(body)
         for resource in request.resource_spans:
