@@ -14,7 +14,7 @@ from kernel.dispatcher import CallLogger, Kernel
 from kernel.identity import IdentityPolicy
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
-from kernel.telemetry import CallTracer
+from kernel.telemetry import TracerChoice, global_tracer
 from syscalls.table import SYSCALL_TABLE
 
 __all__ = ["default_services", "open_kernel"]
@@ -29,7 +29,7 @@ def open_kernel(
     journal_id: str | None = None,
     logger: CallLogger | None = None,
     identity: IdentityPolicy | None = None,
-    tracer: CallTracer | None = None,
+    tracer: TracerChoice = "global",
     state_checkpoint_interval: int = DEFAULT_INTERVAL,
     group_commit: bool = True,
 ) -> Kernel:
@@ -44,7 +44,9 @@ def open_kernel(
     packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides.
     ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for).
     ``tracer``: one span per call (``kernel.telemetry.otel_tracer()``; None: no spans, and OpenTelemetry is
-    never imported). ``state_checkpoint_interval``: the store keeps a checkpoint of the state with every
+    never imported; ``"global"``, the default: the global tracer provider's when one is set, else none,
+    ``kernel.telemetry.global_tracer``).
+    ``state_checkpoint_interval``: the store keeps a checkpoint of the state with every
     entry whose seq is a multiple of it (none by default: opt-in for its cost, ``journal-format.md`` §16.3;
     10,000 meets the time-travel target), so that ``journal state --at`` and
     ``journal snapshot --at`` replay only the entries since the nearest one; 0 keeps none
@@ -68,6 +70,6 @@ def open_kernel(
         clock=chosen_clock,
         logger=logger,
         identity=identity,
-        tracer=tracer,
+        tracer=global_tracer() if tracer == "global" else tracer,
         group_commit=group_commit,
     )

@@ -1,21 +1,25 @@
 """Traces: one span per executed syscall, through a small hook the dispatcher calls (``CallTracer``), and
 its OpenTelemetry implementation (``otel_tracer``; the optional extra ``pip install -e '.[otel]'``).
 
-Nothing here imports OpenTelemetry until ``otel_tracer`` or ``OtelCallTracer`` is called: a kernel without a
-tracer (the default) never loads it. The span shape is ``specs/access-and-pipelines.md`` §4.1: the GenAI
+Nothing here imports OpenTelemetry until ``otel_tracer`` or ``OtelCallTracer`` is called, or
+``global_tracer`` finds the process already using it: a kernel in a process that does not use OpenTelemetry
+never loads it. The span shape is ``specs/access-and-pipelines.md`` §4.1: the GenAI
 semantic conventions' memory span (``gen_ai.memory.client``: span name ``{gen_ai.operation.name}``) for the
 syscalls that are memory operations, ``arvis.syscall {name}`` for the others, with the syscall name, the
-principal (configurable), ``arvis.seq`` and ``arvis.status``; never arguments or results unless the deployment
-opts in (``include_contents``), and then only what the journal holds.
+principal (configurable) and its kind, ``arvis.seq`` and ``arvis.status``; never arguments or results unless
+the deployment opts in (``include_contents``), and then only what the journal holds.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+import os
+import sys
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 import msgspec
 
 from arvis.canonical import canonical_bytes_of_own
+from kernel.access import is_builtin_admin, owner_of
 from kernel.errors import ErrorCode
 
 if TYPE_CHECKING:
@@ -30,7 +34,10 @@ __all__ = [
     "CallSpan",
     "CallTracer",
     "OtelCallTracer",
+    "TracerChoice",
+    "global_tracer",
     "otel_tracer",
+    "principal_kind",
 ]
 
 INSTALL_HINT = "pip install -e '.[otel]'"
@@ -100,6 +107,15 @@ FAILURES = frozenset(
 OTHER = "_OTHER"
 """The conventions' fallback value: the syscall name of a call whose name is not in the table (it is
 the caller's text, of any cardinality), and the ``error.type`` of a call an exception escaped."""
+
+
+def principal_kind(principal: str) -> str:
+    """What the principal is to the access rules (``specs/access-and-pipelines.md`` §1.1): ``user`` (the
+    owner of a user's memory), ``admin`` (a built-in administrator) or ``other`` (its grants alone): three
+    values, never the name, so a span says what kind of caller acted even without ``arvis.principal``."""
+    if owner_of(principal) is not None:
+        return "user"
+    return "admin" if is_builtin_admin(principal) else "other"
 
 
 class CallSpan(Protocol):
@@ -217,6 +233,7 @@ class OtelCallTracer:
                 attributes["gen_ai.memory.store.id"] = journal_id
         if journal_id is not None:
             attributes["arvis.journal.id"] = journal_id
+        attributes["arvis.principal.kind"] = principal_kind(call.principal)
         if self.include_principal:
             attributes["arvis.principal"] = call.principal
         if batch_size is not None:
@@ -289,6 +306,28 @@ def otel_tracer(
         include_principal=include_principal,
         include_contents=include_contents,
     )
+
+
+TracerChoice: TypeAlias = CallTracer | Literal["global"] | None
+"""What ``open_kernel(tracer=...)`` takes: a tracer, None (no spans), or ``"global"`` (``global_tracer``)."""
+
+
+def global_tracer() -> OtelCallTracer | None:
+    """The OpenTelemetry hook on the process's global tracer provider, when the process uses OpenTelemetry
+    and has set one (``trace.set_tracer_provider``, ``opentelemetry-instrument``, the command line's
+    ``tools.tracing``, or ``OTEL_PYTHON_TRACER_PROVIDER``); else None, and OpenTelemetry is not imported
+    unless the process had imported it already. A provider set only after the kernel is opened is not
+    seen: no kernel pays for spans nobody records."""
+    if "opentelemetry.trace" not in sys.modules and "OTEL_PYTHON_TRACER_PROVIDER" not in os.environ:
+        return None
+    try:
+        from opentelemetry import trace
+    except ImportError:
+        return None
+    provider = trace.get_tracer_provider()
+    if isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)):
+        return None
+    return otel_tracer(tracer_provider=provider)
 
 
 def _version() -> str | None:

@@ -111,7 +111,7 @@ def test_one_span_per_call_with_the_memory_span_shape(
     ]
     journal_id = _journal_id(kernel)
     memory = {"gen_ai.memory.store.id": journal_id}
-    common = {"arvis.journal.id": journal_id, "arvis.principal": ADMIN}
+    common = {"arvis.journal.id": journal_id, "arvis.principal.kind": "admin", "arvis.principal": ADMIN}
     assert [dict(span.attributes or {}) for span in spans] == [
         {"arvis.syscall.name": "memory.write", "gen_ai.operation.name": "create_memory", **memory, **common,
          "arvis.status": "ok", "arvis.seq": 1},
@@ -330,6 +330,7 @@ def test_contents_only_on_opt_in_and_only_as_journaled(
         entry.result.decode() for entry in entries
     ]
     assert all(span.attributes and "arvis.principal" not in span.attributes for span in spans)
+    assert all(span.attributes and span.attributes["arvis.principal.kind"] == "admin" for span in spans)
 
     exporter.clear()
     kernel.store = BusyStore(kernel.store)

@@ -61,23 +61,29 @@ def run(options: argparse.Namespace) -> int:
     from journal.engine import Durability
     from kernel.boot import open_kernel
     from tools.admin_key import identity_for
+    from tools.tracing import command_tracer
 
     principal = _principal(options.principal)
     args = _parsed_args(options.args)
     target = writable_db(options.db, create=options.create)
     new_key = _create_key_with(target, options.admin_key) if options.create else None
-    try:
-        identity = identity_for(principal, target, options.admin_key)
-        kernel = open_kernel(
-            target, durability=Durability(options.durability), logger=call_logger(), identity=identity.policy
-        )
-    except BaseException:
-        _withdraw(new_key, target)
-        raise
-    try:
-        result = kernel.call(options.syscall, args, principal=principal, credential=identity.credential)
-    finally:
-        kernel.close()
+    with command_tracer() as tracer:  # spans only when the OTEL_* environment asks (tools.tracing)
+        try:
+            identity = identity_for(principal, target, options.admin_key)
+            kernel = open_kernel(
+                target,
+                durability=Durability(options.durability),
+                logger=call_logger(),
+                identity=identity.policy,
+                tracer=tracer,
+            )
+        except BaseException:
+            _withdraw(new_key, target)
+            raise
+        try:
+            result = kernel.call(options.syscall, args, principal=principal, credential=identity.credential)
+        finally:
+            kernel.close()
     print_json(result.to_dict(), lines=options.output == "jsonl")
     _hint(options.syscall, result.to_dict())
     return EXIT_OK if result.ok else EXIT_FAILED

@@ -170,25 +170,31 @@ def run(options: argparse.Namespace) -> int:
     from tools.cmd_call import _create_key_with, _withdraw
     from tools.common import writable_db
     from tools.logs import call_logger
+    from tools.tracing import command_tracer
 
     _check_sdk()
     principal = _principal(options.principal)
     target = writable_db(options.db, create=options.create)
     new_key = _create_key_with(target, options.admin_key) if options.create else None
-    try:
-        identity = identity_for(principal, target, options.admin_key)
-        policy = _AllOf((AllowedPrincipals([principal]), identity.policy))
-        kernel = open_kernel(
-            target, durability=Durability(options.durability), logger=call_logger(), identity=policy
-        )
-    except BaseException:
-        _withdraw(new_key, target)
-        raise
-    try:
-        server = ToolServer(kernel, principal, identity.credential, administrator=is_builtin_admin(principal))
-        server.serve()
-    finally:
-        kernel.close()
+    with command_tracer() as tracer:  # spans only when the OTEL_* environment asks (tools.tracing)
+        try:
+            identity = identity_for(principal, target, options.admin_key)
+            policy = _AllOf((AllowedPrincipals([principal]), identity.policy))
+            kernel = open_kernel(
+                target,
+                durability=Durability(options.durability),
+                logger=call_logger(),
+                identity=policy,
+                tracer=tracer,
+            )
+        except BaseException:
+            _withdraw(new_key, target)
+            raise
+        try:
+            admin = is_builtin_admin(principal)
+            ToolServer(kernel, principal, identity.credential, administrator=admin).serve()
+        finally:
+            kernel.close()
     return EXIT_OK
 
 
