@@ -182,3 +182,19 @@ def test_values_up_to_the_graph_calls_own_limit_are_carried(db: Path, kernel: Ke
         and "exceed 16777216 bytes" in over.error.detail
     )
     assert _verified(db)
+
+
+def test_a_filtered_search_reads_a_value_put_in_the_same_transaction(db: Path, kernel: Kernel) -> None:
+    """A put and a filtered search committed together (one batch, as a group commit runs them): the search
+    finds the value live, and the journal verifies (the replay reads what the live call read)."""
+    _own(kernel, A, "n")
+    put = {"namespace": ["n"], "key": "k", **stored({"colour": "blue"})}
+    results = kernel.call_many(
+        [
+            ("graph.store.put", put, A),
+            ("graph.store.search", {"namespace_prefix": ["n"], "filter": {"colour": "blue"}}, A),
+        ]
+    )
+    assert [result.ok for result in results] == [True, True], results
+    assert [item["key"] for item in results[1].value["items"]] == ["k"]
+    assert _verified(db)
