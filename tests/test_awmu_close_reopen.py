@@ -25,7 +25,7 @@ from journal.replay import verify_journal
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.access import AccessRules
-from kernel.boot import default_services, open_kernel
+from kernel.boot import default_services
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
@@ -56,8 +56,12 @@ def _digest(kernel: Kernel) -> str:
 
 
 @pytest.fixture
-def k() -> Iterator[Kernel]:
-    kernel = open_kernel(":memory:", clock=_clock())
+def k(tmp_path: Path) -> Iterator[Kernel]:
+    """A format 3 journal: owned contexts with one scope namespace, the rules these tests pin (format 4's
+    typed scopes: tests/test_typed_scopes.py)."""
+    clock = _clock()
+    store = SqlJournalStore(open_engine(str(tmp_path / "owned.db")), clock=clock, format_version=3)
+    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
     assert kernel.access_rules == AccessRules.OWNED
     try:
         yield kernel
