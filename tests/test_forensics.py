@@ -174,13 +174,21 @@ FAMILIES: dict[str, list[h.Call]] = {
     "access": [
         ("access.grant", {"principal": "agent:helper", "capability": "read", "scope": "user:u1"}, ADMIN),
         ("access.grant", {"principal": "agent:friend", "capability": "write", "scope": "*"}, "admin:rogue"),
-        ("access.revoke", {"principal": "agent:helper", "capability": "read", "scope": "user:u1"}, "admin:rogue"),
+        (
+            "access.revoke",
+            {"principal": "agent:helper", "capability": "read", "scope": "user:u1"},
+            "admin:rogue",
+        ),
         ("access.list", {}, "admin:rogue"),
     ],
     "pipeline": [
         ("memory.write", LANGUAGE, OWNER),
         ("access.grant", {"principal": EVIL, "capability": "read", "scope": "user:u1"}, ADMIN),
-        ("access.grant", {"principal": EVIL, "capability": "write", "scope": "user:u1"}, ADMIN),  # to begin a run
+        (
+            "access.grant",
+            {"principal": EVIL, "capability": "write", "scope": "user:u1"},
+            ADMIN,
+        ),  # to begin a run
         ("pipeline.begin", {"user_id": "u1", "run_id": "held"}, EVIL),
         ("memory.snapshot", {"user_id": "u1", "run_id": "held"}, EVIL),
         ("pipeline.begin", {"user_id": "u1", "run_id": "done"}, EVIL),
@@ -670,7 +678,11 @@ def test_a_grant_the_principal_gave_the_operator_does_not_count_for_the_reopen_a
             ),
             ("memory.awmu.seed", {"context_id": "c1", "text": "The king is dead."}, ADMIN),  # 2
             ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u2-0"}, ADMIN),  # 3: c3 PENDING
-            ("access.grant", {"principal": FIXER, "capability": "canonize", "scope": "context:c1"}, rogue),  # 4
+            (
+                "access.grant",
+                {"principal": FIXER, "capability": "canonize", "scope": "context:c1"},
+                rogue,
+            ),  # 4
             ("memory.awmu.review", {"request_id": "c3", "decision": "reject"}, rogue),  # 5
         ],
     )

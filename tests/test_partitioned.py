@@ -138,7 +138,11 @@ def test_the_partition_function_is_fixed_for_ever() -> None:
         ("graph.store.put", {"namespace": ["docs", "a"], "key": "k", "value_hash": None}, ["docs"]),
         ("graph.store.search", {"namespace_prefix": ["docs"]}, ["docs"]),
         ("access.grant", {"principal": "agent:x", "capability": "read", "scope": "user:alice"}, ["alice"]),
-        ("access.revoke", {"principal": "agent:x", "capability": "read", "scope": "context:chat-9"}, ["chat-9"]),
+        (
+            "access.revoke",
+            {"principal": "agent:x", "capability": "read", "scope": "context:chat-9"},
+            ["chat-9"],
+        ),
         (
             "access.grant",
             {"principal": "a:x", "capability": "read", "scope": "store:docs"},
@@ -367,7 +371,9 @@ def test_a_star_grant_reaches_every_partition_and_says_so(router: PartitionedKer
         own = router.kernels[index].call("access.list", {}, principal=ADMIN)
         assert own.value["grants"] == [{"capability": "read", "principal": "agent:z", "scope": "*"}]
     scoped = router.call(
-        "access.grant", {"principal": "agent:z", "capability": "write", "scope": "user:alice"}, principal=ADMIN
+        "access.grant",
+        {"principal": "agent:z", "capability": "write", "scope": "user:alice"},
+        principal=ADMIN,
     )
     assert scoped.partition == partition_of("alice", P) and scoped.parts == ()
     listed = router.call("access.list", {"principal": "agent:z"}, principal=ADMIN)

@@ -211,8 +211,16 @@ def awmu_pipeline(kernel: Any) -> dict[str, Any]:
     prompt block."""
     operator = "operator:local"
     calls = {
-        "grant": ("access.grant", {"principal": h.AGENT, "capability": "write", "scope": "context:c1"}, operator),
-        "grant_read": ("access.grant", {"principal": h.AGENT, "capability": "read", "scope": "context:c1"}, operator),
+        "grant": (
+            "access.grant",
+            {"principal": h.AGENT, "capability": "write", "scope": "context:c1"},
+            operator,
+        ),
+        "grant_read": (
+            "access.grant",
+            {"principal": h.AGENT, "capability": "read", "scope": "context:c1"},
+            operator,
+        ),
         "create": ("memory.awmu.create", {"context_id": "c1"}, operator),
         "seed": ("memory.awmu.seed", {"context_id": "c1", "text": "Never share the user's data"}, operator),
         "turn": ("memory.awmu.turn", {"context_id": "c1"}, h.AGENT),
