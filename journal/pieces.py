@@ -21,6 +21,7 @@ from journal.engine import one_line
 from journal.reader import JournalFilter, JournalReader
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
+from kernel.access import AccessRules
 from kernel.formats import UnknownFormat, piece_paths, rules_of
 from kernel.protocols import StorageError
 from kernel.replay_kernel import JournalReplayKernel
@@ -50,7 +51,9 @@ def expanded_result(engine: Engine, entry: JournalEntry) -> bytes:
 def replay_kernel(reader: JournalReader, where: JournalFilter | None = None) -> JournalReplayKernel:
     """A ``JournalReplayKernel`` over the journal's entries (``where``: which), serving reads journaled
     by reference whole, from the journal's own pieces."""
-    return JournalReplayKernel(reader.entries(where), pieces=fetch_from(reader.engine))
+    header = reader.header()
+    rules = AccessRules.TYPED if header is None else rules_of(header.format_version).access
+    return JournalReplayKernel(reader.entries(where), pieces=fetch_from(reader.engine), access_rules=rules)
 
 
 def _first_bad(reader: JournalReader, batch: list[tuple[int, str]], checked: set[str]) -> BadBlob | None:

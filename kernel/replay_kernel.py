@@ -15,6 +15,7 @@ import orjson
 
 from arvis.canonical import decode
 from kernel.abi import JournalEntry, SyscallError, SyscallResult
+from kernel.access import AccessRules
 from kernel.arguments import MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH, record_args, record_text
 from kernel.errors import ErrorCode
 from kernel.formats import piece_paths
@@ -31,7 +32,13 @@ def _describe(syscall: str, args: bytes, principal: str) -> dict[str, Any]:
 class JournalReplayKernel:
     """Same ``call`` interface as ``Kernel``; results come from the journal, never recomputed."""
 
-    def __init__(self, entries: Iterable[JournalEntry], *, pieces: PieceFetch | None = None) -> None:
+    def __init__(
+        self,
+        entries: Iterable[JournalEntry],
+        *,
+        pieces: PieceFetch | None = None,
+        access_rules: AccessRules = AccessRules.TYPED,
+    ) -> None:
         """``pieces``: for a journal that journals reads by reference (format 3), a reader of its pieces
         (``journal.pieces.replay_kernel`` binds the journal's own), so that a read is served whole, as it
         was returned. Without it, a result held by reference is served as the error
@@ -40,6 +47,9 @@ class JournalReplayKernel:
         self._pieces = pieces
         self._pending: JournalEntry | None = None
         self.served = 0
+        self.access_rules = access_rules
+        """The rules the journal's calls were made under (its format's), as ``Kernel.access_rules``: how a
+        client names a scope in the calls it replays (``kernel.access.scope_of``)."""
 
     def _peek(self) -> JournalEntry | None:
         if self._pending is None:

@@ -87,12 +87,12 @@ MEMORY_STATUSES = [
 
 ACCESS: list[Call] = [
     ("memory.write", WRITE, PRINCIPAL),
-    ("access.grant", {"principal": AGENT, "capability": "read", "scope": USER}, OPERATOR),
+    ("access.grant", {"principal": AGENT, "capability": "read", "scope": f"user:{USER}"}, OPERATOR),
     ("access.grant", {"principal": AGENT, "capability": "write", "scope": "*"}, AGENT),  # not an admin
     ("memory.get", {"user_id": USER, "key": "language"}, AGENT),
     ("access.list", {}, OPERATOR),
     ("access.list", {"principal": AGENT}, AGENT),
-    ("access.revoke", {"principal": AGENT, "capability": "read", "scope": USER}, OPERATOR),
+    ("access.revoke", {"principal": AGENT, "capability": "read", "scope": f"user:{USER}"}, OPERATOR),
     ("memory.get", {"user_id": USER, "key": "language"}, AGENT),  # denied again
     ("access.grant", {"principal": AGENT, "capability": "everything"}, OPERATOR),  # invalid args
 ]
@@ -224,7 +224,9 @@ _WRITES: dict[str, Any] = {
     ],
 }
 GRAPH: list[Call] = [
-    ("graph.checkpoint.put", _PUT, AGENT),  # 1: claims t1
+    ("graph.thread.create", {"thread_id": "t1"}, AGENT),  # format 4: a name is created before its use
+    ("graph.thread.create", {"thread_id": "t1"}, PRINCIPAL),  # taken: refused
+    ("graph.checkpoint.put", _PUT, AGENT),
     ("graph.checkpoint.put", _PUT_2, AGENT),
     ("graph.checkpoint.put_writes", _WRITES, AGENT),
     ("graph.checkpoint.put_writes", _WRITES, AGENT),  # the regular write is kept, the error replaced
@@ -261,6 +263,7 @@ GRAPH: list[Call] = [
 # its value; no search filters (an in-memory reference binds no blob reader: it would be refused there)
 _UTC, _CET = stored({"tz": "UTC"}), stored({"tz": "CET"})
 GRAPH_STORE: list[Call] = [
+    ("graph.namespace.create", {"prefix": "prefs"}, AGENT),  # format 4: a name is created before its use
     ("graph.store.put", {"namespace": ["prefs", "u1"], "key": "tz", **_UTC}, AGENT),
     ("graph.store.put", {"namespace": ["prefs", "u2"], "key": "tz", **_CET, "ttl": 1}, AGENT),
     (

@@ -42,7 +42,7 @@ def journal(tmp_path: Path) -> Iterator[tuple[Kernel, Path]]:
     _write(kernel, "no_penicillin")
     _write(kernel, "language", "preference")
     for capability in ("read", "write"):  # a run needs write on the user (format 2), its snapshot read
-        grant = {"principal": AGENT, "capability": capability, "scope": USER}
+        grant = {"principal": AGENT, "capability": capability, "scope": f"user:{USER}"}
         assert kernel.call("access.grant", grant, principal=OPERATOR).ok
     yield kernel, path
     kernel.close()

@@ -25,7 +25,7 @@ def pipeline(kernel: Any, *, key: str = "language", principal: str = h.PRINCIPAL
     """A small pipeline stage: write, an administrator lets the agent read, the agent reads back and
     takes a snapshot, and one call is refused."""
     written = kernel.call("memory.write", {**h.WRITE, "key": key}, principal=principal)
-    grant = {"principal": h.AGENT, "capability": "read", "scope": h.USER}
+    grant = {"principal": h.AGENT, "capability": "read", "scope": f"user:{h.USER}"}
     granted = kernel.call("access.grant", grant, principal=h.OPERATOR)
     read = kernel.call("memory.get", {"user_id": h.USER, "key": key}, principal=h.AGENT)
     snapshot = kernel.call("memory.snapshot", {"user_id": h.USER}, principal=h.AGENT)

@@ -161,8 +161,8 @@ def test_state_tables_as_of_a_seq(journal_path: Path) -> None:
         late = state_at(reader, h.SEQ_REVOKE, table=SYSCALL_TABLE)
     assert granted.tables["memory_entries"] == []
     assert [(r["principal"], r["capability"], r["scope"]) for r in granted.tables["grants"]] == [
-        (h.AGENT, "read", h.USER),
-        (h.SERVICE, "write", h.USER),
+        (h.AGENT, "read", f"user:{h.USER}"),
+        (h.SERVICE, "write", f"user:{h.USER}"),
     ]
     assert [(r["key"], r["version"]) for r in early.tables["memory_entries"]] == [("language", 1)]
     rows = {(r["key"], r["version"]): r for r in late.tables["memory_entries"]}

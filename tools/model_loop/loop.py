@@ -25,6 +25,7 @@ from arvis.scenario.conditions import CONDITIONS, Condition
 from arvis.scenario.judge import BlockUnit, judge, mentions
 from arvis.scenario.schema import Scenario, Turn
 from kernel.abi import SyscallResult
+from kernel.access import AccessRules, ScopeKind, scope_of
 from kernel.errors import ErrorCode
 from tools.model_loop import scoring
 from tools.model_loop.client import ChatModel, Message, ModelAnswer
@@ -71,6 +72,9 @@ class ModelLoopError(Exception):
 
 class KernelLike(Protocol):
     """What the loop needs of a kernel: ``Kernel`` and ``JournalReplayKernel`` both fit."""
+
+    @property
+    def access_rules(self) -> AccessRules: ...
 
     def call(self, name: object, args: object = None, *, principal: object) -> SyscallResult: ...
 
@@ -139,7 +143,11 @@ class ModelScenarioRun:
         """The operator grants ``principal`` ``capability`` on the context (journaled ``access.grant``)."""
         result = self.kernel.call(
             "access.grant",
-            {"principal": principal, "capability": capability, "scope": f"context:{self.context}"},
+            {
+                "principal": principal,
+                "capability": capability,
+                "scope": scope_of(self.kernel.access_rules, ScopeKind.CONTEXT, self.context),
+            },
             principal=OPERATOR,
         )
         self._checked("access.grant", result, fatal=True)
