@@ -616,6 +616,12 @@ class SqlJournalStore:
         self.header = header
 
     @property
+    def keeps_entries(self) -> bool:
+        """False for a replay's scratch store (``keep_entries=False``): the only store ``Kernel.execute``
+        re-executes recorded calls on."""
+        return self._keep_entries
+
+    @property
     def format_version(self) -> int:
         """The journal's format (its header's): which access rules the kernel applies to it."""
         return int(self.header.format_version)

@@ -256,7 +256,7 @@ class Contract:
         kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID)
         try:
             with pytest.raises(RuntimeError), kernel.store.batch() as batch:
-                results = [kernel.execute(call, batch.transaction) for call in recorded]
+                results = [kernel._execute_recorded(call, batch.transaction) for call in recorded]
                 assert [result.seq for result in results] == [3, 4, 5, 6]
                 raise RuntimeError("the bulk load was interrupted")
             after = observe(kernel, [])

@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(options: argparse.Namespace) -> int:
     from journal.engine import Durability
     from kernel.boot import open_kernel
-    from tools.admin_key import identity_for
+    from tools.admin_key import identity_for, key_for_new_journal
 
     principal = _principal(options.principal)
     args = _parsed_args(options.args)
@@ -69,7 +69,11 @@ def run(options: argparse.Namespace) -> int:
     try:
         identity = identity_for(principal, target, options.admin_key)
         kernel = open_kernel(
-            target, durability=Durability(options.durability), logger=call_logger(), identity=identity.policy
+            target,
+            durability=Durability(options.durability),
+            logger=call_logger(),
+            identity=identity.policy,
+            admin_key=key_for_new_journal(identity, new_key),
         )
     except BaseException:
         _withdraw(new_key, target)
