@@ -34,6 +34,11 @@ from kernel.dispatcher import Kernel
 from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 from syscalls.table import SYSCALL_TABLE
 
+try:
+    from tests.strategies import VOUCHED
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    from strategies import VOUCHED
+
 ARVIS_BIN = Path(sys.executable).with_name("arvis")
 """The installed ``arvis`` script next to the interpreter running the tests (``.venv/bin/arvis``)."""
 
@@ -158,7 +163,7 @@ def build_journal(
     journal_id: str = JOURNAL_ID,
 ) -> list[SyscallResult]:
     """Create (or extend) the journal at ``path`` with ``calls``; returns their results."""
-    kernel = open_kernel(str(path), clock=clock or make_clock(), journal_id=journal_id)
+    kernel = open_kernel(str(path), clock=clock or make_clock(), journal_id=journal_id, identity=VOUCHED)
     try:
         return run_calls(kernel, calls)
     finally:
