@@ -66,8 +66,8 @@ def current_verifier(connection: Connection) -> str | None:
     columns = {column["name"] for column in inspect(connection).get_columns("journal_header")}
     if "admin_verifier" not in columns:
         return None
-    row = connection.exec_driver_sql("SELECT admin_verifier FROM journal_header").first()
-    return None if row is None or row[0] is None else str(row[0])
+    header = connection.exec_driver_sql("SELECT admin_verifier FROM journal_header").first()
+    return None if header is None or header[0] is None else str(header[0])
 
 
 def store_binding(engine: Engine, seq: int, verifier: str) -> bool:

@@ -124,7 +124,10 @@ def _create_header(
             "created_at": copy.created_at,
             "genesis_hash": copy.genesis_hash,
         }
-        connection.execute(journal_header.insert(), row | ({} if admin_verifier is None else {"admin_verifier": admin_verifier}))
+        connection.execute(
+            journal_header.insert(),
+            row | ({} if admin_verifier is None else {"admin_verifier": admin_verifier}),
+        )
 
 
 _HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"

@@ -324,10 +324,21 @@ def test_keygen_never_replaces_a_moved_key(here: Path, capsys: pytest.CaptureFix
     code, out, err = h.cli(capsys, "db", "keygen", "--db", "j.db")
     assert code == 2 and out == "" and "keygen never replaces it" in _error(err)
     assert not (here / "j.db.admin-key").exists()
-    code, _, err = h.cli(capsys, "db", "bind-admin-key", "--db", "j.db", "--admin-key", str(here / "moved.key"))
+    code, _, err = h.cli(
+        capsys, "db", "bind-admin-key", "--db", "j.db", "--admin-key", str(here / "moved.key")
+    )
     assert code == 2 and "binding never replaces it" in _error(err)
     code, _, _ = _call(
-        capsys, "memory.list", "--db", "j.db", "--principal", OPERATOR, "--admin-key", "moved.key", "--args", LIST_B
+        capsys,
+        "memory.list",
+        "--db",
+        "j.db",
+        "--principal",
+        OPERATOR,
+        "--admin-key",
+        "moved.key",
+        "--args",
+        LIST_B,
     )
     assert code == 0
 

@@ -40,7 +40,8 @@ def upgrade() -> None:
                 "$$ BEGIN RAISE EXCEPTION 'admin_bindings is append-only'; END $$"
             )
             op.execute(
-                f"CREATE TRIGGER {name} BEFORE {action} ON admin_bindings FOR EACH ROW EXECUTE FUNCTION {name}()"
+                f"CREATE TRIGGER {name} BEFORE {action} ON admin_bindings "
+                f"FOR EACH ROW EXECUTE FUNCTION {name}()"
             )
 
 
