@@ -161,9 +161,13 @@ def build_journal(
     *,
     clock: ManualClock | None = None,
     journal_id: str = JOURNAL_ID,
+    admin_key: bytes | None = None,
 ) -> list[SyscallResult]:
-    """Create (or extend) the journal at ``path`` with ``calls``; returns their results."""
-    kernel = open_kernel(str(path), clock=clock or make_clock(), journal_id=journal_id, identity=VOUCHED)
+    """Create (or extend) the journal at ``path`` with ``calls`` (a new one records the verifier of
+    ``admin_key``); returns their results."""
+    kernel = open_kernel(
+        str(path), clock=clock or make_clock(), journal_id=journal_id, identity=VOUCHED, admin_key=admin_key
+    )
     try:
         return run_calls(kernel, calls)
     finally:

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from strategies import journal_entries
+from strategies import VOUCHED, journal_entries
 
 from journal.chain import EMPTY_EFFECTS_HASH
 from journal.content_digest import closed_contexts, content_digest
@@ -57,7 +57,7 @@ def _digest(kernel: Kernel) -> str:
 
 @pytest.fixture
 def k() -> Iterator[Kernel]:
-    kernel = open_kernel(":memory:", clock=_clock())
+    kernel = open_kernel(":memory:", clock=_clock(), identity=VOUCHED)
     assert kernel.access_rules == AccessRules.OWNED
     try:
         yield kernel

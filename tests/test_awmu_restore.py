@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from strategies import VOUCHED
 
 from journal.engine import open_engine
 from journal.reader import JournalReader
@@ -43,7 +44,7 @@ def _verified(kernel: Kernel) -> None:
 
 @pytest.fixture
 def k() -> Iterator[Kernel]:
-    kernel = open_kernel(":memory:", clock=_clock())
+    kernel = open_kernel(":memory:", clock=_clock(), identity=VOUCHED)
     assert kernel.access_rules == AccessRules.OWNED
     try:
         yield kernel

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from strategies import T0, journal_entries
+from strategies import T0, VOUCHED, journal_entries
 
 from journal.chain import EMPTY_EFFECTS_HASH
 from journal.engine import open_engine
@@ -73,7 +73,9 @@ def _format_1(path: Path) -> Kernel:
 
 @pytest.fixture
 def owned(tmp_path: Path) -> Iterator[Kernel]:
-    kernel = open_kernel(str(tmp_path / "owned.db"), clock=_clock(), services=default_services())
+    kernel = open_kernel(
+        str(tmp_path / "owned.db"), clock=_clock(), services=default_services(), identity=VOUCHED
+    )
     assert kernel.access_rules == AccessRules.OWNED and kernel.store.format_version == FORMAT_VERSION
     try:
         yield kernel

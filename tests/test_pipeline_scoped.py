@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from strategies import T0, journal_entries
+from strategies import T0, VOUCHED, journal_entries
 
 from journal.chain import EMPTY_EFFECTS_HASH
 from journal.engine import open_engine
@@ -63,7 +63,9 @@ def _seed(kernel: Kernel) -> Kernel:
 
 @pytest.fixture
 def owned(tmp_path: Path) -> Iterator[Kernel]:
-    kernel = open_kernel(str(tmp_path / "owned.db"), clock=_clock(), services=default_services())
+    kernel = open_kernel(
+        str(tmp_path / "owned.db"), clock=_clock(), services=default_services(), identity=VOUCHED
+    )
     assert kernel.access_rules == AccessRules.OWNED and kernel.store.format_version == FORMAT_VERSION
     try:
         yield _seed(kernel)
@@ -369,7 +371,9 @@ def _stages(kernel: Kernel, user: str) -> list[Any]:
 def test_the_runner_works_with_the_id_as_given(journal_format: AccessRules, tmp_path: Path) -> None:
     path = tmp_path / "runner.db"
     kernel = (
-        _format_1(path) if journal_format == AccessRules.FIRST else open_kernel(str(path), clock=_clock())
+        _format_1(path)
+        if journal_format == AccessRules.FIRST
+        else open_kernel(str(path), clock=_clock(), identity=VOUCHED)
     )
     try:
         _seed(kernel)
