@@ -47,6 +47,7 @@ from contract_calls import (
 from hypothesis import HealthCheck, given, settings
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
+from strategies import VOUCHED
 
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_rows import insert_entry
@@ -59,7 +60,6 @@ from journal.schema import FORMAT_VERSION, memory_entries
 from journal.state import iter_state_rows, state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
-from strategies import VOUCHED
 from kernel.boot import default_services, open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
@@ -320,7 +320,9 @@ class Contract:
         with engine_of(target) as fresh:
             assert upgrade_to_head(fresh) == ("0001", head_revision())
             assert current_revision(fresh) == head_revision()
-        kernel = open_kernel(target, clock=ManualClock(later, step=h.STEP), journal_id=JOURNAL_ID, identity=VOUCHED)
+        kernel = open_kernel(
+            target, clock=ManualClock(later, step=h.STEP), journal_id=JOURNAL_ID, identity=VOUCHED
+        )
         try:
             h.run_calls(kernel, MEMORY)
         finally:
