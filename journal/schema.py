@@ -22,6 +22,7 @@ __all__ = [
     "FORMAT_VERSION",
     "FORMAT_VERSIONS",
     "STATE_TABLES",
+    "admin_bindings",
     "awmu_canon_requests",
     "awmu_context_owners",
     "awmu_contexts",
@@ -68,7 +69,18 @@ journal_header = Table(
     Column("format_version", Integer, nullable=False),
     Column("created_at", String(27), nullable=False),
     Column("genesis_hash", String(64), nullable=False),
+    Column("admin_verifier", String(64)),  # revision 0012 (journal.admin_binding); NULL: none bound
 )
+
+admin_bindings = Table(
+    "admin_bindings",
+    metadata,
+    Column("seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
+    Column("admin_verifier", String(64), nullable=False),
+)
+"""Bindings and rotations of the admin key after the journal's creation (revision 0012,
+``journal.admin_binding``): each row names the accepted ``kernel.record`` entry that journaled it.
+Append-only; not state (the state digest leaves it out)."""
 
 journal = Table(
     "journal",

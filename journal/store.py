@@ -73,7 +73,10 @@ class JournalHeader:
 
 
 def read_header(connection: Connection) -> JournalHeader | None:
-    rows = fetch_all(connection, select(journal_header))
+    """The header's identity columns (not the admin verifier: ``journal.admin_binding``), which every
+    revision's header has."""
+    c = journal_header.c
+    rows = fetch_all(connection, select(c.journal_id, c.format_version, c.created_at, c.genesis_hash))
     row = rows[0] if rows else None
     if row is None:
         return None
@@ -90,10 +93,16 @@ def _where(engine: Engine) -> str:
 
 
 def _create_header(
-    engine: Engine, clock: Clock, journal_id: str | None, copy: JournalHeader | None, format_version: int
+    engine: Engine,
+    clock: Clock,
+    journal_id: str | None,
+    copy: JournalHeader | None,
+    format_version: int,
+    admin_verifier: str | None = None,
 ) -> None:
-    """Write the header of a new journal (or a copy of another journal's header, for replay). A header
-    already there is read without the write lock (the common case: opening a live journal)."""
+    """Write the header of a new journal (or a copy of another journal's header, for replay), with the
+    verifier of its admin key when one is given (``journal.admin_binding``). A header already there is
+    read without the write lock (the common case: opening a live journal)."""
     with reading(engine.connect()) as connection:
         if read_header(connection) is not None:
             return
@@ -108,15 +117,16 @@ def _create_header(
             created_at = format_time(clock.now())
             identity = journal_id or "j-" + sha256_hex(f"{created_at}|{_where(engine)}".encode())[:32]
             copy = JournalHeader(identity, format_version, created_at, genesis_hash(identity, format_version))
+        row = {
+            "singleton": 1,
+            "journal_id": copy.journal_id,
+            "format_version": copy.format_version,
+            "created_at": copy.created_at,
+            "genesis_hash": copy.genesis_hash,
+        }
         connection.execute(
             journal_header.insert(),
-            {
-                "singleton": 1,
-                "journal_id": copy.journal_id,
-                "format_version": copy.format_version,
-                "created_at": copy.created_at,
-                "genesis_hash": copy.genesis_hash,
-            },
+            row | ({} if admin_verifier is None else {"admin_verifier": admin_verifier}),
         )
 
 
@@ -552,8 +562,10 @@ class SqlJournalStore:
         keep_entries: bool = True,
         format_version: int = FORMAT_VERSION,
         state_checkpoint_interval: int = DEFAULT_INTERVAL,
+        admin_verifier: str | None = None,
     ) -> None:
-        """``format_version`` is the format a journal created here gets (an existing one keeps its own).
+        """``format_version`` is the format a journal created here gets (an existing one keeps its own),
+        ``admin_verifier`` the verifier of its admin key it records (an existing one keeps its own).
         ``state_checkpoint_interval``: a state checkpoint is stored with every entry whose seq is a
         multiple of it (``journal.state_checkpoints``; 0: none, and a mark so that a writer of the same
         journal that keeps them builds its next one whole)."""
@@ -567,7 +579,7 @@ class SqlJournalStore:
         try:
             if upgrade:
                 upgrade_to_head(engine)
-            _create_header(engine, clock, journal_id, copy_header, format_version)
+            _create_header(engine, clock, journal_id, copy_header, format_version, admin_verifier)
             self._connection = reading(engine.connect())  # its own writes begin on the driver
             header = read_header(self._connection)
             self._connection.rollback()
@@ -606,6 +618,12 @@ class SqlJournalStore:
                 "entry does not chain from it; run `arvis journal verify --chain-only`"
             )
         self.header = header
+
+    @property
+    def keeps_entries(self) -> bool:
+        """False for a replay's scratch store (``keep_entries=False``): the only store ``Kernel.execute``
+        re-executes recorded calls on."""
+        return self._keep_entries
 
     @property
     def format_version(self) -> int:

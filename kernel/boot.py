@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 
+from sqlalchemy.exc import SQLAlchemyError
+
+from journal.admin_binding import current_verifier
 from journal.blob_store import reader_for
-from journal.engine import Durability, open_engine
+from journal.engine import Durability, one_line, open_engine, reading
 from journal.migrate import check_writable
 from journal.state_checkpoints import DEFAULT_INTERVAL
 from journal.store import SqlJournalStore
 from kernel.clock import Clock, SystemClock
 from kernel.dispatcher import CallLogger, Kernel
-from kernel.identity import IdentityPolicy
+from kernel.identity import ADMIN_KEY_BYTES, IdentityPolicy, admin_verifier, with_journal_administrators
+from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
 from kernel.telemetry import TracerChoice, global_tracer
@@ -32,6 +36,7 @@ def open_kernel(
     tracer: TracerChoice = "global",
     state_checkpoint_interval: int = DEFAULT_INTERVAL,
     group_commit: bool = True,
+    admin_key: bytes | None = None,
 ) -> Kernel:
     """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it.
 
@@ -42,7 +47,12 @@ def open_kernel(
 
     Without ``services``, the default ones are bound, with the working memory's semantic encoder when its
     packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides.
-    ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for).
+    ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for, but
+    the built-in administrators). Whatever it is, a built-in administrator (``admin:…``, ``operator:…``)
+    is admitted only with the journal's admin key as its credential (``kernel.identity.admin_credential``,
+    checked against the verifier the journal holds, ``journal.admin_binding``), unless it is
+    ``VouchedPrincipals(administrators=True)``. ``admin_key``: the key a journal created here records the
+    verifier of (an existing journal keeps its own; it is bound with ``arvis db bind-admin-key``).
     ``tracer``: one span per call (``kernel.telemetry.otel_tracer()``; None: no spans, and OpenTelemetry is
     never imported; ``"global"``, the default: the global tracer provider's when one is set, else none,
     ``kernel.telemetry.global_tracer``).
@@ -52,6 +62,8 @@ def open_kernel(
     ``journal snapshot --at`` replay only the entries since the nearest one; 0 keeps none
     (``journal.state_checkpoints``). ``group_commit``: calls made by threads at once commit together
     (``Kernel``; ``specs/durability.md`` §3.1)."""
+    if admin_key is not None and (not isinstance(admin_key, bytes) or len(admin_key) != ADMIN_KEY_BYTES):
+        raise ValueError(f"an admin key is {ADMIN_KEY_BYTES} bytes")
     chosen_clock = clock or SystemClock()
     check_writable(target)  # before the writer's first connection, which already writes (WAL)
     store = SqlJournalStore(
@@ -59,7 +71,14 @@ def open_kernel(
         clock=chosen_clock,
         journal_id=journal_id,
         state_checkpoint_interval=state_checkpoint_interval,
+        admin_verifier=None if admin_key is None else admin_verifier(admin_key),
     )
+    try:
+        with reading(store.engine.connect()) as connection:
+            verifier = current_verifier(connection)
+    except SQLAlchemyError as exc:
+        store.close()
+        raise StorageError(f"cannot read the journal's admin verifier: {one_line(exc)}") from exc
     bound = default_services(semantic=True) if services is None else services
     if bound.blob_reader is None:
         bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine))
@@ -69,7 +88,7 @@ def open_kernel(
         store=store,
         clock=chosen_clock,
         logger=logger,
-        identity=identity,
+        identity=with_journal_administrators(identity, verifier),
         tracer=global_tracer() if tracer == "global" else tracer,
         group_commit=group_commit,
     )

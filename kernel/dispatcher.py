@@ -212,13 +212,13 @@ class Kernel:
                 if isinstance(recorded, SyscallResult):
                     return recorded
                 self._load_encoder_for([recorded])
-                return self.execute(recorded)
+                return self._execute_recorded(recorded)
         recorded = self._record(name, args, principal, credential)
         if isinstance(recorded, SyscallResult):
             return recorded
         if self._owns_lock():  # a group's leader (a call from a logger, say), ``call_many``,
             with self._lock:  # ``between_calls``: queued, the call would wait for this very thread
-                return self.execute(recorded)
+                return self._execute_recorded(recorded)
         alone = probed = False
         try:
             with self._queue_lock:
@@ -305,7 +305,7 @@ class Kernel:
         once ``call`` releases the lock."""
         try:
             self._load_encoder_for([recorded])
-            return self.execute(recorded)
+            return self._execute_recorded(recorded)
         except Exception as exc:  # a bug must not escape, as in ``_run_group``
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
 
@@ -341,7 +341,7 @@ class Kernel:
             recorded: list[RecordedCall | SyscallResult] = [waiting.recorded for waiting in group]
             self._load_encoder_for(recorded)
             if len(group) == 1:
-                group[0].result = self.execute(group[0].recorded)
+                group[0].result = self._execute_recorded(group[0].recorded)
                 return
             started = time.perf_counter()
             results = self._group(recorded)
@@ -481,7 +481,24 @@ class Kernel:
         recorded: RecordedCall,
         transactions: TransactionSource | None = None,
     ) -> SyscallResult:
-        """Run a call given in its recorded form (used by ``call`` and by replay), in its own
+        """Replay only: re-execute a journaled call in its recorded form (its principal's recorded
+        identity verdict, its recorded time) on a replay's scratch store (``keep_entries=False``), in its
+        own transaction or in one from ``transactions`` (a batch's). On a store that keeps its entries
+        it is refused ``principal_not_allowed``, unjournaled: a live call is made with ``call``, which asks
+        the identity policy and reads the clock."""
+        if getattr(self.store, "keeps_entries", True) is not False:
+            return _unacknowledged(
+                ErrorCode.PRINCIPAL_NOT_ALLOWED,
+                "a recorded call is re-executed only on a replay's scratch store; make live calls with call",
+            )
+        return self._execute_recorded(recorded, transactions)
+
+    def _execute_recorded(
+        self,
+        recorded: RecordedCall,
+        transactions: TransactionSource | None = None,
+    ) -> SyscallResult:
+        """Run a call in its recorded form (``call``'s, or replay's through ``execute``), in its own
         transaction or in one from ``transactions`` (a batch's)."""
         with self._lock:
             if self.logger is None and self.tracer is None:

@@ -11,13 +11,22 @@ by identity, and never asks a policy.
 Three policies:
 
 * ``VouchedPrincipals`` (the library default): the embedding application vouches for every principal it
-  passes, as in the first release.
+  passes, as in the first release, but the built-in administrators (below) unless it says so
+  (``administrators=True``).
 * ``AllowedPrincipals(patterns)``: the principals this kernel may act as, exactly or by a ``prefix*``
   pattern (an MCP server, a worker that acts for one agent).
 * ``SignedPrincipals(key, required_for=patterns)``: a principal that matches ``required_for`` (every
   principal, by default) must come with a credential, the HMAC-SHA256 of the principal under the
-  deployment's key (``principal_token``); others need none. The command line uses it with the database's
-  local key file, for the built-in administrators.
+  deployment's key (``principal_token``); others need none.
+
+The built-in administrators (``admin:<name>``, ``operator:<name>``) are the journal's: its header records,
+when it is created (or when an older journal is bound, ``arvis db bind-admin-key``), the verifier of its
+admin key, ``admin_verifier(key)`` = SHA-256 of a domain-separated key. ``open_kernel`` wraps whatever
+policy it is given in ``JournalAdministrators``: a built-in administrator is admitted only when its
+credential is that key (``admin_credential``), whose verifier matches the journal's, and the policy admits
+it too; a journal without a verifier has no administrator. Only ``VouchedPrincipals(administrators=True)``,
+an application that vouches for its administrators too (tests, a demo that owns its journal), is not
+wrapped.
 
 A credential is never journaled.
 """
@@ -28,15 +37,28 @@ import hashlib
 import hmac
 from typing import Protocol
 
+from kernel.access import is_builtin_admin
+
 __all__ = [
+    "ADMIN_KEY_BYTES",
     "AllowedPrincipals",
     "IdentityPolicy",
+    "JournalAdministrators",
     "SignedPrincipals",
     "VouchedPrincipals",
+    "admin_credential",
+    "admin_verifier",
     "matches",
     "principal_token",
     "refusal_detail",
+    "with_journal_administrators",
 ]
+
+ADMIN_KEY_BYTES = 32
+"""The length of a journal's admin key."""
+_VERIFIER_DOMAIN = b"arvis admin key verifier v1\x00"
+"""What a key is prefixed with before it is hashed into its verifier: the verifier of a key is never
+the plain SHA-256 of the same bytes used elsewhere."""
 
 
 class IdentityPolicy(Protocol):
@@ -62,7 +84,12 @@ def refusal_detail(principal: str) -> str:
 
 
 class VouchedPrincipals:
-    """Every principal is admitted: the embedding application vouches for the principals it passes."""
+    """Every principal is admitted: the embedding application vouches for the principals it passes. The
+    built-in administrators too only with ``administrators=True``; otherwise ``open_kernel`` asks for the
+    journal's admin key (``JournalAdministrators``)."""
+
+    def __init__(self, *, administrators: bool = False) -> None:
+        self.administrators = administrators is True
 
     def admits(self, principal: str, credential: str | None) -> bool:
         return True
@@ -108,3 +135,56 @@ class SignedPrincipals:
         if not isinstance(credential, str) or not credential.isascii():
             return False
         return hmac.compare_digest(principal_token(self._key, principal), credential)
+
+
+def admin_verifier(key: bytes) -> str:
+    """What a journal records of its admin key: the lower-case hex SHA-256 of the key prefixed with a
+    domain tag. It proves nothing by itself: only the key's holder can present a matching key."""
+    return hashlib.sha256(_VERIFIER_DOMAIN + bytes(key)).hexdigest()
+
+
+def admin_credential(key: bytes) -> str:
+    """The credential a built-in administrator presents: the journal's admin key, in lower-case hex."""
+    return bytes(key).hex()
+
+
+def _key_of(credential: str | None) -> bytes | None:
+    """The key a credential holds, or None when it holds none (not ``2 * ADMIN_KEY_BYTES`` hex digits)."""
+    if not isinstance(credential, str) or len(credential) != 2 * ADMIN_KEY_BYTES or not credential.isascii():
+        return None
+    try:
+        return bytes.fromhex(credential)
+    except ValueError:
+        return None
+
+
+class JournalAdministrators:
+    """The journal's built-in administrators: one is admitted only with the journal's admin key as its
+    credential (its verifier equal to ``verifier``, compared in constant time; a journal without one,
+    None, has no administrator), and only if ``policy`` admits it too; any other principal as ``policy``
+    decides."""
+
+    def __init__(self, verifier: str | None, policy: IdentityPolicy) -> None:
+        self.verifier = verifier
+        self.policy = policy
+
+    def admits(self, principal: str, credential: str | None) -> bool:
+        if is_builtin_admin(principal) and not self.holds_key(credential):
+            return False
+        return self.policy.admits(principal, credential) is True
+
+    def holds_key(self, credential: str | None) -> bool:
+        """Whether ``credential`` is the journal's admin key."""
+        key = _key_of(credential)
+        if key is None or self.verifier is None:
+            return False
+        return hmac.compare_digest(admin_verifier(key), self.verifier)
+
+
+def with_journal_administrators(policy: IdentityPolicy | None, verifier: str | None) -> IdentityPolicy:
+    """``policy`` (None: ``VouchedPrincipals()``) with the journal's administrators enforced, unless it
+    is a ``VouchedPrincipals`` that vouches for administrators too."""
+    chosen = VouchedPrincipals() if policy is None else policy
+    if isinstance(chosen, VouchedPrincipals) and chosen.administrators:
+        return chosen
+    return JournalAdministrators(verifier, chosen)

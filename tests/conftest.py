@@ -14,7 +14,7 @@ from typing import Any
 import pg_cluster
 import pytest
 from hypothesis import HealthCheck, settings
-from strategies import T0
+from strategies import T0, VOUCHED
 
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
@@ -54,6 +54,7 @@ def kernel_factory() -> Iterator[Callable[..., Kernel]]:
 
     def factory(target: str = ":memory:", **kwargs: Any) -> Kernel:
         kwargs.setdefault("clock", ManualClock(T0, step=timedelta(seconds=1)))
+        kwargs.setdefault("identity", VOUCHED)
         kernel = open_kernel(target, **kwargs)
         opened.append(kernel)
         return kernel

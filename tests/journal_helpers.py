@@ -34,6 +34,11 @@ from kernel.dispatcher import Kernel
 from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 from syscalls.table import SYSCALL_TABLE
 
+try:
+    from tests.strategies import VOUCHED
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    from strategies import VOUCHED
+
 ARVIS_BIN = Path(sys.executable).with_name("arvis")
 """The installed ``arvis`` script next to the interpreter running the tests (``.venv/bin/arvis``)."""
 
@@ -160,9 +165,13 @@ def build_journal(
     *,
     clock: ManualClock | None = None,
     journal_id: str = JOURNAL_ID,
+    admin_key: bytes | None = None,
 ) -> list[SyscallResult]:
-    """Create (or extend) the journal at ``path`` with ``calls``; returns their results."""
-    kernel = open_kernel(str(path), clock=clock or make_clock(), journal_id=journal_id)
+    """Create (or extend) the journal at ``path`` with ``calls`` (a new one records the verifier of
+    ``admin_key``); returns their results."""
+    kernel = open_kernel(
+        str(path), clock=clock or make_clock(), journal_id=journal_id, identity=VOUCHED, admin_key=admin_key
+    )
     try:
         return run_calls(kernel, calls)
     finally:

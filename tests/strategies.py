@@ -33,6 +33,7 @@ from kernel.abi import JournalEntry, SyscallResult
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
+from kernel.identity import VouchedPrincipals
 
 # --------------------------------------------------------------------------------------------------
 # constants and builders
@@ -47,6 +48,11 @@ NOTES = ("ttl_default", "policy_gate", "governance_trace")
 MEMORY_SYSCALLS = ("memory.get", "memory.list", "memory.revoke", "memory.snapshot", "memory.write")
 MEMORY_TYPES: tuple[str, ...] = tuple(member.value for member in MemoryLongType)
 MAX_TTL = timedelta(days=30)
+
+VOUCHED = VouchedPrincipals(administrators=True)
+"""The suite's kernels vouch for every principal they are given, the built-in administrators included
+(as the embedding application of a journal it owns may); the tests of the journal's administrators
+(``test_identity.py``, ``test_admin_binding.py``) open theirs without it."""
 
 
 def write_args(
@@ -77,6 +83,7 @@ def iso(moment: datetime) -> str:
 @contextmanager
 def fresh_kernel(clock: ManualClock | None = None, **kwargs: Any) -> Iterator[Kernel]:
     """An in-memory kernel (default clock: T0, not moving), closed on exit."""
+    kwargs.setdefault("identity", VOUCHED)
     kernel = open_kernel(":memory:", clock=clock or ManualClock(T0), **kwargs)
     try:
         yield kernel

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import event as statistic
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from strategies import VOUCHED
 
 from arvis.awmu.text import NEGATIONS as NEGATION_WORDS
 from arvis.awmu.text import is_negated, words
@@ -76,7 +77,7 @@ class WorkingMemoryMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
-        self.k = open_kernel(":memory:", clock=clock)
+        self.k = open_kernel(":memory:", clock=clock, identity=VOUCHED)
         self.budget = 0
         self.listing: dict[str, Any] = {}
         self.units: dict[str, dict[str, Any]] = {}

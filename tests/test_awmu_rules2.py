@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from strategies import VOUCHED
 
 import syscalls.detectors
 from journal.reader import JournalReader
@@ -67,6 +68,7 @@ def _open(encoder: FakeEncoder | None) -> Kernel:
         ":memory:",
         clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
         services=bound,
+        identity=VOUCHED,
     )
     # format 2: the operator creates (and owns) the contexts; an administrator lets the agent read and
     # write them (access-and-pipelines.md §1.7)

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from strategies import VOUCHED
 
 from journal.reader import JournalReader
 from journal.replay import verify_journal
@@ -36,7 +37,9 @@ NO_TRUST = {"trust_enabled": False}
 @pytest.fixture
 def k() -> Iterator[Kernel]:
     kernel = open_kernel(
-        ":memory:", clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
+        ":memory:",
+        clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
+        identity=VOUCHED,
     )
     try:
         for capability in ("read", "write"):

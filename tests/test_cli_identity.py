@@ -311,8 +311,36 @@ def test_keygen_writes_a_key_once(here: Path, capsys: pytest.CaptureFixture[str]
     before = key.read_bytes()
     code, out, err = h.cli(capsys, "db", "keygen", "--db", "j.db")
     assert code == 2 and out == ""
-    assert "exists already" in _error(err)
+    assert "keygen never replaces it" in _error(err)
     assert key.read_bytes() == before and _mode(key) == 0o600
+
+
+def test_keygen_never_replaces_a_moved_key(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The old release minted a new key once the old file was moved away; the journal now holds the
+    verifier of its key, and keygen refuses to replace it, however the file is named."""
+    h.build_journal(here / "j.db", h.STANDARD_CALLS[:2])
+    assert h.cli(capsys, "db", "keygen", "--db", "j.db")[0] == 0
+    (here / "j.db.admin-key").rename(here / "moved.key")
+    code, out, err = h.cli(capsys, "db", "keygen", "--db", "j.db")
+    assert code == 2 and out == "" and "keygen never replaces it" in _error(err)
+    assert not (here / "j.db.admin-key").exists()
+    code, _, err = h.cli(
+        capsys, "db", "bind-admin-key", "--db", "j.db", "--admin-key", str(here / "moved.key")
+    )
+    assert code == 2 and "binding never replaces it" in _error(err)
+    code, _, _ = _call(
+        capsys,
+        "memory.list",
+        "--db",
+        "j.db",
+        "--principal",
+        OPERATOR,
+        "--admin-key",
+        "moved.key",
+        "--args",
+        LIST_B,
+    )
+    assert code == 0
 
 
 def test_keygen_needs_an_existing_journal(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -337,9 +365,11 @@ def test_an_administrator_on_postgresql_needs_admin_key(
     assert code == 2
     assert "--admin-key" in _error(err)
     assert _names(here) == set()
-    code, _, err = h.cli(capsys, "db", "keygen", "--db", PG_URL, "--admin-key", "pg.key")  # never connects
-    assert code == 0, err
-    assert _mode(here / "pg.key") == 0o600
+    code, _, err = h.cli(capsys, "db", "keygen", "--db", PG_URL, "--admin-key", "pg.key")  # binds: connects
+    assert code == 2 and "storage error" in err
+    assert _names(here) == set()  # the key of a binding that failed is not left behind
+    (here / "pg.key").write_text("ab" * 32 + "\n", encoding="ascii")
+    (here / "pg.key").chmod(0o600)
     code, _, err = _call(capsys, "memory.list", "--db", PG_URL, "--principal", OPERATOR, "--admin-key",
                          "pg.key", "--args", LIST_B)  # fmt: skip
     assert code == 2 and "storage error" in err  # past the key: only the server is missing

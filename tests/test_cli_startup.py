@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from strategies import VOUCHED
 
 from journal.engine import Durability
 from journal.migrate import HEAD_REVISION, head_revision
@@ -80,7 +81,7 @@ def _loaded(report: dict[str, Any], forbidden: Sequence[str]) -> list[str]:
 def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small journal at the head revision, written through the kernel (not the command line)."""
     path = tmp_path_factory.mktemp("startup") / "j.db"
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), identity=VOUCHED)
     try:
         written = kernel.call(
             "memory.write",
@@ -173,6 +174,7 @@ def _kernel(loader: _CountingLoader | None) -> Kernel:
             working_memory_service=services.working_memory_service,
             semantic_loader=loader,
         ),
+        identity=VOUCHED,
     )
 
 
@@ -269,6 +271,7 @@ def test_the_encoder_is_loaded_before_the_write_lock_is_taken(tmp_path: Path, ba
             working_memory_service=services.working_memory_service,
             semantic_loader=probe,
         ),
+        identity=VOUCHED,
     )
     calls: list[tuple[object, object, object]] = [
         ("memory.get", {"user_id": "u1", "key": "language"}, "user:u1"),

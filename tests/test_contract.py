@@ -47,6 +47,7 @@ from contract_calls import (
 from hypothesis import HealthCheck, given, settings
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
+from strategies import VOUCHED
 
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_rows import insert_entry
@@ -164,14 +165,14 @@ class Contract:
 
     def test_reopening_continues_the_chain(self, target: str) -> None:
         half = len(MEMORY) // 2
-        kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID)
+        kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED)
         try:
             h.run_calls(kernel, MEMORY[:half])
             moment = kernel.clock.now()
         finally:
             kernel.close()
         resumed = ManualClock(moment, step=h.STEP)
-        kernel = open_kernel(target, clock=resumed, journal_id="j-ignored-once-created")
+        kernel = open_kernel(target, clock=resumed, journal_id="j-ignored-once-created", identity=VOUCHED)
         try:
             results = h.run_calls(kernel, MEMORY[half:])
             run = observe(kernel, results)
@@ -253,10 +254,10 @@ class Contract:
             RecordedCall(syscall=e.syscall, principal=e.principal, args=e.args, recorded_at=e.recorded_at)
             for e in reference("memory").entries[2:6]
         ]
-        kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID)
+        kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED)
         try:
             with pytest.raises(RuntimeError), kernel.store.batch() as batch:
-                results = [kernel.execute(call, batch.transaction) for call in recorded]
+                results = [kernel._execute_recorded(call, batch.transaction) for call in recorded]
                 assert [result.seq for result in results] == [3, 4, 5, 6]
                 raise RuntimeError("the bulk load was interrupted")
             after = observe(kernel, [])
@@ -275,7 +276,7 @@ class Contract:
         def open_and_call() -> None:
             try:
                 barrier.wait()
-                kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID)
+                kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED)
                 try:
                     result = kernel.call("kernel.record", {"kind": "hello"}, principal=AGENT)
                     assert result.ok, result.to_dict()
@@ -319,7 +320,9 @@ class Contract:
         with engine_of(target) as fresh:
             assert upgrade_to_head(fresh) == ("0001", head_revision())
             assert current_revision(fresh) == head_revision()
-        kernel = open_kernel(target, clock=ManualClock(later, step=h.STEP), journal_id=JOURNAL_ID)
+        kernel = open_kernel(
+            target, clock=ManualClock(later, step=h.STEP), journal_id=JOURNAL_ID, identity=VOUCHED
+        )
         try:
             h.run_calls(kernel, MEMORY)
         finally:

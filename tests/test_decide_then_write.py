@@ -272,7 +272,7 @@ def test_a_call_whose_changes_fail_half_way_in_a_batch_fails_the_whole_batch(ker
     )
     store = kernel.store
     with pytest.raises(Exception, match="batch"), store.batch() as batch:  # type: ignore[attr-defined]
-        failed = rogue.execute(recorded, batch.transaction)
+        failed = rogue._execute_recorded(recorded, batch.transaction)
         assert (failed.ok, failed.seq) == (False, None)
     assert _grants(kernel) == []
     listed = kernel.call("memory.list", {"user_id": "u1"}, principal=USER)
@@ -346,7 +346,7 @@ def test_a_failure_between_the_writes_and_the_entry_fails_the_batch(
         for index, key in enumerate(("a", "b", "c"))
     ]
     with pytest.raises(Exception, match="batch"), kernel.store.batch() as batch:  # type: ignore[attr-defined]
-        answers = [kernel.execute(call, batch.transaction) for call in recorded]
+        answers = [kernel._execute_recorded(call, batch.transaction) for call in recorded]
         assert [answer.seq for answer in answers] == [1, None, 2]
     monkeypatch.setattr(store_module, "compute_entry_hash", real)
     listed = kernel.call("memory.list", {"user_id": "u1"}, principal=USER)
@@ -369,8 +369,8 @@ def test_a_change_set_the_writer_refuses_does_not_fail_the_batch(kernel: Kernel)
         recorded_at="2027-01-01T00:00:01.000000Z",
     )
     with kernel.store.batch() as batch:  # type: ignore[attr-defined]
-        assert rogue.execute(refused, batch.transaction).seq is None
-        assert rogue.execute(write, batch.transaction).seq == 1
+        assert rogue._execute_recorded(refused, batch.transaction).seq is None
+        assert rogue._execute_recorded(write, batch.transaction).seq == 1
     assert _grants(kernel) == []
     listed = kernel.call("memory.list", {"user_id": "u1"}, principal=USER)
     assert listed.ok and listed.value["count"] == 1  # type: ignore[index]

@@ -16,6 +16,7 @@ from journal.engine import open_engine
 from journal.store import SqlJournalStore
 from kernel.boot import default_services
 from kernel.dispatcher import Kernel
+from kernel.identity import admin_verifier
 from syscalls.table import SYSCALL_TABLE
 from tools.admin_key import create_key
 
@@ -53,16 +54,29 @@ PROPOSE_BERLIN = (
 
 def _journal(tmp_path: Path, calls: list[h.Call]) -> Path:
     path = tmp_path / "j.db"
-    results = h.build_journal(path, calls)
+    results = h.build_journal(path, calls, admin_key=_admin_key(path))
     assert all(result.seq is not None for result in results)
     return path
+
+
+def _admin_key(path: Path) -> bytes:
+    """The admin key of the journal about to be created at ``path``, written beside it."""
+    key_path = Path(f"{path}.admin-key")
+    create_key(key_path)
+    return bytes.fromhex(key_path.read_text(encoding="ascii"))
 
 
 def _journal_format_1(tmp_path: Path, calls: list[h.Call]) -> Path:
     """A format-1 journal (the first release's access rules) holding ``calls``."""
     path = tmp_path / "j.db"
     clock = h.make_clock()
-    store = SqlJournalStore(open_engine(str(path)), clock=clock, format_version=1, journal_id=h.JOURNAL_ID)
+    store = SqlJournalStore(
+        open_engine(str(path)),
+        clock=clock,
+        format_version=1,
+        journal_id=h.JOURNAL_ID,
+        admin_verifier=admin_verifier(_admin_key(path)),
+    )
     kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
     try:
         results = h.run_calls(kernel, calls)
@@ -73,8 +87,6 @@ def _journal_format_1(tmp_path: Path, calls: list[h.Call]) -> Path:
 
 
 def _rollback(capsys: Any, path: Path, principal: str = EVIL) -> tuple[int, dict[str, Any]]:
-    if not Path(f"{path}.admin-key").exists():  # the operator acts with the database's admin key
-        create_key(Path(f"{path}.admin-key"))
     code, out, err = h.cli(
         capsys, "journal", "rollback", "--db", path, "--principal", principal, "--as", FIXER, "-o", "json"
     )
@@ -563,6 +575,7 @@ def test_rollback_usage_errors(tmp_path: Path, capsys: Any) -> None:
     code, _, err = h.cli(capsys, "journal", "rollback", "--db", path, "--principal", FIXER, "--as", FIXER)
     assert code == 2 and "itself" in err
     # the operator needs the database's admin key: without it, exit 2 before anything is written
+    Path(f"{path}.admin-key").unlink()
     before = path.read_bytes()
     code, _, err = h.cli(capsys, "journal", "rollback", "--db", path, "--principal", EVIL, "--as", FIXER)
     assert code == 2 and "admin key" in err, err

@@ -492,14 +492,14 @@ def test_a_lone_writers_call_runs_at_once_and_a_call_meanwhile_queues_and_leads_
     assert queued == [] and counted.single == 1 and not kernel._waiting
 
     running, release = threading.Event(), threading.Event()
-    execute = kernel.execute
+    execute = kernel._execute_recorded
 
     def slow_execute(recorded: Any, transactions: Any = None) -> SyscallResult:
         running.set()
         release.wait(30)
         return execute(recorded, transactions)
 
-    kernel.execute = slow_execute  # type: ignore[method-assign]
+    kernel._execute_recorded = slow_execute  # type: ignore[method-assign]
     results: dict[str, SyscallResult] = {}
     lone = threading.Thread(
         target=lambda: results.__setitem__("lone", kernel.call(*_write("u1", "tz"), principal=ADMIN))

@@ -26,6 +26,7 @@ from langgraph.checkpoint.conformance.test_utils import (
 )
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
+from strategies import VOUCHED
 
 from integrations.langgraph import (
     ArvisCheckpointSaver,
@@ -74,7 +75,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def kernel(db: Path) -> Iterator[Kernel]:
-    opened = open_kernel(str(db))
+    opened = open_kernel(str(db), identity=VOUCHED)
     yield opened
     opened.close()
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from strategies import VOUCHED
 
 import arvis.awmu.engine as awmu_engine
 import arvis.memory.memory_service as memory_service
@@ -22,7 +23,9 @@ OPERATOR = "operator:test"
 @pytest.fixture
 def kernel() -> Iterator[Kernel]:
     k = open_kernel(
-        ":memory:", clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
+        ":memory:",
+        clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
+        identity=VOUCHED,
     )
     yield k
     k.close()

@@ -24,7 +24,7 @@ import pytest
 from graph_values import stored
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import T0
+from strategies import T0, VOUCHED
 
 from journal.partition_manifest import ManifestError, read_manifest
 from journal.partition_verify import PartitionedReport, verify_partitioned
@@ -90,7 +90,9 @@ def location(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def router(location: Path) -> Iterator[PartitionedKernel]:
-    opened = open_partitioned(location, clock=_clock(), services=default_services(), heads_every=10)
+    opened = open_partitioned(
+        location, clock=_clock(), services=default_services(), heads_every=10, identity=VOUCHED
+    )
     yield opened
     opened.close()
 
@@ -517,7 +519,7 @@ def test_an_edited_row_is_named_by_partition_and_seq(written: Path) -> None:
 
 def test_an_entry_in_the_wrong_partition_is_named(written: Path) -> None:
     """A call journaled in a partition the router would not send it to (written there directly)."""
-    router = open_partitioned(written, clock=_clock(), services=default_services())
+    router = open_partitioned(written, clock=_clock(), services=default_services(), identity=VOUCHED)
     try:
         alice = partition_of("alice", P)
         wrong = (alice + 1) % P
@@ -539,7 +541,7 @@ def test_a_missing_partition_is_named_and_never_recreated(written: Path) -> None
     assert bad is not None and (bad.name, bad.first_bad_seq) == ("p3", 0)
     assert "no journal at" in (bad.reason or "")
     with pytest.raises(StorageError, match="partition 3: no journal"):
-        open_partitioned(written, services=default_services())
+        open_partitioned(written, services=default_services(), identity=VOUCHED)
     assert not (written / "p3.db").exists()
 
 
@@ -547,7 +549,7 @@ def test_a_partition_rolled_back_behind_its_recorded_head(written: Path, tmp_pat
     """An older copy of a partition put back (a lost tail, a restored backup) no longer holds the head
     the global log recorded: named at the first missing seq."""
     shutil.copy(written / "p1.db", tmp_path / "old-p1.db")
-    router = open_partitioned(written, clock=_clock(), services=default_services())
+    router = open_partitioned(written, clock=_clock(), services=default_services(), identity=VOUCHED)
     users = _users_by_partition(P)
     for number in range(3):
         router.call(*_write(users[1][0], f"later{number}")[:2], principal=f"user:{users[1][0]}")
@@ -581,13 +583,13 @@ def test_an_altered_manifest_is_refused(written: Path) -> None:
     assert not report.verified and report.first_bad is not None and report.first_bad.name == "global"
     assert "manifest altered" in (report.first_bad.reason or "")
     with pytest.raises(StorageError, match="manifest altered"):
-        open_partitioned(written, services=default_services())
+        open_partitioned(written, services=default_services(), identity=VOUCHED)
 
 
 def test_a_star_grant_missing_from_one_partition(written: Path) -> None:
     """A "*" grant applied to some partitions only (written around the router) is a problem across
     partitions."""
-    router = open_partitioned(written, clock=_clock(), services=default_services())
+    router = open_partitioned(written, clock=_clock(), services=default_services(), identity=VOUCHED)
     try:
         router.kernels[2].call(
             "access.grant", {"principal": "agent:half", "capability": "read"}, principal=ADMIN
@@ -603,7 +605,7 @@ def test_a_global_log_that_is_not_the_routers(written: Path) -> None:
     manifest = read_manifest(written)
     from kernel.boot import open_kernel
 
-    log = open_kernel(manifest.global_database(), services=default_services())
+    log = open_kernel(manifest.global_database(), services=default_services(), identity=VOUCHED)
     try:
         log.call("kernel.record", {"kind": "other"}, principal="agent:x")
     finally:
@@ -619,7 +621,7 @@ def test_a_global_log_that_is_not_the_routers(written: Path) -> None:
 
 def test_open_refuses_a_set_it_cannot_trust(tmp_path: Path) -> None:
     with pytest.raises(ManifestError, match="no partition manifest"):
-        open_partitioned(tmp_path / "nothing")
+        open_partitioned(tmp_path / "nothing", identity=VOUCHED)
     create_partitioned(tmp_path / "set", partitions=2, clock=_clock())
     with pytest.raises(ManifestError, match="exists already"):
         create_partitioned(tmp_path / "set", partitions=2, clock=_clock())
@@ -627,7 +629,7 @@ def test_open_refuses_a_set_it_cannot_trust(tmp_path: Path) -> None:
 
 def test_one_partition_behaves_as_one_journal(tmp_path: Path) -> None:
     create_partitioned(tmp_path / "one", partitions=1, clock=_clock())
-    router = open_partitioned(tmp_path / "one", clock=_clock(), services=default_services())
+    router = open_partitioned(tmp_path / "one", clock=_clock(), services=default_services(), identity=VOUCHED)
     try:
         assert router.call("graph.store.search", {}, principal=ADMIN).ok
         granted = router.call("access.grant", {"principal": "a:x", "capability": "read"}, principal=ADMIN)
@@ -648,7 +650,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 def test_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     target = str(tmp_path / "cli")
     assert _cli(capsys, "partitions", "create", target, "-P", "3", "--partition-key", "tenant")[0] == 0
-    router = open_partitioned(target, clock=_clock(), services=default_services())
+    router = open_partitioned(target, clock=_clock(), services=default_services(), identity=VOUCHED)
     for tenant in ("acme", "globex", "initech"):
         router.call(*_write(f"{tenant}:a")[:2], principal=f"user:{tenant}:a")
     router.close()
@@ -698,7 +700,9 @@ def pg_set(pg_server: pg_cluster.Cluster, tmp_path: Path) -> Iterator[Path]:
 
 
 def test_postgres_partitions(pg_set: Path) -> None:
-    router = open_partitioned(pg_set, clock=_clock(), services=default_services(), heads_every=5)
+    router = open_partitioned(
+        pg_set, clock=_clock(), services=default_services(), heads_every=5, identity=VOUCHED
+    )
     users = _users_by_partition(3)
     try:
         for index in range(3):
@@ -719,7 +723,7 @@ def test_postgres_partitions(pg_set: Path) -> None:
     report = _verify(pg_set, jobs=2)
     assert report.verified, report.to_json()
     # an entry written around the router, in the wrong database
-    router = open_partitioned(pg_set, clock=_clock(), services=default_services())
+    router = open_partitioned(pg_set, clock=_clock(), services=default_services(), identity=VOUCHED)
     try:
         moved = router.kernels[1].call(*_write(users[0][0])[:2], principal=f"user:{users[0][0]}")
     finally:
@@ -730,7 +734,7 @@ def test_postgres_partitions(pg_set: Path) -> None:
 
 def test_postgres_partitions_do_not_wait_on_each_other(pg_set: Path) -> None:
     manifest = read_manifest(pg_set)
-    router = open_partitioned(pg_set, clock=_clock(), services=default_services())
+    router = open_partitioned(pg_set, clock=_clock(), services=default_services(), identity=VOUCHED)
     users = _users_by_partition(3)
     url = manifest.database(0).replace("postgresql+psycopg://", "postgresql://")
     blocker = psycopg.connect(url)
@@ -762,7 +766,7 @@ def test_a_star_revoke_waits_for_a_star_grant_of_the_same_router(tmp_path: Path)
 
     location = tmp_path / "set"
     create_partitioned(str(location), partitions=4)
-    router = open_partitioned(str(location), services=default_services(), heads_every=0)
+    router = open_partitioned(str(location), services=default_services(), heads_every=0, identity=VOUCHED)
     grant = {"principal": "user:eve", "capability": "read", "scope": "*"}
     reached, resume = threading.Event(), threading.Event()
     third = router.kernels[2]
@@ -814,7 +818,7 @@ def test_a_split_call_holding_another_partitions_subject_is_misrouted(tmp_path: 
 
     location = tmp_path / "set"
     create_partitioned(str(location), partitions=2)
-    router = open_partitioned(str(location), services=default_services(), heads_every=0)
+    router = open_partitioned(str(location), services=default_services(), heads_every=0, identity=VOUCHED)
     own = next(f"t{index}" for index in range(100) if partition_of(f"t{index}", 2) == 0)
     foreign = next(f"t{index}" for index in range(100) if partition_of(f"t{index}", 2) == 1)
     split = router.call("graph.thread.prune", {"thread_ids": [own, foreign]}, principal="admin:ops")

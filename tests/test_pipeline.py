@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from strategies import VOUCHED
 
 from journal.reader import JournalFilter, JournalReader
 from journal.replay import verify_journal
@@ -37,7 +38,9 @@ def _write(kernel: Any, key: str, memory_type: str = "constraint") -> Any:
 def journal(tmp_path: Path) -> Iterator[tuple[Kernel, Path]]:
     path = tmp_path / "run.db"
     kernel = open_kernel(
-        str(path), clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
+        str(path),
+        clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
+        identity=VOUCHED,
     )
     _write(kernel, "no_penicillin")
     _write(kernel, "language", "preference")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from strategies import T0, journal_entries
+from strategies import T0, VOUCHED, journal_entries
 
 from journal.chain import EMPTY_EFFECTS_HASH
 from journal.engine import open_engine
@@ -383,7 +383,9 @@ def _stages(kernel: Kernel, user: str) -> list[Any]:
 def test_the_runner_works_with_the_id_as_given(journal_format: AccessRules, tmp_path: Path) -> None:
     path = tmp_path / "runner.db"
     kernel = (
-        _format_1(path) if journal_format == AccessRules.FIRST else open_kernel(str(path), clock=_clock())
+        _format_1(path)
+        if journal_format == AccessRules.FIRST
+        else open_kernel(str(path), clock=_clock(), identity=VOUCHED)
     )
     try:
         _seed(kernel)

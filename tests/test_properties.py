@@ -22,6 +22,7 @@ from strategies import (
     REGISTRY_KEYS,
     SOURCES,
     T0,
+    VOUCHED,
     RefusedCall,
     anything,
     call_sequences,
@@ -262,7 +263,7 @@ class KernelMachine(RuleBasedStateMachine):
         super().__init__()
         self.now = T0
         self.clock = ManualClock(T0)  # does not move by itself: ties in created_at are common
-        self.kernel = open_kernel(":memory:", clock=self.clock, journal_id="j-machine")
+        self.kernel = open_kernel(":memory:", clock=self.clock, journal_id="j-machine", identity=VOUCHED)
         self.model: dict[tuple[str, str], list[ModelEntry]] = {}
         self.agent_grants: set[tuple[str, str]] = set()  # (capability, scope) held by AGENT
         self.acknowledged = 0

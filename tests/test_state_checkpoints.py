@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import StaticPool
+from strategies import VOUCHED
 
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
@@ -67,7 +68,11 @@ KEYS = ("language", "timezone", "tone_style", "working_mode")
 
 def _build(target: str, calls: Sequence[h.Call], *, interval: int, batch: bool = False) -> list[Any]:
     kernel = open_kernel(
-        target, clock=h.make_clock(), journal_id=h.JOURNAL_ID, state_checkpoint_interval=interval
+        target,
+        clock=h.make_clock(),
+        journal_id=h.JOURNAL_ID,
+        state_checkpoint_interval=interval,
+        identity=VOUCHED,
     )
     try:
         if batch:
@@ -216,7 +221,11 @@ def test_writers_with_and_without_checkpoints_share_a_journal(tmp_path: Path) ->
     for start in range(0, 40, 3):
         interval = 4 if (start // 3) % 2 == 0 else 0
         kernel = open_kernel(
-            str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=interval
+            str(path),
+            clock=clock,
+            journal_id=h.JOURNAL_ID,
+            state_checkpoint_interval=interval,
+            identity=VOUCHED,
         )
         try:
             h.run_calls(kernel, calls[start : start + 3])
@@ -254,7 +263,9 @@ def test_a_journal_from_before_checkpoints_gets_its_first_one_whole(tmp_path: Pa
         h.run_calls(kernel, h.STANDARD_CALLS[:7])
     finally:
         kernel.close()
-    kernel = open_kernel(str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=4)
+    kernel = open_kernel(
+        str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=4, identity=VOUCHED
+    )
     try:
         h.run_calls(kernel, h.STANDARD_CALLS[7:])
     finally:
@@ -617,8 +628,12 @@ def test_a_writer_that_keeps_none_interleaved_with_one_that_does(tmp_path: Path)
     path = tmp_path / "j.db"
     calls = [h.STANDARD_CALLS[i % len(h.STANDARD_CALLS)] for i in range(30)]
     clock = h.make_clock()
-    keeping = open_kernel(str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=3)
-    other = open_kernel(str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=0)
+    keeping = open_kernel(
+        str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=3, identity=VOUCHED
+    )
+    other = open_kernel(
+        str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=0, identity=VOUCHED
+    )
     try:
         for index, call in enumerate(calls):
             h.run_calls(keeping if index % 4 else other, [call])

@@ -692,7 +692,7 @@ def test_execute_with_a_malformed_recorded_time_is_unacknowledged(kernel: Kernel
     recorded = RecordedCall(
         syscall="memory.list", principal="p", args=b'{"user_id":"u1"}', recorded_at="soon"
     )
-    result = kernel.execute(recorded)
+    result = kernel._execute_recorded(recorded)
     assert (result.ok, result.seq, result.error.code) == (False, None, "internal_error")  # type: ignore[union-attr]
     assert journal_entries(kernel) == []
 
@@ -704,7 +704,7 @@ def test_execute_replays_a_recorded_call(kernel: Kernel) -> None:
         args=canonical_bytes(write_args("timezone")),
         recorded_at="2026-05-05T05:05:05.000005Z",
     )
-    result = kernel.execute(recorded)
+    result = kernel._execute_recorded(recorded)
     assert result.ok
     assert result.value["entry"]["created_at"] == "2026-05-05T05:05:05.000005Z"
 

@@ -1,16 +1,22 @@
-"""A database's admin key: the local credential the command line needs to act as a built-in administrator.
+"""A database's admin key: the credential the command line needs to act as a built-in administrator.
 
 The key is a file of 32 random bytes written as 64 hex characters and a newline, readable and writable by
 its owner only (0600). For a SQLite file ``DB`` it lives beside the database, at ``DB.admin-key``;
 ``--admin-key FILE`` (or ``$ARVIS_ADMIN_KEY``) names another, and is the only way for a database that is
-not a file (PostgreSQL, ``:memory:``). ``arvis call --create`` writes it when it creates the database file,
-``arvis db keygen`` for an existing database.
+not a file (PostgreSQL, ``:memory:``).
 
-The command line opens its kernel with ``SignedPrincipals(key, required_for=ADMIN_PATTERNS)`` and proves
-the principal with ``principal_token(key, principal)``: a principal named ``admin:…`` or ``operator:…``
-is admitted only by whoever can read the key; every other principal is claimed, its rights coming from
-grants and ownership (``specs/access-and-pipelines.md`` §1.1). The key is read only for a principal that
-needs it, so a user's calls never depend on the key file.
+The key is the journal's: the journal holds the verifier of its key (``journal.admin_binding``), recorded
+when ``arvis call --create`` creates it (with the key it writes beside it), or journaled when ``arvis db
+keygen`` (a new key) or ``arvis db bind-admin-key`` (an existing file, for a journal of an older release)
+binds one to a journal that has none; ``arvis db rotate-admin-key`` replaces it, as an administrator
+holding the current one. None of them ever replaces a journal's key without it.
+
+The command line proves a principal named ``admin:…`` or ``operator:…`` by passing the key as its
+credential (``kernel.identity.admin_credential``); the kernel admits it only when the key's verifier is
+the journal's. A key that is not the journal's, or a journal with no key bound, is a usage error (exit 2)
+before anything is written, with the command that binds one. Every other principal is claimed, its rights
+coming from grants and ownership (``specs/access-and-pipelines.md`` §1.1). The key is read only for a
+principal that needs it, so a user's calls never depend on the key file.
 """
 
 from __future__ import annotations
@@ -34,9 +40,13 @@ __all__ = [
     "Identity",
     "add_admin_key_argument",
     "admin_key_path",
+    "bind_command",
     "create_key",
     "create_key_or_fail",
     "identity_for",
+    "journal_verifier",
+    "key_for_new_journal",
+    "load_key",
     "shown_path",
 ]
 
@@ -105,7 +115,8 @@ def create_key_or_fail(path: Path) -> None:
     except FileExistsError:
         raise CommandError(
             f"the admin key {shown_path(path)} exists already; it is left as it is",
-            hint="remove it first to replace it (administrators then need the new one)",
+            hint="bind it to a journal that has no key with `arvis db bind-admin-key`; a journal's key is "
+            "replaced only by `arvis db rotate-admin-key`",
         ) from None
     except OSError as exc:
         raise CommandError(f"cannot write the admin key {shown_path(path)}: {exc.strerror or exc}") from None
@@ -130,30 +141,30 @@ def _parsed(path: Path, data: bytes) -> bytes:
     if len(text) != 2 * KEY_BYTES or any(byte not in hexdigits for byte in text):
         raise CommandError(
             f"the admin key {shown_path(path)} is malformed: it must hold {2 * KEY_BYTES} hex characters",
-            hint="write a new one with `arvis db keygen` (after moving this one away)",
+            hint="give the key the journal was created or bound with",
         )
     return bytes.fromhex(text.decode("ascii"))
 
 
 @dataclass(frozen=True)
 class Identity:
-    """How the command line opens its kernel for one principal: the policy, and the credential to pass."""
+    """How the command line opens its kernel for one principal: the policy, the credential to pass, and
+    the key read (a journal created by the call records its verifier: ``open_kernel(admin_key=...)``)."""
 
     policy: IdentityPolicy
     credential: str | None
+    key: bytes | None = None
 
 
 def identity_for(principal: str, target: str, given: str | None) -> Identity:
-    """The identity policy and credential for acting as ``principal`` on ``target``, the key read if the
-    principal needs it (usage error, exit 2, before anything is opened, when it cannot be). A principal
-    that does not need it gets a policy under a key nobody holds: it is admitted as claimed, and an
-    administrator could never be."""
-    import secrets
-
-    from kernel.identity import SignedPrincipals, principal_token
+    """The identity policy and credential for acting as ``principal`` on ``target``, the key read and
+    checked against the journal's if the principal needs it (usage error, exit 2, before anything is
+    written, when it cannot be read, is not the journal's, or the journal has none). The policy vouches
+    for every principal but the built-in administrators, whom the kernel admits by the journal's key."""
+    from kernel.identity import VouchedPrincipals, admin_credential
 
     if not needs_key(principal):
-        return Identity(SignedPrincipals(secrets.token_bytes(KEY_BYTES), required_for=ADMIN_PATTERNS), None)
+        return Identity(VouchedPrincipals(), None)
     path = admin_key_path(target, given)
     if path is None:
         raise CommandError(
@@ -162,19 +173,88 @@ def identity_for(principal: str, target: str, given: str | None) -> Identity:
             hint="give --admin-key FILE (or set ARVIS_ADMIN_KEY); `arvis db keygen` writes one",
         )
     key = load_key(path, keygen=keygen_command(target, path if given else None))
+    _check_bound(target, key, path, given is not None)
+    return Identity(VouchedPrincipals(), admin_credential(key), key)
+
+
+def key_for_new_journal(identity: Identity, new_key: Path | None) -> bytes | None:
+    """The key a journal this command may create records: the one read for the principal, else the one
+    just written beside the new database (``arvis call --create``), else none."""
+    if identity.key is not None or new_key is None:
+        return identity.key
+    return load_key(new_key, keygen="arvis db keygen")
+
+
+_NEW = "new"
+
+
+def journal_verifier(target: str) -> str | None:
+    """The verifier of the admin key of the journal at ``target`` (``journal.admin_binding``); None when
+    it has none; ``"new"`` when there is no journal there yet (or it cannot be read here: opening the
+    kernel reports that)."""
+    from sqlalchemy import inspect
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from journal.admin_binding import current_verifier
+    from journal.engine import open_engine, reading, sqlite_file
+    from journal.store import read_header
+    from kernel.protocols import StorageError
+
+    file = sqlite_file(target)
+    if target == ":memory:" or (file is not None and not os.path.exists(file)):
+        return _NEW
     try:
-        credential: str | None = principal_token(key, principal)
-    except UnicodeEncodeError:  # not UTF-8 (argv bytes): the kernel refuses its form, journaled
-        credential = None
-    return Identity(SignedPrincipals(key, required_for=ADMIN_PATTERNS), credential)
+        engine = open_engine(target)
+    except (StorageError, SQLAlchemyError):
+        return _NEW
+    try:
+        with reading(engine.connect()) as connection:
+            tables = inspect(connection).get_table_names()
+            if "journal_header" not in tables or read_header(connection) is None:
+                return _NEW
+            return current_verifier(connection)
+    except SQLAlchemyError:
+        return _NEW
+    finally:
+        engine.dispose()
+
+
+def _check_bound(target: str, key: bytes, path: Path, given: bool) -> None:
+    import hmac
+
+    from kernel.identity import admin_verifier
+
+    verifier = journal_verifier(target)
+    if verifier == _NEW:
+        return
+    if verifier is None:
+        raise CommandError(
+            "the journal has no admin key bound (it was created without one, or by an older arvis), so "
+            "it has no administrator",
+            hint=f"bind this key to it: `{bind_command(target, path if given else None)}`",
+        )
+    if not hmac.compare_digest(verifier, admin_verifier(key)):
+        raise CommandError(
+            f"the admin key {shown_path(path)} is not this journal's admin key",
+            hint="give the key the journal was created or bound with (--admin-key FILE)",
+        )
+
+
+def bind_command(target: str, given: Path | None) -> str:
+    """The ``arvis db bind-admin-key`` command line that binds the key at ``given`` to ``target``."""
+    return _db_command("bind-admin-key", target, given)
 
 
 def keygen_command(target: str, given: Path | None) -> str:
     """The ``arvis db keygen`` command line that writes the key of ``target`` (at ``given``), for a
     hint: shell-quoted, a URL without its password."""
+    return _db_command("keygen", target, given)
+
+
+def _db_command(action: str, target: str, given: Path | None) -> str:
     from journal.engine import shown
 
-    words = ["arvis", "db", "keygen", "--db", shown(target)]
+    words = ["arvis", "db", action, "--db", shown(target)]
     if given is not None:
         words += ["--admin-key", shown_path(given)]
     return shlex.join(words)

@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(options: argparse.Namespace) -> int:
     from journal.engine import Durability
     from kernel.boot import open_kernel
-    from tools.admin_key import identity_for
+    from tools.admin_key import identity_for, key_for_new_journal
     from tools.tracing import command_tracer
 
     principal = _principal(options.principal)
@@ -76,6 +76,7 @@ def run(options: argparse.Namespace) -> int:
                 logger=call_logger(),
                 identity=identity.policy,
                 tracer=tracer,
+                admin_key=key_for_new_journal(identity, new_key),
             )
         except BaseException:
             _withdraw(new_key, target)

@@ -1,5 +1,8 @@
 """``arvis db upgrade --db DB``: bring a database's schema to the head migration. ``arvis db keygen --db DB``:
-write the database's admin key (``tools.admin_key``), never over an existing one.
+write a new admin key and bind it to a journal that has none (``tools.admin_key``); ``arvis db
+bind-admin-key --db DB``: bind an existing key file to a journal that has none (one of an older release);
+``arvis db rotate-admin-key --db DB``: replace the journal's key, proved by the current one. A binding or
+rotation is a journaled call (``journal.admin_binding``); none replaces a journal's key without it.
 
 A database that holds no journal yet (a new file, an empty server database) is given one, empty: its
 header is written as the first call would write it, so that every ``arvis journal`` command reads it as
@@ -14,6 +17,8 @@ from tools.admin_key import add_admin_key_argument
 from tools.common import EXIT_OK, CommandError, add_db_argument, existing_db, writable_db
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from sqlalchemy import Engine
 
 __all__ = ["register"]
@@ -29,13 +34,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     upgrade.add_argument("-o", "--output", choices=("table", "json"), default="table")
     upgrade.set_defaults(run=run_upgrade)
-    keygen = actions.add_parser(
-        "keygen",
-        help="write the admin key that administrators (admin:…, operator:…) need; never replaces one",
-    )
-    add_db_argument(keygen, positional=False)
-    add_admin_key_argument(keygen)
-    keygen.set_defaults(run=run_keygen)
+    for name, run, summary in (
+        ("keygen", run_keygen, "write an admin key and bind it to a journal that has none"),
+        ("bind-admin-key", run_bind, "bind an existing admin key file to a journal that has none"),
+        ("rotate-admin-key", run_rotate, "replace the journal's admin key, proved by the current one"),
+    ):
+        action = actions.add_parser(name, help=summary)
+        add_db_argument(action, positional=False)
+        add_admin_key_argument(action)
+        action.add_argument("-o", "--output", choices=("table", "json"), default="table")
+        action.set_defaults(run=run)
 
 
 def run_upgrade(options: argparse.Namespace) -> int:
@@ -69,8 +77,64 @@ def run_upgrade(options: argparse.Namespace) -> int:
 
 
 def run_keygen(options: argparse.Namespace) -> int:
-    """Exit 2, the file left as it is, when the key exists already."""
-    from tools.admin_key import admin_key_path, create_key_or_fail, shown_path
+    """Exit 2, nothing written, when the journal has a key already or the key file exists."""
+    from tools.admin_key import create_key_or_fail, journal_verifier, load_key
+
+    target, path = _key_place(options)
+    if journal_verifier(target) not in (None, "new"):
+        raise CommandError(
+            "the journal has an admin key already; keygen never replaces it",
+            hint="replace it with `arvis db rotate-admin-key`, which needs the current key",
+        )
+    create_key_or_fail(path)
+    try:
+        seq = _bind(target, load_key(path, keygen="arvis db keygen"))
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    return _report(options, "wrote the admin key", path, seq)
+
+
+def run_bind(options: argparse.Namespace) -> int:
+    """Bind the key file to a journal that has none (exit 2 when it has one, this or another)."""
+    from tools.admin_key import journal_verifier, keygen_command, load_key
+
+    target, path = _key_place(options)
+    key = load_key(path, keygen=keygen_command(target, path if options.admin_key else None))
+    if journal_verifier(target) not in (None, "new"):
+        raise CommandError(
+            "the journal has an admin key bound already; binding never replaces it",
+            hint="replace it with `arvis db rotate-admin-key`, which needs the current key",
+        )
+    return _report(options, "bound the admin key", path, _bind(target, key))
+
+
+def run_rotate(options: argparse.Namespace) -> int:
+    """A new key, bound by an administrator holding the current one (``FILE``), then written over it;
+    until then it waits in ``FILE.rotating``."""
+    import os
+
+    from tools.admin_key import create_key_or_fail, identity_for, keygen_command, load_key
+
+    target, path = _key_place(options)
+    current = identity_for(BINDER, target, options.admin_key)  # exit 2 unless it is the journal's key
+    pending = path.with_name(path.name + ".rotating")
+    create_key_or_fail(pending)
+    try:
+        seq = _bind(target, load_key(pending, keygen=keygen_command(target, None)), current.credential)
+    except BaseException:
+        pending.unlink(missing_ok=True)
+        raise
+    os.replace(pending, path)
+    return _report(options, "rotated the admin key", path, seq)
+
+
+BINDER = "admin:key-holder"
+"""The built-in administrator a binding or rotation is journaled as."""
+
+
+def _key_place(options: argparse.Namespace) -> tuple[str, Path]:
+    from tools.admin_key import admin_key_path
 
     target = existing_db(options.db)
     path = admin_key_path(target, options.admin_key)
@@ -79,8 +143,42 @@ def run_keygen(options: argparse.Namespace) -> int:
             "a PostgreSQL database has no default place for its admin key",
             hint="give --admin-key FILE (and the same to `arvis call`, or set ARVIS_ADMIN_KEY)",
         )
-    create_key_or_fail(path)
-    print(f"wrote the admin key {shown_path(path)} (0600)")
+    return target, path
+
+
+def _bind(target: str, key: bytes, credential: str | None = None) -> int:
+    """Journal the binding of ``key`` (an accepted ``kernel.record`` by ``BINDER``) and record it
+    (``journal.admin_binding``): the seq of the entry. ``credential``: the current key, for a rotation;
+    None: the journal has no key, and the command line, which opened the file, vouches for its binder."""
+    from journal.admin_binding import binding_args, store_binding
+    from kernel.boot import open_kernel
+    from kernel.identity import VouchedPrincipals, admin_verifier
+    from kernel.services import default_services
+
+    vouched = VouchedPrincipals(administrators=credential is None)
+    kernel = open_kernel(target, services=default_services(), identity=vouched, admin_key=key)
+    try:
+        verifier = admin_verifier(key)
+        result = kernel.call("kernel.record", binding_args(verifier), principal=BINDER, credential=credential)
+        if not result.ok or result.seq is None:
+            error = result.error.code if result.error else "refused"
+            raise CommandError(f"the binding was not journaled: {error}")
+        if not store_binding(kernel.store.engine, result.seq, verifier):  # type: ignore[attr-defined]
+            raise CommandError(f"the binding journaled at seq {result.seq} could not be recorded")
+        return result.seq
+    finally:
+        kernel.close()
+
+
+def _report(options: argparse.Namespace, done: str, path: Path, seq: int) -> int:
+    from tools.admin_key import shown_path
+
+    if options.output == "json":
+        from tools.output import print_json
+
+        print_json({"admin_key": shown_path(path), "seq": seq})
+    else:
+        print(f"{done} {shown_path(path)} (0600), journaled at seq {seq}")
     return EXIT_OK
 
 

@@ -220,7 +220,8 @@ def _fresh_file(name: str, force: bool) -> Path:
                 "only that, and the file is left as it is",
                 hint="choose another --db, or move the file away yourself",
             )
-    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+    # the replaced journal's admin key goes with it: it is no key of the new one (``tools.admin_key``)
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}.admin-key")):
         leftover.unlink(missing_ok=True)
     return path
 
@@ -269,10 +270,11 @@ def run(options: argparse.Namespace) -> int:
     from journal.reader import JournalReader
     from journal.replay import verify_journal
     from kernel.boot import open_kernel
+    from kernel.identity import VouchedPrincipals
     from syscalls.table import SYSCALL_TABLE
 
     path = _fresh_file(options.db, options.force)
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), identity=VouchedPrincipals(administrators=True))  # its own script
     rows = []
     block = ""
     try:

@@ -166,7 +166,7 @@ def run(options: argparse.Namespace) -> int:
     from kernel.access import is_builtin_admin
     from kernel.boot import open_kernel
     from kernel.identity import AllowedPrincipals
-    from tools.admin_key import identity_for
+    from tools.admin_key import identity_for, key_for_new_journal
     from tools.cmd_call import _create_key_with, _withdraw
     from tools.common import writable_db
     from tools.logs import call_logger
@@ -186,6 +186,7 @@ def run(options: argparse.Namespace) -> int:
                 logger=call_logger(),
                 identity=policy,
                 tracer=tracer,
+                admin_key=key_for_new_journal(identity, new_key),
             )
         except BaseException:
             _withdraw(new_key, target)

@@ -19,6 +19,7 @@ from journal.reader import JournalReader
 from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
+from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
 from tools.model_loop.client import ChatModel
 from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
@@ -74,7 +75,12 @@ def run_with_models(
         leftover.unlink(missing_ok=True)
     journal.parent.mkdir(parents=True, exist_ok=True)
     clock = ManualClock(START, step=timedelta(milliseconds=1))
-    kernel = open_kernel(str(journal), clock=clock, journal_id=_journal_id(scenario, condition))
+    kernel = open_kernel(
+        str(journal),
+        clock=clock,
+        journal_id=_journal_id(scenario, condition),
+        identity=VouchedPrincipals(administrators=True),  # the principals it scripts
+    )
     try:
         result = ModelScenarioRun(
             kernel,

@@ -35,6 +35,7 @@ from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
+from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
 
 __all__ = [
@@ -342,7 +343,12 @@ def play_script(
         leftover.unlink(missing_ok=True)
     journal.parent.mkdir(parents=True, exist_ok=True)
     clock = ManualClock(START, step=timedelta(milliseconds=1))
-    kernel = open_kernel(str(journal), clock=clock, journal_id=f"scenario:{script.id}:{condition.value}")
+    kernel = open_kernel(
+        str(journal),
+        clock=clock,
+        journal_id=f"scenario:{script.id}:{condition.value}",
+        identity=VouchedPrincipals(administrators=True),  # the principals it scripts
+    )
     run = _Run(kernel, script, plan, oracle)
     try:
         run.setup()
