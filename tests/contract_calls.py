@@ -264,6 +264,7 @@ GRAPH: list[Call] = [
 _UTC, _CET = stored({"tz": "UTC"}), stored({"tz": "CET"})
 GRAPH_STORE: list[Call] = [
     ("graph.namespace.create", {"prefix": "prefs"}, AGENT),  # format 4: a name is created before its use
+    ("graph.namespace.create", {"prefix": "prefs"}, PRINCIPAL),  # taken: refused
     ("graph.store.put", {"namespace": ["prefs", "u1"], "key": "tz", **_UTC}, AGENT),
     ("graph.store.put", {"namespace": ["prefs", "u2"], "key": "tz", **_CET, "ttl": 1}, AGENT),
     (

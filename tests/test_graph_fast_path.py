@@ -368,6 +368,7 @@ def _long_thread(kernel: Kernel, seed: int, channels: tuple[str, ...] = CHANNELS
     some writes: so a page names more channel values than one batched read holds and a filter rejects
     more checkpoints than one scan reads."""
     rng = random.Random(seed)
+    assert kernel.call("graph.thread.create", {"thread_id": "thread"}, principal=AGENTS[0]).ok  # format 4
     steps = {"": 260, "child:1": 40}
     for checkpoint_ns, count in steps.items():
         parent = None

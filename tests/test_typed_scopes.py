@@ -4,13 +4,12 @@ call, and refusals that do not say whether an id exists; older journals keep the
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
+from graph_values import carried, stored
 from test_context_access import _args, _clock, _create, _ok, _refused, _request, _review, _seed, _verified
 
-from journal import blob_store
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
 from kernel.access import AccessRules
@@ -22,13 +21,12 @@ OPERATOR = "operator:o"
 DENIED = "memory_policy_denied"
 AGENT = "agent:a"
 BLOB = b"a checkpoint"
-PUT = {"checkpoint_id": "c1", "checkpoint": {"type": "msgpack", "hash": hashlib.sha256(BLOB).hexdigest()}}
+PUT = {"checkpoint_id": "c1", "checkpoint": carried(BLOB)}  # the value travels with the call
 
 
 def _kernel(path: Path, format_version: int) -> Kernel:
     clock = _clock()
     store = SqlJournalStore(open_engine(str(path)), clock=clock, format_version=format_version)
-    blob_store.put(store.engine, BLOB)  # what the calls below reference (stored as the adapter does)
     return Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
 
 
@@ -74,7 +72,7 @@ def test_a_thread_or_namespace_is_created_explicitly_and_cannot_be_squatted(tmp_
     owner, squatter = "user:bob", "agent:evil"
     # a write claims nothing: a free thread is refused, as another's is
     _refused(kernel, "graph.checkpoint.put", {"thread_id": "t1", **PUT}, owner, DENIED)
-    store = {"namespace": ["docs"], "key": "k", "value_hash": PUT["checkpoint"]["hash"]}
+    store = {"namespace": ["docs"], "key": "k", **stored({"doc": 1})}
     _refused(kernel, "graph.store.put", store, owner, DENIED)
     # a name P/rest is reserved to P: nobody else may create it, whether or not it exists
     reserved = (
