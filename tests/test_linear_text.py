@@ -17,6 +17,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import VOUCHED
 
 from arvis.awmu import utterance, values
 from arvis.awmu.framing import framing_cues
@@ -125,9 +126,8 @@ def test_each_reader_costs_at_most_a_multiple_of_prose() -> None:
 
 
 def test_a_proposal_with_a_pathological_utterance_costs_what_a_plain_one_does() -> None:
-    kernel = open_kernel(
-        ":memory:", clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
-    )
+    clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
+    kernel = open_kernel(":memory:", clock=clock, identity=VOUCHED)  # the suite vouches for its operator
     try:
         for capability in ("read", "write"):
             assert kernel.call(
@@ -135,13 +135,16 @@ def test_a_proposal_with_a_pathological_utterance_costs_what_a_plain_one_does() 
                 {"principal": "agent:a", "capability": capability, "scope": "*"},
                 principal="operator:o",
             ).ok
-        assert kernel.call("memory.awmu.create", {"context_id": "ferry"}, principal="agent:a").ok
+        contexts = itertools.count()
 
         def propose(utterance_text: str) -> None:
+            """Into a fresh context each time, so the statement is admitted and its utterance read whole."""
+            context = f"ferry-{next(contexts)}"
+            assert kernel.call("memory.awmu.create", {"context_id": context}, principal="agent:a").ok
             result = kernel.call(
                 "memory.awmu.propose",
                 {
-                    "context_id": "ferry",
+                    "context_id": context,
                     "text": "The ferry leaves at ten.",
                     "source": "user",
                     "confidence": 0.9,
@@ -153,7 +156,7 @@ def test_a_proposal_with_a_pathological_utterance_costs_what_a_plain_one_does() 
 
         long_prose = (PROSE * 3)[:50_000]
         baseline = max(_cost(propose, long_prose), 1e-3)
-        for text in ("add" + " " * 49_990 + "x", ("a-" * 25_000)):
+        for text in ("add" + " " * 49_990 + "x", "Please add" + " " * 49_980 + "x", ("a-" * 25_000)):
             assert _cost(propose, text) / baseline < RATIO
     finally:
         kernel.close()
