@@ -174,7 +174,7 @@ class WorkingMemoryMachine(RuleBasedStateMachine):
         # format 2: the operator creates (and owns) the context; an administrator lets the agent read
         # and write it (access-and-pipelines.md §1.7)
         for capability in ("read", "write"):
-            grant = {"principal": AGENT, "capability": capability, "scope": CTX}
+            grant = {"principal": AGENT, "capability": capability, "scope": f"context:{CTX}"}
             assert self.k.call("access.grant", grant, principal=OPERATOR).ok
         result = self.k.call("memory.awmu.create", {"context_id": CTX, "config": config}, principal=OPERATOR)
         assert result.ok, result.to_dict()

@@ -139,11 +139,15 @@ def test_the_partition_function_is_fixed_for_ever() -> None:
         ("graph.thread.delete", {"thread_id": "t-3"}, ["t-3"]),
         ("graph.store.put", {"namespace": ["docs", "a"], "key": "k", "value_hash": None}, ["docs"]),
         ("graph.store.search", {"namespace_prefix": ["docs"]}, ["docs"]),
-        ("access.grant", {"principal": "agent:x", "capability": "read", "scope": "user:alice"}, ["alice"]),
+        (
+            "access.grant",
+            {"principal": "agent:x", "capability": "read", "scope": "user:alice"},
+            ["user:alice", "alice"],
+        ),
         (
             "access.revoke",
             {"principal": "agent:x", "capability": "read", "scope": "context:chat-9"},
-            ["chat-9"],
+            ["context:chat-9", "chat-9"],
         ),
         (
             "access.grant",
@@ -318,7 +322,9 @@ def _mixed_workload(router: PartitionedKernel) -> None:
             assert router.call(*_write(user)[:2], principal=_write(user)[2]).ok
     assert router.call("access.grant", {"principal": "agent:p", "capability": "read"}, principal=ADMIN).ok
     assert router.call(
-        "access.grant", {"principal": "agent:p", "capability": "write", "scope": users[2][0]}, principal=ADMIN
+        "access.grant",
+        {"principal": "agent:p", "capability": "write", "scope": f"user:{users[2][0]}"},
+        principal=ADMIN,
     ).ok
     for index in range(P):
         context = f"ctx-{users[index][0]}"
@@ -335,6 +341,7 @@ def _mixed_workload(router: PartitionedKernel) -> None:
     )
     assert ended
     namespace_owner = users[3][0]
+    assert router.call("graph.namespace.create", {"prefix": namespace_owner}, principal=ADMIN).ok  # format 4
     put = router.call(
         "graph.store.put",
         {"namespace": [namespace_owner, "a"], "key": "k", **stored({"n": 1})},

@@ -319,7 +319,7 @@ class KernelMachine(RuleBasedStateMachine):
     @rule(
         granting=st.booleans(),
         capability=st.sampled_from(["read", "write", "revoke", "admin"]),
-        scope=st.sampled_from(["u1", "u2", "*"]),
+        scope=st.sampled_from(["user:u1", "user:u2", "*"]),
         by=st.sampled_from([MACHINE_OPERATOR, MACHINE_OPERATOR, "admin:root", AGENT, "user:u1"]),
     )
     def access(self, granting: bool, capability: str, scope: str, by: str) -> None:
