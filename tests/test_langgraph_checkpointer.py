@@ -243,9 +243,9 @@ def test_every_operation_is_a_journal_entry_that_holds_hashes_only(
 
 def test_metadata_too_big_for_the_arguments_is_refused_invalid_args(saver: ArvisCheckpointSaver) -> None:
     with pytest.raises(CheckpointArgumentsInvalid) as refused:
-        _put(saver, "t1", "v", notes="x" * 70_000)
+        _put(saver, "t1", "v", notes="x" * 17_000_000)  # over the 16 MiB of a value-carrying call
     assert refused.value.code == "invalid_args" and refused.value.seq is not None
-    assert "65536" in refused.value.detail
+    assert "16777216" in refused.value.detail
     assert saver.get_tuple(generate_config("t1")) is None
 
 

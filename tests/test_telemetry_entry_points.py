@@ -52,13 +52,14 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from kernel.boot import open_kernel
+from kernel.identity import VouchedPrincipals
 
 early = open_kernel(':memory:')  # opened before the application set its provider: no spans
 exporter = InMemorySpanExporter()
 provider = TracerProvider()
 provider.add_span_processor(SimpleSpanProcessor(exporter))
 trace.set_tracer_provider(provider)
-kernel = open_kernel(':memory:')
+kernel = open_kernel(':memory:', identity=VouchedPrincipals(administrators=True))  # vouches for admin:ops
 kernel.call('memory.write', WRITE, principal='user:u1')
 kernel.call('memory.get', {'user_id': 'u1', 'key': 'language'}, principal='user:u1')
 kernel.call('memory.get', {'user_id': 'u2', 'key': 'language'}, principal='agent:planner')
