@@ -8,8 +8,9 @@ so no reference can make a journal unverifiable or tell one principal what anoth
 
 Calls recorded before this rule (the arguments named hashes alone, the bytes stored beforehand outside
 any call) replay as they were recorded: a reference by hash alone is accepted only when re-executing an
-entry that was accepted (``CallContext.recorded``); a live call naming a hash alone is refused
-``graph_value_not_carried``, whether or not the bytes are stored.
+entry that was accepted (``CallContext.recorded``) in a journal of a format before 4, the only journals
+such calls were ever accepted in; a live call naming a hash alone is refused ``graph_value_not_carried``
+in every format, whether or not the bytes are stored.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 
 from arvis.canonical import sha256_hex
 from kernel.abi import CallContext
+from kernel.access import AccessRules
 from kernel.errors import ErrorCode, KernelError
 
 __all__ = ["Named", "carried"]
@@ -36,7 +38,11 @@ def carried(ctx: CallContext, named: Iterable[Named]) -> dict[str, bytes]:
     a hash named without its bytes (``graph_value_not_carried``) unless re-executing an accepted entry
     recorded before the rule."""
     blobs: dict[str, bytes] = {}
-    legacy = ctx.recorded is not None and ctx.recorded.startswith(_ACCEPTED)
+    legacy = (
+        ctx.access_rules < AccessRules.TYPED
+        and ctx.recorded is not None
+        and ctx.recorded.startswith(_ACCEPTED)
+    )
     for what, key, data in named:
         if data is None:
             if legacy:
