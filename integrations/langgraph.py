@@ -15,11 +15,9 @@ which checkpoint, verification replays it, and checks the blobs against their ha
 A refused call raises ``ArvisCheckpointError`` (``CheckpointAccessDenied`` for ``memory_policy_denied``,
 ``CheckpointArgumentsInvalid`` for ``invalid_args``), carrying the kernel's code, detail and seq.
 
-``ArvisStore`` implements LangGraph's long-term store (``BaseStore``: ``batch`` and ``abatch``) the same
-way: each operation a ``graph.store.*`` syscall, each value (a JSON object) carried by its put and stored
-as its canonical JSON bytes in the blob store, named by its hash, with the semantics of LangGraph's
-``InMemoryStore``
-without a vector index, plus TTLs.
+``ArvisStore`` (``integrations/langgraph_store.py``, re-exported here) implements LangGraph's long-term
+store (``BaseStore``) the same way: each operation a ``graph.store.*`` syscall, with the semantics of
+LangGraph's ``InMemoryStore`` (semantic search included), plus TTLs.
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ import random
 import threading
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from types import TracebackType
-from typing import Any, Self, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -45,21 +43,8 @@ from langgraph.checkpoint.base import (
     get_serializable_checkpoint_metadata,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
-from langgraph.store.base import (
-    BaseStore,
-    GetOp,
-    Item,
-    ListNamespacesOp,
-    Op,
-    PutOp,
-    Result,
-    SearchItem,
-    SearchOp,
-    TTLConfig,
-)
 from sqlalchemy.pool import StaticPool
 
-from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode, parse_time
 from journal import blob_store
 from journal.store import SqlJournalStore
 from kernel.access import AccessRules
@@ -69,7 +54,9 @@ from kernel.errors import ErrorCode
 from kernel.graph_checkpoints import EMPTY_VALUE
 from kernel.protocols import StorageError
 from syscalls.graph import MAX_LIST
-from syscalls.graph_store import MAX_SEARCH
+
+if TYPE_CHECKING:
+    from integrations.langgraph_store import ArvisStore
 
 __all__ = [
     "ArvisCheckpointError",
@@ -487,130 +474,10 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         await asyncio.to_thread(self.prune, thread_ids, strategy=strategy)
 
 
-class ArvisStore(_KernelClient, BaseStore):
-    """LangGraph's long-term store on an arvis kernel, acting as ``principal`` (with ``credential`` when
-    the kernel's identity policy asks for one): every operation a journaled ``graph.store.*`` syscall,
-    with the semantics of ``InMemoryStore`` without a vector index (a search's ``query`` is recorded and
-    ignored), plus TTLs (``ttl``: LangGraph's ``TTLConfig``; times to live are in minutes, from the
-    call's journaled time). ``kernel``: a ``Kernel`` on a SQL journal store, or a database path or URL,
-    opened here and closed by ``close``. Refusals raise ``ArvisCheckpointError`` and its subclasses.
+def __getattr__(name: str) -> Any:
+    """``ArvisStore``, imported on first use (``integrations.langgraph_store`` imports this module)."""
+    if name == "ArvisStore":
+        from integrations.langgraph_store import ArvisStore
 
-    In one ``batch``, as in ``InMemoryStore``, the reads run first, in order, then the puts (the last
-    one of each namespace and key)."""
-
-    supports_ttl = True
-
-    def __init__(
-        self,
-        kernel: Kernel | str,
-        *,
-        principal: str,
-        credential: str | None = None,
-        ttl: TTLConfig | None = None,
-    ) -> None:
-        self._attach(kernel, principal, credential)
-        self.ttl_config = ttl
-
-    def _values(self, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        blobs = self._blobs(row["value_hash"] for row in rows)
-        return {key: decode(data) for key, data in blobs.items()}
-
-    def _get(self, op: GetOp) -> Item | None:
-        args = {"namespace": _List(op.namespace), "key": str(op.key), "refresh_ttl": op.refresh_ttl}
-        row = self._call("graph.store.get", args)["item"]
-        if row is None:
-            return None
-        value = self._values([row])[row["value_hash"]]
-        return Item(
-            value=value,
-            key=row["key"],
-            namespace=tuple(row["namespace"]),
-            created_at=parse_time(row["created_at"]),
-            updated_at=parse_time(row["updated_at"]),
-        )
-
-    def _search(self, op: SearchOp) -> _List[SearchItem]:
-        args: dict[str, Any] = {"namespace_prefix": _List(op.namespace_prefix), "refresh_ttl": op.refresh_ttl}
-        if op.filter:
-            args["filter"] = op.filter
-        if op.query is not None:
-            args["query"] = op.query
-        rows: _List[dict[str, Any]] = []
-        offset, remaining = op.offset, op.limit
-        while True:  # at most MAX_SEARCH items a call
-            page = min(remaining, MAX_SEARCH)
-            found = self._call("graph.store.search", {**args, "limit": page, "offset": offset})["items"]
-            rows.extend(found)
-            remaining -= len(found)
-            offset += len(found)
-            if len(found) < page or remaining <= 0:
-                break
-        values = self._values(rows)
-        return [
-            SearchItem(
-                namespace=tuple(row["namespace"]),
-                key=row["key"],
-                value=values[row["value_hash"]],
-                created_at=parse_time(row["created_at"]),
-                updated_at=parse_time(row["updated_at"]),
-            )
-            for row in rows
-        ]
-
-    def _list_namespaces(self, op: ListNamespacesOp) -> _List[tuple[str, ...]]:
-        args: dict[str, Any] = {
-            "match_conditions": [
-                {"match_type": condition.match_type, "path": _List(condition.path)}
-                for condition in op.match_conditions or ()
-            ],
-            "max_depth": op.max_depth,
-            "limit": op.limit,
-            "offset": op.offset,
-        }
-        return [
-            tuple(namespace) for namespace in self._call("graph.store.list_namespaces", args)["namespaces"]
-        ]
-
-    def _put(self, op: PutOp) -> None:
-        """The put carries the value itself and the hash of its canonical JSON bytes (the kernel checks
-        one against the other and stores the bytes); a null value deletes."""
-        args: dict[str, Any] = {"namespace": _List(op.namespace), "key": str(op.key), "value_hash": None}
-        if op.value is not None:
-            if not isinstance(op.value, dict):
-                raise CheckpointArgumentsInvalid(
-                    "graph.store.put", ErrorCode.INVALID_ARGS, "a value is a dict", None
-                )
-            try:
-                data = canonical_bytes(op.value)
-            except CanonicalEncodingError as exc:
-                raise CheckpointArgumentsInvalid(
-                    "graph.store.put", ErrorCode.INVALID_ARGS, f"the value has no JSON form: {exc}", None
-                ) from exc
-            args["value_hash"] = blob_store.hash_of(data)
-            args["value"] = op.value
-            if op.ttl is not None:
-                args["ttl"] = op.ttl
-        self._call("graph.store.put", args)
-
-    def batch(self, ops: Iterable[Op]) -> _List[Result]:
-        results: _List[Result] = []
-        puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
-        with self._lock:
-            for op in ops:
-                if isinstance(op, GetOp):
-                    results.append(self._get(op))
-                elif isinstance(op, SearchOp):
-                    results.append(self._search(op))
-                elif isinstance(op, ListNamespacesOp):
-                    results.append(self._list_namespaces(op))
-                elif isinstance(op, PutOp):
-                    puts[(op.namespace, op.key)] = op
-                    results.append(None)
-                else:
-                    raise ValueError(f"Unknown operation type: {type(op)}")
-            for put in puts.values():
-                self._put(put)
-        return results
-
-    async def abatch(self, ops: Iterable[Op]) -> _List[Result]:
-        return await asyncio.to_thread(self.batch, _List(ops))
+        return ArvisStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -138,6 +138,11 @@ class MiniLMOnnxEncoder:
                 self._cache.popitem(last=False)
         return vector
 
+    def vector(self, text: str) -> list[float]:
+        """The unit-length embedding (384 floats) of ``text``, as the similarities use it: for callers that
+        store embeddings (the LangGraph store's ``"arvis:minilm"`` index)."""
+        return [float(value) for value in self._vector(text)]
+
     def similarities(self, query: str, texts: Sequence[str]) -> list[float]:
         if not texts:
             return []

@@ -1,11 +1,13 @@
 """The graph store family: LangGraph's long-term store (``BaseStore``) as journaled syscalls
 (specs/langgraph.md §8).
 
-Each call mirrors one operation of LangGraph's ``batch`` with the semantics of its ``InMemoryStore``
-without a vector index. An item's value, a JSON object, travels with the put that stores it
-(``syscalls.carried``): its canonical JSON bytes are stored in the content-addressed blob store in the
-call's transaction; effects and results hold its hash. A search with a filter reads the values it filters
-in its transaction, else through the registry's read-only blob reader, each checked against its hash.
+Each call mirrors one operation of LangGraph's ``batch`` with the semantics of its ``InMemoryStore``.
+An item's value travels with the put that stores it (``syscalls.carried``): a JSON object (as stored
+before encoding 2), or its encoding-2 envelope with the embeddings of its indexed fields
+(``arvis.store_values``); its canonical JSON bytes are stored in the content-addressed blob store in the
+call's transaction; effects and results hold its hash. A search with a filter or a query embedding
+(``syscalls.graph_store_search``) reads the values it needs in its transaction, else through the
+registry's read-only blob reader, each checked against its hash.
 
 Access: the items of a namespace are governed by its first element: the principal that first writes under
 it owns it; anyone else needs ``read`` or ``write`` on the scope ``store:<first element>`` (or ``*``);
@@ -20,11 +22,13 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time, sha256_hex
+from arvis.store_values import open_envelope
 from kernel.abi import CallContext
 from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.graph_store import GraphStoreRepository, StoreItem
 from syscalls.carried import carried
+from syscalls.graph_store_search import check_envelope, query_vector, ranked, vectors_of
 from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL
 
@@ -66,9 +70,10 @@ class PutArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     key: Key
     value_hash: Hash | None
     """The SHA-256 of the value's canonical JSON bytes; null deletes the item."""
-    value: dict[str, Any] | None = None
-    """The value, which every live put that stores carries: its canonical JSON bytes must hash to
-    ``value_hash``, and are stored with the item."""
+    value: dict[str, Any] | list[Any] | None = None
+    """The value, which every live put that stores carries: a JSON object, or the envelope of encoding 2
+    (``[2, <encoded object>, <vectors or null>]``); its canonical JSON bytes must hash to ``value_hash``,
+    and are stored with the item."""
     ttl: Ttl | None = None
     """Minutes to live, from the call's time (refreshed by reads that ask for it); null: forever."""
 
@@ -85,8 +90,12 @@ class SearchArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     limit: Limit = 10
     offset: Offset = 0
     query: Annotated[str, msgspec.Meta(max_length=4096, pattern=NO_NUL)] | None = None
-    """Recorded, not used: without a vector index ``InMemoryStore`` ignores it."""
+    """Recorded; the ranking uses ``query_vector`` (without it, as ``InMemoryStore`` without an index,
+    the query is ignored)."""
     refresh_ttl: bool = True
+    query_vector: str | None = None
+    """The query's embedding, computed by the caller: base64 of little-endian float32s. Given, the
+    items are ranked by cosine similarity and each result carries its ``score``."""
 
 
 class MatchCondition(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -230,18 +239,18 @@ def _compare(value: Any, wanted: Any) -> bool:
         return all(_compare(value.get(key), each) for key, each in wanted.items())
     if isinstance(wanted, list):
         return (
-            isinstance(value, list)
+            isinstance(value, list | tuple)
             and len(value) == len(wanted)
             and all(_compare(mine, theirs) for mine, theirs in zip(value, wanted, strict=False))
         )
     return bool(value == wanted)
 
 
-def _values(ctx: CallContext, rows: list[StoreItem]) -> dict[str, Any]:
-    """The decoded values of ``rows``: those stored as the call's transaction sees them (its group's
-    puts included, not yet committed), the rest (a replay's scratch store holds none) through the
-    registry's blob reader; each checked against its key. Without a reader bound the search is refused
-    before anything is read, live and in replay alike."""
+def _values(ctx: CallContext, rows: list[StoreItem]) -> dict[str, tuple[Any, dict[str, Any] | None]]:
+    """The decoded values of ``rows``, each with its vectors (``open_envelope``): those stored as the
+    call's transaction sees them (its group's puts included, not yet committed), the rest (a replay's
+    scratch store holds none) through the registry's blob reader; each checked against its key. Without
+    a reader bound the search is refused before anything is read, live and in replay alike."""
     reader = ctx.services.blob_reader
     if reader is None:
         raise KernelError(
@@ -258,7 +267,7 @@ def _values(ctx: CallContext, rows: list[StoreItem]) -> dict[str, Any]:
         blobs.update(reader(key for key in keys if key not in blobs))
     except LookupError as exc:
         raise KernelError(ErrorCode.STORAGE_UNAVAILABLE, f"store value: {exc}") from exc
-    return {key: decode(data) for key, data in blobs.items()}
+    return {key: open_envelope(decode(data)) for key, data in blobs.items()}
 
 
 # --- handlers ---------------------------------------------------------------------------------------
@@ -283,6 +292,8 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
         deleted = found is not None and _live(found, ctx.now)
         return {"namespace": args.namespace, "key": args.key, "deleted": deleted}
     expires_at = None if args.ttl is None else _expiry(ctx.now, args.ttl)
+    if isinstance(args.value, list):
+        check_envelope(args.value)
     data = None if args.value is None else canonical_bytes_of_own(args.value)
     store.store_values(carried(ctx, [("value", args.value_hash, data)]))
     if owner is None:
@@ -322,15 +333,38 @@ def store_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
     return {"item": _wire(row)}
 
 
+def _filtered(
+    rows: list[StoreItem], values: dict[str, tuple[Any, dict[str, Any] | None]], wanted: dict[str, Any]
+) -> list[StoreItem]:
+    """The rows whose values match the filter (``InMemoryStore``'s ``_compare_values``)."""
+    kept = []
+    for row in rows:
+        value = values[row.value_hash][0]
+        if not isinstance(value, dict):  # a value is an object; one stored otherwise matches nothing
+            value = {}
+        try:
+            matches = all(_compare(value.get(key), each) for key, each in wanted.items())
+        except (TypeError, ValueError) as exc:
+            raise KernelError(
+                ErrorCode.INVALID_ARGS,
+                f"the filter cannot compare the value of item '{row.key}' in namespace {row.namespace}",
+            ) from exc
+        if matches:
+            kept.append(row)
+    return kept
+
+
 def store_search(ctx: CallContext, args: SearchArgs) -> dict[str, Any]:
-    """``SearchOp`` without a vector index: the live items under the namespace prefix that the principal
-    may read, in ``InMemoryStore``'s order (namespaces as first written into, items as inserted), kept
-    by the filter, then ``offset`` and ``limit``. ``query`` is recorded and ignored, as there."""
+    """``SearchOp``: the live items under the namespace prefix that the principal may read, in
+    ``InMemoryStore``'s order (namespaces as first written into, items as inserted), kept by the filter;
+    with a ``query_vector``, ranked by similarity (``graph_store_search.ranked``), each with its score;
+    then ``offset`` and ``limit``. Without one, ``query`` is recorded and ignored, as there."""
     access = _access(ctx)
     if args.namespace_prefix:
         access.require(Capability.READ, _prefix(args.namespace_prefix))
     if args.filter:
         _check_operators(args.filter)
+    query = None if args.query_vector is None else query_vector(args.query_vector)
     store = ctx.tx.graph_store
     order = store.namespaces()
     owners = store.owners()
@@ -343,28 +377,21 @@ def store_search(ctx: CallContext, args: SearchArgs) -> dict[str, Any]:
         if access.allows(Capability.READ, row.prefix, owners.get(row.prefix)):
             rows.append(row)
     rows.sort(key=lambda row: (order.get(row.namespace, 0), row.order_seq, row.namespace, row.key))
+    values = _values(ctx, rows) if args.filter or query is not None else {}
     if args.filter:
-        values = _values(ctx, rows)
-        wanted = args.filter
-        kept = []
-        for row in rows:
-            value = values[row.value_hash]
-            if not isinstance(value, dict):  # a value is an object; one stored otherwise matches nothing
-                value = {}
-            try:
-                matches = all(_compare(value.get(key), each) for key, each in wanted.items())
-            except (TypeError, ValueError) as exc:
-                raise KernelError(
-                    ErrorCode.INVALID_ARGS,
-                    f"the filter cannot compare the value of item '{row.key}' in namespace {row.namespace}",
-                ) from exc
-            if matches:
-                kept.append(row)
-        rows = kept
-    chosen = rows[args.offset : args.offset + args.limit]
+        rows = _filtered(rows, values, args.filter)
+    if query is None:
+        chosen: list[tuple[StoreItem, float | None]] = [
+            (row, None) for row in rows[args.offset : args.offset + args.limit]
+        ]
+    else:
+        vectors = [vectors_of(values[row.value_hash][1]) for row in rows]
+        chosen = ranked(rows, vectors, query, args.offset, args.limit)
     if args.refresh_ttl:
-        chosen = [_refreshed(store, row, ctx.now, ctx) for row in chosen]
-    return {"items": [_wire(row) for row in chosen]}
+        chosen = [(_refreshed(store, row, ctx.now, ctx), score) for row, score in chosen]
+    if query is None:
+        return {"items": [_wire(row) for row, _ in chosen]}
+    return {"items": [{**_wire(row), "score": score} for row, score in chosen]}
 
 
 def _does_match(condition: MatchCondition, namespace: list[str]) -> bool:

@@ -174,9 +174,11 @@ def test_ttl_follows_the_journaled_time(db: Path, store: ArvisStore, clock: Manu
 def test_a_tampered_value_is_named_by_verify(db: Path, store: ArvisStore) -> None:
     store.put(("p",), "k", {"secret": 1})
     assert [item.key for item in store.search(("p",), filter={"secret": 1})] == ["k"]
-    value_hash = hash_of(b'{"secret":1}')
+    value_hash = hash_of(b'[2,{"secret":1},null]')  # the value's encoding 2 (arvis/store_values.py)
     with sqlite3.connect(db) as connection:
-        connection.execute("UPDATE graph_blobs SET data = ? WHERE hash = ?", (b'{"secret":2}', value_hash))
+        connection.execute(
+            "UPDATE graph_blobs SET data = ? WHERE hash = ?", (b'[2,{"secret":2},null]', value_hash)
+        )
     report = _verify(db)
     assert not report.verified and report.divergence is not None
     assert value_hash in str(report.divergence)
