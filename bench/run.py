@@ -30,6 +30,7 @@ from bench import (
     bench_peer,
     bench_rss,
     bench_snapshot,
+    bench_store_search,
     bench_timetravel,
     bench_verify,
     bench_working_memory,
@@ -60,6 +61,7 @@ BENCHMARKS: list[tuple[str, Runner]] = [
     (bench_timetravel.NAME, bench_timetravel.run),
     (bench_partitioned.NAME, bench_partitioned.run),
     (bench_concurrency.NAME, bench_concurrency.run),
+    (bench_store_search.NAME, bench_store_search.run),
 ]
 
 PROFILES: dict[str, Setup] = {

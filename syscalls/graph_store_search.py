@@ -3,35 +3,48 @@ LangGraph's ``InMemoryStore`` ranks them, computed the same on every machine.
 
 A put's value (encoding 2, ``arvis.store_values``) carries the embeddings of its indexed fields; a search
 carries its query's embedding (``query_vector``). The kernel never runs a model: it checks the vectors'
-shape and ranks by cosine similarity. Every vector is little-endian float32; each product is taken in
-double precision and the sums by ``math.fsum`` (correctly rounded), so a score is the same float on every
-platform and Python, and a replay reproduces the recorded result byte for byte.
+shape and ranks by cosine similarity. Every vector is little-endian float32. A score is defined by IEEE
+double arithmetic in one fixed order: each product of two float32 components is exact in a double; the
+products are added from the first to the last (each sum rounded); a norm is the correctly rounded square
+root of the same sum of squares; the cosine is ``dot / (query_norm * norm)`` (0 when a norm is 0). numpy,
+when installed, computes exactly that (elementwise products, then the columns added one after another);
+without it a plain loop does, bit for bit the same (``tests/test_langgraph_store_search.py``). So a score
+is the same float on every platform, and a replay reproduces the recorded result byte for byte.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import functools
+import importlib
+import importlib.util
 import math
 import sys
 from array import array
 from collections.abc import Sequence
-from operator import mul
-from typing import Any, TypeAlias, TypeVar
+from operator import add, mul
+from typing import Any, TypeVar
 
 from arvis.canonical import CanonicalEncodingError
 from arvis.store_values import ENCODING, TAG, decode_value
 from kernel.errors import ErrorCode, KernelError
 
-__all__ = ["MAX_DIMS", "Vectors", "check_envelope", "query_vector", "ranked", "vectors_of"]
+__all__ = ["MAX_DIMS", "Stored", "check_envelope", "query_vector", "ranked", "scores", "vectors_of"]
 
 MAX_DIMS = 65_536
 """The most dimensions of an embedding."""
 
-Vectors: TypeAlias = "list[tuple[array[float], float]]"
-"""An item's embeddings, each with its norm."""
+Stored = tuple[int, bytes]
+"""An item's embeddings as stored: their dimensions and their little-endian float32 bytes, end to end."""
 
 _T = TypeVar("_T")
+
+
+@functools.cache
+def _numpy() -> Any:
+    """numpy, imported on the first search that ranks (never at start-up), or None when absent."""
+    return importlib.import_module("numpy") if importlib.util.find_spec("numpy") is not None else None
 
 
 def _floats(data: str, what: str, *, check: bool = True) -> array[float]:
@@ -50,27 +63,20 @@ def _floats(data: str, what: str, *, check: bool = True) -> array[float]:
     return floats
 
 
-def _norm(vector: array[float]) -> float:
-    return math.sqrt(math.fsum(map(mul, vector, vector)))
-
-
-def query_vector(data: str) -> tuple[array[float], float]:
-    """The query's embedding (base64 of little-endian float32s) and its norm; ``invalid_args`` when it
-    is malformed, empty or too long."""
+def query_vector(data: str) -> bytes:
+    """The query's embedding (base64 of little-endian float32s) as bytes; ``invalid_args`` when it is
+    malformed, empty, too long or not finite."""
     vector = _floats(data, "query_vector")
     if not 1 <= len(vector) <= MAX_DIMS:
         raise KernelError(ErrorCode.INVALID_ARGS, f"query_vector: 1-{MAX_DIMS} dimensions")
-    return vector, _norm(vector)
+    return base64.b64decode(data)
 
 
-def vectors_of(vectors: dict[str, Any] | None) -> Vectors:
+def vectors_of(vectors: dict[str, Any] | None) -> Stored | None:
     """An item's embeddings (``{"dims", "paths", "data"}``, checked by ``check_envelope`` when stored)."""
-    if vectors is None:
-        return []
-    dims = vectors["dims"]
-    floats = _floats(vectors["data"], "vectors", check=False)
-    chunks = [floats[start : start + dims] for start in range(0, len(floats), dims)]
-    return [(chunk, _norm(chunk)) for chunk in chunks]
+    if vectors is None or not vectors["paths"]:
+        return None
+    return int(vectors["dims"]), base64.b64decode(vectors["data"])
 
 
 def _check_vectors(vectors: Any) -> None:
@@ -102,35 +108,90 @@ def check_envelope(value: list[Any]) -> None:
     _check_vectors(value[2])
 
 
-def _cosine(query: array[float], query_norm: float, vector: array[float], norm: float) -> float:
+def _unpacked(data: bytes) -> array[float]:
+    floats = array("f")
+    floats.frombytes(data)
+    if sys.byteorder == "big":
+        floats.byteswap()
+    return floats
+
+
+def _cosine(query: array[float], query_norm: float, vector: array[float]) -> float:
+    """The module's definition of a score, in plain Python."""
+    norm = math.sqrt(functools.reduce(add, map(mul, vector, vector)))
     if query_norm == 0.0 or norm == 0.0:
         return 0.0
-    return math.fsum(map(mul, query, vector)) / (query_norm * norm)
+    return float(functools.reduce(add, map(mul, query, vector)) / (query_norm * norm))
+
+
+def _scores_python(query: bytes, dims: int, matrix: bytes) -> list[float]:
+    vector = _unpacked(query)
+    query_norm = math.sqrt(functools.reduce(add, map(mul, vector, vector)))
+    floats = _unpacked(matrix)
+    return [
+        _cosine(vector, query_norm, floats[start : start + dims]) for start in range(0, len(floats), dims)
+    ]
+
+
+def _sequential_row_sums(np: Any, matrix: Any) -> Any:
+    """Each row's sum, its columns added first to last (a sum of column vectors, one after another)."""
+    columns = np.asfortranarray(matrix)
+    total = columns[:, 0].copy()
+    for column in range(1, columns.shape[1]):
+        total += columns[:, column]
+    return total
+
+
+def _scores_numpy(query: bytes, dims: int, matrix: bytes) -> list[float]:
+    np = _numpy()
+    vector = np.frombuffer(query, dtype="<f4").astype(np.float64)
+    query_norm = math.sqrt(float(_sequential_row_sums(np, (vector * vector)[None, :])[0]))
+    rows = np.frombuffer(matrix, dtype="<f4").astype(np.float64).reshape(-1, dims)
+    dots = _sequential_row_sums(np, rows * vector)
+    norms = np.sqrt(_sequential_row_sums(np, rows * rows))
+    if query_norm == 0.0:
+        return [0.0] * len(norms)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cosines = dots / (query_norm * norms)
+    return [
+        0.0 if norm == 0.0 else score for score, norm in zip(cosines.tolist(), norms.tolist(), strict=True)
+    ]
+
+
+def scores(query: bytes, dims: int, matrix: bytes, *, use_numpy: bool = True) -> list[float]:
+    """The score of each ``dims``-dimension vector of ``matrix`` (float32s end to end) against the
+    query's: with numpy when installed (and ``use_numpy``), else in plain Python; the same floats."""
+    if not matrix:
+        return []
+    if use_numpy and _numpy() is not None:
+        return _scores_numpy(query, dims, matrix)
+    return _scores_python(query, dims, matrix)
 
 
 def ranked(
-    rows: Sequence[_T],
-    vectors: Sequence[Vectors],
-    query: tuple[array[float], float],
-    offset: int,
-    limit: int,
+    rows: Sequence[_T], stored: Sequence[Stored | None], query: bytes, offset: int, limit: int
 ) -> list[tuple[_T, float | None]]:
     """``InMemoryStore``'s ranking of ``rows`` (in search order) by their best vector's cosine to the
     query, highest first, ties in search order; then ``offset`` and ``limit``; then, when fewer than
     ``limit`` are kept, the rows with no vector of the query's dimensions, unscored, in search order
     (``InMemoryStore`` fills them in without counting ``offset``)."""
-    vector, norm = query
-    scored: list[tuple[float, int]] = []
+    dims = len(query) // 4
+    owners: list[int] = []
+    parts: list[bytes] = []
     scoreless: list[int] = []
-    for index, item_vectors in enumerate(vectors):
-        scores = [_cosine(vector, norm, mine, own) for mine, own in item_vectors if len(mine) == len(vector)]
-        if scores:
-            scored.append((max(scores), index))
-        else:
+    for index, found in enumerate(stored):
+        if found is None or found[0] != dims:
             scoreless.append(index)
-    scored.sort(key=lambda pair: -pair[0])  # stable: ties keep the search order
+            continue
+        parts.append(found[1])
+        owners.extend([index] * (len(found[1]) // (4 * dims)))
+    best: dict[int, float] = {}
+    for owner, score in zip(owners, scores(query, dims, b"".join(parts)), strict=True):
+        if owner not in best or score > best[owner]:
+            best[owner] = score
+    order = sorted(best, key=lambda index: -best[index])  # stable: ties keep the search order
     kept: list[tuple[_T, float | None]] = [
-        (rows[index], score) for score, index in scored[offset : offset + limit]
+        (rows[index], best[index]) for index in order[offset : offset + limit]
     ]
     if scoreless and len(kept) < limit:
         kept.extend((rows[index], None) for index in scoreless[: limit - len(kept)])

@@ -12,6 +12,8 @@ import asyncio
 import math
 import random
 import sqlite3
+import struct
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -19,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("langgraph.store.memory")
 
@@ -33,6 +37,7 @@ from journal.reader import JournalReader
 from journal.replay import ReplayReport, verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
+from syscalls.graph_store_search import scores
 from syscalls.table import SYSCALL_TABLE
 
 AGENT = "agent:planner"
@@ -121,7 +126,7 @@ DOCS = [
 def test_vector_store_initialization(kind: str, make_store: Callable[..., BaseStore]) -> None:
     embeddings = CharacterEmbeddings(dims=500)
     store = make_store(kind, dims=500, embed=embeddings)
-    config = getattr(store, "index_config")
+    config = store.index_config  # type: ignore[attr-defined]
     assert config is not None and config["dims"] == 500 and config["embed"] is embeddings
 
 
@@ -434,3 +439,25 @@ def test_the_bundled_encoder_ranks_by_meaning(db: Path) -> None:
         found = store.search(("memories",), query="what beverage does the user like?")
     assert found[0].key == "m1" and found[0].score is not None and found[0].score > found[1].score  # type: ignore[operator]
     assert _verify(db).verified
+
+
+_FLOAT32 = st.floats(width=32, allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dims=st.integers(min_value=1, max_value=8),
+    data=st.data(),
+)
+def test_scores_are_the_same_floats_with_and_without_numpy(dims: int, data: st.DataObject) -> None:
+    """A score is defined by one order of IEEE double operations (syscalls/graph_store_search.py):
+    numpy's computation and the plain loop give the same bits, zero vectors included."""
+    pytest.importorskip("numpy")
+    vector = st.lists(_FLOAT32 | st.just(0.0), min_size=dims, max_size=dims)
+    query = data.draw(vector)
+    rows = data.draw(st.lists(vector, min_size=1, max_size=6))
+    packed_query = array("f", query).tobytes()
+    matrix = array("f", [component for row in rows for component in row]).tobytes()
+    fast = scores(packed_query, dims, matrix)
+    plain = scores(packed_query, dims, matrix, use_numpy=False)
+    assert [struct.pack("<d", score) for score in fast] == [struct.pack("<d", score) for score in plain]

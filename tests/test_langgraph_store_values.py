@@ -160,9 +160,11 @@ def test_each_kind_the_table_names(tmp_path: Path) -> None:
 
 def test_a_value_with_no_encoding_is_refused_before_any_call(tmp_path: Path) -> None:
     db = tmp_path / "refused.db"
-    with ArvisStore(str(db), principal=AGENT) as store:
-        with pytest.raises(CheckpointArgumentsInvalid, match="no store encoding"):
-            store.put(("p",), "k", {"object": object()})
+    with (
+        ArvisStore(str(db), principal=AGENT) as store,
+        pytest.raises(CheckpointArgumentsInvalid, match="no store encoding"),
+    ):
+        store.put(("p",), "k", {"object": object()})
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT count(*) FROM journal").fetchone() == (0,)
     with pytest.raises(CanonicalEncodingError):
