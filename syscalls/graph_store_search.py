@@ -7,7 +7,7 @@ shape and ranks by cosine similarity. Every vector is little-endian float32. A s
 double arithmetic in one fixed order: each product of two float32 components is exact in a double; the
 products are added from the first to the last (each sum rounded); a norm is the correctly rounded square
 root of the same sum of squares; the cosine is ``dot / (query_norm * norm)`` (0 when a norm is 0). numpy,
-when installed, computes exactly that (elementwise products, then the columns added one after another);
+when installed, computes exactly that (elementwise products, then running sums along each row);
 without it a plain loop does, bit for bit the same (``tests/test_langgraph_store_search.py``). So a score
 is the same float on every platform, and a replay reproduces the recorded result byte for byte.
 """
@@ -134,12 +134,9 @@ def _scores_python(query: bytes, dims: int, matrix: bytes) -> list[float]:
 
 
 def _sequential_row_sums(np: Any, matrix: Any) -> Any:
-    """Each row's sum, its columns added first to last (a sum of column vectors, one after another)."""
-    columns = np.asfortranarray(matrix)
-    total = columns[:, 0].copy()
-    for column in range(1, columns.shape[1]):
-        total += columns[:, column]
-    return total
+    """Each row's sum, its columns added first to last: the last column of its running sums (``cumsum``,
+    an accumulation: each sum is the previous one plus the next column, by definition)."""
+    return np.cumsum(matrix, axis=1)[:, -1]
 
 
 def _scores_numpy(query: bytes, dims: int, matrix: bytes) -> list[float]:

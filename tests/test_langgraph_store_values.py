@@ -87,7 +87,7 @@ def _same(mine: Any, theirs: Any) -> bool:
             for key, item in mine.items()
         )
     if isinstance(mine, datetime | time):
-        return mine == theirs and mine.utcoffset() == theirs.utcoffset()
+        return bool(mine == theirs and mine.utcoffset() == theirs.utcoffset())
     return bool(mine == theirs)
 
 
@@ -130,7 +130,7 @@ def test_values_round_trip_as_in_memory_store_keeps_them(tmp_path: Path) -> None
 
 def test_each_kind_the_table_names(tmp_path: Path) -> None:
     """The kinds of ``arvis/store_values.py``'s table, one of each, kept with their types."""
-    value = {
+    value: dict[Any, Any] = {
         "tuple": (1, (2, "x")),
         "nan": math.nan,
         "inf": [math.inf, -math.inf, -0.0],
