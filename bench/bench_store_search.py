@@ -9,7 +9,9 @@ the same queries. Ratio: ArvisStore's seconds per search ÷ InMemoryStore's (low
 Both use one embedding function: a deterministic pseudo-random unit vector of 384 dimensions per text
 (numpy, seeded by the text's SHA-256), not a model: a model's cost is the same on both sides (the query
 is embedded once per search by either store) and would only hide the stores' own. ``SqliteStore`` with
-its ``sqlite-vec`` index is not measured: ``langgraph-checkpoint-sqlite`` is not installed here.
+its ``sqlite-vec`` index is not measured: ``sqlite-vec`` 0.1.9 installs from PyPI, but the Python this was
+written on has an ``sqlite3`` built without loadable extensions (no ``enable_load_extension``), which
+``SqliteStore``'s vector index needs.
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def run(quick: bool) -> BenchResult:
             "one embedding function on both sides: a seeded pseudo-random unit vector per text, no model",
             f"filling took {fill_arvis[0]:.1f} s (ArvisStore, {BATCH} puts per batch) and "
             f"{fill_memory[0]:.1f} s (InMemoryStore)",
-            "SqliteStore with sqlite-vec: not measured (langgraph-checkpoint-sqlite is not installed)",
+            "SqliteStore with sqlite-vec: not measured (its vector index loads an SQLite extension)",
         ],
         extra={"items": items, "dims": DIMS},
     )
