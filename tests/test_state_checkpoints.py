@@ -43,7 +43,6 @@ from journal.timetravel import (
     replay_from_checkpoint,
     replay_until,
     snapshot_at,
-    snapshot_from_checkpoint,
     state_at,
 )
 from kernel.boot import default_services, open_kernel
@@ -98,7 +97,7 @@ def _checkpoints(reader: JournalReader) -> dict[int, str]:
 
 def _full_manifest(reader: JournalReader, seq: int) -> str:
     """The manifest of the state right after ``seq``, built whole from a replay from the first entry."""
-    replayer, _, _ = replay_until(reader, seq, table=SYSCALL_TABLE, checkpoints=False)
+    replayer, _, _, _ = replay_until(reader, seq, table=SYSCALL_TABLE, checkpoints=False)
     try:
         with replayer.store.engine.connect() as connection:
             return build_manifest(connection)[0]
@@ -122,12 +121,8 @@ def _assert_time_travel_matches(reader: JournalReader, size: int, users: Sequenc
             full.tables,
         ), seq
         for user in users:
-            quick = snapshot_from_checkpoint(reader, user, seq, table=SYSCALL_TABLE)
             slow = snapshot_at(reader, user, seq, table=SYSCALL_TABLE, checkpoints=False)
-            assert (quick is not None) == (nearest is not None), (seq, user)
-            if quick is not None:
-                assert quick == slow, (seq, user)
-            assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == slow
+            assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == slow, (seq, user)
 
 
 def _assert_checkpoints_are_the_state(reader: JournalReader) -> None:
@@ -434,7 +429,6 @@ def test_no_checkpoints_replays_from_the_first_entry(
         raise AssertionError("a stored checkpoint was read")
 
     monkeypatch.setattr(timetravel, "replay_from_checkpoint", untrusted)
-    monkeypatch.setattr(timetravel, "snapshot_from_checkpoint", untrusted)
     code, out, err = h.cli(
         capsys, "journal", "state", "--db", path, "--at", 11, "-o", "json", "--no-checkpoints"
     )
@@ -513,8 +507,8 @@ def test_a_missing_page_is_named(checkpointed: Path) -> None:
         fast = state_at(reader, 17, table=SYSCALL_TABLE)
         assert fast.checkpoint is None
         assert fast.digest == state_at(reader, 17, table=SYSCALL_TABLE, checkpoints=False).digest
-        assert snapshot_from_checkpoint(reader, h.USER, 17, table=SYSCALL_TABLE) is None
-        assert snapshot_from_checkpoint(reader, "nobody", 17, table=SYSCALL_TABLE) is not None
+        slow = snapshot_at(reader, h.USER, 17, table=SYSCALL_TABLE, checkpoints=False)
+        assert snapshot_at(reader, h.USER, 17, table=SYSCALL_TABLE) == slow
 
 
 def test_a_missing_manifest_and_a_damaged_blob_are_named(checkpointed: Path) -> None:
@@ -561,8 +555,7 @@ def test_a_checkpoint_before_the_first_entry_is_named_and_never_used(checkpointe
 
 def test_time_travel_that_departs_from_the_record_falls_back(checkpointed: Path) -> None:
     """A checkpoint whose state makes a later call replay otherwise than journaled is not used: the
-    state comes from the replay from the first entry. (A user's snapshot re-executes only that user's
-    writes and revokes: it reads what the checkpoint holds, which verification proves or refutes.)"""
+    state comes from the replay from the first entry."""
     earlier, _ = _manifest_of(checkpointed, 4)
     _edit(checkpointed, "UPDATE state_checkpoints SET manifest_hash = ? WHERE seq >= 12", (earlier,))
     with _reader(checkpointed) as reader:
