@@ -22,13 +22,14 @@ import orjson
 from sqlalchemy import Engine
 
 from arvis.canonical import decode, parse_time
-from journal.blob_store import check_blobs, reader_for
+from journal.blob_store import reader_for
+from journal.checkpoint_audit import CheckpointCheck, check_blobs
 from journal.engine import Durability, open_engine
 from journal.memory_repository import entry_counts_hold
 from journal.pieces import PieceCheck
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
-from journal.state_checkpoints import CheckpointCheck, stored_checkpoints
+from journal.state_checkpoints import stored_checkpoints
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
 from journal.tree import TileCheck
 from journal.verify import ChainVerifier, damaged_header, noncanonical_args

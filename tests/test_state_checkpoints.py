@@ -15,10 +15,22 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import StaticPool
 from strategies import VOUCHED
 
+from arvis.canonical import sha256_hex
+from journal.checkpoint_pages import (
+    LAYOUTS,
+    PARTITION_COLUMNS,
+    Builder,
+    Dirty,
+    Tables,
+    closes_page,
+    connection_rows,
+    index_pages,
+    manifest_bytes,
+)
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
@@ -26,15 +38,7 @@ from journal.replay import verify_journal
 from journal.schema import STATE_TABLES, grants
 from journal.state_checkpoints import (
     DEFAULT_INTERVAL,
-    LAYOUTS,
-    PARTITION_COLUMNS,
     CheckpointWriter,
-    Dirty,
-    _Builder,
-    build_manifest,
-    closes_page,
-    index_pages,
-    manifest_bytes,
     nearest_checkpoint,
     stored_checkpoints,
 )
@@ -88,6 +92,22 @@ def _reader(target: str | Path) -> Iterator[JournalReader]:
         yield reader
     finally:
         reader.close()
+
+
+def build_manifest(connection: Any) -> tuple[str, Tables]:
+    """The manifest (its hash and tables) of the state a database holds now, built from every row: what
+    any checkpoint of that state must hold. Nothing is stored."""
+    present = frozenset(inspect(connection).get_table_names())
+
+    def never(_: str) -> Any:
+        raise AssertionError("a full build reads no index")
+
+    postgres = connection.dialect.name == "postgresql"
+    builder = Builder(
+        connection_rows(connection), postgres=postgres, sink=lambda *_: None, index_of=never, present=present
+    )
+    tables = builder.full()
+    return sha256_hex(manifest_bytes(tables)), tables
 
 
 def _checkpoints(reader: JournalReader) -> dict[int, str]:
@@ -342,7 +362,7 @@ def _dirty(*keys: tuple[str, str]) -> Dirty:
     return dirty
 
 
-def _pages_builder(connection: Any) -> _Builder:
+def _pages_builder(connection: Any) -> Builder:
     """A builder on ``connection`` that keeps the indexes it builds (as verification's does)."""
     indexes: dict[str, bytes] = {}
 
@@ -353,7 +373,7 @@ def _pages_builder(connection: Any) -> _Builder:
         if index:
             indexes[digest] = data
 
-    return _Builder(rows, postgres=False, sink=keep, index_of=lambda digest: index_pages(indexes[digest]))
+    return Builder(rows, postgres=False, sink=keep, index_of=lambda digest: index_pages(indexes[digest]))
 
 
 def test_pages_are_cut_by_key() -> None:
