@@ -20,7 +20,7 @@ from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal.memory_repository import REBUILD_COUNTS
 from journal.reader import JournalFilter, JournalReader
-from journal.replay import Replayer
+from journal.replayer import Replayer
 from journal.state import present_state_tables, state_digest
 from journal.state_checkpoints import CheckpointUnusable, load_state, nearest_checkpoint
 from journal.store import JournalHeader
