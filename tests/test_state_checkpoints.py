@@ -473,6 +473,26 @@ def checkpointed(tmp_path: Path) -> Path:
     return path
 
 
+def test_snapshot_at_replays_through_the_kernel_from_the_nearest_checkpoint(
+    checkpointed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`snapshot --at` takes the one execution path every replay takes: the entries after the nearest
+    checkpoint (8, for seq 11) re-executed by ``Kernel.execute``, every syscall alike, and nothing before
+    it; the snapshot is the one the replay from the first entry gives."""
+    with _reader(checkpointed) as reader:
+        slow = snapshot_at(reader, h.USER, 11, table=SYSCALL_TABLE, checkpoints=False)
+        executed: list[str] = []
+        execute = Kernel.execute
+
+        def counted(self: Kernel, recorded: Any, *args: Any, **kwargs: Any) -> Any:
+            executed.append(recorded.syscall)
+            return execute(self, recorded, *args, **kwargs)
+
+        monkeypatch.setattr(Kernel, "execute", counted)
+        assert snapshot_at(reader, h.USER, 11, table=SYSCALL_TABLE) == slow
+    assert executed == [call[0] for call in h.STANDARD_CALLS[8:11]]
+
+
 def _manifest_of(path: Path, seq: int) -> tuple[str, dict[str, Any]]:
     with h.raw_db(path) as connection:
         digest = connection.execute("SELECT manifest_hash FROM state_checkpoints WHERE seq = ?", (seq,))
