@@ -32,6 +32,7 @@ __all__ = [
     "DivergenceClass",
     "ReplayReport",
     "Replayer",
+    "header_of",
     "verify_journal",
 ]
 
@@ -94,6 +95,14 @@ def _size(reader: JournalReader) -> int:
     return 0 if head is None else max(head.seq, 0)
 
 
+def header_of(reader: JournalReader) -> JournalHeader:
+    """The journal's header; ``StorageError`` when the database holds none."""
+    header = reader.header()
+    if header is None:
+        raise StorageError("the database holds no arvis journal (no header)")
+    return header
+
+
 def verify_journal(
     reader: JournalReader,
     *,
@@ -106,9 +115,7 @@ def verify_journal(
     """Chain check plus (unless ``replay`` is False) re-execution; stops at the first divergence. Each
     checkpoint given must still be in the journal."""
     kept = _kept(checkpoint)
-    header = reader.header()
-    if header is None:
-        raise StorageError("the database holds no arvis journal (no header)")
+    header = header_of(reader)
     started = time.perf_counter()
     chain = ChainVerifier(header)
     divergence: Divergence | None = None

@@ -20,10 +20,10 @@ from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal.memory_repository import REBUILD_COUNTS
 from journal.reader import JournalFilter, JournalReader
+from journal.replay import header_of
 from journal.replayer import Replayer
 from journal.state import present_state_tables, state_digest
 from journal.state_checkpoints import CheckpointUnusable, load_state, nearest_checkpoint
-from journal.store import JournalHeader
 from journal.verify import damaged_header
 from kernel.abi import JournalEntry
 from kernel.protocols import StorageError
@@ -84,13 +84,6 @@ class StateAt:
         }
 
 
-def _header(reader: JournalReader) -> JournalHeader:
-    header = reader.header()
-    if header is None:
-        raise StorageError("the database holds no arvis journal (no header)")
-    return header
-
-
 def _nearest(reader: JournalReader, seq: int | None) -> tuple[JournalEntry, str] | None:
     """The entry of the nearest state checkpoint at or before ``seq`` (the head when None) and the
     checkpoint's manifest hash; None when there is none to start from."""
@@ -121,7 +114,7 @@ def replay_from_checkpoint(
     nearest state checkpoint and replayed from there: with its last seq and time and the checkpoint's
     seq. None when there is no checkpoint to start from, or it cannot be used (a blob missing or
     damaged, a call since it that does not replay as journaled)."""
-    header = _header(reader)
+    header = header_of(reader)
     if damaged_header(header) is not None:
         return None
     nearest = _nearest(reader, seq)
@@ -170,7 +163,7 @@ def replay_until(
 def _replay_all(
     reader: JournalReader, seq: int | None, *, table: SyscallTable
 ) -> tuple[Replayer, int, str | None]:
-    replayer = Replayer(_header(reader), table=table, blobs_from=reader.engine)
+    replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     last_seq, last_time = 0, None
     try:
         for entry in reader.entries(JournalFilter(until_seq=seq)):
