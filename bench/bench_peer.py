@@ -51,7 +51,7 @@ from integrations.langgraph import ArvisCheckpointSaver
 from journal.engine import Durability
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from journal.timetravel import snapshot_at, snapshot_from_checkpoint, state_at
+from journal.timetravel import replay_from_checkpoint, snapshot_at, state_at
 from kernel.abi import SyscallResult
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
@@ -1060,8 +1060,10 @@ def _memory_at(directory: Path, size: Sizes) -> BenchResult:
     kernel_bytes = journal.stat().st_size  # the kernel closed it: its WAL is checkpointed into the file
     reader = JournalReader.open(str(journal))
     try:
-        if snapshot_from_checkpoint(reader, USER, moment, table=SYSCALL_TABLE) is None:
+        resumed = replay_from_checkpoint(reader, moment, table=SYSCALL_TABLE)
+        if resumed is None:
             raise RuntimeError("snapshot_at did not start from a state checkpoint")
+        resumed[0].close()
         peer_path = _fresh(directory, "peer-memory")
         with closing(_peer_connection(peer_path, autocommit=False)) as connection:
             peer = SqliteSaver(connection)

@@ -3,19 +3,19 @@
 A blob's key is the lower-case hex SHA-256 of its bytes. A blob enters with the call that references it:
 the call carries the bytes, its handler checks them against the hash it names and stores them in the
 call's own transaction (``store_in``, idempotent: a blob already there is left as it is). Nothing writes a
-blob outside a call. The journal's entries carry the bytes, the state holds hashes only; ``check_blobs``
-is verification's part: every stored blob must hash to its key, and every hash the graph tables reference
-must be stored.
+blob outside a call. The journal's entries carry the bytes, the state holds hashes only; verification's
+part (every stored blob hashes to its key, every hash the graph tables reference is stored) is
+``journal.checkpoint_audit.check_blobs``.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
@@ -25,9 +25,10 @@ from journal.sql import Prepared, SqlRunner
 from kernel.protocols import StorageError
 
 __all__ = [
+    "BATCH",
+    "TABLE",
     "BadBlob",
     "BlobMissing",
-    "check_blobs",
     "checked",
     "get_many",
     "hash_of",
@@ -45,14 +46,6 @@ BATCH = 500
 PUT_SQL = f"INSERT INTO {TABLE} (hash, data) VALUES (:hash, :data) ON CONFLICT (hash) DO NOTHING"
 """Store one blob in the open transaction (``journal.sql`` form): storing the same bytes again changes
 nothing. Written once, here, for the graph calls' values and the pieces of results (``journal.store``)."""
-
-# (table, the columns naming a row, the column holding a hash) of every reference the graph state holds
-REFERENCES = (
-    ("graph_checkpoints", ("thread_id", "checkpoint_ns", "checkpoint_id"), "checkpoint_hash"),
-    ("graph_channel_values", ("thread_id", "checkpoint_ns", "channel", "version"), "value_hash"),
-    ("graph_writes", ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"), "value_hash"),
-    ("graph_store_items", ("namespace", "key"), "value_hash"),
-)
 
 
 class BlobMissing(LookupError):
@@ -199,65 +192,3 @@ class BadBlob:
 
     def __str__(self) -> str:
         return self.reason
-
-
-def _stored(connection: Connection) -> Iterator[tuple[str, bytes]]:
-    """Every stored blob in key order, ``BATCH`` at a time (keyset pagination)."""
-    last = ""
-    while True:
-        rows = connection.execute(
-            text(f"SELECT hash, data FROM {TABLE} WHERE hash > :last ORDER BY hash LIMIT {BATCH}"),
-            {"last": last},
-        ).all()
-        for key, data in rows:
-            yield str(key), bytes(data)
-        if len(rows) < BATCH:
-            return
-        last = str(rows[-1][0])
-
-
-def _first_reference(connection: Connection, key: str) -> int:
-    """The smallest ``written_seq`` of a state row referencing ``key`` (0 when none does)."""
-    seqs = [
-        connection.execute(
-            text(f"SELECT MIN(written_seq) FROM {table} WHERE {column} = :key"), {"key": key}
-        ).scalar()
-        for table, _, column in REFERENCES
-    ]
-    return min((int(seq) for seq in seqs if seq is not None), default=0)
-
-
-def check_blobs(connection: Connection) -> BadBlob | None:
-    """The first damage of the blob store, or None: a stored blob whose bytes do not hash to its key
-    (in key order), then a hash referenced by the graph state that is not stored (table by table, in
-    the order of ``REFERENCES``, rows by seq then key), then a blob a state checkpoint references that
-    is not stored, or a checkpoint past the head (``journal.state_checkpoints``, in seq order). A
-    database without the graph tables has none."""
-    from journal.state_checkpoints import check_checkpoint_blobs, first_checkpoint_referencing  # imports us
-
-    if TABLE not in set(inspect(connection).get_table_names()):
-        return None
-    for key, data in _stored(connection):
-        actual = hash_of(data)
-        if actual != key:
-            return BadBlob(
-                _first_reference(connection, key) or first_checkpoint_referencing(connection, key),
-                f"graph blob {key} does not hash to its key (its bytes hash to {actual})",
-            )
-    for table, names, column in REFERENCES:
-        columns = ", ".join(f"r.{name}" for name in names)
-        missing = connection.execute(
-            text(
-                f"SELECT r.written_seq, r.{column}, {columns} FROM {table} r "
-                f"LEFT JOIN {TABLE} b ON b.hash = r.{column} "
-                f"WHERE r.{column} IS NOT NULL AND b.hash IS NULL ORDER BY r.written_seq LIMIT 1"
-            )
-        ).first()
-        if missing is not None:
-            row = ", ".join(f"{name}={value!r}" for name, value in zip(names, missing[2:], strict=True))
-            return BadBlob(
-                int(missing[0]),
-                f"{table} row ({row}) references graph blob {missing[1]}, which {TABLE} does not hold",
-            )
-    unheld = check_checkpoint_blobs(connection)
-    return None if unheld is None else BadBlob(*unheld)

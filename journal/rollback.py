@@ -13,31 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, func, inspect, or_, select
+from sqlalchemy import Connection, inspect, select
 
 from journal.content_digest import entry_content, stored_body, unit_content
-from journal.engine import fetch_tuples
 from journal.forensics import Tracer
-from journal.schema import (
-    FORMAT_VERSION,
-    awmu_canon_requests,
-    awmu_contexts,
-    awmu_events,
-    awmu_reviews,
-    awmu_units,
-    grants,
-    graph_channel_values,
-    graph_checkpoints,
-    graph_store_items,
-    graph_store_owners,
-    graph_thread_owners,
-    graph_writes,
-    journal,
-    journal_header,
-    memory_entries,
-    pipeline_runs,
-)
-from kernel.access import Capability, Grant, ScopeKind, granted, scope_of
+from journal.rollback_side import StoreSide
+from journal.schema import FORMAT_VERSION, journal_header
+from kernel.access import AccessRules, Capability, Grant, ScopeKind, granted, scope_of
 from kernel.formats import rules_of
 
 __all__ = ["PlannedCall", "RollbackPlan", "plan_rollback"]
@@ -55,167 +37,6 @@ class RollbackPlan:
     calls: list[PlannedCall]
     not_undone: list[str]
     """What no syscall of the table can restore, one sentence each."""
-
-
-GRAPH_DELETIONS = ("graph.thread.delete", "graph.thread.prune", "graph.runs.delete")
-"""The graph syscalls whose only effect may be deleting rows (a store delete is a ``graph.store.put``)."""
-
-
-class _Side:
-    """Point reads of one store (live, or the counterfactual's scratch store)."""
-
-    def __init__(self, connection: Connection) -> None:
-        self.connection = connection
-        self.tables = set(inspect(connection).get_table_names())
-        version = None
-        if "journal_header" in self.tables:
-            version = connection.execute(select(journal_header.c.format_version)).scalar()
-        self.rules = rules_of(FORMAT_VERSION if version is None else int(version)).access
-        """The journal's access rules: how a grant names a context (``kernel.access.scope_of``)."""
-
-    def entry(self, user_id: str, key: str) -> dict[str, Any] | None:
-        """The entry in force for (user, key): neither revoked nor superseded; None when there is none."""
-        column = memory_entries.c
-        statement = select(memory_entries).where(column.user_id == user_id, column.key == key)
-        names = [str(item.name) for item in memory_entries.columns]
-        for values in fetch_tuples(self.connection, statement):
-            row = dict(zip(names, values, strict=True))
-            if row["revoked_at"] is None and row["superseded_at"] is None:
-                return row
-        return None
-
-    def unit(self, unit_id: str) -> dict[str, Any] | None:
-        return self._body(awmu_units, awmu_units.c.unit_id, unit_id)
-
-    def review(self, review_id: str) -> dict[str, Any] | None:
-        return self._body(awmu_reviews, awmu_reviews.c.review_id, review_id)
-
-    def request(self, request_id: str) -> dict[str, Any] | None:
-        return self._body(awmu_canon_requests, awmu_canon_requests.c.request_id, request_id)
-
-    def _body(self, table: Any, column: Any, key: str) -> dict[str, Any] | None:
-        if table.name not in self.tables:
-            return None
-        rows = fetch_tuples(self.connection, select(table.c.body).where(column == key))
-        return stored_body(rows[0][0]) if rows else None
-
-    def context(self, context_id: str) -> dict[str, Any] | None:
-        return self._body(awmu_contexts, awmu_contexts.c.context_id, context_id)
-
-    def closed(self) -> dict[str, dict[str, Any]]:
-        """Closed context id -> its closure (``{seq, reason, by}``)."""
-        if awmu_contexts.name not in self.tables:
-            return {}
-        statement = select(awmu_contexts.c.context_id, awmu_contexts.c.body)
-        found = {
-            str(key): stored_body(body).get("closed")
-            for key, body in fetch_tuples(self.connection, statement)
-        }
-        return {key: closure for key, closure in found.items() if isinstance(closure, dict)}
-
-    def reopened_by(self, principal: str) -> set[str]:
-        """The requests and queued proposals ``principal`` reopened (its ``reopened`` events)."""
-        if awmu_events.name not in self.tables:
-            return set()
-        statement = select(awmu_events.c.body).where(awmu_events.c.kind == "reopened")
-        details = (
-            stored_body(row[0]).get("detail") or {} for row in fetch_tuples(self.connection, statement)
-        )
-        return {
-            str(detail.get("request_id"))
-            for detail in details
-            if isinstance(detail, dict) and detail.get("by") == principal
-        }
-
-    def held_by_others(self, context_id: str, tracer: Tracer, principal: str) -> list[str]:
-        """What the context holds that the principal's calls did not make: units it did not create (an
-        approval of its queued proposal by another counts as its own), queued proposals it did not queue,
-        canonization requests others asked for."""
-        found: list[str] = []
-        for table, key in ((awmu_units, "unit_id"), (awmu_reviews, "review_id")):
-            if table.name in self.tables:
-                statement = select(table.c[key]).where(table.c.context_id == context_id)
-                ids = {str(row[0]) for row in fetch_tuples(self.connection, statement)}
-                found += sorted(ids - (set(tracer.units) if key == "unit_id" else tracer.queued))
-        if awmu_canon_requests.name in self.tables:
-            column = awmu_canon_requests.c
-            statement = select(column.request_id, column.body).where(column.context_id == context_id)
-            found += sorted(
-                str(request)
-                for request, body in fetch_tuples(self.connection, statement)
-                if stored_body(body).get("requested_by") != principal
-            )
-        return found
-
-    def grants(self) -> set[tuple[str, str, str]]:
-        if "grants" not in self.tables:
-            return set()
-        statement = select(grants.c.principal, grants.c.capability, grants.c.scope)
-        return {(str(a), str(b), str(c)) for a, b, c in fetch_tuples(self.connection, statement)}
-
-    def context_of(self, request_id: str) -> str | None:
-        """The context of a canonization request (``c…``) or queued proposal (``r…``)."""
-        table = awmu_canon_requests if request_id.startswith("c") else awmu_reviews
-        key = table.c.request_id if request_id.startswith("c") else table.c.review_id
-        if table.name not in self.tables:
-            return None
-        rows = fetch_tuples(self.connection, select(table.c.context_id).where(key == request_id))
-        return str(rows[0][0]) if rows else None
-
-    def graph_footprint(self, principal: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-        """Thread id -> and store prefix -> what ``principal`` holds there live: ownership (the owner
-        tables) and the rows its own calls wrote (``written_seq`` joined to the journal's principal)."""
-        threads: dict[str, list[str]] = {}
-        prefixes: dict[str, list[str]] = {}
-        owners = (
-            (graph_thread_owners, graph_thread_owners.c.thread_id, threads),
-            (graph_store_owners, graph_store_owners.c.prefix, prefixes),
-        )
-        for table, key, found in owners:
-            if table.name in self.tables:
-                column = table.c
-                statement = select(key, column.created_seq).where(column.owner == principal)
-                for name, seq in fetch_tuples(self.connection, statement):
-                    found.setdefault(str(name), []).append(f"owned by the principal since seq {seq}")
-        written = (
-            (graph_checkpoints, graph_checkpoints.c.thread_id, "checkpoints", threads),
-            (graph_writes, graph_writes.c.thread_id, "pending writes", threads),
-            (graph_channel_values, graph_channel_values.c.thread_id, "channel values", threads),
-            (graph_store_items, graph_store_items.c.prefix, "store items", prefixes),
-        )
-        for table, key, what, found in written:
-            if table.name not in self.tables or journal.name not in self.tables:
-                continue
-            statement = (
-                select(key, func.count())
-                .select_from(table.join(journal, journal.c.seq == table.c.written_seq))
-                .where(journal.c.principal == principal)
-                .group_by(key)
-            )
-            for name, count in fetch_tuples(self.connection, statement):
-                found.setdefault(str(name), []).append(f"{count} {what} written by the principal")
-        return threads, prefixes
-
-    def graph_deletions(self, principal: str) -> list[tuple[int, str]]:
-        """The principal's calls that deleted graph rows (seq, syscall): what they deleted is gone."""
-        if journal.name not in self.tables:
-            return []
-        column = journal.c
-        statement = (
-            select(column.seq, column.syscall)
-            .where(column.principal == principal, column.status == "ok")
-            .where(or_(*(column.syscall == name for name in GRAPH_DELETIONS)))
-            .order_by(column.seq)
-        )
-        return [(int(seq), str(name)) for seq, name in fetch_tuples(self.connection, statement)]
-
-    def active_runs(self) -> dict[str, str]:
-        """Active run id -> its user."""
-        if "pipeline_runs" not in self.tables:
-            return {}
-        column = pipeline_runs.c
-        statement = select(column.run_id, column.user_id).where(column.ended_seq.is_(None))
-        return {str(run): str(user) for run, user in fetch_tuples(self.connection, statement)}
 
 
 def _write_args(row: dict[str, Any]) -> dict[str, Any]:
@@ -239,7 +60,8 @@ def plan_rollback(
     """The calls that undo ``principal``'s footprint (``tracer``: its trace over the whole journal), made
     by ``operator`` (when given, a review or a CANON unit's restore it may not make is wrapped in a grant of
     ``canonize`` it then withdraws)."""
-    now, aim = _Side(live), _Side(target)
+    now, aim = StoreSide(live), StoreSide(target)
+    rules = _access_rules(live)
     plan = RollbackPlan([], [])
     note = f"rollback of {principal}"
     created, displaced = tracer.trace.created, tracer.trace.displaced
@@ -248,14 +70,23 @@ def plan_rollback(
     _entries(plan, now, aim, created + displaced)
     decisions = RollbackPlan([], plan.not_undone)
     _decisions(decisions, now, aim, created, tracer.decided | now.reopened_by(principal), note)
-    plan.calls.extend(_as_canonizer(decisions.calls, now, operator, plan.calls))
-    _units(plan, now, aim, set(tracer.units) | tracer.touched, note, operator)
+    plan.calls.extend(_as_canonizer(decisions.calls, now, rules, operator, plan.calls))
+    _units(plan, now, aim, set(tracer.units) | tracer.touched, note, (rules, operator))
     _contexts(plan, now, aim, tracer, principal, note)
     _graph(plan, now, principal)
     return plan
 
 
-def _graph(plan: RollbackPlan, now: _Side, principal: str) -> None:
+def _access_rules(live: Connection) -> AccessRules:
+    """The live journal's access rules: how a grant names a context (``kernel.access.scope_of``). Read
+    from the live header alone: the counterfactual's scratch store copies it."""
+    version = None
+    if "journal_header" in inspect(live).get_table_names():
+        version = live.execute(select(journal_header.c.format_version)).scalar()
+    return rules_of(FORMAT_VERSION if version is None else int(version)).access
+
+
+def _graph(plan: RollbackPlan, now: StoreSide, principal: str) -> None:
     """LangGraph state (``langgraph.md``) is not rolled back: no syscall gives a thread or a store prefix
     another owner, and deleting rows would take others' writes with them. Each thread and store prefix the
     principal owns or wrote into live is listed, and each of its calls that deleted graph rows."""
@@ -272,7 +103,9 @@ def _graph(plan: RollbackPlan, now: _Side, principal: str) -> None:
         )
 
 
-def _contexts(plan: RollbackPlan, now: _Side, aim: _Side, tracer: Tracer, principal: str, note: str) -> None:
+def _contexts(
+    plan: RollbackPlan, now: StoreSide, aim: StoreSide, tracer: Tracer, principal: str, note: str
+) -> None:
     """Close each context the principal created that the replay does not have, once its units are
     archived (the calls before): no syscall deletes a context, and a closed one holds nothing in force
     (``journal-format.md`` §13.2). Not where others' content lives in it: that stays, said so. A context
@@ -313,7 +146,11 @@ def _contexts(plan: RollbackPlan, now: _Side, aim: _Side, tracer: Tracer, princi
 
 
 def _runs(
-    plan: RollbackPlan, now: _Side, aim: _Side, created: list[dict[str, Any]], displaced: list[dict[str, Any]]
+    plan: RollbackPlan,
+    now: StoreSide,
+    aim: StoreSide,
+    created: list[dict[str, Any]],
+    displaced: list[dict[str, Any]],
 ) -> None:
     """End the principal's runs first: while one is active the user's memory refuses every write."""
     live, wanted = now.active_runs(), aim.active_runs()
@@ -332,7 +169,7 @@ def _runs(
             )
 
 
-def _grants(plan: RollbackPlan, now: _Side, aim: _Side, principal: str) -> None:
+def _grants(plan: RollbackPlan, now: StoreSide, aim: StoreSide, principal: str) -> None:
     """Withdraw every grant the principal holds, and the grants its calls gave or withdrew back to the
     replay's (a grant held by another principal is compared only when the principal's calls touched it:
     the replay has exactly the grants of others that the principal did not change)."""
@@ -349,7 +186,7 @@ def _grants(plan: RollbackPlan, now: _Side, aim: _Side, principal: str) -> None:
             )
 
 
-def _entries(plan: RollbackPlan, now: _Side, aim: _Side, items: list[dict[str, Any]]) -> None:
+def _entries(plan: RollbackPlan, now: StoreSide, aim: StoreSide, items: list[dict[str, Any]]) -> None:
     keys = sorted(
         {
             (str(item.get("user_id")), str(item.get("key")))
@@ -370,7 +207,12 @@ def _entries(plan: RollbackPlan, now: _Side, aim: _Side, items: list[dict[str, A
 
 
 def _decisions(
-    plan: RollbackPlan, now: _Side, aim: _Side, created: list[dict[str, Any]], decided: set[str], note: str
+    plan: RollbackPlan,
+    now: StoreSide,
+    aim: StoreSide,
+    created: list[dict[str, Any]],
+    decided: set[str],
+    note: str,
 ) -> None:
     """Reject what the principal left pending for review, then reopen what it decided (or expired) that
     the replay has PENDING: rejections first, so that a reopened proposal finds room in a bounded queue."""
@@ -406,7 +248,7 @@ def _decisions(
     plan.calls.extend(reopens)
 
 
-def _held(now: _Side, operator: str, before: list[PlannedCall]) -> set[tuple[str, str]]:
+def _held(now: StoreSide, operator: str, before: list[PlannedCall]) -> set[tuple[str, str]]:
     """The (capability, scope) grants ``operator`` holds once the planned calls ``before`` are made: the
     live ones, less those a planned ``access.revoke`` withdraws, plus those a planned ``access.grant``
     gives (a grant the principal gave the operator is revoked before the calls that follow)."""
@@ -422,7 +264,7 @@ def _held(now: _Side, operator: str, before: list[PlannedCall]) -> set[tuple[str
     return held
 
 
-def _rejected_status(now: _Side, request_id: str, live: dict[str, Any] | None) -> str:
+def _rejected_status(now: StoreSide, request_id: str, live: dict[str, Any] | None) -> str:
     """What a ``reject`` makes of a PENDING request (``working-memory.md`` §8): a queued proposal is
     REJECTED; a canonization request is STALE when its unit is not active live or its authority moved since
     it was asked for, else REJECTED."""
@@ -441,7 +283,11 @@ def _decided_again(status: str) -> str:
 
 
 def _as_canonizer(
-    calls: list[PlannedCall], now: _Side, operator: str | None, before: list[PlannedCall]
+    calls: list[PlannedCall],
+    now: StoreSide,
+    rules: AccessRules,
+    operator: str | None,
+    before: list[PlannedCall],
 ) -> list[PlannedCall]:
     """The calls that need the canonize right (reviews, reopens; restores of CANON units), each context's
     wrapped in ``access.grant`` of ``canonize`` on it to the operator and ``access.revoke`` of the same
@@ -463,7 +309,7 @@ def _as_canonizer(
             for capability, scope in held
             if capability in {member.value for member in Capability}  # a hand-edited row grants nothing
         ]
-        scope = scope_of(now.rules, ScopeKind.CONTEXT, context)
+        scope = scope_of(rules, ScopeKind.CONTEXT, context)
         if not context or granted(holds, Capability.CANONIZE, scope):
             wrapped.extend(group)
             continue
@@ -479,7 +325,12 @@ def _as_canonizer(
 
 
 def _units(
-    plan: RollbackPlan, now: _Side, aim: _Side, unit_ids: set[str], note: str, operator: str | None
+    plan: RollbackPlan,
+    now: StoreSide,
+    aim: StoreSide,
+    unit_ids: set[str],
+    note: str,
+    acting: tuple[AccessRules, str | None],
 ) -> None:
     """Archive what should not be active, pin or unpin what differs only in that, restore what the
     principal took out of the active set (the same unit, when its stored record says what the replay's
@@ -523,7 +374,7 @@ def _units(
         seed = _seed(plan, unit_id, wanted, stored)
         if seed is not None:
             seeds.append(seed)
-    canonized = _as_canonizer(canon_restores, now, operator, plan.calls)
+    canonized = _as_canonizer(canon_restores, now, *acting, plan.calls)
     plan.calls.extend(archives + pins + restores + canonized + repins + seeds)
 
 

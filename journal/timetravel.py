@@ -1,14 +1,11 @@
 """Time travel: the state and a user's snapshot as of any seq, rebuilt from the journal.
 
-Both start from the nearest state checkpoint at or before the seq (``journal.state_checkpoints``) when
-the journal has one, and replay only the entries after it: ``state_at`` loads the whole checkpoint into
-a scratch store and re-executes every entry since; ``snapshot_at`` loads only the user's long-term
-memory and re-executes only the user's accepted ``memory.write`` and ``memory.revoke`` calls since, with
-the memory service on those rows held in memory (``arvis.memory.held_rows``). Every call re-executed
-must give its journaled result byte for byte. Without a checkpoint (a journal written before them, or
-with none kept), or when one cannot be used (a blob missing, a replay that departs from the record, a
-partition not in its table's shape), the journal is replayed from its first entry, as before
-checkpoints.
+Both replay through the kernel (``Replayer``, ``Kernel.execute``) from the nearest state checkpoint at or
+before the seq (``journal.state_checkpoints``) when the journal has one: the checkpoint is loaded into a
+scratch store and every entry since is re-executed, each giving its journaled result byte for byte; a
+snapshot is then read from that state as ``memory.snapshot`` reads it. Without a checkpoint (a journal
+written before them, or with none kept), or when one cannot be used (a blob missing, a replay that
+departs from the record), the journal is replayed from its first entry, as before checkpoints.
 """
 
 from __future__ import annotations
@@ -16,44 +13,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
 import orjson
-from sqlalchemy import Connection, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from arvis.canonical import canonical_bytes_of_own, parse_time, plain
-from arvis.memory.errors import MemoryRuleError
-from arvis.memory.held_rows import HeldMemory, UnheldRow
+from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
-from journal.engine import fetch_all, fetch_sql
 from journal.memory_repository import REBUILD_COUNTS
-from journal.reader import JournalFilter, JournalReader, row_to_entry
-from journal.replay import Replayer
-from journal.schema import journal
-from journal.sql import Prepared
+from journal.reader import JournalFilter, JournalReader
+from journal.replay import header_of
+from journal.replayer import Replayer
 from journal.state import present_state_tables, state_digest
-from journal.state_checkpoints import (
-    CheckpointUnusable,
-    load_state,
-    nearest_checkpoint,
-    partition_rows,
-    read_manifest,
-)
-from journal.store import JournalHeader
+from journal.state_checkpoints import CheckpointUnusable, load_state, nearest_checkpoint
 from journal.verify import damaged_header
 from kernel.abi import JournalEntry
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 
 __all__ = [
-    "JSON_TEXT_COLUMNS",
-    "MEMORY_WRITERS",
     "NoSuchMoment",
     "StateAt",
     "replay_from_checkpoint",
     "replay_until",
     "snapshot_at",
-    "snapshot_from_checkpoint",
     "state_at",
 ]
 
@@ -103,13 +84,6 @@ class StateAt:
         }
 
 
-def _header(reader: JournalReader) -> JournalHeader:
-    header = reader.header()
-    if header is None:
-        raise StorageError("the database holds no arvis journal (no header)")
-    return header
-
-
 def _nearest(reader: JournalReader, seq: int | None) -> tuple[JournalEntry, str] | None:
     """The entry of the nearest state checkpoint at or before ``seq`` (the head when None) and the
     checkpoint's manifest hash; None when there is none to start from."""
@@ -140,7 +114,7 @@ def replay_from_checkpoint(
     nearest state checkpoint and replayed from there: with its last seq and time and the checkpoint's
     seq. None when there is no checkpoint to start from, or it cannot be used (a blob missing or
     damaged, a call since it that does not replay as journaled)."""
-    header = _header(reader)
+    header = header_of(reader)
     if damaged_header(header) is not None:
         return None
     nearest = _nearest(reader, seq)
@@ -171,24 +145,25 @@ def replay_from_checkpoint(
 
 def replay_until(
     reader: JournalReader, seq: int | None, *, table: SyscallTable, checkpoints: bool = True
-) -> tuple[Replayer, int, str | None]:
-    """A replayer holding the state right after entry ``seq`` (the head when None): from the nearest
-    state checkpoint when there is one (``checkpoints``), else from the first entry."""
+) -> tuple[Replayer, int, str | None, int | None]:
+    """A replayer holding the state right after entry ``seq`` (the head when None), with its last seq
+    and time and the seq of the checkpoint it started from: from the nearest state checkpoint when there
+    is one (``checkpoints``) and it can be used, else from the first entry (the checkpoint None)."""
     resumed = replay_from_checkpoint(reader, seq, table=table) if checkpoints else None
     if resumed is not None:
-        replayer, last_seq, last_time, _ = resumed
+        replayer, last_seq, last_time, start = resumed
     else:
-        replayer, last_seq, last_time = _replay_all(reader, seq, table=table)
+        (replayer, last_seq, last_time), start = _replay_all(reader, seq, table=table), None
     if seq is not None and last_seq != seq:
         replayer.close()
         raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last_seq})")
-    return replayer, last_seq, last_time
+    return replayer, last_seq, last_time, start
 
 
 def _replay_all(
     reader: JournalReader, seq: int | None, *, table: SyscallTable
 ) -> tuple[Replayer, int, str | None]:
-    replayer = Replayer(_header(reader), table=table, blobs_from=reader.engine)
+    replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     last_seq, last_time = 0, None
     try:
         for entry in reader.entries(JournalFilter(until_seq=seq)):
@@ -209,15 +184,7 @@ def state_at(
     reader: JournalReader, seq: int | None, *, table: SyscallTable, checkpoints: bool = True
 ) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None)."""
-    resumed = replay_from_checkpoint(reader, seq, table=table) if checkpoints else None
-    if resumed is not None:
-        replayer, last_seq, last_time, start = resumed
-        if seq is not None and last_seq != seq:
-            replayer.close()
-            raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last_seq})")
-    else:
-        replayer, last_seq, last_time = replay_until(reader, seq, table=table, checkpoints=False)
-        start = None
+    replayer, last_seq, last_time, start = replay_until(reader, seq, table=table, checkpoints=checkpoints)
     try:
         tables: dict[str, list[dict[str, Any]]] = {}
         with replayer.store.engine.connect() as connection:
@@ -233,12 +200,8 @@ def snapshot_at(
     reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, checkpoints: bool = True
 ) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``,
-    its ``created_at`` being that entry's time."""
-    if checkpoints:
-        fast = snapshot_from_checkpoint(reader, user_id, seq, table=table)
-        if fast is not None:
-            return fast
-    replayer, last_seq, last_time = replay_until(reader, seq, table=table, checkpoints=False)
+    its ``created_at`` being that entry's time: read from the state ``replay_until`` rebuilds."""
+    replayer, last_seq, last_time, _ = replay_until(reader, seq, table=table, checkpoints=checkpoints)
     try:
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
@@ -248,116 +211,3 @@ def snapshot_at(
         return {"seq": last_seq, **value}
     finally:
         replayer.close()
-
-
-# --- a user's snapshot from a checkpoint -----------------------------------------------------------
-
-MEMORY_WRITERS = ("memory.write", "memory.revoke")
-"""The syscalls that change ``memory_entries`` (``syscalls/memory_long.py``): a user's long-term memory
-right after entry S is the checkpoint's, changed by these calls' accepted entries since, in seq order."""
-
-
-def _calls_since_sql(postgres: bool) -> str:
-    writers = ", ".join(f"'{name}'" for name in MEMORY_WRITERS)
-    # the arguments' bytes hold the needle: SQLite's instr and PostgreSQL's position, both on binary
-    holds = "position(:needle IN args) > 0" if postgres else "instr(args, :needle) > 0"
-    return (
-        "SELECT seq, recorded_at, syscall, args, result FROM journal WHERE seq > :after AND seq <= :until"
-        f" AND syscall IN ({writers}) AND status = 'ok' AND {holds} ORDER BY seq"
-    )
-
-
-_CALLS_SINCE = {postgres: _calls_since_sql(postgres) for postgres in (False, True)}
-"""``_calls_since``'s statement, in ``journal.sql``'s portable subset (prepared per call, not compiled)."""
-
-
-def _calls_since(
-    source: Connection, user_id: str, after: int, until: int
-) -> list[tuple[int, str, str, bytes, bytes]]:
-    """(seq, recorded_at, syscall, args, result) of the accepted memory writes and revokes in
-    ``(after, until]`` whose arguments name ``user_id``: filtered in SQL on the canonical bytes of
-    ``"user_id":<id>`` (the arguments are canonical JSON; the decoded arguments are checked again)."""
-    needle = b'"user_id":' + canonical_bytes_of_own(user_id)
-    statement = Prepared(_CALLS_SINCE[source.dialect.name == "postgresql"], source.dialect.paramstyle)
-    rows = fetch_sql(
-        source, statement.sql, statement.bind({"needle": needle, "after": after, "until": until})
-    )
-    return [(int(r[0]), str(r[1]), str(r[2]), bytes(r[3]), bytes(r[4])) for r in rows]
-
-
-_UNUSABLE = (
-    CheckpointUnusable,
-    UnheldRow,
-    SQLAlchemyError,
-    msgspec.DecodeError,
-    StorageError,
-    MemoryRuleError,
-)
-"""What makes a checkpoint unusable for a snapshot: the caller replays the whole journal instead."""
-
-
-def snapshot_from_checkpoint(
-    reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable
-) -> dict[str, Any] | None:
-    """``snapshot_at`` from the nearest state checkpoint: the user's rows of ``memory_entries`` there,
-    held in memory (``arvis.memory.held_rows``), then the user's accepted ``memory.write`` and
-    ``memory.revoke`` entries since, re-executed by the memory service on those rows, each giving its
-    journaled result byte for byte. None when there is no checkpoint to start from or it cannot be used
-    (the caller replays the whole journal)."""
-    header = reader.header()
-    if header is None or damaged_header(header) is not None:
-        return None
-    decoders = {name: msgspec.json.Decoder(table[name].request_type) for name in MEMORY_WRITERS}
-    try:
-        with reader.engine.connect() as source:
-            target = _entry(source, seq)
-            found = None if target is None else nearest_checkpoint(source, target.seq)
-            if target is None or found is None:
-                return None
-            start, manifest_hash = found
-            rows = partition_rows(source, read_manifest(source, manifest_hash), "memory_entries", user_id)
-            calls = _calls_since(source, user_id, start, target.seq)
-        value = _replayed_snapshot(HeldMemory(user_id, rows), calls, decoders, user_id, target)
-    except _UNUSABLE:
-        return None
-    return None if value is None else {"seq": target.seq, **value}
-
-
-def _replayed_snapshot(
-    held: HeldMemory,
-    calls: list[tuple[int, str, str, bytes, bytes]],
-    decoders: dict[str, msgspec.json.Decoder[Any]],
-    user_id: str,
-    target: JournalEntry,
-) -> dict[str, Any] | None:
-    """The user's rows at the checkpoint (``held``), the calls since re-executed on them (None as soon
-    as one does not give its journaled result), then the snapshot at ``target``'s time, as plain
-    values."""
-    service = MemoryService()
-    for call_seq, recorded_at, syscall, args, result in calls:
-        request = decoders[syscall].decode(args)
-        if request.user_id != user_id:  # the bytes matched elsewhere in the arguments
-            continue
-        now = parse_time(recorded_at)
-        if syscall == "memory.write":
-            decided = service.write(held, request, now=now, seq=call_seq)
-        else:
-            decided = service.revoke(held, user_id=user_id, key=request.key, now=now)
-        if canonical_bytes_of_own({"ok": True, "value": decided.value}) != result:
-            return None
-        held.apply(decided.changes)
-    snapshot: dict[str, Any] = plain(
-        service.snapshot(held, user_id=user_id, now=parse_time(target.recorded_at))
-    )
-    return snapshot
-
-
-def _entry(source: Connection, seq: int | None) -> JournalEntry | None:
-    """Entry ``seq`` (the head when None), or None when the journal has no such entry."""
-    query = (
-        select(journal).order_by(journal.c.seq.desc()).limit(1)
-        if seq is None
-        else (select(journal).where(journal.c.seq == seq))
-    )
-    rows = fetch_all(source, query)
-    return row_to_entry(rows[0]) if rows else None

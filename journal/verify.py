@@ -7,7 +7,6 @@ append-only triggers (someone edited the file) is caught here.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import msgspec
@@ -21,11 +20,9 @@ from kernel.abi import JournalEntry
 
 __all__ = [
     "ChainBreak",
-    "ChainReport",
     "ChainVerifier",
     "damaged_header",
     "noncanonical_args",
-    "verify_chain",
 ]
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -36,16 +33,6 @@ _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9
 class ChainBreak:
     seq: int
     reason: str
-
-
-@dataclass(frozen=True)
-class ChainReport:
-    verified: bool
-    entries: int
-    head_seq: int
-    head_hash: str
-    first_bad_seq: int | None
-    reason: str | None
 
 
 def damaged_header(header: JournalHeader) -> ChainBreak | None:
@@ -140,21 +127,3 @@ class ChainVerifier:
         self.expected_seq = seq + 1
         self.entries += 1
         return None
-
-
-def verify_chain(header: JournalHeader, entries: Iterable[JournalEntry]) -> ChainReport:
-    verifier = ChainVerifier(header)
-    found: ChainBreak | None = verifier.header_break
-    if found is None:
-        for entry in entries:
-            found = verifier.check(entry)
-            if found is not None:
-                break
-    return ChainReport(
-        verified=found is None,
-        entries=verifier.entries,
-        head_seq=verifier.expected_seq - 1,
-        head_hash=verifier.prev_hash,
-        first_bad_seq=None if found is None else found.seq,
-        reason=None if found is None else found.reason,
-    )

@@ -23,17 +23,21 @@ from arvis.memory.governance import (
     GovernanceVisibility,
     compose_strictest,
 )
-from arvis.memory.memory_gate import MemoryGate, MemoryIntent
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
-from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
 from arvis.memory.memory_long_projector import MemoryLongContextProjector
-from arvis.memory.memory_long_record import MemoryLongRecord
 from arvis.memory.memory_long_registry import DEFAULT_MEMORY_LONG_REGISTRY, MemoryLongRegistry
-from arvis.memory.memory_long_repository import MemoryLongRepository
-from arvis.memory.memory_long_service import MemoryLongService, build_snapshot
 from arvis.memory.memory_long_snapshot import EPOCH, MemoryLongSnapshot
 from arvis.memory.memory_service import MAX_KEY_LENGTH, validate_key
 from arvis.memory.snapshot_wire import build_snapshot_wire
+from arvis.memory.upstream_compat import (
+    MemoryGate,
+    MemoryIntent,
+    MemoryLongPolicyGate,
+    MemoryLongRecord,
+    MemoryLongRepository,
+    MemoryLongService,
+    build_snapshot,
+)
 from kernel.errors import ErrorCode
 
 LEVERS = ("visibility", "sharing", "retention", "encryption")
@@ -510,9 +514,9 @@ def test_snapshot_from_wire_forms_is_the_typed_snapshot_byte_for_byte(
 
 
 def test_service_without_now_takes_the_wall_clocks_time_as_upstream(monkeypatch: pytest.MonkeyPatch) -> None:
-    from arvis.memory import wall_clock
+    from arvis.memory import upstream_compat
 
-    monkeypatch.setattr(wall_clock, "utcnow", lambda: T0 + timedelta(days=3))
+    monkeypatch.setattr(upstream_compat, "utcnow", lambda: T0 + timedelta(days=3))
     service = MemoryLongService(InMemoryRepository())
     assert service.get_snapshot(user_id="u1").created_at == T0 + timedelta(days=3)
     batch = service.get_snapshots_batch(user_ids=["u1", "u2"])

@@ -31,9 +31,9 @@ from strategies import (
 from arvis.canonical import canonical_bytes_of_own, format_time, plain
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
-from arvis.memory.memory_long_repository import MemoryLongRepository
 from arvis.memory.memory_service import MemoryService, validate_key
 from arvis.memory.snapshot_wire import build_list_wire, wire_status
+from arvis.memory.upstream_compat import MemoryLongRepository
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from chain_check import verify_chain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -42,7 +43,6 @@ from strategies import (
 )
 
 from arvis.canonical import format_time
-from journal.verify import verify_chain
 from kernel.abi import SyscallResult
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock

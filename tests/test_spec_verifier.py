@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from chain_check import verify_chain
 
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSIONS
-from journal.verify import verify_chain
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy.exc
+from chain_check import ChainReport, verify_chain
 from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import text
@@ -20,7 +21,6 @@ from journal.chain import compute_entry_hash
 from journal.engine import Durability, open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from journal.verify import ChainReport, verify_chain
 from kernel.boot import default_services, open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel

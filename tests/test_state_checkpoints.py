@@ -15,10 +15,22 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import StaticPool
 from strategies import VOUCHED
 
+from arvis.canonical import sha256_hex
+from journal.checkpoint_pages import (
+    LAYOUTS,
+    PARTITION_COLUMNS,
+    Builder,
+    Dirty,
+    Tables,
+    closes_page,
+    connection_rows,
+    index_pages,
+    manifest_bytes,
+)
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
@@ -26,15 +38,7 @@ from journal.replay import verify_journal
 from journal.schema import STATE_TABLES, grants
 from journal.state_checkpoints import (
     DEFAULT_INTERVAL,
-    LAYOUTS,
-    PARTITION_COLUMNS,
     CheckpointWriter,
-    Dirty,
-    _Builder,
-    build_manifest,
-    closes_page,
-    index_pages,
-    manifest_bytes,
     nearest_checkpoint,
     stored_checkpoints,
 )
@@ -43,7 +47,6 @@ from journal.timetravel import (
     replay_from_checkpoint,
     replay_until,
     snapshot_at,
-    snapshot_from_checkpoint,
     state_at,
 )
 from kernel.boot import default_services, open_kernel
@@ -91,6 +94,22 @@ def _reader(target: str | Path) -> Iterator[JournalReader]:
         reader.close()
 
 
+def build_manifest(connection: Any) -> tuple[str, Tables]:
+    """The manifest (its hash and tables) of the state a database holds now, built from every row: what
+    any checkpoint of that state must hold. Nothing is stored."""
+    present = frozenset(inspect(connection).get_table_names())
+
+    def never(_: str) -> Any:
+        raise AssertionError("a full build reads no index")
+
+    postgres = connection.dialect.name == "postgresql"
+    builder = Builder(
+        connection_rows(connection), postgres=postgres, sink=lambda *_: None, index_of=never, present=present
+    )
+    tables = builder.full()
+    return sha256_hex(manifest_bytes(tables)), tables
+
+
 def _checkpoints(reader: JournalReader) -> dict[int, str]:
     with reader.engine.connect() as connection:
         return stored_checkpoints(connection)
@@ -98,7 +117,7 @@ def _checkpoints(reader: JournalReader) -> dict[int, str]:
 
 def _full_manifest(reader: JournalReader, seq: int) -> str:
     """The manifest of the state right after ``seq``, built whole from a replay from the first entry."""
-    replayer, _, _ = replay_until(reader, seq, table=SYSCALL_TABLE, checkpoints=False)
+    replayer, _, _, _ = replay_until(reader, seq, table=SYSCALL_TABLE, checkpoints=False)
     try:
         with replayer.store.engine.connect() as connection:
             return build_manifest(connection)[0]
@@ -122,12 +141,8 @@ def _assert_time_travel_matches(reader: JournalReader, size: int, users: Sequenc
             full.tables,
         ), seq
         for user in users:
-            quick = snapshot_from_checkpoint(reader, user, seq, table=SYSCALL_TABLE)
             slow = snapshot_at(reader, user, seq, table=SYSCALL_TABLE, checkpoints=False)
-            assert (quick is not None) == (nearest is not None), (seq, user)
-            if quick is not None:
-                assert quick == slow, (seq, user)
-            assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == slow
+            assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == slow, (seq, user)
 
 
 def _assert_checkpoints_are_the_state(reader: JournalReader) -> None:
@@ -347,7 +362,7 @@ def _dirty(*keys: tuple[str, str]) -> Dirty:
     return dirty
 
 
-def _pages_builder(connection: Any) -> _Builder:
+def _pages_builder(connection: Any) -> Builder:
     """A builder on ``connection`` that keeps the indexes it builds (as verification's does)."""
     indexes: dict[str, bytes] = {}
 
@@ -358,7 +373,7 @@ def _pages_builder(connection: Any) -> _Builder:
         if index:
             indexes[digest] = data
 
-    return _Builder(rows, postgres=False, sink=keep, index_of=lambda digest: index_pages(indexes[digest]))
+    return Builder(rows, postgres=False, sink=keep, index_of=lambda digest: index_pages(indexes[digest]))
 
 
 def test_pages_are_cut_by_key() -> None:
@@ -434,7 +449,6 @@ def test_no_checkpoints_replays_from_the_first_entry(
         raise AssertionError("a stored checkpoint was read")
 
     monkeypatch.setattr(timetravel, "replay_from_checkpoint", untrusted)
-    monkeypatch.setattr(timetravel, "snapshot_from_checkpoint", untrusted)
     code, out, err = h.cli(
         capsys, "journal", "state", "--db", path, "--at", 11, "-o", "json", "--no-checkpoints"
     )
@@ -457,6 +471,26 @@ def checkpointed(tmp_path: Path) -> Path:
     path = tmp_path / "j.db"
     _build(str(path), h.STANDARD_CALLS, interval=4)
     return path
+
+
+def test_snapshot_at_replays_through_the_kernel_from_the_nearest_checkpoint(
+    checkpointed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`snapshot --at` takes the one execution path every replay takes: the entries after the nearest
+    checkpoint (8, for seq 11) re-executed by ``Kernel.execute``, every syscall alike, and nothing before
+    it; the snapshot is the one the replay from the first entry gives."""
+    with _reader(checkpointed) as reader:
+        slow = snapshot_at(reader, h.USER, 11, table=SYSCALL_TABLE, checkpoints=False)
+        executed: list[str] = []
+        execute = Kernel.execute
+
+        def counted(self: Kernel, recorded: Any, *args: Any, **kwargs: Any) -> Any:
+            executed.append(recorded.syscall)
+            return execute(self, recorded, *args, **kwargs)
+
+        monkeypatch.setattr(Kernel, "execute", counted)
+        assert snapshot_at(reader, h.USER, 11, table=SYSCALL_TABLE) == slow
+    assert executed == [call[0] for call in h.STANDARD_CALLS[8:11]]
 
 
 def _manifest_of(path: Path, seq: int) -> tuple[str, dict[str, Any]]:
@@ -513,8 +547,8 @@ def test_a_missing_page_is_named(checkpointed: Path) -> None:
         fast = state_at(reader, 17, table=SYSCALL_TABLE)
         assert fast.checkpoint is None
         assert fast.digest == state_at(reader, 17, table=SYSCALL_TABLE, checkpoints=False).digest
-        assert snapshot_from_checkpoint(reader, h.USER, 17, table=SYSCALL_TABLE) is None
-        assert snapshot_from_checkpoint(reader, "nobody", 17, table=SYSCALL_TABLE) is not None
+        slow = snapshot_at(reader, h.USER, 17, table=SYSCALL_TABLE, checkpoints=False)
+        assert snapshot_at(reader, h.USER, 17, table=SYSCALL_TABLE) == slow
 
 
 def test_a_missing_manifest_and_a_damaged_blob_are_named(checkpointed: Path) -> None:
@@ -561,8 +595,7 @@ def test_a_checkpoint_before_the_first_entry_is_named_and_never_used(checkpointe
 
 def test_time_travel_that_departs_from_the_record_falls_back(checkpointed: Path) -> None:
     """A checkpoint whose state makes a later call replay otherwise than journaled is not used: the
-    state comes from the replay from the first entry. (A user's snapshot re-executes only that user's
-    writes and revokes: it reads what the checkpoint holds, which verification proves or refutes.)"""
+    state comes from the replay from the first entry."""
     earlier, _ = _manifest_of(checkpointed, 4)
     _edit(checkpointed, "UPDATE state_checkpoints SET manifest_hash = ? WHERE seq >= 12", (earlier,))
     with _reader(checkpointed) as reader:

@@ -8,6 +8,7 @@ in ``specs/memory-syscalls.md`` ("Upstream compatibility").
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import inspect
@@ -19,7 +20,7 @@ import pytest
 from strategies import T0, call, iso, key_args, write_args
 
 import arvis.memory
-from arvis.memory import wall_clock
+from arvis.memory import upstream_compat
 from arvis.memory.governance import (
     Governance,
     GovernancePrincipal,
@@ -231,7 +232,7 @@ def test_validate_append_without_now_measures_expiry_from_the_wall_clock() -> No
 
 
 def test_the_default_time_comes_from_wall_clock_utcnow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(wall_clock, "utcnow", lambda: T0)
+    monkeypatch.setattr(upstream_compat, "utcnow", lambda: T0)
     gate = arvis.memory.MemoryLongPolicyGate()
     entry = arvis.memory.MemoryLongEntry(
         memory_type=arvis.memory.MemoryLongType.PREFERENCE,
@@ -247,7 +248,7 @@ def test_the_default_time_comes_from_wall_clock_utcnow(monkeypatch: pytest.Monke
 
 def test_no_expiry_no_clock_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """Like upstream, the one-argument call reads the clock only for an entry with ``expires_at``."""
-    monkeypatch.setattr(wall_clock, "utcnow", _refuse_the_wall_clock)
+    monkeypatch.setattr(upstream_compat, "utcnow", _refuse_the_wall_clock)
     arvis.memory.MemoryLongPolicyGate().validate_append(
         arvis.memory.MemoryLongEntry(
             memory_type=arvis.memory.MemoryLongType.RULE, key="k", created_at=T0, source="onboarding"
@@ -289,9 +290,9 @@ def test_snapshot_from_a_list_holds_a_tuple() -> None:
 def test_the_kernel_path_never_reads_the_wall_clock(
     kernel: Kernel, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """With ``wall_clock.utcnow`` raising, every memory syscall (expiry rules included) decides as usual,
+    """With ``upstream_compat.utcnow`` raising, every memory syscall (expiry rules included) decides as usual,
     and a recorded journal still verifies by replay."""
-    monkeypatch.setattr(wall_clock, "utcnow", _refuse_the_wall_clock)
+    monkeypatch.setattr(upstream_compat, "utcnow", _refuse_the_wall_clock)
     day = timedelta(days=1)
     assert call(kernel, "memory.write", write_args("language", expires_at=iso(T0 + day))).ok
     for expires_at in (T0 + 31 * day, T0 - day):
@@ -311,3 +312,35 @@ def test_the_kernel_path_never_reads_the_wall_clock(
     finally:
         reader.close()
     assert report.verified and report.replayed, report.to_json()
+
+
+def _imports_compat(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] + [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        if any(name.endswith("upstream_compat") for name in names):
+            return True
+    return False
+
+
+def test_the_kernels_gate_takes_the_time_and_nothing_shipped_imports_the_compat_module() -> None:
+    """The wall clock and the pieces no syscall uses live in one module, ``arvis.memory.upstream_compat``:
+    the kernel's gate cannot be called without the call's time, and no shipped package but
+    ``arvis.memory`` (which re-exports upstream's names) imports the compatibility module."""
+    from arvis.memory import memory_long_policy_gate
+
+    kernel_gate = memory_long_policy_gate.MemoryLongPolicyGate.validate_append
+    assert inspect.signature(kernel_gate).parameters["now"].default is inspect.Parameter.empty
+    root = Path(__file__).parent.parent
+    allowed = {"__init__.py", "memory_long_record.py", "memory_long_repository.py", "upstream_compat.py"}
+    importers = [
+        str(path.relative_to(root))
+        for package in ("arvis", "kernel", "syscalls", "journal", "tools", "integrations")
+        for path in (root / package).rglob("*.py")
+        if _imports_compat(path) and not (path.parent == root / "arvis" / "memory" and path.name in allowed)
+    ]
+    assert importers == [], importers

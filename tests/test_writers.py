@@ -27,6 +27,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from chain_check import verify_chain
 from fault_injection import (
     FaultPlan,
     WriterReport,
@@ -41,7 +42,6 @@ from journal.pieces import expanded_result
 from journal.reader import JournalReader
 from journal.replay import verify_journal
 from journal.store import SqlJournalStore
-from journal.verify import verify_chain
 from kernel.abi import SyscallResult
 from kernel.boot import default_services
 from kernel.clock import SystemClock

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from arvis.memory import wall_clock
-from arvis.memory.governance import Governance, compose_strictest
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_registry import DEFAULT_MEMORY_LONG_REGISTRY, MemoryLongRegistry
 
@@ -16,9 +14,8 @@ class MemoryLongPolicyGate:
     """Declarative-only appends: registered keys, known sources, system notes, bounded expiry.
 
     ``validate_append`` raises ``ValueError`` with the reason; the limit on expiry is measured from the
-    call's time ``now``. The kernel always passes it (the call's ``recorded_at``); only a direct caller
-    that omits it, as upstream's signature allows, gets the wall clock (``wall_clock.utcnow``), read
-    only when the entry has an ``expires_at``.
+    call's time ``now``, the call's ``recorded_at`` (upstream's one-argument form, which reads the wall
+    clock, is ``arvis.memory.upstream_compat.MemoryLongPolicyGate``).
     """
 
     MAX_TTL_DAYS = 30
@@ -29,9 +26,8 @@ class MemoryLongPolicyGate:
     def __init__(self, registry: MemoryLongRegistry = DEFAULT_MEMORY_LONG_REGISTRY) -> None:
         self.registry = registry
 
-    def validate_append(self, entry: MemoryLongEntry, *, now: datetime | None = None) -> None:
-        """Raise ``ValueError`` at the first rule ``entry`` breaks (``memory-syscalls.md`` §7); ``now``
-        defaults to the wall clock for upstream's one-argument call, the kernel always passes it."""
+    def validate_append(self, entry: MemoryLongEntry, *, now: datetime) -> None:
+        """Raise ``ValueError`` at the first rule ``entry`` breaks (``memory-syscalls.md`` §7)."""
         if entry.source not in self.ALLOWED_SOURCES:
             raise ValueError(f"source '{entry.source}' may not write long-term memory")
         if entry.source not in self.USER_AUTHORED_SOURCES and not self.registry.is_allowed(entry.key):
@@ -39,15 +35,9 @@ class MemoryLongPolicyGate:
         if not isinstance(entry.memory_type, MemoryLongType):
             raise ValueError("memory_type is not a supported type")
         if entry.expires_at is not None:
-            if now is None:
-                now = wall_clock.utcnow()
             if entry.expires_at <= now:
                 raise ValueError("expires_at is not after the call's time")
             if entry.expires_at > now + timedelta(days=self.MAX_TTL_DAYS):
                 raise ValueError(f"expires_at exceeds the maximum TTL of {self.MAX_TTL_DAYS} days")
         if entry.notes is not None and entry.notes not in self.ALLOWED_NOTES:
             raise ValueError("notes are system-only and must be one of the allowed tags")
-
-    def compose(self, *, personal: Governance, organization: Governance) -> Governance:
-        """The organization's policy is a floor: the stricter value of each lever wins."""
-        return compose_strictest(personal, organization)

@@ -1,16 +1,6 @@
-"""An entry together with its encrypted payload; the kernel never decrypts it."""
+"""Upstream's module path ``arvis.memory.memory_long_record`` (``specs/memory-syscalls.md`` §10): its class
+lives in ``arvis.memory.upstream_compat``, beside every other piece kept only for upstream's callers."""
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-
-from arvis.memory.memory_long_entry import MemoryLongEntry
+from arvis.memory.upstream_compat import MemoryLongRecord
 
 __all__ = ["MemoryLongRecord"]
-
-
-@dataclass(frozen=True)
-class MemoryLongRecord:
-    entry: MemoryLongEntry
-    payload_ciphertext: bytes
-    nonce: bytes

@@ -1,0 +1,39 @@
+"""The chain walk alone over a list of entries (no reader, no replay), for tests that check a journal's
+chain as they build it: ``journal.verify.ChainVerifier``, summed up."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from journal.store import JournalHeader
+from journal.verify import ChainBreak, ChainVerifier
+from kernel.abi import JournalEntry
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    verified: bool
+    entries: int
+    head_seq: int
+    head_hash: str
+    first_bad_seq: int | None
+    reason: str | None
+
+
+def verify_chain(header: JournalHeader, entries: Iterable[JournalEntry]) -> ChainReport:
+    verifier = ChainVerifier(header)
+    found: ChainBreak | None = verifier.header_break
+    if found is None:
+        for entry in entries:
+            found = verifier.check(entry)
+            if found is not None:
+                break
+    return ChainReport(
+        verified=found is None,
+        entries=verifier.entries,
+        head_seq=verifier.expected_seq - 1,
+        head_hash=verifier.prev_hash,
+        first_bad_seq=None if found is None else found.seq,
+        reason=None if found is None else found.reason,
+    )
