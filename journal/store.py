@@ -203,6 +203,11 @@ class SqlJournalStore:
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
+        self.header = self._checked(header)
+
+    def _checked(self, header: JournalHeader) -> JournalHeader:
+        """The header, if this release knows its format and it holds (``header_holds``); the
+        connection closed and ``StorageError`` raised if not."""
         if header.format_version not in FORMAT_VERSIONS:
             self._connection.close()
             raise StorageError(
@@ -220,7 +225,7 @@ class SqlJournalStore:
                 "journal header altered: its genesis hash does not match its id and format, or the first "
                 "entry does not chain from it; run `arvis journal verify --chain-only`"
             )
-        self.header = header
+        return header
 
     @property
     def keeps_entries(self) -> bool:

@@ -89,3 +89,39 @@ def test_at_full_a_read_commits_without_a_flush_and_the_next_write_flushes(tmp_p
 def test_at_normal_nothing_changes_neither_reads_nor_writes_flush(tmp_path: Path) -> None:
     counted = _flushes(tmp_path, "NORMAL")
     assert counted["reads"] == 0 and counted["write"] == 0
+
+
+def test_on_postgresql_reads_are_journaled_and_leave_writes_synchronous(pg_url: str) -> None:
+    """A read's ``SET LOCAL synchronous_commit = off`` ends with its transaction: the session's writes
+    after it still commit synchronously (a plain ``SET`` would have made every later write lossable)."""
+    from journal.engine import Durability, open_engine
+    from journal.store import SqlJournalStore
+    from kernel.boot import default_services
+    from kernel.clock import SystemClock
+    from kernel.dispatcher import Kernel
+    from syscalls.table import SYSCALL_TABLE
+
+    clock = SystemClock()
+    store = SqlJournalStore(open_engine(pg_url, durability=Durability.FULL), clock=clock)
+    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    try:
+        write = {"user_id": "u1", "key": "language", "memory_type": "preference", "source": "explicit_user"}
+        seqs = [kernel.call("memory.write", write, principal="admin:ops").seq]
+        for _ in range(3):
+            got = kernel.call("memory.get", {"user_id": "u1", "key": "language"}, principal="admin:ops")
+            assert got.ok
+            seqs.append(got.seq)
+        with store.engine.connect() as other:  # a fresh session of the same engine: configured FULL
+            assert other.exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
+
+        def session_setting() -> object:
+            try:
+                return store._sql.scalar("SHOW synchronous_commit")
+            finally:
+                store._sql.rollback()  # the SHOW's implicit transaction
+
+        assert kernel.between_calls(session_setting) == "on"  # the store's own session, after reads
+        seqs.append(kernel.call("memory.write", {**write, "key": "tz"}, principal="admin:ops").seq)
+        assert seqs == [1, 2, 3, 4, 5]
+    finally:
+        kernel.close()
