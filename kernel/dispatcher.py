@@ -147,7 +147,9 @@ class Kernel:
         except BaseException:
             waiting.abandoned = True
             raise
-        return waiting.result or _unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED)
+        if waiting.result is None:  # taken by a writer interrupted before it could answer
+            return _unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED)
+        return waiting.result
 
     def queued(self) -> int:
         """How many calls wait for a writer now (for monitoring; a test's way to see its calls queue)."""

@@ -143,7 +143,7 @@ def test_an_interrupt_inside_the_store_leaves_the_kernel_usable(
         def transaction(self, **options: Any) -> Any:
             raise KeyboardInterrupt
 
-    kernel.store = Interrupted()  # type: ignore[assignment]
+    kernel.store = Interrupted()
     name, args, principal = _write("u0")
     with pytest.raises(KeyboardInterrupt):
         kernel.call(name, args, principal=principal)
