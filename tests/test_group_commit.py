@@ -66,7 +66,7 @@ def _wait_until_queued(kernel: Kernel, count: int) -> None:
 _calls_together = calls_together
 
 
-def _verified(path: Path) -> Any:
+def _verified(path: Path | str) -> Any:
     reader = JournalReader.open(str(path))
     try:
         return verify_journal(reader, table=SYSCALL_TABLE), list(reader.entries())
@@ -89,6 +89,26 @@ def test_calls_that_wait_together_commit_together(
     report, entries = _verified(path)
     assert report.verified, report.divergence
     assert len(entries) == 6
+
+
+def test_on_postgresql_reads_and_writes_that_wait_together_commit_together(
+    pg_url: str, kernel_factory: Callable[..., Kernel]
+) -> None:
+    """A group of writes and reads at FULL: one transaction (durable, since it holds writes), every call
+    acknowledged, seq dense; then a group of reads alone, one transaction too."""
+    kernel = kernel_factory(pg_url, durability=Durability.FULL)
+    counted = _Counted(kernel)
+    get = ("memory.get", {"user_id": "u0", "key": "language"}, ADMIN)
+    calls = [(*_write(f"u{index}", "language"), ADMIN) for index in range(3)] + [get, get]
+    first = _calls_together(kernel, calls)
+    reads = _calls_together(kernel, [get, get, get])
+    assert sorted(result.seq or 0 for result in first + reads) == list(range(1, 9))
+    assert all(result.seq is not None for result in first + reads)
+    assert counted.groups == [5, 8] and counted.single == 0
+    kernel.store.close()
+    report, entries = _verified(pg_url)
+    assert report.verified, report.divergence
+    assert len(entries) == 8
 
 
 def test_a_refused_call_in_a_group_leaves_nothing_and_the_others_commit(
