@@ -109,7 +109,6 @@ class Kernel:
         self.logger = logger
         self.tracer = tracer
         self.table = table
-        self.services = services
         self.store = store
         self.clock = clock
         self.group_commit = group_commit
@@ -150,6 +149,16 @@ class Kernel:
         if waiting.result is None:  # taken by a writer interrupted before it could answer
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED)
         return waiting.result
+
+    @property
+    def services(self) -> KernelServiceRegistry:
+        """The services the calls run with (replay binds those a recorded call ran with, then these
+        again): the execution's own, so that it sees a change."""
+        return self._execution.services
+
+    @services.setter
+    def services(self, services: KernelServiceRegistry) -> None:
+        self._execution.services = services
 
     def queued(self) -> int:
         """How many calls wait for a writer now (for monitoring; a test's way to see its calls queue)."""
