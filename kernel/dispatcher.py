@@ -108,7 +108,6 @@ class Kernel:
         self.busy_retries = busy_retries
         self.logger = logger
         self.tracer = tracer
-        self.table = table
         self.store = store
         self.clock = clock
         self.group_commit = group_commit
@@ -159,6 +158,15 @@ class Kernel:
     @services.setter
     def services(self, services: KernelServiceRegistry) -> None:
         self._execution.services = services
+
+    @property
+    def table(self) -> SyscallTable:
+        """The syscall table the calls are looked up in (the execution's, as ``services``)."""
+        return self._execution.table
+
+    @table.setter
+    def table(self, table: SyscallTable) -> None:
+        self._execution.table = table
 
     def queued(self) -> int:
         """How many calls wait for a writer now (for monitoring; a test's way to see its calls queue)."""
