@@ -1,4 +1,5 @@
-"""The SQL journal store: one write transaction per call, the journal entry appended inside it.
+"""The SQL journal store: one write transaction per call (or per batch), the journal entry appended inside
+it; the open transaction itself is ``journal.transaction``'s.
 
 Driver errors are translated here, once, into ``StorageError``. The scopes a call goes through (its
 transaction, its handler) are small context-manager classes: they run on every call, where
@@ -8,32 +9,21 @@ generator-based context managers cost more than the statements they wrap.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-import msgspec
-from sqlalchemy import Connection, Engine, inspect, select
+from sqlalchemy import Connection, Engine, inspect
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from arvis.awmu.repository import AwmuRepository
-from arvis.canonical import canonical_bytes_of_own, format_time, sha256_hex
-from arvis.changes import Change, ChangeSet
-from arvis.memory.memory_service import MemoryReader
 from journal import blob_store
-from journal.apply import ChangeWriter, Planned, plan
-from journal.awmu_repository import SqlAwmuRepository
-from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
-from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
-from journal.engine import fetch_all, one_line, reading
-from journal.grant_repository import NoGrants, SqlGrantRepository
-from journal.graph_repository import NoGraph, SqlGraphRepository
-from journal.graph_store_repository import NoGraphStore, SqlGraphStoreRepository
+from journal.engine import one_line, reading
+from journal.header import JournalHeader, create_header, header_holds, read_header
 from journal.memory_repository import SqlMemoryReader
 from journal.migrate import upgrade_to_head
-from journal.pipeline_repository import ActiveRuns, Head, NoPipelineRuns, SqlPipelineRunRepository
-from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS, journal_header
+from journal.pipeline_repository import ActiveRuns, Head
+from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from journal.sql import SqlRunner, insert_sql
 from journal.state_checkpoints import (
     DEFAULT_INTERVAL,
@@ -42,13 +32,9 @@ from journal.state_checkpoints import (
     checkpoint_tables_present,
 )
 from journal.tiles import TILE, tile_from_rows, tiles_completed
+from journal.transaction import SqlBatch, SqlTransaction
 from kernel.abi import JournalEntry
-from kernel.access import GrantRepository
 from kernel.clock import Clock
-from kernel.context_owners import ContextOwnerRepository
-from kernel.graph_checkpoints import GraphRepository
-from kernel.graph_store import GraphStoreRepository
-from kernel.pipeline_runs import PipelineRunRepository
 from kernel.protocols import CommitOutcomeUnknown, StorageBusy, StorageError
 
 __all__ = [
@@ -62,74 +48,6 @@ __all__ = [
 ]
 
 
-class JournalHeader:
-    """The journal's identity: its id, format version and the genesis hash entry 1 chains from."""
-
-    def __init__(self, journal_id: str, format_version: int, created_at: str, genesis: str) -> None:
-        self.journal_id = journal_id
-        self.format_version = format_version
-        self.created_at = created_at
-        self.genesis_hash = genesis
-
-
-def read_header(connection: Connection) -> JournalHeader | None:
-    """The header's identity columns (not the admin verifier: ``journal.admin_binding``), which every
-    revision's header has."""
-    c = journal_header.c
-    rows = fetch_all(connection, select(c.journal_id, c.format_version, c.created_at, c.genesis_hash))
-    row = rows[0] if rows else None
-    if row is None:
-        return None
-    return JournalHeader(row.journal_id, row.format_version, row.created_at, row.genesis_hash)
-
-
-def _where(engine: Engine) -> str:
-    """The engine's URL as text, for a new journal's id. A file name that is not UTF-8 (bytes read back
-    as lone surrogates) cannot be rendered as a URL; its bytes are taken in hex instead."""
-    try:
-        return str(engine.url)
-    except UnicodeEncodeError:
-        return (engine.url.database or "").encode("utf-8", "surrogateescape").hex()
-
-
-def _create_header(
-    engine: Engine,
-    clock: Clock,
-    journal_id: str | None,
-    copy: JournalHeader | None,
-    format_version: int,
-    admin_verifier: str | None = None,
-) -> None:
-    """Write the header of a new journal (or a copy of another journal's header, for replay), with the
-    verifier of its admin key when one is given (``journal.admin_binding``). A header already there is
-    read without the write lock (the common case: opening a live journal)."""
-    with reading(engine.connect()) as connection:
-        if read_header(connection) is not None:
-            return
-    with engine.begin() as connection:
-        if read_header(connection) is not None:
-            return
-        if connection.dialect.name == "postgresql":  # SQLite holds its write lock since BEGIN IMMEDIATE
-            connection.exec_driver_sql("LOCK TABLE journal_header IN EXCLUSIVE MODE")
-            if read_header(connection) is not None:  # another process created it while we waited
-                return
-        if copy is None:
-            created_at = format_time(clock.now())
-            identity = journal_id or "j-" + sha256_hex(f"{created_at}|{_where(engine)}".encode())[:32]
-            copy = JournalHeader(identity, format_version, created_at, genesis_hash(identity, format_version))
-        row = {
-            "singleton": 1,
-            "journal_id": copy.journal_id,
-            "format_version": copy.format_version,
-            "created_at": copy.created_at,
-            "genesis_hash": copy.genesis_hash,
-        }
-        connection.execute(
-            journal_header.insert(),
-            row | ({} if admin_verifier is None else {"admin_verifier": admin_verifier}),
-        )
-
-
 _HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
 _ENTRY_HASH_AT = "SELECT entry_hash FROM journal WHERE seq = :seq"
 APPEND_LOCK = 0x6172_7669_736A_6E6C
@@ -138,7 +56,6 @@ read to its commit: a transaction-scoped lock, local to the database (each parti
 only appending writers wait on; a table lock on ``journal`` would also stop other statements on the
 table."""
 APPEND_LOCK_SQL = f"SELECT pg_advisory_xact_lock({APPEND_LOCK})"
-_FIRST_PREV = "SELECT prev_hash FROM journal WHERE seq = 1"
 
 
 _TILE_ENTRIES = "SELECT seq, entry_hash FROM journal WHERE seq >= :first AND seq <= :last ORDER BY seq"
@@ -149,325 +66,6 @@ _TILE_INSERT = (
 completes its tile: tiles are derived, and verification reports a wrong one."""
 
 
-def _header_holds(connection: Connection, header: JournalHeader) -> bool:
-    """The header's genesis hash is the one its id and format give, and entry 1 (if any) chains from it:
-    recomputing the genesis hash after editing the format is not enough, the first entry was hashed on
-    the original one (the full check is verification's)."""
-    if header.genesis_hash != genesis_hash(header.journal_id, header.format_version):
-        return False
-    first = connection.exec_driver_sql(_FIRST_PREV).first()
-    connection.rollback()
-    return first is None or first[0] == header.genesis_hash
-
-
-_APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields__])
-
-
-Translate = Callable[[BaseException], BaseException]
-"""Maps an exception to the one to raise: a driver error to its StorageError, anything else to itself."""
-
-
-class _HandlerScope:
-    """Where a handler runs (see ``SqlTransaction.handler_scope``)."""
-
-    __slots__ = ("_changes", "_translate")
-
-    def __init__(self, changes: ChangeSet, translate: Translate) -> None:
-        self._changes = changes
-        self._translate = translate
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        if error is None:
-            return
-        self._changes.discard()  # nothing was written: a refused call's decision is dropped whole
-        translated = self._translate(error)
-        if translated is not error:
-            raise translated from error
-
-
-class SqlTransaction:
-    """One open write transaction: repositories bound to it, and the append of its journal entry."""
-
-    def __init__(
-        self,
-        sql: SqlRunner,
-        *,
-        next_seq: int,
-        prev_hash: str,
-        tables: frozenset[str],
-        translate: Translate,
-        deferred: bool = False,
-        active_runs: ActiveRuns | None = None,
-        stores_pieces: bool = True,
-        on_append: AppendHook | None = None,
-    ) -> None:
-        """``stores_pieces``: whether the pieces of a result journaled by reference, and the values the
-        graph calls carry, are stored (False in a private scratch store, whose replay compares the
-        references alone). ``on_append``: called
-        with the entry and the call's effects once the entry is appended (``journal.state_checkpoints``)."""
-        self._on_append = on_append
-        self._translate = translate
-        self._deferred = deferred
-        self._stores_pieces = stores_pieces
-        self._active_runs = active_runs
-        self._sql = sql
-        self._next_seq = next_seq
-        self._prev_hash = prev_hash
-        self._tables = tables
-        self.changes = ChangeSet()
-        """What the call decided to change, staged until ``append`` applies it (``journal.apply``)."""
-        self._writer = ChangeWriter(sql, counted="memory_entry_counts" in tables)
-        self._memory: SqlMemoryReader | None = None
-        self._awmu: SqlAwmuRepository | None = None
-        self._runs: PipelineRunRepository | None = None
-        self._grants: GrantRepository | None = None
-        self._owners: ContextOwnerRepository | None = None
-        self._graph: GraphRepository | None = None
-        self._graph_store: GraphStoreRepository | None = None
-        self.appended: JournalEntry | None = None
-        self.failed = False
-        """Set when writing the call's changes or entry failed part way: its transaction holds some of
-        them, so it must not commit (a batch it belongs to is rolled back whole)."""
-
-    @property
-    def next_seq(self) -> int:
-        return self._next_seq
-
-    @property
-    def memory_repository(self) -> MemoryReader:
-        if self._memory is None:
-            self._memory = SqlMemoryReader(self._sql, counted="memory_entry_counts" in self._tables)
-        return self._memory
-
-    @property
-    def awmu_repository(self) -> AwmuRepository:
-        if self._awmu is None:
-            self._awmu = SqlAwmuRepository(self._sql, changes=self.changes)
-        return self._awmu
-
-    @property
-    def pipeline_runs(self) -> PipelineRunRepository:
-        if self._runs is None:
-            self._runs = (
-                SqlPipelineRunRepository(self._sql, changes=self.changes, active=self._active_runs)
-                if "pipeline_runs" in self._tables
-                else NoPipelineRuns()
-            )
-        return self._runs
-
-    @property
-    def grants(self) -> GrantRepository:
-        if self._grants is None:
-            self._grants = (
-                SqlGrantRepository(self._sql, seq=self._next_seq, changes=self.changes)
-                if "grants" in self._tables
-                else NoGrants()
-            )
-        return self._grants
-
-    @property
-    def context_owners(self) -> ContextOwnerRepository:
-        if self._owners is None:
-            self._owners = (
-                SqlContextOwnerRepository(self._sql, seq=self._next_seq, changes=self.changes)
-                if "awmu_context_owners" in self._tables
-                else NoContextOwners()
-            )
-        return self._owners
-
-    @property
-    def graph(self) -> GraphRepository:
-        if self._graph is None:
-            self._graph = (
-                SqlGraphRepository(
-                    self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
-                )
-                if "graph_checkpoints" in self._tables
-                else NoGraph()
-            )
-        return self._graph
-
-    @property
-    def graph_store(self) -> GraphStoreRepository:
-        if self._graph_store is None:
-            self._graph_store = (
-                SqlGraphStoreRepository(
-                    self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
-                )
-                if "graph_store_items" in self._tables
-                else NoGraphStore()
-            )
-        return self._graph_store
-
-    def handler_scope(self) -> _HandlerScope:
-        """Where the handler runs: it only reads and stages changes, so a refusal (or any failure)
-        drops the staged changes and nothing has to be undone; driver errors become StorageError."""
-        return _HandlerScope(self.changes, self._translate)
-
-    def append(
-        self,
-        *,
-        recorded_at: str,
-        syscall: str,
-        principal: str,
-        args: bytes,
-        status: str,
-        result: bytes,
-        pieces: Sequence[tuple[str, bytes]] = (),
-    ) -> JournalEntry:
-        if self.appended is not None:
-            raise StorageError("a transaction appends exactly one journal entry")
-        effects = self.changes.records() if status == "ok" else []
-        planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on
-        try:  # from the first write on, a failure leaves part of the call written: never commit it
-            return self._write(
-                planned, effects, pieces, recorded_at, syscall, principal, args, status, result
-            )
-        except BaseException:
-            self.failed = True
-            raise
-
-    def _write(
-        self,
-        planned: Planned,
-        effects: list[Change],
-        pieces: Sequence[tuple[str, bytes]],
-        recorded_at: str,
-        syscall: str,
-        principal: str,
-        args: bytes,
-        status: str,
-        result: bytes,
-    ) -> JournalEntry:
-        self._writer.write(planned)  # the one place state is written
-        if self._stores_pieces:  # a scratch replay store compares the references alone
-            blob_store.store_in(self._sql, dict(pieces))
-        effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
-        seq, prev_hash = self._next_seq, self._prev_hash
-        entry_hash = compute_entry_hash(
-            prev_hash=prev_hash,
-            seq=seq,
-            recorded_at=recorded_at,
-            syscall=syscall,
-            principal=principal,
-            args=args,
-            status=status,
-            result=result,
-            effects_hash=effects_hash,
-        )
-        entry = JournalEntry(
-            seq=seq,
-            recorded_at=recorded_at,
-            syscall=syscall,
-            principal=principal,
-            args=args,
-            status=status,
-            result=result,
-            effects_hash=effects_hash,
-            prev_hash=prev_hash,
-            entry_hash=entry_hash,
-        )
-        if not self._deferred:  # a batch inserts its entries together, before it commits
-            self._sql.write(_APPEND, msgspec.structs.asdict(entry))
-        if self._on_append is not None:  # state checkpoints, in this same transaction
-            self._on_append(self._sql, entry, effects)
-        self.appended = entry
-        return entry
-
-
-class _BatchCall:
-    """One call of a batch (see ``SqlBatch.transaction``)."""
-
-    __slots__ = ("_batch", "_tx")
-
-    def __init__(self, batch: SqlBatch) -> None:
-        self._batch = batch
-        self._tx: SqlTransaction | None = None
-
-    def __enter__(self) -> SqlTransaction:
-        batch = self._batch
-        self._tx = SqlTransaction(
-            batch.sql,
-            next_seq=batch.next_seq,
-            prev_hash=batch.prev_hash,
-            tables=batch.tables,
-            translate=batch.translate,
-            deferred=True,
-            active_runs=batch.active_runs,
-            stores_pieces=batch.keep_entries,
-            on_append=batch.on_append,
-        )
-        return self._tx
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        batch, tx = self._batch, self._tx
-        assert tx is not None
-        if tx.failed:  # part of its writes are in the batch's transaction, whoever catches the error
-            batch.failed = True
-        if error is None and tx.appended is None:
-            error = StorageError("a transaction must append its journal entry before commit")
-        if error is None:
-            assert tx.appended is not None
-            if batch.keep_entries:
-                batch.journal_rows.append(msgspec.structs.asdict(tx.appended))
-            batch.last_entry = tx.appended
-            batch.next_seq += 1
-            batch.prev_hash = tx.appended.entry_hash
-            return
-        # nothing was written before the call appended (it only decided); a failure while it wrote
-        # marked the batch failed above, so the batch cannot commit and nothing needs undoing here
-        translated = batch.translate(error)
-        if translated is not error or kind is None:  # a new error, or one raised here: raise it
-            raise translated from error if translated is not error else None
-
-
-class SqlBatch:
-    """The open transaction of a batch; ``transaction()`` gives each call its own scope, whose changes
-    are applied when its entry is appended."""
-
-    def __init__(
-        self,
-        sql: SqlRunner,
-        *,
-        next_seq: int,
-        prev_hash: str,
-        translate: Translate,
-        tables: frozenset[str],
-        active_runs: ActiveRuns | None = None,
-        keep_entries: bool = True,
-        on_append: AppendHook | None = None,
-    ) -> None:
-        self.on_append = on_append
-        self.keep_entries = keep_entries
-        self.tables = tables
-        self.sql = sql
-        self.next_seq = next_seq
-        self.prev_hash = prev_hash
-        self.translate = translate
-        self.active_runs = active_runs
-        self.last_entry: JournalEntry | None = None
-        self.journal_rows: list[dict[str, Any]] = []
-        self.failed = False
-        """A call of the batch failed while writing its changes (``SqlTransaction.failed``): the batch
-        is rolled back whole at its end, even if that call's error was caught and answered."""
-
-    def transaction(self) -> _BatchCall:
-        return _BatchCall(self)
-
-    def insert_entries(self) -> None:
-        """Insert the entries of the calls so far, in one statement (no call reads the journal)."""
-        if self.journal_rows:
-            self.sql.write_many(_APPEND, self.journal_rows)
-            self.journal_rows = []
-
-
 _Opened = TypeVar("_Opened", SqlTransaction, SqlBatch)
 
 
@@ -476,20 +74,21 @@ class _Whole(Generic[_Opened]):
     the head read under the write lock (see ``_head``), committed; rolled back on any failure so
     that no transaction (and no write lock) is left open; driver errors translated."""
 
-    __slots__ = ("_first_seq", "_make", "_opened", "_store")
+    __slots__ = ("_durable", "_first_seq", "_make", "_opened", "_store")
     _make: Callable[[int, str], _Opened]
     _opened: _Opened | None
 
-    def __init__(self, store: SqlJournalStore, make: Callable[[int, str], _Opened]) -> None:
+    def __init__(self, store: SqlJournalStore, make: Callable[[int, str], _Opened], durable: bool) -> None:
         self._store = store
         self._make = make
+        self._durable = durable
         self._opened: _Opened | None = None
         self._first_seq = 0
 
     def __enter__(self) -> _Opened:
         store = self._store
         try:
-            store._sql.begin(None if store._postgres else "BEGIN IMMEDIATE")
+            store._begin(self._durable)
             next_seq, prev_hash = store._head()
             store._active_runs.start((next_seq, prev_hash))
         except BaseException as error:
@@ -579,13 +178,17 @@ class SqlJournalStore:
         try:
             if upgrade:
                 upgrade_to_head(engine)
-            _create_header(engine, clock, journal_id, copy_header, format_version, admin_verifier)
+            create_header(engine, clock, journal_id, copy_header, format_version, admin_verifier)
             self._connection = reading(engine.connect())  # its own writes begin on the driver
             header = read_header(self._connection)
             self._connection.rollback()
             self._sql = SqlRunner(self._connection)
             self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
             self._postgres = engine.dialect.name == "postgresql"
+            self._flushes = _flushing(self._connection, self._postgres)
+            """How this session's commits flush the log, or None where they do not (``_begin``)."""
+            self._unflushed: object = None
+            """The SQLite driver connection set to ``synchronous=NORMAL`` for a read, if any."""
             # the head this store's last commit left: a scratch store's next head (``_head``)
             self._committed_head: Head | None = None
             self._active_runs = ActiveRuns()
@@ -600,13 +203,18 @@ class SqlJournalStore:
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
+        self.header = self._checked(header)
+
+    def _checked(self, header: JournalHeader) -> JournalHeader:
+        """The header, if this release knows its format and it holds (``header_holds``); the
+        connection closed and ``StorageError`` raised if not."""
         if header.format_version not in FORMAT_VERSIONS:
             self._connection.close()
             raise StorageError(
                 f"the journal is in format {header.format_version}, which this release does not know"
             )
         try:
-            holds = _header_holds(self._connection, header)
+            holds = header_holds(self._connection, header)
         except SQLAlchemyError as exc:
             self._connection.close()
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
@@ -617,7 +225,7 @@ class SqlJournalStore:
                 "journal header altered: its genesis hash does not match its id and format, or the first "
                 "entry does not chain from it; run `arvis journal verify --chain-only`"
             )
-        self.header = header
+        return header
 
     @property
     def keeps_entries(self) -> bool:
@@ -739,15 +347,35 @@ class SqlJournalStore:
             on_append=self.on_append,
         )
 
-    def transaction(self) -> _Whole[SqlTransaction]:
-        """One call: BEGIN IMMEDIATE, the head read, the entry, COMMIT."""
-        return _Whole(self, self._new_transaction)
+    def transaction(self, *, durable: bool = True) -> _Whole[SqlTransaction]:
+        """One call: BEGIN IMMEDIATE, the head read, the entry, COMMIT. ``durable=False`` for a read
+        (a call that changes no state): its commit need not flush the log (``_begin``)."""
+        return _Whole(self, self._new_transaction, durable)
 
-    def batch(self) -> _Whole[SqlBatch]:
+    def batch(self, *, durable: bool = True) -> _Whole[SqlBatch]:
         """Many calls in one database transaction (bulk loads): each call still gets its own journal
         entry, and a refused call changes nothing (it decided, and nothing was written). The batch
-        commits as a whole or not at all."""
-        return _Whole(self, self._new_batch)
+        commits as a whole or not at all. ``durable=False``: its calls are reads alone."""
+        return _Whole(self, self._new_batch, durable)
+
+    def _begin(self, durable: bool) -> None:
+        """Begin a write transaction. Where commits flush the log (SQLite ``synchronous`` FULL or
+        EXTRA; PostgreSQL ``synchronous_commit`` not off), one that is not ``durable`` (reads alone)
+        commits without a flush of its own, and the next commit that flushes takes its entries along:
+        SQLite's connection at ``synchronous=NORMAL`` until the next durable transaction begins,
+        PostgreSQL's ``SET LOCAL synchronous_commit = off`` (``specs/durability.md`` §1.1)."""
+        if self._postgres:
+            self._sql.begin(None)
+            if not durable and self._flushes is not None:
+                self._sql.send(_NO_FLUSH_POSTGRES)
+            return
+        cursor = self._sql.attach()
+        if self._flushes is not None:
+            driver = self._connection.connection.dbapi_connection
+            if durable == (self._unflushed is driver):  # the level changes: a read's, or back
+                cursor.execute(self._flushes if durable else _NO_FLUSH_SQLITE)
+                self._unflushed = None if durable else driver
+        cursor.execute("BEGIN IMMEDIATE")
 
     @contextmanager
     def read_only(self) -> Iterator[SqlMemoryReader]:
@@ -785,6 +413,21 @@ class SqlJournalStore:
         self._sql.close()
         self._connection.close()
         self.engine.dispose()
+
+
+_NO_FLUSH_SQLITE = "PRAGMA synchronous=NORMAL"
+_NO_FLUSH_POSTGRES = "SET LOCAL synchronous_commit = off"
+
+
+def _flushing(connection: Connection, postgres: bool) -> str | None:
+    """The statement that sets the session's own flushing level again (SQLite's ``synchronous`` as
+    configured; on PostgreSQL none is needed, ``SET LOCAL`` ends with its transaction), or None where
+    commits do not flush the log anyway (SQLite NORMAL or OFF, PostgreSQL ``synchronous_commit=off``)."""
+    if postgres:
+        level = str(connection.exec_driver_sql("SHOW synchronous_commit").scalar())
+        return None if level == "off" else level
+    number = int(connection.exec_driver_sql("PRAGMA synchronous").scalar() or 0)
+    return f"PRAGMA synchronous={number}" if number >= 2 else None
 
 
 def _driver_idle(driver: Any) -> bool:

@@ -1,47 +1,48 @@
-"""The dispatcher: the one place where a call becomes a journaled result. ``Kernel.call`` never raises."""
+"""The dispatcher: the one place where a call becomes a journaled result. ``Kernel.call`` never raises.
+
+One lock and one queue (``specs/durability.md`` §3.1). A thread records its call (the arguments encoded,
+the identity asked) and queues it, then waits for the kernel's lock. Whoever holds the lock is the writer:
+it takes what is waiting, in arrival order, runs it in one transaction with one commit (one flush of the
+log at ``FULL``) and answers each call. A thread that gets the lock finds its call answered by an earlier
+writer, or is the writer that answers it: group commit, without a gathering protocol. The time of a call
+is read when the writer takes it, so recorded times follow seq order."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, suppress
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from arvis.awmu.errors import AwmuRuleError
-from arvis.canonical import canonical_bytes_of_own, format_time, parse_time
-from arvis.changes import Decision
-from arvis.memory.errors import MemoryRuleError
-from kernel.abi import CallContext, SyscallError, SyscallResult
+from arvis.canonical import format_time
+from kernel.abi import SyscallError, SyscallResult
 from kernel.arguments import (
     MAX_NAME_LENGTH,
     MAX_PRINCIPAL_LENGTH,
-    check_principal,
-    check_refused,
     record_args,
     record_text,
 )
 from kernel.clock import Clock
-from kernel.errors import ErrorCode, KernelError
+from kernel.errors import ErrorCode
+from kernel.execution import Execution, TransactionSource
 from kernel.formats import rules_of
-from kernel.identity import IdentityPolicy, VouchedPrincipals, refusal_detail
+from kernel.identity import IdentityPolicy, VouchedPrincipals
 from kernel.pipeline import pipeline
-from kernel.protocols import CommitOutcomeUnknown, JournalStore, StorageBusy, StorageError, Transaction
+from kernel.protocols import CommitOutcomeUnknown, JournalStore, StorageBusy, StorageError
+from kernel.recorded import RecordedCall
 from kernel.registry import KernelServiceRegistry
-from kernel.result_pieces import split as split_result
-from kernel.table import Service, SyscallSpec, SyscallTable
-from kernel.telemetry import CallSpan, CallTracer, end_span, start_span
+from kernel.table import SyscallTable
+from kernel.telemetry import CallTracer, end_span, start_span
 
-__all__ = ["GATHER_S", "GROUP_MAX", "CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
+__all__ = ["GROUP_MAX", "CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
 
 GROUP_MAX = 256
-"""The most waiting calls one group commit takes (the rest wait for the next)."""
-GATHER_S = 0.001
-"""How long a group's leader waits, at most, for the threads of the last group to queue their next
-calls (``Kernel._gather``): a bound on the latency it adds, paid only while fewer calls are queued than
-the last group held."""
+"""The most waiting calls one writer runs in one transaction (the rest go in its next)."""
 
 
 class CallLogger(Protocol):
@@ -51,41 +52,24 @@ class CallLogger(Protocol):
     def info(self, event: str, **fields: Any) -> Any: ...
 
 
-TransactionSource = Callable[[], AbstractContextManager[Transaction]]
-"""Where a call gets its transaction: the store's own, or one call's scope in a batch."""
+_Item = RecordedCall | SyscallResult
+"""A call of a group or batch: recorded, or already answered (it could not be recorded)."""
 
-
-class RecordedCall(msgspec.Struct, frozen=True):
-    """A call in the exact form the journal holds it: what replay feeds back to ``Kernel.execute``."""
-
-    syscall: str
-    principal: str
-    args: bytes
-    recorded_at: str
-    result: bytes | None = None
-    """The journaled result when a recorded entry is re-executed (verification): ``CallContext.recorded``."""
-    identity_refused: bool = False
-    """The deployment's identity policy refused the principal (live), or the journal records that it
-    did (replay): the call is refused ``principal_not_allowed`` (``kernel.identity``)."""
-    unknown_when_recorded: bool = False
-    """Replay only: the journal records the name as not in the table then. A later release may add a
-    syscall of that name; the entry must still replay as the ``unknown_syscall`` it was."""
-
-
-_INTERRUPTED = "the group was interrupted"
-"""The detail of a call whose group never ran (an interrupt, a failure before it): unacknowledged."""
+_MALFORMED = "a call is (name, args, principal[, credential])"
+_INTERRUPTED = "the call was interrupted before it ran"
+"""The detail of a call whose writer was interrupted before it answered it: unacknowledged."""
 
 
 class _Waiting:
-    """A call recorded by a thread and waiting for a group commit to take it (``Kernel.call``)."""
+    """A queued call: its caller's future, answered by the writer that runs it."""
 
-    __slots__ = ("recorded", "result", "taken")
+    __slots__ = ("abandoned", "recorded", "result")
 
     def __init__(self, recorded: RecordedCall) -> None:
         self.recorded = recorded
         self.result: SyscallResult | None = None
-        self.taken = False
-        """A leader took it into its group: that leader answers it, whatever happens to its thread."""
+        self.abandoned = False
+        """Its caller was interrupted while it waited: a writer that has not taken it yet drops it."""
 
 
 _T = TypeVar("_T")
@@ -114,9 +98,8 @@ class Kernel:
         """``identity``: who this kernel may act as (``kernel.identity``); None: every principal, the
         embedding application vouching for them (``VouchedPrincipals``). ``tracer``: one span per call
         (``kernel.telemetry``; ``otel_tracer()`` for OpenTelemetry); None: no spans. ``group_commit``:
-        calls that threads make while another call is being executed wait together and are then
-        executed as one group, in one database transaction and one commit (``Kernel.call``); False:
-        each call in a transaction of its own."""
+        the writer runs every call waiting (up to ``GROUP_MAX``) in one transaction; False: each call in
+        a transaction of its own."""
         self.identity: IdentityPolicy = VouchedPrincipals() if identity is None else identity
         self.format = rules_of(store.format_version)
         """What the journal's format decides (``kernel.formats``)."""
@@ -125,52 +108,130 @@ class Kernel:
         self.busy_retries = busy_retries
         self.logger = logger
         self.tracer = tracer
-        self.table = table
-        self.services = services
         self.store = store
         self.clock = clock
-        self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
-        self._lock = threading.RLock()
-        """One execution at a time per kernel: threads sharing a kernel take turns (the journal is one
-        chain, appended in one order anyway), so its connection is never used by two at once."""
         self.group_commit = group_commit
-        self._waiting: list[_Waiting] = []
-        """The calls of ``call`` in arrival order: the group being executed at the front, then the
-        calls waiting for the next group."""
-        self._queue_lock = threading.RLock()
-        """Guards ``_waiting`` (taken directly on the path of a call that does not wait). Reentrant so that
-        ``_turns`` waits with the C lock's own release and re-acquire, which an interrupt cannot split (with
-        a plain lock the condition's Python re-acquire can be interrupted, leaving the lock released)."""
-        self._turns = threading.Condition(self._queue_lock)
-        """A thread waits on it until its call is done or at the front."""
-        self._sleepers = 0
-        """Threads waiting on ``_turns`` now: a group's end wakes them only when there are any."""
-        self._last_group = 1
-        """How many calls the last group held (``_gather``)."""
-        self._gathering = False
-        """A leader is waiting for calls to join its group (``_gather``)."""
-        self._gathered = threading.Condition(self._queue_lock)
-        """The gathering leader waits on it; the call that brings the queue to the last group's size
-        wakes it, and no other thread (the calls queued before it sleep on ``_turns``)."""
-        self._clock_lock = threading.Lock()
-        """One clock reading at a time: threads record their calls concurrently (``_record``)."""
+        self._execution = Execution(table, services, self.format)
+        self._reads = frozenset(name for name, spec in table.items() if not spec.mutates)
+        """The calls that change no state: a transaction of reads alone need not flush (``_durable``)."""
+        self._lock = threading.RLock()
+        """The writer's: one execution at a time, so the store's one connection is never used by two
+        threads. Reentrant: a call made by the writer's own thread (a logger's, ``between_calls``'s work,
+        ``call_many``'s) queues and is run by that same thread."""
+        self._queue: deque[_Waiting] = deque()
+        """The calls waiting for a writer, in arrival order (appended by callers, taken by the writer)."""
 
-    def _record(
-        self, name: object, args: object, principal: object, credential: object = None
-    ) -> RecordedCall | SyscallResult:
-        """The call in its journaled form, reading the clock once; a broken clock is unacknowledged."""
+    def call(
+        self, name: object, args: object = None, *, principal: object, credential: object = None
+    ) -> SyscallResult:
+        """Execute one syscall as ``principal``, proved by ``credential`` when the kernel's identity
+        policy asks for one (it is never journaled). Whatever the inputs, returns a SyscallResult and
+        never raises; safe to call from several threads.
+
+        The call is queued, and the thread waits for the kernel's lock: holding it, it finds its call
+        answered (a writer before it ran it in its group) or runs, as the writer, every call waiting,
+        its own among them (``_write_until``). Every call is acknowledged when the commit that holds its
+        entry is (``specs/durability.md`` §3.1). An interrupt (Ctrl-C) while it waits leaves nothing
+        held: the ``with`` never took the lock, or released it, and the call, if no writer took it yet,
+        is dropped."""
+        recorded = self._record(name, args, principal, credential)
+        if isinstance(recorded, SyscallResult):
+            return recorded
+        waiting = _Waiting(recorded)
         try:
-            with self._clock_lock:
-                recorded_at = format_time(self.clock.now())
+            self._queue.append(waiting)
+            with self._lock:
+                self._write_until(waiting)
+        except BaseException:
+            waiting.abandoned = True
+            raise
+        if waiting.result is None:  # taken by a writer interrupted before it could answer
+            return _unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED)
+        return waiting.result
+
+    @property
+    def services(self) -> KernelServiceRegistry:
+        """The services the calls run with (replay binds those a recorded call ran with, then these
+        again): the execution's own, so that it sees a change."""
+        return self._execution.services
+
+    @services.setter
+    def services(self, services: KernelServiceRegistry) -> None:
+        self._execution.services = services
+
+    @property
+    def table(self) -> SyscallTable:
+        """The syscall table the calls are looked up in (the execution's, as ``services``)."""
+        return self._execution.table
+
+    @table.setter
+    def table(self, table: SyscallTable) -> None:
+        self._execution.table = table
+
+    def queued(self) -> int:
+        """How many calls wait for a writer now (for monitoring; a test's way to see its calls queue)."""
+        return len(self._queue)
+
+    def _write_until(self, waiting: _Waiting) -> None:
+        """As the writer (the lock held): run what is waiting, a group at a time, until ``waiting`` is
+        answered. It is in the queue until a writer takes it, and a writer answers what it took before
+        it lets the lock go; so an empty queue means answered, or taken by a writer that was interrupted
+        (``call`` then answers it unacknowledged)."""
+        limit = GROUP_MAX if self.group_commit else 1
+        while waiting.result is None and self._queue:
+            group: list[_Waiting] = []
+            while self._queue and len(group) < limit:
+                taken = self._queue.popleft()  # the lock's holder alone takes from the queue
+                if not taken.abandoned:
+                    group.append(taken)
+            if group:
+                self._run_group(group)
+
+    def _run_group(self, group: list[_Waiting]) -> None:
+        """Time and run the group's calls (one alone in a transaction of its own, several in one
+        transaction, ``_group``) and answer each, whatever happens here: no caller waits in vain."""
+        failure = _INTERRUPTED
+        try:
+            items = [self._timed(waiting.recorded) for waiting in group]
+            self._load_encoder_for(items)
+            started = time.perf_counter()
+            if len(items) == 1:
+                results = self._traced(items, self._one, None)
+            else:
+                results = self._traced(items, self._group, len(items))
+            for waiting, result in zip(group, results, strict=True):
+                waiting.result = result
+            self._log_all(items, results, started)
+        except Exception as exc:  # a bug must not escape: the calls left without a result are answered
+            failure = type(exc).__name__
+        finally:
+            for waiting in group:
+                if waiting.result is None:
+                    waiting.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, failure)
+
+    def _record(self, name: object, args: object, principal: object, credential: object = None) -> _Item:
+        """The call in its journaled form, but for its time (``_timed``); unacknowledged if it cannot be
+        recorded."""
+        try:
             claimed = record_text(principal, MAX_PRINCIPAL_LENGTH)
             syscall = record_text(name, MAX_NAME_LENGTH)
             return RecordedCall(
                 syscall=syscall,
                 principal=claimed,
                 args=record_args({} if args is None else args, self.table.args_limit(syscall)),
-                recorded_at=recorded_at,
+                recorded_at="",
                 identity_refused=not self._admitted(claimed, credential),
             )
+        except Exception as exc:
+            return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+
+    def _timed(self, item: _Item) -> _Item:
+        """The call with its time, read once by the writer as it takes the call (so one thread reads
+        the clock at a time, in seq order); a broken clock is unacknowledged."""
+        if isinstance(item, SyscallResult):
+            return item
+        try:
+            return msgspec.structs.replace(item, recorded_at=format_time(self.clock.now()))
         except Exception as exc:
             return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
 
@@ -184,222 +245,30 @@ class Kernel:
         except Exception:
             return False
 
-    def call(
-        self, name: object, args: object = None, *, principal: object, credential: object = None
-    ) -> SyscallResult:
-        """Execute one syscall as ``principal``, proved by ``credential`` when the kernel's identity
-        policy asks for one (it is never journaled). Whatever the inputs, returns a SyscallResult and
-        never raises; safe to call from several threads.
-
-        With ``group_commit`` (the default), threads record their calls at once and queue them in
-        arrival order; the thread whose call is at the front leads: it executes its call and every call
-        queued behind it at that moment (up to ``GROUP_MAX``) in one database transaction, each call with
-        its own journal entry and a refused one changing nothing, then one commit, while the calls that
-        arrive meanwhile queue for the next group. Every call of the group is acknowledged when that
-        commit is, exactly as a call of its own would be (``specs/durability.md`` §3.1); the threads of
-        the group are woken with their results and never take the execution lock themselves. A leader
-        that finds fewer calls queued than the last group held waits up to ``GATHER_S`` for more
-        (``_gather``). A lone writer's call (the last group held one call; nothing queued, nothing
-        executing) runs at once without queueing (``_run_alone``), as without group commit; so does,
-        under the lock it holds, a call from a thread that holds the execution lock already (a group's
-        leader, ``call_many``, ``between_calls``). A single interrupt (Ctrl-C) anywhere in the
-        kernel's code of a call leaves no lock held and no call in the queue
-        (``tests/test_call_interrupts.py``; one point is left inside ``threading.Condition.wait``,
-        ``specs/durability.md`` §3.1)."""
-        if not self.group_commit:
-            with self._lock:
-                recorded = self._record(name, args, principal, credential)
-                if isinstance(recorded, SyscallResult):
-                    return recorded
-                self._load_encoder_for([recorded])
-                return self._execute_recorded(recorded)
-        recorded = self._record(name, args, principal, credential)
-        if isinstance(recorded, SyscallResult):
-            return recorded
-        if self._owns_lock():  # a group's leader (a call from a logger, say), ``call_many``,
-            with self._lock:  # ``between_calls``: queued, the call would wait for this very thread
-                return self._execute_recorded(recorded)
-        alone = probed = False
-        try:
-            with self._queue_lock:
-                # a lone writer (the last group was one call, nothing queued or executing) runs at once,
-                # never queued; after a larger group, the next call queues and its leader gathers
-                if not self._waiting and self._last_group == 1:
-                    probed = True
-                    alone = self._lock.acquire(blocking=False)
-            if alone:
-                return self._run_alone(recorded)
-        finally:
-            # whatever interrupts it, even between the acquire and ``alone``: a lock left held by this
-            # thread would make every later call wait for ever
-            if alone or (probed and self._owns_lock()):
-                self._lock.release()
-        waiting = _Waiting(recorded)
-        leading = False
-        group: list[_Waiting] = []
-        try:
-            with self._queue_lock:
-                try:
-                    self._waiting.append(waiting)
-                    if self._gathering and len(self._waiting) >= self._last_group:
-                        # all, though one thread at most gathers: a wait interrupted between adding its
-                        # waiter and releasing the lock leaves a stale waiter a single notify could take
-                        self._gathered.notify_all()
-                    while waiting.result is None and self._waiting[0] is not waiting:
-                        self._sleep()
-                except BaseException:  # interrupted while queued: a call no group took leaves the queue
-                    if not waiting.taken and waiting in self._waiting:
-                        self._waiting.remove(waiting)
-                        if self._sleepers:  # it may have been at the front: the next call leads
-                            self._turns.notify_all()
-                    raise
-                if waiting.result is not None:  # a group led by another thread executed it
-                    return waiting.result
-                leading = True  # at the front, not taken: this thread leads the next group, and ends it
-            with self._lock:  # once nothing else executes (``call_many``, replay)
-                with self._queue_lock:
-                    if len(self._waiting) < self._last_group:
-                        self._gather()
-                    group = self._waiting[:GROUP_MAX]  # its call and every one queued behind it now
-                    for taken in group:
-                        taken.taken = True
-                    self._last_group = len(group)
-                self._run_group(group)
-        finally:
-            if leading:  # an interrupt as it begins (at the call's entry) is answered by ending it again
-                ending = group or [waiting]
-                try:
-                    self._end_group(ending)
-                except Exception:
-                    raise
-                except BaseException:
-                    self._end_group(ending)
-                    raise
-        assert waiting.result is not None
-        return waiting.result
-
-    def _end_group(self, group: list[_Waiting]) -> None:
-        """After a leader's group (or its own call alone, when it was interrupted before it took a group):
-        the calls leave the front of the queue, each has a result (unacknowledged, ``internal_error``, if
-        the group never ran), and the waiting threads are woken: the new front leads the next group. Each
-        step can be run again (``call`` runs it again when an interrupt lands in it): a group left at the
-        front would make every later call wait for ever."""
-        with self._queue_lock:
-            if self._waiting and self._waiting[0] is group[0]:  # still the front
-                del self._waiting[: len(group)]
-            for taken in group:
-                if taken.result is None:  # interrupted before the group ran: never acknowledged
-                    taken.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED)
-            if self._sleepers:
-                self._turns.notify_all()
-
-    def _owns_lock(self) -> bool:
-        """Whether this thread holds the execution lock (``RLock._is_owned``, what ``threading.Condition``
-        itself asks a lock)."""
-        owns: Callable[[], bool] = self._lock._is_owned  # type: ignore[attr-defined]
-        return owns()
-
-    def _run_alone(self, recorded: RecordedCall) -> SyscallResult:
-        """A lone writer's call, run at once while ``call`` holds the execution lock for it: executed as a
-        group of one, without the queue. Calls that arrive meanwhile queue, and the first of them leads
-        once ``call`` releases the lock."""
-        try:
-            self._load_encoder_for([recorded])
-            return self._execute_recorded(recorded)
-        except Exception as exc:  # a bug must not escape, as in ``_run_group``
-            return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
-
-    def _sleep(self, timeout: float | None = None) -> None:
-        """Wait on ``_turns`` (the caller holds ``_queue_lock``), counted in ``_sleepers``."""
-        self._sleepers += 1
-        try:
-            self._turns.wait(timeout)
-        finally:
-            self._sleepers -= 1
-
-    def _gather(self) -> None:
-        """Called by a new leader (holding ``_queue_lock``) that finds fewer calls queued than the last
-        group held: wait up to ``GATHER_S`` for the threads of that group, which are just getting their
-        results, to queue their next calls; they then share this group's commit instead of each
-        making the next group a small one. A lone writer (a last group of one) never gets here."""
-        deadline = time.monotonic() + GATHER_S
-        self._gathering = True
-        try:
-            while len(self._waiting) < self._last_group:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return
-                self._gathered.wait(remaining)
-        finally:
-            self._gathering = False
-
-    def _run_group(self, group: list[_Waiting]) -> None:
-        """Execute ``group`` (the caller holds the execution lock) in one transaction. Every call of it
-        gets a result, whatever happens here: a thread waiting for it must never wait forever."""
-        failure = _INTERRUPTED
-        try:
-            recorded: list[RecordedCall | SyscallResult] = [waiting.recorded for waiting in group]
-            self._load_encoder_for(recorded)
-            if len(group) == 1:
-                group[0].result = self._execute_recorded(group[0].recorded)
-                return
-            started = time.perf_counter()
-            results = self._group(recorded)
-            for waiting, result in zip(group, results, strict=True):
-                waiting.result = result
-            if self.logger is not None:
-                each = round((time.perf_counter() - started) * 1000 / len(group), 3)
-                for item, result in zip(recorded, results, strict=True):
-                    self._log(item, result, each)
-        except Exception as exc:  # a bug must not escape: the calls left without a result are answered below
-            failure = type(exc).__name__
-        finally:
-            for waiting in group:
-                if waiting.result is None:  # an exception above: never acknowledged
-                    waiting.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, failure)
-
-    def _group(self, recorded: list[RecordedCall | SyscallResult]) -> list[SyscallResult]:
-        """A group of calls of several threads in one transaction; if the storage fails it for another
-        reason than a busy write lock (a failed commit, one call's driver error), nothing of it was
-        committed, and each call is run again on its own, so that one call's failure is not the others'.
-        Never when the commit's outcome is unknown (``CommitOutcomeUnknown``): its calls may be journaled."""
-        if self.tracer is None:
-            batched, failed = self._run_batch(recorded)
-        else:
-            batched, failed = self._traced_batch(self.tracer, recorded)
-        if not failed:
-            return batched
-        return [item if isinstance(item, SyscallResult) else self._attempts(item, None) for item in recorded]
-
     def call_many(
         self, calls: Iterable[tuple[object, object, object] | tuple[object, object, object, object]]
     ) -> list[SyscallResult]:
         """Bulk: ``(name, args, principal)`` or ``(name, args, principal, credential)`` calls in one
         database transaction, each with its own journal entry and result, a refused call leaving nothing
         behind. The batch commits whole: if the storage fails, no call of it is acknowledged (every
-        result has seq None)."""
-        with self._lock:
-            recorded = [self._record_item(call) for call in calls]
-            self._load_encoder_for(recorded)
-            started = time.perf_counter()
-            if self.tracer is None:
-                results = self._batch(recorded)
-            else:
-                results = self._traced_batch(self.tracer, recorded)[0]
-        if self.logger is not None:
-            each = round((time.perf_counter() - started) * 1000 / max(len(recorded), 1), 3)
-            for item, result in zip(recorded, results, strict=True):
-                self._log(item, result, each)
-        return results
-
-    def _record_item(self, call: object) -> RecordedCall | SyscallResult:
-        """One item of ``call_many``: a malformed one (not a tuple of 3 or 4) is refused ``invalid_args``,
+        result has seq None). A malformed item (not a tuple of 3 or 4) is refused ``invalid_args``,
         unacknowledged, like a call whose arguments cannot be recorded."""
-        if not isinstance(call, tuple | list) or len(call) not in (3, 4):
-            return _unacknowledged(ErrorCode.INVALID_ARGS, "a call is (name, args, principal[, credential])")
-        return self._record(*call)
+        with self._lock:
+            items = [
+                self._timed(self._record(*call))
+                if isinstance(call, tuple | list) and len(call) in (3, 4)
+                else _unacknowledged(
+                    ErrorCode.INVALID_ARGS, "a call is (name, args, principal[, credential])"
+                )
+                for call in calls
+            ]
+            self._load_encoder_for(items)
+            started = time.perf_counter()
+            results = self._traced(items, lambda batch: self._batch(batch)[0], len(items))
+            self._log_all(items, results, started)
+            return results
 
-    def _load_encoder_for(self, recorded: Iterable[RecordedCall | SyscallResult]) -> None:
+    def _load_encoder_for(self, recorded: Iterable[_Item]) -> None:
         """Before a working-memory call's transaction, load a lazily bound semantic encoder (see
         ``KernelServiceRegistry.semantic_loader``): its detector would load it at its first measure,
         inside the transaction, and a model load (half a second) would hold the write lock."""
@@ -412,51 +281,89 @@ class Kernel:
                     self.services.semantic()
                 return
 
-    def _traced_batch(
-        self, tracer: CallTracer, recorded: list[RecordedCall | SyscallResult]
-    ) -> tuple[list[SyscallResult], bool]:
-        """``_run_batch`` with one span per recorded call, each covering the batch (it commits whole)."""
-        spans: list[CallSpan | None] = [
-            start_span(tracer, item, self.table, self.store, len(recorded))
-            if isinstance(item, RecordedCall)
-            else None
-            for item in recorded
+    def _traced(
+        self, items: list[_Item], run: Callable[[list[_Item]], list[SyscallResult]], size: int | None
+    ) -> list[SyscallResult]:
+        """``run(items)`` with one span per recorded call (``size``: the batch's, None for a call alone)."""
+        tracer = self.tracer
+        if tracer is None:
+            return run(items)
+        spans = [
+            start_span(tracer, item, self.table, self.store, size) if isinstance(item, RecordedCall) else None
+            for item in items
         ]
         results: list[SyscallResult] | None = None
         try:
-            results, failed = self._run_batch(recorded)
+            results = run(items)
         finally:
             for index, span in enumerate(spans):
                 end_span(span, None if results is None else results[index])
-        return results, failed
+        return results
 
-    def _batch(self, recorded: list[RecordedCall | SyscallResult]) -> list[SyscallResult]:
-        """The calls in one database transaction (``_run_batch``)."""
-        return self._run_batch(recorded)[0]
+    def _log_all(self, items: list[_Item], results: list[SyscallResult], started: float) -> None:
+        """One event per call, each given an equal share of the time; a logger that raises (a closed
+        stderr's BrokenPipeError, say) is ignored, as a tracer is: the calls are journaled."""
+        if self.logger is None:
+            return
+        each = round((time.perf_counter() - started) * 1000 / max(len(items), 1), 3)
+        for item, result in zip(items, results, strict=True):
+            recorded = item if isinstance(item, RecordedCall) else None
+            with suppress(Exception):
+                self.logger.info(
+                    "syscall",
+                    syscall="" if recorded is None else recorded.syscall,
+                    seq=result.seq,
+                    principal="" if recorded is None else recorded.principal,
+                    status="ok" if result.ok else (result.error.code if result.error else "error"),
+                    duration_ms=each,
+                )
 
-    def _run_batch(self, recorded: list[RecordedCall | SyscallResult]) -> tuple[list[SyscallResult], bool]:
+    def _durable(self, items: Iterable[_Item]) -> bool:
+        """Whether the transaction of ``items`` must be flushed at its commit: unless it holds reads
+        alone (calls whose table row says they change no state), whose entries are flushed by the next
+        commit that is (``specs/durability.md`` §1.1)."""
+        return any(isinstance(item, RecordedCall) and item.syscall not in self._reads for item in items)
+
+    def _one(self, items: list[_Item]) -> list[SyscallResult]:
+        """A call alone, in a transaction of its own."""
+        item = items[0]
+        return [item if isinstance(item, SyscallResult) else self._attempts(item, None)]
+
+    def _group(self, items: list[_Item]) -> list[SyscallResult]:
+        """Several threads' calls in one transaction; if the storage fails it for another reason than a
+        busy write lock (a failed commit, one call's driver error), nothing of it was committed, and each
+        call is run again on its own, so that one call's failure is not the others'. Never when the
+        commit's outcome is unknown (``CommitOutcomeUnknown``): its calls may be journaled."""
+        batched, failed = self._batch(items)
+        if not failed:
+            return batched
+        return [item if isinstance(item, SyscallResult) else self._attempts(item, None) for item in items]
+
+    def _batch(self, items: list[_Item]) -> tuple[list[SyscallResult], bool]:
         """The calls in one database transaction, retried whole up to ``busy_retries`` times while the
         write lock is busy (nothing of a failed attempt was committed); and whether the storage failed
         it with nothing committed, so that its calls may run again (never after ``CommitOutcomeUnknown``)."""
+        durable = self._durable(items)
         busy_attempts = 0
         while True:
             try:
-                with self.store.batch() as batch:
+                with self.store.batch(durable=durable) as batch:
                     return [
-                        item if isinstance(item, SyscallResult) else self._execute(item, batch.transaction)
-                        for item in recorded
+                        item
+                        if isinstance(item, SyscallResult)
+                        else self._execution.run(item, batch.transaction)
+                        for item in items
                     ], False
             except StorageBusy as exc:
                 if busy_attempts >= self.busy_retries:
-                    return [_unacknowledged(ErrorCode.STORAGE_BUSY, str(exc)) for _ in recorded], False
+                    return [_unacknowledged(ErrorCode.STORAGE_BUSY, str(exc)) for _ in items], False
                 busy_attempts += 1
             except CommitOutcomeUnknown as exc:
-                return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in recorded], False
+                return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in items], False
             except StorageError as exc:
-                return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in recorded], True
+                return [_unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc)) for _ in items], True
             except Exception as exc:
-                failure = type(exc).__name__
-                return [_unacknowledged(ErrorCode.INTERNAL_ERROR, failure) for _ in recorded], False
+                return [_unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__) for _ in items], False
 
     def pipeline(
         self, *, user_id: str, run_id: str, principal: str, credential: str | None = None
@@ -465,9 +372,9 @@ class Kernel:
         return pipeline(self, user_id=user_id, run_id=run_id, principal=principal, credential=credential)
 
     def between_calls(self, work: Callable[[], _T]) -> _T:
-        """``work``'s result, run while no call executes (under the execution lock, as a group of calls
-        is): for a reader of the store's own connection between its transactions
-        (``SqlJournalStore.read_blobs``). A call ``work`` makes runs at once, under the same lock."""
+        """``work``'s result, run while no call executes (under the writer's lock): for a reader of the
+        store's own connection between its transactions (``SqlJournalStore.read_blobs``). A call
+        ``work`` makes is run by this thread, as the writer, with any call waiting before it."""
         with self._lock:
             return work()
 
@@ -494,49 +401,24 @@ class Kernel:
         return self._execute_recorded(recorded, transactions)
 
     def _execute_recorded(
-        self,
-        recorded: RecordedCall,
-        transactions: TransactionSource | None = None,
+        self, recorded: RecordedCall, transactions: TransactionSource | None = None
     ) -> SyscallResult:
-        """Run a call in its recorded form (``call``'s, or replay's through ``execute``), in its own
-        transaction or in one from ``transactions`` (a batch's)."""
+        """A call in its recorded form (replay's, through ``execute``), in its own transaction or in one
+        from ``transactions`` (a batch's), traced and logged as a call alone."""
         with self._lock:
-            if self.logger is None and self.tracer is None:
-                return self._attempts(recorded, transactions)
             started = time.perf_counter()
-            span = None if self.tracer is None else start_span(self.tracer, recorded, self.table, self.store)
-            result: SyscallResult | None = None
-            try:
-                result = self._attempts(recorded, transactions)
-            finally:
-                end_span(span, result)
-            self._log(recorded, result, round((time.perf_counter() - started) * 1000, 3))
-            return result
-
-    def _log(self, recorded: RecordedCall | SyscallResult, result: SyscallResult, duration_ms: float) -> None:
-        """One event for the call; a logger that raises (a closed stderr's BrokenPipeError, say) is ignored,
-        as a tracer is (``telemetry.end_span``): the call is journaled, its result is still returned."""
-        if self.logger is None:
-            return
-        try:
-            self.logger.info(
-                "syscall",
-                syscall=recorded.syscall if isinstance(recorded, RecordedCall) else "",
-                seq=result.seq,
-                principal=recorded.principal if isinstance(recorded, RecordedCall) else "",
-                status="ok" if result.ok else (result.error.code if result.error else "error"),
-                duration_ms=duration_ms,
-            )
-        except Exception:
-            return
+            results = self._traced([recorded], lambda _: [self._attempts(recorded, transactions)], None)
+            self._log_all([recorded], results, started)
+            return results[0]
 
     def _attempts(self, recorded: RecordedCall, transactions: TransactionSource | None) -> SyscallResult:
         """The call, retried up to ``busy_retries`` times while the write lock is busy (a call of its
         own only: a batch's is retried whole by ``_batch``)."""
+        source = transactions or partial(self.store.transaction, durable=self._durable((recorded,)))
         busy_attempts = 0
         while True:
             try:
-                return self._execute(recorded, transactions or self.store.transaction)
+                return self._execution.run(recorded, source)
             except StorageBusy as exc:
                 if busy_attempts >= self.busy_retries or transactions is not None:
                     return _unacknowledged(ErrorCode.STORAGE_BUSY, str(exc))
@@ -545,100 +427,6 @@ class Kernel:
                 return _unacknowledged(ErrorCode.STORAGE_UNAVAILABLE, str(exc))
             except Exception as exc:  # last resort: a bug must still not escape
                 return _unacknowledged(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
-
-    def _execute(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:
-        """Admission refusals need no state and are journaled on their own; everything the handler
-        decides, accepted or refused, is journaled in the transaction it was decided in."""
-        # the moment the handler gets is the journaled text parsed back, live and in replay alike
-        now = parse_time(recorded.recorded_at)
-        try:
-            spec, request = self._admit(recorded)
-        except KernelError as refusal:
-            return self._journal_refusal(
-                recorded, SyscallError.of(refusal.code, refusal.detail), transactions
-            )
-        with transactions() as tx:
-            ctx = CallContext(
-                access_rules=self.access_rules,
-                seq=tx.next_seq,
-                now=now,
-                principal=recorded.principal,
-                services=self.services,
-                tx=tx,
-                recorded=recorded.result,
-            )
-            error: SyscallError | None = None
-            try:
-                with tx.handler_scope():
-                    value = spec.handler(ctx, request)
-                    if isinstance(value, Decision):  # decided, not yet written: the journal applies it
-                        tx.changes.extend(value.changes)
-                        value = value.value
-            except KernelError as refusal:
-                error = SyscallError.of(refusal.code, refusal.detail)
-            except (MemoryRuleError, AwmuRuleError) as refusal:
-                error = SyscallError.of(ErrorCode(refusal.code.value), refusal.detail)
-            except StorageError:
-                raise
-            except Exception as exc:
-                error = SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
-            pieces: tuple[tuple[str, bytes], ...] = ()
-            if error is not None:
-                result = SyscallResult(ok=False, seq=tx.next_seq, error=error)
-                journaled = canonical_bytes_of_own(result.journal_payload())
-            elif self.format.pieces is not None and self.format.pieces.paths_of(spec.name):
-                layout = self.format.pieces
-                split = split_result(value, layout.paths_of(spec.name), layout.min_bytes)
-                # the caller gets the whole result; the journal its bulky parts by reference
-                result = SyscallResult.from_journaled(tx.next_seq, split.whole)
-                journaled, pieces = split.journaled, split.pieces
-            else:
-                encoded = canonical_bytes_of_own({"ok": True, "value": value})
-                # the caller gets exactly what the journal holds (lists, not tuples), as a replay would
-                result = SyscallResult.from_journaled(tx.next_seq, encoded)
-                journaled = encoded
-            tx.append(
-                recorded_at=recorded.recorded_at,
-                syscall=recorded.syscall,
-                principal=recorded.principal,
-                args=recorded.args,
-                status="ok" if error is None else error.code,
-                result=journaled,
-                pieces=pieces,
-            )
-        return result
-
-    def _admit(self, recorded: RecordedCall) -> tuple[SyscallSpec, Any]:
-        """Checks that need no state: principal, name, argument shape, bound service."""
-        check_principal(recorded.principal)
-        if recorded.identity_refused:
-            raise KernelError(ErrorCode.PRINCIPAL_NOT_ALLOWED, refusal_detail(recorded.principal))
-        spec = None if recorded.unknown_when_recorded else self.table.get(recorded.syscall)
-        if spec is None:
-            raise KernelError(ErrorCode.UNKNOWN_SYSCALL, "the name is not in the syscall table")
-        check_refused(recorded.args)
-        try:
-            request = self._decoders[spec.name].decode(recorded.args)
-        except msgspec.DecodeError as exc:
-            raise KernelError(ErrorCode.INVALID_ARGS, str(exc)) from None
-        if spec.service is not Service.ALWAYS and getattr(self.services, spec.service, None) is None:
-            raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{spec.service.value} is not bound")
-        return spec, request
-
-    def _journal_refusal(
-        self, recorded: RecordedCall, error: SyscallError, transactions: TransactionSource
-    ) -> SyscallResult:
-        with transactions() as tx:
-            result = SyscallResult(ok=False, seq=tx.next_seq, error=error)
-            tx.append(
-                recorded_at=recorded.recorded_at,
-                syscall=recorded.syscall,
-                principal=recorded.principal,
-                args=recorded.args,
-                status=error.code,
-                result=canonical_bytes_of_own(result.journal_payload()),
-            )
-        return result
 
 
 def _unacknowledged(code: ErrorCode, detail: str) -> SyscallResult:

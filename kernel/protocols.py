@@ -111,12 +111,13 @@ class JournalStore(Protocol):
         """The journal's format version, which selects its access rules."""
         ...
 
-    def transaction(self) -> AbstractContextManager[Transaction]:
-        """One write transaction: everything in it commits together or not at all."""
+    def transaction(self, *, durable: bool = True) -> AbstractContextManager[Transaction]:
+        """One write transaction: everything in it commits together or not at all. ``durable=False``:
+        a read's, whose commit may wait for the next durable one to reach the disk."""
         ...
 
-    def batch(self) -> AbstractContextManager[Batch]:
-        """One database transaction for many calls, each journaled on its own."""
+    def batch(self, *, durable: bool = True) -> AbstractContextManager[Batch]:
+        """One database transaction for many calls, each journaled on its own (``durable``: as above)."""
         ...
 
     def close(self) -> None:

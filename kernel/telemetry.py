@@ -24,7 +24,7 @@ from kernel.errors import ErrorCode
 
 if TYPE_CHECKING:
     from kernel.abi import SyscallResult
-    from kernel.dispatcher import RecordedCall
+    from kernel.recorded import RecordedCall
     from kernel.table import SyscallTable
 
 __all__ = [

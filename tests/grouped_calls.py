@@ -1,28 +1,52 @@
-"""Two calls of two threads that one group commit takes together (``Kernel.call``)."""
+"""Calls of several threads that one writer takes together into one transaction (``Kernel.call``)."""
 
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 
+SAFETY_S = 60
+"""A bound for a wait that would otherwise hang the test, never a timing assertion."""
+
+
+def calls_together(kernel: Kernel, calls: list[tuple[str, dict[str, Any], str]]) -> list[SyscallResult]:
+    """Make the calls, one thread each, while the kernel is busy (``between_calls`` holds it), so that all
+    of them are queued when it is free again: the next writer runs them as one group. Results in order."""
+    results: list[SyscallResult | None] = [None] * len(calls)
+    busy, free = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        busy.set()
+        free.wait(SAFETY_S)
+
+    def call(index: int) -> None:
+        name, args, principal = calls[index]
+        results[index] = kernel.call(name, args, principal=principal)
+
+    holder = threading.Thread(target=kernel.between_calls, args=(hold,))
+    holder.start()
+    assert busy.wait(SAFETY_S)
+    threads = [threading.Thread(target=call, args=(index,)) for index in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + SAFETY_S
+    while kernel.queued() < len(calls):
+        assert time.monotonic() < deadline, "the calls did not all queue"
+        time.sleep(0.001)
+    free.set()
+    for thread in [holder, *threads]:
+        thread.join(SAFETY_S)
+    assert all(result is not None for result in results)
+    return [result for result in results if result is not None]
+
 
 def two_writes_in_one_group(kernel: Kernel, write: dict[str, Any]) -> dict[str, SyscallResult]:
-    """``memory.write`` of ``write`` for users u1 and u2, each by its own thread, while the kernel is busy
-    (its execution lock held here), so both queue and one group takes them. Results by user."""
-    results: dict[str, SyscallResult] = {}
-
-    def call(user: str) -> None:
-        results[user] = kernel.call("memory.write", {**write, "user_id": user}, principal=f"user:{user}")
-
-    threads = [threading.Thread(target=call, args=(user,)) for user in ("u1", "u2")]
-    with kernel._lock:  # busy: both calls queue, and one group takes them
-        for thread in threads:
-            thread.start()
-        while len(kernel._waiting) < 2:
-            threading.Event().wait(0.001)
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
+    """``memory.write`` of ``write`` for users u1 and u2, each by its own thread, taken by one writer as
+    one group. Results by user."""
+    users = ("u1", "u2")
+    calls = [("memory.write", {**write, "user_id": user}, f"user:{user}") for user in users]
+    return dict(zip(users, calls_together(kernel, calls), strict=True))

@@ -1,130 +1,153 @@
-"""An interrupt (KeyboardInterrupt: Ctrl-C in a notebook or a REPL) can land anywhere in ``Kernel.call``;
-the kernel must stay usable after it: the execution lock not left held, no call left
-in the queue, and another thread's call completes. CPython 3.11 runs a pending signal handler at the end
-of a call (before its value is stored), at a function's entry and when a contended lock is waited for:
-each such point of ``Kernel.call`` and of the functions it calls to run and end a call
-(``_run_alone``, ``_gather``, ``_end_group``) is tried, one interrupt per fresh kernel, as
-a lone writer's call and as a call that queues (after a group of two). Adapted from a reviewer's probe."""
+"""An interrupt (KeyboardInterrupt: Ctrl-C in a notebook or a REPL) while a call waits for the kernel, or
+while its thread is the writer, must leave the kernel usable: nothing held, no call left for a writer
+that will never come, every other caller answered. Tested by what callers see: real signals, the
+results of the other calls, the journal."""
 
 from __future__ import annotations
 
-import dis
-import sys
+import os
+import signal
 import threading
+import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
-from types import CodeType, FrameType
+from pathlib import Path
 from typing import Any
 
 import pytest
+from grouped_calls import SAFETY_S, calls_together
 
-from kernel.boot import open_kernel
-from kernel.clock import ManualClock
+from journal.reader import JournalReader
+from journal.replay import verify_journal
+from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
+from syscalls.table import SYSCALL_TABLE
 
-T0 = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def _write(user: str) -> tuple[str, dict[str, Any]]:
-    return (
-        "memory.write",
-        {"user_id": user, "key": "a", "memory_type": "preference", "source": "explicit_user"},
-    )
+ADMIN = "admin:ops"
 
 
-def _handler(code: CodeType, offset: int) -> int | None:
-    for entry in dis._parse_exception_table(code):  # type: ignore[attr-defined]
-        if entry.start <= offset < entry.end:
-            return int(entry.target)
-    return None
+def _write(user: str) -> tuple[str, dict[str, Any], str]:
+    args = {"user_id": user, "key": "a", "memory_type": "preference", "source": "explicit_user"}
+    return ("memory.write", args, ADMIN)
 
 
-def _points(function: Callable[..., Any]) -> list[tuple[int, int]]:
-    """(offset, line) of each instruction before which a signal handler may run: after a call returns
-    (under the call's own handler), after the function's entry (RESUME: the first traced instruction),
-    at a ``with`` (a contended lock is waited for)."""
-    code = function.__code__
-    instructions = list(dis.get_instructions(function))
-    found = []
-    for before, at in zip([None, *instructions[:-1]], instructions, strict=True):
-        after_call = before is not None and before.opname == "CALL"
-        if after_call and _handler(code, before.offset) != _handler(code, at.offset):
-            continue  # a signal at the call's end is raised under the call's handler, not this one's
-        after_entry = before is not None and before.opname == "RESUME"
-        if after_call or after_entry or at.opname == "BEFORE_WITH":
-            found.append((at.offset, at.positions.lineno if at.positions else 0))
-    return found
+def _call_from_another_thread(kernel: Kernel, user: str) -> SyscallResult:
+    """A call made by a fresh thread, which would wait for ever if the kernel were left held."""
+    done: list[SyscallResult] = []
+    name, args, principal = _write(user)
+    other = threading.Thread(target=lambda: done.append(kernel.call(name, args, principal=principal)))
+    other.start()
+    other.join(SAFETY_S)
+    assert done, "the kernel was left held: the call never returned"
+    return done[0]
 
 
-def _interrupted_once(code: CodeType, offset: int, last_group: int) -> tuple[bool, dict[str, Any]] | None:
-    kernel = open_kernel(":memory:", clock=ManualClock(T0, step=timedelta(seconds=1)))
-    kernel._last_group = last_group
-    hit: list[int] = []
-
-    def local(frame: FrameType, event: str, arg: Any) -> Any:
-        frame.f_trace_opcodes = True
-        if event == "opcode" and frame.f_lasti == offset and not hit:
-            hit.append(1)
-            raise KeyboardInterrupt
-        return local
-
-    def outer(frame: FrameType, event: str, arg: Any) -> Any:
-        if frame.f_code is code:
-            frame.f_trace_opcodes = True
-            return local
-        return None
-
-    sys.settrace(outer)
+def _entries(path: Path) -> list[Any]:
+    reader = JournalReader.open(str(path))
     try:
-        kernel.call(*_write("u0"), principal="admin:ops")
-    except KeyboardInterrupt:
-        pass
+        assert verify_journal(reader, table=SYSCALL_TABLE).verified
+        return list(reader.entries())
     finally:
-        sys.settrace(None)
-    held = bool(kernel._lock._is_owned())  # type: ignore[attr-defined]
-    try:
-        if not hit:
-            return None
-        queued = len(kernel._waiting)
-        done: list[Any] = []
-        other = threading.Thread(
-            target=lambda: done.append(kernel.call(*_write("u1"), principal="admin:ops")), daemon=True
-        )
-        other.start()
-        other.join(10)  # a bound for a call that would otherwise wait for ever, not a timing assertion
-        state = {
-            "lock_held": held,
-            "queued": queued,
-            "other_done": bool(done),
-        }
-        return (not held and queued == 0 and bool(done)), state
-    finally:
-        if not held:
-            kernel.close()
+        reader.close()
 
 
-@pytest.mark.parametrize(
-    ("function", "last_group"),
-    [
-        (Kernel.call, 1),
-        (Kernel._run_alone, 1),
-        (Kernel.call, 2),
-        (Kernel._end_group, 2),
-        (Kernel._gather, 2),
-    ],
-    ids=["call-lone-writer", "run_alone-lone-writer", "call-after-a-group", "end_group", "gather"],
-)
-def test_an_interrupt_anywhere_in_a_call_leaves_the_kernel_usable(
-    function: Callable[..., Any], last_group: int
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
+def test_a_call_interrupted_while_it_waits_leaves_nothing_held_and_is_not_run(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
 ) -> None:
-    broken = []
-    tried = 0
-    for offset, line in _points(function):
-        outcome = _interrupted_once(function.__code__, offset, last_group)
-        if outcome is None:
-            continue
-        tried += 1
-        if not outcome[0]:
-            broken.append((line, offset, outcome[1]))
-    assert tried > 0
-    assert broken == []
+    """The main thread's call waits (another thread holds the kernel); SIGINT interrupts the wait. No
+    writer runs the abandoned call afterwards, and the next call runs at once."""
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    busy, free = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        busy.set()
+        free.wait(SAFETY_S)
+
+    holder = threading.Thread(target=kernel.between_calls, args=(hold,))
+    holder.start()
+    assert busy.wait(SAFETY_S)
+
+    def interrupt_once_queued() -> None:
+        deadline = time.monotonic() + SAFETY_S
+        while kernel.queued() == 0 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        os.kill(os.getpid(), signal.SIGINT)  # the main thread runs the handler, inside its wait
+
+    interrupter = threading.Thread(target=interrupt_once_queued)
+    interrupter.start()
+    name, args, principal = _write("u0")
+    with pytest.raises(KeyboardInterrupt):
+        kernel.call(name, args, principal=principal)
+    interrupter.join(SAFETY_S)
+    free.set()
+    holder.join(SAFETY_S)
+    assert _call_from_another_thread(kernel, "u1").seq == 1  # the abandoned call was never run
+    assert kernel.queued() == 0
+    kernel.close()
+    assert [entry.seq for entry in _entries(path)] == [1]
+
+
+class _InterruptingLogger:
+    """A logger whose first event raises KeyboardInterrupt in the writer's thread (as a signal would)."""
+
+    def __init__(self) -> None:
+        self.raised = False
+
+    def info(self, event: str, **fields: Any) -> None:
+        if not self.raised:
+            self.raised = True
+            raise KeyboardInterrupt
+
+
+def test_a_writer_interrupted_after_its_commit_still_answers_the_calls_of_its_group(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    path = tmp_path / "journal.db"
+    logger = _InterruptingLogger()
+    kernel = kernel_factory(str(path), logger=logger)
+    outcomes: list[str | SyscallResult] = []
+    original = kernel.call
+
+    def call(name: object, args: object = None, **options: Any) -> SyscallResult:
+        try:
+            result = original(name, args, **options)
+        except KeyboardInterrupt:  # this thread was the writer: it is told, the other caller answered
+            outcomes.append("interrupted")
+            return SyscallResult(ok=False, seq=None)
+        outcomes.append(result)
+        return result
+
+    kernel.call = call  # type: ignore[method-assign]
+    calls_together(kernel, [_write("u1"), _write("u2")])
+    kernel.call = original  # type: ignore[method-assign]
+    answered = [outcome for outcome in outcomes if isinstance(outcome, SyscallResult)]
+    assert outcomes.count("interrupted") == 1 and len(answered) == 1
+    assert answered[0].ok and answered[0].seq in (1, 2)  # committed with the group, and told so
+    assert _call_from_another_thread(kernel, "u3").seq == 3
+    kernel.close()
+    assert [entry.seq for entry in _entries(path)] == [1, 2, 3]
+
+
+def test_an_interrupt_inside_the_store_leaves_the_kernel_usable(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel]
+) -> None:
+    path = tmp_path / "journal.db"
+    kernel = kernel_factory(str(path))
+    store = kernel.store
+
+    class Interrupted:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(store, name)
+
+        def transaction(self, **options: Any) -> Any:
+            raise KeyboardInterrupt
+
+    kernel.store = Interrupted()
+    name, args, principal = _write("u0")
+    with pytest.raises(KeyboardInterrupt):
+        kernel.call(name, args, principal=principal)
+    kernel.store = store
+    assert _call_from_another_thread(kernel, "u1").seq == 1
+    kernel.close()
+    assert len(_entries(path)) == 1

@@ -15,6 +15,9 @@ a new file that is in the middle of creating and migrating it), then checks:
 Trials are spread over several files, half with ``synchronous=NORMAL`` and half with FULL (in WAL
 mode NORMAL already survives the crash of a process: a commit is in the WAL, in the operating
 system's cache, before the call returns; what FULL adds is the fsync that survives a power cut).
+The writers mix reads with writes: at FULL a read commits without a flush of its own
+(``specs/durability.md`` §1.1), and its acknowledged entry must survive the kill all the same, in
+order, the journal a dense prefix (``tests/test_read_durability.py`` counts the flushes).
 """
 
 from __future__ import annotations

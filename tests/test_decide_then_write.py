@@ -323,7 +323,7 @@ def test_a_failure_between_the_writes_and_the_entry_fails_the_batch(
 ) -> None:
     """The second call's changes are written, then hashing its entry fails: the call is answered
     unacknowledged, and the batch (driven as replay drives it) cannot commit its rows."""
-    import journal.store as store_module
+    import journal.transaction as store_module
     from arvis.canonical import canonical_bytes
     from kernel.dispatcher import RecordedCall
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from grouped_calls import two_writes_in_one_group
 from sqlalchemy import Engine, text
 
 from arvis.changes import Insert, Upsert
@@ -177,78 +176,3 @@ def test_a_write_never_goes_through_the_read_cursor(
     runner._cursor = spy
     assert kernel.call("memory.write", {**WRITE, "key": "tz", "value_ref": "utc"}, principal=USER).seq == 2
     assert spy.statements and set(spy.statements) == {"SELECT"}, spy.statements
-
-
-def test_a_failure_while_the_pipeline_ends_is_read_back_and_a_group_runs_once(
-    pg_kernel: tuple[Kernel, SqlJournalStore, Engine], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The COMMIT is queued in the pipeline with the writes, and may reach the server before the pipeline's
-    end fails (the connection lost): the store reads the outcome back from the journal, so the group's
-    calls are journaled once whether or not the COMMIT was made (``tests/test_commit_outcome.py``). Before
-    that read, a failure there after a commit the server had made ran every call of the group again."""
-    import psycopg
-    from psycopg import _pipeline_base
-
-    kernel, _, observer = pg_kernel
-    leave = _pipeline_base.BasePipeline._exit_gen
-    fired: list[bool] = []
-
-    def failing_leave(self: Any) -> Any:
-        if not fired:
-            fired.append(True)
-            raise psycopg.OperationalError("server closed the connection unexpectedly")
-        return (yield from leave(self))
-
-    monkeypatch.setattr(_pipeline_base.BasePipeline, "_exit_gen", failing_leave)
-    results = two_writes_in_one_group(kernel, WRITE)
-    assert fired
-    assert sorted(result.seq for result in results.values()) == [1, 2]
-    assert all(result.ok for result in results.values())
-    assert _head(observer) == 2
-
-
-def test_a_write_takes_three_round_trips_with_begin_and_commit_in_the_pipeline(
-    pg_kernel: tuple[Kernel, SqlJournalStore, Engine], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every wait for the server, counted where psycopg waits: a sync (psycopg's own BEGIN in pipeline
-    mode syncs), a read's flush, the pipeline's end, the driver's commit. A new write: the BEGIN, the
-    append lock and the head read (one), the handler's read (one), the writes, the entry and the COMMIT
-    (the pipeline's end). It took 5 with psycopg's BEGIN and COMMIT."""
-    import psycopg
-    from psycopg import _pipeline_base
-
-    kernel, _, _ = pg_kernel
-    assert kernel.call("memory.write", {**WRITE, "value_ref": "en"}, principal=USER).ok
-    waits: list[str] = []
-    pipeline = _pipeline_base.BasePipeline
-    sync, leave, fetch = pipeline._sync_gen, pipeline._exit_gen, pipeline._fetch_gen
-    commit = psycopg.Connection.commit
-
-    def counted_sync(self: Any) -> Any:
-        waits.append("sync")
-        return (yield from sync(self))
-
-    def counted_leave(self: Any) -> Any:
-        waits.append("end")
-        self._leaving = True
-        try:
-            return (yield from leave(self))
-        finally:
-            self._leaving = False
-
-    def counted_fetch(self: Any, *, flush: bool) -> Any:
-        if flush and not getattr(self, "_leaving", False):
-            waits.append("read")
-        return (yield from fetch(self, flush=flush))
-
-    def counted_commit(self: Any) -> None:
-        waits.append("commit")
-        commit(self)
-
-    monkeypatch.setattr(pipeline, "_sync_gen", counted_sync)
-    monkeypatch.setattr(pipeline, "_exit_gen", counted_leave)
-    monkeypatch.setattr(pipeline, "_fetch_gen", counted_fetch)
-    monkeypatch.setattr(psycopg.Connection, "commit", counted_commit)
-    result = kernel.call("memory.write", {**WRITE, "key": "tz", "value_ref": "utc"}, principal=USER)
-    assert result.ok and result.seq == 2
-    assert waits == ["read", "read", "end"], waits

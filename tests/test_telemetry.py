@@ -194,9 +194,9 @@ def test_a_single_call_span_is_current_while_it_runs(
         def __getattr__(self, name: str) -> Any:
             return getattr(store, name)
 
-        def transaction(self) -> Any:
+        def transaction(self, **options: Any) -> Any:
             seen.append(trace.get_current_span())
-            return store.transaction()
+            return store.transaction(**options)
 
     kernel.store = Watching()
     with provider.get_tracer("test").start_as_current_span("agent step") as outer:
@@ -218,12 +218,12 @@ class BusyStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
-    def transaction(self) -> Any:
+    def transaction(self, **options: Any) -> Any:
         self.attempts.append(trace.get_current_span())
         time.sleep(0.02)
         raise StorageBusy("database is locked")
 
-    def batch(self) -> Any:
+    def batch(self, **options: Any) -> Any:
         raise StorageError("OperationalError: disk I/O error")
 
 
@@ -271,7 +271,7 @@ def test_a_span_is_ended_when_an_exception_escapes_the_call(
         def __getattr__(self, name: str) -> Any:
             return getattr(store, name)
 
-        def transaction(self) -> Any:
+        def transaction(self, **options: Any) -> Any:
             raise KeyboardInterrupt
 
     kernel.store = Interrupted()

@@ -1,0 +1,95 @@
+"""The journal's header: its identity (id, format, genesis hash), written once when the journal is created
+and checked each time a store opens it (``journal.store``)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, Engine, select
+
+from arvis.canonical import format_time, sha256_hex
+from journal.chain import genesis_hash
+from journal.engine import fetch_all, reading
+from journal.schema import journal_header
+from kernel.clock import Clock
+
+__all__ = ["JournalHeader", "create_header", "header_holds", "read_header"]
+
+_FIRST_PREV = "SELECT prev_hash FROM journal WHERE seq = 1"
+
+
+class JournalHeader:
+    """The journal's identity: its id, format version and the genesis hash entry 1 chains from."""
+
+    def __init__(self, journal_id: str, format_version: int, created_at: str, genesis: str) -> None:
+        self.journal_id = journal_id
+        self.format_version = format_version
+        self.created_at = created_at
+        self.genesis_hash = genesis
+
+
+def read_header(connection: Connection) -> JournalHeader | None:
+    """The header's identity columns (not the admin verifier: ``journal.admin_binding``), which every
+    revision's header has."""
+    c = journal_header.c
+    rows = fetch_all(connection, select(c.journal_id, c.format_version, c.created_at, c.genesis_hash))
+    row = rows[0] if rows else None
+    if row is None:
+        return None
+    return JournalHeader(row.journal_id, row.format_version, row.created_at, row.genesis_hash)
+
+
+def _where(engine: Engine) -> str:
+    """The engine's URL as text, for a new journal's id. A file name that is not UTF-8 (bytes read back
+    as lone surrogates) cannot be rendered as a URL; its bytes are taken in hex instead."""
+    try:
+        return str(engine.url)
+    except UnicodeEncodeError:
+        return (engine.url.database or "").encode("utf-8", "surrogateescape").hex()
+
+
+def create_header(
+    engine: Engine,
+    clock: Clock,
+    journal_id: str | None,
+    copy: JournalHeader | None,
+    format_version: int,
+    admin_verifier: str | None = None,
+) -> None:
+    """Write the header of a new journal (or a copy of another journal's header, for replay), with the
+    verifier of its admin key when one is given (``journal.admin_binding``). A header already there is
+    read without the write lock (the common case: opening a live journal)."""
+    with reading(engine.connect()) as connection:
+        if read_header(connection) is not None:
+            return
+    with engine.begin() as connection:
+        if read_header(connection) is not None:
+            return
+        if connection.dialect.name == "postgresql":  # SQLite holds its write lock since BEGIN IMMEDIATE
+            connection.exec_driver_sql("LOCK TABLE journal_header IN EXCLUSIVE MODE")
+            if read_header(connection) is not None:  # another process created it while we waited
+                return
+        if copy is None:
+            created_at = format_time(clock.now())
+            identity = journal_id or "j-" + sha256_hex(f"{created_at}|{_where(engine)}".encode())[:32]
+            copy = JournalHeader(identity, format_version, created_at, genesis_hash(identity, format_version))
+        row = {
+            "singleton": 1,
+            "journal_id": copy.journal_id,
+            "format_version": copy.format_version,
+            "created_at": copy.created_at,
+            "genesis_hash": copy.genesis_hash,
+        }
+        connection.execute(
+            journal_header.insert(),
+            row | ({} if admin_verifier is None else {"admin_verifier": admin_verifier}),
+        )
+
+
+def header_holds(connection: Connection, header: JournalHeader) -> bool:
+    """The header's genesis hash is the one its id and format give, and entry 1 (if any) chains from it:
+    recomputing the genesis hash after editing the format is not enough, the first entry was hashed on
+    the original one (the full check is verification's)."""
+    if header.genesis_hash != genesis_hash(header.journal_id, header.format_version):
+        return False
+    first = connection.exec_driver_sql(_FIRST_PREV).first()
+    connection.rollback()
+    return first is None or first[0] == header.genesis_hash

@@ -1,0 +1,345 @@
+"""A call's open transaction on the journal store (``SqlTransaction``), and a batch's (``SqlBatch``), whose
+calls each get a scope of their own: the repositories a handler reads through, the changes it decided, and
+the append of its journal entry, which writes them (``journal.apply``) in the same database transaction.
+``journal.store`` begins and commits them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import Any
+
+import msgspec
+
+from arvis.awmu.repository import AwmuRepository
+from arvis.canonical import canonical_bytes_of_own, sha256_hex
+from arvis.changes import Change, ChangeSet
+from arvis.memory.memory_service import MemoryReader
+from journal import blob_store
+from journal.apply import ChangeWriter, Planned, plan
+from journal.awmu_repository import SqlAwmuRepository
+from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash
+from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
+from journal.grant_repository import NoGrants, SqlGrantRepository
+from journal.graph_repository import NoGraph, SqlGraphRepository
+from journal.graph_store_repository import NoGraphStore, SqlGraphStoreRepository
+from journal.memory_repository import SqlMemoryReader
+from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
+from journal.sql import SqlRunner, insert_sql
+from journal.state_checkpoints import AppendHook
+from kernel.abi import JournalEntry
+from kernel.access import GrantRepository
+from kernel.context_owners import ContextOwnerRepository
+from kernel.graph_checkpoints import GraphRepository
+from kernel.graph_store import GraphStoreRepository
+from kernel.pipeline_runs import PipelineRunRepository
+from kernel.protocols import StorageError
+
+__all__ = ["APPEND", "SqlBatch", "SqlTransaction", "Translate"]
+
+APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields__])
+
+
+Translate = Callable[[BaseException], BaseException]
+"""Maps an exception to the one to raise: a driver error to its StorageError, anything else to itself."""
+
+
+class _HandlerScope:
+    """Where a handler runs (see ``SqlTransaction.handler_scope``)."""
+
+    __slots__ = ("_changes", "_translate")
+
+    def __init__(self, changes: ChangeSet, translate: Translate) -> None:
+        self._changes = changes
+        self._translate = translate
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if error is None:
+            return
+        self._changes.discard()  # nothing was written: a refused call's decision is dropped whole
+        translated = self._translate(error)
+        if translated is not error:
+            raise translated from error
+
+
+class SqlTransaction:
+    """One open write transaction: repositories bound to it, and the append of its journal entry."""
+
+    def __init__(
+        self,
+        sql: SqlRunner,
+        *,
+        next_seq: int,
+        prev_hash: str,
+        tables: frozenset[str],
+        translate: Translate,
+        deferred: bool = False,
+        active_runs: ActiveRuns | None = None,
+        stores_pieces: bool = True,
+        on_append: AppendHook | None = None,
+    ) -> None:
+        """``stores_pieces``: whether the pieces of a result journaled by reference, and the values the
+        graph calls carry, are stored (False in a private scratch store, whose replay compares the
+        references alone). ``on_append``: called
+        with the entry and the call's effects once the entry is appended (``journal.state_checkpoints``)."""
+        self._on_append = on_append
+        self._translate = translate
+        self._deferred = deferred
+        self._stores_pieces = stores_pieces
+        self._active_runs = active_runs
+        self._sql = sql
+        self._next_seq = next_seq
+        self._prev_hash = prev_hash
+        self._tables = tables
+        self.changes = ChangeSet()
+        """What the call decided to change, staged until ``append`` applies it (``journal.apply``)."""
+        self._writer = ChangeWriter(sql, counted="memory_entry_counts" in tables)
+        self._memory: SqlMemoryReader | None = None
+        self._awmu: SqlAwmuRepository | None = None
+        self._runs: PipelineRunRepository | None = None
+        self._grants: GrantRepository | None = None
+        self._owners: ContextOwnerRepository | None = None
+        self._graph: GraphRepository | None = None
+        self._graph_store: GraphStoreRepository | None = None
+        self.appended: JournalEntry | None = None
+        self.failed = False
+        """Set when writing the call's changes or entry failed part way: its transaction holds some of
+        them, so it must not commit (a batch it belongs to is rolled back whole)."""
+
+    @property
+    def next_seq(self) -> int:
+        return self._next_seq
+
+    @property
+    def memory_repository(self) -> MemoryReader:
+        if self._memory is None:
+            self._memory = SqlMemoryReader(self._sql, counted="memory_entry_counts" in self._tables)
+        return self._memory
+
+    @property
+    def awmu_repository(self) -> AwmuRepository:
+        if self._awmu is None:
+            self._awmu = SqlAwmuRepository(self._sql, changes=self.changes)
+        return self._awmu
+
+    @property
+    def pipeline_runs(self) -> PipelineRunRepository:
+        if self._runs is None:
+            self._runs = (
+                SqlPipelineRunRepository(self._sql, changes=self.changes, active=self._active_runs)
+                if "pipeline_runs" in self._tables
+                else NoPipelineRuns()
+            )
+        return self._runs
+
+    @property
+    def grants(self) -> GrantRepository:
+        if self._grants is None:
+            self._grants = (
+                SqlGrantRepository(self._sql, seq=self._next_seq, changes=self.changes)
+                if "grants" in self._tables
+                else NoGrants()
+            )
+        return self._grants
+
+    @property
+    def context_owners(self) -> ContextOwnerRepository:
+        if self._owners is None:
+            self._owners = (
+                SqlContextOwnerRepository(self._sql, seq=self._next_seq, changes=self.changes)
+                if "awmu_context_owners" in self._tables
+                else NoContextOwners()
+            )
+        return self._owners
+
+    @property
+    def graph(self) -> GraphRepository:
+        if self._graph is None:
+            self._graph = (
+                SqlGraphRepository(
+                    self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
+                )
+                if "graph_checkpoints" in self._tables
+                else NoGraph()
+            )
+        return self._graph
+
+    @property
+    def graph_store(self) -> GraphStoreRepository:
+        if self._graph_store is None:
+            self._graph_store = (
+                SqlGraphStoreRepository(
+                    self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
+                )
+                if "graph_store_items" in self._tables
+                else NoGraphStore()
+            )
+        return self._graph_store
+
+    def handler_scope(self) -> _HandlerScope:
+        """Where the handler runs: it only reads and stages changes, so a refusal (or any failure)
+        drops the staged changes and nothing has to be undone; driver errors become StorageError."""
+        return _HandlerScope(self.changes, self._translate)
+
+    def append(
+        self,
+        *,
+        recorded_at: str,
+        syscall: str,
+        principal: str,
+        args: bytes,
+        status: str,
+        result: bytes,
+        pieces: Sequence[tuple[str, bytes]] = (),
+    ) -> JournalEntry:
+        if self.appended is not None:
+            raise StorageError("a transaction appends exactly one journal entry")
+        effects = self.changes.records() if status == "ok" else []
+        planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on
+        try:  # from the first write on, a failure leaves part of the call written: never commit it
+            return self._write(
+                planned, effects, pieces, recorded_at, syscall, principal, args, status, result
+            )
+        except BaseException:
+            self.failed = True
+            raise
+
+    def _write(
+        self,
+        planned: Planned,
+        effects: list[Change],
+        pieces: Sequence[tuple[str, bytes]],
+        recorded_at: str,
+        syscall: str,
+        principal: str,
+        args: bytes,
+        status: str,
+        result: bytes,
+    ) -> JournalEntry:
+        self._writer.write(planned)  # the one place state is written
+        if self._stores_pieces:  # a scratch replay store compares the references alone
+            blob_store.store_in(self._sql, dict(pieces))
+        effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
+        seq, prev_hash = self._next_seq, self._prev_hash
+        entry_hash = compute_entry_hash(
+            prev_hash=prev_hash,
+            seq=seq,
+            recorded_at=recorded_at,
+            syscall=syscall,
+            principal=principal,
+            args=args,
+            status=status,
+            result=result,
+            effects_hash=effects_hash,
+        )
+        entry = JournalEntry(
+            seq=seq,
+            recorded_at=recorded_at,
+            syscall=syscall,
+            principal=principal,
+            args=args,
+            status=status,
+            result=result,
+            effects_hash=effects_hash,
+            prev_hash=prev_hash,
+            entry_hash=entry_hash,
+        )
+        if not self._deferred:  # a batch inserts its entries together, before it commits
+            self._sql.write(APPEND, msgspec.structs.asdict(entry))
+        if self._on_append is not None:  # state checkpoints, in this same transaction
+            self._on_append(self._sql, entry, effects)
+        self.appended = entry
+        return entry
+
+
+class _BatchCall:
+    """One call of a batch (see ``SqlBatch.transaction``)."""
+
+    __slots__ = ("_batch", "_tx")
+
+    def __init__(self, batch: SqlBatch) -> None:
+        self._batch = batch
+        self._tx: SqlTransaction | None = None
+
+    def __enter__(self) -> SqlTransaction:
+        batch = self._batch
+        self._tx = SqlTransaction(
+            batch.sql,
+            next_seq=batch.next_seq,
+            prev_hash=batch.prev_hash,
+            tables=batch.tables,
+            translate=batch.translate,
+            deferred=True,
+            active_runs=batch.active_runs,
+            stores_pieces=batch.keep_entries,
+            on_append=batch.on_append,
+        )
+        return self._tx
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        batch, tx = self._batch, self._tx
+        assert tx is not None
+        if tx.failed:  # part of its writes are in the batch's transaction, whoever catches the error
+            batch.failed = True
+        if error is None and tx.appended is None:
+            error = StorageError("a transaction must append its journal entry before commit")
+        if error is None:
+            assert tx.appended is not None
+            if batch.keep_entries:
+                batch.journal_rows.append(msgspec.structs.asdict(tx.appended))
+            batch.last_entry = tx.appended
+            batch.next_seq += 1
+            batch.prev_hash = tx.appended.entry_hash
+            return
+        # nothing was written before the call appended (it only decided); a failure while it wrote
+        # marked the batch failed above, so the batch cannot commit and nothing needs undoing here
+        translated = batch.translate(error)
+        if translated is not error or kind is None:  # a new error, or one raised here: raise it
+            raise translated from error if translated is not error else None
+
+
+class SqlBatch:
+    """The open transaction of a batch; ``transaction()`` gives each call its own scope, whose changes
+    are applied when its entry is appended."""
+
+    def __init__(
+        self,
+        sql: SqlRunner,
+        *,
+        next_seq: int,
+        prev_hash: str,
+        translate: Translate,
+        tables: frozenset[str],
+        active_runs: ActiveRuns | None = None,
+        keep_entries: bool = True,
+        on_append: AppendHook | None = None,
+    ) -> None:
+        self.on_append = on_append
+        self.keep_entries = keep_entries
+        self.tables = tables
+        self.sql = sql
+        self.next_seq = next_seq
+        self.prev_hash = prev_hash
+        self.translate = translate
+        self.active_runs = active_runs
+        self.last_entry: JournalEntry | None = None
+        self.journal_rows: list[dict[str, Any]] = []
+        self.failed = False
+        """A call of the batch failed while writing its changes (``SqlTransaction.failed``): the batch
+        is rolled back whole at its end, even if that call's error was caught and answered."""
+
+    def transaction(self) -> _BatchCall:
+        return _BatchCall(self)
+
+    def insert_entries(self) -> None:
+        """Insert the entries of the calls so far, in one statement (no call reads the journal)."""
+        if self.journal_rows:
+            self.sql.write_many(APPEND, self.journal_rows)
+            self.journal_rows = []

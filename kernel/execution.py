@@ -1,0 +1,135 @@
+"""One call's execution in one transaction (``Execution.run``): the checks that need no state, the handler's
+decision, the result the caller gets and the journal entry that holds it. ``kernel.dispatcher`` decides
+which transaction, and when."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from arvis.awmu.errors import AwmuRuleError
+from arvis.canonical import canonical_bytes_of_own, parse_time
+from arvis.changes import Decision
+from arvis.memory.errors import MemoryRuleError
+from kernel.abi import CallContext, SyscallError, SyscallResult
+from kernel.arguments import check_principal, check_refused
+from kernel.errors import ErrorCode, KernelError
+from kernel.formats import FormatRules
+from kernel.identity import refusal_detail
+from kernel.protocols import StorageError, Transaction
+from kernel.recorded import RecordedCall
+from kernel.registry import KernelServiceRegistry
+from kernel.result_pieces import split as split_result
+from kernel.table import Service, SyscallSpec, SyscallTable
+
+__all__ = ["Execution", "TransactionSource"]
+
+TransactionSource = Callable[[], AbstractContextManager[Transaction]]
+"""Where a call gets its transaction: the store's own, or one call's scope in a batch."""
+
+
+class Execution:
+    """Runs a recorded call against the table: admission (``_admit``), the handler (``_decide``), the
+    answer (``_answer``) and the append of its entry, all in the transaction it is given."""
+
+    def __init__(self, table: SyscallTable, services: KernelServiceRegistry, rules: FormatRules) -> None:
+        self.table = table
+        self.services = services
+        self.format = rules
+        self.access_rules = rules.access
+        self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
+
+    def run(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:
+        """Admission refusals need no state and are journaled on their own; everything the handler
+        decides, accepted or refused, is journaled in the transaction it was decided in."""
+        # the moment the handler gets is the journaled text parsed back, live and in replay alike
+        now = parse_time(recorded.recorded_at)
+        spec: SyscallSpec | None = None
+        value: Any = None
+        try:
+            spec, request = self._admit(recorded)
+            error = None
+        except KernelError as refusal:
+            error = SyscallError.of(refusal.code, refusal.detail)
+        with transactions() as tx:
+            if spec is not None:
+                value, error = self._decide(spec, request, recorded, tx, now)
+            result, journaled, pieces = self._answer(spec, value, error, tx.next_seq)
+            tx.append(
+                recorded_at=recorded.recorded_at,
+                syscall=recorded.syscall,
+                principal=recorded.principal,
+                args=recorded.args,
+                status="ok" if error is None else error.code,
+                result=journaled,
+                pieces=pieces,
+            )
+        return result
+
+    def _decide(
+        self, spec: SyscallSpec, request: Any, recorded: RecordedCall, tx: Transaction, now: datetime
+    ) -> tuple[Any, SyscallError | None]:
+        """The handler's value, its decided changes staged on ``tx`` (the journal applies them when it
+        appends the entry), or its refusal; a storage failure is raised, to fail the transaction."""
+        ctx = CallContext(
+            access_rules=self.access_rules,
+            seq=tx.next_seq,
+            now=now,
+            principal=recorded.principal,
+            services=self.services,
+            tx=tx,
+            recorded=recorded.result,
+        )
+        try:
+            with tx.handler_scope():
+                value = spec.handler(ctx, request)
+                if isinstance(value, Decision):  # decided, not yet written: the journal applies it
+                    tx.changes.extend(value.changes)
+                    value = value.value
+            return value, None
+        except KernelError as refusal:
+            return None, SyscallError.of(refusal.code, refusal.detail)
+        except (MemoryRuleError, AwmuRuleError) as refusal:
+            return None, SyscallError.of(ErrorCode(refusal.code.value), refusal.detail)
+        except StorageError:
+            raise
+        except Exception as exc:
+            return None, SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+
+    def _answer(
+        self, spec: SyscallSpec | None, value: Any, error: SyscallError | None, seq: int
+    ) -> tuple[SyscallResult, bytes, tuple[tuple[str, bytes], ...]]:
+        """The caller's result, the journaled result bytes and the pieces journaled by reference."""
+        if error is not None or spec is None:
+            assert error is not None
+            refused = SyscallResult(ok=False, seq=seq, error=error)
+            return refused, canonical_bytes_of_own(refused.journal_payload()), ()
+        layout = self.format.pieces
+        if layout is not None and layout.paths_of(spec.name):
+            split = split_result(value, layout.paths_of(spec.name), layout.min_bytes)
+            # the caller gets the whole result; the journal its bulky parts by reference
+            return SyscallResult.from_journaled(seq, split.whole), split.journaled, split.pieces
+        encoded = canonical_bytes_of_own({"ok": True, "value": value})
+        # the caller gets exactly what the journal holds (lists, not tuples), as a replay would
+        return SyscallResult.from_journaled(seq, encoded), encoded, ()
+
+    def _admit(self, recorded: RecordedCall) -> tuple[SyscallSpec, Any]:
+        """Checks that need no state: principal, name, argument shape, bound service."""
+        check_principal(recorded.principal)
+        if recorded.identity_refused:
+            raise KernelError(ErrorCode.PRINCIPAL_NOT_ALLOWED, refusal_detail(recorded.principal))
+        spec = None if recorded.unknown_when_recorded else self.table.get(recorded.syscall)
+        if spec is None:
+            raise KernelError(ErrorCode.UNKNOWN_SYSCALL, "the name is not in the syscall table")
+        check_refused(recorded.args)
+        try:
+            request = self._decoders[spec.name].decode(recorded.args)
+        except msgspec.DecodeError as exc:
+            raise KernelError(ErrorCode.INVALID_ARGS, str(exc)) from None
+        if spec.service is not Service.ALWAYS and getattr(self.services, spec.service, None) is None:
+            raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{spec.service.value} is not bound")
+        return spec, request
