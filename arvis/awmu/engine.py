@@ -355,15 +355,17 @@ class ContextSession:
     def can_canonize(self) -> bool:
         return any(fnmatchcase(self.principal, pattern) for pattern in self.config.canonizers)
 
+    def is_operator(self) -> bool:
+        """Whether the principal operates this context: as the caller decided it (``operator``), else by
+        the context's ``operators`` patterns."""
+        if self.operator is not None:
+            return self.operator
+        return any(fnmatchcase(self.principal, pattern) for pattern in self.config.operators)
+
     def require_operator(self, action: str) -> None:
         """Seeding, pinning and explicit archiving bypass the gates: only the context's operators may
         (or, where the caller decided it, ``operator``)."""
-        allowed = (
-            self.operator
-            if self.operator is not None
-            else any(fnmatchcase(self.principal, pattern) for pattern in self.config.operators)
-        )
-        if not allowed:
+        if not self.is_operator():
             raise AwmuRuleError(
                 AwmuErrorCode.NOT_AUTHORIZED, f"principal '{self.principal}' may not {action} in this context"
             )

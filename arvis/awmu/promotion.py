@@ -245,8 +245,12 @@ def promote_unit(
     trust: TrustAssessment,
     plan: list[tuple[Conflict, Unit, Resolution]],
     rank: int | None = None,
+    authority: Authority = Authority.PROVISIONAL,
 ) -> dict[str, Any]:
-    """Apply the resolutions and add the unit, evicting within the budget. Everything is checked first."""
+    """Apply the resolutions and add the unit, evicting within the budget. Everything is checked first.
+    ``authority`` (rules 3): the successor's, when it is its predecessor's own update; its ceiling is
+    then at least that. Under rules 3 a superseded unit's event names its successor's id, seq and
+    source."""
     new_id = f"u{session.seq}-0"
     replaced = [unit for _, unit, resolution in plan if resolution is Resolution.REPLACE]
     demoted = [unit for _, unit, resolution in plan if resolution is Resolution.DEMOTE_EXISTING]
@@ -280,7 +284,8 @@ def promote_unit(
             Change.SUPERSEDE,
             explicit=False,
         )
-        session.leave(unit, UnitStatus.SUPERSEDED, EventKind.SUPERSEDED, superseded_by=new_id)
+        provenance = {"successor_seq": session.seq, "successor_source": source} if session.rules >= 3 else {}
+        session.leave(unit, UnitStatus.SUPERSEDED, EventKind.SUPERSEDED, superseded_by=new_id, **provenance)
     demoted_ids = []
     for unit in demoted:
         current = session.active[unit.unit_id]
@@ -292,8 +297,8 @@ def promote_unit(
     unit = session.new_unit(
         index=0,
         text=text,
-        authority=Authority.PROVISIONAL,
-        ceiling=trust.ceiling,
+        authority=authority,
+        ceiling=max(trust.ceiling, authority, key=authority_rank),
         rank=rank,
         pinned=False,
         confidence=confidence,
