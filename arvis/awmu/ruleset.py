@@ -76,8 +76,10 @@ MAX_MENTION_SENTENCES = 64
 MAX_PENDING_REVIEWS = 50
 """Queued proposals one context may hold; the oldest expires when a new one would exceed it."""
 
-REVISE_SOURCE_AUTHORITY = {"PROVISIONAL": 0.5, "UNRELIABLE": 0.5, "RELIABLE": 0.8}
+REVISE_SOURCE_AUTHORITY = {"PROVISIONAL": 0.8, "UNRELIABLE": 0.8, "RELIABLE": 0.8}
 """Rules 3: the least source authority (the context's ``source_authorities``, else its
 ``default_source_authority``) with which a source may revise a fact of this authority that another source
-established; the thresholds are those of the trust ceiling (``arvis.awmu.trust.ceiling_for``). CANON and
-pinned facts are revised by no statement."""
+established: that of the RELIABLE trust ceiling (``arvis.awmu.trust.ceiling_for``), so a source the
+context names as trusted (by default ``system`` and ``dm``) revises, and one it does not know (0.5) or
+distrusts (``player``, 0.3) revises only what it established. CANON and pinned facts are revised by no
+statement."""
