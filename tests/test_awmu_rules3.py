@@ -179,7 +179,7 @@ def test_another_sources_update_of_a_learned_fact_waits_with_its_reason(k: Kerne
         }
     ]
     line = next(line for line in block["text"].splitlines() if HOURS in line)
-    assert f"contested, waiting for a decision: {queued['review_id']} (not_a_reviser)" in line
+    assert f"[contested: waiting for a decision: {queued['review_id']} (not_a_reviser)]" in line
     assert HOURS_NOW not in block["text"]  # the waiting statement itself never enters the block
 
 
@@ -191,18 +191,29 @@ def test_another_sources_contradiction_of_a_learned_fact_is_kept_out(k: Kernel) 
     assert call(k, "assemble", {})["included"] == [old["unit_id"]]
 
 
-def test_a_learned_fact_is_defended_against_another_sources_claim_by_meaning() -> None:
+def test_another_sources_claim_by_meaning_on_a_learned_fact_stands_beside_it_disputed() -> None:
     learned = "Interlibrary loans are couriered from the county depot"
     claim = "The county depot stopped handling interlibrary parcels"
-    kernel = _open(TableEncoder({(learned, claim): 0.62}))
+    trusted = "Rare maps are viewed only in the reading room"
+    rumour = "Rare maps may be borrowed over the weekend by members"
+    kernel = _open(TableEncoder({(learned, claim): 0.62, (trusted, rumour): 0.6}))
     try:
         call(kernel, "create", {})
         fact = say(kernel, learned)["unit_id"]
         other = say(kernel, claim, source="document:newsletter")
-        assert other["outcome"] == "queued_for_review" and other["reasons"] == ["claim"]
+        assert other["outcome"] == "promoted" and other["superseded"] == []
+        assert other["conflicts"][0]["reason"] == "claim"
+        assert other["conflicts"][0]["resolution"] == "COEXIST"
         assert other["conflicts"][0]["evidence"]["learned"] is True
-        same = say(kernel, claim)  # the fact's own source talking about it is no claim against it
-        assert same["outcome"] == "promoted" and fact in call(kernel, "assemble", {})["included"]
+        lines = call(kernel, "assemble", {})["text"].splitlines()
+        (line,) = [line for line in lines if learned in line]
+        assert line.endswith(f"[contested: disputed by {other['unit_id']} (claim)]")
+        (line,) = [line for line in lines if claim in line]
+        assert line.endswith(f"[contested: disputes {fact} (claim)]")
+        seed(kernel, trusted)  # a claim on a trusted fact still waits
+        assert say(kernel, rumour, source="document:newsletter")["reasons"] == ["claim"]
+        call(kernel, "archive", {"unit_id": other["unit_id"]}, OPERATOR)
+        assert "disputed" not in call(kernel, "assemble", {})["text"]  # a dispute ends with either side
         _verified(kernel)
     finally:
         kernel.close()

@@ -360,6 +360,9 @@ def _enter(
         authority=authority,
     )
     if promoted.get("outcome") == "promoted":
+        for (_, unit, resolution), reason in zip(plan, reasons, strict=True):
+            if resolution is Resolution.COEXIST and reason == "claim":  # rules 3: a learned fact disputed
+                session.dispute(unit.unit_id, promoted["unit_id"], reason)
         for item in proposal.copies:
             decide(session, item, ReviewStatus.APPROVED, "rules:corroborated", promoted["unit_id"])
         if session.rules >= 3 and promoted["superseded"]:

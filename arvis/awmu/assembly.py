@@ -46,7 +46,7 @@ def _contested(marks: Sequence[str]) -> str:
     more."""
     shown = "; ".join(marks[:_SHOWN_MARKS])
     more = f"; {len(marks) - _SHOWN_MARKS} more" if len(marks) > _SHOWN_MARKS else ""
-    return f" [contested, waiting for a decision: {shown}{more}]"
+    return f" [contested: {shown}{more}]"
 
 
 def _render(units: list[Unit], marks: Mapping[str, Sequence[str]]) -> str:

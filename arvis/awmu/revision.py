@@ -8,8 +8,9 @@ an update, or a judge's verdict), and may its source revise the fact it updates?
   the context's operators, or when the context's ``source_authorities`` give the source at least
   :data:`~arvis.awmu.ruleset.REVISE_SOURCE_AUTHORITY` for the fact's authority. Its update supersedes
   the fact ("supersession = archive + create successor"); otherwise the update waits, with its reason.
-- A learned fact (a proposal's unit) is defended like a trusted one against another source's claim on
-  its subject; its own source revises it.
+- A learned fact (a proposal's unit) is defended against another source: that source's contradiction
+  or update waits, and its claim on the fact's subject by meaning alone (no detector confirmed a
+  conflict) stands beside the fact, both marked disputed in the block; its own source revises it.
 - Authority still orders who wins: a contradiction, marked as no update, displaces only a PROVISIONAL
   fact and only when an independent source corroborates it; one source's word displaces nothing.
 
@@ -91,7 +92,8 @@ def resolve_revision(
     if conflict.type is ConflictType.WORLD_PROGRESSION or config.conflict_policy == "coexist":
         return Resolution.COEXIST, "progression"
     if conflict.evidence is not None and conflict.evidence.get("slot") == "subject":
-        return Resolution.QUEUE, "claim"
+        # unconfirmed: a claim on a trusted fact waits; one on a learned fact stands beside it, disputed
+        return (Resolution.COEXIST if conflict.evidence.get("learned") else Resolution.QUEUE), "claim"
     if existing.protected:
         return Resolution.KEEP_EXISTING, "protected"
     if config.conflict_policy == "replace":

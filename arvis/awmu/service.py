@@ -294,7 +294,7 @@ class WorkingMemoryService:
             session.ranked(),
             token_budget=token_budget,
             chars_per_token=session.config.chars_per_token,
-            marks=None if pending is None else contested_marks(pending),
+            marks=None if pending is None else contested_marks(pending, session.disputes()),
         )
         assembled = {
             "context_id": context_id,

@@ -11,7 +11,8 @@ A queued statement (``r<seq>``) is decided by one of these, each recorded (``dec
 - a canonizer's ``memory.awmu.review``.
 
 Nothing else decides it: no label, no count of turns. What waits, and why, is listed by
-``memory.awmu.list`` (``waiting``) and marked on the facts it contests in the assembled block (rules 3).
+``memory.awmu.list`` (``waiting``) and marked on the facts it contests in the assembled block (rules 3),
+as are the learned facts another source disputes by a claim that stands beside them.
 """
 
 from __future__ import annotations
@@ -87,10 +88,17 @@ def waiting(repo: AwmuRepository, context_id: str) -> list[dict[str, Any]]:
     ]
 
 
-def contested_marks(items: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Unit id → the pending items (``waiting`` entries) that contest it, as ``r<seq> (reasons)``."""
+def contested_marks(
+    items: list[dict[str, Any]], disputes: list[tuple[str, str, str]]
+) -> dict[str, list[str]]:
+    """Unit id → the notes its line in the block carries: each pending item (``waiting`` entries) that
+    contests it, and each unit that disputes it or that it disputes (``ContextSession.disputes``)."""
     marks: dict[str, list[str]] = {}
     for item in items:
         for unit_id in item["contests"]:
-            marks.setdefault(unit_id, []).append(f"{item['review_id']} ({', '.join(item['reasons'])})")
+            note = f"waiting for a decision: {item['review_id']} ({', '.join(item['reasons'])})"
+            marks.setdefault(unit_id, []).append(note)
+    for unit_id, by, reason in disputes:
+        marks.setdefault(unit_id, []).append(f"disputed by {by} ({reason})")
+        marks.setdefault(by, []).append(f"disputes {unit_id} ({reason})")
     return marks
