@@ -271,34 +271,35 @@ def propose_by_content(
     judged_plan = [(c, session.active[c.unit_id], *judge(c, session.active[c.unit_id])) for c in conflicts]
     plan: Plan = [(c, unit, resolution) for c, unit, resolution, _ in judged_plan]
     reasons: list[str | None] = [reason for *_, reason in judged_plan]
-    verdicts = [_verdict_wire(c, reason) for c, reason in zip(conflicts, reasons, strict=True)]
+    wires = [_verdict_wire(c, reason) for c, reason in zip(conflicts, reasons, strict=True)]
     if utterance and not {Resolution.KEEP_EXISTING, Resolution.QUEUE} & {r for _, _, r in plan}:
         plain = _judge(session, trust.ceiling, asker, corroborated=False)
         contested, runs = _contested_message(session, text, utterance, ranked, measure, plain)
-        found = {c.unit_id for c in conflicts}
-        added = [item for item in contested if item[0].unit_id not in found]
-        plan += added
         detectors["detectors"] += [{**run.wire(), "of": "context"} for run in runs]
-        if session.rules >= 3:  # rules 2 queued the proposal's own conflicts, not its message's
-            reasons += ["context" for _ in added]
-            verdicts = sorted([*verdicts, *(_verdict_wire(c, "context") for c, _, _ in added)], key=_unit_of)
-        else:
-            reasons += [None for _ in added]
+        wires = _add_contested(session, contested, plan, reasons, wires)
     proposal = _Proposal(text, source, confidence, trust, pending, copies)
-    result: dict[str, Any] = {
-        "trust": trust_wire(trust),
-        "conflicts": _reasoned(conflict_wire(plan), reasons),
-        **detectors,
-    }
-    return _settle(
-        session,
-        proposal,
-        plan,
-        reasons,
-        tuple(verdicts),
-        result,
-        utterance,
-    )
+    conflict_wires = _reasoned(conflict_wire(plan), reasons)
+    result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wires, **detectors}
+    return _settle(session, proposal, plan, reasons, tuple(wires), result, utterance)
+
+
+def _add_contested(
+    session: ContextSession,
+    contested: Plan,
+    plan: Plan,
+    reasons: list[str | None],
+    verdicts: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Join the units the message contests to ``plan`` (and ``reasons``, in place); the verdicts the
+    proposal is queued with: under rules 3 those too, under rules 2 only its own conflicts."""
+    found = {conflict.unit_id for conflict, _, _ in plan}
+    added = [item for item in contested if item[0].unit_id not in found]
+    plan += added
+    if session.rules < 3:
+        reasons += [None for _ in added]
+        return verdicts
+    reasons += ["context" for _ in added]
+    return sorted([*verdicts, *(_verdict_wire(c, "context") for c, _, _ in added)], key=_unit_of)
 
 
 def _settle(

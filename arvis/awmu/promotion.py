@@ -254,29 +254,9 @@ def promote_unit(
     new_id = f"u{session.seq}-0"
     replaced = [unit for _, unit, resolution in plan if resolution is Resolution.REPLACE]
     demoted = [unit for _, unit, resolution in plan if resolution is Resolution.DEMOTE_EXISTING]
-    # check the supersessions in the order they will happen, each against the set the earlier ones
-    # leave behind, before anything is written: a MUST rule rejects the whole proposal
-    remaining = dict(session.active)
-    for unit in replaced:
-        after = msgspec.structs.replace(unit, status=UnitStatus.SUPERSEDED)
-        violations = [
-            v
-            for v in check_change(
-                session.config.invariants, unit, after, Change.SUPERSEDE, remaining.values()
-            )
-            if v.strength is InvariantStrength.MUST
-        ]
-        if violations:
-            for violation in violations:
-                session.emit(
-                    EventKind.INVARIANT_BLOCKED,
-                    unit.unit_id,
-                    rule=violation.rule_id,
-                    message=violation.message,
-                )
-            session.emit(EventKind.REJECTED, None, reason="invariant", source=source)
-            return {"outcome": "rejected_invariant"}
-        remaining[unit.unit_id] = after
+    if _blocked_supersession(session, replaced):
+        session.emit(EventKind.REJECTED, None, reason="invariant", source=source)
+        return {"outcome": "rejected_invariant"}
     for unit in replaced:
         session.guard(
             unit,
@@ -315,6 +295,33 @@ def promote_unit(
         "demoted": demoted_ids,
         "evicted": evicted,
     }
+
+
+def _blocked_supersession(session: ContextSession, replaced: list[Unit]) -> bool:
+    """Check the supersessions in the order they will happen, each against the set the earlier ones
+    leave behind, before anything is written: a MUST rule rejects the whole proposal (True, with an
+    ``invariant_blocked`` event per violation)."""
+    remaining = dict(session.active)
+    for unit in replaced:
+        after = msgspec.structs.replace(unit, status=UnitStatus.SUPERSEDED)
+        violations = [
+            v
+            for v in check_change(
+                session.config.invariants, unit, after, Change.SUPERSEDE, remaining.values()
+            )
+            if v.strength is InvariantStrength.MUST
+        ]
+        if violations:
+            for violation in violations:
+                session.emit(
+                    EventKind.INVARIANT_BLOCKED,
+                    unit.unit_id,
+                    rule=violation.rule_id,
+                    message=violation.message,
+                )
+            return True
+        remaining[unit.unit_id] = after
+    return False
 
 
 def _one_below(authority: Authority) -> Authority:
