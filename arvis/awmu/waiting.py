@@ -28,6 +28,8 @@ from arvis.awmu.text import normalize
 
 __all__ = ["contested_marks", "decide", "settle_superseded", "waiting"]
 
+_PAGE = 1000
+
 
 def decide(
     session: ContextSession, item: ReviewItem, status: ReviewStatus, by: str, unit_id: str | None = None
@@ -60,31 +62,47 @@ def settle_superseded(session: ContextSession, superseded: list[str], successor:
     return decided
 
 
-def _reasons(repo: AwmuRepository, item: ReviewItem) -> list[str]:
-    """The reasons its ``queued`` event recorded (rules 3), else those of its verdicts."""
-    query = EventQuery(
-        context_id=item.context_id, after_seq=item.created_seq - 1, kinds=("queued",), limit=1000
-    )
-    for event in repo.events(query):
-        if event.seq != item.created_seq:
-            break
-        if event.detail.get("review_id") == item.review_id and "reasons" in event.detail:
-            return [str(reason) for reason in event.detail["reasons"]]
-    return sorted({str(verdict["reason"]) for verdict in item.verdicts if "reason" in verdict})
+def _recorded_reasons(repo: AwmuRepository, items: list[ReviewItem]) -> dict[str, list[str]]:
+    """Review id → the reasons its ``queued`` event recorded (rules 3), read in pages from the oldest
+    item's seq on."""
+    if not items:
+        return {}
+    wanted = {item.review_id for item in items}
+    found: dict[str, list[str]] = {}
+    after_seq, after_index = min(item.created_seq for item in items) - 1, None
+    while True:
+        query = EventQuery(
+            context_id=items[0].context_id,
+            after_seq=after_seq,
+            after_index=after_index,
+            kinds=("queued",),
+            limit=_PAGE,
+        )
+        page = repo.events(query)
+        for event in page:
+            review_id = event.detail.get("review_id")
+            if review_id in wanted and "reasons" in event.detail:
+                found[str(review_id)] = [str(reason) for reason in event.detail["reasons"]]
+        if len(page) < _PAGE:
+            return found
+        after_seq, after_index = page[-1].seq, page[-1].index
 
 
 def waiting(repo: AwmuRepository, context_id: str) -> list[dict[str, Any]]:
     """What waits for a decision, and why: each pending item's id, source, text, the units it contests
-    and its reasons, oldest first."""
+    and its reasons (those its ``queued`` event recorded, else its verdicts'), oldest first."""
+    items = repo.pending_reviews(context_id)
+    recorded = _recorded_reasons(repo, items)
     return [
         {
             "review_id": item.review_id,
             "source": item.source,
             "text": item.text,
             "contests": _contests(item),
-            "reasons": _reasons(repo, item),
+            "reasons": recorded.get(item.review_id)
+            or sorted({str(verdict["reason"]) for verdict in item.verdicts if "reason" in verdict}),
         }
-        for item in repo.pending_reviews(context_id)
+        for item in items
     ]
 
 
