@@ -25,6 +25,7 @@ from syscalls.context_access import (
     owned,
     require_closer,
     require_name,
+    require_operator,
     require_read,
     require_write,
     review_verdict,
@@ -225,7 +226,19 @@ def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
         principal=ctx.principal,
         measure=measure_for(ctx),
         utterance=args.utterance,
+        operator=_may_operate(ctx, args.context_id),
     )
+
+
+def _may_operate(ctx: CallContext, context_id: str) -> bool | None:
+    """Whether the principal operates the context, for a proposal (rules 3: an operator may revise), as
+    the kernel decides it in a format-2 journal, refusing nothing; None: the engine's ``operators``."""
+    if not owned(ctx):
+        return None
+    try:
+        return require_operator(ctx, context_id)
+    except KernelError:
+        return False
 
 
 def awmu_seed(ctx: CallContext, args: SeedArgs) -> dict[str, Any]:

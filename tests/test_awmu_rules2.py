@@ -97,6 +97,8 @@ def k() -> Iterator[Kernel]:
 
 def call(k: Kernel, name: str, args: dict[str, Any], principal: str | None = None) -> dict[str, Any]:
     chosen = principal or (OPERATOR if name == "create" else AGENT)
+    if name == "create":  # this module tests rules 2 (tests/test_awmu_rules3.py tests the latest)
+        args = {"rules": 2, **args}
     result = k.call(f"memory.awmu.{name}", {"context_id": CTX, **args}, principal=chosen)
     assert result.ok, result.to_dict()
     return msgspec.json.decode(msgspec.json.encode(result.value))
@@ -121,9 +123,9 @@ def test_create_names_its_rules_and_refuses_unknown_ones(k: Kernel) -> None:
     assert call(k, "create", {})["rules"] == 2
     old = k.call("memory.awmu.create", {"context_id": "old", "rules": 1}, principal=OPERATOR)
     assert old.ok and "rules" not in old.value
-    bad = k.call("memory.awmu.create", {"context_id": "new", "rules": 3}, principal=OPERATOR)
+    bad = k.call("memory.awmu.create", {"context_id": "new", "rules": 4}, principal=OPERATOR)
     assert bad.error is not None and bad.error.code == "awmu_invalid_config"
-    assert "rules 3" in bad.error.detail
+    assert "rules 4" in bad.error.detail
 
 
 def test_a_user_statement_that_conflicts_with_nothing_is_learned(k: Kernel) -> None:

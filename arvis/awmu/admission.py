@@ -10,11 +10,15 @@ polarity; semantic similarity links texts that share few words) → the tier tab
 - A restatement from a source the unit has not heard from corroborates it (the source is added).
 - The review queue is bounded: the oldest pending item expires when a new one would exceed it. It is
   decided by a canonizer (``memory.awmu.review``), or by corroboration where the tier table allows it.
+- Rules 3 (``arvis.awmu.revision``): a marked update supersedes the fact when its source may revise it,
+  a learned fact is defended against another source's claim, every resolution has a reason, and what a
+  supersession leaves contested is decided (``arvis.awmu.waiting``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -22,7 +26,15 @@ import msgspec
 from arvis.awmu.detection import DetectorRun, Readings, detect, paraphrase_of
 from arvis.awmu.engine import ContextSession
 from arvis.awmu.framing import framing_cues
-from arvis.awmu.model import Authority, EventKind, ReviewItem, ReviewStatus, Unit
+from arvis.awmu.model import (
+    AUTHORITY_ORDER,
+    Authority,
+    EventKind,
+    ReviewItem,
+    ReviewStatus,
+    Unit,
+    authority_rank,
+)
 from arvis.awmu.promotion import (
     Verdict,
     check_text,
@@ -36,10 +48,12 @@ from arvis.awmu.promotion import (
     trust_wire,
 )
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution, resolve_by_tier
+from arvis.awmu.revision import Asker, learned_claims, resolve_revision
 from arvis.awmu.ruleset import LEARNED_RANK, MAX_CONTEXT_STATEMENTS, MAX_PENDING_REVIEWS
 from arvis.awmu.text import normalize
 from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
 from arvis.awmu.utterance import statements
+from arvis.awmu.waiting import decide, settle_superseded
 
 __all__ = ["Measure", "approve_queued", "propose_by_content"]
 
@@ -55,9 +69,11 @@ def _conflicts(
     judged: dict[str, Conflict],
     readings: Readings,
     ranked: Sequence[Unit] | None = None,
+    source: str | None = None,
 ) -> list[Conflict]:
     """The callers' verdicts (``judged_conflicts``) and the detectors' findings, one per unit, by unit id.
-    A caller's "progression" cannot wave a conflict a detector found onto a trusted unit."""
+    A caller's "progression" cannot wave a conflict a detector found onto a trusted unit. ``source``
+    (rules 3): the proposal's, whose claims on another source's learned facts are conflicts too."""
     units = session.ranked() if ranked is None else ranked
     detected = {c.unit_id: c for c in detect(session.config, text, units, readings, claims=True)}
     kept = {
@@ -70,6 +86,9 @@ def _conflicts(
         )
     }
     found = [c for unit_id, c in detected.items() if unit_id not in kept]
+    if source is not None:  # rules 3: a learned fact is defended against another source's claim
+        taken = {*detected, *kept}
+        found += learned_claims(units, readings, taken, source).values()
     return sorted([*kept.values(), *found], key=lambda conflict: conflict.unit_id)
 
 
@@ -82,13 +101,26 @@ def _corroborate(session: ContextSession, unit: Unit, source: str, how: str) -> 
     return {"outcome": "duplicate", "duplicate_of": unit.unit_id, "match": how, "corroborated": added}
 
 
+Plan = list[tuple[Conflict, Unit, Resolution]]
+Judge = Callable[[Conflict, Unit], tuple[Resolution, str | None]]
+"""A conflict's resolution and, under rules 3, its reason."""
+
+
+def _judge(session: ContextSession, ceiling: Authority, asker: Asker, *, corroborated: bool) -> Judge:
+    """The table a proposal's conflicts are resolved by: rules 3's revision table, else rules 2's tiers."""
+    config = session.config
+    if session.rules >= 3:
+        return lambda c, unit: resolve_revision(config, c, unit, ceiling, asker, corroborated=corroborated)
+    return lambda c, unit: (resolve_by_tier(config, c, unit, ceiling, corroborated=corroborated), None)
+
+
 def _contested_message(
     session: ContextSession,
     text: str,
     utterance: str,
     ranked: list[Unit],
     measure: Measure,
-    ceiling: Authority,
+    judge: Judge,
 ) -> tuple[list[tuple[Conflict, Unit, Resolution]], list[DetectorRun]]:
     """The trusted units the message's other statements contest (those the tier table would keep or queue
     against): a statement sent with an attack on a trusted fact is not admitted on the same word."""
@@ -102,7 +134,7 @@ def _contested_message(
         runs.append(readings.semantic)
         for found in detect(session.config, sentence, ranked, readings, claims=True):
             unit = session.active[found.unit_id]
-            verdict = resolve_by_tier(session.config, found, unit, ceiling, corroborated=False)
+            verdict, _ = judge(found, unit)
             if verdict not in (Resolution.KEEP_EXISTING, Resolution.QUEUE) or found.unit_id in contested:
                 continue
             evidence = {**(found.evidence or {}), "slot": "context", "sentence": index, "by": found.detector}
@@ -114,7 +146,7 @@ def _contested_message(
     return [contested[unit_id] for unit_id in sorted(contested)], runs
 
 
-def _verdict_wire(conflict: Conflict) -> dict[str, Any]:
+def _verdict_wire(conflict: Conflict, reason: str | None = None) -> dict[str, Any]:
     wire: dict[str, Any] = {
         "unit_id": conflict.unit_id,
         "type": conflict.type.value,
@@ -123,47 +155,75 @@ def _verdict_wire(conflict: Conflict) -> dict[str, Any]:
     }
     if conflict.evidence is not None and "slot" in conflict.evidence:
         wire["slot"] = conflict.evidence["slot"]
+    if reason is not None:
+        wire["reason"] = reason
     return wire
 
 
-def _decide(
-    session: ContextSession, item: ReviewItem, status: ReviewStatus, by: str, unit_id: str | None = None
-) -> None:
-    """A queued item decided by the rules themselves (``by``), recorded with its event."""
-    decided = msgspec.structs.replace(item, status=status, decided_seq=session.seq, decided_by=by)
-    if unit_id is not None:
-        decided = msgspec.structs.replace(decided, unit_id=unit_id)
-    session.repo.put_review(decided)
-    session.emit(EventKind.REVIEW_DECIDED, unit_id, review_id=item.review_id, status=status.value)
+@dataclass(frozen=True)
+class _Proposal:
+    """A proposal past the gates: what it says, from whom, its trust, and the queue it may join."""
+
+    text: str
+    source: str
+    confidence: float
+    trust: TrustAssessment
+    pending: list[ReviewItem]
+    copies: list[ReviewItem]  # pending items of the same normal form
 
 
 def _queue(
     session: ContextSession,
-    *,
-    text: str,
-    source: str,
-    confidence: float,
-    trust: TrustAssessment,
-    conflicts: list[Conflict],
-    pending: list[ReviewItem],
+    proposal: _Proposal,
+    verdicts: tuple[dict[str, Any], ...],
+    reasons: list[str] | None,
 ) -> dict[str, Any]:
-    """Queue a proposal for a decision; the oldest ``pending`` item expires when the queue is full."""
+    """Queue a proposal for a decision; the oldest pending item expires when the queue is full.
+    ``reasons`` (rules 3) are recorded with its ``queued`` event and returned."""
     expired = []
-    overflow = len(pending) + 1 - MAX_PENDING_REVIEWS
-    for item in sorted(pending, key=lambda item: (item.created_seq, item.review_id))[: max(overflow, 0)]:
-        _decide(session, item, ReviewStatus.EXPIRED, "rules:queue-bound")
+    overflow = len(proposal.pending) + 1 - MAX_PENDING_REVIEWS
+    oldest = sorted(proposal.pending, key=lambda item: (item.created_seq, item.review_id))
+    for item in oldest[: max(overflow, 0)]:
+        decide(session, item, ReviewStatus.EXPIRED, "rules:queue-bound")
         expired.append(item.review_id)
+    trust = proposal.trust
     item = review_item(
         session,
-        text=text,
-        source=source,
-        confidence=confidence,
+        text=proposal.text,
+        source=proposal.source,
+        confidence=proposal.confidence,
         trust=trust,
-        verdicts=tuple(_verdict_wire(conflict) for conflict in conflicts),
+        verdicts=verdicts,
     )
     session.repo.put_review(item)
-    session.emit(EventKind.QUEUED, None, review_id=item.review_id, source=source, score=trust.score)
-    return {"outcome": "queued_for_review", "review_id": item.review_id, "expired": expired}
+    why = {} if reasons is None else {"reasons": reasons}
+    session.emit(
+        EventKind.QUEUED, None, review_id=item.review_id, source=proposal.source, score=trust.score, **why
+    )
+    return {"outcome": "queued_for_review", "review_id": item.review_id, "expired": expired, **why}
+
+
+def _unit_of(wire: dict[str, Any]) -> str:
+    return str(wire["unit_id"])
+
+
+def _reasoned(result: list[dict[str, Any]], reasons: list[str | None]) -> list[dict[str, Any]]:
+    """Conflict wires with their reasons (rules 3; rules 2 wires have none)."""
+    return [
+        wire if reason is None else {**wire, "reason": reason}
+        for wire, reason in zip(result, reasons, strict=True)
+    ]
+
+
+def _inherited(plan: Plan, reasons: list[str | None]) -> Authority:
+    """Rules 3: the authority a successor takes: that of the facts it supersedes as their establishing
+    source's or an operator's update (never above RELIABLE), else PROVISIONAL."""
+    kept = [
+        authority_rank(unit.authority)
+        for (_, unit, resolution), reason in zip(plan, reasons, strict=True)
+        if resolution is Resolution.REPLACE and reason in ("source", "operator")
+    ]
+    return AUTHORITY_ORDER[min(max(kept, default=0), authority_rank(Authority.RELIABLE))]
 
 
 def propose_by_content(
@@ -180,8 +240,6 @@ def propose_by_content(
     whose message contests a trusted unit elsewhere is queued with it (its other sentences are read by
     the same detectors, each semantic run recorded with ``of: context``)."""
     check_text(text)
-    config = session.config
-    admit_all = config.admission == "all"
     refused = refuse_low_confidence(session, confidence=confidence, source=source)
     if refused is not None:
         return refused
@@ -195,28 +253,66 @@ def propose_by_content(
     paraphrased = paraphrase_of(text, ranked, readings)
     if paraphrased is not None:
         return {**_corroborate(session, paraphrased, source, "meaning"), **detectors}
-    conflicts = _conflicts(session, text, judged, readings, ranked)
+    conflicts = _conflicts(session, text, judged, readings, ranked, source if session.rules >= 3 else None)
     key = normalize(text)
     pending = session.repo.pending_reviews(session.context_id)
-    queued_copies = [item for item in pending if normalize(item.text) == key]
-    sources = len({item.source for item in queued_copies} | {source})
+    copies = [item for item in pending if normalize(item.text) == key]
+    sources = len({item.source for item in copies} | {source})
     trust = assess_trust(
-        config, text=text, source=source, confidence=confidence, active=ranked, corroborating_sources=sources
+        session.config,
+        text=text,
+        source=source,
+        confidence=confidence,
+        active=ranked,
+        corroborating_sources=sources,
     )
-    corroborated = sources >= 2
-    plan = [
-        (
-            c,
-            session.active[c.unit_id],
-            resolve_by_tier(config, c, session.active[c.unit_id], trust.ceiling, corroborated=corroborated),
-        )
-        for c in conflicts
-    ]
+    asker = Asker(source, session.is_operator())
+    judge = _judge(session, trust.ceiling, asker, corroborated=sources >= 2)
+    judged_plan = [(c, session.active[c.unit_id], *judge(c, session.active[c.unit_id])) for c in conflicts]
+    plan: Plan = [(c, unit, resolution) for c, unit, resolution, _ in judged_plan]
+    reasons: list[str | None] = [reason for *_, reason in judged_plan]
+    wires = [_verdict_wire(c, reason) for c, reason in zip(conflicts, reasons, strict=True)]
     if utterance and not {Resolution.KEEP_EXISTING, Resolution.QUEUE} & {r for _, _, r in plan}:
-        contested, runs = _contested_message(session, text, utterance, ranked, measure, trust.ceiling)
-        found = {c.unit_id for c in conflicts}
-        plan += [item for item in contested if item[0].unit_id not in found]
+        plain = _judge(session, trust.ceiling, asker, corroborated=False)
+        contested, runs = _contested_message(session, text, utterance, ranked, measure, plain)
         detectors["detectors"] += [{**run.wire(), "of": "context"} for run in runs]
+        wires = _add_contested(session, contested, plan, reasons, wires)
+    proposal = _Proposal(text, source, confidence, trust, pending, copies)
+    conflict_wires = _reasoned(conflict_wire(plan), reasons)
+    result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wires, **detectors}
+    return _settle(session, proposal, plan, reasons, tuple(wires), result, utterance)
+
+
+def _add_contested(
+    session: ContextSession,
+    contested: Plan,
+    plan: Plan,
+    reasons: list[str | None],
+    verdicts: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Join the units the message contests to ``plan`` (and ``reasons``, in place); the verdicts the
+    proposal is queued with: under rules 3 those too, under rules 2 only its own conflicts."""
+    found = {conflict.unit_id for conflict, _, _ in plan}
+    added = [item for item in contested if item[0].unit_id not in found]
+    plan += added
+    if session.rules < 3:
+        reasons += [None for _ in added]
+        return verdicts
+    reasons += ["context" for _ in added]
+    return sorted([*verdicts, *(_verdict_wire(c, "context") for c, _, _ in added)], key=_unit_of)
+
+
+def _settle(
+    session: ContextSession,
+    proposal: _Proposal,
+    plan: Plan,
+    reasons: list[str | None],
+    verdicts: tuple[dict[str, Any], ...],
+    result: dict[str, Any],
+    utterance: str,
+) -> dict[str, Any]:
+    """Record the conflicts, then reject, queue or admit the proposal as its plan says."""
+    source = proposal.source
     for conflict, unit, resolution in plan:
         session.emit(
             EventKind.CONFLICT,
@@ -226,47 +322,61 @@ def propose_by_content(
             source=source,
             detector=conflict.detector,
         )
-    result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wire(plan), **detectors}
     resolutions = {resolution for _, _, resolution in plan}
-    framing = framing_cues(f"{text}\n{utterance}")
+    framing = framing_cues(f"{proposal.text}\n{utterance}")
     if framing:
         result["framing"] = framing
     if Resolution.KEEP_EXISTING in resolutions:
         session.emit(EventKind.REJECTED, None, reason="conflict", source=source)
         return {"outcome": "rejected_conflict", **result}
     if Resolution.QUEUE in resolutions or framing:
-        queued = _queue(
-            session,
-            text=text,
-            source=source,
-            confidence=confidence,
-            trust=trust,
-            conflicts=conflicts,
-            pending=pending,
-        )
-        return {**queued, **result}
-    zone = Zone.AUTO_PROMOTE if admit_all else trust.zone
+        why = None
+        if session.rules >= 3:
+            waits = {
+                str(r)
+                for (_, _, resolution), r in zip(plan, reasons, strict=True)
+                if resolution is Resolution.QUEUE
+            }
+            why = sorted(waits | ({"framing"} if framing else set()))
+        return {**_queue(session, proposal, verdicts, why), **result}
+    return {**result, **_enter(session, proposal, plan, reasons)}
+
+
+def _enter(
+    session: ContextSession, proposal: _Proposal, plan: Plan, reasons: list[str | None]
+) -> dict[str, Any]:
+    """The proposal enters whatever its trust zone, at the rank its zone earns, with its replacements
+    applied; under rules 3 what it superseded leaves the queue items that contested it decided."""
+    zone = Zone.AUTO_PROMOTE if session.config.admission == "all" else proposal.trust.zone
     rank = None if zone is Zone.AUTO_PROMOTE else LEARNED_RANK if zone is Zone.REVIEW else _ARCHIVE_RANK
+    authority = _inherited(plan, reasons) if session.rules >= 3 else Authority.PROVISIONAL
     promoted = promote_unit(
-        session, text=text, source=source, confidence=confidence, trust=trust, plan=plan, rank=rank
+        session,
+        text=proposal.text,
+        source=proposal.source,
+        confidence=proposal.confidence,
+        trust=proposal.trust,
+        plan=plan,
+        rank=rank,
+        authority=authority,
     )
     if promoted.get("outcome") == "promoted":
-        _settle_corroborated(session, queued_copies, promoted)
-    return {**result, **promoted}
-
-
-def _settle_corroborated(session: ContextSession, queued: list[ReviewItem], promoted: dict[str, Any]) -> None:
-    """The queued copies of a statement that has now entered are decided by its entry: approved, with
-    the unit they became, so that they neither fill the queue nor come back as duplicates."""
-    for item in queued:
-        _decide(session, item, ReviewStatus.APPROVED, "rules:corroborated", promoted["unit_id"])
+        for (_, unit, resolution), reason in zip(plan, reasons, strict=True):
+            if resolution is Resolution.COEXIST and reason == "claim":  # rules 3: a learned fact disputed
+                session.dispute(unit.unit_id, promoted["unit_id"], reason)
+        for item in proposal.copies:
+            decide(session, item, ReviewStatus.APPROVED, "rules:corroborated", promoted["unit_id"])
+        if session.rules >= 3 and promoted["superseded"]:
+            promoted["settled"] = settle_superseded(session, promoted["superseded"], promoted["unit"])
+    return promoted
 
 
 def approve_queued(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
     """A canonizer approved a queued proposal: it displaces what it conflicts with (detected again
     against today's units, by value and polarity, and the detectors' findings queued with it), except a
     CANON or pinned unit, which only an explicit archive removes. A claim on a trusted subject that no
-    detector confirmed displaces nothing: the approved statement joins the unit."""
+    detector confirmed displaces nothing: the approved statement joins the unit. Under rules 3 the
+    queue items that contested what it superseded are decided."""
     verdicts = queued_verdicts(session, item, skip_slots=("subject", "context"))  # claims: nothing
     conflicts = _conflicts(session, item.text, judged_conflicts(session, verdicts), Readings())
     plan = []
@@ -280,4 +390,7 @@ def approve_queued(session: ContextSession, item: ReviewItem) -> dict[str, Any]:
             resolution = Resolution.REPLACE
         plan.append((conflict, unit, resolution))
         session.emit(EventKind.CONFLICT, unit.unit_id, type=conflict.type.value, resolution=resolution.value)
-    return settle_approved(session, item, plan)
+    settled = settle_approved(session, item, plan)
+    if session.rules >= 3 and settled.get("outcome") == "promoted" and settled["superseded"]:
+        settled["settled"] = settle_superseded(session, settled["superseded"], settled["unit"])
+    return settled

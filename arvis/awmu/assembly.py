@@ -2,11 +2,13 @@
 
 Groups in order CANON, RELIABLE, UNRELIABLE, PROVISIONAL; within a group by rank descending, then
 unit id; lines numbered from 1 in each group. Over the token budget, PROVISIONAL units go first, then
-UNRELIABLE, then RELIABLE, lowest rank first; CANON units are never dropped.
+UNRELIABLE, then RELIABLE, lowest rank first; CANON units are never dropped. Under rules 3 a unit a
+pending statement contests says so on its line, with the statement's queue id and reasons (never its text).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from arvis.awmu.model import Authority, Unit
@@ -36,7 +38,18 @@ def estimate_tokens(text: str, chars_per_token: int) -> int:
     return -(-len(text) // chars_per_token)
 
 
-def _render(units: list[Unit]) -> str:
+_SHOWN_MARKS = 3
+
+
+def _contested(marks: Sequence[str]) -> str:
+    """The note on a contested unit's line: the first pending statements that contest it, and how many
+    more."""
+    shown = "; ".join(marks[:_SHOWN_MARKS])
+    more = f"; {len(marks) - _SHOWN_MARKS} more" if len(marks) > _SHOWN_MARKS else ""
+    return f" [contested: {shown}{more}]"
+
+
+def _render(units: list[Unit], marks: Mapping[str, Sequence[str]]) -> str:
     if not units:
         return ""
     lines = [HEADER]
@@ -46,7 +59,10 @@ def _render(units: list[Unit]) -> str:
             continue
         lines.append(wording)
         for number, unit in enumerate(group, start=1):
-            lines.append(f"{number}. {unit.text} (activation score: {unit.rank})")
+            line = f"{number}. {unit.text} (activation score: {unit.rank})"
+            if unit.unit_id in marks:
+                line += _contested(marks[unit.unit_id])
+            lines.append(line)
     return "\n".join(lines)
 
 
@@ -54,11 +70,19 @@ def _ordered(units: list[Unit]) -> list[Unit]:
     return sorted(units, key=lambda unit: (-unit.rank, unit.created_seq, unit.unit_id))
 
 
-def assemble(active: list[Unit], *, token_budget: int, chars_per_token: int) -> AssembledBlock:
-    """``token_budget`` 0 means unlimited."""
+def assemble(
+    active: list[Unit],
+    *,
+    token_budget: int,
+    chars_per_token: int,
+    marks: Mapping[str, Sequence[str]] | None = None,
+) -> AssembledBlock:
+    """``token_budget`` 0 means unlimited. ``marks`` (rules 3): unit id → the pending statements that
+    contest it, shown on its line (``arvis.awmu.waiting.contested_marks``)."""
+    marks = marks or {}
     kept = _ordered(active)
     dropped: list[str] = []
-    text = _render(kept)
+    text = _render(kept, marks)
     if token_budget > 0:
         for authority in _DROP_ORDER:
             while estimate_tokens(text, chars_per_token) > token_budget:
@@ -68,7 +92,7 @@ def assemble(active: list[Unit], *, token_budget: int, chars_per_token: int) -> 
                 victim = candidates[-1]  # lowest rank (then highest id) of the group
                 kept.remove(victim)
                 dropped.append(victim.unit_id)
-                text = _render(kept)
+                text = _render(kept, marks)
     tokens = estimate_tokens(text, chars_per_token)
     return AssembledBlock(
         text=text,

@@ -34,6 +34,8 @@ from arvis.awmu.values import values_of
 __all__ = ["ContextSession", "unit_wire"]
 
 MAX_TEXT = 2_000
+MAX_DISPUTES = 100
+"""Disputes (rules 3) one context keeps between active units."""
 MAX_UNITS_PER_CONTEXT = 100_000
 """Units one context may ever hold, archived, superseded and evicted ones included."""
 
@@ -323,6 +325,17 @@ class ContextSession:
         )
         return stored
 
+    def dispute(self, unit_id: str, by: str, reason: str) -> None:
+        """Rules 3: record that ``by`` disputes ``unit_id`` while both stand; disputes of units no longer
+        active are dropped, and at most ``MAX_DISPUTES`` are kept (the oldest go first)."""
+        kept = [d for d in self.context.disputes if d[0] in self.active and d[1] in self.active]
+        kept.append((unit_id, by, reason))
+        self.context = msgspec.structs.replace(self.context, disputes=tuple(kept[-MAX_DISPUTES:]))
+
+    def disputes(self) -> list[tuple[str, str, str]]:
+        """The recorded disputes whose two units are both active."""
+        return [d for d in self.context.disputes if d[0] in self.active and d[1] in self.active]
+
     def write_back(self, *, advance_turn: bool = False) -> ContextRecord:
         """Write the context back: the turn counter and the pressure window with this call's counts."""
         turn = self.context.turn + (1 if advance_turn else 0)
@@ -355,15 +368,17 @@ class ContextSession:
     def can_canonize(self) -> bool:
         return any(fnmatchcase(self.principal, pattern) for pattern in self.config.canonizers)
 
+    def is_operator(self) -> bool:
+        """Whether the principal operates this context: as the caller decided it (``operator``), else by
+        the context's ``operators`` patterns."""
+        if self.operator is not None:
+            return self.operator
+        return any(fnmatchcase(self.principal, pattern) for pattern in self.config.operators)
+
     def require_operator(self, action: str) -> None:
         """Seeding, pinning and explicit archiving bypass the gates: only the context's operators may
         (or, where the caller decided it, ``operator``)."""
-        allowed = (
-            self.operator
-            if self.operator is not None
-            else any(fnmatchcase(self.principal, pattern) for pattern in self.config.operators)
-        )
-        if not allowed:
+        if not self.is_operator():
             raise AwmuRuleError(
                 AwmuErrorCode.NOT_AUTHORIZED, f"principal '{self.principal}' may not {action} in this context"
             )

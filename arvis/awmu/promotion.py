@@ -245,13 +245,62 @@ def promote_unit(
     trust: TrustAssessment,
     plan: list[tuple[Conflict, Unit, Resolution]],
     rank: int | None = None,
+    authority: Authority = Authority.PROVISIONAL,
 ) -> dict[str, Any]:
-    """Apply the resolutions and add the unit, evicting within the budget. Everything is checked first."""
+    """Apply the resolutions and add the unit, evicting within the budget. Everything is checked first.
+    ``authority`` (rules 3): the successor's, when it is its predecessor's own update; its ceiling is
+    then at least that. Under rules 3 a superseded unit's event names its successor's id, seq and
+    source."""
     new_id = f"u{session.seq}-0"
     replaced = [unit for _, unit, resolution in plan if resolution is Resolution.REPLACE]
     demoted = [unit for _, unit, resolution in plan if resolution is Resolution.DEMOTE_EXISTING]
-    # check the supersessions in the order they will happen, each against the set the earlier ones
-    # leave behind, before anything is written: a MUST rule rejects the whole proposal
+    if _blocked_supersession(session, replaced):
+        session.emit(EventKind.REJECTED, None, reason="invariant", source=source)
+        return {"outcome": "rejected_invariant"}
+    for unit in replaced:
+        session.guard(
+            unit,
+            msgspec.structs.replace(unit, status=UnitStatus.SUPERSEDED),
+            Change.SUPERSEDE,
+            explicit=False,
+        )
+        provenance = {"successor_seq": session.seq, "successor_source": source} if session.rules >= 3 else {}
+        session.leave(unit, UnitStatus.SUPERSEDED, EventKind.SUPERSEDED, superseded_by=new_id, **provenance)
+    demoted_ids = []
+    for unit in demoted:
+        current = session.active[unit.unit_id]
+        lower = msgspec.structs.replace(current, authority=_one_below(current.authority))
+        if session.guard(current, lower, Change.DEMOTE, explicit=False):
+            session.demote_one(current, "conflict", by=new_id)
+            demoted_ids.append(unit.unit_id)
+    evicted = session.make_room(1)
+    unit = session.new_unit(
+        index=0,
+        text=text,
+        authority=authority,
+        ceiling=max(trust.ceiling, authority, key=authority_rank),
+        rank=rank,
+        pinned=False,
+        confidence=confidence,
+        trust_score=trust.score,
+        trust_signals=trust.signals,
+        source=source,
+        supersedes=tuple(unit.unit_id for unit in replaced),
+    )
+    return {
+        "outcome": "promoted",
+        "unit_id": unit.unit_id,
+        "unit": unit_wire(unit),
+        "superseded": [unit.unit_id for unit in replaced],
+        "demoted": demoted_ids,
+        "evicted": evicted,
+    }
+
+
+def _blocked_supersession(session: ContextSession, replaced: list[Unit]) -> bool:
+    """Check the supersessions in the order they will happen, each against the set the earlier ones
+    leave behind, before anything is written: a MUST rule rejects the whole proposal (True, with an
+    ``invariant_blocked`` event per violation)."""
     remaining = dict(session.active)
     for unit in replaced:
         after = msgspec.structs.replace(unit, status=UnitStatus.SUPERSEDED)
@@ -270,46 +319,9 @@ def promote_unit(
                     rule=violation.rule_id,
                     message=violation.message,
                 )
-            session.emit(EventKind.REJECTED, None, reason="invariant", source=source)
-            return {"outcome": "rejected_invariant"}
+            return True
         remaining[unit.unit_id] = after
-    for unit in replaced:
-        session.guard(
-            unit,
-            msgspec.structs.replace(unit, status=UnitStatus.SUPERSEDED),
-            Change.SUPERSEDE,
-            explicit=False,
-        )
-        session.leave(unit, UnitStatus.SUPERSEDED, EventKind.SUPERSEDED, superseded_by=new_id)
-    demoted_ids = []
-    for unit in demoted:
-        current = session.active[unit.unit_id]
-        lower = msgspec.structs.replace(current, authority=_one_below(current.authority))
-        if session.guard(current, lower, Change.DEMOTE, explicit=False):
-            session.demote_one(current, "conflict", by=new_id)
-            demoted_ids.append(unit.unit_id)
-    evicted = session.make_room(1)
-    unit = session.new_unit(
-        index=0,
-        text=text,
-        authority=Authority.PROVISIONAL,
-        ceiling=trust.ceiling,
-        rank=rank,
-        pinned=False,
-        confidence=confidence,
-        trust_score=trust.score,
-        trust_signals=trust.signals,
-        source=source,
-        supersedes=tuple(unit.unit_id for unit in replaced),
-    )
-    return {
-        "outcome": "promoted",
-        "unit_id": unit.unit_id,
-        "unit": unit_wire(unit),
-        "superseded": [unit.unit_id for unit in replaced],
-        "demoted": demoted_ids,
-        "evicted": evicted,
-    }
+    return False
 
 
 def _one_below(authority: Authority) -> Authority:

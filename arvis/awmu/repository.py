@@ -38,6 +38,11 @@ class ContextRecord(msgspec.Struct, frozen=True, kw_only=True):
     closed: Closure | None = None
     """Set by ``memory.awmu.close``, for good; None is not written out, so the stored form of an open
     context is byte for byte what earlier releases wrote."""
+    disputes: tuple[tuple[str, str, str], ...] = ()
+    """Rules 3: ``(unit, by, reason)`` for each learned unit that a later unit of another source disputes
+    while both stand (a claim by meaning that no detector confirmed), shown on both lines of the block;
+    empty is not written out, so the stored form of a context without any is what earlier releases
+    wrote."""
 
     def wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = msgspec.to_builtins(self)
@@ -45,6 +50,8 @@ class ContextRecord(msgspec.Struct, frozen=True, kw_only=True):
             del wire["rules"]
         if self.closed is None:
             del wire["closed"]
+        if not self.disputes:
+            del wire["disputes"]
         return wire
 
 

@@ -10,6 +10,15 @@ trust alone; per-turn decay demotes and archives; a contradiction is resolved by
 Rules 2 (working memory that reads meaning): detectors by meaning (value, and semantic when an encoder
 is bound); admission by content whatever the channel; decay lowers rank within the unit's authority band
 and never archives; tiers decide what a contradiction may displace; the review queue is bounded.
+
+Rules 3 (revision follows provenance, ``arvis.awmu.revision``): a marked update supersedes the fact it
+updates when its source may revise that fact (the source that established it, an operator, or a source
+whose configured source authority reaches :data:`REVISE_SOURCE_AUTHORITY` for the fact's authority); the
+old unit retires with its successor's id, seq and source, and an update by the establishing source or an
+operator keeps the fact's authority. A learned fact is defended against another source's claim on its
+subject. Every queued statement carries its reason, the queue is decided by declared rules (an independent
+source's corroboration, the supersession of what it contests, an operator's review), and the block and the
+listing show what waits and why.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ __all__ = [
     "MAX_PENDING_REVIEWS",
     "MENTION_SIMILARITY",
     "RECORDED_SIMILARITY_FLOOR",
+    "REVISE_SOURCE_AUTHORITY",
     "RULES_FIRST",
     "RULES_LATEST",
     "SUBJECT_SIMILARITY",
@@ -30,8 +40,8 @@ __all__ = [
 ]
 
 RULES_FIRST = 1
-RULES_LATEST = 2
-SUPPORTED_RULES = (1, 2)
+RULES_LATEST = 3
+SUPPORTED_RULES = (1, 2, 3)
 
 # Thresholds measured on all-MiniLM-L6-v2 (bench/SEMANTIC_MODELS.md: a fact against a turn about it, median
 # 0.575; against another fact of the same scenario, median 0.182; a restatement, median 0.86).
@@ -65,3 +75,11 @@ MAX_MENTION_SENTENCES = 64
 
 MAX_PENDING_REVIEWS = 50
 """Queued proposals one context may hold; the oldest expires when a new one would exceed it."""
+
+REVISE_SOURCE_AUTHORITY = {"PROVISIONAL": 0.8, "UNRELIABLE": 0.8, "RELIABLE": 0.8}
+"""Rules 3: the least source authority (the context's ``source_authorities``, else its
+``default_source_authority``) with which a source may revise a fact of this authority that another source
+established: that of the RELIABLE trust ceiling (``arvis.awmu.trust.ceiling_for``), so a source the
+context names as trusted (by default ``system`` and ``dm``) revises, and one it does not know (0.5) or
+distrusts (``player``, 0.3) revises only what it established. CANON and pinned facts are revised by no
+statement."""

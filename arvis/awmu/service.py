@@ -19,6 +19,7 @@ from arvis.awmu.model import Authority, CanonRequest, EventKind, ReviewItem, Tie
 from arvis.awmu.promotion import Verdict, propose, seed
 from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST, SUPPORTED_RULES
+from arvis.awmu.waiting import contested_marks, waiting
 
 __all__ = ["UnitFilter", "WorkingMemoryService"]
 
@@ -90,10 +91,13 @@ class WorkingMemoryService:
         principal: str,
         measure: Measure = _UNMEASURED,
         utterance: str = "",
+        operator: bool | None = None,
     ) -> dict[str, Any]:
         """``measure``: the semantic detector (rules 2); without it, value and lexical detectors only.
-        ``utterance``: the message the statement was taken from (rules 2)."""
-        session = self._open(repo, context_id, seq, principal)
+        ``utterance``: the message the statement was taken from (rules 2). ``operator``: whether the
+        principal operates the context, as the kernel decided it (format 2; rules 3 lets an operator
+        revise); None: the context's ``operators`` patterns decide."""
+        session = self._open(repo, context_id, seq, principal, operator)
         if session.rules >= 2:
             result = propose_by_content(
                 session,
@@ -265,6 +269,8 @@ class WorkingMemoryService:
             "review_queue": [msgspec.to_builtins(item) for item in repo.pending_reviews(context_id)],
             "canon_requests": [msgspec.to_builtins(item) for item in repo.pending_canon_requests(context_id)],
         }
+        if session.rules >= 3:
+            listed["waiting"] = waiting(repo, context_id)
         if session.context.closed is not None:
             listed["closed"] = msgspec.to_builtins(session.context.closed)
         return listed
@@ -283,10 +289,14 @@ class WorkingMemoryService:
     ) -> dict[str, Any]:
         """The block a model is given: refused for a closed context, which holds nothing in force."""
         session = self._open(repo, context_id, seq, "")
+        pending = waiting(repo, context_id) if session.rules >= 3 else None
         block = assemble(
-            session.ranked(), token_budget=token_budget, chars_per_token=session.config.chars_per_token
+            session.ranked(),
+            token_budget=token_budget,
+            chars_per_token=session.config.chars_per_token,
+            marks=None if pending is None else contested_marks(pending, session.disputes()),
         )
-        return {
+        assembled = {
             "context_id": context_id,
             "turn": session.context.turn,
             "text": block.text,
@@ -296,6 +306,11 @@ class WorkingMemoryService:
             "token_budget": token_budget,
             "over_budget": block.over_budget,
         }
+        if pending is not None:
+            assembled["waiting"] = [
+                {key: item[key] for key in ("review_id", "source", "contests", "reasons")} for item in pending
+            ]
+        return assembled
 
     def events(self, repo: AwmuRepository, *, query: EventQuery, seq: int) -> dict[str, Any]:
         self._read(repo, query.context_id, seq)
