@@ -68,7 +68,7 @@ from kernel.dispatcher import Kernel
 from kernel.errors import ErrorCode
 from kernel.graph_checkpoints import EMPTY_VALUE
 from kernel.protocols import StorageError
-from syscalls.graph import MAX_LIST
+from syscalls.graph_args import MAX_LIST
 from syscalls.graph_store import MAX_SEARCH
 
 __all__ = [

@@ -15,6 +15,7 @@ from arvis.canonical import canonical_bytes_of_own, format_time, parse_time
 from arvis.changes import Decision
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
+from kernel.access import AccessRules
 from kernel.arguments import (
     MAX_NAME_LENGTH,
     MAX_PRINCIPAL_LENGTH,
@@ -129,7 +130,13 @@ class Kernel:
         self.services = services
         self.store = store
         self.clock = clock
-        self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
+        bounded = self.access_rules < AccessRules.THREAD_IDS
+        self._decoders = {
+            name: msgspec.json.Decoder(
+                spec.bounded_request_type if bounded and spec.bounded_request_type else spec.request_type
+            )
+            for name, spec in table.items()
+        }
         self._lock = threading.RLock()
         """One execution at a time per kernel: threads sharing a kernel take turns (the journal is one
         chain, appended in one order anyway), so its connection is never used by two at once."""
