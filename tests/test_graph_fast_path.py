@@ -207,7 +207,7 @@ class Compared:
 
 @contextmanager
 def compared_kernel(target: str) -> Iterator[tuple[Kernel, Compared]]:
-    kernel = open_kernel(target, clock=ManualClock(T0))
+    kernel = open_kernel(target, clock=ManualClock(T0), create=True)
     compared = Compared()
     kernel.table = compared.table
     try:
