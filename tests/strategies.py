@@ -84,7 +84,7 @@ def iso(moment: datetime) -> str:
 def fresh_kernel(clock: ManualClock | None = None, **kwargs: Any) -> Iterator[Kernel]:
     """An in-memory kernel (default clock: T0, not moving), closed on exit."""
     kwargs.setdefault("identity", VOUCHED)
-    kernel = open_kernel(":memory:", clock=clock or ManualClock(T0), **kwargs, create=True)
+    kernel = open_kernel(":memory:", clock=clock or ManualClock(T0), **kwargs)
     try:
         yield kernel
     finally:

@@ -80,7 +80,9 @@ def test_only_the_journals_key_makes_an_administrator(tmp_path: Path) -> None:
     finally:
         kernel.close()
     assert _verifier(tmp_path / "j.db") == admin_verifier(key)
-    reopened = open_kernel(str(tmp_path / "j.db"), admin_key=foreign, create=True)  # an existing journal keeps its own
+    reopened = open_kernel(
+        str(tmp_path / "j.db"), admin_key=foreign, create=True
+    )  # an existing journal keeps its own
     try:
         assert _refused(
             reopened.call("access.list", LIST, principal=OPERATOR, credential=admin_credential(foreign))

@@ -77,7 +77,7 @@ class WorkingMemoryMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
-        self.k = open_kernel(":memory:", clock=clock, identity=VOUCHED, create=True)
+        self.k = open_kernel(":memory:", clock=clock, identity=VOUCHED)
         self.budget = 0
         self.listing: dict[str, Any] = {}
         self.units: dict[str, dict[str, Any]] = {}

@@ -39,7 +39,8 @@ def k() -> Iterator[Kernel]:
     kernel = open_kernel(
         ":memory:",
         clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
-        identity=VOUCHED, create=True,
+        identity=VOUCHED,
+        create=True,
     )
     try:
         for capability in ("read", "write"):

@@ -57,7 +57,7 @@ def _points(function: Callable[..., Any]) -> list[tuple[int, int]]:
 
 
 def _interrupted_once(code: CodeType, offset: int, last_group: int) -> tuple[bool, dict[str, Any]] | None:
-    kernel = open_kernel(":memory:", clock=ManualClock(T0, step=timedelta(seconds=1)), create=True)
+    kernel = open_kernel(":memory:", clock=ManualClock(T0, step=timedelta(seconds=1)))
     kernel._last_group = last_group
     hit: list[int] = []
 

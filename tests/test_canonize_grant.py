@@ -8,7 +8,7 @@ from kernel.boot import open_kernel
 
 
 def test_a_canonize_grant_allows_review_in_its_context_only() -> None:
-    kernel = open_kernel(":memory:", identity=VOUCHED, create=True)
+    kernel = open_kernel(":memory:", identity=VOUCHED)
     try:
         for context in ("c1", "c2"):
             kernel.call("memory.awmu.create", {"context_id": context}, principal="operator:o")

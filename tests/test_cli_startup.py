@@ -174,7 +174,8 @@ def _kernel(loader: _CountingLoader | None) -> Kernel:
             working_memory_service=services.working_memory_service,
             semantic_loader=loader,
         ),
-        identity=VOUCHED, create=True,
+        identity=VOUCHED,
+        create=True,
     )
 
 
@@ -271,7 +272,8 @@ def test_the_encoder_is_loaded_before_the_write_lock_is_taken(tmp_path: Path, ba
             working_memory_service=services.working_memory_service,
             semantic_loader=probe,
         ),
-        identity=VOUCHED, create=True,
+        identity=VOUCHED,
+        create=True,
     )
     calls: list[tuple[object, object, object]] = [
         ("memory.get", {"user_id": "u1", "key": "language"}, "user:u1"),
@@ -296,7 +298,7 @@ def test_open_kernel_binds_the_encoder_without_loading_it() -> None:
     script = (
         "import sys\n"
         "from kernel.boot import open_kernel\n"
-        "kernel = open_kernel(':memory:', create=True)\n"
+        "kernel = open_kernel(':memory:')\n"
         "assert kernel.services.semantic_loader is not None\n"
         "assert kernel.call('memory.get', {'user_id': 'u', 'key': 'k'}, principal='user:u').seq == 1\n"
         "kernel.close()\n"

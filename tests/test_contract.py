@@ -172,7 +172,9 @@ class Contract:
         finally:
             kernel.close()
         resumed = ManualClock(moment, step=h.STEP)
-        kernel = open_kernel(target, clock=resumed, journal_id="j-ignored-once-created", identity=VOUCHED, create=True)
+        kernel = open_kernel(
+            target, clock=resumed, journal_id="j-ignored-once-created", identity=VOUCHED, create=True
+        )
         try:
             results = h.run_calls(kernel, MEMORY[half:])
             run = observe(kernel, results)
@@ -276,7 +278,9 @@ class Contract:
         def open_and_call() -> None:
             try:
                 barrier.wait()
-                kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED, create=True)
+                kernel = open_kernel(
+                    target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED, create=True
+                )
                 try:
                     result = kernel.call("kernel.record", {"kind": "hello"}, principal=AGENT)
                     assert result.ok, result.to_dict()
@@ -321,7 +325,11 @@ class Contract:
             assert upgrade_to_head(fresh) == ("0001", head_revision())
             assert current_revision(fresh) == head_revision()
         kernel = open_kernel(
-            target, clock=ManualClock(later, step=h.STEP), journal_id=JOURNAL_ID, identity=VOUCHED, create=True
+            target,
+            clock=ManualClock(later, step=h.STEP),
+            journal_id=JOURNAL_ID,
+            identity=VOUCHED,
+            create=True,
         )
         try:
             h.run_calls(kernel, MEMORY)

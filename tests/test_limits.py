@@ -25,7 +25,8 @@ def kernel() -> Iterator[Kernel]:
     k = open_kernel(
         ":memory:",
         clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
-        identity=VOUCHED, create=True,
+        identity=VOUCHED,
+        create=True,
     )
     yield k
     k.close()

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_one_event_per_call_without_contents() -> None:
     structlog.reset_defaults()  # another test may have configured the command line's logging
-    kernel = open_kernel(":memory:", logger=structlog.get_logger("test"), create=True)
+    kernel = open_kernel(":memory:", logger=structlog.get_logger("test"))
     try:
         with capture_logs() as events:
             kernel.call(
@@ -40,7 +40,7 @@ def test_one_event_per_call_without_contents() -> None:
 
 def test_no_logger_no_events() -> None:
     structlog.reset_defaults()
-    kernel = open_kernel(":memory:", create=True)
+    kernel = open_kernel(":memory:")
     try:
         with capture_logs() as events:
             kernel.call("memory.get", {"user_id": "u1", "key": "k"}, principal="user:u1")
@@ -63,7 +63,7 @@ class _BrokenLogger:
 def test_a_logger_that_raises_is_ignored() -> None:
     """The call was journaled before its event: a logger failure must not turn it into an exception."""
     logger = _BrokenLogger()
-    kernel = open_kernel(":memory:", logger=logger, create=True)
+    kernel = open_kernel(":memory:", logger=logger)
     try:
         one = kernel.call("kernel.record", {"kind": "note", "payload": {}}, principal="agent:a")
         many = kernel.call_many(

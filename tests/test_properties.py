@@ -263,7 +263,7 @@ class KernelMachine(RuleBasedStateMachine):
         super().__init__()
         self.now = T0
         self.clock = ManualClock(T0)  # does not move by itself: ties in created_at are common
-        self.kernel = open_kernel(":memory:", clock=self.clock, journal_id="j-machine", identity=VOUCHED, create=True)
+        self.kernel = open_kernel(":memory:", clock=self.clock, journal_id="j-machine", identity=VOUCHED)
         self.model: dict[tuple[str, str], list[ModelEntry]] = {}
         self.agent_grants: set[tuple[str, str]] = set()  # (capability, scope) held by AGENT
         self.acknowledged = 0
@@ -497,7 +497,7 @@ from kernel.clock import ManualClock
 from journal.reader import JournalReader
 
 clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
-kernel = open_kernel(":memory:", clock=clock, create=True)
+kernel = open_kernel(":memory:", clock=clock)
 keys = ["no_sms", "timezone", "no_calls", "zeta", "language", "no_marketing_emails", "alpha", "no_a", "k9"]
 keys.append("no_z")
 for number, key in enumerate(keys):

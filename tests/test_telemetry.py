@@ -369,7 +369,7 @@ def test_without_a_tracer_opentelemetry_is_never_imported() -> None:
     code = (
         "import sys\n"
         "from kernel.boot import open_kernel\n"
-        "kernel = open_kernel(':memory:', create=True)\n"
+        "kernel = open_kernel(':memory:')\n"
         "kernel.call('memory.get', {'user_id': 'u1', 'key': 'k'}, principal='user:u1')\n"
         "kernel.call_many([('memory.get', {'user_id': 'u1', 'key': 'k'}, 'user:u1')])\n"
         "kernel.close()\n"

@@ -54,17 +54,17 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from kernel.boot import open_kernel
 from kernel.identity import VouchedPrincipals
 
-early = open_kernel(':memory:', create=True)  # opened before the application set its provider: no spans
+early = open_kernel(':memory:')  # opened before the application set its provider: no spans
 exporter = InMemorySpanExporter()
 provider = TracerProvider()
 provider.add_span_processor(SimpleSpanProcessor(exporter))
 trace.set_tracer_provider(provider)
-kernel = open_kernel(':memory:', identity=VouchedPrincipals(administrators=True), create=True)  # vouches for admin:ops
+kernel = open_kernel(':memory:', identity=VouchedPrincipals(administrators=True))  # vouches for admin:ops
 kernel.call('memory.write', WRITE, principal='user:u1')
 kernel.call('memory.get', {'user_id': 'u1', 'key': 'language'}, principal='user:u1')
 kernel.call('memory.get', {'user_id': 'u2', 'key': 'language'}, principal='agent:planner')
 kernel.call_many([('access.list', {}, 'admin:ops')])
-for silent in (early, open_kernel(':memory:', tracer=None, create=True)):
+for silent in (early, open_kernel(':memory:', tracer=None)):
     silent.call('memory.get', {'user_id': 'u1', 'key': 'language'}, principal='user:u1')
 print(json.dumps([[span.name, dict(span.attributes)] for span in exporter.get_finished_spans()]))
 """
