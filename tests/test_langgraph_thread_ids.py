@@ -226,6 +226,21 @@ def test_a_format_4_journal_refuses_ids_that_do_not_fit_as_it_did_and_replays_th
         principal=AGENT,
     )
     assert bad.error is not None and bad.error.detail.endswith("at `$.thread_id`")
+    for syscall, args, where in [
+        (
+            "graph.checkpoint.list",
+            {"after": {"thread_id": "", "checkpoint_ns": "", "checkpoint_id": "c"}},
+            "$.after",
+        ),
+        ("graph.thread.prune", {"thread_ids": ["a", "y" * 200]}, "$.thread_ids[1]"),
+        ("graph.thread.copy", {"source_thread_id": "a", "target_thread_id": "\x01"}, "$.target_thread_id"),
+    ]:
+        refused_call = kernel.call(syscall, args, principal=AGENT)
+        assert refused_call.error is not None and refused_call.error.code == "invalid_args"
+        assert (
+            refused_call.error.detail.endswith(f"at `{where}`")
+            or f"at `{where}." in refused_call.error.detail
+        )
     ok = kernel.call("graph.thread.create", {"thread_id": "x" * 122}, principal=AGENT)
     assert ok.ok
     kernel.close()

@@ -127,9 +127,7 @@ def test_each_reader_costs_at_most_a_multiple_of_prose() -> None:
 
 def test_a_proposal_with_a_pathological_utterance_costs_what_a_plain_one_does() -> None:
     clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
-    kernel = open_kernel(
-        ":memory:", clock=clock, identity=VOUCHED
-    )  # the suite vouches for its operator
+    kernel = open_kernel(":memory:", clock=clock, identity=VOUCHED)  # the suite vouches for its operator
     try:
         for capability in ("read", "write"):
             assert kernel.call(
