@@ -39,7 +39,9 @@ def _batches(size: int, count: int) -> list[list[tuple[str, dict[str, object], s
 
 
 def kernel_batch_rate(directory: Path, size: int, count: int) -> float:
-    kernel = open_kernel(str(directory / f"kernel-{next(_counter)}.db"), durability=Durability.NORMAL)
+    kernel = open_kernel(
+        str(directory / f"kernel-{next(_counter)}.db"), durability=Durability.NORMAL, create=True
+    )
     batches = _batches(size, count)
     try:
         with timed() as elapsed:
@@ -69,7 +71,7 @@ def batch_plan_note(directory: Path) -> str:
     """The SQL statements of a batch of 10 writes: the kernel's, and the reference's."""
     calls = [write_args(index) for index in range(10)]
     with traced_statements() as seen:
-        kernel = open_kernel(str(directory / "plan.db"), durability=Durability.NORMAL)
+        kernel = open_kernel(str(directory / "plan.db"), durability=Durability.NORMAL, create=True)
         try:
             seen.clear()
             kernel.call_many(calls)
@@ -127,7 +129,7 @@ def run(quick: bool = False) -> BenchResult:
 
 def profile_setup(directory: Path, quick: bool) -> ProfileJob:
     size, count, _ = _sizes(quick)
-    kernel = open_kernel(str(directory / "profile.db"), durability=Durability.NORMAL)
+    kernel = open_kernel(str(directory / "profile.db"), durability=Durability.NORMAL, create=True)
     batches = _batches(size, count)
 
     return lambda: [kernel.call_many(batch) for batch in batches], kernel.close

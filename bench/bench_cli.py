@@ -98,7 +98,7 @@ def template() -> Path:
     building = path.with_suffix(".building")
     _discard(building)
     clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(milliseconds=1))
-    kernel = open_kernel(str(building), clock=clock)
+    kernel = open_kernel(str(building), clock=clock, create=True)
     try:
         kernel.call_many(_call(index) for index in range(1, TEMPLATE_ENTRIES + 1))
     finally:

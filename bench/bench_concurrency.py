@@ -228,7 +228,9 @@ def _tally(result: SyscallResult, seqs: list[int], failed: Counter[str]) -> None
 
 def _open(target: str, durability: Durability, *, group_commit: bool = True) -> Kernel:
     # the semantic encoder is left unbound: memory.write never measures similarity
-    return open_kernel(target, durability=durability, services=default_services(), group_commit=group_commit)
+    return open_kernel(
+        target, durability=durability, services=default_services(), group_commit=group_commit, create=True
+    )
 
 
 def verify_journal(target: str, acknowledged: list[int]) -> None:

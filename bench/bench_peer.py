@@ -168,7 +168,7 @@ def _fresh(directory: Path, tag: str) -> Path:
 
 
 def _open_kernel(path: Path) -> Kernel:
-    return open_kernel(str(path), durability=SYNCHRONOUS)
+    return open_kernel(str(path), durability=SYNCHRONOUS, create=True)
 
 
 def _kernel_pragmas(kernel: Kernel) -> tuple[int, str]:
@@ -402,7 +402,9 @@ def _get_middle(saver: BaseCheckpointSaver[str], config: RunnableConfig, expecte
 def build_journal(path: Path, writes: int, *, checkpoint_interval: int = 0) -> None:
     """A journal of ``writes`` entries, each one ``memory.write`` of a new key of ``USER`` (not timed),
     with a state checkpoint every ``checkpoint_interval`` entries (0: none, the default)."""
-    kernel = open_kernel(str(path), durability=SYNCHRONOUS, state_checkpoint_interval=checkpoint_interval)
+    kernel = open_kernel(
+        str(path), durability=SYNCHRONOUS, state_checkpoint_interval=checkpoint_interval, create=True
+    )
     try:
         _load_kernel(kernel, 0, writes, users=1)
     finally:

@@ -47,7 +47,7 @@ def _sizes(quick: bool) -> tuple[int, int]:
 
 def build(directory: Path, entries: int) -> Kernel:
     """A kernel whose user ``USER`` holds ``entries`` active entries (bulk-loaded, not timed)."""
-    kernel = open_kernel(str(directory / "snapshot.db"), durability=Durability.NORMAL)
+    kernel = open_kernel(str(directory / "snapshot.db"), durability=Durability.NORMAL, create=True)
     for first in range(0, entries, 1_000):
         results = kernel.call_many(
             write_args(index, users=1) for index in range(first, min(first + 1_000, entries))

@@ -79,7 +79,9 @@ def run(quick: bool) -> BenchResult:
     index: Any = {"dims": DIMS, "embed": embed, "fields": ["text"]}
     with scratch_dir(NAME) as directory:
         kernel = open_kernel(
-            str(Path(directory) / "store.db"), clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
+            str(Path(directory) / "store.db"),
+            create=True,
+            clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC)),
         )
         arvis = ArvisStore(kernel, principal="agent:bench", index=index)
         memory = InMemoryStore(index=index)

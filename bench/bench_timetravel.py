@@ -146,7 +146,9 @@ def large(sizes: dict[str, int]) -> tuple[Path, dict[str, Any]]:
     print(f"  building a {sizes['entries']:,}-entry journal in {path} (cached for later runs)", flush=True)
     building = path.with_suffix(".building")
     _discard(building)
-    kernel = open_kernel(str(building), clock=_clock(), state_checkpoint_interval=sizes["interval"])
+    kernel = open_kernel(
+        str(building), clock=_clock(), state_checkpoint_interval=sizes["interval"], create=True
+    )
     store = kernel.store
     assert isinstance(store, SqlJournalStore)
     writer = store.on_append
@@ -269,7 +271,7 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
     with tempfile.TemporaryDirectory(prefix="kbench-timetravel-") as directory:
         live_path = Path(directory) / "live.db"
         shutil.copyfile(path, live_path)
-        live = open_kernel(str(live_path))
+        live = open_kernel(str(live_path), create=True)
         reader = JournalReader.open(str(path))
         try:
             expected = snapshot_at(reader, USER, worst, table=SYSCALL_TABLE)
@@ -368,8 +370,10 @@ def _append(sizes: dict[str, int]) -> BenchResult:
     with scratch_dir("timetravel-append") as directory:
         paths = {"on": directory / "on.db", "off": directory / "off.db"}
         kernels = {
-            "on": open_kernel(str(paths["on"]), clock=_clock(), state_checkpoint_interval=interval),
-            "off": open_kernel(str(paths["off"]), clock=_clock(), state_checkpoint_interval=0),
+            "on": open_kernel(
+                str(paths["on"]), clock=_clock(), state_checkpoint_interval=interval, create=True
+            ),
+            "off": open_kernel(str(paths["off"]), clock=_clock(), state_checkpoint_interval=0, create=True),
         }
         rngs = {name: random.Random(7) for name in kernels}
         grown = {name: 1 for name in kernels}

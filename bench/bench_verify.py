@@ -29,7 +29,7 @@ def _sizes(quick: bool) -> tuple[int, int]:
 def write_journal(directory: Path, calls: int) -> tuple[Path, float]:
     """A fresh journal of ``calls`` single writes; returns it and the write rate (calls/s)."""
     path = directory / f"journal-{next(_counter)}.db"
-    kernel = open_kernel(str(path), durability=Durability.NORMAL)
+    kernel = open_kernel(str(path), durability=Durability.NORMAL, create=True)
     workload = [write_args(index) for index in range(calls)]
     call = kernel.call
     try:

@@ -60,7 +60,10 @@ def full_context(directory: Path, services: KernelServiceRegistry | None = None)
     """A kernel with one context whose budget of 20 units is full (seeded RELIABLE units), created by the
     operator, which grants the agent read and write on it (journaled ``access.grant`` calls)."""
     kernel = open_kernel(
-        str(directory / f"wm-{next(_counter)}.db"), durability=Durability.NORMAL, services=services
+        str(directory / f"wm-{next(_counter)}.db"),
+        durability=Durability.NORMAL,
+        services=services,
+        create=True,
     )
     created = kernel.call(
         "memory.awmu.create", {"context_id": CONTEXT, "config": {"budget": BUDGET}}, principal=OPERATOR
@@ -137,7 +140,9 @@ def run_detectors(quick: bool, directory: Path) -> BenchResult:
     encoder = shared_encoder()
     with_encoder, _ = full_context(directory, default_services(semantic=True))
     without, _ = full_context(directory, default_services())
-    writer = open_kernel(str(directory / f"writes-{next(_counter)}.db"), durability=Durability.NORMAL)
+    writer = open_kernel(
+        str(directory / f"writes-{next(_counter)}.db"), durability=Durability.NORMAL, create=True
+    )
     steps, written = itertools.count(), itertools.count()
     statuses: set[str] = set()
     try:
@@ -208,7 +213,7 @@ def run(quick: bool = False) -> list[BenchResult]:
     included: list[int] = []
     with scratch_dir(NAME) as directory:
         kernel, units = full_context(directory)
-        writer = open_kernel(str(directory / "writes.db"), durability=Durability.NORMAL)
+        writer = open_kernel(str(directory / "writes.db"), durability=Durability.NORMAL, create=True)
         written = itertools.count()
         try:
 

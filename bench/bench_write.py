@@ -41,7 +41,7 @@ def _fresh(directory: Path, tag: str) -> Path:
 
 
 def open_fresh_kernel(directory: Path, durability: Durability) -> Kernel:
-    return open_kernel(str(_fresh(directory, "kernel")), durability=durability)
+    return open_kernel(str(_fresh(directory, "kernel")), durability=durability, create=True)
 
 
 def kernel_write_rate(directory: Path, calls: int, durability: Durability) -> float:

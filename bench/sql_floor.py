@@ -159,7 +159,7 @@ def split_calls(statements: list[Statement], calls: int) -> tuple[list[Statement
 def _fresh(directory: Path) -> tuple[sqlite3.Connection, str]:
     """An empty database with the kernel's schema, opened by raw sqlite3 at the benchmark's durability."""
     path = directory / f"replayed-{next(_counter)}.db"
-    open_kernel(str(path)).close()
+    open_kernel(str(path), create=True).close()
     db = sqlite3.connect(str(path), isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")

@@ -57,7 +57,9 @@ def _call(index: int) -> tuple[str, dict[str, Any], str]:
 def build(path: Path, entries: int) -> float:
     """Write ``entries`` calls in batches of 1,000; returns calls per second."""
     kernel = open_kernel(
-        str(path), clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(milliseconds=1))
+        str(path),
+        clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(milliseconds=1)),
+        create=True,
     )
     started = time.perf_counter()
     try:

@@ -9,7 +9,7 @@ which checkpoint, verification replays it, and checks the blobs against their ha
 
     from integrations.langgraph import ArvisCheckpointSaver
 
-    saver = ArvisCheckpointSaver("agent.db", principal="agent:planner")
+    saver = ArvisCheckpointSaver("agent.db", principal="agent:planner", create=True)  # a new journal
     graph = builder.compile(checkpointer=saver)
 
 A refused call raises ``ArvisCheckpointError`` (``CheckpointAccessDenied`` for ``memory_policy_denied``,
@@ -48,12 +48,12 @@ from sqlalchemy.pool import StaticPool
 from journal import blob_store
 from journal.store import SqlJournalStore
 from kernel.access import AccessRules
-from kernel.boot import open_kernel
+from kernel.boot import JournalNotFound, open_kernel
 from kernel.dispatcher import Kernel
 from kernel.errors import ErrorCode
 from kernel.graph_checkpoints import EMPTY_VALUE
 from kernel.protocols import StorageError
-from syscalls.graph import MAX_LIST
+from syscalls.graph_args import MAX_LIST
 
 if TYPE_CHECKING:
     from integrations.langgraph_store import ArvisStore
@@ -123,9 +123,16 @@ def _carried(value_type: str, data: bytes) -> dict[str, str]:
     }
 
 
-def _open(kernel: Kernel | str, owner: str) -> tuple[Kernel, bool]:
-    """The kernel (opened here from a path or URL: then it is ours to close), on a SQL journal store."""
-    opened = open_kernel(kernel) if isinstance(kernel, str) else kernel
+def _open(kernel: Kernel | str, owner: str, *, create: bool = False) -> tuple[Kernel, bool]:
+    """The kernel (opened here from a path or URL: then it is ours to close), on a SQL journal store. A
+    SQLite file that does not exist is refused (``kernel.boot.JournalNotFound``) unless ``create``."""
+    if isinstance(kernel, str):
+        try:
+            opened = open_kernel(kernel, create=create)
+        except JournalNotFound as exc:
+            raise JournalNotFound(f"{owner}: {exc}".replace("open_kernel", owner)) from None
+    else:
+        opened = kernel
     if not isinstance(opened.store, SqlJournalStore):
         raise TypeError(f"{owner} needs a kernel on a SQL journal store (open_kernel)")
     return opened, isinstance(kernel, str)
@@ -144,8 +151,10 @@ class _KernelClient:
     _engine: Any
     _lock: threading.RLock
 
-    def _attach(self, kernel: Kernel | str, principal: str, credential: str | None) -> None:
-        self.kernel, self._owned = _open(kernel, type(self).__name__)
+    def _attach(
+        self, kernel: Kernel | str, principal: str, credential: str | None, *, create: bool = False
+    ) -> None:
+        self.kernel, self._owned = _open(kernel, type(self).__name__, create=create)
         self._engine = cast(SqlJournalStore, self.kernel.store).engine
         self.principal = principal
         self._credential = credential
@@ -230,7 +239,8 @@ the one creating it."""
 class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     """LangGraph's checkpointer on an arvis kernel, acting as ``principal`` (with ``credential`` when the
     kernel's identity policy asks for one). ``kernel``: a ``Kernel`` on a SQL journal store, or a database
-    path or URL, opened here (``open_kernel``) and closed by ``close``.
+    path or URL, opened here (``open_kernel``) and closed by ``close``; a SQLite file that does not exist
+    is refused (``kernel.boot.JournalNotFound``) unless ``create=True`` asks for a new journal there.
 
     The saver's operations take turns (one lock). Every value a call stores travels with it (its bytes
     and their hash): nothing is written outside ``Kernel.call``."""
@@ -242,9 +252,10 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         principal: str,
         credential: str | None = None,
         serde: SerializerProtocol | None = None,
+        create: bool = False,
     ) -> None:
         super().__init__(serde=serde)
-        self._attach(kernel, principal, credential)
+        self._attach(kernel, principal, credential, create=create)
 
     def _fetch(self, rows: Sequence[dict[str, Any]]) -> dict[str, bytes]:
         """The blobs every checkpoint of ``rows`` references, read and checked in one go."""

@@ -105,7 +105,7 @@ class ArvisStore(_KernelClient, BaseStore):
     ``embed``: an ``Embeddings``, a function, ``"arvis:minilm"`` or a LangChain provider string;
     ``fields``, default ``["$"]``), as ``InMemoryStore`` takes it; without one a search's ``query`` is
     recorded and ignored. ``kernel``: a ``Kernel`` on a SQL journal store, or a database path or URL,
-    opened here and closed by ``close``. Refusals raise ``ArvisCheckpointError`` and its subclasses.
+    opened here and closed by ``close`` (a SQLite file that does not exist is refused unless ``create``). Refusals raise ``ArvisCheckpointError`` and its subclasses.
 
     In one ``batch``, as in ``InMemoryStore``, the reads run first, in order, then the puts (the last
     one of each namespace and key); the texts and queries are embedded before any of them."""
@@ -120,8 +120,9 @@ class ArvisStore(_KernelClient, BaseStore):
         credential: str | None = None,
         ttl: TTLConfig | None = None,
         index: IndexConfig | None = None,
+        create: bool = False,
     ) -> None:
-        self._attach(kernel, principal, credential)
+        self._attach(kernel, principal, credential, create=create)
         self.ttl_config = ttl
         self.index_config: dict[str, Any] | None = None
         self.embeddings: Embeddings | None = None

@@ -57,6 +57,11 @@ class AccessRules(IntEnum):
     ``store:<prefix>``; ``scope_of``), so a user and a context of one name are two scopes; a graph
     thread and a store namespace are created by an explicit call, never by a first write; and a refusal
     does not say whether what it names exists."""
+    THREAD_IDS = 4
+    """Besides the typed rules: a graph thread's id is any text but NUL, as LangGraph's are (before, 1 to
+    122 characters without control characters), and the scope of one that does not fit a grant's scope
+    (empty, longer than 122 characters, with a control character) or that begins with ``#`` is
+    ``graph:#<SHA-256 hex of its UTF-8 bytes>`` (``syscalls.graph_args.thread_scope_name``)."""
 
 
 class Capability(StrEnum):

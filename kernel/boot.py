@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from journal.admin_binding import current_verifier
 from journal.blob_store import reader_for
-from journal.engine import Durability, one_line, open_engine, reading
+from journal.engine import Durability, one_line, open_engine, reading, shown, sqlite_file
 from journal.migrate import check_writable
 from journal.state_checkpoints import DEFAULT_INTERVAL
 from journal.store import SqlJournalStore
@@ -21,7 +22,22 @@ from kernel.services import default_services
 from kernel.telemetry import TracerChoice, global_tracer
 from syscalls.table import SYSCALL_TABLE
 
-__all__ = ["default_services", "open_kernel"]
+__all__ = ["JournalNotFound", "default_services", "open_kernel"]
+
+
+class JournalNotFound(StorageError, FileNotFoundError):
+    """``open_kernel`` on a SQLite file that does not exist, not asked to create it (``create=True``): a
+    mistyped path must not silently start a new, empty journal beside the real one."""
+
+
+def _refuse_missing(target: str) -> None:
+    """Refuse a SQLite file that does not exist (an in-memory database is always new, a server's
+    database the server's to create). ``UnsupportedDatabase`` for a target that names no database."""
+    path = sqlite_file(target)
+    if path is not None and not os.path.exists(path):
+        raise JournalNotFound(
+            f"no journal at {shown(target)} ({path}): pass create=True to open_kernel to start a new one"
+        )
 
 
 def open_kernel(
@@ -37,11 +53,14 @@ def open_kernel(
     state_checkpoint_interval: int = DEFAULT_INTERVAL,
     group_commit: bool = True,
     admin_key: bytes | None = None,
+    create: bool = False,
 ) -> Kernel:
-    """Open (creating and migrating as needed) the database at ``target`` and wire a kernel on it.
+    """Open (migrating as needed) the database at ``target`` and wire a kernel on it.
 
     ``target`` is a file path, taken literally, or a ``sqlite:///`` or ``postgresql://`` URL
-    (``journal.engine.to_url``). ``StorageError`` when it is neither, when the database cannot be opened,
+    (``journal.engine.to_url``). A SQLite file that does not exist is refused (``JournalNotFound``, a
+    ``StorageError`` and a ``FileNotFoundError``) unless ``create``: then a new journal is started there,
+    as ``arvis call --create`` does. ``StorageError`` when it is neither, when the database cannot be opened,
     when a newer arvis migrated it (its schema revision is unknown here), or when it holds tables that
     are not an arvis journal's (another application's database): in both cases nothing is written.
 
@@ -64,6 +83,8 @@ def open_kernel(
     (``Kernel``; ``specs/durability.md`` §3.1)."""
     if admin_key is not None and (not isinstance(admin_key, bytes) or len(admin_key) != ADMIN_KEY_BYTES):
         raise ValueError(f"an admin key is {ADMIN_KEY_BYTES} bytes")
+    if not create:
+        _refuse_missing(target)
     chosen_clock = clock or SystemClock()
     check_writable(target)  # before the writer's first connection, which already writes (WAL)
     store = SqlJournalStore(

@@ -18,6 +18,7 @@ from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
 from kernel.arguments import check_principal, check_refused
 from kernel.errors import ErrorCode, KernelError
+from kernel.access import AccessRules
 from kernel.formats import FormatRules
 from kernel.identity import refusal_detail
 from kernel.protocols import StorageError, Transaction
@@ -41,7 +42,14 @@ class Execution:
         self.services = services
         self.format = rules
         self.access_rules = rules.access
-        self._decoders = {name: msgspec.json.Decoder(spec.request_type) for name, spec in table.items()}
+        bounded = rules.access < AccessRules.THREAD_IDS
+        """Before format 5 a call's arguments decode with their old limits (``bounded_request_type``)."""
+        self._decoders = {
+            name: msgspec.json.Decoder(
+                spec.bounded_request_type if bounded and spec.bounded_request_type else spec.request_type
+            )
+            for name, spec in table.items()
+        }
 
     def run(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:
         """Admission refusals need no state and are journaled on their own; everything the handler

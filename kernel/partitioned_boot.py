@@ -102,12 +102,14 @@ def create_partitioned(
             clock=chosen_clock,
             journal_id=manifest.partition_ids[index],
             services=default_services(),
+            create=True,
         ).close()
     log = open_kernel(
         manifest.global_database(),
         clock=chosen_clock,
         journal_id=manifest.global_id,
         services=default_services(),
+        create=True,
     )
     try:
         first = log.call("kernel.record", manifest_record(manifest), principal=ROUTER_PRINCIPAL)

@@ -70,6 +70,9 @@ class SyscallSpec:
     replay_policy: ReplayPolicy = ReplayPolicy.JOURNAL_ONLY_REPLAY
     max_args_bytes: int = MAX_ARGS_BYTES
     """The longest canonical arguments the call accepts (more is refused ``invalid_args``, journaled)."""
+    bounded_request_type: type[Any] | None = None
+    """The request's type in journals whose access rules predate ``AccessRules.THREAD_IDS`` (formats 1
+    to 4), when it differed: graph thread ids of at most 122 characters (``syscalls.graph_args``)."""
 
 
 class SyscallTable(Mapping[str, SyscallSpec]):

@@ -31,7 +31,8 @@ __all__ = ["OwnedNames"]
 class OwnedNames:
     """The call's principal against the owners of one kind of name; its grants read once, when first
     needed. ``noun`` names the kind in refusals (``graph thread``, ``store namespace``), ``create`` the
-    syscall that creates one."""
+    syscall that creates one; a name's scope is ``scope_prefix`` and the name, or what ``scope_name``
+    makes of it (a name that does not fit a scope)."""
 
     def __init__(
         self,
@@ -42,9 +43,11 @@ class OwnedNames:
         owner_of: Callable[[str], str | None],
         add_owner: Callable[[str, str], None],
         create: str,
+        scope_name: Callable[[str], str] | None = None,
     ) -> None:
         self._ctx = ctx
         self._scope_prefix = scope_prefix
+        self._scope_name = scope_name
         self._noun = noun
         self._owner_of = owner_of
         self._add_owner = add_owner
@@ -57,8 +60,11 @@ class OwnedNames:
             self._grants = self._ctx.tx.grants.grants_of(self._ctx.principal)
         return self._grants
 
+    def _scope(self, name: str) -> str:
+        return self._scope_prefix + (name if self._scope_name is None else self._scope_name(name))
+
     def allows(self, capability: Capability, name: str, owner: str | None) -> bool:
-        scope = self._scope_prefix + name
+        scope = self._scope(name)
         principal = self._ctx.principal
         if context_allows([], principal, capability, scope, owner):
             return True
@@ -103,7 +109,7 @@ class OwnedNames:
         Creating one's own name again changes nothing (``created`` false)."""
         principal = self._ctx.principal
         reserved = reserved_to(name)
-        scope = self._scope_prefix + name
+        scope = self._scope(name)
         may = (reserved is None or reserved == principal or is_builtin_admin(principal)) or granted(
             self._grants_of_caller(), Capability.WRITE, scope
         )

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from kernel.arguments import MAX_VALUE_ARGS_BYTES
 from kernel.table import Service, Support, SyscallSpec, SyscallTable
-from syscalls import access, graph, graph_store, kernel_calls, memory_long, pipeline, working_memory
+from syscalls import (
+    access,
+    graph,
+    graph_args,
+    graph_store,
+    graph_threads,
+    kernel_calls,
+    memory_long,
+    pipeline,
+    working_memory,
+)
 
 __all__ = ["RETIRED", "SYSCALL_TABLE"]
 
@@ -289,7 +299,8 @@ SYSCALL_TABLE = SyscallTable(
         # graph.checkpoint.*, graph.thread.*, graph.runs.*: LangGraph checkpoints (langgraph.md §3)
         SyscallSpec(
             name="graph.checkpoint.put",
-            request_type=graph.PutArgs,
+            request_type=graph_args.PutArgs,
+            bounded_request_type=graph_args.BoundedPutArgs,
             handler=graph.graph_put,
             mutates=True,
             service=Service.ALWAYS,
@@ -299,7 +310,8 @@ SYSCALL_TABLE = SyscallTable(
         ),
         SyscallSpec(
             name="graph.checkpoint.put_writes",
-            request_type=graph.PutWritesArgs,
+            request_type=graph_args.PutWritesArgs,
+            bounded_request_type=graph_args.BoundedPutWritesArgs,
             handler=graph.graph_put_writes,
             mutates=True,
             service=Service.ALWAYS,
@@ -309,7 +321,8 @@ SYSCALL_TABLE = SyscallTable(
         ),
         SyscallSpec(
             name="graph.checkpoint.get",
-            request_type=graph.GetArgs,
+            request_type=graph_args.GetArgs,
+            bounded_request_type=graph_args.BoundedGetArgs,
             handler=graph.graph_get,
             mutates=False,
             service=Service.ALWAYS,
@@ -318,7 +331,8 @@ SYSCALL_TABLE = SyscallTable(
         ),
         SyscallSpec(
             name="graph.checkpoint.list",
-            request_type=graph.ListArgs,
+            request_type=graph_args.ListArgs,
+            bounded_request_type=graph_args.BoundedListArgs,
             handler=graph.graph_list,
             mutates=False,
             service=Service.ALWAYS,
@@ -327,7 +341,8 @@ SYSCALL_TABLE = SyscallTable(
         ),
         SyscallSpec(
             name="graph.thread.create",
-            request_type=graph.ThreadArgs,
+            request_type=graph_args.ThreadArgs,
+            bounded_request_type=graph_args.BoundedThreadArgs,
             handler=graph.graph_thread_create,
             mutates=True,
             service=Service.ALWAYS,
@@ -336,8 +351,9 @@ SYSCALL_TABLE = SyscallTable(
         ),
         SyscallSpec(
             name="graph.thread.delete",
-            request_type=graph.ThreadArgs,
-            handler=graph.graph_thread_delete,
+            request_type=graph_args.ThreadArgs,
+            bounded_request_type=graph_args.BoundedThreadArgs,
+            handler=graph_threads.graph_thread_delete,
             mutates=True,
             service=Service.ALWAYS,
             support=Support.EXTENSION,
@@ -345,8 +361,9 @@ SYSCALL_TABLE = SyscallTable(
         ),
         SyscallSpec(
             name="graph.thread.copy",
-            request_type=graph.CopyArgs,
-            handler=graph.graph_thread_copy,
+            request_type=graph_args.CopyArgs,
+            bounded_request_type=graph_args.BoundedCopyArgs,
+            handler=graph_threads.graph_thread_copy,
             mutates=True,
             service=Service.ALWAYS,
             support=Support.EXTENSION,
@@ -354,8 +371,9 @@ SYSCALL_TABLE = SyscallTable(
         ),
         SyscallSpec(
             name="graph.thread.prune",
-            request_type=graph.PruneArgs,
-            handler=graph.graph_thread_prune,
+            request_type=graph_args.PruneArgs,
+            bounded_request_type=graph_args.BoundedPruneArgs,
+            handler=graph_threads.graph_thread_prune,
             mutates=True,
             service=Service.ALWAYS,
             support=Support.EXTENSION,
@@ -363,8 +381,8 @@ SYSCALL_TABLE = SyscallTable(
         ),
         SyscallSpec(
             name="graph.runs.delete",
-            request_type=graph.RunsArgs,
-            handler=graph.graph_runs_delete,
+            request_type=graph_args.RunsArgs,
+            handler=graph_threads.graph_runs_delete,
             mutates=True,
             service=Service.ALWAYS,
             support=Support.EXTENSION,

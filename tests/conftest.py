@@ -55,7 +55,7 @@ def kernel_factory() -> Iterator[Callable[..., Kernel]]:
     def factory(target: str = ":memory:", **kwargs: Any) -> Kernel:
         kwargs.setdefault("clock", ManualClock(T0, step=timedelta(seconds=1)))
         kwargs.setdefault("identity", VOUCHED)
-        kernel = open_kernel(target, **kwargs)
+        kernel = open_kernel(target, **kwargs, create=True)
         opened.append(kernel)
         return kernel
 

@@ -372,7 +372,7 @@ def observe(kernel: Kernel, results: Sequence[Any]) -> Run:
 
 
 def run_calls(target: str, calls: Sequence[Call], *, batch: bool = False) -> Run:
-    kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=h.VOUCHED)
+    kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=h.VOUCHED, create=True)
     try:
         results = kernel.call_many(calls) if batch else h.run_calls(kernel, calls)
         return observe(kernel, results)

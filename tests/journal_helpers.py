@@ -170,7 +170,12 @@ def build_journal(
     """Create (or extend) the journal at ``path`` with ``calls`` (a new one records the verifier of
     ``admin_key``); returns their results."""
     kernel = open_kernel(
-        str(path), clock=clock or make_clock(), journal_id=journal_id, identity=VOUCHED, admin_key=admin_key
+        str(path),
+        clock=clock or make_clock(),
+        journal_id=journal_id,
+        identity=VOUCHED,
+        admin_key=admin_key,
+        create=True,
     )
     try:
         return run_calls(kernel, calls)

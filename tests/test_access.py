@@ -470,7 +470,9 @@ def test_replay_applies_the_grants_in_force_at_each_seq(tmp_path: Path) -> None:
     """The same call by the same principal is refused, allowed, then refused again; replay agrees at
     every seq, and a journal that drops the grant no longer replays."""
     path = tmp_path / "journal.db"
-    kernel = open_kernel(str(path), clock=ManualClock(T0), journal_id="j-access", identity=VOUCHED)
+    kernel = open_kernel(
+        str(path), clock=ManualClock(T0), journal_id="j-access", identity=VOUCHED, create=True
+    )
     try:
         read = ("memory.list", {"user_id": "u1"}, AGENT)
         outcomes = [code(kernel.call(*read[:2], principal=read[2]))]

@@ -60,7 +60,7 @@ def _verifier(path: Path) -> str | None:
 
 
 def test_open_kernel_admits_no_administrator_without_the_key(tmp_path: Path) -> None:
-    kernel = open_kernel(str(tmp_path / "j.db"))
+    kernel = open_kernel(str(tmp_path / "j.db"), create=True)
     try:
         for principal in ("admin:anyone", "operator:anyone"):
             result = kernel.call("access.list", LIST, principal=principal)
@@ -72,7 +72,7 @@ def test_open_kernel_admits_no_administrator_without_the_key(tmp_path: Path) -> 
 
 def test_only_the_journals_key_makes_an_administrator(tmp_path: Path) -> None:
     key, foreign = secrets.token_bytes(32), secrets.token_bytes(32)
-    kernel = open_kernel(str(tmp_path / "j.db"), admin_key=key)
+    kernel = open_kernel(str(tmp_path / "j.db"), admin_key=key, create=True)
     try:
         assert kernel.call("access.list", LIST, principal=OPERATOR, credential=admin_credential(key)).ok
         for credential in (admin_credential(foreign), "00" * 32, key.hex().upper()[:-1], None, "x"):
@@ -80,7 +80,9 @@ def test_only_the_journals_key_makes_an_administrator(tmp_path: Path) -> None:
     finally:
         kernel.close()
     assert _verifier(tmp_path / "j.db") == admin_verifier(key)
-    reopened = open_kernel(str(tmp_path / "j.db"), admin_key=foreign)  # an existing journal keeps its own
+    reopened = open_kernel(
+        str(tmp_path / "j.db"), admin_key=foreign, create=True
+    )  # an existing journal keeps its own
     try:
         assert _refused(
             reopened.call("access.list", LIST, principal=OPERATOR, credential=admin_credential(foreign))
@@ -91,7 +93,7 @@ def test_only_the_journals_key_makes_an_administrator(tmp_path: Path) -> None:
 
 
 def test_an_application_may_vouch_for_its_administrators(tmp_path: Path) -> None:
-    kernel = open_kernel(str(tmp_path / "j.db"), identity=VouchedPrincipals(administrators=True))
+    kernel = open_kernel(str(tmp_path / "j.db"), identity=VouchedPrincipals(administrators=True), create=True)
     try:
         assert kernel.call("access.list", LIST, principal=OPERATOR).ok
     finally:
@@ -103,6 +105,7 @@ def test_arvis_store_refuses_an_administrator_without_the_key(tmp_path: Path) ->
     from integrations.langgraph import ArvisCheckpointError, ArvisStore
 
     db = str(tmp_path / "lg.db")
+    open_kernel(db, create=True).close()  # a path names an existing journal (kernel.boot.JournalNotFound)
     with ArvisStore(db, principal="agent:alice") as alice:
         alice.put(("alice",), "secret", {"value": 1})
     with ArvisStore(db, principal="operator:anyone") as intruder:
@@ -112,7 +115,7 @@ def test_arvis_store_refuses_an_administrator_without_the_key(tmp_path: Path) ->
 
 
 def test_execute_is_no_way_around_identity_and_clock(tmp_path: Path) -> None:
-    kernel = open_kernel(str(tmp_path / "j.db"))
+    kernel = open_kernel(str(tmp_path / "j.db"), create=True)
     try:
         forged = RecordedCall(
             syscall="access.grant",
@@ -217,7 +220,7 @@ def test_a_binding_row_counts_only_with_its_journaled_call(
 
 def test_postgresql_holds_the_verifier_in_the_journal(pg_url: str) -> None:
     key = secrets.token_bytes(32)
-    kernel = open_kernel(pg_url, admin_key=key)
+    kernel = open_kernel(pg_url, admin_key=key, create=True)
     try:
         assert kernel.call("access.list", LIST, principal=OPERATOR, credential=admin_credential(key)).ok
         assert _refused(

@@ -69,6 +69,7 @@ def _open(encoder: FakeEncoder | None) -> Kernel:
         clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
         services=bound,
         identity=VOUCHED,
+        create=True,
     )
     # format 2: the operator creates (and owns) the contexts; an administrator lets the agent read and
     # write them (access-and-pipelines.md §1.7)

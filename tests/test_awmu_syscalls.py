@@ -40,6 +40,7 @@ def k() -> Iterator[Kernel]:
         ":memory:",
         clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
         identity=VOUCHED,
+        create=True,
     )
     try:
         for capability in ("read", "write"):

@@ -136,7 +136,7 @@ def test_after_a_run_begins_or_ends_nothing_is_kept_until_the_next_transaction()
 
 def test_a_store_reads_a_users_run_once_while_only_it_writes(tmp_path: Path) -> None:
     """The cache pays: one lookup per user while the head is the store's own."""
-    kernel = open_kernel(str(tmp_path / "j.db"))
+    kernel = open_kernel(str(tmp_path / "j.db"), create=True)
     try:
         with _run_reads(kernel) as reads:
             for index in range(5):
@@ -162,7 +162,7 @@ def _runs_seen_across_stores(first: Kernel, second: Kernel) -> None:
 
 def test_another_stores_append_drops_what_a_store_knew(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
-    first, second = open_kernel(str(path)), open_kernel(str(path))
+    first, second = open_kernel(str(path), create=True), open_kernel(str(path), create=True)
     try:
         assert _write(first, "u1", "a").ok  # first keeps: no active run for u1
         with _run_reads(first) as reads:
@@ -180,7 +180,7 @@ def test_another_stores_append_drops_what_a_store_knew(tmp_path: Path) -> None:
 
 
 def test_another_stores_run_is_seen_on_postgresql(pg_url: str) -> None:
-    first, second = open_kernel(pg_url), open_kernel(pg_url)
+    first, second = open_kernel(pg_url, create=True), open_kernel(pg_url, create=True)
     try:
         _runs_seen_across_stores(first, second)
     finally:
@@ -194,7 +194,7 @@ def test_another_process_beginning_and_ending_a_run_is_seen_at_once(tmp_path: Pa
     script = (
         "import sys\n"
         "from kernel.boot import open_kernel\n"
-        "kernel = open_kernel(sys.argv[1])\n"
+        "kernel = open_kernel(sys.argv[1], create=True)\n"
         "name = 'pipeline.begin' if sys.argv[2] == 'begin' else 'pipeline.end'\n"
         "args = {'user_id': 'u1', 'run_id': 'r1'} if sys.argv[2] == 'begin' else {'run_id': 'r1'}\n"
         "result = kernel.call(name, args, principal='user:u1')\n"
@@ -205,7 +205,7 @@ def test_another_process_beginning_and_ending_a_run_is_seen_at_once(tmp_path: Pa
     def other_process(action: str) -> None:
         subprocess.run([sys.executable, "-c", script, str(path), action], check=True, timeout=120)
 
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), create=True)
     try:
         assert _write(kernel, "u1", "a").ok
         other_process("begin")
@@ -222,7 +222,7 @@ def test_a_run_read_inside_a_batch_that_began_it_is_not_kept(tmp_path: Path) -> 
     """A batch that begins a run and then writes for its user reads the run uncommitted; it commits
     here, and the run's end by another store is still seen."""
     path = tmp_path / "j.db"
-    first, second = open_kernel(str(path)), open_kernel(str(path))
+    first, second = open_kernel(str(path), create=True), open_kernel(str(path), create=True)
     try:
         assert _write(first, "u1", "a").ok
         results = first.call_many(
@@ -257,7 +257,7 @@ def _fail_next_commit(kernel: Kernel) -> None:
 def test_a_run_begun_in_a_batch_that_rolled_back_is_not_kept(tmp_path: Path) -> None:
     """A later call of the batch reads the uncommitted run; the commit fails; nothing of it stays."""
     path = tmp_path / "j.db"
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), create=True)
     try:
         assert _write(kernel, "u1", "a").ok  # kept: no active run for u1
         _fail_next_commit(kernel)
@@ -279,7 +279,7 @@ def test_interleaved_writers_never_decide_on_a_stale_run(tmp_path: Path) -> None
     batch's commit; every decision is the one the runs committed at that moment give (kept here as
     the truth), and the journal verifies (replay, a single writer, decides each call again)."""
     path = tmp_path / "j.db"
-    kernels = [open_kernel(str(path)) for _ in range(3)]
+    kernels = [open_kernel(str(path), create=True) for _ in range(3)]
     rng = random.Random(15)
     users = ["u1", "u2", "u3"]
     active: dict[str, list[str]] = {user: [] for user in users}

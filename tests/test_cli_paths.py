@@ -147,10 +147,10 @@ def test_a_sqlite_url_with_mode_ro_is_read_only(here: Path) -> None:
     with pytest.raises(StorageError, match="no journal at"):
         open_engine("sqlite:///absent.db?mode=ro")
     with pytest.raises(StorageError):
-        open_kernel("sqlite:///absent.db?mode=ro")
+        open_kernel("sqlite:///absent.db?mode=ro", create=True)
     assert _names(here) == set()
     h.build_journal(here / "j.db")
-    kernel = open_kernel("sqlite:///j.db?mode=ro")  # a kernel cannot write through it either
+    kernel = open_kernel("sqlite:///j.db?mode=ro", create=True)  # a kernel cannot write through it either
     try:
         refused = kernel.call("memory.snapshot", {"user_id": h.USER}, principal=h.PRINCIPAL)
     finally:
@@ -215,7 +215,7 @@ def test_commits_left_in_a_wal_of_a_read_only_directory_are_not_skipped(
 ) -> None:
     """``immutable=1`` would read the main file alone: a non-empty -wal makes the read fail instead."""
     source = tmp_path / "live.db"
-    kernel = open_kernel(str(source), clock=h.make_clock())
+    kernel = open_kernel(str(source), clock=h.make_clock(), create=True)
     shelf = tmp_path / "shelf"
     shelf.mkdir()
     try:
@@ -274,7 +274,7 @@ def test_an_unsupported_database_is_a_usage_error(
 @pytest.mark.parametrize("url", BAD_URLS)
 def test_open_kernel_refuses_an_unsupported_database_before_connecting(url: str, here: Path) -> None:
     with pytest.raises(UnsupportedDatabase, match="postgresql://"):
-        open_kernel(url)
+        open_kernel(url, create=True)
     with pytest.raises(UnsupportedDatabase):
         JournalReader.open(url)
     assert _names(here) == set()
@@ -301,7 +301,7 @@ def test_a_newer_schema_revision_is_refused_clearly(here: Path, capsys: pytest.C
         line = _one_clean_error(err)
         assert "newer arvis" in line and "0999_future" in line and "upgrade arvis" in line
     with pytest.raises(StorageError, match="newer arvis"):
-        open_kernel(str(path))
+        open_kernel(str(path), create=True)
     with h.raw_db(path) as connection:
         assert connection.execute("SELECT count(*) FROM journal").fetchone() == (3,)
 

@@ -144,14 +144,14 @@ def _unbound_journal(path: Path) -> None:
     from kernel.boot import open_kernel
     from kernel.registry import KernelServiceRegistry
 
-    first = open_kernel(str(path), services=KernelServiceRegistry(), identity=VOUCHED)
+    first = open_kernel(str(path), services=KernelServiceRegistry(), identity=VOUCHED, create=True)
     try:
         assert first.call("memory.write", h.WRITE, principal="operator:x").error.code == "no_memory_service"  # type: ignore[union-attr]
         refused = first.call("memory.awmu.create", {"context_id": "c"}, principal="operator:x")
         assert refused.error is not None and refused.error.code == "no_memory_service"
     finally:
         first.close()
-    second = open_kernel(str(path), identity=VOUCHED)
+    second = open_kernel(str(path), identity=VOUCHED, create=True)
     try:
         assert second.call("memory.write", h.WRITE, principal="operator:x").ok
         assert second.call("memory.awmu.create", {"context_id": "c"}, principal="operator:x").ok
@@ -537,7 +537,7 @@ def test_a_new_journal_is_private_to_its_owner(tmp_path: Path) -> None:
     from kernel.boot import open_kernel
 
     path = tmp_path / "private.db"
-    kernel = open_kernel(str(path), identity=VOUCHED)
+    kernel = open_kernel(str(path), identity=VOUCHED, create=True)
     try:
         assert kernel.call("memory.list", {"user_id": "a"}, principal="user:a").ok
         for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
@@ -546,5 +546,5 @@ def test_a_new_journal_is_private_to_its_owner(tmp_path: Path) -> None:
     finally:
         kernel.close()
     os.chmod(path, 0o640)
-    open_kernel(str(path), identity=VOUCHED).close()
+    open_kernel(str(path), identity=VOUCHED, create=True).close()
     assert stat.S_IMODE(path.stat().st_mode) == 0o640

@@ -81,7 +81,7 @@ def _loaded(report: dict[str, Any], forbidden: Sequence[str]) -> list[str]:
 def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small journal at the head revision, written through the kernel (not the command line)."""
     path = tmp_path_factory.mktemp("startup") / "j.db"
-    kernel = open_kernel(str(path), identity=VOUCHED)
+    kernel = open_kernel(str(path), identity=VOUCHED, create=True)
     try:
         written = kernel.call(
             "memory.write",
@@ -175,6 +175,7 @@ def _kernel(loader: _CountingLoader | None) -> Kernel:
             semantic_loader=loader,
         ),
         identity=VOUCHED,
+        create=True,
     )
 
 
@@ -272,6 +273,7 @@ def test_the_encoder_is_loaded_before_the_write_lock_is_taken(tmp_path: Path, ba
             semantic_loader=probe,
         ),
         identity=VOUCHED,
+        create=True,
     )
     calls: list[tuple[object, object, object]] = [
         ("memory.get", {"user_id": "u1", "key": "language"}, "user:u1"),

@@ -81,7 +81,7 @@ an unclosed ``[``, backslashes, reversed ranges), plus the usual ones."""
 
 
 def _build(path: Path) -> None:
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), create=True)
     try:
         for index in range(3):
             written = kernel.call(

@@ -165,14 +165,16 @@ class Contract:
 
     def test_reopening_continues_the_chain(self, target: str) -> None:
         half = len(MEMORY) // 2
-        kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED)
+        kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED, create=True)
         try:
             h.run_calls(kernel, MEMORY[:half])
             moment = kernel.clock.now()
         finally:
             kernel.close()
         resumed = ManualClock(moment, step=h.STEP)
-        kernel = open_kernel(target, clock=resumed, journal_id="j-ignored-once-created", identity=VOUCHED)
+        kernel = open_kernel(
+            target, clock=resumed, journal_id="j-ignored-once-created", identity=VOUCHED, create=True
+        )
         try:
             results = h.run_calls(kernel, MEMORY[half:])
             run = observe(kernel, results)
@@ -254,7 +256,7 @@ class Contract:
             RecordedCall(syscall=e.syscall, principal=e.principal, args=e.args, recorded_at=e.recorded_at)
             for e in reference("memory").entries[2:6]
         ]
-        kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED)
+        kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED, create=True)
         try:
             with pytest.raises(RuntimeError), kernel.store.batch() as batch:
                 results = [kernel._execute_recorded(call, batch.transaction) for call in recorded]
@@ -276,7 +278,9 @@ class Contract:
         def open_and_call() -> None:
             try:
                 barrier.wait()
-                kernel = open_kernel(target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED)
+                kernel = open_kernel(
+                    target, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED, create=True
+                )
                 try:
                     result = kernel.call("kernel.record", {"kind": "hello"}, principal=AGENT)
                     assert result.ok, result.to_dict()
@@ -321,7 +325,11 @@ class Contract:
             assert upgrade_to_head(fresh) == ("0001", head_revision())
             assert current_revision(fresh) == head_revision()
         kernel = open_kernel(
-            target, clock=ManualClock(later, step=h.STEP), journal_id=JOURNAL_ID, identity=VOUCHED
+            target,
+            clock=ManualClock(later, step=h.STEP),
+            journal_id=JOURNAL_ID,
+            identity=VOUCHED,
+            create=True,
         )
         try:
             h.run_calls(kernel, MEMORY)

@@ -137,7 +137,7 @@ def test_a_copy_can_be_continued_on_the_other_backend(tmp_path: Path, pg_url: st
         copied = copy_journal(reading, writing, batch=7)
     assert copied.entries == 20
     after_sqlite = ManualClock(h.T0 + 21 * h.STEP, step=h.STEP)  # the header's moment, then 20 calls
-    kernel = open_kernel(pg_url, clock=after_sqlite, journal_id="j-ignored", identity=VOUCHED)
+    kernel = open_kernel(pg_url, clock=after_sqlite, journal_id="j-ignored", identity=VOUCHED, create=True)
     try:
         h.run_calls(kernel, rest)
     finally:
@@ -198,7 +198,7 @@ def test_the_copy_is_append_only_on_postgres(tmp_path: Path, pg_url: str, capsys
 
 def test_a_fresh_kernel_on_postgres_is_the_same_kernel(pg_bare_url: str) -> None:
     """open_kernel with a postgresql+psycopg:// URL: migrated, header written, same results."""
-    kernel = open_kernel(pg_bare_url, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED)
+    kernel = open_kernel(pg_bare_url, clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED, create=True)
     try:
         results = [r.to_dict() for r in h.run_calls(kernel, SCENARIOS["memory"])]
     finally:

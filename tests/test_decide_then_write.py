@@ -39,7 +39,7 @@ def _write(key: str, ref: str, *, replace: bool = False) -> dict[str, Any]:
 
 @pytest.fixture
 def kernel(tmp_path: Path) -> Iterator[Kernel]:
-    opened = open_kernel(str(tmp_path / "j.db"))
+    opened = open_kernel(str(tmp_path / "j.db"), create=True)
     try:
         yield opened
     finally:

@@ -41,7 +41,7 @@ def test_two_stores_on_one_file_take_turns_and_the_chain_holds(tmp_path: Path) -
     """Each store reads the head under the write lock in every transaction: whatever the other store
     appended is chained from, and no seq is lost or taken twice (state rows keyed by seq included)."""
     path = tmp_path / "j.db"
-    first, second = open_kernel(str(path)), open_kernel(str(path))
+    first, second = open_kernel(str(path), create=True), open_kernel(str(path), create=True)
     try:
         seqs = [_call(first if index % 3 else second, _write(f"key_{index}")) for index in range(12)]
         # a working-memory call writes a state row keyed by seq (awmu_events)
@@ -77,7 +77,7 @@ def _counts(path: Path) -> dict[str, int]:
 
 def test_entry_counts_follow_every_insert_and_nothing_else(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), create=True)
     try:
         _call(kernel, _write("a"))
         _call(kernel, _write("b"))
@@ -99,7 +99,7 @@ def test_the_limit_is_read_from_the_counts(tmp_path: Path) -> None:
     from arvis.memory.memory_service import MAX_ENTRIES_PER_USER
 
     path = tmp_path / "j.db"
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), create=True)
     try:
         _call(kernel, _write("a"))
         with sqlite3.connect(path) as connection:
@@ -129,7 +129,7 @@ def _divergence(path: Path) -> Any:
 def test_verification_checks_the_counts_against_the_entries(tmp_path: Path) -> None:
     """A count edited by hand that has not yet changed any decision is found all the same."""
     path = tmp_path / "j.db"
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), create=True)
     try:
         _call(kernel, _write("a"))
     finally:
@@ -147,7 +147,7 @@ def test_the_wire_forms_from_rows_are_the_typed_entries_wire_forms(tmp_path: Pat
     from arvis.canonical import plain
 
     path = tmp_path / "j.db"
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), create=True)
     try:
         _call(kernel, _write("a"))
         _call(
@@ -175,7 +175,7 @@ def test_a_writer_refuses_state_text_that_is_not_utf8_and_journals_nothing(tmp_p
     """Only readers decode hand-edited text leniently (for the verifier); the kernel's own connection
     keeps the driver's strict decoding, and a row it cannot read is a storage error, not a result."""
     path = tmp_path / "j.db"
-    kernel = open_kernel(str(path))
+    kernel = open_kernel(str(path), create=True)
     try:
         head = _call(kernel, _write("a"))
         with sqlite3.connect(path) as connection:

@@ -32,7 +32,8 @@ from kernel.dispatcher import Kernel
 from kernel.errors import KernelError
 from kernel.graph_checkpoints import EMPTY_VALUE, GraphChannelValue, GraphCheckpoint, GraphWrite
 from kernel.table import SyscallTable
-from syscalls.graph import MAX_LIST, GetArgs, ListArgs, Position, _Access
+from syscalls.graph import ThreadAccess
+from syscalls.graph_args import MAX_LIST, GetArgs, ListArgs, Position
 from syscalls.table import SYSCALL_TABLE
 
 # --- the reference: get and list as they were, reading every row of the thread -----------------------
@@ -83,7 +84,7 @@ def _wire(
 
 
 def reference_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
-    _Access(ctx).require(Capability.READ, args.thread_id)
+    ThreadAccess(ctx).require(Capability.READ, args.thread_id)
     graph = ctx.tx.graph
     if args.checkpoint_id is not None:
         row = graph.checkpoint(args.thread_id, args.checkpoint_ns, args.checkpoint_id)
@@ -110,7 +111,7 @@ def _matches(metadata: dict[str, Any], wanted: dict[str, Any]) -> bool:
 
 
 def reference_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
-    access = _Access(ctx)
+    access = ThreadAccess(ctx)
     graph = ctx.tx.graph
     if args.thread_id is not None:
         access.require(Capability.READ, args.thread_id)
@@ -206,7 +207,7 @@ class Compared:
 
 @contextmanager
 def compared_kernel(target: str) -> Iterator[tuple[Kernel, Compared]]:
-    kernel = open_kernel(target, clock=ManualClock(T0))
+    kernel = open_kernel(target, clock=ManualClock(T0), create=True)
     compared = Compared()
     kernel.table = compared.table
     try:

@@ -45,7 +45,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def kernel(db: Path, clock: ManualClock) -> Iterator[Kernel]:
-    opened = open_kernel(str(db), clock=clock)
+    opened = open_kernel(str(db), clock=clock, create=True)
     yield opened
     opened.close()
 

@@ -40,7 +40,7 @@ from journal.reader import JournalReader
 from journal.replay import ReplayReport, verify_journal
 from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
-from kernel.boot import default_services, open_kernel
+from kernel.boot import JournalNotFound, default_services, open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.graph import WRITES_IDX_MAP
@@ -75,7 +75,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def kernel(db: Path) -> Iterator[Kernel]:
-    opened = open_kernel(str(db), identity=VOUCHED)
+    opened = open_kernel(str(db), identity=VOUCHED, create=True)
     yield opened
     opened.close()
 
@@ -91,7 +91,7 @@ def saver(kernel: Kernel) -> ArvisCheckpointSaver:
 def _conformance(path: Path | str) -> CapabilityReport:
     @checkpointer_test(name="ArvisCheckpointSaver")
     async def factory() -> Any:
-        with ArvisCheckpointSaver(str(path), principal=AGENT) as fresh:
+        with ArvisCheckpointSaver(str(path), principal=AGENT, create=True) as fresh:
             yield fresh
 
     return asyncio.run(validate(factory))
@@ -337,9 +337,18 @@ def test_grants_open_a_thread_and_administrators_may_do_anything(saver: ArvisChe
     assert saver.get_tuple(stored) is None
 
 
+def test_a_path_that_does_not_exist_is_refused_unless_asked_to_create_it(tmp_path: Path) -> None:
+    path = tmp_path / "mistyped.db"
+    with pytest.raises(JournalNotFound) as refused:
+        ArvisCheckpointSaver(str(path), principal=AGENT)
+    assert str(path) in str(refused.value) and "create=True" in str(refused.value)
+    assert "ArvisCheckpointSaver" in str(refused.value) and not path.exists()
+    assert isinstance(refused.value, FileNotFoundError)
+
+
 def test_a_path_opens_and_closes_its_own_kernel(tmp_path: Path) -> None:
     path = tmp_path / "own.db"
-    with ArvisCheckpointSaver(str(path), principal=AGENT) as own:
+    with ArvisCheckpointSaver(str(path), principal=AGENT, create=True) as own:
         stored = _put(own, "t1", [1, 2, 3])
     with ArvisCheckpointSaver(str(path), principal=AGENT) as again:
         assert again.get_tuple(stored).checkpoint["channel_values"] == {"ch": [1, 2, 3]}  # type: ignore[union-attr]

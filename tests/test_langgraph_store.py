@@ -60,7 +60,7 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def store(db: Path, clock: ManualClock) -> Iterator[ArvisStore]:
-    kernel = open_kernel(str(db), clock=clock)
+    kernel = open_kernel(str(db), clock=clock, create=True)
     with ArvisStore(kernel, principal=AGENT) as opened:
         yield opened
     kernel.close()
@@ -246,7 +246,7 @@ def test_blobs_are_read_between_calls_only_on_sqlite_and_only_a_few(
     url = {"file": str(tmp_path / "s.db"), "memory": ":memory:"}.get(target) or request.getfixturevalue(
         "pg_url"
     )
-    with ArvisStore(open_kernel(url), principal=AGENT) as store:
+    with ArvisStore(open_kernel(url, create=True), principal=AGENT) as store:
         kernel: Any = store.kernel
         between, pooled = kernel.between_calls, blob_store.get_many
         used: list[str] = []

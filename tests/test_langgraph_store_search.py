@@ -94,7 +94,7 @@ def db(tmp_path: Path) -> Path:
 @pytest.fixture
 def make_store(db: Path) -> Iterator[Callable[..., BaseStore]]:
     """A store of the kind the test is parametrized with, given LangGraph's ``index`` config."""
-    kernel = open_kernel(str(db), clock=ManualClock(T0))
+    kernel = open_kernel(str(db), create=True, clock=ManualClock(T0))
     opened: list[ArvisStore] = []
 
     def make(kind: str, **index: Any) -> BaseStore:
@@ -350,7 +350,7 @@ def test_embeddings_are_journaled_and_verification_never_embeds(db: Path) -> Non
     """The puts carry the vectors and the search its query's: replay recomputes the ranking from the
     journal alone, and reproduces the recorded scores byte for byte."""
     embeddings = CharacterEmbeddings(dims=32)
-    with ArvisStore(str(db), principal=AGENT, index={"dims": 32, "embed": embeddings}) as store:
+    with ArvisStore(str(db), principal=AGENT, index={"dims": 32, "embed": embeddings}, create=True) as store:
         for key, value in DOCS:
             store.put(("test",), key, value)
         found = store.search(("test",), query="apple")
@@ -370,7 +370,7 @@ def test_embeddings_are_journaled_and_verification_never_embeds(db: Path) -> Non
 def test_the_index_survives_a_restart(db: Path) -> None:
     embeddings = CharacterEmbeddings(dims=32)
     index: Any = {"dims": 32, "embed": embeddings}
-    with ArvisStore(str(db), principal=AGENT, index=index) as store:
+    with ArvisStore(str(db), principal=AGENT, index=index, create=True) as store:
         for key, value in DOCS:
             store.put(("test",), key, value)
         before = [(r.key, r.score) for r in store.search(("test",), query="blue car")]
@@ -384,7 +384,7 @@ def test_the_index_survives_a_restart(db: Path) -> None:
 def test_a_value_stored_before_encoding_2_reads_as_it_did(db: Path) -> None:
     """A put carrying a bare JSON object (as every put before encoding 2 did) is read back as that
     object, found by a filter, and unscored by a query."""
-    kernel = open_kernel(str(db), clock=ManualClock(T0))
+    kernel = open_kernel(str(db), create=True, clock=ManualClock(T0))
     value = {"$arvis": "tuple", "v": [1], "kind": "old"}  # a plain object then: never decoded as a tag
     put = {"namespace": ["old"], "key": "k", "value_hash": hash_of(canonical_bytes(value)), "value": value}
     assert kernel.call("graph.namespace.create", {"prefix": "old"}, principal=AGENT).ok
@@ -409,7 +409,7 @@ def test_a_value_stored_before_encoding_2_reads_as_it_did(db: Path) -> None:
     ],
 )
 def test_malformed_vectors_are_refused(db: Path, vectors: dict[str, Any], detail: str) -> None:
-    kernel = open_kernel(str(db), clock=ManualClock(T0))
+    kernel = open_kernel(str(db), create=True, clock=ManualClock(T0))
     value = [2, {"text": "t"}, vectors]
     put = {"namespace": ["p"], "key": "k", "value_hash": hash_of(canonical_bytes(value)), "value": value}
     kernel.call("graph.namespace.create", {"prefix": "p"}, principal=AGENT)
@@ -432,7 +432,7 @@ def test_the_bundled_encoder_ranks_by_meaning(db: Path) -> None:
     if load_encoder() is None:
         pytest.skip("the semantic extra's model is not installed")
     index: Any = {"dims": 384, "embed": "arvis:minilm", "fields": ["text"]}
-    with ArvisStore(str(db), principal=AGENT, index=index) as store:
+    with ArvisStore(str(db), principal=AGENT, index=index, create=True) as store:
         store.put(("memories",), "m1", {"text": "The user drinks green tea every morning"})
         store.put(("memories",), "m2", {"text": "The deployment runs on Kubernetes"})
         store.put(("memories",), "m3", {"text": "The user's dog is called Rex"})

@@ -96,7 +96,7 @@ def test_values_round_trip_as_in_memory_store_keeps_them(tmp_path: Path) -> None
     NaN included) by get and by search; its encoding is canonical (decoding and encoding again gives the
     same bytes); and the journal of it all verifies."""
     db = tmp_path / "values.db"
-    kernel = open_kernel(str(db), clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC)))
+    kernel = open_kernel(str(db), create=True, clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC)))
     store = ArvisStore(kernel, principal=AGENT)
     memory = InMemoryStore()
     count = iter(range(10**6))
@@ -150,7 +150,7 @@ def test_each_kind_the_table_names(tmp_path: Path) -> None:
         "tags": {"a", "b"},
         "frozen": frozenset({1}),
     }
-    with ArvisStore(str(tmp_path / "kinds.db"), principal=AGENT) as store:
+    with ArvisStore(str(tmp_path / "kinds.db"), principal=AGENT, create=True) as store:
         store.put(("kinds",), "k", value)
         got = store.get(("kinds",), "k")
     memory = InMemoryStore()
@@ -161,7 +161,7 @@ def test_each_kind_the_table_names(tmp_path: Path) -> None:
 def test_a_value_with_no_encoding_is_refused_before_any_call(tmp_path: Path) -> None:
     db = tmp_path / "refused.db"
     with (
-        ArvisStore(str(db), principal=AGENT) as store,
+        ArvisStore(str(db), principal=AGENT, create=True) as store,
         pytest.raises(CheckpointArgumentsInvalid, match="no store encoding"),
     ):
         store.put(("p",), "k", {"object": object()})

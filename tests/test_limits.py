@@ -26,6 +26,7 @@ def kernel() -> Iterator[Kernel]:
         ":memory:",
         clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
         identity=VOUCHED,
+        create=True,
     )
     yield k
     k.close()

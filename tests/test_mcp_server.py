@@ -34,7 +34,9 @@ def _create(db: Path) -> None:
     """A journal with its admin key beside it, as ``arvis call --create`` makes one."""
     key = Path(f"{db}{KEY_SUFFIX}")
     create_key(key)
-    kernel = open_kernel(str(db), identity=VOUCHED, admin_key=bytes.fromhex(key.read_text(encoding="ascii")))
+    kernel = open_kernel(
+        str(db), identity=VOUCHED, admin_key=bytes.fromhex(key.read_text(encoding="ascii")), create=True
+    )
     try:
         assert kernel.call("memory.list", {"user_id": "a"}, principal="user:a").ok
     finally:
@@ -276,7 +278,9 @@ def test_other_commands_never_import_the_sdk(argv: list[str]) -> None:
 def _server(db: Path, principal: str = "user:a", *, administrator: bool = False) -> Any:
     from tools.cmd_mcp import ToolServer
 
-    return ToolServer(open_kernel(str(db), identity=VOUCHED), principal, None, administrator=administrator)
+    return ToolServer(
+        open_kernel(str(db), identity=VOUCHED, create=True), principal, None, administrator=administrator
+    )
 
 
 def test_a_tool_call_is_one_kernel_call_and_never_raises(tmp_path: Path) -> None:

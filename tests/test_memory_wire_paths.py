@@ -328,7 +328,7 @@ def _journal_of(operations: list[Operation], service: MemoryService, target: str
         with fresh_kernel(clock, services=services, journal_id="wire-paths") as kernel:
             results = _run(kernel, clock, operations)
             return [*_entries(kernel), *results]
-    kernel = open_kernel(target, clock=clock, services=services, journal_id="wire-paths")
+    kernel = open_kernel(target, clock=clock, services=services, journal_id="wire-paths", create=True)
     try:
         results = _run(kernel, clock, operations)
         return [*_entries(kernel), *results]
@@ -409,7 +409,7 @@ def test_a_file_journal_of_every_status_matches_the_typed_one(tmp_path: Path) ->
 
 
 def test_the_sql_store_reads_the_current_entry_as_its_typed_wire_form(tmp_path: Path) -> None:
-    kernel = open_kernel(str(tmp_path / "j.db"), clock=ManualClock(T0))
+    kernel = open_kernel(str(tmp_path / "j.db"), clock=ManualClock(T0), create=True)
     try:
         write = {"user_id": "u1", "key": "k", "memory_type": "rule", "source": "explicit_user"}
         assert kernel.call("memory.write", write, principal="user:u1").ok
@@ -438,7 +438,7 @@ def test_rows_read_by_key_and_version_sort_as_rows_read_by_version(tmp_path: Pat
 
     path = tmp_path / "j.db"
     clock = ManualClock(T0)
-    kernel = open_kernel(str(path), clock=clock)
+    kernel = open_kernel(str(path), clock=clock, create=True)
     try:
         for round_ in range(3):
             for key in ("zeta", "alpha", "no_calls", "mid"):

@@ -28,7 +28,7 @@ SIZE = 2 * TILE + 300
 def journal_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A journal of SIZE entries, written by single calls and by batches that cross tile boundaries."""
     path = tmp_path_factory.mktemp("tiles") / "j.db"
-    kernel = open_kernel(str(path), clock=make_clock(), identity=VOUCHED)
+    kernel = open_kernel(str(path), clock=make_clock(), identity=VOUCHED, create=True)
     try:
         written = 0
         while written < SIZE:
@@ -198,7 +198,7 @@ def test_a_tile_row_already_there_never_blocks_the_writer(tmp_path: Path) -> Non
     """Tiles are derived: a row a hand edit left where the writer will complete a tile is replaced, and
     the journal goes on (before, every append completing that tile failed storage_unavailable)."""
     path = tmp_path / "j.db"
-    kernel = open_kernel(str(path), clock=make_clock(), identity=VOUCHED)
+    kernel = open_kernel(str(path), clock=make_clock(), identity=VOUCHED, create=True)
     try:
         assert all(
             r.ok for r in kernel.call_many([("kernel.record", {"kind": "t"}, "operator:t")] * (TILE - 1))

@@ -612,7 +612,7 @@ def test_a_global_log_that_is_not_the_routers(written: Path) -> None:
     manifest = read_manifest(written)
     from kernel.boot import open_kernel
 
-    log = open_kernel(manifest.global_database(), services=default_services(), identity=VOUCHED)
+    log = open_kernel(manifest.global_database(), services=default_services(), identity=VOUCHED, create=True)
     try:
         log.call("kernel.record", {"kind": "other"}, principal="agent:x")
     finally:

@@ -41,6 +41,7 @@ def journal(tmp_path: Path) -> Iterator[tuple[Kernel, Path]]:
         str(path),
         clock=ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1)),
         identity=VOUCHED,
+        create=True,
     )
     _write(kernel, "no_penicillin")
     _write(kernel, "language", "preference")

@@ -385,7 +385,7 @@ def test_the_runner_works_with_the_id_as_given(journal_format: AccessRules, tmp_
     kernel = (
         _format_1(path)
         if journal_format == AccessRules.FIRST
-        else open_kernel(str(path), clock=_clock(), identity=VOUCHED)
+        else open_kernel(str(path), clock=_clock(), identity=VOUCHED, create=True)
     )
     try:
         _seed(kernel)

@@ -46,7 +46,9 @@ def recorded(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     path = tmp_path / "journal.db"
     from kernel.boot import open_kernel
 
-    kernel = open_kernel(str(path), clock=h.make_clock(), journal_id=h.JOURNAL_ID, identity=VOUCHED)
+    kernel = open_kernel(
+        str(path), clock=h.make_clock(), journal_id=h.JOURNAL_ID, identity=VOUCHED, create=True
+    )
     try:
         outputs = pipeline(kernel)
     finally:
@@ -238,7 +240,9 @@ def test_replayed_working_memory_pipeline_returns_identical_outputs(tmp_path: Pa
     from kernel.boot import open_kernel
 
     path = tmp_path / "journal.db"
-    kernel = open_kernel(str(path), clock=h.make_clock(), journal_id=h.JOURNAL_ID, identity=VOUCHED)
+    kernel = open_kernel(
+        str(path), clock=h.make_clock(), journal_id=h.JOURNAL_ID, identity=VOUCHED, create=True
+    )
     try:
         live = awmu_pipeline(kernel)
     finally:

@@ -59,7 +59,7 @@ def verifier(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("pristine") / "j.db"
     clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(milliseconds=1500))
-    kernel = open_kernel(str(path), clock=clock)
+    kernel = open_kernel(str(path), clock=clock, create=True)
     try:
         for seq, (name, args, principal, status) in enumerate(CALLS, start=1):
             result = kernel.call(name, args, principal=principal)
@@ -153,7 +153,7 @@ def test_intact_journal_prints_ok_with_count_and_head(verifier: Path, journal_co
 
 def test_empty_journal_is_ok_at_genesis(verifier: Path, tmp_path: Path) -> None:
     db = tmp_path / "empty.db"
-    open_kernel(str(db)).store.close()
+    open_kernel(str(db), create=True).store.close()
     reader = JournalReader.open(str(db))
     try:
         header = reader.header()

@@ -99,7 +99,7 @@ def copy_database(source: Path, target: Path) -> Path:
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A closed journal file holding the six calls of ``populate``, built once per module."""
     path = tmp_path_factory.mktemp("template") / "journal.db"
-    kernel = open_kernel(str(path), clock=ManualClock(T0, step=timedelta(seconds=1)))
+    kernel = open_kernel(str(path), clock=ManualClock(T0, step=timedelta(seconds=1)), create=True)
     try:
         populate(kernel)
     finally:

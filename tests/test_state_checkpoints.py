@@ -76,6 +76,7 @@ def _build(target: str, calls: Sequence[h.Call], *, interval: int, batch: bool =
         journal_id=h.JOURNAL_ID,
         state_checkpoint_interval=interval,
         identity=VOUCHED,
+        create=True,
     )
     try:
         if batch:
@@ -241,6 +242,7 @@ def test_writers_with_and_without_checkpoints_share_a_journal(tmp_path: Path) ->
             journal_id=h.JOURNAL_ID,
             state_checkpoint_interval=interval,
             identity=VOUCHED,
+            create=True,
         )
         try:
             h.run_calls(kernel, calls[start : start + 3])
@@ -279,7 +281,12 @@ def test_a_journal_from_before_checkpoints_gets_its_first_one_whole(tmp_path: Pa
     finally:
         kernel.close()
     kernel = open_kernel(
-        str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=4, identity=VOUCHED
+        str(path),
+        clock=clock,
+        journal_id=h.JOURNAL_ID,
+        state_checkpoint_interval=4,
+        identity=VOUCHED,
+        create=True,
     )
     try:
         h.run_calls(kernel, h.STANDARD_CALLS[7:])
@@ -662,10 +669,20 @@ def test_a_writer_that_keeps_none_interleaved_with_one_that_does(tmp_path: Path)
     calls = [h.STANDARD_CALLS[i % len(h.STANDARD_CALLS)] for i in range(30)]
     clock = h.make_clock()
     keeping = open_kernel(
-        str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=3, identity=VOUCHED
+        str(path),
+        clock=clock,
+        journal_id=h.JOURNAL_ID,
+        state_checkpoint_interval=3,
+        identity=VOUCHED,
+        create=True,
     )
     other = open_kernel(
-        str(path), clock=clock, journal_id=h.JOURNAL_ID, state_checkpoint_interval=0, identity=VOUCHED
+        str(path),
+        clock=clock,
+        journal_id=h.JOURNAL_ID,
+        state_checkpoint_interval=0,
+        identity=VOUCHED,
+        create=True,
     )
     try:
         for index, call in enumerate(calls):

@@ -59,7 +59,7 @@ def _grant_rows(count: int) -> list[tuple[bytes, bytes, bytes, int]]:
 
 def test_every_row_is_read_once_across_batches_in_byte_order(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
-    open_kernel(str(path)).close()
+    open_kernel(str(path), create=True).close()
     stored = _grant_rows(2 * BATCH + 7)
     with sqlite3.connect(path) as connection:
         connection.executemany(
@@ -136,5 +136,5 @@ def test_postgresql_pages_in_the_byte_order_sqlite_does(pg_url: str, tmp_path: P
         for index in range(2 * BATCH + 11)
     ]
     path = tmp_path / "j.db"
-    open_kernel(str(path)).close()
+    open_kernel(str(path), create=True).close()
     assert _digest_of_grants(pg_url, rows) == _digest_of_grants(str(path), rows)

@@ -20,7 +20,7 @@ _WORKER = textwrap.dedent(
     from kernel.services import default_services
 
     path, threads, calls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    kernel = open_kernel(path, services=default_services())
+    kernel = open_kernel(path, services=default_services(), create=True)
     kernel.call("memory.awmu.create", {"context_id": "shared"}, principal="operator:t")
     seqs, failures = [], []
     lock = threading.Lock()

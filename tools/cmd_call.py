@@ -77,6 +77,7 @@ def run(options: argparse.Namespace) -> int:
                 identity=identity.policy,
                 tracer=tracer,
                 admin_key=key_for_new_journal(identity, new_key),
+                create=options.create,
             )
         except BaseException:
             _withdraw(new_key, target)

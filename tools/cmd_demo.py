@@ -274,7 +274,8 @@ def run(options: argparse.Namespace) -> int:
     from syscalls.table import SYSCALL_TABLE
 
     path = _fresh_file(options.db, options.force)
-    kernel = open_kernel(str(path), identity=VouchedPrincipals(administrators=True))  # its own script
+    vouched = VouchedPrincipals(administrators=True)  # its own script
+    kernel = open_kernel(str(path), identity=vouched, create=True)
     rows = []
     block = ""
     try:

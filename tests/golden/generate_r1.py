@@ -102,7 +102,7 @@ class Session:
 
 @contextmanager
 def _kernel(path: Path, journal_id: str, clock: ManualClock) -> Iterator[Kernel]:
-    opened = open_kernel(str(path), clock=clock, journal_id=journal_id)
+    opened = open_kernel(str(path), clock=clock, journal_id=journal_id, create=True)
     try:
         yield opened
     finally:

@@ -78,7 +78,7 @@ def main(target: Path) -> None:
     if journal.exists():
         raise SystemExit(f"{journal} exists: golden journals are never rewritten")
     calls = [call for name in sorted(SCENARIOS) for call in SCENARIOS[name]] + _by_reference()
-    kernel = open_kernel(str(journal), clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED)
+    kernel = open_kernel(str(journal), clock=clock(), journal_id=JOURNAL_ID, identity=VOUCHED, create=True)
     try:
         results = [kernel.call(name, args, principal=principal) for name, args, principal in calls]
     finally:

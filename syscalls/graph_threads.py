@@ -1,0 +1,193 @@
+"""The graph family's thread maintenance: LangGraph's ``delete_thread``, ``delete_for_runs``,
+``copy_thread`` and ``prune`` as journaled syscalls (specs/langgraph.md §3), on the rows ``syscalls.graph``
+writes, under its access rules (``ThreadAccess``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from arvis.canonical import decode
+from kernel.abi import CallContext
+from kernel.access import Capability
+from kernel.errors import ErrorCode, KernelError
+from kernel.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
+from syscalls.graph import ThreadAccess, version_key
+from syscalls.graph_args import CopyArgs, PruneArgs, RunsArgs, ThreadArgs
+
+__all__ = ["graph_runs_delete", "graph_thread_copy", "graph_thread_delete", "graph_thread_prune"]
+
+
+def _checkpoint_key(row: GraphCheckpoint) -> tuple[str, str, str]:
+    return (row.thread_id, row.checkpoint_ns, row.checkpoint_id)
+
+
+def _write_key(row: GraphWrite) -> tuple[str, str, str, str, int]:
+    return (row.thread_id, row.checkpoint_ns, row.checkpoint_id, row.task_id, row.idx)
+
+
+def _value_key(row: GraphChannelValue) -> tuple[str, str, str, str]:
+    return (row.thread_id, row.checkpoint_ns, row.channel, row.version)
+
+
+class _Deleted:
+    """What a call deleted, deleting rows one by one in key order (so the effects come in one order on
+    every backend)."""
+
+    def __init__(self, graph: GraphRepository) -> None:
+        self._graph = graph
+        self.checkpoints = self.writes = self.channel_values = 0
+
+    def checkpoint_rows(self, rows: Iterable[GraphCheckpoint]) -> None:
+        for row in sorted(rows, key=_checkpoint_key):
+            self._graph.delete_checkpoint(*_checkpoint_key(row))
+            self.checkpoints += 1
+
+    def write_rows(self, rows: Iterable[GraphWrite]) -> None:
+        for row in sorted(rows, key=_write_key):
+            self._graph.delete_write(*_write_key(row))
+            self.writes += 1
+
+    def value_rows(self, rows: Iterable[GraphChannelValue]) -> None:
+        for row in sorted(rows, key=_value_key):
+            self._graph.delete_channel_value(*_value_key(row))
+            self.channel_values += 1
+
+    def thread(self, thread_id: str) -> None:
+        self.checkpoint_rows(self._graph.checkpoints(thread_id))
+        self.write_rows(self._graph.writes(thread_id))
+        self.value_rows(self._graph.channel_values(thread_id))
+
+    def wire(self) -> dict[str, int]:
+        return {"checkpoints": self.checkpoints, "writes": self.writes, "channel_values": self.channel_values}
+
+
+def graph_thread_delete(ctx: CallContext, args: ThreadArgs) -> dict[str, Any]:
+    """``delete_thread``: every checkpoint, pending write and channel value of the thread, in every
+    namespace. The thread stays its owner's."""
+    ThreadAccess(ctx).require(Capability.WRITE, args.thread_id)
+    deleted = _Deleted(ctx.tx.graph)
+    deleted.thread(args.thread_id)
+    return {"thread_id": args.thread_id, "deleted": deleted.wire()}
+
+
+def _run_id(row: GraphCheckpoint) -> Any:
+    metadata = decode(row.metadata.encode("utf-8"))
+    return metadata.get("run_id") if isinstance(metadata, dict) else None
+
+
+def graph_runs_delete(ctx: CallContext, args: RunsArgs) -> dict[str, Any]:
+    """``delete_for_runs``: the checkpoints whose metadata ``run_id`` is one of ``run_ids``, with their
+    pending writes, in every thread the principal may write (others are left alone)."""
+    access = ThreadAccess(ctx)
+    graph = ctx.tx.graph
+    wanted = set(args.run_ids)
+    owners = graph.owners()
+    victims = [
+        row
+        for row in graph.checkpoints(None)
+        if isinstance(run_id := _run_id(row), str)
+        and run_id in wanted
+        and access.allows(Capability.WRITE, row.thread_id, owners.get(row.thread_id))
+    ]
+    deleted = _Deleted(graph)
+    for row in sorted(victims, key=_checkpoint_key):
+        deleted.write_rows(graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id))
+        deleted.checkpoint_rows([row])
+    return {"deleted": deleted.wire()}
+
+
+def graph_thread_copy(ctx: CallContext, args: CopyArgs) -> dict[str, Any]:
+    """``copy_thread``: every checkpoint, pending write and channel value of the source thread, written
+    into the target (replacing rows of the same key there); needs ``read`` on the source and ``write``
+    on the target, which it claims when unclaimed and something is copied."""
+    source, target = args.source_thread_id, args.target_thread_id
+    if source == target:
+        raise KernelError(ErrorCode.INVALID_ARGS, "the source and the target are the same thread")
+    access = ThreadAccess(ctx)
+    access.require(Capability.READ, source)
+    target_owner = access.require(Capability.WRITE, target)
+    graph = ctx.tx.graph
+    checkpoints = sorted(graph.checkpoints(source), key=_checkpoint_key)
+    values = sorted(graph.channel_values(source), key=_value_key)
+    writes = sorted(graph.writes(source), key=_write_key)
+    if (checkpoints or values or writes) and target_owner is None:
+        access.claim_unowned(target)
+    for value in values:
+        graph.put_channel_value(
+            GraphChannelValue(target, *_value_key(value)[1:], value.value_type, value.value_hash, ctx.seq)
+        )
+    for row in checkpoints:
+        graph.put_checkpoint(
+            GraphCheckpoint(
+                target,
+                row.checkpoint_ns,
+                row.checkpoint_id,
+                row.parent_checkpoint_id,
+                row.checkpoint_type,
+                row.checkpoint_hash,
+                row.metadata,
+                row.channel_versions,
+                ctx.seq,
+            )
+        )
+    for write in writes:
+        graph.put_write(
+            GraphWrite(
+                target,
+                *_write_key(write)[1:],
+                write.channel,
+                write.task_path,
+                write.value_type,
+                write.value_hash,
+                ctx.seq,
+            )
+        )
+    copied = {"checkpoints": len(checkpoints), "writes": len(writes), "channel_values": len(values)}
+    return {"source_thread_id": source, "target_thread_id": target, "copied": copied}
+
+
+def _prune_keep_latest(graph: GraphRepository, deleted: _Deleted, thread_id: str) -> None:
+    """Keep the latest checkpoint of each namespace, its pending writes and the channel values its
+    versions name; delete the rest of the thread."""
+    rows = graph.checkpoints(thread_id)
+    latest: dict[str, GraphCheckpoint] = {}
+    for row in rows:
+        kept = latest.get(row.checkpoint_ns)
+        if kept is None or row.checkpoint_id > kept.checkpoint_id:
+            latest[row.checkpoint_ns] = row
+    kept_ids = {(row.checkpoint_ns, row.checkpoint_id) for row in latest.values()}
+    referenced = {
+        (row.checkpoint_ns, channel, version_key(version))
+        for row in latest.values()
+        for channel, version in decode(row.channel_versions.encode("utf-8")).items()
+    }
+    deleted.checkpoint_rows(row for row in rows if (row.checkpoint_ns, row.checkpoint_id) not in kept_ids)
+    deleted.write_rows(
+        write
+        for write in graph.writes(thread_id)
+        if (write.checkpoint_ns, write.checkpoint_id) not in kept_ids
+    )
+    deleted.value_rows(
+        value
+        for value in graph.channel_values(thread_id)
+        if (value.checkpoint_ns, value.channel, value.version) not in referenced
+    )
+
+
+def graph_thread_prune(ctx: CallContext, args: PruneArgs) -> dict[str, Any]:
+    """``prune``: ``keep_latest`` keeps each namespace's latest checkpoint (with its writes and the
+    channel values it names); ``delete`` deletes the threads' checkpoints like ``graph.thread.delete``.
+    Needs ``write`` on every thread named."""
+    access = ThreadAccess(ctx)
+    threads = sorted(set(args.thread_ids))
+    for thread_id in threads:
+        access.require(Capability.WRITE, thread_id)
+    graph = ctx.tx.graph
+    deleted = _Deleted(graph)
+    for thread_id in threads:
+        if args.strategy == "delete":
+            deleted.thread(thread_id)
+        else:
+            _prune_keep_latest(graph, deleted, thread_id)
+    return {"strategy": args.strategy, "deleted": deleted.wire()}
