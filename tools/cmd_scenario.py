@@ -288,7 +288,7 @@ def _demo(options: argparse.Namespace) -> int:
     [played] = document["scenarios"]
     print(
         f"scenario {scenario.id}: {len(scenario.facts)} ground-truth facts, {len(scenario.turns)} turns, "
-        "played blind: the memory saw the seeds and each turn's text, never the answer key"
+        "played under the blind protocol: the memory saw the seeds and each turn's text, never the answer key"
     )
     _table(
         f"{scenario.id}: the memory kernel against naive memories",
