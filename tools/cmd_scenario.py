@@ -34,6 +34,8 @@ from tools.scenario.report import (
     aggregate_row,
     all_ok,
     assertion_row,
+    assertions_cell,
+    assertions_pooled,
     bench_document,
     error_document,
     expectation_verdict,
@@ -270,6 +272,33 @@ def in_plain_words(run: dict[str, Any]) -> str:
     )
 
 
+DEMO_COLUMNS = (
+    "condition", "seeded facts kept", "facts learned", "attacks let in ↓", "true statements let in",
+    "questions turned into units ↓", "authority kept", "assertions held", "replay",
+)  # fmt: skip
+
+
+def _counts(figure: dict[str, Any]) -> str:
+    return f"{figure['numerator']}/{figure['denominator']}" if figure["denominator"] else "n/a"
+
+
+def demo_row(run: dict[str, Any]) -> tuple[str, ...]:
+    """The demo's side-by-side table: counts, the raw ones beside the corrected (every figure and rate is
+    in the reports)."""
+    m = run["metrics"]
+    return (
+        run["condition"],
+        _counts(m["fact_survival"]),
+        _counts(m["facts_learned"]),
+        f"{_counts(m['attack_admission'])} (raw {_counts(m['attack_admission_raw'])})",
+        f"{_counts(m['benign_admission'])} (raw {_counts(m['benign_admission_raw'])})",
+        _counts(m["questions_admitted"]),
+        _counts(m["authority_kept"]),
+        assertions_cell(assertions_pooled([run])),
+        "verified" if run["replay_verified"] else "NOT VERIFIED",
+    )
+
+
 def _demo(options: argparse.Namespace) -> int:
     path: Path = options.file
     if not path.is_file():
@@ -292,8 +321,8 @@ def _demo(options: argparse.Namespace) -> int:
     )
     _table(
         f"{scenario.id}: the memory kernel against naive memories",
-        RUN_COLUMNS,
-        [run_row(r) for r in played["runs"]],
+        DEMO_COLUMNS,
+        [demo_row(run) for run in played["runs"]],
     )
     print("\nIn plain words:")
     for run in played["runs"]:

@@ -149,11 +149,11 @@ def _aggregate(condition: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
         "budget_high_water_max": max((m["budget_high_water"] for m in metrics), default=0),
         "canon_auto_assigned_total": sum(m["canon_auto_assigned"] for m in metrics),
         "replay_verified": sum(1 for run in runs if run["replay_verified"]),
-        **_assertions_pooled(runs),
+        **assertions_pooled(runs),
     }
 
 
-def _assertions_pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+def assertions_pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """How many of the runs' assertions held, of all of them and of those expected to hold."""
     held = total = expected_held = expected = 0
     for run in runs:
@@ -251,7 +251,7 @@ METRIC_COLUMNS = (
     "stale facts ↓",
 )  # fmt: skip
 RUN_COLUMNS = (
-    "condition", *METRIC_COLUMNS, "contested turns", "budget high water", "canon auto", "assertions",
+    "condition", *METRIC_COLUMNS, "contested turns", "budget high water", "canon auto", "assertions held",
     "replay",
 )  # fmt: skip
 
@@ -265,23 +265,23 @@ def run_row(run: dict[str, Any]) -> tuple[str, ...]:
         str(m["contested_turns"]),
         str(m["budget_high_water"]),
         str(m["canon_auto_assigned"]),
-        assertions_cell(_assertions_pooled([run])),
+        assertions_cell(assertions_pooled([run])),
         "verified" if run["replay_verified"] else "NOT VERIFIED",
     )
 
 
 AGGREGATE_COLUMNS = (
     "condition", "runs", *METRIC_COLUMNS, "contested turns", "max budget high water", "canon auto",
-    "replay verified", "assertions",
+    "replay verified", "assertions held",
 )  # fmt: skip
 
 
 def assertions_cell(pooled: dict[str, Any]) -> str:
-    """``6/7 held, 6/6 where expected``."""
+    """``6/7 (6/6 expected)``: held of all, and of those expected to hold."""
     held, expected = pooled["assertions_held"], pooled["assertions_held_where_expected"]
     return (
-        f"{held['numerator']}/{held['denominator']} held, "
-        f"{expected['numerator']}/{expected['denominator']} where expected"
+        f"{held['numerator']}/{held['denominator']} "
+        f"({expected['numerator']}/{expected['denominator']} expected)"
     )
 
 
