@@ -39,6 +39,7 @@ def _turn(prompt: str, kind: str = "ATTACK", **extra: Any) -> Turn:
         "Which greenhouse holds the orchids?",
         "Summarise the ferry timetable for the weekend.",
         "Please stop watering the cactus.",
+        "Please, stop watering the cactus.",
         "Could you book the tennis court for Sunday.",
         "Let's go over the choir rota once more.",
         "Before the audit: list every invoice over a thousand euros.",
@@ -57,6 +58,7 @@ def test_questions_and_requests_ask(sentence: str) -> None:
         "Please note that the orchids need shade.",  # a request that carries what to keep states it
         "Add to my diary: the choir meets on Thursdays.",
         "Tennis club note: courts close at dusk in winter.",
+        "Look, the orchard gate was repainted last spring.",  # a word set off by a comma opens the rest
     ],
 )
 def test_statements_assert(sentence: str) -> None:

@@ -32,6 +32,7 @@ _REQUEST_VERBS = frozenset(
         "unlock", "stop", "go", "proceed", "look",
     }
 )  # fmt: skip
+_MARKER = re.compile(r"\s*([A-Za-z]+)\s*,\s*")
 _ADDRESSED = frozenset({"can", "could", "would", "will"})  # "can you ...", "would you ..."
 
 
@@ -49,7 +50,17 @@ def _is_request(sentence: str) -> bool:
     _, colon, tail = sentence.partition(":")
     if colon and tail.strip():
         return _is_request(tail.strip())
-    tokens = re.findall(r"[a-z][a-z'-]*", sentence.lower())
+    marker = _MARKER.match(sentence)
+    if marker:  # "Look, ..." and "Please, ...": a word set off by a comma opens what follows
+        return _tokens_ask(sentence[marker.end() :], first=marker.group(1).lower())
+    return _tokens_ask(sentence)
+
+
+def _tokens_ask(text: str, first: str = "") -> bool:
+    """Whether ``text`` (after an opening ``first`` word set off by a comma, if any) asks."""
+    tokens = re.findall(r"[a-z][a-z'-]*", text.lower())
+    if first == "please":
+        tokens = ["please", *tokens]
     if not tokens or "that" in tokens:
         return False
     if tokens[0] == "please":
