@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGSHIP = ROOT / "scenarios" / "flagship-dead-king.yml"
 LEARNING = ROOT / "scenarios" / "user-facts-learning.yml"
+LATE_CHANGE = ROOT / "scenarios" / "paraphrase-attacks.yml"  # an authority label printed at the last turn
 WIDTHS = (1280, 390)
 
 if not Path(CHROMIUM).is_file():
@@ -74,7 +75,8 @@ MEASURE = """
     if (element.closest('#layout-report')) { continue; }
     const r = box(element);
     if (r.width > 0 && r.right > width + 0.5) {
-      found.sticking_out.push(element.tagName + '.' + element.className + ' right ' + r.right);
+      found.sticking_out.push(element.tagName + '.' + (element.getAttribute('class') || '') + ' right '
+        + Math.round(r.right) + ' ' + element.textContent.trim().slice(0, 40));
     }
   }
   for (const table of document.querySelectorAll('table')) {
@@ -129,7 +131,7 @@ def _measure(page: Path, width: int, tmp_path: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A one-scenario report (zeros, n/a and a figure with nothing to count) and a two-scenario bench."""
+    """A one-scenario report (zeros, n/a and a figure with nothing to count) and a three-scenario bench."""
     base = tmp_path_factory.mktemp("layout")
     conditions = [arg for c in ("FULL_AWMU", "NO_AWMU", "RECENCY_BUFFER") for arg in ("-c", c)]
     code, page = _arvis("scenario", "run", FLAGSHIP, "-o", "html", *conditions, "--out", base / "j")
@@ -138,7 +140,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     single.write_text(page, encoding="utf-8")
     directory = base / "scenarios"
     directory.mkdir()
-    for source in (FLAGSHIP, LEARNING):
+    for source in (FLAGSHIP, LEARNING, LATE_CHANGE):
         shutil.copyfile(source, directory / source.name)
     code, _ = _arvis("scenario", "bench", directory, *conditions, "--out", base / "bench")
     assert code == 0
@@ -171,4 +173,4 @@ def test_a_one_scenario_report_has_no_duplicate_chart(reports: dict[str, Path], 
     learned = [panel for panel in single["panels"] if panel["title"].startswith("facts learned")]
     assert learned and learned[0]["empty"]  # the flagship has no fact to learn: no bar, said so
     bench = _measure(reports["bench"], 1280, tmp_path)
-    assert [figure["cls"] for figure in bench["figures"]] == ["bars", "chart", "bars", "chart", "bars"]
+    assert [figure["cls"] for figure in bench["figures"]] == ["bars", *["chart", "bars"] * 3]

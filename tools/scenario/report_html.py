@@ -120,6 +120,7 @@ def rank_chart(index: int, scenario: dict[str, Any]) -> tuple[str, Markup | None
         show_minor_x_labels=len(run["turns"]) <= 30,
         x_labels_major_every=5,
         height=330 + 22 * len(scenario["facts"]),  # room for one legend line per fact
+        margin_right=100,  # room for an authority label printed at the last turn
     )
     chart.x_labels = [str(turn["turn"]) for turn in run["turns"]]
     for fact in scenario["facts"]:
