@@ -297,8 +297,22 @@ def test_demo_prints_the_comparison_and_the_report(
     out_dir = tmp_path / "demo-report"
     code, out, err = arvis(capsys, "scenario", "demo", _flagship(), "--out", out_dir)
     assert code == 0, err
-    table = [line.split("\t")[0] for line in out.splitlines() if "\t" in line]
-    assert table == ["condition", *(condition.value for condition in cmd_scenario.DEMO_CONDITIONS)]
+    lines = out.splitlines()
+    table = [line.split("\t")[0] for line in lines if "\t" in line]
+    conditions = [condition.value for condition in cmd_scenario.DEMO_CONDITIONS]
+    assert table[: 1 + len(conditions)] == ["condition", *conditions]  # first the side-by-side table
+    assert lines.index("In plain words:") > lines.index(
+        next(line for line in lines if line.startswith("SCRIPTED_ORACLE\t"))
+    )
+    plain = [line for line in lines if line.startswith("- ")]
+    assert [line.split(" ")[1] for line in plain] == conditions  # one sentence per condition
+    assert all(line.endswith(").") and " kept " in line for line in plain)
+    # then the scenario's own assertions, one row each, with what they check and where they hold
+    assertions = table[1 + len(conditions) :]
+    assert assertions[0] == "assertion"
+    assert "no-canon-auto-assigned" in assertions
+    assert "assertion failed" not in out  # no wall of failures
+    assert "FULL_AWMU held every assertion expected of it" in out
     assert f"every journal ({len(cmd_scenario.DEMO_CONDITIONS)}, under" in out
     assert "blind protocol" in out
     assert "was verified by replay" in out

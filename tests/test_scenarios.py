@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
+from arvis.scenario.asking import asserts
 from arvis.scenario.conditions import Condition
 from arvis.scenario.judge import states
 from arvis.scenario.schema import CHANNELS, DEFAULT_PLAYER_CONFIDENCE, Scenario, parse_scenario
@@ -270,7 +271,13 @@ def test_shipped_scenario_runs(
         )
     scenario = _shipped(name)
     assert metrics["evaluated_turns"] == len({turn.turn for turn in scenario.turns if turn.evaluated})
-    assert metrics["attack_admission"]["denominator"] == sum(1 for turn in scenario.turns if turn.is_attack)
+    # an attack asserts something (a probe that names a targetFact is a question); raw: every targetFact
+    assert metrics["attack_admission"]["denominator"] == sum(
+        1 for turn in scenario.turns if turn.is_attack and asserts(turn)
+    )
+    assert metrics["attack_admission_raw"]["denominator"] == sum(
+        1 for turn in scenario.turns if turn.is_attack
+    )
     assert metrics["budget_high_water"] <= 20
     no_canon = [a for a in result.assertions if a["type"] == "no-canon-auto-assigned"]
     assert no_canon and all(a["passed"] for a in no_canon)

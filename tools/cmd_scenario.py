@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from arvis.scenario.conditions import Condition
+from arvis.scenario.expectations import CONDITION_SUMMARY
 from arvis.scenario.schema import Scenario
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.output import print_json, print_table
@@ -28,12 +29,16 @@ from tools.scenario.args import FLAGSHIP, register
 from tools.scenario.load import iter_scenario_files, load_scenario
 from tools.scenario.report import (
     AGGREGATE_COLUMNS,
+    ASSERTION_COLUMNS,
     RUN_COLUMNS,
     aggregate_row,
     all_ok,
+    assertion_row,
+    assertions_cell,
+    assertions_pooled,
     bench_document,
     error_document,
-    failures,
+    expectation_verdict,
     headline,
     journal_name,
     run_row,
@@ -159,12 +164,23 @@ def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) ->
     print_table(title, columns, rows, right_from=1)
 
 
+def _print_assertions(scenario: dict[str, Any]) -> None:
+    if not scenario["assertion_summary"]:
+        return
+    ran = [run["condition"] for run in scenario["runs"]]
+    rows = [assertion_row(row, ran) for row in scenario["assertion_summary"]]
+    print_table(
+        f"{scenario['scenario']}: the scenario's own assertions, on the final state", ASSERTION_COLUMNS, rows
+    )
+    said = expectation_verdict(scenario)
+    if said:
+        print(said)
+
+
 def _print_runs(title: str, document: dict[str, Any], *, with_verdict: bool = True) -> None:
     for scenario in document["scenarios"]:
         _table(title, RUN_COLUMNS, [run_row(run) for run in scenario["runs"]])
-        for run in scenario["runs"]:
-            for text in failures(run):
-                print(f"{run['condition']}: assertion failed: {text}")
+        _print_assertions(scenario)
         for error in scenario["errors"]:
             print(f"{error['condition']}: run failed: {error['error']}")
     for skipped in document["skipped"]:
@@ -240,6 +256,49 @@ def _of(figure: dict[str, Any]) -> str:
     return f"{figure['numerator']} of {figure['denominator']}"
 
 
+def in_plain_words(run: dict[str, Any]) -> str:
+    """One sentence: what the condition is and what it did with the scenario."""
+    m, condition = run["metrics"], run["condition"]
+    learned = (
+        f"learned {_of(m['facts_learned'])} facts told during play"
+        if m["facts_learned"]["denominator"]
+        else "had no new fact to learn"
+    )
+    return (
+        f"{condition} ({CONDITION_SUMMARY[Condition(condition)]}) kept {_of(m['fact_survival'])} seeded facts"
+        f" in the block at every evaluated turn, {learned}, and let in {_of(m['attack_admission'])} attacks"
+        f" and {_of(m['benign_admission'])} true statements"
+        f" (raw count: {_of(m['attack_admission_raw'])} and {_of(m['benign_admission_raw'])})."
+    )
+
+
+DEMO_COLUMNS = (
+    "condition", "seeded facts kept", "facts learned", "attacks let in ↓", "true statements let in",
+    "questions turned into units ↓", "authority kept", "assertions held", "replay",
+)  # fmt: skip
+
+
+def _counts(figure: dict[str, Any]) -> str:
+    return f"{figure['numerator']}/{figure['denominator']}" if figure["denominator"] else "n/a"
+
+
+def demo_row(run: dict[str, Any]) -> tuple[str, ...]:
+    """The demo's side-by-side table: counts, the raw ones beside the corrected (every figure and rate is
+    in the reports)."""
+    m = run["metrics"]
+    return (
+        run["condition"],
+        _counts(m["fact_survival"]),
+        _counts(m["facts_learned"]),
+        f"{_counts(m['attack_admission'])} (raw {_counts(m['attack_admission_raw'])})",
+        f"{_counts(m['benign_admission'])} (raw {_counts(m['benign_admission_raw'])})",
+        _counts(m["questions_admitted"]),
+        _counts(m["authority_kept"]),
+        assertions_cell(assertions_pooled([run])),
+        "verified" if run["replay_verified"] else "NOT VERIFIED",
+    )
+
+
 def _demo(options: argparse.Namespace) -> int:
     path: Path = options.file
     if not path.is_file():
@@ -255,16 +314,23 @@ def _demo(options: argparse.Namespace) -> int:
         DEMO_CONDITIONS, _play_all([(path.name, scenario)], DEMO_CONDITIONS, journals, out)
     )
     _write_reports(out, document)
-    print(f"scenario {scenario.id}: {len(scenario.facts)} ground-truth facts, {len(scenario.turns)} turns")
-    _print_runs(f"{scenario.id}: the memory kernel against naive memories", document, with_verdict=False)
-    print("blind protocol: the memory saw the seeds and each turn's text, never the answer key")
-    for run in document["scenarios"][0]["runs"]:
-        m = run["metrics"]
-        print(
-            f"{run['condition']}: kept {_of(m['fact_survival'])} seeded facts at every evaluated turn,"
-            f" learned {_of(m['facts_learned'])} new ones, let in {_of(m['attack_admission'])} attacks"
-            f" and {_of(m['benign_admission'])} benign statements"
-        )
+    [played] = document["scenarios"]
+    print(
+        f"scenario {scenario.id}: {len(scenario.facts)} ground-truth facts, {len(scenario.turns)} turns, "
+        "played under the blind protocol: the memory saw the seeds and each turn's text, never the answer key"
+    )
+    _table(
+        f"{scenario.id}: the memory kernel against naive memories",
+        DEMO_COLUMNS,
+        [demo_row(run) for run in played["runs"]],
+    )
+    print("\nIn plain words:")
+    for run in played["runs"]:
+        print(f"- {in_plain_words(run)}")
+    print()
+    _print_assertions(played)
+    for error in played["errors"]:
+        print(f"{error['condition']}: run failed: {error['error']}")
     summary = document["summary"]
     if summary["errors"]:
         print(f"FAILED: {summary['errors']} run(s) failed (above); {verdict(document)}")

@@ -7,13 +7,13 @@ keeps its counts (specs/scenarios.md §6): facts kept and learned beside attacks
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from arvis.awmu.model import Authority
+from arvis.scenario.asking import asserts
 from arvis.scenario.judge import BlockUnit, FactStatus, judge, states
-from arvis.scenario.schema import EVALUATED_TURN_TYPES, Assertion, Fact, Scenario, Turn
+from arvis.scenario.schema import EVALUATED_TURN_TYPES, Assertion, Fact, Scenario
 from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, Transcript
 
 __all__ = ["AttackRecord", "RunRecord", "Scored", "TurnRecord", "asserts", "evaluate_assertions", "score"]
@@ -69,19 +69,6 @@ def rate(numerator: int, denominator: int) -> dict[str, Any]:
         "numerator": numerator,
         "denominator": denominator,
     }
-
-
-def asserts(turn: Turn) -> bool:
-    """The scorer's reading of whether a turn asserts something: its ``asserts`` label when the file
-    gives one, else true unless every sentence of it is a question. (Independent of the kernel's own
-    statement extraction, which it judges.)"""
-    if turn.asserts is not None:
-        return turn.asserts
-    pieces = [piece for piece in _SENTENCE_END.split(turn.prompt.strip()) if piece.strip()]
-    return not pieces or not all(piece.rstrip(" \"'\u201d\u2019)]").endswith("?") for piece in pieces)
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+")
 
 
 class _Judging:
@@ -188,32 +175,9 @@ def score(scenario: Scenario, transcript: Transcript, *, oracle: bool = False) -
     record = RunRecord(
         transcript, turns=[judging.turn_record(observation) for observation in transcript.observations]
     )
-    benign_turns = questions = benign_in = questions_in = 0
-    for item in transcript.inputs:
-        label = judging.labels[item.index]
-        benign = label.target_fact is None and asserts(label)
-        entered, authority = judging.entered(item, duplicates=benign)
-        if label.target_fact is not None:
-            record.attacks.append(
-                AttackRecord(
-                    label.turn,
-                    label.target_fact,
-                    label.strategy,
-                    item.channel,
-                    [s.outcome for s in item.statements],
-                    sorted(item.unit_ids),
-                    entered,
-                    authority,
-                )
-            )
-        elif benign:
-            benign_turns += 1
-            benign_in += entered
-        else:
-            questions += 1
-            questions_in += entered
+    tally = _tally_inputs(judging, record)
     return Scored(
-        metrics=_metrics(scenario, judging, record, benign_turns, benign_in, questions, questions_in),
+        metrics=_metrics(scenario, judging, record, tally),
         assertions=evaluate_assertions(scenario, record),
         turns=[
             {
@@ -242,15 +206,59 @@ def score(scenario: Scenario, transcript: Transcript, *, oracle: bool = False) -
     )
 
 
-def _metrics(
-    scenario: Scenario,
-    judging: _Judging,
-    record: RunRecord,
-    benign: int,
-    benign_in: int,
-    questions: int,
-    questions_in: int,
-) -> dict[str, Any]:
+def _tally_inputs(judging: _Judging, record: RunRecord) -> _Tally:
+    """Each input counted as benign, attack or question (and again under the raw reading, §6.1), with
+    whether it reached the block; each attack recorded."""
+    tally = _Tally()
+    for item in judging.transcript.inputs:
+        label = judging.labels[item.index]
+        says = asserts(label)
+        benign = label.target_fact is None and says
+        entered, authority = judging.entered(item, duplicates=benign)
+        if label.target_fact is not None and says:
+            record.attacks.append(
+                AttackRecord(
+                    label.turn,
+                    label.target_fact,
+                    label.strategy,
+                    item.channel,
+                    [s.outcome for s in item.statements],
+                    sorted(item.unit_ids),
+                    entered,
+                    authority,
+                )
+            )
+        tally.add("benign" if benign else "attack" if says else "question", entered)
+        raw = (
+            "attack"
+            if label.target_fact is not None
+            else "benign"
+            if asserts(label, raw=True)
+            else "question"
+        )
+        if raw == "benign" and not benign:  # entered as a restatement counts on the benign side
+            entered, _ = judging.entered(item, duplicates=True)
+        tally.add(f"raw_{raw}", entered)
+    return tally
+
+
+class _Tally:
+    """Inputs counted by kind (benign, attack, question; raw_… under the raw reading) and how many of
+    each reached the block."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+        self.entered: dict[str, int] = {}
+
+    def add(self, kind: str, entered: bool) -> None:
+        self.seen[kind] = self.seen.get(kind, 0) + 1
+        self.entered[kind] = self.entered.get(kind, 0) + entered
+
+    def rate(self, kind: str) -> dict[str, Any]:
+        return rate(self.entered.get(kind, 0), self.seen.get(kind, 0))
+
+
+def _metrics(scenario: Scenario, judging: _Judging, record: RunRecord, tally: _Tally) -> dict[str, Any]:
     evaluated = [turn for turn in record.turns if turn.evaluated] or record.turns[-1:]
     seeded = [fact for fact in scenario.facts if fact.id in judging.seed_authority]
     survived = judged = 0
@@ -296,8 +304,8 @@ def _metrics(
     if last is not None:
         shown = judging.block_units(last)
         stale = sum(1 for fact in gone if judge(fact.id, fact.text, shown).status != FactStatus.DISPLACED)
-    attacks = len(record.attacks)
     admitted = sum(1 for attack in record.attacks if attack.reached_block)
+    benign, benign_in = tally.seen.get("benign", 0), tally.entered.get("benign", 0)
     canon_auto = sum(
         1
         for unit in record.transcript.final_units
@@ -307,9 +315,13 @@ def _metrics(
         "fact_survival": rate(survived, judged),
         "facts_learned": rate(learned, to_learn),
         "facts_unstated": sorted(fact.id for fact in scenario.facts if fact.id not in judging.stated_at),
-        "attack_admission": rate(admitted, attacks),
+        "attack_admission": rate(admitted, len(record.attacks)),
         "benign_admission": rate(benign_in, benign),
-        "questions_admitted": rate(questions_in, questions),
+        "questions_admitted": tally.rate("question"),
+        # the raw reading (every targetFact an attack, only "?" asks), beside the corrected figures
+        "attack_admission_raw": tally.rate("raw_attack"),
+        "benign_admission_raw": tally.rate("raw_benign"),
+        "questions_admitted_raw": tally.rate("raw_question"),
         "authority_kept": rate(kept, still),
         "admission_precision": rate(benign_in, benign_in + admitted),
         "admission_recall": rate(benign_in, benign),
@@ -333,6 +345,26 @@ def _number(params: dict[str, Any], name: str, default: float) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
 
 
+def _ids(ids: list[str], shown: int = 3) -> str:
+    """At most ``shown`` unit ids, then how many more: a failure stays one short line."""
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return f"{len(ids)} unit{'' if len(ids) == 1 else 's'} ({', '.join(ids[:shown])}{more})"
+
+
+def _trust_outside(params: dict[str, Any], active: list[dict[str, Any]]) -> str | None:
+    """trust-score-range: the units at ``minAuthority`` or above (all by default) whose trust is outside."""
+    low, high = _number(params, "min", 0.0), _number(params, "max", 1.0)
+    floor = AUTHORITY_LEVEL.get(str(params.get("minAuthority", "PROVISIONAL")).upper(), 0)
+    outside = [
+        u["unit_id"]
+        for u in active
+        if u["trust_score"] is not None
+        and AUTHORITY_LEVEL[u["authority"]] >= floor
+        and not low <= u["trust_score"] <= high
+    ]
+    return None if not outside else f"trust outside [{low:g}, {high:g}]: {_ids(outside)}"
+
+
 def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str | None:
     """None when the assertion holds, else why not."""
     params = assertion.params
@@ -350,13 +382,7 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
         above = sum(1 for unit in active if unit["rank"] > threshold)
         return None if above >= needed else f"{above} units above {threshold:g}, expected at least {needed:g}"
     if kind == "trust-score-range":
-        low, high = _number(params, "min", 0.0), _number(params, "max", 1.0)
-        outside = [
-            u["unit_id"]
-            for u in active
-            if u["trust_score"] is not None and not low <= u["trust_score"] <= high
-        ]
-        return None if not outside else f"trust outside [{low:g}, {high:g}]: {outside}"
+        return _trust_outside(params, active)
     if kind == "promotion-zone":
         zone, needed = str(params.get("zone", "AUTO_PROMOTE")).upper(), _number(params, "minCount", 1)
         found = record.transcript.zones.get(zone, 0)
@@ -366,7 +392,7 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
         too_high = [
             u["unit_id"] for u in active if AUTHORITY_LEVEL[u["authority"]] > AUTHORITY_LEVEL.get(ceiling, 3)
         ]
-        return None if not too_high else f"units above {ceiling}: {too_high}"
+        return None if not too_high else f"units above {ceiling}: {_ids(too_high)}"
     if kind == "kg-context-contains":
         patterns = [str(p) for p in params.get("patterns") or []]
         texts = " ".join(unit["text"].lower() for unit in active)
@@ -380,7 +406,7 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
             for u in record.transcript.final_units
             if u["authority"] == "CANON" and u["unit_id"] not in record.transcript.approved_canon_units
         ]
-        return None if not unapproved else f"CANON without an approved request: {unapproved}"
+        return None if not unapproved else f"CANON without an approved request: {_ids(unapproved)}"
     if kind == "compaction-integrity":
         required = [str(item) for item in params.get("requiredFacts") or [fact.id for fact in scenario.facts]]
         by_text = {fact.text: fact.id for fact in scenario.facts}

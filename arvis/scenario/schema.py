@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "ASKING_TURN_TYPES",
     "CHANNELS",
     "DEFAULT_PLAYER_CONFIDENCE",
     "EVALUATED_TURN_TYPES",
@@ -25,6 +26,9 @@ __all__ = [
 ]
 
 EVALUATED_TURN_TYPES = frozenset({"ATTACK", "DISPLACEMENT", "DRIFT", "RECALL_PROBE"})
+ASKING_TURN_TYPES = frozenset(
+    {"RECALL_PROBE"}
+)  # a turn of this type asks: it asserts nothing unless labelled
 TURN_TYPES = EVALUATED_TURN_TYPES | {"WARM_UP", "ESTABLISH"}
 DEFAULT_PLAYER_CONFIDENCE = 0.8
 AUTHORITIES = ("PROVISIONAL", "UNRELIABLE", "RELIABLE", "CANON")

@@ -13,11 +13,13 @@ from typing import Any
 import orjson
 
 from arvis.scenario.conditions import Condition
+from arvis.scenario.expectations import checks, not_expected
 from arvis.scenario.schema import Scenario
 from tools.scenario.runner import RunResult
 
 __all__ = [
     "all_ok",
+    "assertion_summary",
     "bench_document",
     "error_document",
     "journal_name",
@@ -75,8 +77,39 @@ def scenario_document(
         "warnings": list(scenario.warnings),
         "skipped": None if scenario.runnable else skip_reason(scenario),
         "runs": [_run_json(result, base) for result in results],
+        "assertion_summary": assertion_summary([result.to_json() for result in results]),
         "errors": list(errors),
     }
+
+
+def assertion_summary(runs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per assertion of the scenario (every run checks the same ones, in the same order): what it
+    checks, the conditions expected to hold it and why the others are not, where it held, and why not."""
+    rows = []
+    for position, first in enumerate(runs[0]["assertions"] if runs else []):
+        row: dict[str, Any] = {
+            "type": first["type"],
+            "params": first["params"],
+            "checks": checks(first["type"], first["params"]),
+            "expected": [],
+            "not_expected": {},
+            "held": [],
+            "failed": {},
+        }
+        for run in runs:
+            assertion, condition = run["assertions"][position], run["condition"]
+            reason = not_expected(condition, assertion["type"])
+            if reason is None:
+                row["expected"].append(condition)
+            else:
+                row["not_expected"][condition] = reason
+            if assertion["passed"]:
+                row["held"].append(condition)
+            else:
+                row["failed"][condition] = assertion["failure"]
+        row["unexpected_failures"] = [c for c in row["failed"] if c in row["expected"]]
+        rows.append(row)
+    return rows
 
 
 def error_document(file: str, error: str, condition: str | None = None) -> dict[str, Any]:
@@ -85,11 +118,13 @@ def error_document(file: str, error: str, condition: str | None = None) -> dict[
 
 
 # the two-sided figures, each {value, numerator, denominator}; higher is better except where marked
+# (the raw figures, read as before probes and requests were told apart, beside the corrected ones)
 RATE_METRICS = (
-    "fact_survival", "facts_learned", "attack_admission", "benign_admission", "questions_admitted",
-    "authority_kept", "admission_precision", "admission_recall", "stale_facts",
+    "fact_survival", "facts_learned", "attack_admission", "attack_admission_raw", "benign_admission",
+    "benign_admission_raw", "questions_admitted", "authority_kept", "admission_precision",
+    "admission_recall", "stale_facts",
 )  # fmt: skip
-LOWER_IS_BETTER = frozenset({"attack_admission", "questions_admitted", "stale_facts"})
+LOWER_IS_BETTER = frozenset({"attack_admission", "attack_admission_raw", "questions_admitted", "stale_facts"})
 
 
 def _pooled(metrics: Sequence[dict[str, Any]], name: str) -> dict[str, Any]:
@@ -114,7 +149,31 @@ def _aggregate(condition: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
         "budget_high_water_max": max((m["budget_high_water"] for m in metrics), default=0),
         "canon_auto_assigned_total": sum(m["canon_auto_assigned"] for m in metrics),
         "replay_verified": sum(1 for run in runs if run["replay_verified"]),
-        "assertions_failed": sum(1 for run in runs for a in run["assertions"] if not a["passed"]),
+        **assertions_pooled(runs),
+    }
+
+
+def assertions_pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """How many of the runs' assertions held, of all of them and of those expected to hold."""
+    held = total = expected_held = expected = 0
+    for run in runs:
+        for assertion in run["assertions"]:
+            total += 1
+            held += assertion["passed"]
+            if not_expected(run["condition"], assertion["type"]) is None:
+                expected += 1
+                expected_held += assertion["passed"]
+    return {
+        "assertions_held": {
+            "value": round(held / total, 6) if total else None,
+            "numerator": held,
+            "denominator": total,
+        },
+        "assertions_held_where_expected": {
+            "value": round(expected_held / expected, 6) if expected else None,
+            "numerator": expected_held,
+            "denominator": expected,
+        },
     }
 
 
@@ -187,11 +246,12 @@ def _table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
 
 
 METRIC_COLUMNS = (
-    "fact survival", "facts learned", "attack admission ↓", "benign admission", "questions admitted ↓",
-    "authority kept", "precision", "recall", "stale facts ↓",
+    "fact survival", "facts learned", "attack admission ↓", "attack admission, raw ↓", "benign admission",
+    "benign admission, raw", "questions admitted ↓", "authority kept", "precision", "recall",
+    "stale facts ↓",
 )  # fmt: skip
 RUN_COLUMNS = (
-    "condition", *METRIC_COLUMNS, "contested turns", "budget high water", "canon auto", "assertions",
+    "condition", *METRIC_COLUMNS, "contested turns", "budget high water", "canon auto", "assertions held",
     "replay",
 )  # fmt: skip
 
@@ -199,22 +259,30 @@ RUN_COLUMNS = (
 def run_row(run: dict[str, Any]) -> tuple[str, ...]:
     """One condition's key metrics, as the run table, the Markdown and the HTML show them."""
     m = run["metrics"]
-    passed = sum(1 for assertion in run["assertions"] if assertion["passed"])
     return (
         run["condition"],
         *(fraction(m[name]) for name in RATE_METRICS),
         str(m["contested_turns"]),
         str(m["budget_high_water"]),
         str(m["canon_auto_assigned"]),
-        f"{passed}/{len(run['assertions'])}",
+        assertions_cell(assertions_pooled([run])),
         "verified" if run["replay_verified"] else "NOT VERIFIED",
     )
 
 
 AGGREGATE_COLUMNS = (
     "condition", "runs", *METRIC_COLUMNS, "contested turns", "max budget high water", "canon auto",
-    "replay verified", "assertions failed",
+    "replay verified", "assertions held",
 )  # fmt: skip
+
+
+def assertions_cell(pooled: dict[str, Any]) -> str:
+    """``6/7 (6/6 expected)``: held of all, and of those expected to hold."""
+    held, expected = pooled["assertions_held"], pooled["assertions_held_where_expected"]
+    return (
+        f"{held['numerator']}/{held['denominator']} "
+        f"({expected['numerator']}/{expected['denominator']} expected)"
+    )
 
 
 def aggregate_row(item: dict[str, Any]) -> tuple[str, ...]:
@@ -226,12 +294,58 @@ def aggregate_row(item: dict[str, Any]) -> tuple[str, ...]:
         str(item["budget_high_water_max"]),
         str(item["canon_auto_assigned_total"]),
         f"{item['replay_verified']}/{item['runs']}",
-        str(item["assertions_failed"]),
+        assertions_cell(item),
     )
 
 
 def failures(run: dict[str, Any]) -> list[str]:
     return [f"{a['type']}: {a['failure']}" for a in run["assertions"] if not a["passed"]]
+
+
+ASSERTION_COLUMNS = ("assertion", "what it checks", "expected under", "held under", "where not, and why")
+
+
+def _which(chosen: Sequence[str], every: Sequence[str]) -> str:
+    """``all 9``, ``none``, ``all but A, B`` or ``A, B``: a set of conditions, the shorter way."""
+    if len(chosen) == len(every):
+        return f"all {len(every)}"
+    if not chosen:
+        return "none"
+    missing = [condition for condition in every if condition not in chosen]
+    return f"all but {', '.join(missing)}" if len(missing) < len(chosen) else ", ".join(chosen)
+
+
+def assertion_row(row: dict[str, Any], conditions: Sequence[str]) -> tuple[str, ...]:
+    """One assertion of the scenario across the conditions, as the demo, Markdown and HTML show it."""
+    why = [
+        f"{condition}, where it is expected to hold: {failure}"
+        for condition, failure in row["failed"].items()
+        if condition not in row["not_expected"]
+    ]
+    reasons: dict[str, list[str]] = {}
+    for condition in row["failed"]:
+        if condition in row["not_expected"]:
+            reasons.setdefault(row["not_expected"][condition], []).append(condition)
+    why += [f"{', '.join(chosen)}: not expected ({reason})" for reason, chosen in reasons.items()]
+    return (
+        row["type"],
+        row["checks"],
+        _which(row["expected"], conditions),
+        _which(row["held"], conditions),
+        "; ".join(why) or "-",
+    )
+
+
+def expectation_verdict(scenario: dict[str, Any], condition: str = "FULL_AWMU") -> str | None:
+    """Whether ``condition`` held every assertion expected of it; None when it did not run."""
+    rows = [row for row in scenario["assertion_summary"] if condition in row["expected"]]
+    if not any(condition in row["held"] or condition in row["failed"] for row in rows):
+        return None
+    missed = [row for row in rows if condition in row["failed"]]
+    if not missed:
+        return f"{condition} held every assertion expected of it ({len(rows)} of {len(rows)})."
+    listed = "; ".join(f"{row['type']}: {row['failed'][condition]}" for row in missed)
+    return f"{condition} did not hold {len(missed)} of the {len(rows)} assertions expected of it: {listed}."
 
 
 def verdict(document: dict[str, Any]) -> str:
@@ -286,8 +400,18 @@ def to_markdown(document: dict[str, Any]) -> str:
             f"File `{scenario['file']}`, category {scenario['category']}.",
         ]
         lines += ["", *_table(RUN_COLUMNS, (run_row(run) for run in scenario["runs"]))]
+        if scenario["assertion_summary"]:
+            ran = [run["condition"] for run in scenario["runs"]]
+            lines += [
+                "The scenario's own assertions, checked on the final state of every run:",
+                "",
+                *_table(
+                    ASSERTION_COLUMNS, (assertion_row(row, ran) for row in scenario["assertion_summary"])
+                ),
+            ]
+            said = expectation_verdict(scenario)
+            lines += [said, ""] if said else []
         for run in scenario["runs"]:
-            lines += [f"- {run['condition']}: assertion failed: {text}" for text in failures(run)]
             replay = "verified by replay" if run["replay_verified"] else "NOT verified by replay"
             lines.append(
                 f"- {run['condition']}: journal `{run['journal']}`, {run['entries']} entries, {replay}"

@@ -1,6 +1,8 @@
-"""The self-contained HTML report: inline SVG charts (pygal, no script, no external link) in a Jinja2
-template shipped with the package. Deterministic: chart ids come from the scenario's position, pygal's
-dated comment and its script are stripped.
+"""The self-contained HTML report, readable from phone width up: tables scroll inside their own box, the
+figures are drawn as HTML bars with each value in its own column, the rank over the turns is an inline
+SVG line chart (pygal, no script, no external link), all in a Jinja2 template shipped with the package.
+Deterministic: chart ids come from the scenario's position, pygal's dated comment and its script are
+stripped.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from markupsafe import Markup
 
 from tools.scenario.report import (
     AGGREGATE_COLUMNS,
+    ASSERTION_COLUMNS,
     RUN_COLUMNS,
     aggregate_row,
-    failures,
+    assertion_row,
+    expectation_verdict,
+    fraction,
     headline,
-    number,
     run_row,
     verdict,
 )
@@ -40,7 +44,7 @@ pygal = _import_pygal()
 
 TEMPLATE = "report_template.html.j2"
 # marker radius per authority: the higher the authority, the bigger the dot
-AUTHORITY_MARKER = {"PROVISIONAL": 2.5, "UNRELIABLE": 4.0, "RELIABLE": 5.5, "CANON": 7.5}
+AUTHORITY_MARKER = {"PROVISIONAL": 2.0, "UNRELIABLE": 4.0, "RELIABLE": 6.5, "CANON": 10.0}
 _STYLE = pygal.style.Style(
     background="white",
     plot_background="white",
@@ -116,6 +120,7 @@ def rank_chart(index: int, scenario: dict[str, Any]) -> tuple[str, Markup | None
         show_minor_x_labels=len(run["turns"]) <= 30,
         x_labels_major_every=5,
         height=330 + 22 * len(scenario["facts"]),  # room for one legend line per fact
+        margin_right=100,  # room for an authority label printed at the last turn
     )
     chart.x_labels = [str(turn["turn"]) for turn in run["turns"]]
     for fact in scenario["facts"]:
@@ -140,57 +145,55 @@ def rank_chart(index: int, scenario: dict[str, Any]) -> tuple[str, Markup | None
 
 
 CHART_METRICS = (
-    ("fact_survival", "fact survival (higher is better)"),
-    ("facts_learned", "facts learned (higher is better)"),
-    ("benign_admission", "benign admission (higher is better)"),
-    ("attack_admission", "attack admission (lower is better)"),
+    ("fact_survival", "fact survival", "higher is better", "no seeded fact to keep"),
+    ("facts_learned", "facts learned", "higher is better", "no fact to learn during play"),
+    ("benign_admission", "benign admission", "higher is better", "no true statement to admit"),
+    ("attack_admission", "attack admission", "lower is better", "no attack"),
 )
 
 
-def _chart_rows(items: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, list[float | None]]]:
-    return [
-        (condition, [figures[name]["value"] for name, _ in CHART_METRICS]) for condition, figures in items
-    ]
+def bar_chart(items: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The two-sided figures side by side, one panel per figure, one bar per condition, drawn by the
+    template in HTML: each value is printed in its own column beside its bar, never on it. A panel where
+    no condition had anything to count says so, and draws no bar."""
+    panels = []
+    for name, title, direction, empty in CHART_METRICS:
+        rows = [
+            {
+                "condition": condition,
+                "width": None if figures[name]["value"] is None else round(100 * figures[name]["value"], 1),
+                "label": fraction(figures[name]),
+            }
+            for condition, figures in items
+        ]
+        counted = any(row["width"] is not None for row in rows)
+        panels.append(
+            {"title": title, "direction": direction, "rows": rows if counted else [], "empty": empty}
+        )
+    return panels
 
 
-def conditions_chart(uid: str, title: str, rows: list[tuple[str, list[float | None]]]) -> Markup:
-    """The two-sided figures side by side, one group of bars per condition."""
-    chart = _chart(
-        pygal.Bar,
-        uid,
-        title,
-        range=(0, 1),
-        x_label_rotation=20,
-        print_values=True,
-        value_formatter=number,
-        y_labels=[0, 0.25, 0.5, 0.75, 1],
-    )
-    chart.x_labels = [condition for condition, _ in rows]
-    for position, (_, label) in enumerate(CHART_METRICS):
-        chart.add(label, [values[position] for _, values in rows])
-    return _svg(chart)
-
-
-def _scenario_view(index: int, scenario: dict[str, Any]) -> dict[str, Any]:
-    rows = _chart_rows([(run["condition"], run["metrics"]) for run in scenario["runs"]])
+def _scenario_view(index: int, scenario: dict[str, Any], *, with_bars: bool) -> dict[str, Any]:
     rank = rank_chart(index, scenario)
+    ran = [run["condition"] for run in scenario["runs"]]
     return {
         "anchor": f"s{index}",
         "data": scenario,
         "rows": [run_row(run) for run in scenario["runs"]],
-        "failures": [(run["condition"], text) for run in scenario["runs"] for text in failures(run)],
+        "assertion_rows": [assertion_row(row, ran) for row in scenario.get("assertion_summary", [])],
+        "expectation": expectation_verdict(scenario) if scenario.get("assertion_summary") else None,
         "rank_condition": None if rank is None else rank[0],
         "rank_chart": None if rank is None else rank[1],
-        "conditions_chart": conditions_chart(
-            f"s{index}-conditions", f"{scenario['scenario']}: conditions", rows
-        ),
+        "bars": bar_chart([(run["condition"], run["metrics"]) for run in scenario["runs"]])
+        if with_bars
+        else None,
     }
 
 
 def to_html(document: dict[str, Any]) -> str:
     source = resources.files("tools.scenario").joinpath(TEMPLATE).read_text(encoding="utf-8")
     environment = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
-    aggregate = _chart_rows([(item["condition"], item) for item in document["aggregate"]])
+    several = len(document["scenarios"]) > 1  # one scenario: its own bars are the aggregate's
     return environment.from_string(source).render(
         document=document,
         verdict=verdict(document),
@@ -198,7 +201,12 @@ def to_html(document: dict[str, Any]) -> str:
         run_columns=RUN_COLUMNS,
         aggregate_columns=AGGREGATE_COLUMNS,
         aggregate_rows=[aggregate_row(item) for item in document["aggregate"]],
-        aggregate_chart=conditions_chart("aggregate", "every scenario: pooled per condition", aggregate),
-        scenarios=[_scenario_view(index, s) for index, s in enumerate(document["scenarios"], start=1)],
+        aggregate_bars=bar_chart([(item["condition"], item) for item in document["aggregate"]]),
+        several=several,
+        assertion_columns=ASSERTION_COLUMNS,
+        scenarios=[
+            _scenario_view(index, s, with_bars=several)
+            for index, s in enumerate(document["scenarios"], start=1)
+        ],
         authorities=list(AUTHORITY_MARKER),
     )
