@@ -215,6 +215,7 @@ def run_heads(options: argparse.Namespace) -> int:
 
     from journal.partition_log import read_global_log
     from journal.reader import JournalReader
+    from tools.output import position
 
     manifest = _manifest(options.location)
     with ExitStack() as stack:
@@ -233,6 +234,8 @@ def run_heads(options: argparse.Namespace) -> int:
                     "head_hash": None if head is None else head.entry_hash,
                     "recorded_seq": None if recorded is None else recorded[0],
                     "recorded_hash": None if recorded is None else recorded[1],
+                    "position": None if head is None else position(head.seq, head.entry_hash),
+                    "recorded_position": None if recorded is None else position(*recorded),
                 }
             )
     recorded_at = log.heads[-1].seq if log.heads else None
