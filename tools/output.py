@@ -20,12 +20,12 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from kernel.abi import JournalEntry
 
 __all__ = [
-    "position",
     "FORMATS",
     "cell",
     "entry_json_bytes",
     "entry_to_json",
     "json_bytes",
+    "position",
     "print_entry",
     "print_json",
     "print_json_array",
