@@ -77,7 +77,8 @@ class ArvisParser(argparse.ArgumentParser):
         try:
             super()._check_value(action, value)
         except argparse.ArgumentError as exc:
-            raise argparse.ArgumentError(action, exc.message + _choice_hint(action, value)) from None
+            writes = "--out" in self._option_string_actions
+            raise argparse.ArgumentError(action, exc.message + _choice_hint(action, value, writes)) from None
 
 
 def _unrecognized(command: argparse.ArgumentParser, extras: Sequence[str]) -> NoReturn:
@@ -93,13 +94,14 @@ def _unrecognized(command: argparse.ArgumentParser, extras: Sequence[str]) -> No
     command.error(message)
 
 
-def _choice_hint(action: argparse.Action, value: Any) -> str:
+def _choice_hint(action: argparse.Action, value: Any, writes: bool) -> str:
+    """``writes``: the command writes a file (it has ``--out``)."""
     choices = [str(choice) for choice in action.choices or ()]
     meant = _close(str(value), choices)
     if meant is not None:
         return f"; did you mean {meant!r}?"
-    if "--output" in action.option_strings:
-        return f"; -o/--output is the output format: a file is written with --out {value}"
+    if writes and "--output" in action.option_strings:
+        return "; -o/--output is the output format, and the file to write is --out FILE"
     return ""
 
 
