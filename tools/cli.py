@@ -13,7 +13,7 @@ import difflib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from tools import (
     cmd_call,
@@ -118,7 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=LOG_LEVEL_HELP,
     )
     parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
-    subparsers = parser.add_subparsers(dest="subcommand", required=True)
+    # every subcommand's parser is an ArvisParser (argparse makes them of the parent's class); the
+    # command modules register on it as on any argparse subparsers
+    subparsers = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="subcommand", required=True),
+    )
     for module in (
         cmd_call,
         cmd_syscalls,
