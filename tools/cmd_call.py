@@ -105,8 +105,8 @@ def _principal(given: str | None) -> str:
             "no principal: give --principal P or set ARVIS_PRINCIPAL (there is no default)",
             hint="user:ID acts on its own memory; admin:NAME and operator:NAME need the database's admin key",
         )
-    kind, colon, name = named.partition(":")
-    if not colon or not kind or not name:
+    kind, colon, _ = named.partition(":")
+    if not colon or not kind:  # `admin:` alone has a kind: the kernel answers it (by its grants, none)
         meant = named.strip(":") or "ID"
         raise CommandError(
             f"principal {named!r} names no kind: a principal is KIND:NAME",
