@@ -260,3 +260,13 @@ def test_the_readme_partitions_commands_run_as_written(tmp_path: Path) -> None:
             env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}, check=False, timeout=120,
         )  # fmt: skip
         assert done.returncode == 0 and done.stdout, (line, done.stderr)
+    env = {"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}
+    for command in ("verify", "heads"):  # a partition's head is a position too
+        argv = [sys.executable, "-m", "tools.cli", "partitions", command, "tenant-set", "-o", "json"]
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, env=env, check=True)
+        answer = json.loads(done.stdout)
+        parts = answer["journals"] if command == "verify" else answer["partitions"]
+        for part in parts:
+            head = {"seq": part["head_seq"], "hash": part["head_hash"]}
+            assert part["position"] == (head if part["head_seq"] else None)  # seq 0: none
+        assert any(part["position"] is not None for part in parts)

@@ -177,9 +177,12 @@ def run_verify(options: argparse.Namespace) -> int:
         global_precheck=precheck,
     )
     if options.output == "json":
-        from tools.output import print_json
+        from tools.output import position, print_json
 
-        print_json(report.to_json())
+        answer = report.to_json()
+        for journal in answer["journals"]:  # each head also as a position (specs/cli.md)
+            journal["position"] = position(journal["head_seq"], journal["head_hash"])
+        print_json(answer)
     else:
         _print_report(report)
     return EXIT_OK if report.verified else EXIT_FAILED
@@ -270,7 +273,7 @@ def run_checkpoint(options: argparse.Namespace) -> int:
         return EXIT_OK
     print(f"{record.global_seq}:{record.global_hash}")
     print(
-        f"sign it with: arvis journal checkpoint --db {manifest.global_database()} --sign KEY -o cp.note",
+        f"sign it with: arvis journal checkpoint --db {manifest.global_database()} --sign KEY --out cp.note",
         flush=True,
     )
     return EXIT_OK
