@@ -387,6 +387,7 @@ def test_checkpoint_as_json(db: Path, capsys: pytest.CaptureFixture[str]) -> Non
         "seq": N,
         "entry_hash": head,
         "checkpoint": f"{N}:{head}",
+        "position": {"seq": N, "hash": head},
     }
     code, out, _ = h.cli(capsys, "journal", "checkpoint", db)
     assert (code, out.strip()) == (0, f"{N}:{head}")

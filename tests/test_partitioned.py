@@ -673,11 +673,12 @@ def test_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     assert code == 0 and all(row["head_seq"] == row["recorded_seq"] for row in json.loads(out)["partitions"])
     # one signed checkpoint of the global log covers every partition
     key = tmp_path / "audit.key"
-    assert _cli(capsys, "journal", "keygen", "--name", "example.com/audit", "-o", str(key))[0] == 0
+    assert _cli(capsys, "journal", "keygen", "--name", "example.com/audit", "--out", str(key))[0] == 0
     note = tmp_path / "cp.note"
     global_db = str(Path(target) / "global.db")
     assert (
-        _cli(capsys, "journal", "checkpoint", "--db", global_db, "--sign", str(key), "-o", str(note))[0] == 0
+        _cli(capsys, "journal", "checkpoint", "--db", global_db, "--sign", str(key), "--out", str(note))[0]
+        == 0
     )
     code, out = _cli(capsys, "partitions", "verify", target, "--checkpoint", str(note), "--key", f"{key}.pub")
     assert code == 0 and out.splitlines()[-1].startswith("verified: 3 partitions")

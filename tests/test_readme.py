@@ -36,7 +36,8 @@ def test_readme_python_example_runs(tmp_path: Path) -> None:
 def test_readme_pipeline_example_runs(tmp_path: Path) -> None:
     for _ in range(2):
         output = _run_block(1, tmp_path)
-        assert "{'plan': {'avoid': ['no_penicillin']}, 'sneak': 'memory_policy_denied'}" in output
+        assert "{'avoid': ['no_penicillin']} memory_policy_denied" in output
+        assert "{'ir': {'language': True, 'timezone': False}, 'value_ref': 'plain:fr'}" in output
 
 
 def test_readme_keeps_the_two_setup_commands() -> None:

@@ -112,7 +112,7 @@ def _clean_error(capsys: pytest.CaptureFixture[str], *argv: object) -> str:
 
 
 def _sign(capsys: pytest.CaptureFixture[str], db: Path, key: Path, target: Path) -> Path:
-    _run(capsys, "checkpoint", "--db", db, "--sign", key, "-o", target)
+    _run(capsys, "checkpoint", "--db", db, "--sign", key, "--out", target)
     return target
 
 
@@ -189,20 +189,20 @@ def test_keygen_writes_a_private_key_and_its_verifier(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     keyfile = tmp_path / "audit.key"
-    printed = _run(capsys, "keygen", "--name", "example.com/audit", "-o", keyfile).strip()
+    printed = _run(capsys, "keygen", "--name", "example.com/audit", "--out", keyfile).strip()
     public = Path(f"{keyfile}.pub")
     assert stat.S_IMODE(keyfile.stat().st_mode) == 0o600
     assert public.read_text().strip() == printed
     signer = SignerKey.parse(keyfile.read_text())
     assert signer.verifier() == VerifierKey.parse(printed)
     assert printed.startswith("example.com/audit+")
-    assert "exists" in _clean_error(capsys, "keygen", "--name", "other", "-o", keyfile)
+    assert "exists" in _clean_error(capsys, "keygen", "--name", "other", "--out", keyfile)
     assert SignerKey.parse(keyfile.read_text()) == signer  # not replaced
-    _run(capsys, "keygen", "--name", "other", "-o", keyfile, "--force")
+    _run(capsys, "keygen", "--name", "other", "--out", keyfile, "--force")
     assert SignerKey.parse(keyfile.read_text()).name == "other"
     assert stat.S_IMODE(keyfile.stat().st_mode) == 0o600
     for name in ("a b", "a+b", ""):
-        _clean_error(capsys, "keygen", "--name", name, "-o", tmp_path / "other.key")
+        _clean_error(capsys, "keygen", "--name", name, "--out", tmp_path / "other.key")
 
 
 # --- root, prove, consistency ----------------------------------------------------------------------
@@ -278,8 +278,8 @@ def test_a_signed_checkpoint_is_a_c2sp_note(
     tree_file = TreeFile.parse(Path(f"{target}.tree").read_text())
     assert tree_file.level == 0 and tree_file.proves(CheckpointBody.parse(note.text))
     assert _run(capsys, "checkpoint", "--db", db, "--sign", key).startswith(note.text + "\n— ")
-    _clean_error(capsys, "checkpoint", "--db", db, "--sign", key, "-o", target)  # exists
-    _run(capsys, "checkpoint", "--db", db, "--sign", key, "-o", target, "--force")
+    _clean_error(capsys, "checkpoint", "--db", db, "--sign", key, "--out", target)  # exists
+    _run(capsys, "checkpoint", "--db", db, "--sign", key, "--out", target, "--force")
     assert db.read_bytes() == before
 
 
@@ -287,7 +287,9 @@ def test_the_unsigned_checkpoint_is_unchanged(db: Path, capsys: pytest.CaptureFi
     head = h.read_cell(db, N, "entry_hash")
     assert _json(capsys, "checkpoint", "--db", db, "-o", "json")["checkpoint"] == f"{N}:{head}"
     assert _run(capsys, "checkpoint", "--db", db) == f"{N}:{head}\n"
-    _clean_error(capsys, "checkpoint", "--db", db, "-o", "yaml")
+    with pytest.raises(SystemExit) as refused:  # argparse's usage error: -o is a format choice
+        h.cli(capsys, "journal", "checkpoint", "--db", db, "-o", "yaml")
+    assert refused.value.code == 2 and "invalid choice: 'yaml'" in capsys.readouterr().err
 
 
 def test_a_growing_journal_passes_its_checkpoints(
@@ -504,7 +506,7 @@ def test_bad_checkpoints_and_keys_are_usage_errors(
     key, pub = keys
     kept = _sign(capsys, db, key, tmp_path / "cp")
     other_key = tmp_path / "other"
-    _run(capsys, "keygen", "--name", "other", "-o", other_key)
+    _run(capsys, "keygen", "--name", "other", "--out", other_key)
     other_db = tmp_path / "other.db"
     h.build_journal(other_db, h.STANDARD_CALLS[:3], journal_id="j-other")
     foreign = _sign(capsys, other_db, key, tmp_path / "foreign")
@@ -630,7 +632,9 @@ def test_a_private_key_others_may_read_is_refused(
     loose = tmp_path / "loose.key"
     loose.write_bytes(private.read_bytes())
     loose.chmod(0o644)
-    code, _, err = h.cli(capsys, "journal", "checkpoint", "--db", db, "--sign", loose, "-o", tmp_path / "c")
+    code, _, err = h.cli(
+        capsys, "journal", "checkpoint", "--db", db, "--sign", loose, "--out", tmp_path / "c"
+    )
     assert code == 2
     assert "mode 0644" in err and "chmod 600" in err
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn, cast
 
 from tools import (
     cmd_call,
@@ -27,7 +29,7 @@ from tools.common import EXIT_USAGE, CommandError, settle_db
 from tools.logs import LEVELS, configure_logging
 from tools.scenario import args as scenario_args
 
-__all__ = ["DISTRIBUTION", "build_parser", "main"]
+__all__ = ["DISTRIBUTION", "ArvisParser", "build_parser", "leaf_parser", "main"]
 
 DISTRIBUTION = "arvis-kernel"
 """The installed distribution whose version ``arvis --version`` prints (pyproject.toml's name)."""
@@ -60,11 +62,54 @@ def _version() -> str:
         return "(not installed: run `pip install -e .`)"
 
 
+def _close(word: str, candidates: Sequence[str]) -> str | None:
+    """The candidate ``word`` was most likely meant to be (``difflib``), or None."""
+    matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+class ArvisParser(argparse.ArgumentParser):
+    """argparse with did-you-mean: a mistyped subcommand or choice names the one meant, and ``-o FILE``
+    (the old spelling of ``journal keygen`` and ``checkpoint --sign``) points to ``--out FILE``. Every
+    subcommand's parser is one of these (``add_subparsers`` makes parsers of the parent's class)."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as exc:
+            writes = "--out" in self._option_string_actions
+            raise argparse.ArgumentError(action, exc.message + _choice_hint(action, value, writes)) from None
+
+
+def _unrecognized(command: argparse.ArgumentParser, extras: Sequence[str]) -> NoReturn:
+    """``unrecognized arguments``, from the command's own parser (its usage, not the top level's), with
+    the flag meant when one is close."""
+    message = f"unrecognized arguments: {' '.join(extras)}"
+    flags = [option for action in command._actions for option in action.option_strings]
+    for extra in extras:
+        meant = _close(extra.partition("=")[0], flags) if extra.startswith("-") else None
+        if meant is not None:
+            message += f"; did you mean {meant}?"
+            break
+    command.error(message)
+
+
+def _choice_hint(action: argparse.Action, value: Any, writes: bool) -> str:
+    """``writes``: the command writes a file (it has ``--out``)."""
+    choices = [str(choice) for choice in action.choices or ()]
+    meant = _close(str(value), choices)
+    if meant is not None:
+        return f"; did you mean {meant!r}?"
+    if writes and "--output" in action.option_strings:
+        return "; -o/--output is the output format, and the file to write is --out FILE"
+    return ""
+
+
 LOG_LEVEL_HELP = "per-call log events on stderr at info (default: $ARVIS_LOG_LEVEL or warning)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArvisParser(
         prog="arvis", description="A deterministic, auditable memory kernel: syscalls, journal, audit."
     )
     parser.add_argument(
@@ -73,7 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=LOG_LEVEL_HELP,
     )
     parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
-    subparsers = parser.add_subparsers(dest="subcommand", required=True)
+    # every subcommand's parser is an ArvisParser (argparse makes them of the parent's class); the
+    # command modules register on it as on any argparse subparsers
+    subparsers = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="subcommand", required=True),
+    )
     for module in (
         cmd_call,
         cmd_syscalls,
@@ -106,6 +156,16 @@ def _leaf_parsers(
         else:
             leaves.append(command)
     return leaves
+
+
+def leaf_parser(parser: argparse.ArgumentParser, options: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the command ``options`` were parsed for (``journal ls``'s, not ``arvis``'s)."""
+    while True:
+        nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        chosen = getattr(options, nested[0].dest, None) if nested else None
+        if not isinstance(chosen, str) or chosen not in nested[0].choices:
+            return parser
+        parser = nested[0].choices[chosen]
 
 
 def _command_name(options: argparse.Namespace) -> str:
@@ -150,7 +210,9 @@ def _print_os_error(exc: OSError) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_streams()
     parser = build_parser()
-    options = parser.parse_args(argv)
+    options, extras = parser.parse_known_args(argv)
+    if extras:
+        _unrecognized(leaf_parser(parser, options), extras)
     configure_logging(options.log_level)
     from kernel.protocols import StorageError  # here, not at the top: --help and --version never need it
 

@@ -60,12 +60,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(options: argparse.Namespace) -> int:
     from journal.engine import Durability
     from kernel.boot import open_kernel
+    from kernel.protocols import StorageError
     from tools.admin_key import identity_for, key_for_new_journal
     from tools.tracing import command_tracer
 
     principal = _principal(options.principal)
     args = _parsed_args(options.args)
     target = writable_db(options.db, create=options.create)
+    _refuse_unwritable(target)
     new_key = _create_key_with(target, options.admin_key) if options.create else None
     with command_tracer() as tracer:  # spans only when the OTEL_* environment asks (tools.tracing)
         try:
@@ -79,6 +81,9 @@ def run(options: argparse.Namespace) -> int:
                 admin_key=key_for_new_journal(identity, new_key),
                 create=options.create,
             )
+        except StorageError as exc:
+            _withdraw(new_key, target)
+            raise _read_only_error(target, str(exc)) if _unwritable(str(exc)) else exc from None
         except BaseException:
             _withdraw(new_key, target)
             raise
@@ -87,21 +92,69 @@ def run(options: argparse.Namespace) -> int:
         finally:
             kernel.close()
     print_json(result.to_dict(), lines=options.output == "jsonl")
-    _hint(options.syscall, result.to_dict())
+    _hint(options.syscall, result.to_dict(), target)
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
 def _principal(given: str | None) -> str:
-    """``--principal``, else ``$ARVIS_PRINCIPAL`` (empty: unset): there is no default."""
-    if given is not None:
-        return given
-    named = os.environ.get("ARVIS_PRINCIPAL")
+    """``--principal``, else ``$ARVIS_PRINCIPAL`` (empty: unset): there is no default. A name without
+    a kind (``bob``) is refused here, exit 2, before anything is journaled: it is almost always
+    ``user:bob`` mistyped, and the kernel would journal it as a refusal of a principal no grant names."""
+    named = given if given is not None else os.environ.get("ARVIS_PRINCIPAL")
     if not named:
         raise CommandError(
             "no principal: give --principal P or set ARVIS_PRINCIPAL (there is no default)",
             hint="user:ID acts on its own memory; admin:NAME and operator:NAME need the database's admin key",
         )
+    kind, colon, _ = named.partition(":")
+    if not colon or not kind:  # `admin:` alone has a kind: the kernel answers it (by its grants, none)
+        meant = named.strip(":") or "ID"
+        raise CommandError(
+            f"principal {named!r} names no kind: a principal is KIND:NAME",
+            hint=f"did you mean user:{meant}? (or agent:{meant}, service:{meant}, operator:{meant})",
+        )
     return named
+
+
+UNWRITABLE_HINT = (
+    "every call is journaled, reads included (memory.get appends an entry), so `arvis call` needs a "
+    "journal it can write; read one without writing with `arvis journal snapshot --db {db} --user ID` "
+    "or `arvis journal state --db {db}`"
+)
+
+_UNWRITABLE_SIGNS = ("readonly", "read-only", "unable to open database", "permission denied")
+
+
+def _unwritable(reason: str) -> bool:
+    """Whether a storage error says the database cannot be written (a read-only file or mount)."""
+    return any(sign in reason.lower() for sign in _UNWRITABLE_SIGNS)
+
+
+def _read_only_error(target: str, reason: str) -> CommandError:
+    from journal.engine import shown
+
+    return CommandError(
+        f"cannot write the journal at {shown(target)}: {reason}", hint=_unwritable_hint(target)
+    )
+
+
+def _unwritable_hint(target: str) -> str:
+    from journal.engine import shown
+
+    return UNWRITABLE_HINT.format(db=shown(target))
+
+
+def _refuse_unwritable(target: str) -> None:
+    """Exit 2 at once for a SQLite file the process may not write (or whose directory it may not write
+    in, where SQLite keeps its -wal and -shm files): no call could be journaled there."""
+    from journal.engine import sqlite_file
+
+    file = sqlite_file(target)
+    if file is None or not os.path.exists(file):
+        return
+    directory = os.path.dirname(os.path.abspath(file))
+    if not os.access(file, os.W_OK) or not os.access(directory, os.W_OK | os.X_OK):
+        raise _read_only_error(target, "the file or its directory is read-only")
 
 
 def _create_key_with(target: str, given: str | None) -> Path | None:
@@ -128,9 +181,10 @@ def _withdraw(new_key: Path | None, target: str) -> None:
         new_key.unlink(missing_ok=True)
 
 
-def _hint(syscall: str, answer: dict[str, Any]) -> None:
-    """On stderr, after a refusal a person can correct: the syscall name or enum value meant. The
-    result (and so the journal) stays the kernel's own."""
+def _hint(syscall: str, answer: dict[str, Any], target: str) -> None:
+    """On stderr, after a refusal a person can correct: the syscall name or enum value meant, or, for a
+    journal that cannot be written, the commands that read one. The result (and so the journal) stays
+    the kernel's own."""
     from syscalls.table import SYSCALL_TABLE
     from tools.syscall_help import enum_hint, syscall_hint
 
@@ -140,6 +194,8 @@ def _hint(syscall: str, answer: dict[str, Any]) -> None:
         hint = syscall_hint(syscall, list(SYSCALL_TABLE))
     elif error.get("code") == "invalid_args" and syscall in SYSCALL_TABLE:
         hint = enum_hint(SYSCALL_TABLE[syscall], str(error.get("detail", "")))
+    elif error.get("code") == "storage_unavailable" and _unwritable(str(error.get("detail", ""))):
+        hint = _unwritable_hint(target)
     if hint is not None:
         print(f"hint: {hint}", file=sys.stderr)
 

@@ -1,11 +1,11 @@
-"""``arvis journal copy SRC DST``: copy a journal, row for row, into an empty database (SQLite to
-PostgreSQL or back), so that it can be audited there with ``arvis journal verify DST``."""
+"""``arvis journal copy --db SRC --to DST``: copy a journal, row for row, into an empty database (SQLite to
+PostgreSQL or back), so that it can be audited there with ``arvis journal verify --db DST``."""
 
 from __future__ import annotations
 
 import argparse
 
-from tools.common import EXIT_OK, CommandError, checked_db, existing_db
+from tools.common import EXIT_OK, CommandError, add_pair_arguments, checked_db, existing_db
 
 __all__ = ["register"]
 
@@ -17,10 +17,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     copy = commands.add_parser(
         "copy", help="copy a journal and its state, as stored, into an empty database (to audit it there)"
     )
-    copy.add_argument("db", metavar="SRC", help="a file path (taken literally) or a database URL")
-    copy.add_argument(
-        "target", metavar="DST", help="a file path or database URL; created and migrated if new"
-    )
+    add_pair_arguments(copy, "to", ("SRC", "DST"))  # DST: created and migrated if new
     copy.add_argument("-o", "--output", choices=("table", "json"), default="table")
     copy.set_defaults(run=run_copy)
 
@@ -30,6 +27,9 @@ def run_copy(options: argparse.Namespace) -> int:
     from journal.engine import open_engine, shown  # shown: a URL's password is never printed
     from journal.reader import JournalReader
 
+    if options.other is None:
+        raise CommandError("journal copy needs the database to copy into", hint="--db SRC --to DST")
+    options.target = options.other
     source = existing_db(options.db)
     checked_db(options.target)  # refused before the source is opened
     reader = JournalReader.open(source)
@@ -44,7 +44,7 @@ def run_copy(options: argparse.Namespace) -> int:
     finally:
         reader.close()
     if options.output == "json":
-        from tools.output import print_json
+        from tools.output import position, print_json
 
         print_json(
             {
@@ -54,6 +54,7 @@ def run_copy(options: argparse.Namespace) -> int:
                 "state_rows": report.state_rows,
                 "head_seq": report.head_seq,
                 "head_hash": report.head_hash,
+                "position": position(report.head_seq, report.head_hash),
             }
         )
         return EXIT_OK

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from contextlib import closing
 from typing import TYPE_CHECKING, Any
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tools import journal_ls, journal_stats
 from tools.admin_key import add_admin_key_argument
 from tools.argtypes import positive_seconds, seq_number
-from tools.common import EXIT_OK, CommandError, add_db_argument, existing_db
+from tools.common import EXIT_OK, CommandError, add_db_argument, add_pair_arguments, existing_db
 from tools.output import FORMATS, entry_to_json, print_entry, print_json, print_table
 
 if TYPE_CHECKING:
@@ -33,6 +34,33 @@ def _add_no_checkpoints(parser: argparse.ArgumentParser) -> None:
         help="replay from the first entry instead of starting from a stored state checkpoint (a checkpoint "
         "is taken as stored: only `arvis journal verify` proves it)",
     )
+
+
+class _SubjectAlias(argparse.Action):
+    """``--principal`` where it names the subject (``trace``, ``rollback``): the old spelling, kept
+    working with a notice, since ``--principal`` is the caller everywhere else (``specs/cli.md``)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        print(
+            f"arvis: note: {option_string} is deprecated here (it names the subject, not the caller); "
+            f"write --subject {values}",
+            file=sys.stderr,
+        )
+        namespace.subject = values
+
+
+def _add_subject(parser: argparse.ArgumentParser, summary: str, *, required: bool) -> None:
+    """``--subject P``, the principal the command is about; ``required``: checked when it runs, since
+    the deprecated ``--principal`` may give it instead."""
+    parser.add_argument("--subject", metavar="P", help=summary + (" (required)" if required else ""))
+    parser.add_argument("--principal", action=_SubjectAlias, metavar="P", help="deprecated: --subject P")
+    parser.set_defaults(subject_required=required)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -99,12 +127,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_db_argument(checkpoint, positional=True)
     checkpoint.add_argument("--sign", metavar="KEY", help="sign the tree's root with this private key file")
     checkpoint.add_argument(
-        "-o",
-        "--output",
-        metavar="FORMAT|FILE",
-        help="table, json or jsonl; with --sign the FILE to write (and FILE.tree), default stdout",
+        "--out", metavar="FILE", help="with --sign: write the note to FILE (and FILE.tree), not stdout"
     )
     checkpoint.add_argument("--force", action="store_true", help="replace an existing FILE")
+    _add_format(checkpoint)
     checkpoint.set_defaults(run=_with_reader(_run_checkpoint))
 
     root = commands.add_parser("root", help="the Merkle tree root (RFC 9162) of the first entries")
@@ -133,8 +159,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     keygen = commands.add_parser("keygen", help="a new Ed25519 key for signing checkpoints")
     keygen.add_argument("--name", required=True, help="the key's name, e.g. example.com/arvis-audit")
-    keygen.add_argument("-o", "--output", dest="keyfile", required=True, metavar="KEYFILE")
+    keygen.add_argument(
+        "--out", dest="keyfile", required=True, metavar="KEYFILE", help="the private key's file (and .pub)"
+    )
     keygen.add_argument("--force", action="store_true", help="replace an existing KEYFILE")
+    _add_format(keygen, choices=("table", "json"))
     keygen.set_defaults(run=_run_keygen)
 
     snapshot = commands.add_parser("snapshot", help="a user's snapshot as of any seq (time travel)")
@@ -170,7 +199,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "trace", help="what a principal, source or unit put into memory, what it displaced, where it was used"
     )
     add_db_argument(trace, positional=False)
-    trace.add_argument("--principal", metavar="P", help="every call P made")
+    _add_subject(trace, "every call P made", required=False)
     trace.add_argument("--source", metavar="S", help="every write, seed or proposal with source S")
     trace.add_argument("--unit", metavar="ID", help="the call that created unit ID")
     _add_format(trace)
@@ -180,7 +209,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "rollback", help="undo a principal's calls by compensating calls; compare with a replay without them"
     )
     add_db_argument(rollback, positional=False)
-    rollback.add_argument("--principal", required=True, metavar="P", help="the principal whose calls to undo")
+    _add_subject(rollback, "the principal whose calls to undo", required=True)
     rollback.add_argument(
         "--as",
         dest="as_operator",
@@ -195,8 +224,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     diff = commands.add_parser(
         "diff", help="where two journals differ: the first entry, then the first state row"
     )
-    diff.add_argument("db", metavar="DB1")
-    diff.add_argument("other", metavar="DB2")
+    add_pair_arguments(diff, "other", ("DB1", "DB2"))
     _add_format(diff)
     diff.set_defaults(run=_run_diff)
 
@@ -246,15 +274,11 @@ def _run_rollback(options: argparse.Namespace) -> int:
 
 
 def _run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
-    """``--sign`` makes ``-o`` the file to write; without it ``-o`` is the format, as for every command."""
+    """``--sign``: a signed checkpoint note (to ``--out FILE`` or stdout); else the head's position."""
     if options.sign is not None:
         return _proofs("run_signed_checkpoint")(reader, options)
-    options.output = options.output or "table"
-    if options.output not in FORMATS:
-        raise CommandError(
-            f"-o {options.output}: the format is table, json or jsonl",
-            hint="-o FILE writes a signed checkpoint: add --sign KEY",
-        )
+    if options.out is not None:
+        raise CommandError("--out writes a signed checkpoint", hint="add --sign KEY")
     return _audit("run_checkpoint")(reader, options)
 
 
@@ -337,5 +361,7 @@ def _run_verify(options: argparse.Namespace) -> int:
 def _run_diff(options: argparse.Namespace) -> int:
     from tools import journal_audit
 
+    if options.other is None:
+        raise CommandError("journal diff compares two journals", hint="--db DB1 --other DB2")
     with closing(_open(options.db)) as first, closing(_open(options.other)) as second:
         return journal_audit.run_diff(first, second, options)

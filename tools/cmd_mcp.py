@@ -233,11 +233,20 @@ class ToolServer:
         self.tools = {tool.name: tool for tool in self._tools()}
 
     def _tools(self) -> list[_Tool]:
+        from tools import mcp_tools
+
         table: Mapping[str, SyscallSpec] = self.kernel.table
-        tools = [
-            _Tool(tool_name(name), name, table[name].summary, input_schema(table[name].request_type),
-                  not table[name].mutates)
+        engine = getattr(self.kernel.store, "engine", None)  # a database's store; any other holds no grants
+        grants = [] if engine is None else mcp_tools.held_grants(engine, self.principal)
+        names = [
+            name
             for name in exposed_syscalls(list(table), administrator=self.administrator)
+            if mcp_tools.usable(name, self.principal, grants, administrator=self.administrator)
+        ]
+        tools = [
+            _Tool(tool_name(name), name, mcp_tools.describe(name, table[name].summary, self.principal),
+                  input_schema(table[name].request_type), not table[name].mutates)
+            for name in names
         ]  # fmt: skip
         if self.administrator:  # the journal holds every principal's calls: not for anyone else
             tools.append(
@@ -261,10 +270,14 @@ class ToolServer:
                 return _refusal("unknown_tool", f"no tool named {name!r}"), True
             if tool.syscall is None:
                 return self._verify(arguments or {})
+            from tools.mcp_tools import default_arguments
+
+            given = default_arguments(
+                tool.syscall, arguments, self.principal, administrator=self.administrator
+            )
             result = self.kernel.call(
-                tool.syscall, {} if arguments is None else arguments, principal=self.principal,
-                credential=self.credential,
-            )  # fmt: skip
+                tool.syscall, given, principal=self.principal, credential=self.credential
+            )
             return _answer(result), not result.ok
         except Exception as exc:  # a tool never raises: the model sees what went wrong
             return _refusal("internal_error", f"{type(exc).__name__}: {exc}"), True
@@ -337,17 +350,9 @@ class ToolServer:
         )
 
     def _instructions(self) -> str:
-        own = (
-            f" Your own memory is user_id {self.principal.removeprefix('user:')!r}."
-            if self.principal.startswith("user:")
-            else ""
-        )
-        return (
-            f"arvis memory syscalls. Every call runs as principal {self.principal!r} (fixed by the server, "
-            f"never an argument) and is journaled, accepted or refused.{own} A refused call is a tool "
-            "error whose error.code says why (memory_policy_denied: not yours; invalid_args: a field "
-            "is wrong or unknown)."
-        )
+        from tools.mcp_tools import instructions
+
+        return instructions(self.principal)
 
 
 def _version() -> str:

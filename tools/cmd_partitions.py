@@ -177,9 +177,12 @@ def run_verify(options: argparse.Namespace) -> int:
         global_precheck=precheck,
     )
     if options.output == "json":
-        from tools.output import print_json
+        from tools.output import position, print_json
 
-        print_json(report.to_json())
+        answer = report.to_json()
+        for journal in answer["journals"]:  # each head also as a position (specs/cli.md)
+            journal["position"] = position(journal["head_seq"], journal["head_hash"])
+        print_json(answer)
     else:
         _print_report(report)
     return EXIT_OK if report.verified else EXIT_FAILED
@@ -215,6 +218,7 @@ def run_heads(options: argparse.Namespace) -> int:
 
     from journal.partition_log import read_global_log
     from journal.reader import JournalReader
+    from tools.output import position
 
     manifest = _manifest(options.location)
     with ExitStack() as stack:
@@ -233,6 +237,8 @@ def run_heads(options: argparse.Namespace) -> int:
                     "head_hash": None if head is None else head.entry_hash,
                     "recorded_seq": None if recorded is None else recorded[0],
                     "recorded_hash": None if recorded is None else recorded[1],
+                    "position": None if head is None else position(head.seq, head.entry_hash),
+                    "recorded_position": None if recorded is None else position(*recorded),
                 }
             )
     recorded_at = log.heads[-1].seq if log.heads else None
@@ -267,7 +273,7 @@ def run_checkpoint(options: argparse.Namespace) -> int:
         return EXIT_OK
     print(f"{record.global_seq}:{record.global_hash}")
     print(
-        f"sign it with: arvis journal checkpoint --db {manifest.global_database()} --sign KEY -o cp.note",
+        f"sign it with: arvis journal checkpoint --db {manifest.global_database()} --sign KEY --out cp.note",
         flush=True,
     )
     return EXIT_OK

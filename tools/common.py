@@ -13,10 +13,12 @@ __all__ = [
     "EXIT_USAGE",
     "CommandError",
     "add_db_argument",
+    "add_pair_arguments",
     "checked_db",
     "existing_db",
     "resolve_db",
     "settle_db",
+    "settle_pair",
     "short_name",
     "writable_db",
 ]
@@ -58,6 +60,9 @@ def add_db_argument(parser: argparse.ArgumentParser, *, positional: bool, severa
 def settle_db(options: argparse.Namespace, command: str) -> None:
     """Fold a positional database into ``options.db``, with a deprecation notice; both at once is a
     usage error (which one was meant?)."""
+    if hasattr(options, "pair"):
+        settle_pair(options, command)
+        return
     legacy = getattr(options, "legacy_db", None)
     if legacy is None or legacy == []:
         return
@@ -68,6 +73,42 @@ def settle_db(options: argparse.Namespace, command: str) -> None:
     options.db = legacy
     named = " ".join(f"--db {shown(item)}" for item in (legacy if isinstance(legacy, list) else [legacy]))
     print(f"arvis: note: a positional DB is deprecated; write `arvis {command} {named}`", file=sys.stderr)
+
+
+def add_pair_arguments(parser: argparse.ArgumentParser, second: str, metavars: tuple[str, str]) -> None:
+    """``--db A`` and ``--SECOND B`` for a command on two databases (``journal diff``, ``journal copy``),
+    the two also taken as positionals, as before (``settle_pair``)."""
+    parser.add_argument("--db", metavar=metavars[0], help=DB_HELP)
+    parser.add_argument(f"--{second}", dest="other", metavar=metavars[1], help="the second database, as --db")
+    parser.add_argument(
+        "pair", nargs="*", metavar=" ".join(metavars), default=[], help="deprecated: --db and --" + second
+    )
+    parser.set_defaults(pair_flag=second)
+
+
+def settle_pair(options: argparse.Namespace, command: str) -> None:
+    """Fold the positionals of ``add_pair_arguments`` into ``options.db`` and ``options.other``, with a
+    notice; a database given twice, or three positionals, are usage errors."""
+    given: list[str] = list(options.pair)
+    flag = f"--{options.pair_flag}"
+    if len(given) > 2:
+        raise CommandError(f"{len(given)} databases given; the command takes two", hint=f"--db A {flag} B")
+    if not given:
+        return
+    for dest in ("db", "other"):
+        if getattr(options, dest) is None and given:
+            setattr(options, dest, given.pop(0))
+    if given:
+        raise CommandError(
+            "a database is given twice (as a positional and as a flag)", hint=f"--db A {flag} B"
+        )
+    from journal.engine import shown
+
+    print(
+        f"arvis: note: positional databases are deprecated; write `arvis {command} --db "
+        f"{shown(options.db)} {flag} {shown(options.other)}`",
+        file=sys.stderr,
+    )
 
 
 def resolve_db(value: str | None) -> str:

@@ -23,7 +23,7 @@ from kernel.abi import JournalEntry
 from syscalls.table import SYSCALL_TABLE
 from tools import argtypes
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, resolve_db
-from tools.output import cell, print_json, printable, shown
+from tools.output import cell, position, print_json, printable, shown
 
 if TYPE_CHECKING:  # the signing library is loaded only when a signed checkpoint is given
     from tools.journal_proofs import SignedCheckpoint
@@ -80,7 +80,7 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
         for target, reader in zip(targets, readers, strict=True):
             report = _signed_report(reader, signed)
             report = report or _verify_one(reader, options, checkpoint)
-            reports.append({"db": shown_target(target), **report.to_json()})  # never a URL's password
+            reports.append(_report_json(shown_target(target), report))
             if options.output == "table":
                 _print_verdict(report, f"{shown_target(target)}: " if several else "")
             elif options.output == "jsonl":
@@ -91,6 +91,12 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     elif options.output == "table" and several:
         print(f"{verified} of {len(reports)} journals verified")
     return EXIT_OK if verified == len(reports) else EXIT_FAILED
+
+
+def _report_json(db: str, report: ReplayReport) -> dict[str, Any]:
+    """A journal's verify report as JSON, named by its ``db`` (never a URL's password), its head also as
+    a ``position`` (``specs/cli.md``) beside ``head_seq``/``head_hash``."""
+    return {"db": db, **report.to_json(), "position": position(report.head_seq, report.head_hash)}
 
 
 def _verify_targets(given: Sequence[str] | str | None) -> list[str]:
@@ -211,7 +217,12 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
     if options.output == "table":
         print(kept)
     else:
-        value = {"seq": kept.seq, "entry_hash": kept.entry_hash, "checkpoint": str(kept)}
+        value = {
+            "seq": kept.seq,
+            "entry_hash": kept.entry_hash,
+            "checkpoint": str(kept),
+            "position": position(kept.seq, kept.entry_hash),
+        }
         print_json(value, lines=options.output == "jsonl")
     return EXIT_OK
 
@@ -235,6 +246,11 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
             str(exc), hint="--at takes a seq the journal has (`arvis journal stats`)"
         ) from None
     print_json(value, lines=options.output == "jsonl")
+    snapshot = value.get("snapshot")
+    if isinstance(snapshot, dict) and snapshot.get("total_entries") == 0:
+        from tools.journal_empty import explain_empty_snapshot
+
+        explain_empty_snapshot(reader, options.user, value.get("seq"))
     return EXIT_OK
 
 

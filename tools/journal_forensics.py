@@ -32,10 +32,10 @@ _VERIFY_HINT = "the journal's pieces are damaged: `arvis journal verify` names t
 
 
 def _query(options: argparse.Namespace) -> TraceQuery:
-    given = {"principal": options.principal, "source": options.source, "unit": options.unit}
+    given = {"principal": options.subject, "source": options.source, "unit": options.unit}
     chosen = {name: value for name, value in given.items() if value is not None}
     if len(chosen) != 1:
-        raise CommandError("trace one thing", hint="give exactly one of --principal, --source, --unit")
+        raise CommandError("trace one thing", hint="give exactly one of --subject, --source, --unit")
     return TraceQuery(**chosen)
 
 
@@ -47,6 +47,10 @@ def run_trace(reader: JournalReader, options: argparse.Namespace) -> int:
         )
     except LookupError as exc:  # a piece of a read journaled by reference is missing or damaged
         raise CommandError(str(exc), hint=_VERIFY_HINT) from None
+    if not trace.calls and not trace.created and options.subject is not None:
+        from tools.journal_empty import explain_empty_listing
+
+        explain_empty_listing(reader, options.subject)
     if options.output != "table":
         print_json(trace.to_json(), lines=options.output == "jsonl")
         return EXIT_OK
@@ -81,9 +85,9 @@ def _operator(name: str) -> str:
 def run_rollback(options: argparse.Namespace) -> int:
     """Plan against a replay without the principal, make the calls, compare the content digests."""
     operator = _operator(options.as_operator)
-    principal = options.principal
+    principal = options.subject
     if not principal:
-        raise CommandError("no principal to roll back", hint="give --principal P")
+        raise CommandError("no principal to roll back", hint="give --subject P")
     if principal == operator:
         raise CommandError("an operator cannot roll itself back", hint="give --as another operator:NAME")
     target = existing_db(options.db)

@@ -83,7 +83,12 @@ def run_ls(reader: JournalReader, options: argparse.Namespace) -> int:
         entries = _filtered(reader, options, descending=options.reverse)
         if options.lines is not None:
             entries = _take(entries, options.lines)
-    print_entries(entries, options.output)
+    from tools.journal_empty import Counted, explain_empty_listing
+
+    counted = Counted(entries)
+    print_entries(counted, options.output)
+    if counted.count == 0 and options.lines != 0:
+        explain_empty_listing(reader, options.principal)
     return EXIT_OK
 
 

@@ -180,7 +180,12 @@ def run_keygen(options: argparse.Namespace) -> int:
         raise CommandError(f"{shown(str(public))} exists", hint="pass --force to replace it")
     _write_new(Path(options.keyfile), key.text() + "\n", force=options.force, mode=0o600)
     _write_new(public, key.verifier().text() + "\n", force=True, mode=0o644)
-    print(key.verifier().text())
+    if options.output == "json":
+        print_json(
+            {"key": shown(options.keyfile), "verifier": key.verifier().text(), "pub": shown(str(public))}
+        )
+    else:
+        print(key.verifier().text())
     return EXIT_OK
 
 
@@ -207,7 +212,7 @@ def _signer(path: str) -> SignerKey:
 
 
 def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
-    """The current tree as a signed checkpoint note, to ``-o FILE`` (with the tree file FILE.tree
+    """The current tree as a signed checkpoint note, to ``--out FILE`` (with the tree file FILE.tree
     beside it) or to stdout."""
     signer = _signer(options.sign)
     header = reader.header()
@@ -221,7 +226,7 @@ def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) ->
     bound = (HEADER_LINE + base64.b64encode(digest).decode("ascii"),)  # the header's fields, signed too
     size = journal_size(reader)
     try:
-        tree_file = tree_file_of(reader, size) if options.output not in (None, "-") else None
+        tree_file = tree_file_of(reader, size) if options.out not in (None, "-") else None
         if tree_file is None:
             root = merkle.root_of(journal_leaves(reader, size), size)
         else:  # the nodes of any level hash to the root: one pass over the journal, not two
@@ -232,13 +237,24 @@ def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) ->
     if tree_file is None:
         sys.stdout.write(note)
         return EXIT_OK
-    target = Path(options.output)
-    tree_path = Path(f"{options.output}{TREE_SUFFIX}")
+    target = Path(options.out)
+    tree_path = Path(f"{options.out}{TREE_SUFFIX}")
     if tree_path.exists() and not options.force:
         raise CommandError(f"{shown(str(tree_path))} exists", hint="pass --force to replace it")
     _write_new(target, note, force=options.force, mode=0o644)
     _write_new(tree_path, tree_file.text(), force=True, mode=0o644)
-    print(f"signed checkpoint of {size} entries, root {root.hex()}: {shown(str(target))} (+{TREE_SUFFIX})")
+    if options.output == "table":
+        print(
+            f"signed checkpoint of {size} entries, root {root.hex()}: {shown(str(target))} (+{TREE_SUFFIX})"
+        )
+    else:
+        report = {
+            "file": shown(str(target)),
+            "tree_file": shown(str(tree_path)),
+            "size": size,
+            "root": root.hex(),
+        }
+        print_json(report, lines=options.output == "jsonl")
     return EXIT_OK
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from tools.common import EXIT_OK
-from tools.output import cell, entry_json_bytes, print_json, print_json_array, print_table
+from tools.output import cell, entry_json_bytes, position, print_json, print_json_array, print_table
 
 if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported by the command that opens it, when it runs
     from journal.reader import JournalReader
@@ -35,6 +35,7 @@ def run_stats(reader: JournalReader, options: argparse.Namespace, target: str) -
         "first_recorded_at": first,
         "last_recorded_at": last,
         "head": None if head is None else f"{head.seq}:{head.entry_hash}",
+        "position": None if head is None else position(head.seq, head.entry_hash),
         "size_bytes": size,
         "by_syscall": [
             {"syscall": syscall, "status": status, "count": count}

@@ -25,6 +25,7 @@ __all__ = [
     "entry_json_bytes",
     "entry_to_json",
     "json_bytes",
+    "position",
     "print_entry",
     "print_json",
     "print_json_array",
@@ -56,6 +57,14 @@ def shown(text: str) -> str:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def position(seq: int | None, entry_hash: str | None) -> dict[str, Any] | None:
+    """A journal position as every JSON output gives it (``specs/cli.md``): ``{"seq": N, "hash": H}``,
+    the seq of an entry and its entry hash; None for an empty journal (no entry, no position)."""
+    if not entry_hash or not seq:  # seq 0: before the first entry
+        return None
+    return {"seq": seq, "hash": entry_hash}
 
 
 def cell(value: object) -> str:

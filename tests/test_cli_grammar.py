@@ -1,0 +1,271 @@
+"""One grammar for the command line (issue 38 item 6, ``specs/cli.md``): a table-driven walk over every
+command of the argparse tree, then the behaviour each rule promises (did-you-mean, ``--out``,
+``--subject``, ``--db`` pairs, the position shape, empty results)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tools.cli import build_parser
+
+try:
+    from tests import journal_helpers as h
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import journal_helpers as h
+
+N = len(h.STANDARD_CALLS)
+FORMATS = {"table", "json", "jsonl", "md", "html"}
+
+NO_DATABASE = {
+    "syscalls": "prints the syscall table: no database",
+    "journal keygen": "writes a signing key file: no database",
+    "scenario bench": "writes its journals under --out DIR",
+    "scenario demo": "writes its journals under --out DIR",
+    "partitions verify": "a partitioned set is named by LOCATION (its manifest names the databases)",
+    "partitions heads": "a partitioned set is named by LOCATION",
+    "partitions checkpoint": "a partitioned set is named by LOCATION",
+    "partitions route": "a partitioned set is named by LOCATION",
+}
+"""The commands without ``--db``, each with the reason; every other command takes ``--db``."""
+
+CALLERS = {"call", "mcp", "journal ls"}
+"""Where ``--principal`` is the caller (``journal ls``: the filter on the caller of the entries)."""
+SUBJECTS = {"journal trace", "journal rollback"}
+"""Where a principal is the subject: ``--subject``, ``--principal`` only as the deprecated alias."""
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    found: dict[str, argparse.ArgumentParser] = {}
+
+    def walk(parser: argparse.ArgumentParser, path: list[str]) -> None:
+        nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not nested:
+            found[" ".join(path)] = parser
+            return
+        for name, child in nested[0].choices.items():
+            walk(child, [*path, name])
+
+    walk(build_parser(), [])
+    return found
+
+
+COMMANDS = _commands()
+
+
+def _option(parser: argparse.ArgumentParser, flag: str) -> argparse.Action | None:
+    return parser._option_string_actions.get(flag)
+
+
+def test_the_walk_finds_every_command() -> None:
+    assert {"call", "journal ls", "journal diff", "journal copy", "db upgrade", "mcp"} <= set(COMMANDS)
+    assert set(NO_DATABASE) <= set(COMMANDS), "an exemption names a command that no longer exists"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_output_is_always_a_format_choice(name: str) -> None:
+    parser = COMMANDS[name]
+    output = _option(parser, "-o")
+    assert output is _option(parser, "--output"), f"{name}: -o and --output are one flag"
+    if output is not None:
+        assert output.choices is not None, f"{name}: -o is a format choice, not a file name"
+        assert set(output.choices) <= FORMATS, f"{name}: -o choices {output.choices}"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_that_names_a_database_takes_db(name: str) -> None:
+    has_db = _option(COMMANDS[name], "--db") is not None
+    assert has_db != (name in NO_DATABASE), f"{name}: --db {'missing' if not has_db else 'unexpected'}"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_principal_is_the_caller_and_a_subject_is_another_flag(name: str) -> None:
+    parser = COMMANDS[name]
+    principal = _option(parser, "--principal")
+    if name in SUBJECTS:
+        assert _option(parser, "--subject") is not None
+        assert principal is not None and "deprecated" in (principal.help or "")
+    elif principal is not None:
+        assert name in CALLERS, f"{name}: --principal names the caller only"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_file_written_is_out(name: str) -> None:
+    """No option but ``--out`` names a file the command writes: the options whose metavar is a file."""
+    for action in COMMANDS[name]._actions:
+        metavar = str(action.metavar or "")
+        if metavar in ("FILE", "KEYFILE") and action.option_strings and "--out" not in action.option_strings:
+            assert action.dest in ("admin_key", "sign"), f"{name}: {action.option_strings} writes a file?"
+
+
+# --- the behaviour ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("grammar") / "journal.db"
+    h.build_journal(path)
+    return path
+
+
+@pytest.fixture
+def db(pristine: Path, tmp_path: Path) -> Path:
+    return h.copy_db(pristine, tmp_path / "journal.db")
+
+
+def _usage_error(capsys: pytest.CaptureFixture[str], *argv: object) -> str:
+    with pytest.raises(SystemExit) as refused:
+        h.cli(capsys, *argv)
+    assert refused.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage", "meant"),
+    [
+        (["jurnal", "ls"], "usage: arvis [", "did you mean 'journal'?"),
+        (["journal", "lss"], "usage: arvis journal [", "did you mean 'ls'?"),
+        (["journal", "ls", "--db", "DB", "--lins", "3"], "usage: arvis journal ls", "did you mean --lines?"),
+        (
+            ["journal", "stats", "--db", "DB", "-o", "jsn"],
+            "usage: arvis journal stats",
+            "did you mean 'json'?",
+        ),
+        (["call", "memory.get", "--principl", "user:a"], "usage: arvis call", "did you mean --principal?"),
+    ],
+)
+def test_a_typo_names_what_was_meant(
+    capsys: pytest.CaptureFixture[str], db: Path, argv: list[str], usage: str, meant: str
+) -> None:
+    err = _usage_error(capsys, *(str(db) if arg == "DB" else arg for arg in argv))
+    assert usage in err and meant in err
+
+
+@pytest.mark.parametrize("value", ["json", "audit.key"])
+def test_keygen_writes_only_to_out(capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str) -> None:
+    """The old ``-o KEYFILE`` is refused, pointing to --out; ``-o json`` never writes a file ``json``."""
+    target = tmp_path / value
+    err = _usage_error(capsys, "journal", "keygen", "--name", "example.com/a", "-o", str(target))
+    assert "--out" in err and not target.exists() and list(tmp_path.iterdir()) == []
+    code, out, _ = h.cli(
+        capsys, "journal", "keygen", "--name", "example.com/a", "--out", target, "-o", "json"
+    )
+    assert code == 0 and target.exists() and json.loads(out)["verifier"].startswith("example.com/a+")
+
+
+def test_a_signed_checkpoint_is_written_to_out(
+    capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path
+) -> None:
+    key = tmp_path / "k.key"
+    assert h.cli(capsys, "journal", "keygen", "--name", "example.com/a", "--out", key)[0] == 0
+    note = tmp_path / "cp.note"
+    err = _usage_error(capsys, "journal", "checkpoint", "--db", db, "--sign", key, "-o", note)
+    assert "--out" in err and not note.exists()
+    code, out, _ = h.cli(
+        capsys, "journal", "checkpoint", "--db", db, "--sign", key, "--out", note, "-o", "json"
+    )
+    assert code == 0 and note.exists() and json.loads(out)["size"] == N
+
+
+def _positions(capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path) -> dict[str, Any]:
+    def json_of(*argv: object) -> Any:
+        code, out, err = h.cli(capsys, "journal", *argv, "-o", "json")
+        assert code == 0, err
+        return json.loads(out)
+
+    return {
+        "stats": json_of("stats", "--db", db)["position"],
+        "verify": json_of("verify", "--db", db)["position"],
+        "checkpoint": json_of("checkpoint", "--db", db)["position"],
+        "copy": json_of("copy", "--db", db, "--to", tmp_path / "copy.db")["position"],
+    }
+
+
+def test_one_shape_for_a_position(capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path) -> None:
+    head = {"seq": N, "hash": h.read_cell(db, N, "entry_hash")}
+    assert _positions(capsys, db, tmp_path) == dict.fromkeys(("stats", "verify", "checkpoint", "copy"), head)
+    code, out, _ = h.cli(capsys, "journal", "stats", "--db", db, "-o", "json")
+    assert code == 0 and json.loads(out)["head"] == f"{N}:{head['hash']}"  # the old key, kept
+
+
+def test_diff_and_copy_take_db_and_still_take_positionals(
+    capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path
+) -> None:
+    code, _, err = h.cli(capsys, "journal", "copy", db, tmp_path / "old.db")
+    assert code == 0 and "note: positional databases are deprecated" in err
+    code, out, err = h.cli(capsys, "journal", "diff", "--db", db, "--other", tmp_path / "old.db")
+    assert code == 0 and "identical" in out and err == ""
+    code, out, err = h.cli(capsys, "journal", "diff", db, tmp_path / "old.db")
+    assert code == 0 and "identical" in out and "--db" in err
+    code, _, err = h.cli(capsys, "journal", "diff", "--db", db)
+    assert code == 2 and "--other" in err
+
+
+def test_trace_takes_subject_and_the_old_principal_warns(
+    capsys: pytest.CaptureFixture[str], db: Path
+) -> None:
+    code, new, err = h.cli(capsys, "journal", "trace", "--db", db, "--subject", h.AGENT, "-o", "json")
+    assert code == 0 and err == ""
+    code, old, err = h.cli(capsys, "journal", "trace", "--db", db, "--principal", h.AGENT, "-o", "json")
+    assert code == 0 and old == new and "deprecated" in err and "--subject" in err
+
+
+def test_rollback_needs_a_subject(capsys: pytest.CaptureFixture[str], db: Path) -> None:
+    code, _, err = h.cli(capsys, "journal", "rollback", "--db", db, "--as", "operator:x")
+    assert code == 2 and "--subject" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "why"),
+    [
+        (["ls", "--principal", "agent:nobody"], "agent:nobody made no call"),
+        (["trace", "--subject", "agent:nobody"], "agent:nobody made no call"),
+        (["snapshot", "--user", "nobody"], "no accepted memory.write names it (users with memory: "),
+    ],
+)
+def test_an_empty_result_says_why(
+    capsys: pytest.CaptureFixture[str], db: Path, argv: list[str], why: str
+) -> None:
+    code, _, err = h.cli(capsys, "journal", *argv, "--db", db)
+    notes = [line for line in err.splitlines() if line.startswith("arvis: note:")]
+    assert code == 0 and len(notes) == 1 and why in notes[0], err
+
+
+def test_a_result_that_is_not_empty_says_nothing_more(capsys: pytest.CaptureFixture[str], db: Path) -> None:
+    for argv in (["ls", "--principal", h.AGENT], ["snapshot", "--user", h.USER]):
+        code, _, err = h.cli(capsys, "journal", *argv, "--db", db)
+        assert code == 0 and err == ""
+
+
+def test_the_readme_partitions_commands_run_as_written(tmp_path: Path) -> None:
+    """Every line of the README's partitions block, run in order in a scratch directory."""
+    import re
+    import shlex
+    import subprocess
+    import sys
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = text[text.index("## Partitioned journals") :]
+    (commands,) = re.findall(r"```sh\n(.*?)```", block.split("\n## ")[0], re.S)
+    root = str(Path(__file__).resolve().parent.parent)
+    for line in commands.splitlines():
+        argv = shlex.split(line, comments=True)
+        assert argv[0] == ".venv/bin/arvis", line
+        done = subprocess.run(
+            [sys.executable, "-m", "tools.cli", *argv[1:]], cwd=tmp_path, capture_output=True, text=True,
+            env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}, check=False, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0 and done.stdout, (line, done.stderr)
+    env = {"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}
+    for command in ("verify", "heads"):  # a partition's head is a position too
+        argv = [sys.executable, "-m", "tools.cli", "partitions", command, "tenant-set", "-o", "json"]
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, env=env, check=True)
+        answer = json.loads(done.stdout)
+        parts = answer["journals"] if command == "verify" else answer["partitions"]
+        for part in parts:
+            head = {"seq": part["head_seq"], "hash": part["head_hash"]}
+            assert part["position"] == (head if part["head_seq"] else None)  # seq 0: none
