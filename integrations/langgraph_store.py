@@ -105,7 +105,8 @@ class ArvisStore(_KernelClient, BaseStore):
     ``embed``: an ``Embeddings``, a function, ``"arvis:minilm"`` or a LangChain provider string;
     ``fields``, default ``["$"]``), as ``InMemoryStore`` takes it; without one a search's ``query`` is
     recorded and ignored. ``kernel``: a ``Kernel`` on a SQL journal store, or a database path or URL,
-    opened here and closed by ``close`` (a SQLite file that does not exist is refused unless ``create``). Refusals raise ``ArvisCheckpointError`` and its subclasses.
+    opened here and closed by ``close`` (a SQLite file that does not exist is refused unless ``create``).
+    Refusals raise ``ArvisCheckpointError`` and its subclasses.
 
     In one ``batch``, as in ``InMemoryStore``, the reads run first, in order, then the puts (the last
     one of each namespace and key); the texts and queries are embedded before any of them."""

@@ -16,9 +16,9 @@ from arvis.canonical import canonical_bytes_of_own, parse_time
 from arvis.changes import Decision
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
+from kernel.access import AccessRules
 from kernel.arguments import check_principal, check_refused
 from kernel.errors import ErrorCode, KernelError
-from kernel.access import AccessRules
 from kernel.formats import FormatRules
 from kernel.identity import refusal_detail
 from kernel.protocols import StorageError, Transaction
