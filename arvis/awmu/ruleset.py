@@ -10,6 +10,10 @@ trust alone; per-turn decay demotes and archives; a contradiction is resolved by
 Rules 2 (working memory that reads meaning): detectors by meaning (value, and semantic when an encoder
 is bound); admission by content whatever the channel; decay lowers rank within the unit's authority band
 and never archives; tiers decide what a contradiction may displace; the review queue is bounded.
+
+Rules 3 (reading by structure): rules 2, with the readers of ``arvis.awmu.text.reader_version`` 2 —
+framing recognised by its structure, a message's claims never dropped as a recap, values compared by
+attribute and entity.
 """
 
 from __future__ import annotations
@@ -30,8 +34,8 @@ __all__ = [
 ]
 
 RULES_FIRST = 1
-RULES_LATEST = 2
-SUPPORTED_RULES = (1, 2)
+RULES_LATEST = 3
+SUPPORTED_RULES = (1, 2, 3)
 
 # Thresholds measured on all-MiniLM-L6-v2 (bench/SEMANTIC_MODELS.md: a fact against a turn about it, median
 # 0.575; against another fact of the same scenario, median 0.182; a restatement, median 0.86).

@@ -6,6 +6,11 @@ nothing, so it never becomes a unit. Every sentence, questions included, can *me
 evidence that the unit is in use.
 
 These rules read nothing but the text: no label, no model. They are deterministic and pure.
+
+Version 2 (rules 3) never drops a claim: a sentence "<heading>: a, b, c" is a recap only when nothing in
+it claims anything (no finite verb, value, negation or framing cue), and a heading before a colon (no
+finite verb: "Admin note:", "Order 5521:", "Dosage for Mr. Patel:") is never a statement on its own: the
+sentence stays whole, so the heading is read with what it heads.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from __future__ import annotations
 import re
 
 from arvis.awmu.compaction import key_terms
-from arvis.awmu.text import words
+from arvis.awmu.framing import framing_cues
+from arvis.awmu.text import NEGATIONS, words
+from arvis.awmu.values import values_of
 
 __all__ = ["MENTION_TERMS", "mentions", "sentences", "statements"]
 
@@ -119,7 +126,7 @@ _SUBORDINATORS = frozenset(
 )
 
 
-def _candidates(sentence: str) -> list[str]:
+def _candidates(sentence: str, version: int) -> list[str]:
     """A sentence, or its parts: the that-clause of a request to remember, each side of a colon."""
     said = _reported(sentence)
     if said is not None:
@@ -128,22 +135,47 @@ def _candidates(sentence: str) -> list[str]:
         head, tail = sentence.split(": ", 1)
         tail = tail[:1].upper() + tail[1:]
         opening = words(head)
-        if tail.count(",") >= 2 and " is " not in f" {tail} " and " are " not in f" {tail} ":
+        recap = tail.count(",") >= 2 and " is " not in f" {tail} " and " are " not in f" {tail} "
+        if recap and (version < 2 or not _claims(sentence)):
             return []  # "Month-end checklist: salary account, payroll date, ..." asks for a recap
         if (opening and opening[0] in _SUBORDINATORS) or _asks(tail):
             return [tail]  # "When you order coffee: ..." and "Final check: is ...?" only frame the rest
+        if version >= 2 and not _states(head):
+            return [sentence]  # "Admin note: ...", "Order 5521: ...": a heading stays with what it heads
         return [f"{head}.", tail]
     return [sentence]
 
 
-def statements(text: str) -> list[str]:
+# words that make a clause state something: auxiliaries, copulas and modals
+_FINITE = frozenset(
+    {"is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "will", "would",
+     "shall", "should", "can", "could", "may", "might", "must", "do", "does", "did"}
+)  # fmt: skip
+
+
+def _states(text: str) -> bool:
+    """Version 2: ``text`` is a clause: it has a finite verb (an auxiliary, a copula, a modal or a past
+    form in -ed) or a negation."""
+    return any(w in _FINITE or w in NEGATIONS or (len(w) > 4 and w.endswith("ed")) for w in words(text))
+
+
+def _claims(text: str) -> bool:
+    """Version 2: ``text`` claims something: it is a clause, or carries a value other than a name, or a
+    framing cue."""
+    if _states(text) or any(value.slot != "name" for value in values_of(text, 2)):
+        return True
+    return bool(framing_cues(text, 2))
+
+
+def statements(text: str, version: int = 2) -> list[str]:
     """The declarative sentences of ``text``: each one a candidate unit. Questions and requests are
     dropped, and so is a sentence of one word or without a key term (an interjection: "Wait.", "Yes.").
-    A request to remember something states what follows its "that"; a colon splits a sentence in two."""
+    A request to remember something states what follows its "that"; a colon splits a sentence in two
+    (version 1), or sets a heading apart (version 2, the module's docstring)."""
     return [
         candidate
         for sentence in sentences(text)
-        for candidate in _candidates(sentence)
+        for candidate in _candidates(sentence, version)
         if not _asks(candidate) and len(words(candidate)) > 1 and key_terms(candidate)
     ]
 

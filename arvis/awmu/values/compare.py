@@ -13,7 +13,8 @@ from arvis.awmu.values.lexicon import _PREFIXES
 from arvis.awmu.values.profile import _Name, _Profile, _profile
 
 VALUE_DETECTOR = "value"
-VALUE_DETECTOR_VERSION = "1"
+VALUE_DETECTOR_VERSION = "2"
+"""The latest version; a call reads with the version its context's rules name (1 under rules 1 and 2)."""
 
 # an embedding similarity at or above this makes a pair the same subject when the words barely overlap
 RELATED_SUBJECT = SUBJECT_SIMILARITY
@@ -102,9 +103,51 @@ def _different_subjects(existing: _Profile, incoming: _Profile) -> bool:
     that an incoming text with names of its own lacks: different things ("Contractor Ilse Brandt is paid
     ..." / "Supplier Norvik Steel is paid ..."; "Cohort Azure uses ..." / "... for Cohort Tide ...").
     An incoming text naming nothing ("We owe them ...") keeps the stored subject."""
-    if any(name.lead and not _present(name, existing) for name in incoming.names):
+    strange = any(name.lead and not _present(name, existing) for name in incoming.names)
+    if strange and not (existing.version >= 2 and _names_lead(existing, incoming)):
         return True
     return bool(incoming.names) and any(name.lead and not _present(name, incoming) for name in existing.names)
+
+
+def _names_lead(existing: _Profile, incoming: _Profile) -> bool:
+    """Version 2: the incoming text names the entity leading the stored one, in full or by a part of its
+    name ("Keller ..." for "Dr. Maria Keller ..."): a new name beside it does not make it another subject."""
+    return any(name.lead and _present(name, incoming) for name in existing.names)
+
+
+def _siblings(existing: _Profile, incoming: _Profile) -> bool:
+    """Version 2: the same word modified otherwise on each side, by words the other side lacks ("the
+    wedding cake" / "the christening cake", "cruise speed" / "landing speed"): two things of one kind,
+    whose values do not compete."""
+    return any(
+        head == other_head
+        and modifier != other
+        and modifier not in incoming.vocabulary
+        and other not in existing.vocabulary
+        for modifier, head in existing.pairs
+        for other, other_head in incoming.pairs
+    )
+
+
+def _compatible(anchor: str, other: str, existing: _Profile, incoming: _Profile) -> bool:
+    """Two values' attributes may be one: either is unknown, they agree, or each text holds the other's."""
+    return (
+        not anchor
+        or not other
+        or anchor == other
+        or (anchor in incoming.vocabulary and other in existing.vocabulary)
+    )
+
+
+def _same_attribute(existing: _Profile, incoming: _Profile, key: str) -> frozenset[str]:
+    """Version 2: the stored values of ``key`` whose attribute is one the incoming values of ``key`` may
+    have: of a stored text holding several ("departs at 9:40 and boards at 9:10"), only those that
+    compete with an incoming one ("boards at 9:15" competes with 9:10 alone)."""
+    old = [(v, a) for v, a in zip(existing.values, existing.anchors, strict=True) if v.key == key]
+    new = [a for v, a in zip(incoming.values, incoming.anchors, strict=True) if v.key == key]
+    if len(old) < 2:
+        return frozenset(v.norm for v, _ in old)
+    return frozenset(v.norm for v, a in old if any(_compatible(a, b, existing, incoming) for b in new))
 
 
 class _Clash(NamedTuple):
@@ -132,10 +175,15 @@ def _value_clashes(existing: _Profile, incoming: _Profile) -> list[_Clash]:
     not a change."""
     mine, theirs = _keyed(existing.values), _keyed(incoming.values)
     listed = {values[0].slot for values in theirs.values() if len({v.norm for v in values}) > LIST_SIZE}
-    clashes = []
+    clashes: list[_Clash] = []
+    if existing.version >= 2 and _siblings(existing, incoming):
+        return clashes
     for key in sorted(mine.keys() & theirs.keys() - {"number:"}):
         old, new = mine[key], theirs[key]
-        if old[0].slot not in listed and not {v.norm for v in old} & {v.norm for v in new}:
+        if existing.version >= 2:
+            competing = _same_attribute(existing, incoming, key)
+            old = [v for v in old if v.norm in competing]
+        if old and old[0].slot not in listed and not {v.norm for v in old} & {v.norm for v in new}:
             clashes.append(_Clash(old[0].slot, old[0].raw, new[0].raw, Decimal(1)))
     return clashes
 
@@ -287,8 +335,10 @@ def _best(clashes: list[_Clash], overlap: _Overlap) -> _Clash | None:
     return max(eligible, key=lambda c: (_confidence(c, overlap.score), -SLOTS.index(c.slot)))
 
 
-def _finding(unit_id: str, unit_text: str, text: str, related: float | None) -> ValueFinding | None:
-    existing, incoming = _profile(unit_text), _profile(text)
+def _finding(
+    unit_id: str, unit_text: str, text: str, related: float | None, version: int
+) -> ValueFinding | None:
+    existing, incoming = _profile(unit_text, version), _profile(text, version)
     if _different_subjects(existing, incoming):
         return None
     overlap = _subject(existing, incoming, related)
@@ -308,25 +358,30 @@ def _finding(unit_id: str, unit_text: str, text: str, related: float | None) -> 
 
 
 def detect_values(
-    text: str, units: Sequence[tuple[str, str]], related: Mapping[str, float] | None = None
+    text: str,
+    units: Sequence[tuple[str, str]],
+    related: Mapping[str, float] | None = None,
+    version: int = 1,
 ) -> list[ValueFinding]:
     """Units whose value ``text`` changes: at most one finding per unit (the strongest), by unit id.
 
     ``units`` are (unit_id, text) pairs. ``related`` optionally maps a unit id to a semantic similarity
     (0..1): at or above :data:`RELATED_SUBJECT` the pair is the same subject even when few words match
-    (a name leading either text that the other lacks still marks another subject)."""
+    (a name leading either text that the other lacks still marks another subject). ``version`` 2 reads
+    counts of things, pairs several values of one key by their attributes, keeps apart two things of one
+    kind and matches a subject by a part of its name (the package's docstring)."""
     best: dict[str, ValueFinding] = {}
     for unit_id, unit_text in units:
-        finding = _finding(unit_id, unit_text, text, (related or {}).get(unit_id))
+        finding = _finding(unit_id, unit_text, text, (related or {}).get(unit_id), version)
         if finding is not None and (unit_id not in best or finding.confidence > best[unit_id].confidence):
             best[unit_id] = finding
     return [best[unit_id] for unit_id in sorted(best)]
 
 
-def same_values(text: str, other: str) -> bool:
+def same_values(text: str, other: str, version: int = 1) -> bool:
     """Both texts carry values, are about the same thing (a shared word, no differing leading name),
     and every value slot they share agrees: a restatement, not a change."""
-    first, second = _profile(text), _profile(other)
+    first, second = _profile(text, version), _profile(other, version)
     if not first.values or not second.values or _different_subjects(first, second):
         return False
     if _value_clashes(first, second) or _name_clash(first, second) or _polarity_clash(first, second):

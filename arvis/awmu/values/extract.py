@@ -14,6 +14,7 @@ from arvis.awmu.values.lexicon import (
     _CURRENCY,
     _DIGITS,
     _FREQUENCY,
+    _LABELS,
     _MONTHS,
     _ONES,
     _ORDINAL_SUFFIX,
@@ -151,8 +152,9 @@ def _label_before(tokens: list[_Token], start: int) -> str:
 class _Reader:
     """Walks the tokens of one text once, collecting its values."""
 
-    def __init__(self, tokens: list[_Token]) -> None:
+    def __init__(self, tokens: list[_Token], version: int) -> None:
         self.tokens = tokens
+        self.version = version
         self.found: list[_Found] = []
         self.taken: set[int] = set()
 
@@ -300,7 +302,20 @@ def _read_identifiers(reader: _Reader) -> None:
         unit = _unit_after(tokens, i + 1)
         priced = i > 0 and tokens[i - 1].low in _CURRENCY
         if len(token.text) >= 3 and not priced and (unit is None or unit[0] not in _UNITS):
+            if reader.version >= 2 and unit is not None and _counted(tokens, i):
+                continue  # "120 guests": a count of something, read as a number
             reader.add("identifier", "identifier", token.text.lstrip("0") or "0", [i])
+
+
+def _counted(tokens: list[_Token], i: int) -> bool:
+    """Version 2: three or four digits before a noun count it ("120 guests", "450 loaves") unless a
+    label or a name stands before them ("account 4471 is", "Flight 442 departs") or they start with 0."""
+    text = tokens[i].text
+    before = tokens[i - 1] if i > 0 and not tokens[i].gap else None
+    named = before is not None and (
+        (_is_capitalised(before) and before.low not in _STOPWORDS) or before.low in _LABELS
+    )
+    return len(text) <= 4 and not text.startswith("0") and not named
 
 
 def _read_numbers(reader: _Reader) -> None:
@@ -416,9 +431,9 @@ def _read_antonyms(reader: _Reader) -> None:
 
 
 @lru_cache(maxsize=4096)
-def _extract(text: str) -> tuple[tuple[_Found, ...], tuple[_Token, ...]]:
+def _extract(text: str, version: int = 1) -> tuple[tuple[_Found, ...], tuple[_Token, ...]]:
     tokens = _tokens(text)
-    reader = _Reader(tokens)
+    reader = _Reader(tokens, version)
     _read_times(reader)
     _read_dates(reader)
     _read_identifiers(reader)
@@ -428,9 +443,10 @@ def _extract(text: str) -> tuple[tuple[_Found, ...], tuple[_Token, ...]]:
     return tuple(reader.found), tuple(tokens)
 
 
-def values_of(text: str) -> tuple[Value, ...]:
-    """The values ``text`` carries, in reading order by slot kind (names, numbers, dates, ...)."""
-    return tuple(found.value for found in _extract(text)[0])
+def values_of(text: str, version: int = 1) -> tuple[Value, ...]:
+    """The values ``text`` carries, in reading order by slot kind (names, numbers, dates, ...), as the
+    detector of ``version`` reads them."""
+    return tuple(found.value for found in _extract(text, version)[0])
 
 
 def _is_number_word(low: str) -> bool:

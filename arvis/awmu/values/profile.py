@@ -33,13 +33,17 @@ class _Profile:
     clauses: tuple[_Clause, ...]
     revision: bool
     contrast: frozenset[str]  # stems of words that pair with a negative prefix ("locked" / "unlocked")
+    version: int = 1
+    anchors: tuple[str, ...] = ()  # version 2: each value's attribute word (see ``_anchors``)
+    pairs: frozenset[tuple[str, str]] = frozenset()  # version 2: (modifier, head) of plain word pairs
 
 
 @lru_cache(maxsize=4096)
-def _profile(text: str) -> _Profile:
-    found, tokens = _extract(text)
+def _profile(text: str, version: int = 1) -> _Profile:
+    found, tokens = _extract(text, version)
     taken = {i for item in found if item.value.slot != "name" for i in item.positions}
     names = _names(found, tokens)
+    plain = version >= 2
     return _Profile(
         values=tuple(item.value for item in found),
         subject=frozenset(_stem(t.low) for i, t in enumerate(tokens) if i not in taken and _content(t.low)),
@@ -49,6 +53,39 @@ def _profile(text: str) -> _Profile:
         clauses=_clauses(tokens, taken),
         revision=_REVISION.search(text) is not None,
         contrast=frozenset(_stem(token.low) for token in tokens if len(token.low) > 3),
+        version=version,
+        anchors=_anchors(found, tokens, taken) if plain else (),
+        pairs=_pairs(tokens, taken) if plain else frozenset(),
+    )
+
+
+def _plain(token: _Token) -> bool:
+    """A lower-case content word: what an attribute or a modifier is made of (a name is a value)."""
+    return token.text[:1].islower() and _content(token.low)
+
+
+def _anchors(found: tuple[_Found, ...], tokens: tuple[_Token, ...], taken: set[int]) -> tuple[str, ...]:
+    """Each value's attribute: the nearest plain word before it in its clause ("boards at 9:10" →
+    ``board``), or "" when none stands there."""
+    out = []
+    for item in found:
+        anchor, i = "", min(item.positions) - 1
+        while i >= 0 and not tokens[i + 1].gap:
+            if i not in taken and _plain(tokens[i]):
+                anchor = _stem(tokens[i].low)
+                break
+            i -= 1
+        out.append(anchor)
+    return tuple(out)
+
+
+def _pairs(tokens: tuple[_Token, ...], taken: set[int]) -> frozenset[tuple[str, str]]:
+    """Adjacent plain words of one clause, outside any value: a modifier and the word it modifies
+    ("wedding cake", "landing speed")."""
+    return frozenset(
+        (_stem(tokens[i - 1].low), _stem(tokens[i].low))
+        for i in range(1, len(tokens))
+        if not tokens[i].gap and not {i - 1, i} & taken and _plain(tokens[i - 1]) and _plain(tokens[i])
     )
 
 
