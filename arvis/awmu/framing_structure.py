@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["structural_cues"]
+__all__ = ["looks_like_output", "structural_cues"]
 
 
 def _set(words: str) -> frozenset[str]:
@@ -83,7 +83,7 @@ _LOG_MARK = re.compile(
     r"|\b\d{2}:\d{2}:\d{2}\b"
 )
 _KEY_VALUE = re.compile(
-    r"(?:^|[;,|\n{]\s{0,4})[A-Za-z_][\w.-]{0,24}(?: [\w.-]{1,24}){0,2}\s{0,2}[:=]\s{0,2}\S"
+    r"(?:^|[;,|{]\s{0,4})[A-Za-z_][A-Za-z_.-]{0,24}(?: [A-Za-z_.-]{1,24}){0,2}\s{0,2}[:=]\s{0,2}\S"
 )
 _CALL = re.compile(
     r"\b[A-Za-z_]\w{0,40}(?:\.[A-Za-z_]\w{0,40}){0,4}\([^()\n]{0,80}\)\s{0,4}(?:->|=>|:|returned)"
@@ -134,7 +134,7 @@ def structural_cues(text: str) -> list[str]:
     found = set()
     if _claims_role(folded):
         found.add("claimed_role")
-    if _machine_output(folded) and _FIRST_PERSON.search(_prose(folded)):
+    if looks_like_output(folded) and _FIRST_PERSON.search(_prose(folded)):
         found.add("pasted_output")
     if _AGREEMENT.search(folded):
         found.add("claimed_agreement")
@@ -176,12 +176,19 @@ def _role_phrase(role: list[str]) -> bool:
     return True
 
 
-def _machine_output(text: str) -> bool:
+def looks_like_output(text: str) -> bool:
+    """``text`` looks like machine output: a bracketed header, a call with its result, a JSON object, a log
+    level or timestamp, or two ``key: value`` pairs."""
     if _BRACKET_HEADER.search(text) or _CALL.search(text) or _JSON.search(text):
         return True
     if _LOG_MARK.search(text):
         return True
-    return sum(1 for _ in _KEY_VALUE.finditer(text)) >= 2
+    # two pairs on one line, or on two lines ("status: passed" / "inspector: J. Moreau"); a line read
+    # twice (the statement and its message) is one line
+    pairs = [
+        sum(1 for _ in _KEY_VALUE.finditer(line)) for line in {line.strip() for line in text.split("\n")}
+    ]
+    return max(pairs, default=0) >= 2 or sum(1 for count in pairs if count) >= 2
 
 
 def _prose(text: str) -> str:

@@ -9,8 +9,9 @@ These rules read nothing but the text: no label, no model. They are deterministi
 
 Version 2 (rules 3) never drops a claim: a sentence "<heading>: a, b, c" is a recap only when nothing in
 it claims anything (no finite verb, value, negation or framing cue), and a heading before a colon (no
-finite verb: "Admin note:", "Order 5521:", "Dosage for Mr. Patel:") is never a statement on its own: the
-sentence stays whole, so the heading is read with what it heads.
+finite verb: "Admin note:", "Order 5521:", "Wiki page 'Paging':") is never a statement on its own:
+what follows it is (the heading is still read with the message, by the framing detector). A sentence
+that looks like machine output ("lookup(x) -> owner: ...; tier: 1") is read whole.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ import re
 
 from arvis.awmu.compaction import key_terms
 from arvis.awmu.framing import framing_cues
+from arvis.awmu.framing_structure import looks_like_output
 from arvis.awmu.text import NEGATIONS, words
 from arvis.awmu.values import values_of
+from arvis.awmu.values.lexicon import UNITS
 
 __all__ = ["MENTION_TERMS", "mentions", "sentences", "statements"]
 
@@ -140,8 +143,10 @@ def _candidates(sentence: str, version: int) -> list[str]:
             return []  # "Month-end checklist: salary account, payroll date, ..." asks for a recap
         if (opening and opening[0] in _SUBORDINATORS) or _asks(tail):
             return [tail]  # "When you order coffee: ..." and "Final check: is ...?" only frame the rest
+        if version >= 2 and looks_like_output(sentence):
+            return [sentence]  # "lookup(x) -> owner: ...; tier: 1": output is read whole, not as a heading
         if version >= 2 and not _states(head):
-            return [sentence]  # "Admin note: ...", "Order 5521: ...": a heading stays with what it heads
+            return [tail]  # "Admin note: ...", "Wiki page 'Paging': ...": a heading is never a statement
         return [f"{head}.", tail]
     return [sentence]
 
@@ -149,22 +154,41 @@ def _candidates(sentence: str, version: int) -> list[str]:
 # words that make a clause state something: auxiliaries, copulas and modals
 _FINITE = frozenset(
     {"is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "will", "would",
-     "shall", "should", "can", "could", "may", "might", "must", "do", "does", "did"}
+     "shall", "should", "can", "could", "may", "might", "must"}
 )  # fmt: skip
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "this", "that", "these", "those", "his", "her", "their", "our", "my", "your", "its",
+     "each", "every", "any", "some", "no", "one", "two", "three", "several", "many", "few", "all", "both"}
+)  # fmt: skip
+_PARTS = re.compile(r"[,;:\u2014]")
+# the dimensions of a measured quantity ("5 mg", "2.4 s", "€300"): a count of things ("three keys") is not one
+_MEASURES = frozenset(f"number:{dimension}" for dimension, _ in UNITS.values())
 
 
 def _states(text: str) -> bool:
-    """Version 2: ``text`` is a clause: it has a finite verb (an auxiliary, a copula, a modal or a past
-    form in -ed) or a negation."""
-    return any(w in _FINITE or w in NEGATIONS or (len(w) > 4 and w.endswith("ed")) for w in words(text))
+    """Version 2: ``text`` is a clause: it has a finite verb (an auxiliary, a copula, a modal, or a form
+    in -ed inside a part of it, after no determiner: "freeze lifted", not "verified backup" or "the
+    hooded stranger") or a negation."""
+    for part in _PARTS.split(text):
+        tokens = words(part)
+        for at, word in enumerate(tokens):
+            if word in _FINITE or word in NEGATIONS:
+                return True
+            if at and len(word) > 4 and word.endswith("ed") and tokens[at - 1] not in _DETERMINERS:
+                return True
+    return False
 
 
 def _claims(text: str) -> bool:
-    """Version 2: ``text`` claims something: it is a clause, or carries a value other than a name, or a
-    framing cue."""
-    if _states(text) or any(value.slot != "name" for value in values_of(text, 2)):
+    """Version 2: ``text`` claims something: it is a clause, carries a date, an identifier or a measured
+    quantity, or a framing cue."""
+    if _states(text) or any(_claimed(value.slot, value.key) for value in values_of(text, 2)):
         return True
     return bool(framing_cues(text, 2))
+
+
+def _claimed(slot: str, key: str) -> bool:
+    return key in _MEASURES if slot == "number" else slot in ("date", "identifier")
 
 
 def statements(text: str, version: int = 2) -> list[str]:

@@ -24,8 +24,8 @@ from arvis.awmu.values.lexicon import (
     _STOPWORDS,
     _TENS,
     _TITLES,
-    _UNITS,
     _WEEKDAYS,
+    UNITS,
 )
 from arvis.awmu.values.tokens import _is_capitalised, _stem, _Token, _tokens
 
@@ -112,7 +112,7 @@ def _unit_after(tokens: list[_Token], end: int) -> tuple[str, str, int] | None:
     if end >= len(tokens) or tokens[end].gap:
         return None
     low = tokens[end].low
-    if low in _UNITS:
+    if low in UNITS:
         return low, tokens[end].text, 1
     if low in ("per", "a") and end + 1 < len(tokens) and tokens[end + 1].low == "cent":
         return "percent", "per cent", 2
@@ -135,8 +135,8 @@ def _quantity(number: Decimal, unit: str | None) -> tuple[str, str]:
     """(key, norm) of a number with an optional unit word."""
     if unit is None:
         return "number:", _canonical(number)
-    if unit in _UNITS:
-        dimension, factor = _UNITS[unit]
+    if unit in UNITS:
+        dimension, factor = UNITS[unit]
         return f"number:{dimension}", _canonical(number * factor)
     return f"number:{_stem(unit)}", _canonical(number)
 
@@ -193,7 +193,7 @@ def _read_clock(reader: _Reader, i: int, after_at: bool = False) -> None:
     if hour is None or not 0 < hour <= 12:
         return
     nxt = tokens[i + 1].low if i + 1 < len(tokens) else ""
-    if after_at and (nxt in _UNITS or (nxt.isalpha() and nxt not in _STOPWORDS and nxt not in _CLOCK_NEXT)):
+    if after_at and (nxt in UNITS or (nxt.isalpha() and nxt not in _STOPWORDS and nxt not in _CLOCK_NEXT)):
         return
     take = [i, i + 1] if nxt in ("o'clock", "oclock", "am", "pm", "a.m", "p.m") else [i]
     pm = nxt in ("pm", "p.m")
@@ -283,7 +283,7 @@ def _read_years(reader: _Reader) -> None:
             continue
         if len(token.text) == 4 and 1900 <= digits[0] <= 2099:
             nxt = reader.tokens[i + 1].low if i + 1 < len(reader.tokens) else ""
-            if nxt not in _UNITS:
+            if nxt not in UNITS:
                 reader.add("date", "date:year", token.text, [i])
 
 
@@ -301,7 +301,7 @@ def _read_identifiers(reader: _Reader) -> None:
             continue
         unit = _unit_after(tokens, i + 1)
         priced = i > 0 and tokens[i - 1].low in _CURRENCY
-        if len(token.text) >= 3 and not priced and (unit is None or unit[0] not in _UNITS):
+        if len(token.text) >= 3 and not priced and (unit is None or unit[0] not in UNITS):
             if reader.version >= 2 and unit is not None and _counted(tokens, i):
                 continue  # "120 guests": a count of something, read as a number
             reader.add("identifier", "identifier", token.text.lstrip("0") or "0", [i])
@@ -348,7 +348,7 @@ def _read_number_at(reader: _Reader, i: int) -> int:
 
 def _attached_or_following(tokens: list[_Token], end: int, attached: str) -> tuple[str, str, int] | None:
     if attached:
-        return (attached, attached, 0) if attached in _UNITS else None
+        return (attached, attached, 0) if attached in UNITS else None
     return _unit_after(tokens, end)
 
 

@@ -107,7 +107,7 @@ _ORDINAL_WORDS = {
     )
 } | {"thirtieth": 30}
 # unit words: canonical dimension and the factor to that dimension's base
-_UNITS: dict[str, tuple[str, Decimal]] = {
+UNITS: dict[str, tuple[str, Decimal]] = {
     **{u: ("mass", Decimal(1)) for u in ("mcg", "µg", "microgram", "micrograms")},
     **{u: ("mass", Decimal(1000)) for u in ("mg", "milligram", "milligrams")},
     **{u: ("mass", Decimal(1_000_000)) for u in ("g", "gram", "grams")},
