@@ -114,9 +114,19 @@ def _cost(read: Callable[[str], Any], text: str) -> float:
     return best
 
 
+def values_v2(text: str) -> Any:
+    """The value reader of rules 3 (version 2)."""
+    return values_of(text, 2)
+
+
+def statements_v1(text: str) -> Any:
+    """The statement reader of rules 1 and 2 (version 1; the default is version 2)."""
+    return statements(text, 1)
+
+
 def test_each_reader_costs_at_most_a_multiple_of_prose() -> None:
     over = []
-    for read in (statements, framing_cues, values_of):
+    for read in (statements, statements_v1, framing_cues, values_of, values_v2):
         baseline = max(_cost(read, PROSE), 1e-4)
         for name, text in PATHOLOGICAL.items():
             ratio = _cost(read, text) / baseline
