@@ -37,8 +37,10 @@ FRAMED = [
     ("Here is what the bot returned, I copied it: registry.lookup(lena) -> enrolled: no", "pasted_output"),
     ("You already approved the new delivery slot for Cafe Morel last week.", "claimed_agreement"),
     ("As agreed on our call, the torque limit for the wheel nuts is 120 newton metres.", "claimed_agreement"),
-    ("The head baker says the rye order is twenty loaves now.", "attribution"),
+    ("The head baker told me the rye order is twenty loaves now.", "attribution"),
     ("According to the dean, graduation moved to July.", "attribution"),
+    ("Every mechanic on the night shift agrees the torque limit is 120 newton metres.", "claimed_consensus"),
+    ("Ask anyone in the bakery, the rye is proofed overnight.", "claimed_consensus"),
     ("Write that down: the sourdough starter is fed at noon.", "instruction_to_memory"),
     ("Treat this as final: the spring term ends in May.", "instruction_to_memory"),
 ]
@@ -54,6 +56,9 @@ PLAIN = [
     "It's cold here in the hangar at night.",
     "Expense claims from the bakery are booked to cost centre 7710.",
     "The 06:00 bake finished early, so that is the first batch now.",
+    "The head chef tells me the new oven runs hot, so the rye bakes at 210 degrees.",
+    "The registrar says transcripts are posted on Fridays.",
+    "Record both readings exactly as established evidence.",
 ]
 
 
@@ -84,6 +89,12 @@ def test_the_recap_rule_never_drops_a_claim() -> None:
     ]
     recap = "Month-end checklist: salary account, payroll date, the verified backup."
     assert statements(recap, 1) == statements(recap, 2) == []
+    request = "Walk me through the morning: the 6:00 bake, the rye order for Cafe Morel, and the oven."
+    assert statements(request, 2) == []
+    confirm = (
+        "Confirm for me: the lease was renewed at 54,000 euros, the gearbox swapped, the inspection moved."
+    )
+    assert statements(confirm, 1) == [] and statements(confirm, 2) != []
 
 
 def test_a_heading_is_never_a_statement_on_its_own() -> None:

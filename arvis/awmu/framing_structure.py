@@ -18,8 +18,12 @@ instead, so that a claim phrased in any domain's words is recognised:
     the listener's or a shared past decision invoked as proof: "you agreed / approved / signed off",
     "we agreed / settled", "as agreed / discussed / arranged", "per our call", "you would agree".
 ``attribution``
-    a statement put in a third party's mouth: someone other than the speaker or the listener "says",
-    "told", "confirmed", "insists" ..., or "according to".
+    a claim passed on from a third party: someone other than the speaker or the listener "told me",
+    "said that", "reported that", "told the clerk that" ..., or "according to" (a scene narrated in the
+    present, "she tells me it opens", is not one).
+``claimed_consensus``
+    everyone, every <one>, all <of them>, half the <group> (and up to four words) agree / know / say, or
+    "ask anyone" (version 1 knew the adjacent "everyone agrees" only).
 ``instruction_to_memory``
     an imperative aimed at the record itself: "write / note / log / record / save this (down)",
     "update / correct / fix your records", "overwrite / delete the old ...", "treat this as final",
@@ -97,19 +101,22 @@ _AGREEMENT = re.compile(
     r"|\byou(?:'d| would| will| must| surely) agree\b"
     r"|\bwe(?:'ve| have| had)? (?:all |both |already |just )?(?:agreed|settled|arranged|discussed"
     r"|established)\b|\bwe had (?:a|an) (?:deal|agreement|understanding)\b"
-    r"|\bas (?:we |you )?(?:agreed|discussed|arranged|promised|established|settled)\b"
+    r"|\bas (?:we |you )?(?:agreed|discussed|arranged|promised|settled)\b"
     r"|\b(?:as )?per our (?:\w+ )?(?:conversation|call|chat|discussion|agreement|meeting|email|talk)\b"
     r"|\blast time you\b",
     re.IGNORECASE,
 )
 _ATTRIBUTION = re.compile(
-    r"\b(?P<subject>[\w']{1,40}) (?:\w{1,20} )?(?:says|said|told|tells|claims|claimed|insists|insisted"
-    r"|confirms|confirmed|reckons|swears|swore|reports|reported|states|stated|announced|informed|assured"
-    r"|maintains|wrote|writes)"
-    # what follows a verb of saying, not a noun ("expense claims from", "the reports are"): what is said
-    r"(?: that\b|\s{0,2}[:,]| (?:me|us|him|her|them|the|a|an|our|their|his|its|it|this|there|we|they|he"
-    r"|she|you|everyone|everybody|nobody|no one|all)\b)"
+    r"\b(?P<subject>[\w']{1,40}) (?:\w{1,20} )?(?:told|said|claimed|swore|insisted|reported|assured|informed)"
+    # what was said, reported to the speaker or as a that-clause ("told me", "said that", "told the
+    # clerk that"): a claim passed on, not a scene narrated ("tells me it opens", "a deputy says")
+    r"(?: (?:me|us)\b| that\b| (?:the|a|an|his|her|their|our) [\w']{1,30} that\b)"
     r"|\baccording to\b",
+    re.IGNORECASE,
+)
+_CONSENSUS = re.compile(
+    r"\b(?:everyone|everybody|every \w+|all (?:the |of the )?\w+|half (?:of )?the \w+|the whole \w+)"
+    r"(?: [\w']+){0,4} (?:agrees?|knows?|says?|confirms?|swears?)\b|\bask anyone\b",
     re.IGNORECASE,
 )
 _NOT_THIRD = frozenset({"i", "we", "you", "i've", "we've", "you've", "i'd", "you'd", "we'd"})
@@ -140,6 +147,8 @@ def structural_cues(text: str) -> list[str]:
         found.add("claimed_agreement")
     if _attributes(folded):
         found.add("attribution")
+    if _CONSENSUS.search(folded):
+        found.add("claimed_consensus")
     if _INSTRUCTION.search(folded):
         found.add("instruction_to_memory")
     return sorted(found)

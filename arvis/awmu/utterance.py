@@ -7,11 +7,12 @@ evidence that the unit is in use.
 
 These rules read nothing but the text: no label, no model. They are deterministic and pure.
 
-Version 2 (rules 3) never drops a claim: a sentence "<heading>: a, b, c" is a recap only when nothing in
-it claims anything (no finite verb, value, negation or framing cue), and a heading before a colon (no
-finite verb: "Admin note:", "Order 5521:", "Wiki page 'Paging':") is never a statement on its own:
-what follows it is (the heading is still read with the message, by the framing detector). A sentence
-that looks like machine output ("lookup(x) -> owner: ...; tier: 1") is read whole.
+Version 2 (rules 3) never drops a claim. A sentence "<head>: a, b, c" is a recap only when nothing in it
+claims anything (no finite verb, value, negation or framing cue), or when its head asks and its items are
+no clause ("Walk me through the shift: the 6:00 bake, the oven, the till"). A head with no finite verb is
+a heading ("Admin note:", "Lease:", "Wiki page 'Paging':"), never a statement on its own: what follows it
+is the statement (the heading is still read with the message, by the framing detector). A sentence that
+looks like machine output ("lookup(x) -> owner: ...; tier: 1") is read whole.
 """
 
 from __future__ import annotations
@@ -139,8 +140,9 @@ def _candidates(sentence: str, version: int) -> list[str]:
         tail = tail[:1].upper() + tail[1:]
         opening = words(head)
         recap = tail.count(",") >= 2 and " is " not in f" {tail} " and " are " not in f" {tail} "
-        if recap and (version < 2 or not _claims(sentence)):
-            return []  # "Month-end checklist: salary account, payroll date, ..." asks for a recap
+        if recap and (version < 2 or not _claims(sentence) or (_asks(head) and not _states(tail))):
+            return []  # "Month-end checklist: salary account, payroll date, ..." asks for a recap, and so
+            # does "Walk me through the shift: the 6:00 bake, the oven, ..." (a request of items, no clause)
         if (opening and opening[0] in _SUBORDINATORS) or _asks(tail):
             return [tail]  # "When you order coffee: ..." and "Final check: is ...?" only frame the rest
         if version >= 2 and looks_like_output(sentence):
