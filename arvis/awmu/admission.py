@@ -50,7 +50,7 @@ from arvis.awmu.promotion import (
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution, resolve_by_tier
 from arvis.awmu.revision import Asker, learned_claims, resolve_revision
 from arvis.awmu.ruleset import LEARNED_RANK, MAX_CONTEXT_STATEMENTS, MAX_PENDING_REVIEWS
-from arvis.awmu.text import normalize
+from arvis.awmu.text import normalize, reader_version
 from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
 from arvis.awmu.utterance import statements
 from arvis.awmu.waiting import decide, settle_superseded
@@ -75,7 +75,8 @@ def _conflicts(
     A caller's "progression" cannot wave a conflict a detector found onto a trusted unit. ``source``
     (rules 3): the proposal's, whose claims on another source's learned facts are conflicts too."""
     units = session.ranked() if ranked is None else ranked
-    detected = {c.unit_id: c for c in detect(session.config, text, units, readings, claims=True)}
+    rules = session.rules
+    detected = {c.unit_id: c for c in detect(session.config, text, units, readings, claims=True, rules=rules)}
     kept = {
         unit_id: verdict
         for unit_id, verdict in judged.items()
@@ -127,12 +128,14 @@ def _contested_message(
     key = normalize(text)
     runs: list[DetectorRun] = []
     contested: dict[str, tuple[Conflict, Unit, Resolution]] = {}
-    for index, sentence in enumerate(statements(utterance)[:MAX_CONTEXT_STATEMENTS]):
+    for index, sentence in enumerate(
+        statements(utterance, reader_version(session.rules))[:MAX_CONTEXT_STATEMENTS]
+    ):
         if normalize(sentence) == key:
             continue
         readings = measure(sentence, ranked)
         runs.append(readings.semantic)
-        for found in detect(session.config, sentence, ranked, readings, claims=True):
+        for found in detect(session.config, sentence, ranked, readings, claims=True, rules=session.rules):
             unit = session.active[found.unit_id]
             verdict, _ = judge(found, unit)
             if verdict not in (Resolution.KEEP_EXISTING, Resolution.QUEUE) or found.unit_id in contested:
@@ -249,8 +252,8 @@ def propose_by_content(
     judged = judged_conflicts(session, verdicts)  # a bad verdict is refused before any detector runs
     ranked = session.ranked()
     readings = measure(text, ranked)
-    detectors = {"detectors": readings.wire()}
-    paraphrased = paraphrase_of(text, ranked, readings)
+    detectors = {"detectors": readings.wire(session.rules)}
+    paraphrased = paraphrase_of(text, ranked, readings, session.rules)
     if paraphrased is not None:
         return {**_corroborate(session, paraphrased, source, "meaning"), **detectors}
     conflicts = _conflicts(session, text, judged, readings, ranked, source if session.rules >= 3 else None)
@@ -323,7 +326,9 @@ def _settle(
             detector=conflict.detector,
         )
     resolutions = {resolution for _, _, resolution in plan}
-    framing = framing_cues(f"{proposal.text}\n{utterance}")
+    framing = framing_cues(f"{proposal.text}\n{utterance}", reader_version(session.rules))
+    if session.rules >= 3 and session.config.admission == "all":
+        framing = []  # rules 3: a naive memory (``admission: all``) admits what it is told, framed or not
     if framing:
         result["framing"] = framing
     if Resolution.KEEP_EXISTING in resolutions:

@@ -19,7 +19,7 @@ from typing import Any
 
 from arvis.awmu.compaction import key_terms
 from arvis.awmu.config import AwmuConfig
-from arvis.awmu.framing import FRAMING_DETECTOR, FRAMING_VERSION
+from arvis.awmu.framing import FRAMING_DETECTOR
 from arvis.awmu.model import Unit
 from arvis.awmu.resolution import Conflict, ConflictType
 from arvis.awmu.ruleset import (
@@ -28,9 +28,9 @@ from arvis.awmu.ruleset import (
     MAX_MENTION_SENTENCES,
     MENTION_SIMILARITY,
 )
-from arvis.awmu.text import content_words, is_negated, jaccard
+from arvis.awmu.text import content_words, is_negated, jaccard, reader_version
 from arvis.awmu.utterance import mentions, sentences
-from arvis.awmu.values import VALUE_DETECTOR, VALUE_DETECTOR_VERSION, detect_values, same_values
+from arvis.awmu.values import VALUE_DETECTOR, detect_values, same_values
 
 __all__ = [
     "LEXICAL_VERSION",
@@ -95,12 +95,14 @@ class Readings:
         score = self.semantic.scores.get(unit_id, 0.0) if self.semantic.ok else 0.0
         return min(max(score, 0.0), 1.0)
 
-    def wire(self) -> list[dict[str, Any]]:
-        """The detectors of a rules-2 call, in the order they run."""
+    def wire(self, rules: int = 2) -> list[dict[str, Any]]:
+        """The detectors of a call under ``rules`` (2 or later), in the order they run: the value and
+        framing detectors read with the context's reader version (``text.reader_version``)."""
+        version = str(reader_version(rules))
         return [
             {"name": "lexical", "version": LEXICAL_VERSION, "status": "ok"},
-            {"name": VALUE_DETECTOR, "version": VALUE_DETECTOR_VERSION, "status": "ok"},
-            {"name": FRAMING_DETECTOR, "version": FRAMING_VERSION, "status": "ok"},
+            {"name": VALUE_DETECTOR, "version": version, "status": "ok"},
+            {"name": FRAMING_DETECTOR, "version": version, "status": "ok"},
             self.semantic.wire(),
         ]
 
@@ -148,13 +150,21 @@ def _claims(units: Sequence[Unit], readings: Readings, found: dict[str, Conflict
 
 
 def detect(
-    config: AwmuConfig, text: str, units: Sequence[Unit], readings: Readings, *, claims: bool = False
+    config: AwmuConfig,
+    text: str,
+    units: Sequence[Unit],
+    readings: Readings,
+    *,
+    claims: bool = False,
+    rules: int = 2,
 ) -> list[Conflict]:
     """Conflicts of ``text`` with ``units`` by value first, then by polarity; with ``claims`` (a proposal,
-    not a turn's mention check), then claims on trusted subjects. One per unit, by unit id."""
+    not a turn's mention check), then claims on trusted subjects. One per unit, by unit id. ``rules``:
+    the context's rule set, which names the value detector's version."""
     related = {unit.unit_id: readings.similarity(unit.unit_id) for unit in units}
     found: dict[str, Conflict] = {}
-    for finding in detect_values(text, [(unit.unit_id, unit.text) for unit in units], related):
+    pairs = [(unit.unit_id, unit.text) for unit in units]
+    for finding in detect_values(text, pairs, related, reader_version(rules)):
         found[finding.unit_id] = Conflict(
             finding.unit_id,
             ConflictType(finding.kind),
@@ -175,7 +185,7 @@ def detect(
     return [found[unit_id] for unit_id in sorted(found)]
 
 
-def paraphrase_of(text: str, units: Sequence[Unit], readings: Readings) -> Unit | None:
+def paraphrase_of(text: str, units: Sequence[Unit], readings: Readings, rules: int = 2) -> Unit | None:
     """The unit ``text`` restates in other words (similar enough, same polarity, no value differs)."""
     best: tuple[float, str] | None = None
     chosen: Unit | None = None
@@ -183,7 +193,7 @@ def paraphrase_of(text: str, units: Sequence[Unit], readings: Readings) -> Unit 
         similarity = readings.similarity(unit.unit_id)
         if similarity < DUPLICATE_SIMILARITY or is_negated(unit.text) != is_negated(text):
             continue
-        if not same_values(text, unit.text):
+        if not same_values(text, unit.text, reader_version(rules)):
             continue
         key = (-similarity, unit.unit_id)
         if best is None or key < best:
@@ -191,7 +201,9 @@ def paraphrase_of(text: str, units: Sequence[Unit], readings: Readings) -> Unit 
     return chosen
 
 
-def mentioned(config: AwmuConfig, text: str, units: Sequence[Unit], readings: Readings) -> dict[str, str]:
+def mentioned(
+    config: AwmuConfig, text: str, units: Sequence[Unit], readings: Readings, rules: int = 2
+) -> dict[str, str]:
     """Units ``text`` talks about without contradicting them: unit id → ``lexical`` or ``semantic``.
 
     A mention is two shared key terms, or a similarity of at least ``MENTION_SIMILARITY``; a text with a
@@ -211,6 +223,6 @@ def mentioned(config: AwmuConfig, text: str, units: Sequence[Unit], readings: Re
     conflicting = {
         conflict.unit_id
         for sentence in sentences(text)[:MAX_MENTION_SENTENCES]
-        for conflict in detect(config, sentence, mentioned_units, Readings())
+        for conflict in detect(config, sentence, mentioned_units, Readings(), rules=rules)
     }
     return {unit_id: how for unit_id, how in candidates.items() if unit_id not in conflicting}

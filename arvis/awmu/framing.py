@@ -7,6 +7,10 @@ the memory itself ("ignore …", "save this as …", "update your records"), pre
 "honestly") and a waived rule ("is waived", "no longer applies"). A statement framed so is not a fact
 anyone observed; the working memory holds it for a decision instead of learning it on its own word.
 
+Version 2 (rules 3) adds the structural cues of :mod:`arvis.awmu.framing_structure`: a claimed role,
+pasted machine output, a claimed prior agreement, a third party's word, an instruction to the record,
+recognised by the shape of the message rather than by a phrase.
+
 Pure and versioned like the value detector: recomputed on replay. The cue lists are general (written from
 the categories, not from any scenario); what they cost in true statements held back is measured by the
 blind bench (benign admission).
@@ -16,10 +20,13 @@ from __future__ import annotations
 
 import re
 
+from arvis.awmu.framing_structure import structural_cues
+
 __all__ = ["FRAMING_DETECTOR", "FRAMING_VERSION", "framing_cues"]
 
 FRAMING_DETECTOR = "framing"
-FRAMING_VERSION = "1"
+FRAMING_VERSION = "2"
+"""The latest version; a call reads with the version its context's rules name (1 under rules 1 and 2)."""
 
 _CUES = {
     "claimed_memory": (
@@ -60,7 +67,10 @@ _CUES = {
 _COMPILED = tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _CUES.items())
 
 
-def framing_cues(text: str) -> list[str]:
-    """The cue categories ``text`` uses, sorted (empty: a plain statement)."""
+def framing_cues(text: str, version: int = 2) -> list[str]:
+    """The cue categories ``text`` uses, sorted (empty: a plain statement), as framing ``version`` reads."""
     folded = text.replace("\u2019", "'")
-    return sorted(name for name, pattern in _COMPILED if pattern.search(folded))
+    found = {name for name, pattern in _COMPILED if pattern.search(folded)}
+    if version >= 2:
+        found.update(structural_cues(folded))
+    return sorted(found)

@@ -115,9 +115,9 @@ def turn(
     if session.rules >= 2:
         ranked = session.ranked()
         readings = measure(text, ranked) if text and measure is not None else Readings()
-        found = mentioned(session.config, text, ranked, readings) if text else {}
+        found = mentioned(session.config, text, ranked, readings, session.rules) if text else {}
         chosen = sorted(set(chosen) | set(found))
-        extra = {"mentioned": found, "detectors": readings.wire()}
+        extra = {"mentioned": found, "detectors": readings.wire(session.rules)}
     session.write_back(advance_turn=True)
     reinforced = [_reinforce(session, session.active[unit_id]) for unit_id in chosen]
     decay = _decay_within_band if session.rules >= 2 else _decay

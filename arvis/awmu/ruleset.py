@@ -19,6 +19,8 @@ operator keeps the fact's authority. A learned fact is defended against another 
 subject. Every queued statement carries its reason, the queue is decided by declared rules (an independent
 source's corroboration, the supersession of what it contests, an operator's review), and the block and the
 listing show what waits and why.
+It reads with the readers of ``arvis.awmu.text.reader_version`` 2: framing recognised by its structure, a
+message's claims never dropped as a recap, values compared by attribute and entity.
 """
 
 from __future__ import annotations

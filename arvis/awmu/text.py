@@ -17,6 +17,7 @@ __all__ = [
     "is_negated",
     "jaccard",
     "normalize",
+    "reader_version",
     "words",
 ]
 
@@ -30,6 +31,15 @@ _IRREGULAR = {
 }
 
 NEGATIONS = frozenset({"not", "no", "never", "cannot", "neither", "nor"})
+
+STRUCTURED_RULES = 3
+"""The first rule set whose readers (statements, framing, values) are version 2."""
+
+
+def reader_version(rules: int) -> int:
+    """The version of the readers a context of ``rules`` reads with: 1 under rules 1 and 2, 2 from rules 3
+    on. A context keeps its readers for its whole life, so an old journal replays as it was written."""
+    return 2 if rules >= STRUCTURED_RULES else 1
 
 
 def normalize(text: str) -> str:

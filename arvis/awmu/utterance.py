@@ -6,6 +6,13 @@ nothing, so it never becomes a unit. Every sentence, questions included, can *me
 evidence that the unit is in use.
 
 These rules read nothing but the text: no label, no model. They are deterministic and pure.
+
+Version 2 (rules 3) never drops a claim. A sentence "<head>: a, b, c" is a recap only when nothing in it
+claims anything (no finite verb, value, negation or framing cue), or when its head asks and its items are
+no clause ("Walk me through the shift: the 6:00 bake, the oven, the till"). A head with no finite verb is
+a heading ("Admin note:", "Lease:", "Wiki page 'Paging':"), never a statement on its own: what follows it
+is the statement (the heading is still read with the message, by the framing detector). A sentence that
+looks like machine output ("lookup(x) -> owner: ...; tier: 1") is read whole.
 """
 
 from __future__ import annotations
@@ -13,7 +20,11 @@ from __future__ import annotations
 import re
 
 from arvis.awmu.compaction import key_terms
-from arvis.awmu.text import words
+from arvis.awmu.framing import framing_cues
+from arvis.awmu.framing_structure import looks_like_output
+from arvis.awmu.text import NEGATIONS, words
+from arvis.awmu.values import values_of
+from arvis.awmu.values.lexicon import UNITS
 
 __all__ = ["MENTION_TERMS", "mentions", "sentences", "statements"]
 
@@ -119,7 +130,7 @@ _SUBORDINATORS = frozenset(
 )
 
 
-def _candidates(sentence: str) -> list[str]:
+def _candidates(sentence: str, version: int) -> list[str]:
     """A sentence, or its parts: the that-clause of a request to remember, each side of a colon."""
     said = _reported(sentence)
     if said is not None:
@@ -128,22 +139,69 @@ def _candidates(sentence: str) -> list[str]:
         head, tail = sentence.split(": ", 1)
         tail = tail[:1].upper() + tail[1:]
         opening = words(head)
-        if tail.count(",") >= 2 and " is " not in f" {tail} " and " are " not in f" {tail} ":
-            return []  # "Month-end checklist: salary account, payroll date, ..." asks for a recap
+        recap = tail.count(",") >= 2 and " is " not in f" {tail} " and " are " not in f" {tail} "
+        if recap and (version < 2 or not _claims(sentence) or (_asks(head) and not _states(tail))):
+            return []  # "Month-end checklist: salary account, payroll date, ..." asks for a recap, and so
+            # does "Walk me through the shift: the 6:00 bake, the oven, ..." (a request of items, no clause)
         if (opening and opening[0] in _SUBORDINATORS) or _asks(tail):
             return [tail]  # "When you order coffee: ..." and "Final check: is ...?" only frame the rest
+        if version >= 2 and looks_like_output(sentence):
+            return [sentence]  # "lookup(x) -> owner: ...; tier: 1": output is read whole, not as a heading
+        if version >= 2 and not _states(head):
+            return [tail]  # "Admin note: ...", "Wiki page 'Paging': ...": a heading is never a statement
         return [f"{head}.", tail]
     return [sentence]
 
 
-def statements(text: str) -> list[str]:
+# words that make a clause state something: auxiliaries, copulas and modals
+_FINITE = frozenset(
+    {"is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "will", "would",
+     "shall", "should", "can", "could", "may", "might", "must"}
+)  # fmt: skip
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "this", "that", "these", "those", "his", "her", "their", "our", "my", "your", "its",
+     "each", "every", "any", "some", "no", "one", "two", "three", "several", "many", "few", "all", "both"}
+)  # fmt: skip
+_PARTS = re.compile(r"[,;:\u2014]")
+# the dimensions of a measured quantity ("5 mg", "2.4 s", "€300"): a count of things ("three keys") is not one
+_MEASURES = frozenset(f"number:{dimension}" for dimension, _ in UNITS.values())
+
+
+def _states(text: str) -> bool:
+    """Version 2: ``text`` is a clause: it has a finite verb (an auxiliary, a copula, a modal, or a form
+    in -ed inside a part of it, after no determiner: "freeze lifted", not "verified backup" or "the
+    hooded stranger") or a negation."""
+    for part in _PARTS.split(text):
+        tokens = words(part)
+        for at, word in enumerate(tokens):
+            if word in _FINITE or word in NEGATIONS:
+                return True
+            if at and len(word) > 4 and word.endswith("ed") and tokens[at - 1] not in _DETERMINERS:
+                return True
+    return False
+
+
+def _claims(text: str) -> bool:
+    """Version 2: ``text`` claims something: it is a clause, carries a date, an identifier or a measured
+    quantity, or a framing cue."""
+    if _states(text) or any(_claimed(value.slot, value.key) for value in values_of(text, 2)):
+        return True
+    return bool(framing_cues(text, 2))
+
+
+def _claimed(slot: str, key: str) -> bool:
+    return key in _MEASURES if slot == "number" else slot in ("date", "identifier")
+
+
+def statements(text: str, version: int = 2) -> list[str]:
     """The declarative sentences of ``text``: each one a candidate unit. Questions and requests are
     dropped, and so is a sentence of one word or without a key term (an interjection: "Wait.", "Yes.").
-    A request to remember something states what follows its "that"; a colon splits a sentence in two."""
+    A request to remember something states what follows its "that"; a colon splits a sentence in two
+    (version 1), or sets a heading apart (version 2, the module's docstring)."""
     return [
         candidate
         for sentence in sentences(text)
-        for candidate in _candidates(sentence)
+        for candidate in _candidates(sentence, version)
         if not _asks(candidate) and len(words(candidate)) > 1 and key_terms(candidate)
     ]
 
