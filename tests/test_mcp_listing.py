@@ -15,11 +15,11 @@ from tools.mcp_tools import instructions
 
 
 def _server(db: Path, principal: str, *, administrator: bool = False) -> ToolServer:
-    return ToolServer(open_kernel(str(db), identity=VOUCHED), principal, None, administrator=administrator)
+    return ToolServer(open_kernel(str(db), identity=VOUCHED, create=True), principal, None, administrator=administrator)
 
 
 def _grant(db: Path, principal: str, capability: str, scope: str) -> None:
-    kernel = open_kernel(str(db), identity=VOUCHED)
+    kernel = open_kernel(str(db), identity=VOUCHED, create=True)
     try:
         args = {"principal": principal, "capability": capability, "scope": scope}
         assert kernel.call("access.grant", args, principal="admin:root").ok

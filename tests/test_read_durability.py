@@ -43,7 +43,7 @@ from kernel.boot import open_kernel
 
 flushes = ctypes.CDLL(None).arvis_flushes
 flushes.restype = ctypes.c_long
-kernel = open_kernel(sys.argv[1], durability=Durability(sys.argv[2]))
+kernel = open_kernel(sys.argv[1], durability=Durability(sys.argv[2]), create=True)
 write = {"memory_type": "preference", "source": "explicit_user", "key": "language", "replace": True}
 seqs = [kernel.call("memory.write", {**write, "user_id": "u1"}, principal="admin:ops").seq]
 before_reads = flushes()

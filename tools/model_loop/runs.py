@@ -79,7 +79,8 @@ def run_with_models(
         str(journal),
         clock=clock,
         journal_id=_journal_id(scenario, condition),
-        identity=VouchedPrincipals(administrators=True),  # the principals it scripts, create=True
+        identity=VouchedPrincipals(administrators=True),  # the principals it scripts
+        create=True,
     )
     try:
         result = ModelScenarioRun(

@@ -347,7 +347,8 @@ def play_script(
         str(journal),
         clock=clock,
         journal_id=f"scenario:{script.id}:{condition.value}",
-        identity=VouchedPrincipals(administrators=True),  # the principals it scripts, create=True
+        identity=VouchedPrincipals(administrators=True),  # the principals it scripts
+        create=True,
     )
     run = _Run(kernel, script, plan, oracle)
     try:
