@@ -307,3 +307,17 @@ def test_an_operators_approval_decides_what_else_contested_the_fact(k: Kernel) -
     assert approved.value["superseded"] == [fact]
     assert approved.value["settled"] == [later["review_id"]]
     assert call(k, "list", {})["waiting"] == []
+
+
+def test_a_source_the_context_distrusts_does_not_revise_even_its_own_fact_alone(k: Kernel) -> None:
+    """Entrenchment: a channel the context rates below its default source authority (here ``player``,
+    0.3 in the default table) may not rewrite a fact on its own say-so, not even a fact it taught; the
+    update waits for corroboration or an operator, and the fact stays in the block."""
+    call(k, "create", {})
+    old = say(k, HOURS, source="player")["unit_id"]
+    update = say(k, HOURS_NOW, source="player")
+    assert update["outcome"] == "queued_for_review" and "superseded" not in update
+    assert update["conflicts"][0]["reason"] == "not_a_reviser"
+    assert unit(k, old)["status"] == "ACTIVE"
+    trusted = say(k, LOANS, source="user:dana")["unit_id"]  # default authority 0.5: its own fact, revised
+    assert say(k, LOANS_NOW, source="user:dana")["superseded"] == [trusted]

@@ -4,7 +4,8 @@ A conflict's resolution here answers two questions the tier table of rules 2 did
 incoming statement an update (a ``REVISION``: a changed value of the same subject that its text marks as
 an update, or a judge's verdict), and may its source revise the fact it updates?
 
-- A source may revise a fact when it established it (the fact's first source), when the caller is one of
+- A source may revise a fact when it established it (the fact's first source) and the context does not
+  rate it below its default source authority, when the caller is one of
   the context's operators, or when the context's ``source_authorities`` give the source at least
   :data:`~arvis.awmu.ruleset.REVISE_SOURCE_AUTHORITY` for the fact's authority. Its update supersedes
   the fact ("supersession = archive + create successor"); otherwise the update waits, with its reason.
@@ -69,11 +70,12 @@ def revision_ground(config: AwmuConfig, unit: Unit, asker: Asker) -> str | None:
     pinned units are revised by no statement."""
     if unit.protected:
         return None
-    if unit.source_ids and unit.source_ids[0] == asker.source:
+    authority = config.source_authorities.get(asker.source, config.default_source_authority)
+    established = bool(unit.source_ids) and unit.source_ids[0] == asker.source
+    if established and authority >= config.default_source_authority:  # a distrusted channel: not alone
         return "source"
     if asker.operator:
         return "operator"
-    authority = config.source_authorities.get(asker.source, config.default_source_authority)
     if authority >= REVISE_SOURCE_AUTHORITY[unit.authority.value]:
         return "channel"
     return None
