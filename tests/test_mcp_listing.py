@@ -15,7 +15,9 @@ from tools.mcp_tools import instructions
 
 
 def _server(db: Path, principal: str, *, administrator: bool = False) -> ToolServer:
-    return ToolServer(open_kernel(str(db), identity=VOUCHED, create=True), principal, None, administrator=administrator)
+    return ToolServer(
+        open_kernel(str(db), identity=VOUCHED, create=True), principal, None, administrator=administrator
+    )
 
 
 def _grant(db: Path, principal: str, capability: str, scope: str) -> None:
