@@ -27,7 +27,11 @@ from kernel.registry import KernelServiceRegistry
 from kernel.result_pieces import split as split_result
 from kernel.table import Service, SyscallSpec, SyscallTable
 
-__all__ = ["Execution", "TransactionSource"]
+__all__ = ["READ_CHANGED_STATE", "Execution", "TransactionSource"]
+
+READ_CHANGED_STATE = "a read decided a change of state"
+"""The detail of ``internal_error`` for a call whose row says it changes no state (``mutates`` false) but
+whose decision changes some: refused and journaled, nothing written (``kernel-syscalls.md`` §2)."""
 
 TransactionSource = Callable[[], AbstractContextManager[Transaction]]
 """Where a call gets its transaction: the store's own, or one call's scope in a batch."""
@@ -82,7 +86,8 @@ class Execution:
         self, spec: SyscallSpec, request: Any, recorded: RecordedCall, tx: Transaction, now: datetime
     ) -> tuple[Any, SyscallError | None]:
         """The handler's value, its decided changes staged on ``tx`` (the journal applies them when it
-        appends the entry), or its refusal; a storage failure is raised, to fail the transaction."""
+        appends the entry), or its refusal; a storage failure is raised, to fail the transaction. A read
+        (``mutates`` false) that decides changes is refused ``internal_error``: its changes are dropped."""
         ctx = CallContext(
             access_rules=self.access_rules,
             seq=tx.next_seq,
@@ -98,6 +103,8 @@ class Execution:
                 if isinstance(value, Decision):  # decided, not yet written: the journal applies it
                     tx.changes.extend(value.changes)
                     value = value.value
+                if tx.changes and not spec.mutates:  # the row is wrong, not the call: a kernel error
+                    raise KernelError(ErrorCode.INTERNAL_ERROR, READ_CHANGED_STATE)
             return value, None
         except KernelError as refusal:
             return None, SyscallError.of(refusal.code, refusal.detail)

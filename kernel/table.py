@@ -1,34 +1,27 @@
 """The syscall table as data: one immutable mapping from name to spec, built once.
 
-Each row (``SyscallSpec``) is written out with keyword fields only, so that ``syscalls/table.py`` reads as
-the table itself: the name, the typed request, the handler, whether it changes state, the service it needs
-(``Service``), its support level (``Support``) and a one-line summary (``specs/kernel-syscalls.md`` §2)."""
+``syscalls/table.py`` writes each row on one line (``Row``): the name, the handler, the family's service
+(``Service``), its flags (``Flag``) and a one-line summary; the request type is the handler's second
+parameter's annotation, read from its signature (``spec_of``). ``specs/kernel-syscalls.md`` §2."""
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Flag as _Flag
+from enum import StrEnum, auto
 from typing import Any
 
-from kernel.abi import CallContext
-from kernel.arguments import MAX_ARGS_BYTES
+import msgspec
 
-__all__ = [
-    "Handler",
-    "ReplayPolicy",
-    "Service",
-    "Support",
-    "SyscallSpec",
-    "SyscallTable",
-    "SyscallTableError",
-]
+from kernel.abi import CallContext
+from kernel.arguments import MAX_ARGS_BYTES, MAX_VALUE_ARGS_BYTES
+
+__all__ = ["Flag", "Handler", "Row", "Service", "Support", "SyscallSpec", "SyscallTable", "SyscallTableError"]
 
 Handler = Callable[[CallContext, Any], Any]
-
-
-class ReplayPolicy(StrEnum):
-    JOURNAL_ONLY_REPLAY = "journal_only_replay"
 
 
 class Service(StrEnum):
@@ -52,8 +45,26 @@ class Support(StrEnum):
     """This project's own syscall: its name and contract are defined by this project's specs only."""
 
 
+class Flag(_Flag):
+    """A row's flags; ``READ`` (none set) is a call that changes no state."""
+
+    READ = 0
+    MUTATES = auto()
+    """The call may change state; a row without it whose decision changes state is refused, as a kernel
+    error (``internal_error``, journaled: ``kernel.execution``)."""
+    UPSTREAM = auto()
+    """``Support.UPSTREAM``; without it a row is ``Support.EXTENSION``."""
+    CARRIES_VALUES = auto()
+    """The values stored come with the call: its arguments may be up to ``MAX_VALUE_ARGS_BYTES``."""
+
+
+Row = tuple[str, Handler, Service, Flag, str]
+"""One line of ``syscalls/table.py``: name, handler, service, flags, summary."""
+
+
 class SyscallTableError(ValueError):
-    """The table is malformed (a name registered twice, or a retired name registered again)."""
+    """The table is malformed (a name registered twice, a retired name registered again, or a handler
+    whose signature names no request type)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,12 +78,38 @@ class SyscallSpec:
     service: Service
     support: Support
     summary: str
-    replay_policy: ReplayPolicy = ReplayPolicy.JOURNAL_ONLY_REPLAY
     max_args_bytes: int = MAX_ARGS_BYTES
     """The longest canonical arguments the call accepts (more is refused ``invalid_args``, journaled)."""
     bounded_request_type: type[Any] | None = None
     """The request's type in journals whose access rules predate ``AccessRules.THREAD_IDS`` (formats 1
     to 4), when it differed: graph thread ids of at most 122 characters (``syscalls.graph_args``)."""
+
+
+def request_type_of(name: str, handler: Handler) -> type[msgspec.Struct]:
+    """The annotation of the handler's second parameter (the first is its ``CallContext``): the msgspec
+    struct its arguments are strictly decoded into."""
+    parameters = list(inspect.signature(handler).parameters)
+    found = typing.get_type_hints(handler).get(parameters[1]) if len(parameters) == 2 else None
+    if not (isinstance(found, type) and issubclass(found, msgspec.Struct)):
+        raise SyscallTableError(f"syscall {name!r}: the handler's signature names no request type")
+    return found
+
+
+def spec_of(row: Row, bounded: Mapping[type[Any], type[Any]]) -> SyscallSpec:
+    """A row as its spec; ``bounded`` maps a request type to its type in journals before format 5."""
+    name, handler, service, flags, summary = row
+    request_type = request_type_of(name, handler)
+    return SyscallSpec(
+        name=name,
+        request_type=request_type,
+        handler=handler,
+        mutates=Flag.MUTATES in flags,
+        service=service,
+        support=Support.UPSTREAM if Flag.UPSTREAM in flags else Support.EXTENSION,
+        summary=summary,
+        max_args_bytes=MAX_VALUE_ARGS_BYTES if Flag.CARRIES_VALUES in flags else MAX_ARGS_BYTES,
+        bounded_request_type=bounded.get(request_type),
+    )
 
 
 class SyscallTable(Mapping[str, SyscallSpec]):
@@ -92,6 +129,17 @@ class SyscallTable(Mapping[str, SyscallSpec]):
                 raise SyscallTableError(f"syscall {spec.name!r} is retired: its name is never reused")
             table[spec.name] = spec
         self._specs = table
+
+    @classmethod
+    def of(
+        cls,
+        rows: Iterable[Row],
+        *,
+        bounded: Mapping[type[Any], type[Any]] | None = None,
+        retired: Iterable[str] = (),
+    ) -> SyscallTable:
+        """The table of one-line rows (``Row``)."""
+        return cls((spec_of(row, bounded or {}) for row in rows), retired=retired)
 
     @property
     def retired(self) -> frozenset[str]:

@@ -1,13 +1,18 @@
-"""Every syscall, in one place: one literal row per name, built at import (a duplicate name fails here).
+# ruff: noqa: E501
+"""Every syscall, in one place: one line a row, built at import (a duplicate name fails here).
 
-This file is the table (``specs/kernel-syscalls.md`` §2). Each row names its syscall in full, so that a
-search for a name finds its row; the handlers and request types stay in their family's module. A name
-leaves the table only into ``RETIRED``, never to be registered again."""
+This file is the table (``specs/kernel-syscalls.md`` §2): each row is the syscall's full name (so that a
+search for a name finds its row), its handler, its family's service (``Service``), its flags (``Flag``:
+``READ`` changes no state, and the kernel refuses a read whose decision would) and a one-line summary. The
+request type is read from the handler's signature (``kernel.table.spec_of``); the handlers and request
+types stay in their family's module. A name leaves the table only into ``RETIRED``, never to be registered
+again. The rows are as wide as the table: the formatter leaves them as written."""
 
 from __future__ import annotations
 
-from kernel.arguments import MAX_VALUE_ARGS_BYTES
-from kernel.table import Service, Support, SyscallSpec, SyscallTable
+from typing import Any
+
+from kernel.table import Flag, Row, Service, SyscallTable
 from syscalls import (
     access,
     graph,
@@ -20,7 +25,7 @@ from syscalls import (
     working_memory,
 )
 
-__all__ = ["RETIRED", "SYSCALL_TABLE"]
+__all__ = ["BOUNDED", "RETIRED", "ROWS", "SYSCALL_TABLE"]
 
 RETIRED: tuple[str, ...] = ()
 """Names the table once served and serves no more; none so far. An old journal may hold a call to one: it is
@@ -28,413 +33,74 @@ refused as ``unknown_syscall``, like any name outside the table, and the name ca
 (``SyscallTable`` refuses it). A retired call's journaled successes no longer replay, so a name is retired
 only when no journal that must still verify holds an accepted call to it (``kernel-syscalls.md`` §2.2)."""
 
-SYSCALL_TABLE = SyscallTable(
-    [
-        # access.*: grants of capabilities (access-and-pipelines.md §1.5)
-        SyscallSpec(
-            name="access.grant",
-            request_type=access.GrantArgs,
-            handler=access.access_grant,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="give a principal a capability",
-        ),
-        SyscallSpec(
-            name="access.revoke",
-            request_type=access.GrantArgs,
-            handler=access.access_revoke,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="withdraw a capability",
-        ),
-        SyscallSpec(
-            name="access.list",
-            request_type=access.ListArgs,
-            handler=access.access_list,
-            mutates=False,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="list grants (one's own, or all)",
-        ),
-        # kernel.*: the kernel's own calls (kernel-syscalls.md §1)
-        SyscallSpec(
-            name="kernel.record",
-            request_type=kernel_calls.RecordArgs,
-            handler=kernel_calls.kernel_record,
-            mutates=False,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="journal an outside observation",
-        ),
-        # memory.*: long-term memory, ARVIS-MEM-01 §11.1 (memory-syscalls.md)
-        SyscallSpec(
-            name="memory.list",
-            request_type=memory_long.ListArgs,
-            handler=memory_long.memory_list,
-            mutates=False,
-            service=Service.MEMORY,
-            support=Support.UPSTREAM,
-            summary="list a user's entries in spec order",
-        ),
-        SyscallSpec(
-            name="memory.get",
-            request_type=memory_long.KeyArgs,
-            handler=memory_long.memory_get,
-            mutates=False,
-            service=Service.MEMORY,
-            support=Support.UPSTREAM,
-            summary="the active entry for a key",
-        ),
-        SyscallSpec(
-            name="memory.snapshot",
-            request_type=memory_long.SnapshotArgs,
-            handler=memory_long.memory_snapshot,
-            mutates=False,
-            service=Service.MEMORY,
-            support=Support.UPSTREAM,
-            summary="snapshot, projection and hash",
-        ),
-        SyscallSpec(
-            name="memory.write",
-            request_type=memory_long.WriteArgs,
-            handler=memory_long.memory_write,
-            mutates=True,
-            service=Service.MEMORY,
-            support=Support.UPSTREAM,
-            summary="create or supersede an entry",
-        ),
-        SyscallSpec(
-            name="memory.revoke",
-            request_type=memory_long.KeyArgs,
-            handler=memory_long.memory_revoke,
-            mutates=True,
-            service=Service.MEMORY,
-            support=Support.UPSTREAM,
-            summary="revoke the current entry for a key",
-        ),
-        # memory.awmu.*: the working memory of units (working-memory.md §3)
-        SyscallSpec(
-            name="memory.awmu.create",
-            request_type=working_memory.CreateArgs,
-            handler=working_memory.awmu_create,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="create a context with its recorded config",
-        ),
-        SyscallSpec(
-            name="memory.awmu.propose",
-            request_type=working_memory.ProposeArgs,
-            handler=working_memory.awmu_propose,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="run a proposition through the gates",
-        ),
-        SyscallSpec(
-            name="memory.awmu.seed",
-            request_type=working_memory.SeedArgs,
-            handler=working_memory.awmu_seed,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="an operator's unit at a given authority and rank",
-        ),
-        SyscallSpec(
-            name="memory.awmu.turn",
-            request_type=working_memory.TurnArgs,
-            handler=working_memory.awmu_turn,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="advance one turn: reinforce named units, decay the rest",
-        ),
-        SyscallSpec(
-            name="memory.awmu.pin",
-            request_type=working_memory.UnitArgs,
-            handler=working_memory.awmu_pin,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="pin a unit: immune to decay, demotion and eviction",
-        ),
-        SyscallSpec(
-            name="memory.awmu.unpin",
-            request_type=working_memory.UnitArgs,
-            handler=working_memory.awmu_unpin,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="unpin a unit",
-        ),
-        SyscallSpec(
-            name="memory.awmu.archive",
-            request_type=working_memory.ReasonedUnitArgs,
-            handler=working_memory.awmu_archive,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="archive a unit explicitly",
-        ),
-        SyscallSpec(
-            name="memory.awmu.restore",
-            request_type=working_memory.ReasonedUnitArgs,
-            handler=working_memory.awmu_restore,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="make an inactive unit active again",
-        ),
-        SyscallSpec(
-            name="memory.awmu.canonize",
-            request_type=working_memory.ReasonedUnitArgs,
-            handler=working_memory.awmu_canonize,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="request CANON for a unit (PENDING)",
-        ),
-        SyscallSpec(
-            name="memory.awmu.review",
-            request_type=working_memory.ReviewArgs,
-            handler=working_memory.awmu_review,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="approve or reject a canonization or a queued proposal",
-        ),
-        SyscallSpec(
-            name="memory.awmu.reopen_request",
-            request_type=working_memory.ReopenArgs,
-            handler=working_memory.awmu_reopen,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="set a decided request or queued proposal back to PENDING",
-        ),
-        SyscallSpec(
-            name="memory.awmu.close",
-            request_type=working_memory.CloseArgs,
-            handler=working_memory.awmu_close,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="close a context for good: later writes are refused",
-        ),
-        SyscallSpec(
-            name="memory.awmu.list",
-            request_type=working_memory.ListArgs,
-            handler=working_memory.awmu_list,
-            mutates=False,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="units, review queue and pending canonizations",
-        ),
-        SyscallSpec(
-            name="memory.awmu.get",
-            request_type=working_memory.UnitArgs,
-            handler=working_memory.awmu_get,
-            mutates=False,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="one unit, whatever its status",
-        ),
-        SyscallSpec(
-            name="memory.awmu.assemble",
-            request_type=working_memory.AssembleArgs,
-            handler=working_memory.awmu_assemble,
-            mutates=False,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="the ranked prompt block within a token budget",
-        ),
-        SyscallSpec(
-            name="memory.awmu.events",
-            request_type=working_memory.EventsArgs,
-            handler=working_memory.awmu_events,
-            mutates=False,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="the lifecycle event stream",
-        ),
-        SyscallSpec(
-            name="memory.awmu.validate_summary",
-            request_type=working_memory.SummaryArgs,
-            handler=working_memory.awmu_validate_summary,
-            mutates=True,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="which protected units a summary loses",
-        ),
-        SyscallSpec(
-            name="memory.awmu.pressure",
-            request_type=working_memory.ContextArgs,
-            handler=working_memory.awmu_pressure,
-            mutates=False,
-            service=Service.WORKING_MEMORY,
-            support=Support.EXTENSION,
-            summary="the memory pressure gauge and its parts",
-        ),
-        # pipeline.*: pipeline runs (access-and-pipelines.md §2.1)
-        SyscallSpec(
-            name="pipeline.begin",
-            request_type=pipeline.BeginArgs,
-            handler=pipeline.pipeline_begin,
-            mutates=True,
-            service=Service.MEMORY,
-            support=Support.EXTENSION,
-            summary="begin a run: hold the user's memory still",
-        ),
-        SyscallSpec(
-            name="pipeline.end",
-            request_type=pipeline.EndArgs,
-            handler=pipeline.pipeline_end,
-            mutates=True,
-            service=Service.MEMORY,
-            support=Support.EXTENSION,
-            summary="end a run: its user's memory may change again",
-        ),
-        # graph.checkpoint.*, graph.thread.*, graph.runs.*: LangGraph checkpoints (langgraph.md §3)
-        SyscallSpec(
-            name="graph.checkpoint.put",
-            request_type=graph_args.PutArgs,
-            bounded_request_type=graph_args.BoundedPutArgs,
-            handler=graph.graph_put,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="store a LangGraph checkpoint",
-            max_args_bytes=MAX_VALUE_ARGS_BYTES,  # the values stored come with the call
-        ),
-        SyscallSpec(
-            name="graph.checkpoint.put_writes",
-            request_type=graph_args.PutWritesArgs,
-            bounded_request_type=graph_args.BoundedPutWritesArgs,
-            handler=graph.graph_put_writes,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="store a task's pending writes against a checkpoint",
-            max_args_bytes=MAX_VALUE_ARGS_BYTES,  # the values stored come with the call
-        ),
-        SyscallSpec(
-            name="graph.checkpoint.get",
-            request_type=graph_args.GetArgs,
-            bounded_request_type=graph_args.BoundedGetArgs,
-            handler=graph.graph_get,
-            mutates=False,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="a checkpoint (or a thread's latest) with its pending writes",
-        ),
-        SyscallSpec(
-            name="graph.checkpoint.list",
-            request_type=graph_args.ListArgs,
-            bounded_request_type=graph_args.BoundedListArgs,
-            handler=graph.graph_list,
-            mutates=False,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="list checkpoints, newest first",
-        ),
-        SyscallSpec(
-            name="graph.thread.create",
-            request_type=graph_args.ThreadArgs,
-            bounded_request_type=graph_args.BoundedThreadArgs,
-            handler=graph.graph_thread_create,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="create a thread, owned by the caller",
-        ),
-        SyscallSpec(
-            name="graph.thread.delete",
-            request_type=graph_args.ThreadArgs,
-            bounded_request_type=graph_args.BoundedThreadArgs,
-            handler=graph_threads.graph_thread_delete,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="delete a thread's checkpoints and writes",
-        ),
-        SyscallSpec(
-            name="graph.thread.copy",
-            request_type=graph_args.CopyArgs,
-            bounded_request_type=graph_args.BoundedCopyArgs,
-            handler=graph_threads.graph_thread_copy,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="copy a thread's checkpoints and writes to another",
-        ),
-        SyscallSpec(
-            name="graph.thread.prune",
-            request_type=graph_args.PruneArgs,
-            bounded_request_type=graph_args.BoundedPruneArgs,
-            handler=graph_threads.graph_thread_prune,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="keep only each namespace's latest checkpoint (or delete all)",
-        ),
-        SyscallSpec(
-            name="graph.runs.delete",
-            request_type=graph_args.RunsArgs,
-            handler=graph_threads.graph_runs_delete,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="delete the checkpoints of some runs",
-        ),
-        # graph.store.*: LangGraph's long-term store (langgraph.md §8)
-        SyscallSpec(
-            name="graph.namespace.create",
-            request_type=graph_store.NamespaceArgs,
-            handler=graph_store.namespace_create,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="create a store namespace (its first element), owned by the caller",
-        ),
-        SyscallSpec(
-            name="graph.store.put",
-            request_type=graph_store.PutArgs,
-            handler=graph_store.store_put,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="store (or, with a null value, delete) an item of the LangGraph store",
-            max_args_bytes=MAX_VALUE_ARGS_BYTES,  # the values stored come with the call
-        ),
-        SyscallSpec(
-            name="graph.store.get",
-            request_type=graph_store.GetArgs,
-            handler=graph_store.store_get,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="an item of the LangGraph store (a read that refreshes moves its expiry)",
-        ),
-        SyscallSpec(
-            name="graph.store.search",
-            request_type=graph_store.SearchArgs,
-            handler=graph_store.store_search,
-            mutates=True,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="the items under a namespace prefix, filtered (a read that refreshes moves their expiry)",
-        ),
-        SyscallSpec(
-            name="graph.store.list_namespaces",
-            request_type=graph_store.ListNamespacesArgs,
-            handler=graph_store.store_list_namespaces,
-            mutates=False,
-            service=Service.ALWAYS,
-            support=Support.EXTENSION,
-            summary="the namespaces of the LangGraph store",
-        ),
-    ],
-    retired=RETIRED,
+ALWAYS, MEMORY, WORKING = Service.ALWAYS, Service.MEMORY, Service.WORKING_MEMORY
+READ, MUTATES, UPSTREAM, CARRIES_VALUES = Flag.READ, Flag.MUTATES, Flag.UPSTREAM, Flag.CARRIES_VALUES
+
+# fmt: off
+ROWS: tuple[Row, ...] = (
+    # access.*: grants of capabilities (access-and-pipelines.md §1.5)
+    ("access.grant",                 access.access_grant,                  ALWAYS,  MUTATES,                  "give a principal a capability"),
+    ("access.revoke",                access.access_revoke,                 ALWAYS,  MUTATES,                  "withdraw a capability"),
+    ("access.list",                  access.access_list,                   ALWAYS,  READ,                     "list grants (one's own, or all)"),
+    # kernel.*: the kernel's own calls (kernel-syscalls.md §1)
+    ("kernel.record",                kernel_calls.kernel_record,           ALWAYS,  READ,                     "journal an outside observation"),
+    # memory.*: long-term memory, ARVIS-MEM-01 §11.1 (memory-syscalls.md)
+    ("memory.list",                  memory_long.memory_list,              MEMORY,  UPSTREAM,                 "list a user's entries in spec order"),
+    ("memory.get",                   memory_long.memory_get,               MEMORY,  UPSTREAM,                 "the active entry for a key"),
+    ("memory.snapshot",              memory_long.memory_snapshot,          MEMORY,  UPSTREAM,                 "snapshot, projection and hash"),
+    ("memory.write",                 memory_long.memory_write,             MEMORY,  MUTATES | UPSTREAM,       "create or supersede an entry"),
+    ("memory.revoke",                memory_long.memory_revoke,            MEMORY,  MUTATES | UPSTREAM,       "revoke the current entry for a key"),
+    # memory.awmu.*: the working memory of units (working-memory.md §3)
+    ("memory.awmu.create",           working_memory.awmu_create,           WORKING, MUTATES,                  "create a context with its recorded config"),
+    ("memory.awmu.propose",          working_memory.awmu_propose,          WORKING, MUTATES,                  "run a proposition through the gates"),
+    ("memory.awmu.seed",             working_memory.awmu_seed,             WORKING, MUTATES,                  "an operator's unit at a given authority and rank"),
+    ("memory.awmu.turn",             working_memory.awmu_turn,             WORKING, MUTATES,                  "advance one turn: reinforce named units, decay the rest"),
+    ("memory.awmu.pin",              working_memory.awmu_pin,              WORKING, MUTATES,                  "pin a unit: immune to decay, demotion and eviction"),
+    ("memory.awmu.unpin",            working_memory.awmu_unpin,            WORKING, MUTATES,                  "unpin a unit"),
+    ("memory.awmu.archive",          working_memory.awmu_archive,          WORKING, MUTATES,                  "archive a unit explicitly"),
+    ("memory.awmu.restore",          working_memory.awmu_restore,          WORKING, MUTATES,                  "make an inactive unit active again"),
+    ("memory.awmu.canonize",         working_memory.awmu_canonize,         WORKING, MUTATES,                  "request CANON for a unit (PENDING)"),
+    ("memory.awmu.review",           working_memory.awmu_review,           WORKING, MUTATES,                  "approve or reject a canonization or a queued proposal"),
+    ("memory.awmu.reopen_request",   working_memory.awmu_reopen,           WORKING, MUTATES,                  "set a decided request or queued proposal back to PENDING"),
+    ("memory.awmu.close",            working_memory.awmu_close,            WORKING, MUTATES,                  "close a context for good: later writes are refused"),
+    ("memory.awmu.list",             working_memory.awmu_list,             WORKING, READ,                     "units, review queue and pending canonizations"),
+    ("memory.awmu.get",              working_memory.awmu_get,              WORKING, READ,                     "one unit, whatever its status"),
+    ("memory.awmu.assemble",         working_memory.awmu_assemble,         WORKING, READ,                     "the ranked prompt block within a token budget"),
+    ("memory.awmu.events",           working_memory.awmu_events,           WORKING, READ,                     "the lifecycle event stream"),
+    ("memory.awmu.validate_summary", working_memory.awmu_validate_summary, WORKING, MUTATES,                  "which protected units a summary loses"),
+    ("memory.awmu.pressure",         working_memory.awmu_pressure,         WORKING, READ,                     "the memory pressure gauge and its parts"),
+    # pipeline.*: pipeline runs (access-and-pipelines.md §2.1)
+    ("pipeline.begin",               pipeline.pipeline_begin,              MEMORY,  MUTATES,                  "begin a run: hold the user's memory still"),
+    ("pipeline.end",                 pipeline.pipeline_end,                MEMORY,  MUTATES,                  "end a run: its user's memory may change again"),
+    # graph.checkpoint.*, graph.thread.*, graph.runs.*: LangGraph checkpoints (langgraph.md §3)
+    ("graph.checkpoint.put",         graph.graph_put,                      ALWAYS,  MUTATES | CARRIES_VALUES, "store a LangGraph checkpoint"),
+    ("graph.checkpoint.put_writes",  graph.graph_put_writes,               ALWAYS,  MUTATES | CARRIES_VALUES, "store a task's pending writes against a checkpoint"),
+    ("graph.checkpoint.get",         graph.graph_get,                      ALWAYS,  READ,                     "a checkpoint (or a thread's latest) with its pending writes"),
+    ("graph.checkpoint.list",        graph.graph_list,                     ALWAYS,  READ,                     "list checkpoints, newest first"),
+    ("graph.thread.create",          graph.graph_thread_create,            ALWAYS,  MUTATES,                  "create a thread, owned by the caller"),
+    ("graph.thread.delete",          graph_threads.graph_thread_delete,    ALWAYS,  MUTATES,                  "delete a thread's checkpoints and writes"),
+    ("graph.thread.copy",            graph_threads.graph_thread_copy,      ALWAYS,  MUTATES,                  "copy a thread's checkpoints and writes to another"),
+    ("graph.thread.prune",           graph_threads.graph_thread_prune,     ALWAYS,  MUTATES,                  "keep only each namespace's latest checkpoint (or delete all)"),
+    ("graph.runs.delete",            graph_threads.graph_runs_delete,      ALWAYS,  MUTATES,                  "delete the checkpoints of some runs"),
+    # graph.store.*: LangGraph's long-term store (langgraph.md §8)
+    ("graph.namespace.create",       graph_store.namespace_create,         ALWAYS,  MUTATES,                  "create a store namespace (its first element), owned by the caller"),
+    ("graph.store.put",              graph_store.store_put,                ALWAYS,  MUTATES | CARRIES_VALUES, "store (or, with a null value, delete) an item of the LangGraph store"),
+    ("graph.store.get",              graph_store.store_get,                ALWAYS,  MUTATES,                  "an item of the LangGraph store (a read that refreshes moves its expiry)"),
+    ("graph.store.search",           graph_store.store_search,             ALWAYS,  MUTATES,                  "the items under a namespace prefix, filtered (a read that refreshes moves their expiry)"),
+    ("graph.store.list_namespaces",  graph_store.store_list_namespaces,    ALWAYS,  READ,                     "the namespaces of the LangGraph store"),
 )
+# fmt: on
+
+BOUNDED: dict[type[Any], type[Any]] = {
+    graph_args.PutArgs: graph_args.BoundedPutArgs,
+    graph_args.PutWritesArgs: graph_args.BoundedPutWritesArgs,
+    graph_args.GetArgs: graph_args.BoundedGetArgs,
+    graph_args.ListArgs: graph_args.BoundedListArgs,
+    graph_args.ThreadArgs: graph_args.BoundedThreadArgs,
+    graph_args.CopyArgs: graph_args.BoundedCopyArgs,
+    graph_args.PruneArgs: graph_args.BoundedPruneArgs,
+}
+"""The graph requests' types in journals before format 5 (thread ids of at most 122 characters:
+``syscalls.graph_args``); every row whose request type is a key decodes those journals with its value."""
+
+SYSCALL_TABLE = SyscallTable.of(ROWS, bounded=BOUNDED, retired=RETIRED)

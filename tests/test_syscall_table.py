@@ -6,21 +6,26 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import inspect
 import typing
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
+from contract_calls import WRITE
 from journal_helpers import make_clock, reader_of, verify
 
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
 from kernel.abi import CallContext
+from kernel.arguments import MAX_ARGS_BYTES, MAX_VALUE_ARGS_BYTES
 from kernel.boot import default_services
 from kernel.dispatcher import Kernel
+from kernel.execution import READ_CHANGED_STATE
 from kernel.registry import KernelServiceRegistry
-from kernel.table import Service, Support, SyscallSpec, SyscallTable, SyscallTableError
+from kernel.table import Flag, Service, Support, SyscallSpec, SyscallTable, SyscallTableError
+from syscalls import graph_args
 from syscalls import table as table_module
 from syscalls.table import RETIRED, SYSCALL_TABLE
 
@@ -77,51 +82,75 @@ UPSTREAM = {"memory.get", "memory.list", "memory.revoke", "memory.snapshot", "me
 """The calls ARVIS-MEM-01 §11.1 names."""
 
 
-def _literal_rows() -> list[dict[str, Any]]:
-    """The keyword arguments of every ``SyscallSpec(...)`` written in ``syscalls/table.py``, each value
-    as written (a literal's value, otherwise its source text)."""
+def _literal_rows() -> list[tuple[Any, ...]]:
+    """Every row of ``ROWS`` in ``syscalls/table.py``, each field as written (a literal's value, otherwise
+    its source text), with the line it is written on."""
     source = TABLE_SOURCE.read_text(encoding="utf-8")
-    rows = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "SyscallSpec":
-            assert not node.args, "a row names every field"
-            rows.append(
-                {
-                    str(keyword.arg): keyword.value.value
-                    if isinstance(keyword.value, ast.Constant)
-                    else ast.unparse(keyword.value)
-                    for keyword in node.keywords
-                }
-            )
-    return rows
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.AnnAssign) and ast.unparse(node.target) == "ROWS":
+            assert isinstance(node.value, ast.Tuple)
+            rows = []
+            for row in node.value.elts:
+                assert isinstance(row, ast.Tuple) and row.lineno == row.end_lineno, "one line a row"
+                fields = [f.value if isinstance(f, ast.Constant) else ast.unparse(f) for f in row.elts]
+                rows.append((*fields, row.lineno))
+            return rows
+    raise AssertionError("syscalls/table.py writes no ROWS")
 
 
 def test_every_registered_name_is_a_literal_in_the_table_file() -> None:
     rows = _literal_rows()
-    names = [row["name"] for row in rows]
+    names = [row[0] for row in rows]
     assert all(isinstance(name, str) for name in names)
     assert sorted(names) == list(SYSCALL_TABLE)
     source = TABLE_SOURCE.read_text(encoding="utf-8")
     for name in SYSCALL_TABLE:
-        assert source.count(f'name="{name}"') == 1, name
+        assert source.count(f'"{name}"') == 1, name
 
 
-def test_every_row_names_every_field_without_a_default() -> None:
-    """The replay policy and the argument limit have defaults: a row names them only where they differ."""
-    fields = {field.name for field in dataclasses.fields(SyscallSpec)}
-    required = {
-        field.name for field in dataclasses.fields(SyscallSpec) if field.default is dataclasses.MISSING
-    }
-    for row in _literal_rows():
-        assert required <= set(row) <= fields, row.get("name")
-        assert row["mutates"] in (True, False)
-        assert str(row["service"]).startswith("Service.")
-        assert str(row["support"]).startswith("Support.")
+def test_every_row_is_one_line_of_five_fields() -> None:
+    """Name, handler, service, flags, summary: each a literal or a name, on the row's one line."""
+    for name, handler, service, flags, summary, _line in _literal_rows():
+        assert handler == SYSCALL_TABLE[name].handler.__module__.rsplit(".", 1)[1] + "." + (
+            SYSCALL_TABLE[name].handler.__name__
+        )
+        assert service in ("ALWAYS", "MEMORY", "WORKING"), name
+        assert set(str(flags).split(" | ")) <= {"READ", "MUTATES", "UPSTREAM", "CARRIES_VALUES"}, name
+        assert isinstance(summary, str) and summary, name
 
 
 def test_the_table_content_is_unchanged() -> None:
     found = [(name, spec.mutates, spec.service.value) for name, spec in SYSCALL_TABLE.items()]
     assert found == EXPECTED
+
+
+def test_the_request_type_is_the_handlers_annotation() -> None:
+    """No row names its request type: it is the handler's second parameter's, read from its signature."""
+    for name, spec in SYSCALL_TABLE.items():
+        parameters = list(inspect.signature(spec.handler).parameters)
+        assert typing.get_type_hints(spec.handler)[parameters[1]] is spec.request_type, name
+
+
+def _untyped(ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+    return args
+
+
+def test_a_handler_whose_signature_names_no_request_type_fails_the_table() -> None:
+    with pytest.raises(SyscallTableError, match=r"'test\.untyped': the handler's signature names no"):
+        SyscallTable.of([("test.untyped", _untyped, Service.ALWAYS, Flag.READ, "a call")])
+
+
+def test_flags_become_the_spec_fields() -> None:
+    assert SYSCALL_TABLE["memory.get"].support is Support.UPSTREAM
+    assert not SYSCALL_TABLE["memory.get"].mutates
+    assert SYSCALL_TABLE["graph.store.put"].max_args_bytes == MAX_VALUE_ARGS_BYTES
+    assert SYSCALL_TABLE["graph.store.get"].max_args_bytes == MAX_ARGS_BYTES
+    assert SYSCALL_TABLE["graph.thread.copy"].bounded_request_type is graph_args.BoundedCopyArgs
+    assert SYSCALL_TABLE["graph.runs.delete"].bounded_request_type is None
+    with_bounded = {name for name, spec in SYSCALL_TABLE.items() if spec.bounded_request_type is not None}
+    assert with_bounded == {
+        name for name in SYSCALL_TABLE if name.startswith(("graph.checkpoint.", "graph.thread."))
+    }
 
 
 def test_rows_are_typed() -> None:
@@ -228,3 +257,58 @@ def test_a_retired_name_is_refused_as_unknown_syscall(tmp_path: Path) -> None:
     assert [(entry.syscall, entry.status) for entry in entries] == [("memory.forget", "unknown_syscall")]
     report = verify(db, table=table)
     assert report.verified and report.replayed, report.to_json()
+
+
+def _reread(db: Path, table: SyscallTable, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """The calls' answers (code and value) on a kernel over ``db`` with ``table``, in order."""
+    clock = make_clock()
+    kernel = Kernel(
+        table=table,
+        services=default_services(),
+        store=SqlJournalStore(open_engine(str(db)), clock=clock),
+        clock=clock,
+    )
+    try:
+        results = [kernel.call(name, args, principal="user:u1") for name, args in calls]
+    finally:
+        kernel.close()
+    return [(result.error.code if result.error else "ok", result.value) for result in results]
+
+
+def _flagged_as_read(name: str) -> SyscallTable:
+    """A copy of the table with one mutating row deliberately flagged as a read."""
+    wrong = dataclasses.replace(SYSCALL_TABLE[name], mutates=False)
+    return SyscallTable([*(spec for other, spec in SYSCALL_TABLE.items() if other != name), wrong])
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "reread", "reread_args"),
+    [
+        # the memory writer returns its changes in a Decision
+        ("memory.write", {**WRITE, "value_ref": "ref-1"}, "memory.get", {"user_id": "u1", "key": "language"}),
+        # a graph repository stages its changes on the transaction
+        ("graph.thread.create", {"thread_id": "t1"}, "graph.checkpoint.list", {"thread_id": "t1"}),
+    ],
+)
+def test_a_read_whose_decision_changes_state_is_a_journaled_kernel_error(
+    tmp_path: Path, name: str, args: dict[str, Any], reread: str, reread_args: dict[str, Any]
+) -> None:
+    """A row that says "read" for a call that decides changes is the table's error: the call is refused
+    ``internal_error`` (journaled, nothing written), and the journal replays to the same refusal."""
+    db = tmp_path / "j.db"
+    table = _flagged_as_read(name)
+    refused, after = _reread(db, table, [(name, args), (reread, reread_args)])
+    assert refused == ("internal_error", None)
+    assert (
+        after == _reread(tmp_path / "empty.db", SYSCALL_TABLE, [(reread, reread_args)])[0]
+    )  # nothing written
+    with reader_of(db) as reader:
+        entries = list(reader.entries())
+    assert [(entry.syscall, entry.status) for entry in entries] == [
+        (name, "internal_error"),
+        (reread, after[0]),
+    ]
+    assert READ_CHANGED_STATE.encode() in entries[0].result
+    report = verify(db, table=table)
+    assert report.verified and report.replayed, report.to_json()
+    assert not verify(db).verified  # the true table replays the call as accepted: a different journal

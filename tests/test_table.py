@@ -10,7 +10,7 @@ import pytest
 from strategies import MEMORY_SYSCALLS
 
 from kernel.abi import CallContext
-from kernel.table import ReplayPolicy, Service, Support, SyscallSpec, SyscallTable, SyscallTableError
+from kernel.table import Service, Support, SyscallSpec, SyscallTable, SyscallTableError
 from syscalls.table import SYSCALL_TABLE
 
 
@@ -61,7 +61,6 @@ def test_every_shipped_row_is_well_formed() -> None:
     assert len(SYSCALL_TABLE) == len(list(SYSCALL_TABLE))
     for name, row in SYSCALL_TABLE.items():
         assert row.name == name
-        assert row.replay_policy is ReplayPolicy.JOURNAL_ONLY_REPLAY
         assert row.summary
         assert issubclass(row.request_type, msgspec.Struct)
 
