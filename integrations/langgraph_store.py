@@ -310,21 +310,16 @@ class ArvisStore(_KernelClient, BaseStore):
 
     def batch(self, ops: Iterable[Op]) -> _List[Result]:
         listed = _List(ops)
-        texts = self._texts(self._puts(listed))
-        queries = self._queries(listed)
-        vectors: dict[_Key, dict[str, Any]] = {}
-        packed: dict[str, str] = {}
-        if self.embeddings is not None:
-            if texts:
-                vectors = self._vectors(texts, self.embeddings.embed_documents(_List(texts)))
-            embedded = [self.embeddings.embed_query(query) for query in queries]
-            packed = self._packed_queries(queries, embedded)
-        return self._run(listed, vectors, packed)
+        texts, queries = self._texts(self._puts(listed)), self._queries(listed)
+        if self.embeddings is None:
+            return self._run(listed, {}, {})
+        vectors = self._vectors(texts, self.embeddings.embed_documents(_List(texts))) if texts else {}
+        embedded = [self.embeddings.embed_query(query) for query in queries]
+        return self._run(listed, vectors, self._packed_queries(queries, embedded))
 
     async def abatch(self, ops: Iterable[Op]) -> _List[Result]:
         listed = _List(ops)
-        texts = self._texts(self._puts(listed))
-        queries = self._queries(listed)
+        texts, queries = self._texts(self._puts(listed)), self._queries(listed)
         vectors: dict[_Key, dict[str, Any]] = {}
         packed: dict[str, str] = {}
         if self.embeddings is not None:

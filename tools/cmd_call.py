@@ -17,7 +17,6 @@ import orjson
 
 from tools.admin_key import add_admin_key_argument
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_db_argument, writable_db
-from tools.logs import call_logger
 from tools.output import print_json
 
 __all__ = ["DURABILITIES", "register"]
@@ -58,39 +57,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(options: argparse.Namespace) -> int:
-    from journal.engine import Durability
-    from kernel.boot import open_kernel
-    from kernel.protocols import StorageError
-    from tools.admin_key import identity_for, key_for_new_journal
-    from tools.tracing import command_tracer
+    from tools.kernel_open import opened_kernel
 
     principal = _principal(options.principal)
     args = _parsed_args(options.args)
     target = writable_db(options.db, create=options.create)
     _refuse_unwritable(target)
-    new_key = _create_key_with(target, options.admin_key) if options.create else None
-    with command_tracer() as tracer:  # spans only when the OTEL_* environment asks (tools.tracing)
-        try:
-            identity = identity_for(principal, target, options.admin_key)
-            kernel = open_kernel(
-                target,
-                durability=Durability(options.durability),
-                logger=call_logger(),
-                identity=identity.policy,
-                tracer=tracer,
-                admin_key=key_for_new_journal(identity, new_key),
-                create=options.create,
-            )
-        except StorageError as exc:
-            _withdraw(new_key, target)
-            raise _read_only_error(target, str(exc)) if _unwritable(str(exc)) else exc from None
-        except BaseException:
-            _withdraw(new_key, target)
-            raise
-        try:
-            result = kernel.call(options.syscall, args, principal=principal, credential=identity.credential)
-        finally:
-            kernel.close()
+
+    def storage_error(exc: Exception) -> BaseException:
+        return _read_only_error(target, str(exc)) if _unwritable(str(exc)) else exc
+
+    with opened_kernel(options, principal, target, storage_error=storage_error) as (kernel, identity):
+        result = kernel.call(options.syscall, args, principal=principal, credential=identity.credential)
     print_json(result.to_dict(), lines=options.output == "jsonl")
     _hint(options.syscall, result.to_dict(), target)
     return EXIT_OK if result.ok else EXIT_FAILED
@@ -155,30 +133,6 @@ def _refuse_unwritable(target: str) -> None:
     directory = os.path.dirname(os.path.abspath(file))
     if not os.access(file, os.W_OK) or not os.access(directory, os.W_OK | os.X_OK):
         raise _read_only_error(target, "the file or its directory is read-only")
-
-
-def _create_key_with(target: str, given: str | None) -> Path | None:
-    """When this call is to create the database file, its admin key, before anything else is written
-    (an existing key is kept): the key written, or None."""
-    from journal.engine import sqlite_file
-    from tools.admin_key import admin_key_path, create_key_or_fail
-
-    file = sqlite_file(target)
-    path = admin_key_path(target, given)
-    if file is None or os.path.lexists(file) or path is None or os.path.lexists(path):
-        return None
-    create_key_or_fail(path)
-    return path
-
-
-def _withdraw(new_key: Path | None, target: str) -> None:
-    """Remove the key just written when the database it was for was not created after all (the kernel
-    could not be opened: ``?mode=ro``, a missing directory…)."""
-    from journal.engine import sqlite_file
-
-    file = sqlite_file(target)
-    if new_key is not None and file is not None and not os.path.lexists(file):
-        new_key.unlink(missing_ok=True)
 
 
 def _hint(syscall: str, answer: dict[str, Any], target: str) -> None:

@@ -63,9 +63,18 @@ def _add_subject(parser: argparse.ArgumentParser, summary: str, *, required: boo
     parser.set_defaults(subject_required=required)
 
 
+_Commands = argparse._SubParsersAction  # the ``journal`` sub-command table
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("journal", help="inspect, verify and export a journal")
     commands = parser.add_subparsers(dest="command", required=True)
+    for group in (_register_reading, _register_chain, _register_tree, _register_state, _register_forensics):
+        group(commands)
+
+
+def _register_reading(commands: _Commands[argparse.ArgumentParser]) -> None:
+    """``ls``, ``tail``, ``show``: entries as they are."""
 
     ls = commands.add_parser("ls", help="list entries, filtered like journalctl")
     add_db_argument(ls, positional=True)
@@ -104,6 +113,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_format(show, default="json")
     show.set_defaults(run=_with_reader(_run_show))
 
+
+def _register_chain(commands: _Commands[argparse.ArgumentParser]) -> None:
+    """``verify``, ``checkpoint``: the chain and its replay, and the head to keep."""
     verify = commands.add_parser(
         "verify", help="check the chain and replay every entry byte for byte, of each journal given"
     )
@@ -133,6 +145,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_format(checkpoint)
     checkpoint.set_defaults(run=_with_reader(_run_checkpoint))
 
+
+def _register_tree(commands: _Commands[argparse.ArgumentParser]) -> None:
+    """``root``, ``prove``, ``consistency``, ``keygen``: the Merkle tree and its proofs."""
     root = commands.add_parser("root", help="the Merkle tree root (RFC 9162) of the first entries")
     add_db_argument(root, positional=True)
     root.add_argument(
@@ -166,6 +181,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_format(keygen, choices=("table", "json"))
     keygen.set_defaults(run=_run_keygen)
 
+
+def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
+    """``snapshot``, ``state``, ``stats``, ``export``: the state as of a seq, and the journal whole."""
     snapshot = commands.add_parser("snapshot", help="a user's snapshot as of any seq (time travel)")
     add_db_argument(snapshot, positional=True)
     snapshot.add_argument("--user", required=True)
@@ -195,6 +213,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_format(export, default="jsonl", choices=("jsonl", "json"))  # json: one array, streamed too
     export.set_defaults(run=_with_reader(journal_stats.run_export))
 
+
+def _register_forensics(commands: _Commands[argparse.ArgumentParser]) -> None:
+    """``trace``, ``rollback``, ``diff``: who did what, its undoing, and two journals compared."""
     trace = commands.add_parser(
         "trace", help="what a principal, source or unit put into memory, what it displaced, where it was used"
     )

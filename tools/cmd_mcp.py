@@ -162,41 +162,21 @@ def _check_sdk() -> None:
 
 
 def run(options: argparse.Namespace) -> int:
-    from journal.engine import Durability
     from kernel.access import is_builtin_admin
-    from kernel.boot import open_kernel
     from kernel.identity import AllowedPrincipals
-    from tools.admin_key import identity_for, key_for_new_journal
-    from tools.cmd_call import _create_key_with, _withdraw
     from tools.common import writable_db
-    from tools.logs import call_logger
-    from tools.tracing import command_tracer
+    from tools.kernel_open import opened_kernel
 
     _check_sdk()
     principal = _principal(options.principal)
     target = writable_db(options.db, create=options.create)
-    new_key = _create_key_with(target, options.admin_key) if options.create else None
-    with command_tracer() as tracer:  # spans only when the OTEL_* environment asks (tools.tracing)
-        try:
-            identity = identity_for(principal, target, options.admin_key)
-            policy = _AllOf((AllowedPrincipals([principal]), identity.policy))
-            kernel = open_kernel(
-                target,
-                durability=Durability(options.durability),
-                logger=call_logger(),
-                identity=policy,
-                tracer=tracer,
-                admin_key=key_for_new_journal(identity, new_key),
-                create=options.create,
-            )
-        except BaseException:
-            _withdraw(new_key, target)
-            raise
-        try:
-            admin = is_builtin_admin(principal)
-            ToolServer(kernel, principal, identity.credential, administrator=admin).serve()
-        finally:
-            kernel.close()
+
+    def policy(proved: IdentityPolicy) -> IdentityPolicy:
+        return _AllOf((AllowedPrincipals([principal]), proved))
+
+    with opened_kernel(options, principal, target, policy=policy) as (kernel, identity):
+        admin = is_builtin_admin(principal)
+        ToolServer(kernel, principal, identity.credential, administrator=admin).serve()
     return EXIT_OK
 
 

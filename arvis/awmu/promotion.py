@@ -153,20 +153,7 @@ def propose(
         session.emit(EventKind.DUPLICATE, duplicate.unit_id, source=source)
         return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
     conflicts = _conflicts(session, text, verdicts)
-    key = normalize(text)
-    queued_sources = {
-        item.source
-        for item in session.repo.pending_reviews(session.context_id)
-        if normalize(item.text) == key
-    }
-    trust = assess_trust(
-        config,
-        text=text,
-        source=source,
-        confidence=confidence,
-        active=session.ranked(),
-        corroborating_sources=len(queued_sources | {source}),
-    )
+    trust = _assess(session, text=text, source=source, confidence=confidence)
     plan = _plan(session, conflicts, trust.ceiling)
     for conflict, unit, resolution in plan:
         session.emit(
@@ -192,16 +179,7 @@ def propose(
             source=source,
             confidence=confidence,
             trust=trust,
-            verdicts=tuple(
-                {
-                    "unit_id": c.unit_id,
-                    "type": c.type.value,
-                    "confidence": c.confidence,
-                    "detector": c.detector,
-                }
-                for c in conflicts
-                if c.detector != "lexical"
-            ),
+            verdicts=_review_verdicts(conflicts),
         )
         session.repo.put_review(item)
         session.emit(EventKind.QUEUED, None, review_id=item.review_id, source=source, score=trust.score)
@@ -210,6 +188,38 @@ def propose(
         **result,
         **promote_unit(session, text=text, source=source, confidence=confidence, trust=trust, plan=plan),
     }
+
+
+def _assess(session: ContextSession, *, text: str, source: str, confidence: float) -> TrustAssessment:
+    """The proposal's trust, corroborated by the distinct sources already queued with the same text."""
+    key = normalize(text)
+    queued_sources = {
+        item.source
+        for item in session.repo.pending_reviews(session.context_id)
+        if normalize(item.text) == key
+    }
+    return assess_trust(
+        session.config,
+        text=text,
+        source=source,
+        confidence=confidence,
+        active=session.ranked(),
+        corroborating_sources=len(queued_sources | {source}),
+    )
+
+
+def _review_verdicts(conflicts: list[Conflict]) -> tuple[dict[str, Any], ...]:
+    """The model verdicts a reviewer sees beside a queued proposal (the lexical ones are left out)."""
+    return tuple(
+        {
+            "unit_id": c.unit_id,
+            "type": c.type.value,
+            "confidence": c.confidence,
+            "detector": c.detector,
+        }
+        for c in conflicts
+        if c.detector != "lexical"
+    )
 
 
 def review_item(

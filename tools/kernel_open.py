@@ -1,0 +1,87 @@
+"""Opening the kernel for one principal, as ``arvis call`` and ``arvis mcp`` both do: the admin key a
+``--create`` writes beside a new database, the identity, the tracer and the call logger; the key just
+written is withdrawn when the kernel cannot be opened after all."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kernel.dispatcher import Kernel
+    from kernel.identity import IdentityPolicy
+    from kernel.protocols import StorageError
+    from tools.admin_key import Identity
+
+__all__ = ["opened_kernel"]
+
+
+@contextmanager
+def opened_kernel(
+    options: argparse.Namespace,
+    principal: str,
+    target: str,
+    *,
+    policy: Callable[[IdentityPolicy], IdentityPolicy] | None = None,
+    storage_error: Callable[[StorageError], BaseException] | None = None,
+) -> Iterator[tuple[Kernel, Identity]]:
+    """The kernel on ``target`` for ``principal`` (``options``: ``admin_key``, ``create``,
+    ``durability``) and the identity it was opened with, closed on leaving. ``policy`` narrows the
+    identity policy; ``storage_error`` turns a storage error met while opening into the one to raise."""
+    from journal.engine import Durability
+    from kernel.boot import open_kernel
+    from kernel.protocols import StorageError
+    from tools.admin_key import identity_for, key_for_new_journal
+    from tools.logs import call_logger
+    from tools.tracing import command_tracer
+
+    new_key = _create_key_with(target, options.admin_key) if options.create else None
+    with command_tracer() as tracer:  # spans only when the OTEL_* environment asks (tools.tracing)
+        try:
+            identity = identity_for(principal, target, options.admin_key)
+            kernel = open_kernel(
+                target,
+                durability=Durability(options.durability),
+                logger=call_logger(),
+                identity=identity.policy if policy is None else policy(identity.policy),
+                tracer=tracer,
+                admin_key=key_for_new_journal(identity, new_key),
+                create=options.create,
+            )
+        except BaseException as exc:
+            _withdraw(new_key, target)
+            if storage_error is not None and isinstance(exc, StorageError):
+                raise storage_error(exc) from None
+            raise
+        try:
+            yield kernel, identity
+        finally:
+            kernel.close()
+
+
+def _create_key_with(target: str, given: str | None) -> Path | None:
+    """When this call is to create the database file, its admin key, before anything else is written
+    (an existing key is kept): the key written, or None."""
+    from journal.engine import sqlite_file
+    from tools.admin_key import admin_key_path, create_key_or_fail
+
+    file = sqlite_file(target)
+    path = admin_key_path(target, given)
+    if file is None or os.path.lexists(file) or path is None or os.path.lexists(path):
+        return None
+    create_key_or_fail(path)
+    return path
+
+
+def _withdraw(new_key: Path | None, target: str) -> None:
+    """Remove the key just written when the database it was for was not created after all (the kernel
+    could not be opened: ``?mode=ro``, a missing directory…)."""
+    from journal.engine import sqlite_file
+
+    file = sqlite_file(target)
+    if new_key is not None and file is not None and not os.path.lexists(file):
+        new_key.unlink(missing_ok=True)
