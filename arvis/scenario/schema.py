@@ -245,8 +245,46 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
     extras = {key: value for key, value in document.items() if key not in _KNOWN}
     for key in sorted(extras, key=str):
         reader.warn(f"unknown field {key!r} kept as an extra")
+    facts = _facts(reader, document.get("groundTruth"))
+    seeds = _seeds(reader, document.get("seedUnits"))
+    turns = [turn for index, item in enumerate(reader.items(document.get("turns"), "turns"))
+             if (turn := _turn(reader, index, item)) is not None]  # fmt: skip
+    known_facts = {fact.id for fact in facts}
+    for turn in turns:
+        if turn.target_fact is not None and turn.target_fact not in known_facts:
+            reader.warn(f"turn {turn.turn} targets unknown fact {turn.target_fact!r}")
+    assertions = tuple(
+        Assertion(
+            reader.text(item.get("type"), f"assertions[{index}].type"),
+            reader.mapping(item.get("params"), f"assertions[{index}].params"),
+        )
+        for index, item in enumerate(reader.items(document.get("assertions"), "assertions"))
+    )
+    for key in ("dormancyConfig", "sessions", "adversaryMode", "adversaryConfig"):
+        if document.get(key):
+            reader.warn(f"{key} needs a model in the loop: ignored in offline mode")
+    return Scenario(
+        id=reader.text(document.get("id"), "id", default=name),
+        category=reader.text(document.get("category"), "category", default="uncategorized"),
+        adversarial=reader.boolean(document.get("adversarial"), "adversarial", False),
+        facts=tuple(facts),
+        seeds=tuple(seeds),
+        turns=tuple(sorted(turns, key=lambda turn: turn.turn)),
+        assertions=assertions,
+        invariants=_invariants(reader, document.get("invariants")),
+        trust_profile=_trust_profile(reader, document.get("trustConfig")),
+        compaction_turns=_forced_compactions(reader, document.get("compactionConfig")),
+        warnings=tuple(reader.warnings),
+        extras=extras,
+        setting=reader.text(document.get("setting"), "setting"),
+        persona=dict(document["persona"]) if isinstance(document.get("persona"), dict) else {},
+    )
+
+
+def _facts(reader: _Reader, raw: Any) -> list[Fact]:
+    """``groundTruth``: the facts the scorer judges (an item without text is skipped)."""
     facts = []
-    for index, item in enumerate(reader.items(document.get("groundTruth"), "groundTruth")):
+    for index, item in enumerate(reader.items(raw, "groundTruth")):
         reader.unknown_keys(
             item, {"id", "text", "fact", "category", "establishedAt", "retiredAt"}, f"groundTruth[{index}]"
         )
@@ -267,8 +305,13 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
                 None if retired is None else reader.integer(retired, f"groundTruth[{index}].retiredAt", 1),
             )
         )
+    return facts
+
+
+def _seeds(reader: _Reader, raw: Any) -> list[SeedUnit]:
+    """``seedUnits``: the operator's units (authority RELIABLE unless known, rank clamped to 100..900)."""
     seeds = []
-    for index, item in enumerate(reader.items(document.get("seedUnits"), "seedUnits")):
+    for index, item in enumerate(reader.items(raw, "seedUnits")):
         reader.unknown_keys(item, {"text", "authority", "rank", "pinned"}, f"seedUnits[{index}]")
         text = reader.text(item.get("text"), f"seedUnits[{index}].text").strip()
         if not text:
@@ -281,96 +324,80 @@ def parse_scenario(document: Any, *, name: str = "scenario") -> Scenario:
         if text:
             pinned = reader.boolean(item.get("pinned"), f"seedUnits[{index}].pinned", False)
             seeds.append(SeedUnit(text, authority, rank, pinned))
-    turns = []
-    turn_fields = {
-        "turn", "role", "type", "strategy", "prompt", "targetFact", "confidence", "channel", "asserts",
-    }  # fmt: skip
-    for index, item in enumerate(reader.items(document.get("turns"), "turns")):
-        reader.unknown_keys(item, turn_fields, f"turns[{index}]")
-        prompt = reader.text(item.get("prompt"), f"turns[{index}].prompt").strip()
-        role = reader.text(item.get("role"), f"turns[{index}].role", "PLAYER").upper()
-        if not prompt:
-            reader.warn(f"turns[{index}] has no prompt: skipped")
-            continue
-        target = item.get("targetFact")
-        turn_type = reader.text(item.get("type"), f"turns[{index}].type", "ESTABLISH").upper()
-        if turn_type not in TURN_TYPES:
-            reader.warn(f"turns[{index}].type {turn_type!r} unknown: played, not evaluated")
-        channel = reader.text(item.get("channel"), f"turns[{index}].channel").strip().lower()
-        if channel and channel not in CHANNELS:
-            reader.warn(f"turns[{index}].channel {channel!r} unknown: the role decides")
-            channel = ""
-        if not channel:
-            channel = ROLE_CHANNELS.get(role, "")
-        if not channel:
-            reader.warn(f"turns[{index}].role {role!r} names no channel: not played")
-            continue
-        asserts = item.get("asserts")
-        number = reader.integer(item.get("turn"), f"turns[{index}].turn", index + 1)
-        if number < 1:
-            reader.warn(f"turns[{index}].turn {number} is below 1: not played")
-            continue
-        turns.append(
-            Turn(
-                turn=number,
-                role=role,
-                type=turn_type,
-                prompt=prompt,
-                strategy=reader.text(item.get("strategy"), f"turns[{index}].strategy") or None,
-                target_fact=None
-                if target is None
-                else reader.text(target, f"turns[{index}].targetFact") or None,
-                confidence=reader.number(
-                    item.get("confidence"), f"turns[{index}].confidence", DEFAULT_PLAYER_CONFIDENCE
-                ),
-                channel=channel,
-                asserts=None if asserts is None else reader.boolean(asserts, f"turns[{index}].asserts", True),
-            )
-        )
-    known_facts = {fact.id for fact in facts}
-    for turn in turns:
-        if turn.target_fact is not None and turn.target_fact not in known_facts:
-            reader.warn(f"turn {turn.turn} targets unknown fact {turn.target_fact!r}")
-    assertions = tuple(
-        Assertion(
-            reader.text(item.get("type"), f"assertions[{index}].type"),
-            reader.mapping(item.get("params"), f"assertions[{index}].params"),
-        )
-        for index, item in enumerate(reader.items(document.get("assertions"), "assertions"))
+    return seeds
+
+
+_TURN_FIELDS = {
+    "turn", "role", "type", "strategy", "prompt", "targetFact", "confidence", "channel", "asserts",
+}  # fmt: skip
+
+
+def _channel(reader: _Reader, index: int, item: dict[str, Any], role: str) -> str:
+    """The turn's channel: its own when known, else its role's ("" when neither names one)."""
+    channel = reader.text(item.get("channel"), f"turns[{index}].channel").strip().lower()
+    if channel and channel not in CHANNELS:
+        reader.warn(f"turns[{index}].channel {channel!r} unknown: the role decides")
+        channel = ""
+    return channel or ROLE_CHANNELS.get(role, "")
+
+
+def _turn(reader: _Reader, index: int, item: dict[str, Any]) -> Turn | None:
+    """One ``turns`` item, or None when it cannot be played (no prompt, no channel, a number below 1)."""
+    reader.unknown_keys(item, _TURN_FIELDS, f"turns[{index}]")
+    prompt = reader.text(item.get("prompt"), f"turns[{index}].prompt").strip()
+    role = reader.text(item.get("role"), f"turns[{index}].role", "PLAYER").upper()
+    if not prompt:
+        reader.warn(f"turns[{index}] has no prompt: skipped")
+        return None
+    target = item.get("targetFact")
+    turn_type = reader.text(item.get("type"), f"turns[{index}].type", "ESTABLISH").upper()
+    if turn_type not in TURN_TYPES:
+        reader.warn(f"turns[{index}].type {turn_type!r} unknown: played, not evaluated")
+    channel = _channel(reader, index, item, role)
+    if not channel:
+        reader.warn(f"turns[{index}].role {role!r} names no channel: not played")
+        return None
+    asserts = item.get("asserts")
+    number = reader.integer(item.get("turn"), f"turns[{index}].turn", index + 1)
+    if number < 1:
+        reader.warn(f"turns[{index}].turn {number} is below 1: not played")
+        return None
+    return Turn(
+        turn=number,
+        role=role,
+        type=turn_type,
+        prompt=prompt,
+        strategy=reader.text(item.get("strategy"), f"turns[{index}].strategy") or None,
+        target_fact=None if target is None else reader.text(target, f"turns[{index}].targetFact") or None,
+        confidence=reader.number(
+            item.get("confidence"), f"turns[{index}].confidence", DEFAULT_PLAYER_CONFIDENCE
+        ),
+        channel=channel,
+        asserts=None if asserts is None else reader.boolean(asserts, f"turns[{index}].asserts", True),
     )
-    trust = reader.mapping(document.get("trustConfig"), "trustConfig")
+
+
+def _trust_profile(reader: _Reader, raw: Any) -> str | None:
+    """``trustConfig.profile`` when known (weight overrides are not applied)."""
+    trust = reader.mapping(raw, "trustConfig")
     if trust.get("weightOverrides"):
         reader.warn("trustConfig.weightOverrides are not applied: the profile's weights are used")
-    profile = None
-    if trust.get("profile") is not None:
-        profile = reader.text(trust.get("profile"), "trustConfig.profile").upper()
-        if profile not in ("BALANCED", "SECURE", "NARRATIVE"):
-            reader.warn(f"trustConfig.profile {profile!r} unknown: BALANCED used")
-            profile = None
-    compaction = reader.mapping(document.get("compactionConfig"), "compactionConfig")
-    forced: tuple[int, ...] = ()
-    if compaction and reader.boolean(compaction.get("enabled"), "compactionConfig.enabled", True):
-        raw = compaction.get("forceAtTurns") or []
-        if not isinstance(raw, list):
-            raw = [raw]
-        turns_forced = {reader.integer(t, "compactionConfig.forceAtTurns", 0) for t in raw if t is not None}
-        forced = tuple(sorted(turn for turn in turns_forced if turn > 0))
-    for key in ("dormancyConfig", "sessions", "adversaryMode", "adversaryConfig"):
-        if document.get(key):
-            reader.warn(f"{key} needs a model in the loop: ignored in offline mode")
-    return Scenario(
-        id=reader.text(document.get("id"), "id", default=name),
-        category=reader.text(document.get("category"), "category", default="uncategorized"),
-        adversarial=reader.boolean(document.get("adversarial"), "adversarial", False),
-        facts=tuple(facts),
-        seeds=tuple(seeds),
-        turns=tuple(sorted(turns, key=lambda turn: turn.turn)),
-        assertions=assertions,
-        invariants=_invariants(reader, document.get("invariants")),
-        trust_profile=profile,
-        compaction_turns=forced,
-        warnings=tuple(reader.warnings),
-        extras=extras,
-        setting=reader.text(document.get("setting"), "setting"),
-        persona=dict(document["persona"]) if isinstance(document.get("persona"), dict) else {},
-    )
+    if trust.get("profile") is None:
+        return None
+    profile = reader.text(trust.get("profile"), "trustConfig.profile").upper()
+    if profile not in ("BALANCED", "SECURE", "NARRATIVE"):
+        reader.warn(f"trustConfig.profile {profile!r} unknown: BALANCED used")
+        return None
+    return profile
+
+
+def _forced_compactions(reader: _Reader, raw: Any) -> tuple[int, ...]:
+    """``compactionConfig.forceAtTurns`` (positive turns, sorted) when compaction is enabled."""
+    compaction = reader.mapping(raw, "compactionConfig")
+    if not compaction or not reader.boolean(compaction.get("enabled"), "compactionConfig.enabled", True):
+        return ()
+    forced = compaction.get("forceAtTurns") or []
+    if not isinstance(forced, list):
+        forced = [forced]
+    turns = {reader.integer(t, "compactionConfig.forceAtTurns", 0) for t in forced if t is not None}
+    return tuple(sorted(turn for turn in turns if turn > 0))
