@@ -9,14 +9,17 @@ with the call's ``detectors``; verification reads them back and never asks.
 A judge never raises: a timeout, a connection or HTTP error, or an answer that is not the JSON asked for
 (an unknown verdict, a pair left out, a confidence outside [0, 1]) is a run with that status, and the
 call is decided by the offline detectors. The request goes through ``urllib.request`` (no dependency);
-``timeout_s`` bounds each socket operation. The call waits for the answer under the kernel's write lock,
-as it waits for the semantic encoder: a slow judge slows every writer by up to ``timeout_s``.
+``timeout_s`` bounds the whole request (the answer is awaited in a worker thread). The call waits for the
+answer under the kernel's write lock, as it waits for the semantic encoder: a slow judge slows every
+writer by up to ``timeout_s``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import queue
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
@@ -27,7 +30,7 @@ from arvis.awmu.judging import JUDGE_ANSWERS, JudgeRun, JudgeVerdict
 __all__ = ["JUDGE_TIMEOUT_S", "MAX_ANSWER_BYTES", "ConflictJudge", "HttpJudge", "parse_answer"]
 
 JUDGE_TIMEOUT_S = 10.0
-"""How long a socket operation of a request may take before the call goes on without the judge."""
+"""How long a request may take before the call goes on without the judge."""
 
 MAX_ANSWER_BYTES = 1_000_000
 """An answer longer than this is garbage."""
@@ -138,11 +141,31 @@ class HttpJudge:
             raise ValueError("the answer is too long")
         return answer
 
+    def _post_within(self, body: bytes) -> bytes:
+        """``_post``'s answer within ``timeout_s`` in all (a server may answer a byte at a time, each
+        within the socket's timeout): ``TimeoutError`` past it, the request left to finish unread."""
+        answers: queue.SimpleQueue[bytes | Exception] = queue.SimpleQueue()
+
+        def work() -> None:
+            try:
+                answers.put(self._post(body))
+            except Exception as exc:  # handed to the caller, which records it
+                answers.put(exc)
+
+        threading.Thread(target=work, name="arvis-judge", daemon=True).start()
+        try:
+            answer = answers.get(timeout=self._timeout)
+        except queue.Empty:
+            raise TimeoutError from None
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
     def judge(self, text: str, facts: Sequence[tuple[str, str]]) -> JudgeRun:
         body = self.request_body(text, facts)
         digest = hashlib.sha256(body).hexdigest()
         try:
-            answer = self._post(body)
+            answer = self._post_within(body)
         except TimeoutError:
             return JudgeRun(self._model, digest, "timeout")
         except urllib.error.HTTPError as exc:
