@@ -33,6 +33,11 @@ from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE
 
+try:
+    from tests import journal_helpers as h
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import journal_helpers as h
+
 AGENT = "agent:assistant"
 OPERATOR = "operator:alice"
 CTX = "lab"
@@ -314,3 +319,31 @@ def test_parse_answer_wants_one_known_verdict_per_pair() -> None:
     ):
         with pytest.raises((ValueError, LookupError, TypeError)):
             parse_answer(bad, ["a", "b"])
+
+
+def test_arvis_call_binds_the_judge_its_judge_url_names(
+    tmp_path: Path, server: tuple[str, Script], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, script = server
+    script.reply = _each("REVISION", 0.8)
+    db = tmp_path / "cli.db"
+    admin = ("--principal", "operator:local")  # --create writes the admin key it needs
+
+    def arvis(syscall: str, args: dict[str, Any], *more: str) -> dict[str, Any]:
+        code, out, err = h.cli(capsys, "call", syscall, "--db", db, *admin, "--args", json.dumps(args), *more)
+        assert code == 0, err
+        answer: dict[str, Any] = json.loads(out)["value"]
+        return answer
+
+    arvis("memory.awmu.create", {"context_id": CTX}, "--create")
+    judged = ("--judge-url", url, "--judge-model", MODEL)
+    first = {"context_id": CTX, "text": FREEZER, "source": "tool:monitor", "confidence": 0.8}
+    old = arvis("memory.awmu.propose", first, *judged)["unit_id"]
+    result = arvis("memory.awmu.propose", {**first, "text": FREEZER_OTHER}, *judged)
+    assert result["superseded"] == [old] and _judge_run(result)["status"] == "ok"
+    assert len(script.bodies) == 1
+    _verified(db)
+    code, _, err = h.cli(
+        capsys, "call", "memory.awmu.list", "--db", db, *admin, "--judge-url", url, "--judge-timeout", "0"
+    )
+    assert code == 2 and "--judge-timeout" in err
