@@ -16,6 +16,7 @@ from journal.store import SqlJournalStore
 from kernel.clock import Clock, SystemClock
 from kernel.dispatcher import CallLogger, Kernel
 from kernel.identity import ADMIN_KEY_BYTES, IdentityPolicy, admin_verifier, with_journal_administrators
+from kernel.judge import ConflictJudge
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
@@ -54,6 +55,7 @@ def open_kernel(
     group_commit: bool = True,
     admin_key: bytes | None = None,
     create: bool = False,
+    judge: ConflictJudge | None = None,
 ) -> Kernel:
     """Open (migrating as needed) the database at ``target`` and wire a kernel on it.
 
@@ -80,7 +82,8 @@ def open_kernel(
     10,000 meets the time-travel target), so that ``journal state --at`` and
     ``journal snapshot --at`` replay only the entries since the nearest one; 0 keeps none
     (``journal.state_checkpoints``). ``group_commit``: calls made by threads at once commit together
-    (``Kernel``; ``specs/durability.md`` §3.1)."""
+    (``Kernel``; ``specs/durability.md`` §3.1). ``judge``: the working memory's model judge
+    (``kernel.judge.HttpJudge``), bound into the services, given or not; None: the offline detectors."""
     if admin_key is not None and (not isinstance(admin_key, bytes) or len(admin_key) != ADMIN_KEY_BYTES):
         raise ValueError(f"an admin key is {ADMIN_KEY_BYTES} bytes")
     if not create:
@@ -101,6 +104,8 @@ def open_kernel(
         store.close()
         raise StorageError(f"cannot read the journal's admin verifier: {one_line(exc)}") from exc
     bound = default_services(semantic=True) if services is None else services
+    if judge is not None:
+        bound = dataclasses.replace(bound, judge=judge)
     if bound.blob_reader is None:
         bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine))
     return Kernel(

@@ -10,6 +10,7 @@ from arvis.awmu.service import WorkingMemoryService
 from arvis.memory.memory_service import MemoryService
 
 if TYPE_CHECKING:
+    from kernel.judge import ConflictJudge
     from kernel.semantic import SemanticEncoder
 
 __all__ = ["BlobReader", "KernelServiceRegistry"]
@@ -37,6 +38,8 @@ class KernelServiceRegistry:
     semantic_encoder: SemanticEncoder | None = None
     semantic_loader: Callable[[], SemanticEncoder | None] | None = None
     blob_reader: BlobReader | None = None
+    judge: ConflictJudge | None = None
+    """The working memory's model judge (``kernel.judge``), asked only live; verification never needs it."""
 
     def semantic(self) -> SemanticEncoder | None:
         """The encoder the semantic detector asks: the bound one, else the loader's (None when its

@@ -31,6 +31,7 @@ from syscalls.context_access import (
     review_verdict,
 )
 from syscalls.detectors import measure_for, recorded_value
+from syscalls.judging import judge_for
 from syscalls.types import NO_NUL, UserId
 
 __all__ = [
@@ -227,6 +228,7 @@ def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
         measure=measure_for(ctx),
         utterance=args.utterance,
         operator=_may_operate(ctx, args.context_id),
+        judge=judge_for(ctx),
     )
 
 

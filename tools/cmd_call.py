@@ -11,13 +11,16 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from tools.admin_key import add_admin_key_argument
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_db_argument, writable_db
 from tools.output import print_json
+
+if TYPE_CHECKING:
+    from kernel.judge import ConflictJudge
 
 __all__ = ["DURABILITIES", "register"]
 
@@ -50,6 +53,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_admin_key_argument(parser)
     parser.add_argument("--durability", choices=DURABILITIES, default="NORMAL")
     parser.add_argument(
+        "--judge-url",
+        metavar="URL",
+        help="the working memory's model judge: an OpenAI-compatible chat-completions endpoint or its base "
+        "(e.g. http://127.0.0.1:8000/v1), asked about the pairs a proposal's detectors found; its bearer "
+        "token, if any, in $ARVIS_JUDGE_API_KEY",
+    )
+    parser.add_argument("--judge-model", metavar="NAME", default="default", help="the model the judge asks")
+    parser.add_argument(
+        "--judge-timeout", metavar="S", type=float, default=10.0, help="seconds a judge's answer may take"
+    )
+    parser.add_argument(
         "-o", "--output", choices=("json", "jsonl"), default="json", help="indented JSON or one line"
     )
     add_db_argument(parser, positional=False)
@@ -61,17 +75,31 @@ def run(options: argparse.Namespace) -> int:
 
     principal = _principal(options.principal)
     args = _parsed_args(options.args)
+    judge = _judge(options)
     target = writable_db(options.db, create=options.create)
     _refuse_unwritable(target)
 
     def storage_error(exc: Exception) -> BaseException:
         return _read_only_error(target, str(exc)) if _unwritable(str(exc)) else exc
 
-    with opened_kernel(options, principal, target, storage_error=storage_error) as (kernel, identity):
+    opening = opened_kernel(options, principal, target, storage_error=storage_error, judge=judge)
+    with opening as (kernel, identity):
         result = kernel.call(options.syscall, args, principal=principal, credential=identity.credential)
     print_json(result.to_dict(), lines=options.output == "jsonl")
     _hint(options.syscall, result.to_dict(), target)
     return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def _judge(options: argparse.Namespace) -> ConflictJudge | None:
+    """The judge ``--judge-url`` names, or None."""
+    if not options.judge_url:
+        return None
+    from kernel.judge import HttpJudge
+
+    if not options.judge_timeout > 0:
+        raise CommandError("--judge-timeout is a positive number of seconds")
+    key = os.environ.get("ARVIS_JUDGE_API_KEY") or None
+    return HttpJudge(options.judge_url, options.judge_model, options.judge_timeout, api_key=key)
 
 
 def _principal(given: str | None) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from kernel.dispatcher import Kernel
     from kernel.identity import IdentityPolicy
+    from kernel.judge import ConflictJudge
     from kernel.protocols import StorageError
     from tools.admin_key import Identity
 
@@ -28,10 +29,12 @@ def opened_kernel(
     *,
     policy: Callable[[IdentityPolicy], IdentityPolicy] | None = None,
     storage_error: Callable[[StorageError], BaseException] | None = None,
+    judge: ConflictJudge | None = None,
 ) -> Iterator[tuple[Kernel, Identity]]:
     """The kernel on ``target`` for ``principal`` (``options``: ``admin_key``, ``create``,
     ``durability``) and the identity it was opened with, closed on leaving. ``policy`` narrows the
-    identity policy; ``storage_error`` turns a storage error met while opening into the one to raise."""
+    identity policy; ``storage_error`` turns a storage error met while opening into the one to raise;
+    ``judge``: the model judge bound at boot (``kernel.judge``), if any."""
     from journal.engine import Durability
     from kernel.boot import open_kernel
     from kernel.protocols import StorageError
@@ -51,6 +54,7 @@ def opened_kernel(
                 tracer=tracer,
                 admin_key=key_for_new_journal(identity, new_key),
                 create=options.create,
+                judge=judge,
             )
         except BaseException as exc:
             _withdraw(new_key, target)

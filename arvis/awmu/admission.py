@@ -26,6 +26,7 @@ import msgspec
 from arvis.awmu.detection import DetectorRun, Readings, detect, paraphrase_of
 from arvis.awmu.engine import ContextSession
 from arvis.awmu.framing import framing_cues
+from arvis.awmu.judging import Ask, apply_judgement
 from arvis.awmu.model import (
     AUTHORITY_ORDER,
     Authority,
@@ -238,10 +239,12 @@ def propose_by_content(
     verdicts: list[Verdict],
     measure: Measure,
     utterance: str = "",
+    model_judge: Ask | None = None,
 ) -> dict[str, Any]:
     """``utterance``: the whole message ``text`` was taken from, when the caller split one; a statement
     whose message contests a trusted unit elsewhere is queued with it (its other sentences are read by
-    the same detectors, each semantic run recorded with ``of: context``)."""
+    the same detectors, each semantic run recorded with ``of: context``). ``model_judge``: a model asked about
+    the pairs the detectors found (``arvis.awmu.judging``), its run recorded with the detectors."""
     check_text(text)
     refused = refuse_low_confidence(session, confidence=confidence, source=source)
     if refused is not None:
@@ -257,6 +260,7 @@ def propose_by_content(
     if paraphrased is not None:
         return {**_corroborate(session, paraphrased, source, "meaning"), **detectors}
     conflicts = _conflicts(session, text, judged, readings, ranked, source if session.rules >= 3 else None)
+    conflicts = _judged(session, text, conflicts, set(judged), model_judge, detectors["detectors"])
     key = normalize(text)
     pending = session.repo.pending_reviews(session.context_id)
     copies = [item for item in pending if normalize(item.text) == key]
@@ -284,6 +288,24 @@ def propose_by_content(
     conflict_wires = _reasoned(conflict_wire(plan), reasons)
     result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wires, **detectors}
     return _settle(session, proposal, plan, reasons, tuple(wires), result, utterance)
+
+
+def _judged(
+    session: ContextSession,
+    text: str,
+    conflicts: list[Conflict],
+    callers: set[str],
+    judge: Ask | None,
+    runs: list[dict[str, Any]],
+) -> list[Conflict]:
+    """The conflicts as the judge sees them, when one is bound and the detectors found a pair it may
+    judge (a caller's verdict is not asked again); its run is appended to ``runs``."""
+    asked = [(c, session.active[c.unit_id]) for c in conflicts if c.unit_id not in callers]
+    run = None if judge is None or not asked else judge(text, asked)
+    if run is None:
+        return conflicts
+    runs.append(run.wire())
+    return apply_judgement(conflicts, run, session.active)
 
 
 def _add_contested(

@@ -14,6 +14,7 @@ from arvis.awmu.config import AwmuConfig
 from arvis.awmu.detection import Readings
 from arvis.awmu.engine import ContextSession, unit_wire
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
+from arvis.awmu.judging import Ask
 from arvis.awmu.maintenance import archive, canonize, close_context, reopen, restore, review, set_pinned, turn
 from arvis.awmu.model import Authority, CanonRequest, EventKind, ReviewItem, Tier, Unit, UnitStatus
 from arvis.awmu.promotion import Verdict, propose, seed
@@ -92,8 +93,10 @@ class WorkingMemoryService:
         measure: Measure = _UNMEASURED,
         utterance: str = "",
         operator: bool | None = None,
+        judge: Ask | None = None,
     ) -> dict[str, Any]:
         """``measure``: the semantic detector (rules 2); without it, value and lexical detectors only.
+        ``judge``: a model judge asked about the pairs found (rules 2; ``arvis.awmu.judging``).
         ``utterance``: the message the statement was taken from (rules 2). ``operator``: whether the
         principal operates the context, as the kernel decided it (format 2; rules 3 lets an operator
         revise); None: the context's ``operators`` patterns decide."""
@@ -107,6 +110,7 @@ class WorkingMemoryService:
                 verdicts=verdicts,
                 measure=measure,
                 utterance=utterance,
+                model_judge=judge,
             )
         else:
             result = propose(session, text=text, source=source, confidence=confidence, verdicts=verdicts)

@@ -1,0 +1,53 @@
+"""The model judge at the syscall boundary: asked live, read back from the journal on replay.
+
+A live proposal asks the judge bound in the registry (``judge``, ``kernel.judge``) about the pairs its
+detectors found; verification reads the run the entry's journaled result recorded (its ``detectors``,
+name ``judge``), so a replay is byte-identical with no judge reachable, or none bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arvis.awmu.judging import Ask, JudgeRun
+from arvis.awmu.model import Unit
+from arvis.awmu.resolution import Conflict
+from kernel.abi import CallContext
+from kernel.judge import ConflictJudge
+from syscalls.detectors import recorded_value
+
+__all__ = ["judge_for"]
+
+
+def _recorded(result: bytes) -> Ask:
+    value = recorded_value(result)
+    detectors = value.get("detectors") if value is not None else None
+    runs = [
+        JudgeRun.from_wire(wire)
+        for wire in (detectors if isinstance(detectors, list) else [])
+        if isinstance(wire, dict) and wire.get("name") == "judge"
+    ]
+    run = runs[0] if runs else None
+
+    def ask(text: str, pairs: Sequence[tuple[Conflict, Unit]]) -> JudgeRun | None:
+        return run
+
+    return ask
+
+
+def _live(judge: ConflictJudge) -> Ask:
+    def ask(text: str, pairs: Sequence[tuple[Conflict, Unit]]) -> JudgeRun | None:
+        try:
+            return judge.judge(text, [(conflict.unit_id, unit.text) for conflict, unit in pairs])
+        except Exception as exc:  # a judge that breaks its promise: still the call's data, not its failure
+            return JudgeRun(str(getattr(judge, "model", "")), "", "failed", detail=type(exc).__name__)
+
+    return ask
+
+
+def judge_for(ctx: CallContext) -> Ask | None:
+    """The call's judge: the recorded run on replay, the bound judge live, None when none is bound."""
+    if ctx.recorded is not None:
+        return _recorded(ctx.recorded)
+    judge = ctx.services.judge
+    return None if judge is None else _live(judge)
