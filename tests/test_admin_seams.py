@@ -214,3 +214,16 @@ def test_a_partition_key_has_its_length(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="32 bytes"):
         create_partitioned(tmp_path / "set", partitions=2, admin_key=b"short")
     assert not (tmp_path / "set").exists()
+
+
+def test_partitions_create_binds_its_admin_key_file(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = h.cli(capsys, "partitions", "create", "set", "-P", "2", "--admin-key", "set.key")
+    assert code == 0, err
+    key = bytes.fromhex((here / "set.key").read_text(encoding="ascii").strip())
+    assert (here / "set.key").stat().st_mode & 0o077 == 0
+    manifest = read_manifest(here / "set")
+    for target in (
+        *(manifest.database(index) for index in range(manifest.count)),
+        manifest.global_database(),
+    ):
+        assert _verifier(target) == admin_verifier(key)
