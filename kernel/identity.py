@@ -192,15 +192,13 @@ class AdministeredStore(Protocol):
         ...
 
 
-def _vouches_for_administrators(policy: IdentityPolicy) -> bool:
-    return isinstance(policy, VouchedPrincipals) and policy.administrators
-
-
 def journal_identity(policy: IdentityPolicy | None, store: object) -> IdentityPolicy:
     """What ``Kernel`` acts under: ``policy`` with the administrators of the journal ``store`` holds
-    (its verifier read from the store, ``AdministeredStore``; a store that cannot say has none)."""
+    (its verifier read from the store, ``AdministeredStore``; a store that cannot say has none), unless
+    ``policy`` is a ``VouchedPrincipals`` that vouches for administrators too. A ``JournalAdministrators``
+    given with another verifier is wrapped all the same: an administrator then needs both keys."""
     chosen = VouchedPrincipals() if policy is None else policy
-    if _vouches_for_administrators(chosen) or isinstance(chosen, JournalAdministrators):
+    if isinstance(chosen, VouchedPrincipals) and chosen.administrators:
         return chosen
     verifier = store.admin_verifier() if isinstance(store, AdministeredStore) else None
     return JournalAdministrators(verifier, chosen)

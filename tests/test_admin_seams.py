@@ -19,6 +19,7 @@ from kernel.dispatcher import Kernel
 from kernel.identity import (
     AllowedPrincipals,
     IdentityPolicy,
+    JournalAdministrators,
     SignedPrincipals,
     VouchedPrincipals,
     admin_credential,
@@ -227,3 +228,13 @@ def test_partitions_create_binds_its_admin_key_file(here: Path, capsys: pytest.C
         manifest.global_database(),
     ):
         assert _verifier(target) == admin_verifier(key)
+
+
+def test_a_policy_with_another_verifier_does_not_replace_the_journals(tmp_path: Path) -> None:
+    key, mine = secrets.token_bytes(32), secrets.token_bytes(32)
+    forged = JournalAdministrators(admin_verifier(mine), VouchedPrincipals())
+    kernel = _direct(tmp_path / "j.db", forged, admin_verifier(key))
+    try:
+        assert not _admits(kernel, mine)
+    finally:
+        kernel.close()
