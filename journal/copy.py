@@ -1,6 +1,7 @@
 """Copying a journal into another database (SQLite to PostgreSQL or back), to audit it there.
 
-The header, every journal row and every state table's rows are copied as stored, in one transaction
+The header (its admin verifier too), every journal row, every state table's rows and the admin key's
+bindings (``journal.admin_binding``) are copied as stored, in one transaction
 on the target, which must hold no journal yet. Nothing is re-executed: verifying the copy checks the
 very bytes the source holds, so a journal damaged at the source fails verification at the same seq.
 """
@@ -15,9 +16,17 @@ from sqlalchemy import Connection, Engine, Table, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from journal.engine import one_line
+from journal.header import JournalHeader
 from journal.memory_repository import REBUILD_COUNTS
 from journal.migrate import upgrade_to_head
-from journal.schema import STATE_TABLES, graph_blobs, journal, journal_header, memory_entry_counts
+from journal.schema import (
+    STATE_TABLES,
+    admin_bindings,
+    graph_blobs,
+    journal,
+    journal_header,
+    memory_entry_counts,
+)
 from journal.state import present_state_tables
 from journal.store import APPEND_LOCK_SQL, read_header
 from journal.tile_backfill import backfill_tiles
@@ -61,6 +70,28 @@ def _refuse_occupied(occupied: list[str]) -> None:
         raise StorageError(f"the target is not empty (rows in {', '.join(occupied)})")
 
 
+def _copy_header(reading: Connection, writing: Connection, header: JournalHeader) -> None:
+    """Write the source's header, its admin verifier with it (``journal.admin_binding``; none when the
+    source predates revision 0012), so that the copy's administrators are the source's."""
+    columns = {column["name"] for column in inspect(reading).get_columns(journal_header.name)}
+    verifier = (
+        reading.execute(select(journal_header.c.admin_verifier)).scalar_one_or_none()
+        if "admin_verifier" in columns
+        else None
+    )
+    writing.execute(
+        journal_header.insert(),
+        {
+            "singleton": 1,
+            "journal_id": header.journal_id,
+            "format_version": header.format_version,
+            "created_at": header.created_at,
+            "genesis_hash": header.genesis_hash,
+            "admin_verifier": verifier,
+        },
+    )
+
+
 def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyReport:
     """Copy the journal in ``source`` into ``target`` (brought to the head migration first; it must
     hold no journal and no state). Raises StorageError when either side refuses."""
@@ -75,18 +106,16 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
             if target.dialect.name == "postgresql":
                 writing.exec_driver_sql(APPEND_LOCK_SQL)  # as every appending writer: they wait for the copy
                 writing.exec_driver_sql("LOCK TABLE journal_header, journal IN EXCLUSIVE MODE")
-            targets = (journal_header, journal, *STATE_TABLES, memory_entry_counts, graph_blobs)
-            _refuse_occupied([t.name for t in targets if not _is_empty(writing, t)])
-            writing.execute(
-                journal_header.insert(),
-                {
-                    "singleton": 1,
-                    "journal_id": header.journal_id,
-                    "format_version": header.format_version,
-                    "created_at": header.created_at,
-                    "genesis_hash": header.genesis_hash,
-                },
+            targets = (
+                journal_header,
+                journal,
+                *STATE_TABLES,
+                memory_entry_counts,
+                graph_blobs,
+                admin_bindings,
             )
+            _refuse_occupied([t.name for t in targets if not _is_empty(writing, t)])
+            _copy_header(reading, writing, header)
             entries, head_seq, head_hash = 0, 0, None
             for rows in _rows(reading, journal, batch):
                 writing.execute(journal.insert(), rows)
@@ -97,9 +126,10 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 for rows in _rows(reading, table, batch):
                     writing.execute(table.insert(), rows)
                     state_rows += len(rows)
-            if inspect(reading).has_table(graph_blobs.name):  # content the graph state names by hash
-                for rows in _rows(reading, graph_blobs, batch):
-                    writing.execute(graph_blobs.insert(), rows)
+            for table in (graph_blobs, admin_bindings):  # content the state names; the admin key's bindings
+                if inspect(reading).has_table(table.name):
+                    for rows in _rows(reading, table, batch):
+                        writing.execute(table.insert(), rows)
             writing.exec_driver_sql(REBUILD_COUNTS)
             backfill_tiles(writing)  # derived, never copied: computed from the rows just written
             reading.rollback()

@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine, inspect
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from journal import blob_store
+from journal.admin_binding import current_verifier
 from journal.engine import one_line, reading
 from journal.header import JournalHeader, create_header, header_holds, read_header
 from journal.memory_repository import SqlMemoryReader
@@ -226,6 +227,16 @@ class SqlJournalStore:
                 "entry does not chain from it; run `arvis journal verify --chain-only`"
             )
         return header
+
+    def admin_verifier(self) -> str | None:
+        """The verifier of the journal's admin key now (``journal.admin_binding.current_verifier``); None
+        when it has none. ``StorageError`` when it cannot be read."""
+        try:
+            return current_verifier(self._connection)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read the journal's admin verifier: {one_line(exc)}") from exc
+        finally:
+            self._connection.rollback()
 
     @property
     def keeps_entries(self) -> bool:

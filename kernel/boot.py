@@ -5,17 +5,14 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from sqlalchemy.exc import SQLAlchemyError
-
-from journal.admin_binding import current_verifier
 from journal.blob_store import reader_for
-from journal.engine import Durability, one_line, open_engine, reading, shown, sqlite_file
+from journal.engine import Durability, open_engine, shown, sqlite_file
 from journal.migrate import check_writable
 from journal.state_checkpoints import DEFAULT_INTERVAL
 from journal.store import SqlJournalStore
 from kernel.clock import Clock, SystemClock
 from kernel.dispatcher import CallLogger, Kernel
-from kernel.identity import ADMIN_KEY_BYTES, IdentityPolicy, admin_verifier, with_journal_administrators
+from kernel.identity import ADMIN_KEY_BYTES, IdentityPolicy, admin_verifier
 from kernel.judge import ConflictJudge
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
@@ -97,24 +94,22 @@ def open_kernel(
         state_checkpoint_interval=state_checkpoint_interval,
         admin_verifier=None if admin_key is None else admin_verifier(admin_key),
     )
-    try:
-        with reading(store.engine.connect()) as connection:
-            verifier = current_verifier(connection)
-    except SQLAlchemyError as exc:
-        store.close()
-        raise StorageError(f"cannot read the journal's admin verifier: {one_line(exc)}") from exc
     bound = default_services(semantic=True) if services is None else services
     if judge is not None:
         bound = dataclasses.replace(bound, judge=judge)
     if bound.blob_reader is None:
         bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine))
-    return Kernel(
-        table=SYSCALL_TABLE,
-        services=bound,
-        store=store,
-        clock=chosen_clock,
-        logger=logger,
-        identity=with_journal_administrators(identity, verifier),
-        tracer=global_tracer() if tracer == "global" else tracer,
-        group_commit=group_commit,
-    )
+    try:
+        return Kernel(  # the journal's administrators: Kernel reads the store's admin verifier
+            table=SYSCALL_TABLE,
+            services=bound,
+            store=store,
+            clock=chosen_clock,
+            logger=logger,
+            identity=identity,
+            tracer=global_tracer() if tracer == "global" else tracer,
+            group_commit=group_commit,
+        )
+    except StorageError:
+        store.close()
+        raise

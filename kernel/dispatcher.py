@@ -31,7 +31,7 @@ from kernel.clock import Clock
 from kernel.errors import ErrorCode
 from kernel.execution import Execution, TransactionSource
 from kernel.formats import rules_of
-from kernel.identity import IdentityPolicy, VouchedPrincipals
+from kernel.identity import IdentityPolicy, journal_identity
 from kernel.pipeline import pipeline
 from kernel.protocols import CommitOutcomeUnknown, JournalStore, StorageBusy, StorageError
 from kernel.recorded import RecordedCall
@@ -96,11 +96,13 @@ class Kernel:
         group_commit: bool = True,
     ) -> None:
         """``identity``: who this kernel may act as (``kernel.identity``); None: every principal, the
-        embedding application vouching for them (``VouchedPrincipals``). ``tracer``: one span per call
-        (``kernel.telemetry``; ``otel_tracer()`` for OpenTelemetry); None: no spans. ``group_commit``:
-        the writer runs every call waiting (up to ``GROUP_MAX``) in one transaction; False: each call in
-        a transaction of its own."""
-        self.identity: IdentityPolicy = VouchedPrincipals() if identity is None else identity
+        embedding application vouching for them (``VouchedPrincipals``). Whatever it is, a built-in
+        administrator is admitted only with the admin key of the journal ``store`` holds, unless it is
+        ``VouchedPrincipals(administrators=True)`` (``kernel.identity.journal_identity``). ``tracer``:
+        one span per call (``kernel.telemetry``; ``otel_tracer()`` for OpenTelemetry); None: no spans.
+        ``group_commit``: the writer runs every call waiting (up to ``GROUP_MAX``) in one transaction;
+        False: each call in a transaction of its own."""
+        self.identity: IdentityPolicy = journal_identity(identity, store)
         self.format = rules_of(store.format_version)
         """What the journal's format decides (``kernel.formats``)."""
         self.access_rules = self.format.access

@@ -21,8 +21,9 @@ Three policies:
 
 The built-in administrators (``admin:<name>``, ``operator:<name>``) are the journal's: its header records,
 when it is created (or when an older journal is bound, ``arvis db bind-admin-key``), the verifier of its
-admin key, ``admin_verifier(key)`` = SHA-256 of a domain-separated key. ``open_kernel`` wraps whatever
-policy it is given in ``JournalAdministrators``: a built-in administrator is admitted only when its
+admin key, ``admin_verifier(key)`` = SHA-256 of a domain-separated key. ``Kernel`` (and so ``open_kernel``)
+wraps whatever policy it is given in ``JournalAdministrators``, with the verifier its store holds
+(``journal_identity``): a built-in administrator is admitted only when its
 credential is that key (``admin_credential``), whose verifier matches the journal's, and the policy admits
 it too; a journal without a verifier has no administrator. Only ``VouchedPrincipals(administrators=True)``,
 an application that vouches for its administrators too (tests, a demo that owns its journal), is not
@@ -35,12 +36,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from kernel.access import is_builtin_admin
 
 __all__ = [
     "ADMIN_KEY_BYTES",
+    "AdministeredStore",
     "AllowedPrincipals",
     "IdentityPolicy",
     "JournalAdministrators",
@@ -48,10 +50,10 @@ __all__ = [
     "VouchedPrincipals",
     "admin_credential",
     "admin_verifier",
+    "journal_identity",
     "matches",
     "principal_token",
     "refusal_detail",
-    "with_journal_administrators",
 ]
 
 ADMIN_KEY_BYTES = 32
@@ -181,10 +183,22 @@ class JournalAdministrators:
         return hmac.compare_digest(admin_verifier(key), self.verifier)
 
 
-def with_journal_administrators(policy: IdentityPolicy | None, verifier: str | None) -> IdentityPolicy:
-    """``policy`` (None: ``VouchedPrincipals()``) with the journal's administrators enforced, unless it
-    is a ``VouchedPrincipals`` that vouches for administrators too."""
+@runtime_checkable
+class AdministeredStore(Protocol):
+    """A journal store that can say which admin key its journal is bound to (``SqlJournalStore``)."""
+
+    def admin_verifier(self) -> str | None:
+        """The verifier of the journal's admin key now; None when it has none."""
+        ...
+
+
+def journal_identity(policy: IdentityPolicy | None, store: object) -> IdentityPolicy:
+    """What ``Kernel`` acts under: ``policy`` with the administrators of the journal ``store`` holds
+    (its verifier read from the store, ``AdministeredStore``; a store that cannot say has none), unless
+    ``policy`` is a ``VouchedPrincipals`` that vouches for administrators too. A ``JournalAdministrators``
+    given with another verifier is wrapped all the same: an administrator then needs both keys."""
     chosen = VouchedPrincipals() if policy is None else policy
     if isinstance(chosen, VouchedPrincipals) and chosen.administrators:
         return chosen
+    verifier = store.admin_verifier() if isinstance(store, AdministeredStore) else None
     return JournalAdministrators(verifier, chosen)

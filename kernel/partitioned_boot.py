@@ -27,7 +27,7 @@ from journal.state_checkpoints import DEFAULT_INTERVAL
 from kernel.boot import open_kernel
 from kernel.clock import Clock, SystemClock
 from kernel.dispatcher import CallLogger, Kernel
-from kernel.identity import IdentityPolicy
+from kernel.identity import ADMIN_KEY_BYTES, AdministeredStore, IdentityPolicy
 from kernel.partition_routing import PartitionKey
 from kernel.partitioned import (
     DEFAULT_HEADS_EVERY,
@@ -67,6 +67,7 @@ def create_partitioned(
     databases: list[str] | None = None,
     global_database: str | None = None,
     clock: Clock | None = None,
+    admin_key: bytes | None = None,
 ) -> PartitionManifest:
     """Create a partitioned journal: every partition's journal (id ``<set>/p<k>``), the global log (id
     ``<set>/global``) with the manifest recorded as its first entry, then the manifest file.
@@ -74,7 +75,13 @@ def create_partitioned(
     ``location``: a directory (SQLite: ``p<k>.db`` and ``global.db`` are created in it unless
     ``databases`` says otherwise; the manifest is ``partitions.json``) or a ``*.json`` manifest path
     (PostgreSQL: ``databases`` and ``global_database`` are URLs of existing, empty databases). Nothing is
-    written when a database already holds a journal or the manifest exists (``ManifestError``)."""
+    written when a database already holds a journal or the manifest exists (``ManifestError``).
+
+    ``admin_key``: the key every partition's journal and the global log record the verifier of, so that
+    its holder is the set's administrator in every partition (``kernel.boot.open_kernel``); without one,
+    the set has no built-in administrator."""
+    if admin_key is not None and (not isinstance(admin_key, bytes) or len(admin_key) != ADMIN_KEY_BYTES):
+        raise ValueError(f"an admin key is {ADMIN_KEY_BYTES} bytes")
     chosen_clock = clock or SystemClock()
     path = Path(location)
     if databases is None and path.suffix != ".json":
@@ -102,6 +109,7 @@ def create_partitioned(
             clock=chosen_clock,
             journal_id=manifest.partition_ids[index],
             services=default_services(),
+            admin_key=admin_key,
             create=True,
         ).close()
     log = open_kernel(
@@ -109,6 +117,7 @@ def create_partitioned(
         clock=chosen_clock,
         journal_id=manifest.global_id,
         services=default_services(),
+        admin_key=admin_key,
         create=True,
     )
     try:
@@ -165,6 +174,20 @@ def _heads_reader(readers: list[JournalReader]) -> list[tuple[int, str]]:
     return heads
 
 
+def _check_one_administrator(kernels: list[Kernel]) -> None:
+    """Every partition is bound to the same admin key (``create_partitioned(admin_key=...)``): the set
+    has one administrator, whichever partition a call is routed to; ``StorageError`` if not."""
+    verifiers = {
+        kernel.store.admin_verifier() if isinstance(kernel.store, AdministeredStore) else None
+        for kernel in kernels
+    }
+    if len(verifiers) > 1:
+        raise StorageError(
+            "the partitions are bound to different admin keys: a set has one administrator "
+            "(bind the same key to every partition, `arvis db bind-admin-key`)"
+        )
+
+
 def open_partitioned(
     location: str | os.PathLike[str],
     *,
@@ -219,6 +242,7 @@ def open_partitioned(
             journal_id=manifest.global_id,
         )
         stack.callback(log.close)
+        _check_one_administrator(kernels)
         opened = stack.pop_all()
 
     def entry_hash(seq: int) -> str:

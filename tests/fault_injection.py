@@ -45,6 +45,7 @@ from kernel.abi import SyscallResult
 from kernel.boot import default_services
 from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
+from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
 
 __all__ = [
@@ -346,7 +347,13 @@ def open_writer_kernel(target: str, **engine_options: Any) -> Kernel:
     """A kernel on the shared journal with the wall clock, as a deployed writer would have."""
     clock = SystemClock()
     store = SqlJournalStore(open_engine(target, **engine_options), clock=clock)
-    return Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    return Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),  # mixed_calls grants as operator:faults
+    )
 
 
 def pool_writer(target: str, writer: int, calls: int, seed: int, busy_timeout_ms: int) -> WriterReport:

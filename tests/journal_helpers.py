@@ -31,6 +31,7 @@ from kernel.abi import CallContext, SyscallResult
 from kernel.boot import default_services, open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
+from kernel.identity import VouchedPrincipals
 from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 from syscalls.table import SYSCALL_TABLE
 
@@ -288,7 +289,13 @@ TEST_TABLE = SyscallTable(
 def build_custom_journal(path: Path, calls: Sequence[Call], table: SyscallTable = TEST_TABLE) -> None:
     clock = make_clock()
     store = SqlJournalStore(open_engine(str(path)), clock=clock, journal_id=JOURNAL_ID)
-    kernel = Kernel(table=table, services=default_services(), store=store, clock=clock)
+    kernel = Kernel(
+        table=table,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
     try:
         results = run_calls(kernel, calls)
     finally:

@@ -39,6 +39,7 @@ from kernel.boot import default_services, open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
+from kernel.identity import VouchedPrincipals
 from kernel.pipeline import PipelineError, pipeline
 from syscalls.table import SYSCALL_TABLE
 
@@ -491,7 +492,13 @@ def test_a_database_older_than_grants_refuses_to_grant_and_grants_nothing(tmp_pa
     upgrade_to_head(engine, target="0004")
     clock = ManualClock(T0)
     store = SqlJournalStore(engine, clock=clock, journal_id="j-old", upgrade=False)
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    kernel = Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
     try:
         refused = kernel.call("access.grant", grant_args(AGENT, "read", "u1"), principal=OPERATOR)
         assert (code(refused), refused.seq) == ("storage_unavailable", None)

@@ -29,6 +29,7 @@ from kernel.boot import default_services
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
+from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
 
 OPERATOR = "operator:alice"
@@ -61,7 +62,13 @@ def k(tmp_path: Path) -> Iterator[Kernel]:
     typed scopes: tests/test_typed_scopes.py)."""
     clock = _clock()
     store = SqlJournalStore(open_engine(str(tmp_path / "owned.db")), clock=clock, format_version=3)
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    kernel = Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
     assert kernel.access_rules == AccessRules.OWNED
     try:
         yield kernel
@@ -74,7 +81,13 @@ def k(tmp_path: Path) -> Iterator[Kernel]:
 def first(tmp_path: Path) -> Iterator[Kernel]:
     clock = _clock()
     store = SqlJournalStore(open_engine(str(tmp_path / "first.db")), clock=clock, format_version=1)
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    kernel = Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
     assert kernel.access_rules == AccessRules.FIRST
     try:
         yield kernel

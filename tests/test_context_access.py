@@ -43,6 +43,7 @@ from kernel.access import (
 from kernel.boot import default_services
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
+from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
 
 OPERATOR = "operator:o"
@@ -68,14 +69,26 @@ def _format_1(path: Path) -> Kernel:
     """A kernel on a new format-1 journal, wired as ``kernel.boot.open_kernel`` does."""
     clock = _clock()
     store = SqlJournalStore(open_engine(str(path)), clock=clock, format_version=1)
-    return Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    return Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
 
 
 @pytest.fixture
 def owned(tmp_path: Path) -> Iterator[Kernel]:
     clock = _clock()  # format 3: the owned rules, which every format-2 and -3 journal keeps
     store = SqlJournalStore(open_engine(str(tmp_path / "owned.db")), clock=clock, format_version=3)
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    kernel = Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
     assert kernel.access_rules == AccessRules.OWNED and FORMAT_VERSION > kernel.store.format_version == 3
     try:
         yield kernel
@@ -571,7 +584,13 @@ def test_a_database_without_the_owners_table_refuses_to_create_without_journalin
     upgrade_to_head(engine, target="0006")
     clock = _clock()
     store = SqlJournalStore(engine, clock=clock, upgrade=False)
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    kernel = Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
     try:
         created = kernel.call("memory.awmu.create", {"context_id": OWNED}, principal=OWNER)
         assert created.error is not None and created.error.code == "storage_unavailable"

@@ -16,7 +16,7 @@ from journal.engine import open_engine
 from journal.store import SqlJournalStore
 from kernel.boot import default_services
 from kernel.dispatcher import Kernel
-from kernel.identity import admin_verifier
+from kernel.identity import VouchedPrincipals, admin_verifier
 from syscalls.table import SYSCALL_TABLE
 from tools.admin_key import create_key
 
@@ -87,7 +87,13 @@ def _journal_format_1(tmp_path: Path, calls: list[h.Call]) -> Path:
         journal_id=h.JOURNAL_ID,
         admin_verifier=admin_verifier(_admin_key(path)),
     )
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    kernel = Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
     try:
         results = h.run_calls(kernel, [_untyped(call) for call in calls])
     finally:

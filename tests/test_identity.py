@@ -102,15 +102,15 @@ def test_an_invalid_principal_is_reported_before_identity(db: Path) -> None:
 
 def test_signed_principals_need_the_token_of_their_own_principal(db: Path) -> None:
     kernel = _kernel(db, SignedPrincipals(KEY))
-    token = principal_token(KEY, "operator:ops")
+    token = principal_token(KEY, "user:alice")
     try:
-        assert kernel.call("memory.write", _write_args(), principal="operator:ops", credential=token).ok
-        for credential in (None, "", token.upper(), principal_token(KEY, "operator:other"), "é" * 64, 42):
+        assert kernel.call("memory.write", _write_args(), principal="user:alice", credential=token).ok
+        for credential in (None, "", token.upper(), principal_token(KEY, "user:other"), "é" * 64, 42):
             result = kernel.call(
-                "memory.list", {"user_id": "alice"}, principal="operator:ops", credential=credential
+                "memory.list", {"user_id": "alice"}, principal="user:alice", credential=credential
             )
             assert result.error is not None and result.error.code == "principal_not_allowed", credential
-        # a token is bound to its principal: operator:ops's token does not make its holder admin:root
+        # a token is bound to its principal: user:alice's token does not make its holder admin:root
         stolen = kernel.call("memory.list", {"user_id": "alice"}, principal="admin:root", credential=token)
         assert stolen.error is not None and stolen.error.code == "principal_not_allowed"
     finally:
@@ -119,25 +119,24 @@ def test_signed_principals_need_the_token_of_their_own_principal(db: Path) -> No
 
 
 def test_required_for_limits_the_token_to_matching_principals(db: Path) -> None:
-    kernel = _kernel(db, SignedPrincipals(KEY, required_for=("admin:*", "operator:*")))
+    kernel = _kernel(db, SignedPrincipals(KEY, required_for=("service:*",)))
     try:
         assert kernel.call("memory.write", _write_args(), principal="user:alice").ok
-        refused = kernel.call("memory.list", {"user_id": "alice"}, principal="operator:local")
+        refused = kernel.call("memory.list", {"user_id": "alice"}, principal="service:local")
         assert refused.error is not None and refused.error.code == "principal_not_allowed"
-        token = principal_token(KEY, "operator:local")
-        assert kernel.call(
-            "memory.list", {"user_id": "alice"}, principal="operator:local", credential=token
-        ).ok
+        token = principal_token(KEY, "service:local")
+        own = {"principal": "service:local"}
+        assert kernel.call("access.list", own, principal="service:local", credential=token).ok
     finally:
         kernel.close()
 
 
 def test_the_credential_is_never_journaled(db: Path) -> None:
     kernel = _kernel(db, SignedPrincipals(KEY))
-    token = principal_token(KEY, "operator:ops")
+    token = principal_token(KEY, "user:alice")
     try:
-        assert kernel.call("memory.write", _write_args(), principal="operator:ops", credential=token).ok
-        kernel.call("memory.write", _write_args(), principal="operator:ops", credential="f" * 64)
+        assert kernel.call("memory.write", _write_args(), principal="user:alice", credential=token).ok
+        kernel.call("memory.write", _write_args(), principal="user:alice", credential="f" * 64)
     finally:
         kernel.close()
     raw = b"".join(
@@ -203,7 +202,7 @@ def test_replay_reproduces_identity_refusals_without_any_policy(db: Path) -> Non
 
 
 def test_a_vouched_kernel_admits_any_valid_principal(db: Path) -> None:
-    kernel = _kernel(db, VouchedPrincipals())
+    kernel = _kernel(db, VouchedPrincipals(administrators=True))
     try:
         assert kernel.call("memory.list", {"user_id": "a"}, principal="admin:anyone").ok
     finally:

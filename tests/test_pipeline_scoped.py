@@ -27,6 +27,7 @@ from kernel.access import AccessRules, ScopeKind, scope_of
 from kernel.boot import default_services, open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
+from kernel.identity import VouchedPrincipals
 from kernel.pipeline import CognitivePipelineContext, PipelineError, pipeline, run_pipeline
 from kernel.replay_kernel import JournalReplayKernel
 from syscalls.table import SYSCALL_TABLE
@@ -47,7 +48,13 @@ def _format_1(path: Path) -> Kernel:
     """A kernel on a new format-1 journal, wired as ``kernel.boot.open_kernel`` does."""
     clock = _clock()
     store = SqlJournalStore(open_engine(str(path)), clock=clock, format_version=1)
-    return Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    return Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
 
 
 def _seed(kernel: Kernel) -> Kernel:
@@ -72,7 +79,13 @@ def _seed(kernel: Kernel) -> Kernel:
 def owned(tmp_path: Path) -> Iterator[Kernel]:
     clock = _clock()  # format 3: the owned rules, which every format-2 and -3 journal keeps
     store = SqlJournalStore(open_engine(str(tmp_path / "owned.db")), clock=clock, format_version=3)
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    kernel = Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
     assert kernel.access_rules == AccessRules.OWNED and FORMAT_VERSION > kernel.store.format_version == 3
     try:
         yield _seed(kernel)

@@ -99,11 +99,18 @@ def test_on_postgresql_reads_are_journaled_and_leave_writes_synchronous(pg_url: 
     from kernel.boot import default_services
     from kernel.clock import SystemClock
     from kernel.dispatcher import Kernel
+    from kernel.identity import VouchedPrincipals
     from syscalls.table import SYSCALL_TABLE
 
     clock = SystemClock()
     store = SqlJournalStore(open_engine(pg_url, durability=Durability.FULL), clock=clock)
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    kernel = Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
     try:
         write = {"user_id": "u1", "key": "language", "memory_type": "preference", "source": "explicit_user"}
         seqs = [kernel.call("memory.write", write, principal="admin:ops").seq]

@@ -15,6 +15,7 @@ from journal.store import SqlJournalStore
 from kernel.access import AccessRules
 from kernel.boot import default_services
 from kernel.dispatcher import Kernel
+from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
 
 OPERATOR = "operator:o"
@@ -27,7 +28,13 @@ PUT = {"checkpoint_id": "c1", "checkpoint": carried(BLOB)}  # the value travels 
 def _kernel(path: Path, format_version: int) -> Kernel:
     clock = _clock()
     store = SqlJournalStore(open_engine(str(path)), clock=clock, format_version=format_version)
-    return Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+    return Kernel(
+        table=SYSCALL_TABLE,
+        services=default_services(),
+        store=store,
+        clock=clock,
+        identity=VouchedPrincipals(administrators=True),
+    )
 
 
 def _grant(kernel: Kernel, capability: str, scope: str, principal: str = AGENT) -> Any:

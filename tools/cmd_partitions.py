@@ -42,6 +42,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="partition k's database, repeated once per partition in order (default: LOCATION/p<k>.db)",
     )
     create.add_argument("--global-db", metavar="DB", help="the global log's database (default: global.db)")
+    create.add_argument(
+        "--admin-key",
+        metavar="FILE",
+        help="the admin key file bound to every partition (written, 0600, when it does not exist); without "
+        "it the set has no administrator",
+    )
     create.add_argument("-o", "--output", choices=("table", "json"), default="table")
     create.set_defaults(run=run_create)
 
@@ -98,6 +104,16 @@ def run_create(options: argparse.Namespace) -> int:
 
     for target in [*(options.db or ()), *([options.global_db] if options.global_db else [])]:
         checked_db(target)
+    admin_key = None
+    if options.admin_key is not None:
+        from pathlib import Path
+
+        from tools.admin_key import create_key_or_fail, load_key
+
+        path = Path(options.admin_key)
+        if not path.exists():
+            create_key_or_fail(path)
+        admin_key = load_key(path, keygen=f"arvis partitions create --admin-key {options.admin_key}")
     try:
         manifest = create_partitioned(
             options.location,
@@ -106,6 +122,7 @@ def run_create(options: argparse.Namespace) -> int:
             set_id=options.set_id,
             databases=options.db,
             global_database=options.global_db,
+            admin_key=admin_key,
         )
     except ManifestError as exc:
         raise CommandError(
