@@ -5,7 +5,6 @@ results of the other calls, the journal."""
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
@@ -72,7 +71,9 @@ def test_a_call_interrupted_while_it_waits_leaves_nothing_held_and_is_not_run(
         deadline = time.monotonic() + SAFETY_S
         while kernel.queued() == 0 and time.monotonic() < deadline:
             time.sleep(0.001)
-        os.kill(os.getpid(), signal.SIGINT)  # the main thread runs the handler, inside its wait
+        # to the main thread itself: a process-directed signal may land on another thread and leave the
+        # main thread's wait uninterrupted until it ends
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
 
     interrupter = threading.Thread(target=interrupt_once_queued)
     interrupter.start()
