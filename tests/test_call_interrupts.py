@@ -8,7 +8,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,19 @@ def _entries(path: Path) -> list[Any]:
         reader.close()
 
 
+@pytest.fixture
+def sigint_raises() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt in the main thread, even in a run started with SIGINT ignored
+    (``nohup``, a background job of a non-interactive shell, some CI runners)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
+@pytest.mark.usefixtures("sigint_raises")
 def test_a_call_interrupted_while_it_waits_leaves_nothing_held_and_is_not_run(
     tmp_path: Path, kernel_factory: Callable[..., Kernel]
 ) -> None:
