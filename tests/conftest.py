@@ -1,6 +1,7 @@
 """Shared fixtures and the one Hypothesis settings profile registration of the suite.
 
-Profiles: ``default`` for local runs and ``ci`` (derandomized, so a CI failure reproduces from its log).
+Profiles: ``default`` for local runs, ``ci`` (derandomized, so a CI failure reproduces from its log) and
+``deep`` (random seeds, many more examples: ``make test-deep``).
 Choose with ``HYPOTHESIS_PROFILE``; ``CI`` set in the environment selects ``ci``.
 """
 
@@ -31,6 +32,13 @@ settings.register_profile(
     deadline=None,
     max_examples=50,
     derandomize=True,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(  # make test-deep: random seeds, twenty times the examples
+    "deep",
+    deadline=None,
+    max_examples=500,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,21 +24,18 @@ from arvis.memory.governance import (
     GovernanceVisibility,
     compose_strictest,
 )
+from arvis.memory.memory_gate import MemoryGate
+from arvis.memory.memory_intent import MemoryIntent
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
+from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
 from arvis.memory.memory_long_projector import MemoryLongContextProjector
+from arvis.memory.memory_long_record import MemoryLongRecord
 from arvis.memory.memory_long_registry import DEFAULT_MEMORY_LONG_REGISTRY, MemoryLongRegistry
+from arvis.memory.memory_long_repository import MemoryLongRepository
+from arvis.memory.memory_long_service import MemoryLongService, build_snapshot
 from arvis.memory.memory_long_snapshot import EPOCH, MemoryLongSnapshot
 from arvis.memory.memory_service import MAX_KEY_LENGTH, validate_key
 from arvis.memory.snapshot_wire import build_snapshot_wire
-from arvis.memory.upstream_compat import (
-    MemoryGate,
-    MemoryIntent,
-    MemoryLongPolicyGate,
-    MemoryLongRecord,
-    MemoryLongRepository,
-    MemoryLongService,
-    build_snapshot,
-)
 from kernel.errors import ErrorCode
 
 LEVERS = ("visibility", "sharing", "retention", "encryption")
@@ -62,39 +60,25 @@ def entry(
 
 
 class InMemoryRepository(MemoryLongRepository):
-    """The repository contract over a dict, for testing the service without SQL."""
+    """Upstream's repository contract over a dict, for testing the service without SQL."""
 
     def __init__(self, entries: dict[str, list[MemoryLongEntry]] | None = None) -> None:
         self.entries: dict[str, list[MemoryLongEntry]] = entries or {}
 
-    def list_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
-        return sorted(self.entries.get(user_id, []), key=lambda item: item.sort_key)
+    def list_entries(self, *, user_id: str) -> list[MemoryLongRecord]:
+        return [MemoryLongRecord(item, b"", b"") for item in self.entries.get(user_id, [])]
 
     def list_active_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
         return [
             item
-            for item in self.list_entries(user_id=user_id)
+            for item in self.entries.get(user_id, [])
             if item.revoked_at is None and item.superseded_at is None
         ]
 
-    def list_active_entries_batch(self, *, user_ids: list[str]) -> dict[str, list[MemoryLongEntry]]:
+    def list_active_entries_batch(self, *, user_ids: Iterable[str]) -> dict[str, list[MemoryLongEntry]]:
         return {user_id: self.list_active_entries(user_id=user_id) for user_id in user_ids}
 
-    def get_entry(self, *, user_id: str, key: str) -> MemoryLongEntry | None:
-        current = [
-            item for item in self.entries.get(user_id, []) if item.key == key and item.superseded_at is None
-        ]
-        return current[-1] if current else None
-
-    def add_entry(self, *, user_id: str, entry: MemoryLongEntry) -> None:
-        self.entries.setdefault(user_id, []).append(entry)
-
-    def replace_entry(
-        self, *, user_id: str, entry: MemoryLongEntry, superseded_at: datetime
-    ) -> MemoryLongEntry | None:
-        raise AssertionError("not used by these tests")
-
-    def revoke(self, *, user_id: str, key: str, revoked_at: datetime) -> bool:
+    def revoke(self, *, user_id: str, key: str, revoked_at: datetime) -> None:
         raise AssertionError("not used by these tests")
 
 
@@ -188,7 +172,7 @@ def test_policy_gate_compose_is_compose_strictest() -> None:
     [(MemoryIntent.NONE, False), (MemoryIntent.CANDIDATE, False), (MemoryIntent.CONFIRMED, True)],
 )
 def test_memory_gate_allows_only_confirmed(intent: MemoryIntent, allowed: bool) -> None:
-    assert MemoryGate.allow(intent) is allowed
+    assert MemoryGate().allow(intent) is allowed
 
 
 def test_default_registry_keys() -> None:
@@ -200,22 +184,21 @@ def test_default_registry_keys() -> None:
     assert not DEFAULT_MEMORY_LONG_REGISTRY.is_allowed("")
 
 
-def test_registry_plain_values() -> None:
+def test_registry_plain_values_are_upstreams() -> None:
     registry = DEFAULT_MEMORY_LONG_REGISTRY
-    registry.validate_value_plain(key="tone_style", value="formal")
-    registry.validate_value_plain(key="working_mode", value="async")
-    with pytest.raises(ValueError, match="not allowed"):
-        registry.validate_value_plain(key="tone_style", value="angry")
-    with pytest.raises(ValueError, match="no plain values"):
-        registry.validate_value_plain(key="language", value="fr")
+    assert registry.validate_value_plain(key="language", value="fr")
+    assert registry.validate_value_plain(key="timezone", value="Europe/Paris")
+    assert registry.validate_value_plain(key="tone_style", value=None)
+    assert not registry.validate_value_plain(key="language", value="klingon")
+    assert not registry.validate_value_plain(key="tone_style", value="formal")
 
 
 def test_custom_registry() -> None:
     registry = MemoryLongRegistry(["a", "b", "a"], {"a": ["x"]})
     assert registry.allowed_keys == frozenset({"a", "b"})
-    registry.validate_value_plain(key="a", value="x")
-    with pytest.raises(ValueError):
-        registry.validate_value_plain(key="b", value="x")
+    assert registry.validate_value_plain(key="a", value="x")
+    assert not registry.validate_value_plain(key="b", value="x")
+    assert not MemoryLongRegistry({"a"}).validate_value_plain(key="a", value="x")
 
 
 def test_record_is_frozen() -> None:
@@ -514,28 +497,37 @@ def test_snapshot_from_wire_forms_is_the_typed_snapshot_byte_for_byte(
 
 
 def test_service_without_now_takes_the_wall_clocks_time_as_upstream(monkeypatch: pytest.MonkeyPatch) -> None:
-    from arvis.memory import upstream_compat
+    from arvis.memory import memory_long_snapshot
 
-    monkeypatch.setattr(upstream_compat, "utcnow", lambda: T0 + timedelta(days=3))
+    monkeypatch.setattr(memory_long_snapshot, "utcnow", lambda: T0 + timedelta(days=3))
     service = MemoryLongService(InMemoryRepository())
     assert service.get_snapshot(user_id="u1").created_at == T0 + timedelta(days=3)
     batch = service.get_snapshots_batch(user_ids=["u1", "u2"])
     assert {snapshot.created_at for snapshot in batch.values()} == {T0 + timedelta(days=3)}
 
 
-def test_service_builds_snapshots_from_the_repository() -> None:
+def test_service_builds_snapshots_from_the_repositorys_active_entries() -> None:
+    """As upstream's: the snapshot holds what ``list_active_entries`` gives, in the spec's order, less what
+    has expired at ``now``; the batch holds one snapshot per user of the repository's batch read."""
     repository = InMemoryRepository(
         {
-            "u1": [entry("timezone", at=5), entry("language", at=1, revoked_at=T0 + timedelta(seconds=9))],
+            "u1": [
+                entry("timezone", at=5),
+                entry("language", at=1, revoked_at=T0 + timedelta(seconds=9)),
+                entry("tone_style", at=0),
+                entry("no_sms", at=3, expires_at=T0 + timedelta(seconds=30)),
+            ],
             "u2": [entry("no_calls", at=2)],
         }
     )
     service = MemoryLongService(repository)
     now = T0 + timedelta(minutes=1)
     snapshot = service.get_snapshot(user_id="u1", now=now)
-    assert snapshot == build_snapshot(repository.list_entries(user_id="u1"), now=now)
-    assert [e.key for e in snapshot.active_entries] == ["timezone"]
-    assert snapshot.revoked_entries == 1
+    assert snapshot == build_snapshot(repository.list_active_entries(user_id="u1"), now=now)
+    assert [e.key for e in snapshot.active_entries] == ["tone_style", "timezone"]
+    assert snapshot.total_entries == 3
+    assert snapshot.revoked_entries == 0
+    assert snapshot.created_at == now
     batch = service.get_snapshots_batch(user_ids=["u2", "u1", "u2", "nobody"], now=now)
     assert list(batch) == ["nobody", "u1", "u2"]
     assert batch["u1"] == snapshot

@@ -33,7 +33,6 @@ from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_service import MemoryService, validate_key
 from arvis.memory.snapshot_wire import build_list_wire, wire_status
-from arvis.memory.upstream_compat import MemoryLongRepository
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
@@ -49,7 +48,7 @@ class TypedMemoryService(MemoryService):
     """``MemoryService`` with ``list`` and ``get`` as they were: typed entries, formatted back."""
 
     def list(
-        self, repo: MemoryLongRepository, *, user_id: str, now: datetime, include_inactive: bool
+        self, repo: StoredRepository, *, user_id: str, now: datetime, include_inactive: bool
     ) -> dict[str, Any]:
         entries = repo.list_entries(user_id=user_id)
         items = [
@@ -59,7 +58,7 @@ class TypedMemoryService(MemoryService):
         ]
         return {"user_id": user_id, "entries": items, "count": len(items)}
 
-    def get(self, repo: MemoryLongRepository, *, user_id: str, key: str, now: datetime) -> dict[str, Any]:
+    def get(self, repo: StoredRepository, *, user_id: str, key: str, now: datetime) -> dict[str, Any]:
         validate_key(key)
         entry = repo.get_entry(user_id=user_id, key=key)
         if entry is None:
@@ -72,7 +71,7 @@ class TypedMemoryService(MemoryService):
         return {"user_id": user_id, "entry": entry.to_wire(), "status": status.value}
 
 
-class StoredRepository(MemoryLongRepository):
+class StoredRepository:
     """Entries kept in write ("version") order, read back as the SQL store reads them: typed through
     ``list_entries``/``get_entry``, or as rows (``list_entry_wires``/``get_entry_wire``, governance as
     its stored canonical text)."""
@@ -82,12 +81,6 @@ class StoredRepository(MemoryLongRepository):
 
     def list_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
         return sorted(self.entries, key=lambda entry: entry.sort_key)
-
-    def list_active_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
-        raise AssertionError("not used")
-
-    def list_active_entries_batch(self, *, user_ids: list[str]) -> dict[str, list[MemoryLongEntry]]:
-        raise AssertionError("not used")
 
     def get_entry(self, *, user_id: str, key: str) -> MemoryLongEntry | None:
         current = [entry for entry in self.entries if entry.key == key and entry.superseded_at is None]
@@ -105,17 +98,6 @@ class StoredRepository(MemoryLongRepository):
         entry = self.get_entry(user_id=user_id, key=key)
         return None if entry is None else self._row(entry)
 
-    def add_entry(self, *, user_id: str, entry: MemoryLongEntry) -> None:
-        raise AssertionError("not used")
-
-    def replace_entry(
-        self, *, user_id: str, entry: MemoryLongEntry, superseded_at: datetime
-    ) -> MemoryLongEntry | None:
-        raise AssertionError("not used")
-
-    def revoke(self, *, user_id: str, key: str, revoked_at: datetime) -> bool:
-        raise AssertionError("not used")
-
 
 def _journaled(outcome: dict[str, Any] | MemoryRuleError) -> bytes:
     """The bytes a handler's value, or its refusal, leaves in the journal."""
@@ -124,7 +106,7 @@ def _journaled(outcome: dict[str, Any] | MemoryRuleError) -> bytes:
     return canonical_bytes_of_own({"ok": True, "value": outcome})
 
 
-def _get(service: MemoryService, repository: MemoryLongRepository, key: str, now: datetime) -> bytes:
+def _get(service: MemoryService, repository: StoredRepository, key: str, now: datetime) -> bytes:
     try:
         return _journaled(service.get(repository, user_id="u1", key=key, now=now))
     except MemoryRuleError as refusal:
@@ -170,8 +152,8 @@ def test_list_is_the_typed_list_byte_for_byte(
     wired = MemoryService().list(repository, user_id="u1", now=now, include_inactive=include_inactive)
     assert _journaled(wired) == _journaled(typed)
     assert plain(wired) == typed
-    # the repository contract's default (typed entries in wire form, governance a dict): same bytes
-    default = MemoryLongRepository.list_entry_wires(repository, user_id="u1")
+    # typed entries in wire form (governance a dict): same bytes
+    default = _DefaultWires(items).list_entry_wires(user_id="u1")
     built = build_list_wire(default, now=format_time(now), include_inactive=include_inactive)
     assert bytes(built.entries) == canonical_bytes_of_own(typed["entries"])
     assert built.count == typed["count"]
@@ -185,18 +167,19 @@ def test_get_is_the_typed_get_byte_for_byte(items: list[MemoryLongEntry], offset
     for key in sorted({entry.key for entry in items} | {"absent", " bad"}):
         typed = _get(TypedMemoryService(), repository, key, now)
         assert _get(MemoryService(), repository, key, now) == typed
-        # the repository contract's default ``get_entry_wire`` (typed entry in wire form): same bytes
+        # the typed entry in wire form (governance a dict): same bytes
         assert _get(MemoryService(), _DefaultWires(items), key, now) == typed
 
 
 class _DefaultWires(StoredRepository):
-    """The contract's own ``list_entry_wires``/``get_entry_wire`` (from the typed entries)."""
+    """Rows as ``to_wire`` of the typed entries gives them (governance a dict, not stored text)."""
 
     def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
-        return MemoryLongRepository.list_entry_wires(self, user_id=user_id)
+        return [entry.to_wire() for entry in self.list_entries(user_id=user_id)]
 
     def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
-        return MemoryLongRepository.get_entry_wire(self, user_id=user_id, key=key)
+        entry = self.get_entry(user_id=user_id, key=key)
+        return None if entry is None else entry.to_wire()
 
 
 @given(histories, call_offsets)

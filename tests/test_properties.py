@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 from chain_check import verify_chain
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -297,7 +298,8 @@ class KernelMachine(RuleBasedStateMachine):
             return True  # read, write and revoke: all a memory call needs
         if principal == AGENT:
             held = self.agent_grants
-            return ("admin", "*") in held or bool({(capability, user), (capability, "*")} & held)
+            # format 4's typed scopes: a grant on user ``u1`` names ``user:u1`` (access-and-pipelines.md §1.8)
+            return ("admin", "*") in held or bool({(capability, f"user:{user}"), (capability, "*")} & held)
         return False
 
     def _current(self, user: str, key: str) -> ModelEntry | None:
@@ -483,6 +485,62 @@ class KernelMachine(RuleBasedStateMachine):
 
 KernelMachine.TestCase.settings = settings(stateful_step_count=20)
 TestKernelMachine = KernelMachine.TestCase
+
+
+USER_SCOPED_GRANT_SEQUENCES = {
+    "read: get": [("get", {"caller": AGENT, "key": "language", "user": "u1"})],
+    "read: snapshot": [("snapshot", {"caller": AGENT, "user": "u1"})],
+    "read: another user's get": [("get", {"caller": AGENT, "key": "language", "user": "u2"})],
+    "write: then the owner reads": [
+        (
+            "write",
+            {
+                "user": "u1",
+                "key": "language",
+                "memory_type": "preference",
+                "source": "explicit_user",
+                "replace": False,
+                "ttl": None,
+                "caller": AGENT,
+            },
+        ),
+        ("get", {"caller": "owner", "key": "language", "user": "u1"}),
+    ],
+    "revoke: after the owner wrote": [
+        (
+            "write",
+            {
+                "user": "u1",
+                "key": "language",
+                "memory_type": "preference",
+                "source": "explicit_user",
+                "replace": False,
+                "ttl": None,
+                "caller": "owner",
+            },
+        ),
+        ("revoke", {"caller": AGENT, "key": "language", "user": "u1"}),
+    ],
+}
+"""Sequences random runs found where the model and the kernel disagreed: an operator grants the agent a
+capability on ``user:u1`` (format 4's typed scope, ``access-and-pipelines.md`` §1.8), which the model once
+compared with the bare user id and so refused. The kernel was right; the model now reads typed scopes."""
+
+
+@pytest.mark.parametrize("name", sorted(USER_SCOPED_GRANT_SEQUENCES))
+@pytest.mark.parametrize("capability", ["read", "write", "revoke"])
+def test_a_user_scoped_grant_reaches_that_user_only(name: str, capability: str) -> None:
+    machine = KernelMachine()
+    try:
+        machine.access(granting=True, capability=capability, scope="user:u1", by=MACHINE_OPERATOR)
+        machine.chain_verifies_and_seq_is_gapless()
+        machine.listings_match_the_model()
+        for step, kwargs in USER_SCOPED_GRANT_SEQUENCES[name]:
+            getattr(machine, step)(**kwargs)
+            machine.chain_verifies_and_seq_is_gapless()
+            machine.listings_match_the_model()
+    finally:
+        machine.teardown()
 
 
 # --------------------------------------------------------------------------------------------------

@@ -8,19 +8,19 @@ in ``specs/memory-syscalls.md`` ("Upstream compatibility").
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import importlib
 import inspect
 import shutil
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from strategies import T0, call, iso, key_args, write_args
 
 import arvis.memory
-from arvis.memory import upstream_compat
+from arvis.memory import memory_long_snapshot
 from arvis.memory.governance import (
     Governance,
     GovernancePrincipal,
@@ -48,25 +48,138 @@ UPSTREAM_MEMORY_EXPORTS = (
     "MemoryLongSnapshot",
 )
 
-# Upstream's tests/contracts/test_arvis_contract.py at d4db816 (FROZEN_ARVIS_SURFACE): the ``arvis.memory.*``
-# module paths a host (veramem) imports from.
-UPSTREAM_MEMORY_SURFACE = {
-    "arvis.memory.governance": (
-        "Governance",
-        "GovernanceEncryption",
-        "GovernancePrincipal",
-        "GovernanceRetention",
-        "GovernanceSharing",
-        "GovernanceVisibility",
-    ),
-    "arvis.memory.memory_long_entry": ("MemoryLongEntry", "MemoryLongType"),
-    "arvis.memory.memory_long_policy_gate": ("MemoryLongPolicyGate",),
-    "arvis.memory.memory_long_projector": ("MemoryLongContextProjector",),
-    "arvis.memory.memory_long_record": ("MemoryLongRecord",),
-    "arvis.memory.memory_long_registry": ("DEFAULT_MEMORY_LONG_REGISTRY",),
-    "arvis.memory.memory_long_repository": ("MemoryLongRepository",),
-    "arvis.memory.memory_long_snapshot": ("MemoryLongSnapshot",),
+# Upstream's ``arvis/memory/`` at d4db816, every module: its public names; for a class, its public
+# attributes (None) and methods (their parameters, ``*`` where keyword-only ones start); for a function,
+# its parameters; None for a constant. Read off upstream's sources with ``ast``; a name missing here
+# again, or a parameter renamed, reordered or made required, fails ``test_upstream_surface``.
+UPSTREAM_SURFACE: dict[str, dict[str, Any]] = {
+    "arvis.memory.governance": {
+        "GovernanceVisibility": {
+            "DISPLAYABLE": None,
+            "USABLE": None,
+            "SEALED": None,
+        },
+        "GovernanceSharing": {
+            "SHAREABLE": None,
+            "PERSONAL": None,
+            "NEVER_SHARE": None,
+        },
+        "GovernanceRetention": {
+            "PERSISTENT": None,
+            "BOUNDED": None,
+            "EPHEMERAL": None,
+        },
+        "GovernanceEncryption": {
+            "AT_REST": None,
+            "ZERO_KNOWLEDGE": None,
+        },
+        "GovernancePrincipal": {
+            "USER": None,
+            "ORGANIZATION": None,
+            "GOVERNANCE": None,
+        },
+        "Governance": {
+            "visibility": None,
+            "sharing": None,
+            "retention": None,
+            "encryption": None,
+            "principal": None,
+        },
+        "compose_strictest": ("personal", "organization"),
+    },
+    "arvis.memory.memory_gate": {
+        "MemoryGate": {
+            "allow": ("self", "intent"),
+        },
+    },
+    "arvis.memory.memory_intent": {
+        "MemoryIntent": {
+            "NONE": None,
+            "CANDIDATE": None,
+            "CONFIRMED": None,
+        },
+    },
+    "arvis.memory.memory_long_entry": {
+        "MemoryLongType": {
+            "PREFERENCE": None,
+            "CONTEXT": None,
+            "RULE": None,
+            "STYLE": None,
+            "CONSTRAINT": None,
+        },
+        "MemoryLongEntry": {
+            "memory_type": None,
+            "key": None,
+            "created_at": None,
+            "source": None,
+            "notes": None,
+            "value_ref": None,
+            "expires_at": None,
+            "revoked_at": None,
+            "governance": None,
+        },
+    },
+    "arvis.memory.memory_long_policy_gate": {
+        "MemoryLongPolicyGate": {
+            "MAX_TTL_DAYS": None,
+            "USER_AUTHORED_SOURCES": None,
+            "ALLOWED_NOTES": None,
+            "__init__": ("self", "registry"),
+            "validate_append": ("self", "entry"),
+            "compose": ("self", "*", "personal", "organization"),
+        },
+    },
+    "arvis.memory.memory_long_projector": {
+        "MemoryLongContextProjector": {
+            "project": ("self", "snapshot"),
+        },
+    },
+    "arvis.memory.memory_long_record": {
+        "MemoryLongRecord": {
+            "entry": None,
+            "payload_ciphertext": None,
+            "nonce": None,
+        },
+    },
+    "arvis.memory.memory_long_registry": {
+        "MemoryLongRegistry": {
+            "allowed_keys": None,
+            "allowed_plain_values": None,
+            "is_allowed": ("self", "key"),
+            "validate_value_plain": ("self", "*", "key", "value"),
+        },
+        "DEFAULT_MEMORY_LONG_KEYS": None,
+        "DEFAULT_PLAIN_VALUE_WHITELIST": None,
+        "DEFAULT_MEMORY_LONG_REGISTRY": None,
+    },
+    "arvis.memory.memory_long_repository": {
+        "MemoryLongRepository": {
+            "list_entries": ("self", "*", "user_id"),
+            "list_active_entries": ("self", "*", "user_id"),
+            "list_active_entries_batch": ("self", "*", "user_ids"),
+            "revoke": ("self", "*", "user_id", "key", "revoked_at"),
+        },
+    },
+    "arvis.memory.memory_long_service": {
+        "MemoryLongService": {
+            "__init__": ("self", "repository"),
+            "get_snapshot": ("self", "*", "user_id", "now"),
+            "get_snapshots_batch": ("self", "*", "user_ids", "now"),
+        },
+    },
+    "arvis.memory.memory_long_snapshot": {
+        "MemoryLongSnapshot": {
+            "active_entries": None,
+            "entries": ("self",),
+            "total_entries": None,
+            "revoked_entries": None,
+            "last_updated_at": None,
+            "notes": None,
+            "created_at": None,
+        },
+    },
 }
+
 
 GOLDEN_LONG_TERM = Path(__file__).parent / "golden" / "r1-long-term.db"
 
@@ -94,12 +207,55 @@ def test_the_star_import_is_upstreams() -> None:
     assert sorted(arvis.memory.__all__) == sorted(UPSTREAM_MEMORY_EXPORTS)
 
 
+def _parameters(function: Any) -> tuple[str, ...]:
+    """The parameters as ``UPSTREAM_SURFACE`` writes them."""
+    names: list[str] = []
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.kind is parameter.KEYWORD_ONLY and "*" not in names:
+            names.append("*")
+        prefix = {parameter.VAR_POSITIONAL: "*", parameter.VAR_KEYWORD: "**"}.get(parameter.kind, "")
+        names.append(prefix + parameter.name)
+    return tuple(names)
+
+
+def _assert_signature_is_upstreams(function: Any, upstream: tuple[str, ...], where: str) -> None:
+    """Upstream's parameters, in its order and of its kinds; a parameter upstream lacks is allowed only
+    keyword-only with a default (so that every upstream call still binds)."""
+    ours = _parameters(function)
+    kept = tuple(name for name in ours if name in upstream)
+    assert kept == upstream, f"{where}: {ours} against upstream's {upstream}"
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.name not in upstream:
+            assert parameter.kind is parameter.KEYWORD_ONLY, where
+            assert parameter.default is not parameter.empty, where
+
+
 @pytest.mark.parametrize(
-    ("module", "name"),
-    [(module, name) for module, names in UPSTREAM_MEMORY_SURFACE.items() for name in names],
+    ("module", "name"), [(module, name) for module, names in UPSTREAM_SURFACE.items() for name in names]
 )
-def test_every_upstream_module_path_resolves(module: str, name: str) -> None:
-    assert hasattr(importlib.import_module(module), name)
+def test_upstream_surface(module: str, name: str) -> None:
+    """Every public name of upstream's ``arvis/memory/`` modules imports from its upstream path, and its
+    methods and functions take upstream's parameters."""
+    namespace: dict[str, object] = {}
+    exec(f"from {module} import {name}", namespace)
+    found = namespace[name]
+    upstream = UPSTREAM_SURFACE[module][name]
+    if isinstance(upstream, tuple):
+        _assert_signature_is_upstreams(found, upstream, f"{module}.{name}")
+    elif isinstance(upstream, dict):
+        assert inspect.isclass(found), name
+        fields = (
+            {field.name for field in dataclasses.fields(found)} if dataclasses.is_dataclass(found) else set()
+        )
+        init = set(inspect.signature(found).parameters)
+        for member, parameters in upstream.items():
+            where = f"{module}.{name}.{member}"
+            if parameters is None:  # an attribute, a field or an enum member
+                assert hasattr(found, member) or member in fields or member in init, where
+            elif isinstance(inspect.getattr_static(found, member), property):
+                assert parameters == ("self",), where
+            else:
+                _assert_signature_is_upstreams(getattr(found, member), parameters, where)
 
 
 def test_upstream_module_constants_of_the_registry() -> None:
@@ -232,7 +388,7 @@ def test_validate_append_without_now_measures_expiry_from_the_wall_clock() -> No
 
 
 def test_the_default_time_comes_from_wall_clock_utcnow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(upstream_compat, "utcnow", lambda: T0)
+    monkeypatch.setattr(memory_long_snapshot, "utcnow", lambda: T0)
     gate = arvis.memory.MemoryLongPolicyGate()
     entry = arvis.memory.MemoryLongEntry(
         memory_type=arvis.memory.MemoryLongType.PREFERENCE,
@@ -248,7 +404,7 @@ def test_the_default_time_comes_from_wall_clock_utcnow(monkeypatch: pytest.Monke
 
 def test_no_expiry_no_clock_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """Like upstream, the one-argument call reads the clock only for an entry with ``expires_at``."""
-    monkeypatch.setattr(upstream_compat, "utcnow", _refuse_the_wall_clock)
+    monkeypatch.setattr(memory_long_snapshot, "utcnow", _refuse_the_wall_clock)
     arvis.memory.MemoryLongPolicyGate().validate_append(
         arvis.memory.MemoryLongEntry(
             memory_type=arvis.memory.MemoryLongType.RULE, key="k", created_at=T0, source="onboarding"
@@ -256,22 +412,86 @@ def test_no_expiry_no_clock_read(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def test_registry_boolean_beside_the_raising_validator() -> None:
+def test_registry_validate_value_plain_answers_a_boolean_as_upstreams() -> None:
     registry = arvis.memory.MemoryLongRegistry(
         allowed_keys={"language"}, allowed_plain_values={"language": {"fr"}}
     )
-    assert registry.is_value_plain_allowed(key="language", value="fr") is True
-    assert registry.is_value_plain_allowed(key="language", value="xx") is False
-    assert registry.is_value_plain_allowed(key="timezone", value="UTC") is False
-    assert registry.is_value_plain_allowed(key="timezone", value=None) is True
     assert registry.validate_value_plain(key="language", value="fr") is True
+    assert registry.validate_value_plain(key="language", value="xx") is False
+    assert registry.validate_value_plain(key="timezone", value="UTC") is False
     assert registry.validate_value_plain(key="timezone", value=None) is True
-    with pytest.raises(ValueError):
-        registry.validate_value_plain(key="language", value="xx")
     assert (
-        arvis.memory.MemoryLongRegistry(allowed_keys={"a"}).is_value_plain_allowed(key="a", value="x")
-        is False
+        arvis.memory.MemoryLongRegistry(allowed_keys={"a"}).validate_value_plain(key="a", value="x") is False
     )
+    from arvis.memory.memory_long_registry import DEFAULT_PLAIN_VALUE_WHITELIST
+
+    assert {
+        "language": {"fr", "en", "es", "de"},
+        "timezone": {"UTC", "Europe/Paris"},
+    } == DEFAULT_PLAIN_VALUE_WHITELIST
+
+
+class HostRepository(arvis.memory.MemoryLongRepository):
+    """A repository written against upstream: its four methods, records from ``list_entries``."""
+
+    def __init__(self, entries: dict[str, list[arvis.memory.MemoryLongEntry]]) -> None:
+        self.entries = entries
+        self.revoked: list[tuple[str, str, datetime]] = []
+
+    def list_entries(self, *, user_id: str) -> list[arvis.memory.MemoryLongRecord]:
+        return [
+            arvis.memory.MemoryLongRecord(entry, b"\x00", b"n") for entry in self.entries.get(user_id, [])
+        ]
+
+    def list_active_entries(self, *, user_id: str) -> list[arvis.memory.MemoryLongEntry]:
+        return [entry for entry in self.entries.get(user_id, []) if entry.revoked_at is None]
+
+    def list_active_entries_batch(
+        self, *, user_ids: Iterable[str]
+    ) -> dict[str, list[arvis.memory.MemoryLongEntry]]:
+        return {user_id: self.list_active_entries(user_id=user_id) for user_id in user_ids}
+
+    def revoke(self, *, user_id: str, key: str, revoked_at: datetime) -> None:
+        self.revoked.append((user_id, key, revoked_at))
+
+
+def test_a_host_repository_written_against_upstream_serves_the_service(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The service upstream's hosts call (``get_snapshot(user_id=...)``, no time) over a repository that
+    implements only upstream's four methods: active entries in the spec's order, at the wall clock's time."""
+    monkeypatch.setattr(memory_long_snapshot, "utcnow", lambda: T0 + timedelta(hours=1))
+
+    def entry(key: str, at: int, **changes: Any) -> arvis.memory.MemoryLongEntry:
+        return arvis.memory.MemoryLongEntry(
+            memory_type=arvis.memory.MemoryLongType.CONSTRAINT,
+            key=key,
+            created_at=T0 + timedelta(seconds=at),
+            source="explicit_user",
+            **changes,
+        )
+
+    repository = HostRepository(
+        {
+            "u1": [
+                entry("no_sms", 5),
+                entry("no_calls", 1),
+                entry("no_fax", 2, revoked_at=T0 + timedelta(seconds=3)),
+            ]
+        }
+    )
+    service = arvis.memory.MemoryLongService(repository)
+    snapshot = service.get_snapshot(user_id="u1")
+    assert [item.key for item in snapshot.entries] == ["no_calls", "no_sms"]
+    assert snapshot.total_entries == 2 and snapshot.revoked_entries == 0
+    assert snapshot.created_at == T0 + timedelta(hours=1)
+    projection = arvis.memory.MemoryLongContextProjector().project(snapshot)
+    assert projection["constraints"] == ["no_calls", "no_sms"] and projection["memory_pressure"] == 2
+    batch = service.get_snapshots_batch(user_ids=["u1", "u2"], now=T0 + timedelta(seconds=10))
+    assert batch["u1"].entries == snapshot.entries and batch["u2"].total_entries == 0
+    repository.revoke(user_id="u1", key="no_sms", revoked_at=T0)
+    assert repository.revoked == [("u1", "no_sms", T0)]
+    assert repository.list_entries(user_id="u1")[0].payload_ciphertext == b"\x00"
 
 
 def test_snapshot_from_a_list_holds_a_tuple() -> None:
@@ -290,9 +510,9 @@ def test_snapshot_from_a_list_holds_a_tuple() -> None:
 def test_the_kernel_path_never_reads_the_wall_clock(
     kernel: Kernel, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """With ``upstream_compat.utcnow`` raising, every memory syscall (expiry rules included) decides as usual,
-    and a recorded journal still verifies by replay."""
-    monkeypatch.setattr(upstream_compat, "utcnow", _refuse_the_wall_clock)
+    """With ``memory_long_snapshot.utcnow`` raising, every memory syscall (expiry rules included) decides as
+    usual, and a recorded journal still verifies by replay."""
+    monkeypatch.setattr(memory_long_snapshot, "utcnow", _refuse_the_wall_clock)
     day = timedelta(days=1)
     assert call(kernel, "memory.write", write_args("language", expires_at=iso(T0 + day))).ok
     for expires_at in (T0 + 31 * day, T0 - day):
@@ -314,33 +534,15 @@ def test_the_kernel_path_never_reads_the_wall_clock(
     assert report.verified and report.replayed, report.to_json()
 
 
-def _imports_compat(path: Path) -> bool:
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            names = [node.module or ""] + [f"{node.module}.{alias.name}" for alias in node.names]
-        elif isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        else:
-            continue
-        if any(name.endswith("upstream_compat") for name in names):
-            return True
-    return False
-
-
-def test_the_kernels_gate_takes_the_time_and_nothing_shipped_imports_the_compat_module() -> None:
-    """The wall clock and the pieces no syscall uses live in one module, ``arvis.memory.upstream_compat``:
-    the kernel's gate cannot be called without the call's time, and no shipped package but
-    ``arvis.memory`` (which re-exports upstream's names) imports the compatibility module."""
+def test_the_kernels_gate_is_upstreams_at_its_upstream_path() -> None:
+    """``memory.write`` and upstream's callers use one gate: ``compose`` and the optional time are on the
+    class at ``arvis.memory.memory_long_policy_gate``, the path upstream's hosts import."""
     from arvis.memory import memory_long_policy_gate
 
-    kernel_gate = memory_long_policy_gate.MemoryLongPolicyGate.validate_append
-    assert inspect.signature(kernel_gate).parameters["now"].default is inspect.Parameter.empty
-    root = Path(__file__).parent.parent
-    allowed = {"__init__.py", "memory_long_record.py", "memory_long_repository.py", "upstream_compat.py"}
-    importers = [
-        str(path.relative_to(root))
-        for package in ("arvis", "kernel", "syscalls", "journal", "tools", "integrations")
-        for path in (root / package).rglob("*.py")
-        if _imports_compat(path) and not (path.parent == root / "arvis" / "memory" and path.name in allowed)
-    ]
-    assert importers == [], importers
+    assert arvis.memory.MemoryLongPolicyGate is memory_long_policy_gate.MemoryLongPolicyGate
+    assert (
+        inspect.signature(memory_long_policy_gate.MemoryLongPolicyGate.validate_append)
+        .parameters["now"]
+        .default
+        is None
+    )

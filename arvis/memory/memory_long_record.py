@@ -1,6 +1,15 @@
-"""Upstream's module path ``arvis.memory.memory_long_record`` (``specs/memory-syscalls.md`` §10): its class
-lives in ``arvis.memory.upstream_compat``, beside every other piece kept only for upstream's callers."""
+"""An entry with its encrypted payload, as a repository of upstream arvis stores it; the kernel stores
+none (it keeps only the entry's opaque ``value_ref``) and never decrypts one."""
 
-from arvis.memory.upstream_compat import MemoryLongRecord
+from dataclasses import dataclass
+
+from arvis.memory.memory_long_entry import MemoryLongEntry
 
 __all__ = ["MemoryLongRecord"]
+
+
+@dataclass(frozen=True)
+class MemoryLongRecord:
+    entry: MemoryLongEntry
+    payload_ciphertext: bytes
+    nonce: bytes

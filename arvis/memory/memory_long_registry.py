@@ -29,25 +29,13 @@ class MemoryLongRegistry:
     def is_allowed(self, key: str) -> bool:
         return key in self.allowed_keys
 
-    def is_value_plain_allowed(self, *, key: str, value: str | None) -> bool:
-        """Upstream's ``validate_value_plain``, as a boolean: no value (None) is always allowed, a value only
-        when it is a declared plain value of ``key``."""
+    def validate_value_plain(self, *, key: str, value: str | None) -> bool:
+        """Whether ``value`` may be stored in plain for ``key``: always for no value (None), otherwise only
+        when it is one of the plain values declared for ``key``."""
         if value is None:
             return True
         allowed = self.allowed_plain_values.get(key)
         return allowed is not None and value in allowed
-
-    def validate_value_plain(self, *, key: str, value: str | None) -> bool:
-        """True when ``value`` is None or a declared plain value of ``key``; else raise ``ValueError`` with
-        the reason (upstream returns False instead: ``is_value_plain_allowed`` does)."""
-        if value is None:
-            return True
-        allowed = self.allowed_plain_values.get(key)
-        if allowed is None:
-            raise ValueError(f"key '{key}' has no plain values")
-        if value not in allowed:
-            raise ValueError(f"value not allowed for key '{key}'")
-        return True
 
 
 DEFAULT_MEMORY_LONG_KEYS: frozenset[str] = frozenset(
@@ -63,8 +51,8 @@ DEFAULT_MEMORY_LONG_KEYS: frozenset[str] = frozenset(
 
 DEFAULT_PLAIN_VALUE_WHITELIST: Mapping[str, frozenset[str]] = MappingProxyType(
     {
-        "tone_style": frozenset({"formal", "neutral", "casual"}),
-        "working_mode": frozenset({"focus", "collaborative", "async"}),
+        "language": frozenset({"fr", "en", "es", "de"}),
+        "timezone": frozenset({"UTC", "Europe/Paris"}),
     }
 )
 

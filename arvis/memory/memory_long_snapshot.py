@@ -10,9 +10,16 @@ from typing import Any
 from arvis.canonical import format_time, parse_time
 from arvis.memory.memory_long_entry import MemoryLongEntry
 
-__all__ = ["EPOCH", "MemoryLongSnapshot"]
+__all__ = ["EPOCH", "MemoryLongSnapshot", "utcnow"]
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def utcnow() -> datetime:
+    """The wall clock's time in UTC (upstream's ``arvis.types.timestamps.utcnow``): the only wall clock in
+    ``arvis/``, read by upstream's calls that omit ``now`` and never on the kernel's path, which passes the
+    call's journaled time. Callers look it up on this module when they run, so a test can replace it."""
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,11 @@
+"""How sure a caller is that something should be remembered (upstream arvis's ``MemoryIntent``)."""
+
+from enum import Enum
+
+__all__ = ["MemoryIntent"]
+
+
+class MemoryIntent(Enum):
+    NONE = "none"
+    CANDIDATE = "candidate"
+    CONFIRMED = "confirmed"
