@@ -16,7 +16,6 @@ from arvis.canonical import canonical_bytes_of_own, parse_time
 from arvis.changes import Decision
 from arvis.memory.errors import MemoryRuleError
 from kernel.abi import CallContext, SyscallError, SyscallResult
-from kernel.access import AccessRules
 from kernel.arguments import check_principal, check_refused
 from kernel.errors import ErrorCode, KernelError
 from kernel.formats import FormatRules
@@ -46,13 +45,8 @@ class Execution:
         self.services = services
         self.format = rules
         self.access_rules = rules.access
-        bounded = rules.access < AccessRules.THREAD_IDS
-        """Before format 5 a call's arguments decode with their old limits (``bounded_request_type``)."""
-        self._decoders = {
-            name: msgspec.json.Decoder(
-                spec.bounded_request_type if bounded and spec.bounded_request_type else spec.request_type
-            )
-            for name, spec in table.items()
+        self._decoders = {  # a call decodes as its journal's format had it (``earlier_request_type``)
+            name: msgspec.json.Decoder(spec.request_type_in(rules.version)) for name, spec in table.items()
         }
 
     def run(self, recorded: RecordedCall, transactions: TransactionSource) -> SyscallResult:

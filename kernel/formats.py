@@ -21,8 +21,8 @@ class UnknownFormat(ValueError):
 class FormatRules:
     version: int
     access: AccessRules
-    """The access rules its calls are decided under (``kernel.access``); before ``THREAD_IDS``, a call's
-    arguments are decoded with its table row's ``bounded_request_type`` when it has one."""
+    """The access rules its calls are decided under (``kernel.access``); a call's arguments decode with
+    the type its table row had in this format (``SyscallSpec.request_type_in``)."""
     pieces: PieceLayout | None
     """What its reads journal by reference into the content-addressed blob store
     (``kernel.result_pieces``); None: every result inline."""
@@ -43,6 +43,7 @@ _RULES = {
     3: FormatRules(3, AccessRules.OWNED, pieces=PIECES_FORMAT_3),
     4: FormatRules(4, AccessRules.TYPED, pieces=PIECES_FORMAT_3),
     5: FormatRules(5, AccessRules.THREAD_IDS, pieces=PIECES_FORMAT_3),
+    6: FormatRules(6, AccessRules.THREAD_IDS, pieces=PIECES_FORMAT_3),
 }
 
 

@@ -80,9 +80,16 @@ class SyscallSpec:
     summary: str
     max_args_bytes: int = MAX_ARGS_BYTES
     """The longest canonical arguments the call accepts (more is refused ``invalid_args``, journaled)."""
-    bounded_request_type: type[Any] | None = None
-    """The request's type in journals whose access rules predate ``AccessRules.THREAD_IDS`` (formats 1
-    to 4), when it differed: graph thread ids of at most 122 characters (``syscalls.graph_args``)."""
+    earlier_request_type: tuple[int, type[Any]] | None = None
+    """``(format, type)`` when the request's type changed: the journal format from which
+    ``request_type`` applies, and the type of the journals before it (graph thread ids of at most 122
+    characters before format 5, ``syscalls.graph_args``; a proposal's required ``source`` before format
+    6, ``syscalls.working_memory``)."""
+
+    def request_type_in(self, format_version: int) -> type[Any]:
+        """The type a call's arguments decode into in a journal of ``format_version``."""
+        earlier = self.earlier_request_type
+        return earlier[1] if earlier is not None and format_version < earlier[0] else self.request_type
 
 
 def request_type_of(name: str, handler: Handler) -> type[msgspec.Struct]:
@@ -95,8 +102,8 @@ def request_type_of(name: str, handler: Handler) -> type[msgspec.Struct]:
     return found
 
 
-def spec_of(row: Row, bounded: Mapping[type[Any], type[Any]]) -> SyscallSpec:
-    """A row as its spec; ``bounded`` maps a request type to its type in journals before format 5."""
+def spec_of(row: Row, earlier: Mapping[type[Any], tuple[int, type[Any]]]) -> SyscallSpec:
+    """A row as its spec; ``earlier`` maps a request type to its ``earlier_request_type``."""
     name, handler, service, flags, summary = row
     request_type = request_type_of(name, handler)
     return SyscallSpec(
@@ -108,7 +115,7 @@ def spec_of(row: Row, bounded: Mapping[type[Any], type[Any]]) -> SyscallSpec:
         support=Support.UPSTREAM if Flag.UPSTREAM in flags else Support.EXTENSION,
         summary=summary,
         max_args_bytes=MAX_VALUE_ARGS_BYTES if Flag.CARRIES_VALUES in flags else MAX_ARGS_BYTES,
-        bounded_request_type=bounded.get(request_type),
+        earlier_request_type=earlier.get(request_type),
     )
 
 
@@ -135,11 +142,11 @@ class SyscallTable(Mapping[str, SyscallSpec]):
         cls,
         rows: Iterable[Row],
         *,
-        bounded: Mapping[type[Any], type[Any]] | None = None,
+        earlier: Mapping[type[Any], tuple[int, type[Any]]] | None = None,
         retired: Iterable[str] = (),
     ) -> SyscallTable:
         """The table of one-line rows (``Row``)."""
-        return cls((spec_of(row, bounded or {}) for row in rows), retired=retired)
+        return cls((spec_of(row, earlier or {}) for row in rows), retired=retired)
 
     @property
     def retired(self) -> frozenset[str]:

@@ -25,7 +25,7 @@ from syscalls import (
     working_memory,
 )
 
-__all__ = ["BOUNDED", "RETIRED", "ROWS", "SYSCALL_TABLE"]
+__all__ = ["EARLIER", "RETIRED", "ROWS", "SYSCALL_TABLE"]
 
 RETIRED: tuple[str, ...] = ()
 """Names the table once served and serves no more; none so far. An old journal may hold a call to one: it is
@@ -91,16 +91,19 @@ ROWS: tuple[Row, ...] = (
 )
 # fmt: on
 
-BOUNDED: dict[type[Any], type[Any]] = {
-    graph_args.PutArgs: graph_args.BoundedPutArgs,
-    graph_args.PutWritesArgs: graph_args.BoundedPutWritesArgs,
-    graph_args.GetArgs: graph_args.BoundedGetArgs,
-    graph_args.ListArgs: graph_args.BoundedListArgs,
-    graph_args.ThreadArgs: graph_args.BoundedThreadArgs,
-    graph_args.CopyArgs: graph_args.BoundedCopyArgs,
-    graph_args.PruneArgs: graph_args.BoundedPruneArgs,
+EARLIER: dict[type[Any], tuple[int, type[Any]]] = {
+    graph_args.PutArgs: (5, graph_args.BoundedPutArgs),
+    graph_args.PutWritesArgs: (5, graph_args.BoundedPutWritesArgs),
+    graph_args.GetArgs: (5, graph_args.BoundedGetArgs),
+    graph_args.ListArgs: (5, graph_args.BoundedListArgs),
+    graph_args.ThreadArgs: (5, graph_args.BoundedThreadArgs),
+    graph_args.CopyArgs: (5, graph_args.BoundedCopyArgs),
+    graph_args.PruneArgs: (5, graph_args.BoundedPruneArgs),
+    working_memory.ProposeArgs: (6, working_memory.SourcedProposeArgs),
+    working_memory.SeedArgs: (6, working_memory.OperatorSeedArgs),
 }
-"""The graph requests' types in journals before format 5 (thread ids of at most 122 characters:
-``syscalls.graph_args``); every row whose request type is a key decodes those journals with its value."""
+"""Request types that changed, with the format from which the row's type applies and the type of the
+journals before it: graph thread ids of at most 122 characters before format 5 (``syscalls.graph_args``),
+a working-memory statement's ``source`` required (a seed's ``operator`` by default) before format 6."""
 
-SYSCALL_TABLE = SyscallTable.of(ROWS, bounded=BOUNDED, retired=RETIRED)
+SYSCALL_TABLE = SyscallTable.of(ROWS, earlier=EARLIER, retired=RETIRED)

@@ -93,13 +93,22 @@ class VerdictArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     detector: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] = "caller"
 
 
-class ProposeArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ProposeArgs(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     context_id: ContextId
     text: UnitText
-    source: Source
+    source: Source | None = None
+    """Rules 4: a less trusted channel to describe the statement as; None: the caller's own
+    (``arvis.awmu.origin``). Before rules 4 it is taken as written; before format 6 it is required
+    (``SourcedProposeArgs``)."""
     confidence: Probability
     verdicts: Annotated[list[VerdictArgs], msgspec.Meta(max_length=100)] = []
     utterance: Annotated[str, msgspec.Meta(max_length=50_000, pattern=NO_NUL)] = ""
+
+
+class SourcedProposeArgs(ProposeArgs, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A proposal in journals before format 6: ``source`` required, where it always was."""
+
+    source: Source
 
 
 class SeedArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -108,6 +117,14 @@ class SeedArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     authority: Authority = Authority.RELIABLE
     rank: Annotated[int, msgspec.Meta(ge=100, le=900)] | None = None
     pinned: bool = False
+    source: Source | None = None
+    """As a proposal's (rules 4); None before rules 4: ``operator``, as it always was (before format 6,
+    ``OperatorSeedArgs``)."""
+
+
+class OperatorSeedArgs(SeedArgs, frozen=True, forbid_unknown_fields=True):
+    """A seed in journals before format 6: ``source`` a text, ``operator`` when omitted."""
+
     source: Source = "operator"
 
 

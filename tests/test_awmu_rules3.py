@@ -96,6 +96,8 @@ def k() -> Iterator[Kernel]:
 
 def call(k: Kernel, name: str, args: dict[str, Any], principal: str | None = None) -> dict[str, Any]:
     chosen = principal or (OPERATOR if name == "create" else AGENT)
+    if name == "create":  # these are rules 3's tests: rules 4 binds the source (test_origin_binding.py)
+        args = {"rules": 3, **args}
     result = k.call(f"memory.awmu.{name}", {"context_id": CTX, **args}, principal=chosen)
     assert result.ok, result.to_dict()
     return msgspec.json.decode(msgspec.json.encode(result.value))
@@ -120,11 +122,13 @@ def events(k: Kernel, kind: str) -> list[dict[str, Any]]:
     return found
 
 
-def test_a_new_context_lives_under_rules_3_and_4_is_refused(k: Kernel) -> None:
+def test_a_new_context_lives_under_rules_4_and_5_is_refused(k: Kernel) -> None:
     assert call(k, "create", {})["rules"] == 3
-    bad = k.call("memory.awmu.create", {"context_id": "other", "rules": 4}, principal=OPERATOR)
+    latest = k.call("memory.awmu.create", {"context_id": "latest"}, principal=OPERATOR)
+    assert latest.ok and latest.value["rules"] == 4
+    bad = k.call("memory.awmu.create", {"context_id": "other", "rules": 5}, principal=OPERATOR)
     assert bad.error is not None and bad.error.code == "awmu_invalid_config"
-    assert "[1, 2, 3]" in bad.error.detail
+    assert "[1, 2, 3, 4]" in bad.error.detail
 
 
 def test_its_own_source_revises_a_learned_fact_and_the_old_one_retires_with_its_successor(k: Kernel) -> None:

@@ -199,7 +199,7 @@ def _review(request_id: str) -> dict[str, Any]:
 def _args(name: str, context_id: str, unit_id: str = "u1-0") -> dict[str, Any]:
     """Well-formed arguments of every context call."""
     extra: dict[str, dict[str, Any]] = {
-        "propose": {"text": "The vault code is 9999.", "source": "user", "confidence": 0.9},
+        "propose": {"text": "The vault code is 9999.", "source": "player", "confidence": 0.9},
         "seed": {"text": "The vault code is 1234."},
         "turn": {},
         "pin": {"unit_id": unit_id},

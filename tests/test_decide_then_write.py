@@ -202,7 +202,6 @@ def test_a_working_memory_call_reads_what_it_staged_before_what_is_stored(kernel
         {
             "context_id": "agent:a/c",
             "text": "The user lives in Paris",
-            "source": "narration",
             "confidence": 0.9,
         },
         principal=agent,

@@ -25,7 +25,7 @@ from kernel.dispatcher import Kernel
 from kernel.execution import READ_CHANGED_STATE
 from kernel.registry import KernelServiceRegistry
 from kernel.table import Flag, Service, Support, SyscallSpec, SyscallTable, SyscallTableError
-from syscalls import graph_args
+from syscalls import graph_args, working_memory
 from syscalls import table as table_module
 from syscalls.table import RETIRED, SYSCALL_TABLE
 
@@ -145,12 +145,19 @@ def test_flags_become_the_spec_fields() -> None:
     assert not SYSCALL_TABLE["memory.get"].mutates
     assert SYSCALL_TABLE["graph.store.put"].max_args_bytes == MAX_VALUE_ARGS_BYTES
     assert SYSCALL_TABLE["graph.store.get"].max_args_bytes == MAX_ARGS_BYTES
-    assert SYSCALL_TABLE["graph.thread.copy"].bounded_request_type is graph_args.BoundedCopyArgs
-    assert SYSCALL_TABLE["graph.runs.delete"].bounded_request_type is None
-    with_bounded = {name for name, spec in SYSCALL_TABLE.items() if spec.bounded_request_type is not None}
-    assert with_bounded == {
+    copy = SYSCALL_TABLE["graph.thread.copy"]
+    assert copy.earlier_request_type == (5, graph_args.BoundedCopyArgs)
+    assert (
+        copy.request_type_in(4) is graph_args.BoundedCopyArgs and copy.request_type_in(5) is copy.request_type
+    )
+    assert SYSCALL_TABLE["graph.runs.delete"].earlier_request_type is None
+    propose = SYSCALL_TABLE["memory.awmu.propose"]
+    assert propose.request_type_in(5) is working_memory.SourcedProposeArgs
+    assert propose.request_type_in(6) is working_memory.ProposeArgs
+    changed = {name for name, spec in SYSCALL_TABLE.items() if spec.earlier_request_type is not None}
+    assert changed == {
         name for name in SYSCALL_TABLE if name.startswith(("graph.checkpoint.", "graph.thread."))
-    }
+    } | {"memory.awmu.propose", "memory.awmu.seed"}
 
 
 def test_rows_are_typed() -> None:

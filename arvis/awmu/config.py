@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -12,6 +12,8 @@ from arvis.awmu.model import Authority
 __all__ = ["PROFILES", "AwmuConfig", "InvariantRule", "InvariantStrength", "InvariantType", "TrustProfile"]
 
 Unit01 = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+Channel = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern="^[^:\x00]+$")]
+"""A named channel: no ``:``, which only a principal's own channel (its id) holds."""
 
 
 class TrustProfile(msgspec.Struct, frozen=True, kw_only=True):
@@ -102,6 +104,12 @@ class AwmuConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     chars_per_token: Annotated[int, msgspec.Meta(ge=1, le=100)] = 4
     canonizers: tuple[str, ...] = ("operator:*", "admin:*")
     operators: tuple[str, ...] = ("operator:*", "admin:*")
+    channels: dict[Annotated[str, msgspec.Meta(min_length=1, max_length=256)], Channel] = msgspec.field(
+        default_factory=dict
+    )
+    """Rules 4: the deployment's map of principals (``fnmatch`` patterns; the longest that matches wins)
+    to the channel their statements come from (``arvis.awmu.origin``); empty is not written out, so the
+    recorded form of a context without one is what earlier releases wrote."""
     invariants: tuple[InvariantRule, ...] = ()
     # ablation switches (scenario conditions); a production context leaves them all on
     trust_enabled: bool = True
@@ -129,6 +137,13 @@ class AwmuConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
             raise ValueError("unreliable_demote_below must be below reliable_demote_below")
         if not self.upgrade_to_unreliable_at < self.upgrade_to_reliable_at:
             raise ValueError("upgrade_to_unreliable_at must be below upgrade_to_reliable_at")
+
+    def wire(self) -> dict[str, Any]:
+        """The recorded form: every field but an empty ``channels`` (see there)."""
+        wire: dict[str, Any] = msgspec.to_builtins(self)
+        if not self.channels:
+            del wire["channels"]
+        return wire
 
     @property
     def profile(self) -> TrustProfile:

@@ -46,6 +46,7 @@ class ContextRecord(msgspec.Struct, frozen=True, kw_only=True):
 
     def wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = msgspec.to_builtins(self)
+        wire["config"] = self.config.wire()
         if self.rules == 1:
             del wire["rules"]
         if self.closed is None:

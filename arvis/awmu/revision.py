@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.detection import Readings
 from arvis.awmu.model import Authority, Unit, authority_rank
+from arvis.awmu.origin import authority_of
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution
 from arvis.awmu.ruleset import CLAIM_SIMILARITY, REVISE_SOURCE_AUTHORITY
 
@@ -70,7 +71,7 @@ def revision_ground(config: AwmuConfig, unit: Unit, asker: Asker) -> str | None:
     pinned units are revised by no statement."""
     if unit.protected:
         return None
-    authority = config.source_authorities.get(asker.source, config.default_source_authority)
+    authority = authority_of(config, asker.source)
     established = bool(unit.source_ids) and unit.source_ids[0] == asker.source
     if established and authority >= config.default_source_authority:  # a distrusted channel: not alone
         return "source"

@@ -21,6 +21,10 @@ source's corroboration, the supersession of what it contests, an operator's revi
 listing show what waits and why.
 It reads with the readers of ``arvis.awmu.text.reader_version`` 2: framing recognised by its structure, a
 message's claims never dropped as a recap, values compared by attribute and entity.
+
+Rules 4 (origin bound to who calls, ``arvis.awmu.origin``): rules 3, with a statement's source taken from
+the calling principal and the context's ``channels`` instead of the caller's word; a caller may only
+describe its statement as coming from a less trusted channel that belongs to no principal.
 """
 
 from __future__ import annotations
@@ -42,8 +46,8 @@ __all__ = [
 ]
 
 RULES_FIRST = 1
-RULES_LATEST = 3
-SUPPORTED_RULES = (1, 2, 3)
+RULES_LATEST = 4
+SUPPORTED_RULES = (1, 2, 3, 4)
 
 # Thresholds measured on all-MiniLM-L6-v2 (bench/SEMANTIC_MODELS.md: a fact against a turn about it, median
 # 0.575; against another fact of the same scenario, median 0.182; a restatement, median 0.86).

@@ -17,6 +17,7 @@ from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 from arvis.awmu.judging import Ask
 from arvis.awmu.maintenance import archive, canonize, close_context, reopen, restore, review, set_pinned, turn
 from arvis.awmu.model import Authority, CanonRequest, EventKind, ReviewItem, Tier, Unit, UnitStatus
+from arvis.awmu.origin import OPERATOR_CHANNEL, bound_source
 from arvis.awmu.promotion import Verdict, propose, seed
 from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST, SUPPORTED_RULES
@@ -35,6 +36,17 @@ class UnitFilter(msgspec.Struct, frozen=True, kw_only=True):
     authority: Authority | None = None
     tier: Tier | None = None
     pinned: bool | None = None
+
+
+def _source_of(session: ContextSession, named: str | None, *, unnamed: str | None = None) -> str:
+    """The source a statement is recorded under: bound to the calling principal from rules 4 on
+    (``arvis.awmu.origin``); before, the one the caller named (else ``unnamed``), as it was."""
+    if session.rules >= 4:
+        return bound_source(session.config, session.principal, operator=session.is_operator(), named=named)
+    chosen = named if named is not None else unnamed
+    if chosen is None:  # the kernel refuses it first, as it always did (``syscalls.working_memory``)
+        raise AwmuRuleError(AwmuErrorCode.NOT_AUTHORIZED, "before rules 4 a proposal names its source")
+    return chosen
 
 
 class WorkingMemoryService:
@@ -65,7 +77,7 @@ class WorkingMemoryService:
         repo.put_context(
             ContextRecord(context_id=context_id, config=config, created_seq=seq, updated_seq=seq, rules=rules)
         )
-        result: dict[str, Any] = {"context_id": context_id, "config": msgspec.to_builtins(config)}
+        result: dict[str, Any] = {"context_id": context_id, "config": config.wire()}
         if rules != RULES_FIRST:
             result["rules"] = rules
         return result
@@ -85,7 +97,7 @@ class WorkingMemoryService:
         *,
         context_id: str,
         text: str,
-        source: str,
+        source: str | None,
         confidence: float,
         verdicts: list[Verdict],
         seq: int,
@@ -99,13 +111,15 @@ class WorkingMemoryService:
         ``judge``: a model judge asked about the pairs found (rules 2; ``arvis.awmu.judging``).
         ``utterance``: the message the statement was taken from (rules 2). ``operator``: whether the
         principal operates the context, as the kernel decided it (format 2; rules 3 lets an operator
-        revise); None: the context's ``operators`` patterns decide."""
+        revise); None: the context's ``operators`` patterns decide. ``source``: the channel the caller
+        names, which rules 4 binds to the principal (``arvis.awmu.origin``)."""
         session = self._open(repo, context_id, seq, principal, operator)
+        bound = _source_of(session, source)
         if session.rules >= 2:
             result = propose_by_content(
                 session,
                 text=text,
-                source=source,
+                source=bound,
                 confidence=confidence,
                 verdicts=verdicts,
                 measure=measure,
@@ -113,7 +127,7 @@ class WorkingMemoryService:
                 model_judge=judge,
             )
         else:
-            result = propose(session, text=text, source=source, confidence=confidence, verdicts=verdicts)
+            result = propose(session, text=text, source=bound, confidence=confidence, verdicts=verdicts)
         session.write_back()
         return result
 
@@ -126,7 +140,7 @@ class WorkingMemoryService:
         authority: Authority,
         rank: int | None,
         pinned: bool,
-        source: str,
+        source: str | None,
         seq: int,
         principal: str,
         operator: bool | None = None,
@@ -134,7 +148,9 @@ class WorkingMemoryService:
         """``operator``: whether the principal may operate, as the kernel decided it (format 2); None: the
         context's ``operators`` patterns decide (likewise for ``pin`` and ``archive``)."""
         session = self._open(repo, context_id, seq, principal, operator)
-        result = seed(session, text=text, authority=authority, rank=rank, pinned=pinned, source=source)
+        session.require_operator("seed")  # before the source: a seed is an operator's, whatever it names
+        bound = _source_of(session, source, unnamed=OPERATOR_CHANNEL)
+        result = seed(session, text=text, authority=authority, rank=rank, pinned=pinned, source=bound)
         session.write_back()
         return result
 

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.model import Authority, Unit
+from arvis.awmu.origin import authority_of
 from arvis.awmu.text import content_words, jaccard
 
 __all__ = ["TrustAssessment", "Zone", "assess_trust", "ceiling_for"]
@@ -58,7 +59,7 @@ def assess_trust(
         known |= content_words(unit.text)
     best = max(overlaps, default=None)
     signals = {
-        "source_authority": config.source_authorities.get(source, config.default_source_authority),
+        "source_authority": authority_of(config, source),
         "extraction_confidence": confidence,
         "graph_consistency": 0.5 if best is None else best,
         "corroboration": _corroboration(corroborating_sources),

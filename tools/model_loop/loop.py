@@ -18,7 +18,7 @@ game master are never approved by anyone: trust decides. Compaction and the scen
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from arvis.scenario.conditions import CONDITIONS, Condition
@@ -98,8 +98,12 @@ class ModelScenarioRun:
         run_id: str | None = None,
         extractor: ChatModel | None = None,
         on_turn: Callable[[int, int], None] | None = None,
+        channels: Mapping[str, str] | None = None,
     ) -> None:
         self.kernel = kernel
+        self.channels = {AGENT: "dm"} if channels is None else channels
+        """The context's ``channels``: the game master speaks on ``dm`` (``arvis.awmu.origin``); a replay
+        of a run recorded before format 6 passes none, as that run created its context without."""
         self.scenario = scenario
         self.gm = gm
         self.judge_model = judge
@@ -199,7 +203,7 @@ class ModelScenarioRun:
                 self.extractor,
             ),
         )
-        set_up_context(self.scenario, self.plan, self.call, self.review, self.grant, AGENT)
+        set_up_context(self.scenario, self.plan, self.call, self.review, self.grant, AGENT, self.channels)
 
     def play_turn(self, turn: Turn, history: list[tuple[str, str]]) -> TurnResult:
         block = self.call("memory.awmu.assemble", {})["text"] if self.plan.inject else ""

@@ -152,6 +152,8 @@ def replay_model_run(
             judge = models.check((CONFLICT_KIND, JUDGE_KIND), live)
             extractor = None if extractor is None else models.check((EXTRACT_KIND,), live)
         kernel = replay_kernel(reader)  # reads journaled by reference are served whole
+        header = reader.header()
+        recorded_before_6 = header is not None and header.format_version < 6
         result = ModelScenarioRun(
             kernel,
             scenario,
@@ -161,6 +163,7 @@ def replay_model_run(
             setting=setting,
             extractor=extractor,
             on_turn=on_turn,
+            channels={} if recorded_before_6 else None,
         ).run()
         if not kernel.exhausted or models.remaining:
             raise ModelLoopError(

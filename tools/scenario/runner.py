@@ -17,7 +17,7 @@ ground truth when the script establishes it, approves that narration, and flags 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -52,7 +52,12 @@ START = datetime(2026, 1, 1, tzinfo=UTC)
 AGENT = "agent:scenario"
 OPERATOR = "operator:scenario"
 REVIEWER = "admin:scenario-review"  # canonizes by the default ``canonizers`` pattern "admin:*"
-AGENT_CAPABILITIES = ("read", "write")  # what the agent is granted on the context, and no more
+AGENT_CAPABILITIES = ("read", "write")  # what an agent is granted on the context, and no more
+SPEAKER_OF = {channel: f"{AGENT}-{channel}" for channel in CHANNEL_SOURCES}
+"""Each input channel of a script is played by a principal of its own, which the context's ``channels``
+bind to the channel's source (``arvis.awmu.origin``): the kernel, not the runner's word, says where a
+statement comes from."""
+SPEAKERS = {SPEAKER_OF[channel]: source for channel, source in CHANNEL_SOURCES.items()}
 STATEMENT_CONFIDENCE = DEFAULT_PLAYER_CONFIDENCE
 ORACLE_CONFIDENCE = 0.9
 ORACLE_DETECTOR = "scripted-oracle"
@@ -120,7 +125,7 @@ class _Run:
         return units
 
     def setup(self) -> None:
-        set_up_context(self.script, self.plan, self.call, self.review_seed, self.grant, AGENT)
+        set_up_context(self.script, self.plan, self.call, self.review_seed, self.grant, AGENT, SPEAKERS)
         if self.oracle is not None:  # facts a seed already states need no narration
             units = self.active()
             self.oracle_narrated = {
@@ -180,11 +185,11 @@ class _Run:
                 "memory.awmu.propose",
                 {
                     "text": statement,
-                    "source": CHANNEL_SOURCES[turn.channel],
                     "confidence": STATEMENT_CONFIDENCE,
                     "verdicts": self.oracle_verdicts(turn, units),
                     "utterance": turn.text,
                 },
+                SPEAKER_OF[turn.channel],
             )
             if "trust" in outcome:
                 self.transcript.zones[outcome["trust"]["zone"]] += 1
@@ -223,7 +228,8 @@ class _Run:
     def oracle_narrate(self, text: str) -> None:
         outcome = self.call(
             "memory.awmu.propose",
-            {"text": text, "source": CHANNEL_SOURCES["narration"], "confidence": ORACLE_CONFIDENCE},
+            {"text": text, "confidence": ORACLE_CONFIDENCE},
+            SPEAKER_OF["narration"],
         )
         if "trust" in outcome:
             self.transcript.zones[outcome["trust"]["zone"]] += 1
@@ -299,13 +305,15 @@ def set_up_context(
     review: Callable[[str, str], None],
     grant: Callable[[str, str], None],
     agent: str,
+    channels: Mapping[str, str],
 ) -> None:
-    """Create the scenario's context with the condition's config, have the operator grant ``agent`` read
-    and write on it (``grant(principal, capability)``: a journaled ``access.grant`` scoped to the context
-    id), and seed it; CANON seeds become CANON through canonize plus ``review`` (an explicit, journaled
-    approval), where the condition allows.
+    """Create the scenario's context with the condition's config and ``channels`` (each principal that
+    proposes and the channel it speaks on, ``arvis.awmu.origin``), have the operator grant ``agent``
+    and each of them read and write on it (``grant(principal, capability)``: a journaled
+    ``access.grant`` scoped to the context id), and seed it; CANON seeds become CANON through
+    canonize plus ``review`` (an explicit, journaled approval), where the condition allows.
 
-    In a format-2 journal the operator owns the context it creates, so the agent, which lists, assembles,
+    In a format-2 journal the operator owns the context it creates, so an agent, which lists, assembles,
     proposes and turns there, needs exactly those two grants. The reviewer needs none: the context's
     default ``canonizers`` patterns name ``admin:*`` and the owner, a built-in administrator, may
     canonize."""
@@ -314,9 +322,12 @@ def set_up_context(
         config["trust_profile"] = scenario.trust_profile
     if scenario.invariants:
         config["invariants"] = [_invariant(item) for item in scenario.invariants]
+    if channels:
+        config["channels"] = dict(channels)
     call("memory.awmu.create", {"config": config}, OPERATOR)
-    for capability in AGENT_CAPABILITIES:
-        grant(agent, capability)
+    for principal in sorted({agent, *channels}):
+        for capability in AGENT_CAPABILITIES:
+            grant(principal, capability)
     for seed in scenario.seeds:
         authority = plan.seed_authority or ("RELIABLE" if seed.authority == "CANON" else seed.authority)
         value = call(

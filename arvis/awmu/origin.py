@@ -1,0 +1,54 @@
+"""Rules 4: a statement's origin is bound to who calls, never to what the caller writes.
+
+A proposal's channel (the ``source`` the trust signals and the revision rules read) comes from the calling
+principal and the context's ``channels``, the deployment's map of principals to channels recorded when
+the context was created: the longest pattern that matches the principal names its channel; else a
+principal who operates the context speaks on :data:`OPERATOR_CHANNEL`; else every principal is a channel
+of its own, its id. A caller may describe its statement as coming from a less trusted channel than its
+own (a relayed document, a quoted user), never from a more trusted one, nor from a channel that belongs
+to principals (one the map names, the operators', or another principal's id): so a principal holding
+only ``write`` on an operator's context cannot establish, corroborate or revise anything as the
+operator, and an operator's fact is revised only by an operator (``arvis.awmu.revision``).
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+from arvis.awmu.config import AwmuConfig
+from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
+
+__all__ = ["OPERATOR_CHANNEL", "authority_of", "bound_source", "channel_of"]
+
+OPERATOR_CHANNEL = "operator"
+"""The channel of the principals who operate a context, unless the context's ``channels`` say otherwise."""
+
+
+def authority_of(config: AwmuConfig, channel: str) -> float:
+    """The source authority the context gives a channel (``source_authorities``, else the default)."""
+    return config.source_authorities.get(channel, config.default_source_authority)
+
+
+def channel_of(config: AwmuConfig, principal: str, *, operator: bool) -> str:
+    """The channel ``principal`` speaks on in a context (see the module's docstring)."""
+    matching = [pattern for pattern in config.channels if fnmatchcase(principal, pattern)]
+    if matching:
+        return config.channels[max(matching, key=lambda pattern: (len(pattern), pattern))]
+    return OPERATOR_CHANNEL if operator else principal
+
+
+def bound_source(config: AwmuConfig, principal: str, *, operator: bool, named: str | None) -> str:
+    """The source a statement of ``principal`` is recorded under: its own channel, or ``named`` when
+    that describes it as coming from a less trusted channel that belongs to no principal; anything else
+    is refused ``memory_policy_denied``."""
+    own = channel_of(config, principal, operator=operator)
+    if named is None or named == own:
+        return own
+    belongs = ":" in named or named == OPERATOR_CHANNEL or named in config.channels.values()
+    if belongs or authority_of(config, named) >= authority_of(config, own):
+        raise AwmuRuleError(
+            AwmuErrorCode.NOT_AUTHORIZED,
+            f"principal '{principal}' speaks on channel '{own}' and may describe its statement only as "
+            f"that channel or a less trusted one that belongs to no principal, not as '{named}'",
+        )
+    return named
