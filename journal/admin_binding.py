@@ -13,6 +13,11 @@ What the journal holds is a verifier of the key (``kernel.identity.admin_verifie
 
 ``current_verifier`` reads it: one row of the header and the few rows of ``admin_bindings``, never the
 journal at large. A database at an older revision (not migrated) has neither: no verifier.
+
+Verification covers both (``journal-format.md`` §1.1a, §12): ``BindingCheck`` holds the rows to the
+binding calls the chain holds, one row for each and none besides, so a row inserted, edited or deleted
+(a rotation undone) is named at its seq; the header's verifier, which no entry derives, is bound by the
+signed checkpoint's ``arvis-header-2`` line (``journal.tree_checkpoint``).
 """
 
 from __future__ import annotations
@@ -21,10 +26,18 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, inspect, text
 
+from kernel.abi import JournalEntry
 from kernel.access import is_builtin_admin
 from kernel.arguments import record_args
 
-__all__ = ["BINDING_KIND", "binding_args", "current_verifier", "store_binding"]
+__all__ = [
+    "BINDING_KIND",
+    "BindingCheck",
+    "binding_args",
+    "current_verifier",
+    "header_verifier",
+    "store_binding",
+]
 
 BINDING_KIND = "admin_key.bound"
 """The ``kernel.record`` kind of a journaled binding or rotation."""
@@ -56,12 +69,16 @@ def _holds(row: Any) -> bool:
 def current_verifier(connection: Connection) -> str | None:
     """The verifier of the journal's admin key now: the last binding whose entry holds, else the
     header's; None when the journal has none (or the database predates revision 0012)."""
-    tables = set(inspect(connection).get_table_names())
-    if "admin_bindings" in tables:
+    if "admin_bindings" in inspect(connection).get_table_names():
         for row in connection.exec_driver_sql(_BINDINGS).fetchall():
             if _holds(row):
                 return str(row[1])
-    if "journal_header" not in tables:
+    return header_verifier(connection)
+
+
+def header_verifier(connection: Connection) -> str | None:
+    """The verifier the header was written with; None when it has none (or predates revision 0012)."""
+    if "journal_header" not in inspect(connection).get_table_names():
         return None
     columns = {column["name"] for column in inspect(connection).get_columns("journal_header")}
     if "admin_verifier" not in columns:
@@ -84,3 +101,44 @@ def store_binding(engine: Engine, seq: int, verifier: str) -> bool:
             {"seq": seq, "verifier": verifier},
         )
     return True
+
+
+_HEAD, _TAIL = record_args(binding_args("@")).split(b"@")  # the bytes around V in a binding's args
+
+
+class BindingCheck:
+    """Verification's side (``journal.replay``): ``add`` is given every entry the chain accepts, in seq
+    order, and keeps the bindings they journal; ``result`` then holds ``admin_bindings`` to them. The
+    rows are derived data, so each must be exactly the binding journaled at its seq, and each binding
+    must have its row: a deleted row is a rotation undone, an inserted or edited one another key."""
+
+    def __init__(self) -> None:
+        self.journaled: dict[int, str] = {}
+
+    def add(self, entry: JournalEntry) -> None:
+        args = entry.args
+        if entry.syscall != "kernel.record" or not (args.startswith(_HEAD) and args.endswith(_TAIL)):
+            return
+        verifier = args[len(_HEAD) : -len(_TAIL)].decode("utf-8", "replace")
+        if _holds((entry.seq, verifier, entry.syscall, entry.principal, entry.status, args)):
+            self.journaled[entry.seq] = verifier
+
+    def result(self, connection: Connection) -> tuple[int, str, str | None, str | None] | None:
+        """The first row (by seq) that differs from the journaled bindings: its seq, the reason, the
+        journaled verifier and the stored one (None where there is none); None when they are equal."""
+        stored: dict[int, str | None] = {}
+        if "admin_bindings" in inspect(connection).get_table_names():
+            rows = connection.exec_driver_sql("SELECT seq, admin_verifier FROM admin_bindings").fetchall()
+            stored = {int(seq): None if verifier is None else str(verifier) for seq, verifier in rows}
+        for seq in sorted(stored.keys() | self.journaled.keys()):
+            bound, row = self.journaled.get(seq), stored.get(seq)
+            if seq not in stored:
+                why = "has no admin_bindings row: the binding (or rotation) was deleted"
+                return seq, f"the admin key binding journaled at seq {seq} {why}", bound, None
+            if bound is None:
+                why = "entry there is no binding call: a binding was inserted (or its seq edited)"
+                return seq, f"admin_bindings row at seq {seq} binds an admin key, but the {why}", None, row
+            if row != bound:
+                why = "admin_verifier is not the one the binding journaled there names"
+                return seq, f"admin_bindings row at seq {seq} edited: its {why}", bound, row
+        return None

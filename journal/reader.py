@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Engine, func, inspect, literal, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from journal.admin_binding import header_verifier
 from journal.engine import fetch_all, fetch_tuples, one_line, open_engine, valid_text
 from journal.migrate import refuse_unknown_revision
 from journal.schema import journal, merkle_tiles
@@ -215,43 +217,45 @@ class JournalReader:
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal: {one_line(exc)}") from exc
 
+    @contextlib.contextmanager
+    def _reading(self, what: str = "the journal") -> Iterator[Connection]:
+        """A connection whose SQL errors come out as ``StorageError`` ("cannot read <what>: ...")."""
+        try:
+            with self._connect() as connection:
+                yield connection
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot read {what}: {one_line(exc)}") from exc
+
     def header(self) -> JournalHeader | None:
         """The journal's header, or None when the database holds no arvis journal. A database whose
         schema a newer arvis migrated is refused (``StorageError``) rather than read by guesswork."""
-        try:
-            with self._connect() as connection:
-                tables = frozenset(inspect(connection).get_table_names())  # one look for both questions
-                refuse_unknown_revision(connection, tables)
-                if "journal_header" not in tables:
-                    return None
-                return read_header(connection)
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal header: {one_line(exc)}") from exc
+        with self._reading("the journal header") as connection:
+            tables = frozenset(inspect(connection).get_table_names())  # one look for both questions
+            refuse_unknown_revision(connection, tables)
+            if "journal_header" not in tables:
+                return None
+            return read_header(connection)
+
+    def admin_verifier(self) -> str | None:
+        """The verifier the header was written with (``journal.admin_binding.header_verifier``)."""
+        with self._reading("the journal header") as connection:
+            return header_verifier(connection)
 
     def head(self) -> JournalEntry | None:
         """The last entry, or None for an empty journal."""
-        try:
-            with self._connect() as connection:
-                rows = fetch_all(connection, select(journal).order_by(journal.c.seq.desc()).limit(1))
-                row = rows[0] if rows else None
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+        with self._reading() as connection:
+            rows = fetch_all(connection, select(journal).order_by(journal.c.seq.desc()).limit(1))
+            row = rows[0] if rows else None
         return None if row is None else row_to_entry(row)
 
     def count(self) -> int:
-        try:
-            with self._connect() as connection:
-                return int(connection.execute(select(func.count()).select_from(journal)).scalar_one())
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+        with self._reading() as connection:
+            return int(connection.execute(select(func.count()).select_from(journal)).scalar_one())
 
     def get(self, seq: int) -> JournalEntry | None:
-        try:
-            with self._connect() as connection:
-                rows = fetch_all(connection, select(journal).where(journal.c.seq == seq))
-                row = rows[0] if rows else None
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+        with self._reading() as connection:
+            rows = fetch_all(connection, select(journal).where(journal.c.seq == seq))
+            row = rows[0] if rows else None
         return None if row is None else row_to_entry(row)
 
     def entry_hashes(self, until_seq: int | None = None, *, batch: int = 65_536) -> Iterator[str]:
@@ -265,25 +269,22 @@ class JournalReader:
         which then fails as a leaf (not 64 hex digits)."""
         column = journal.c
         expected = 1
-        try:
-            with self._connect() as connection:
-                while until_seq is None or expected <= until_seq:
-                    query = select(column.seq, column.entry_hash).order_by(column.seq).limit(batch)
-                    if expected > 1:  # the first batch has no lower bound: a row below seq 1 is out of place
-                        query = query.where(column.seq > expected - 1)
-                    if until_seq is not None:
-                        query = query.where(column.seq <= until_seq)
-                    rows = fetch_tuples(connection, query)
-                    in_place = _in_place(rows, expected)
-                    if in_place < len(rows):  # a gap or a row out of place: stop before it
-                        yield from _hash_texts(rows[:in_place])
-                        return
-                    yield from _hash_texts(rows)
-                    expected += len(rows)
-                    if len(rows) < batch:
-                        return
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+        with self._reading() as connection:
+            while until_seq is None or expected <= until_seq:
+                query = select(column.seq, column.entry_hash).order_by(column.seq).limit(batch)
+                if expected > 1:  # the first batch has no lower bound: a row below seq 1 is out of place
+                    query = query.where(column.seq > expected - 1)
+                if until_seq is not None:
+                    query = query.where(column.seq <= until_seq)
+                rows = fetch_tuples(connection, query)
+                in_place = _in_place(rows, expected)
+                if in_place < len(rows):  # a gap or a row out of place: stop before it
+                    yield from _hash_texts(rows[:in_place])
+                    return
+                yield from _hash_texts(rows)
+                expected += len(rows)
+                if len(rows) < batch:
+                    return
 
     def entry_hashes_between(self, first_seq: int, last_seq: int) -> list[str]:
         """The ``entry_hash`` of entries ``first_seq … last_seq`` in seq order, stopping before the first
@@ -296,11 +297,8 @@ class JournalReader:
             .where(column.seq >= first_seq, column.seq <= last_seq)
             .order_by(column.seq)
         )
-        try:
-            with self._connect() as connection:
-                rows = fetch_tuples(connection, query)
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+        with self._reading() as connection:
+            rows = fetch_tuples(connection, query)
         return _hash_texts(rows[: _in_place(rows, first_seq)])
 
     def merkle_tiles(self, below: int | None) -> dict[int, bytes]:
@@ -308,16 +306,13 @@ class JournalReader:
         32-byte roots; a stored value that is not 64 lower-case hex digits is left out (the tile is then
         computed from the entries, and ``journal verify`` reports the row). Empty when the database
         predates tiles."""
-        try:
-            with self._connect() as connection:
-                if not inspect(connection).has_table(merkle_tiles.name):
-                    return {}
-                query = select(merkle_tiles.c.tile, merkle_tiles.c.root)
-                if below is not None:
-                    query = query.where(merkle_tiles.c.tile < below)
-                rows = fetch_tuples(connection, query)
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the Merkle tiles: {one_line(exc)}") from exc
+        with self._reading("the Merkle tiles") as connection:
+            if not inspect(connection).has_table(merkle_tiles.name):
+                return {}
+            query = select(merkle_tiles.c.tile, merkle_tiles.c.root)
+            if below is not None:
+                query = query.where(merkle_tiles.c.tile < below)
+            rows = fetch_tuples(connection, query)
         tiles: dict[int, bytes] = {}
         for tile, root in rows:
             if type(tile) is int and type(root) is str and len(root) == 64 and root == root.lower():
@@ -329,14 +324,11 @@ class JournalReader:
 
     def merkle_tile_rows(self) -> list[tuple[Any, Any]]:
         """Every stored tile row as stored, ordered by its index (for verification)."""
-        try:
-            with self._connect() as connection:
-                if not inspect(connection).has_table(merkle_tiles.name):
-                    return []
-                query = select(merkle_tiles.c.tile, merkle_tiles.c.root).order_by(merkle_tiles.c.tile)
-                return [(tile, root) for tile, root in fetch_tuples(connection, query)]
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the Merkle tiles: {one_line(exc)}") from exc
+        with self._reading("the Merkle tiles") as connection:
+            if not inspect(connection).has_table(merkle_tiles.name):
+                return []
+            query = select(merkle_tiles.c.tile, merkle_tiles.c.root).order_by(merkle_tiles.c.tile)
+            return [(tile, root) for tile, root in fetch_tuples(connection, query)]
 
     def _glob_names(self, pattern: str) -> list[Any] | None:
         """The stored syscall values ``pattern`` matches, by ``fnmatchcase`` on each distinct name (one
@@ -347,11 +339,8 @@ class JournalReader:
         ``MAX_GLOB_NAMES`` names are stored or a matching one is not valid UTF-8: then every row is
         matched in Python instead (slower, as exact)."""
         query = select(journal.c.syscall).distinct().limit(MAX_GLOB_NAMES + 1)
-        try:
-            with self._connect() as connection:
-                stored = [row[0] for row in fetch_tuples(connection, query)]
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+        with self._reading() as connection:
+            stored = [row[0] for row in fetch_tuples(connection, query)]
         if len(stored) > MAX_GLOB_NAMES:
             return None
         names = [value for value in stored if fnmatch.fnmatchcase(_text(value), pattern)]
@@ -371,14 +360,10 @@ class JournalReader:
         boundary: int | None = None
         while True:
             query = select(journal).where(*_seq_range(chosen, boundary), *conditions)
-            try:
-                with self._connect() as connection:
-                    rows = [
-                        row_to_entry(row)
-                        for row in fetch_tuples(connection, query.order_by(order).limit(batch))
-                    ]
-            except SQLAlchemyError as exc:
-                raise StorageError(f"cannot read the journal: {one_line(exc)}") from exc
+            with self._reading() as connection:
+                rows = [
+                    row_to_entry(row) for row in fetch_tuples(connection, query.order_by(order).limit(batch))
+                ]
             yield from (entry for entry in rows if _kept(entry, chosen))
             if len(rows) < batch:
                 return

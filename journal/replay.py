@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from journal.admin_binding import BindingCheck
 from journal.checkpoint_audit import check_blobs
 from journal.memory_repository import entry_counts_hold
 from journal.pieces import PieceCheck
@@ -156,7 +157,8 @@ def _check(
     progress: Callable[[int], None] | None,
 ) -> Divergence | None:
     """Walk the entries (chain, replay, kept checkpoints), then check what the walk gathered: the
-    Merkle tiles, the result pieces, the blob store and the state checkpoints' blobs, in that order."""
+    Merkle tiles, the result pieces, the blob store and the state checkpoints' blobs, then the admin key's
+    bindings, in that order."""
     tiles_unreadable: StorageError | None = None
     try:  # the walk recomputes the stored tiles from the hashes it accepts
         tiles = TileCheck(reader.merkle_tile_rows())
@@ -165,7 +167,8 @@ def _check(
     pieces = PieceCheck(reader, header)  # and checks the pieces the results it accepts reference
     if replayer is not None:
         replayer.check_state_checkpoints(reader.engine)
-    divergence = _walk(reader, chain, replayer, kept, progress, tiles, pieces)
+    bindings = BindingCheck()
+    divergence = _walk(reader, chain, replayer, kept, progress, tiles, pieces, bindings)
     if divergence is None and max(kept, default=0) > chain.entries:
         return Divergence(
             chain.entries + 1,
@@ -182,12 +185,16 @@ def _check(
         return Divergence(bad_tile.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_tile))
     # the pieces first: a damaged one is named at the entry that references it
     bad_blob = pieces.result()
-    if bad_blob is None:
-        with reader.engine.connect() as connection:
-            bad_blob = check_blobs(connection)
+    with reader.engine.connect() as connection:
+        bad_blob = bad_blob or check_blobs(connection)
+        bad_binding = bindings.result(connection)
     if bad_blob is not None:
         return Divergence(bad_blob.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_blob))
-    return None
+    if bad_binding is None:
+        return None
+    seq, reason, journaled, stored = bad_binding
+    labels = ("journaled binding", "admin_bindings row")
+    return Divergence(seq, "", DivergenceClass.INVALID_HISTORY, reason, journaled, stored, labels=labels)
 
 
 def _stored_state(reader: JournalReader, entries: int, digest: str) -> Divergence | None:
@@ -239,9 +246,10 @@ def _walk(
     progress: Callable[[int], None] | None,
     tiles: TileCheck,
     pieces: PieceCheck,
+    bindings: BindingCheck,
 ) -> Divergence | None:
-    """Check the chain and replay entry by entry; each entry accepted is given to the tile and piece
-    checks, which report after the walk (so a divergence in the entries is named first)."""
+    """Check the chain and replay entry by entry; each entry accepted is given to the tile, piece and
+    binding checks, which report after the walk (so a divergence in the entries is named first)."""
     add_to_tiles = tiles.add if tiles.wanted else None
     add_to_pieces = pieces.add if pieces.paths else None
     for entry in reader.entries(JournalFilter()):
@@ -274,6 +282,7 @@ def _walk(
             add_to_tiles(entry.entry_hash)
         if add_to_pieces is not None:
             add_to_pieces(entry)
+        bindings.add(entry)
         if progress is not None:
             progress(entry.seq)
     return None

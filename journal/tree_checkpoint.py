@@ -27,12 +27,14 @@ from journal.store import JournalHeader
 from journal.tree import journal_leaves
 
 __all__ = [
+    "ADMIN_HEADER_LINE",
     "HEADER_LINE",
     "MAX_TREE_FILE_NODES",
     "ORIGIN_PREFIX",
     "CheckpointBody",
     "TreeFile",
     "TreeFinding",
+    "admin_header_digest",
     "check_checkpoint",
     "header_digest",
     "origin_of",
@@ -48,6 +50,10 @@ TREE_FILE_MAGIC = "arvis-tree-nodes 1"
 HEADER_LINE = "arvis-header "
 """The extension line a checkpoint binds the journal's header with: this prefix, then the base64 of
 ``header_digest``."""
+ADMIN_HEADER_LINE = "arvis-header-2 "
+"""The extension line that binds the header with its admin verifier too (``admin_header_digest``): a line
+of its own, so that a checkpoint signed before it, whose ``HEADER_LINE`` leaves the verifier out, still
+checks."""
 
 
 def header_digest(header: JournalHeader) -> bytes | None:
@@ -55,9 +61,19 @@ def header_digest(header: JournalHeader) -> bytes | None:
     of the header that is not null, so a field a later revision adds, null in an older journal, leaves
     that journal's digest as it was); None when a field has no canonical form (a hand edit: bytes that
     are not valid text), which matches no digest."""
-    fields = {name: value for name, value in sorted(vars(header).items()) if value is not None}
+    return _digest(b"arvis-journal-header", vars(header))
+
+
+def admin_header_digest(header: JournalHeader, admin_verifier: str | None) -> bytes | None:
+    """``header_digest``'s fields and the header's ``admin_verifier`` (``journal.admin_binding``: left
+    out while null), under the tag ``arvis-journal-header-2``."""
+    return _digest(b"arvis-journal-header-2", {**vars(header), "admin_verifier": admin_verifier})
+
+
+def _digest(tag: bytes, fields: dict[str, object]) -> bytes | None:
+    kept = {name: value for name, value in sorted(fields.items()) if value is not None}
     try:
-        return hashlib.sha256(b"arvis-journal-header" + canonical_bytes(fields)).digest()
+        return hashlib.sha256(tag + canonical_bytes(kept)).digest()
     except CanonicalEncodingError:
         return None
 
@@ -76,12 +92,13 @@ class CheckpointBody:
     root: bytes
     extensions: tuple[str, ...] = ()
 
-    def header(self) -> bytes | None:
-        """The header digest the checkpoint binds (its ``HEADER_LINE``), or None (older checkpoints)."""
+    def header(self, prefix: str = HEADER_LINE) -> bytes | None:
+        """The header digest the checkpoint binds on its line ``prefix`` (``HEADER_LINE`` or
+        ``ADMIN_HEADER_LINE``), or None (a checkpoint signed before that line existed)."""
         for line in self.extensions:
-            if line.startswith(HEADER_LINE):
+            if line.startswith(prefix):
                 try:
-                    return base64.b64decode(line.removeprefix(HEADER_LINE), validate=True)
+                    return base64.b64decode(line.removeprefix(prefix), validate=True)
                 except (binascii.Error, ValueError):
                     return b""  # signed, yet no digest: matches no header
         return None

@@ -36,9 +36,11 @@ from journal.signed_note import (
 from journal.store import JournalHeader
 from journal.tree import journal_leaves
 from journal.tree_checkpoint import (
+    ADMIN_HEADER_LINE,
     HEADER_LINE,
     CheckpointBody,
     TreeFile,
+    admin_header_digest,
     header_digest,
     origin_of,
     tree_file_of,
@@ -268,12 +270,16 @@ def test_a_signed_checkpoint_is_a_c2sp_note(
     target = _sign(capsys, db, key, tmp_path / "cp")
     note, _ = open_note(target.read_bytes(), [VerifierKey.parse(pub.read_text())])
     root = _json(capsys, "root", "--db", db, "-o", "json")["root"]
-    origin, size, encoded, bound = note.text.splitlines()
+    origin, size, encoded, bound, admin_bound = note.text.splitlines()
     assert (origin, size) == ("arvis.journal/j-test", str(N))
     with h.reader_of(db) as reader:
-        header = reader.header()
+        header, verifier = reader.header(), reader.admin_verifier()
     assert header is not None
     assert bound == HEADER_LINE + base64.b64encode(header_digest(header) or b"").decode()
+    assert (
+        admin_bound
+        == ADMIN_HEADER_LINE + base64.b64encode(admin_header_digest(header, verifier) or b"").decode()
+    )
     assert base64.b64decode(encoded).hex() == root
     tree_file = TreeFile.parse(Path(f"{target}.tree").read_text())
     assert tree_file.level == 0 and tree_file.proves(CheckpointBody.parse(note.text))

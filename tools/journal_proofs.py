@@ -23,10 +23,12 @@ from journal.replay import Divergence, DivergenceClass, ReplayReport
 from journal.signed_note import NoteError, SignerKey, VerifierKey, open_note, sign_note
 from journal.tree import BadLeaf, TiledTree, journal_leaves, journal_size
 from journal.tree_checkpoint import (
+    ADMIN_HEADER_LINE,
     HEADER_LINE,
     CheckpointBody,
     TreeFile,
     TreeFinding,
+    admin_header_digest,
     check_checkpoint,
     header_digest,
     origin_of,
@@ -220,10 +222,13 @@ def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) ->
     origin = origin_of(header.journal_id)
     if any(char < " " for char in origin):
         raise CommandError("the journal's id holds a control character: it cannot be a checkpoint origin")
-    digest = header_digest(header)
-    if digest is None:
+    digests = (header_digest(header), admin_header_digest(header, reader.admin_verifier()))
+    if None in digests:
         raise CommandError("the journal's header holds bytes that are not valid text: verify names it")
-    bound = (HEADER_LINE + base64.b64encode(digest).decode("ascii"),)  # the header's fields, signed too
+    bound = tuple(  # the header's fields, signed too: without its admin verifier, then with it
+        line + base64.b64encode(digest or b"").decode("ascii")
+        for line, digest in zip((HEADER_LINE, ADMIN_HEADER_LINE), digests, strict=True)
+    )
     size = journal_size(reader)
     try:
         tree_file = tree_file_of(reader, size) if options.out not in (None, "-") else None
@@ -309,10 +314,12 @@ def load_signed_checkpoint(path: str, keys: list[VerifierKey]) -> SignedCheckpoi
 
 def other_header(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> Divergence | None:
     """The failure of a journal whose header is not the one a checkpoint signed: another origin (its id
-    edited, or another journal's checkpoint), or other header fields (``created_at``...) than a checkpoint
-    that binds them holds. Bad seq 0."""
+    edited, or another journal's checkpoint), or other header fields (``created_at``..., then the admin
+    verifier: a field is named by the first line that binds it) than a checkpoint that binds them holds.
+    Bad seq 0."""
     header = reader.header()
     assert header is not None
+    verifier = reader.admin_verifier()
     origin = origin_of(header.journal_id)
     for checkpoint in checkpoints:
         if checkpoint.body.origin != origin:
@@ -323,22 +330,19 @@ def other_header(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> 
             labels = ("checkpoint's origin", "journal's origin")
             found = Divergence(0, "", DivergenceClass.INVALID_HISTORY, reason, checkpoint.body.origin, origin)
             return replace(found, labels=labels)
-        signed = checkpoint.body.header()
-        digest = header_digest(header)
-        if signed is not None and signed != digest:
-            reason = (
-                "journal header altered: its fields (created_at, …) are not the ones the signed checkpoint "
-                f"{shown(checkpoint.path)} holds"
-            )
-            found = Divergence(
-                0,
-                "",
-                DivergenceClass.INVALID_HISTORY,
-                reason,
-                signed.hex(),
-                "" if digest is None else digest.hex(),
-            )
-            return replace(found, labels=("checkpoint's header digest", "journal's header digest"))
+        for line, digest, what in (
+            (HEADER_LINE, header_digest(header), "its fields (created_at, …) are not the ones"),
+            (ADMIN_HEADER_LINE, admin_header_digest(header, verifier), "its admin_verifier is not the one"),
+        ):
+            signed = checkpoint.body.header(line)
+            if signed is not None and signed != digest:
+                reason = (
+                    f"journal header altered: {what} the signed checkpoint {shown(checkpoint.path)} holds"
+                )
+                found_hex = "" if digest is None else digest.hex()
+                labels = ("checkpoint's header digest", "journal's header digest")
+                kind = DivergenceClass.INVALID_HISTORY
+                return Divergence(0, "", kind, reason, signed.hex(), found_hex, labels=labels)
     return None
 
 
