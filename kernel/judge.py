@@ -8,20 +8,23 @@ with the call's ``detectors``; verification reads them back and never asks.
 
 A judge never raises: a timeout, a connection or HTTP error, or an answer that is not the JSON asked for
 (an unknown verdict, a pair left out, a confidence outside [0, 1]) is a run with that status, and the
-call is decided by the offline detectors. The request goes through ``urllib.request`` (no dependency);
-``timeout_s`` bounds the whole request (the answer is awaited in a worker thread). The call waits for the
-answer under the kernel's write lock, as it waits for the semantic encoder: a slow judge slows every
-writer by up to ``timeout_s``.
+call is decided by the offline detectors. The request goes through ``http.client`` (no dependency), in the
+calling thread: ``timeout_s`` bounds the whole request, every send and receive getting only what is left of
+it, so a server answering a byte at a time cannot stretch it, and a timed-out request leaves no thread or
+socket behind. A redirect is never followed (it would carry the bearer token to another origin): it is an
+HTTP error like any other. The call waits for the answer under the kernel's write lock, as it waits for the
+semantic encoder: a slow judge slows every writer by up to ``timeout_s``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
-import queue
-import threading
-import urllib.error
-import urllib.request
+import socket
+import ssl
+import time
+import urllib.parse
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -130,53 +133,37 @@ class HttpJudge:
         }
         return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
-    def _post(self, body: bytes) -> bytes:
+    def _post(self, body: bytes) -> tuple[int, bytes]:
+        """The endpoint's status and answer to ``body``, within ``timeout_s`` in all; a redirect is a status
+        like any other (not followed: the token stays with the endpoint's origin)."""
+        deadline = time.monotonic() + self._timeout
+        parts = urllib.parse.urlsplit(self._url)
         headers = {"Content-Type": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        request = urllib.request.Request(self._url, data=body, headers=headers, method="POST")
-        with urllib.request.urlopen(request, timeout=self._timeout) as response:
-            answer: bytes = response.read(MAX_ANSWER_BYTES + 1)
+        opening = _SecureConnection if parts.scheme == "https" else _Connection
+        connection = opening(parts.hostname or "", parts.port, deadline)
+        try:
+            connection.request("POST", parts.path + (f"?{parts.query}" if parts.query else ""), body, headers)
+            with connection.getresponse() as response:
+                answer = response.read(MAX_ANSWER_BYTES + 1) if 200 <= response.status < 300 else b""
+        finally:
+            connection.close()
         if len(answer) > MAX_ANSWER_BYTES:
             raise ValueError("the answer is too long")
-        return answer
-
-    def _post_within(self, body: bytes) -> bytes:
-        """``_post``'s answer within ``timeout_s`` in all (a server may answer a byte at a time, each
-        within the socket's timeout): ``TimeoutError`` past it, the request left to finish unread."""
-        answers: queue.SimpleQueue[bytes | Exception] = queue.SimpleQueue()
-
-        def work() -> None:
-            try:
-                answers.put(self._post(body))
-            except Exception as exc:  # handed to the caller, which records it
-                answers.put(exc)
-
-        threading.Thread(target=work, name="arvis-judge", daemon=True).start()
-        try:
-            answer = answers.get(timeout=self._timeout)
-        except queue.Empty:
-            raise TimeoutError from None
-        if isinstance(answer, Exception):
-            raise answer
-        return answer
+        return response.status, answer
 
     def judge(self, text: str, facts: Sequence[tuple[str, str]]) -> JudgeRun:
         body = self.request_body(text, facts)
         digest = hashlib.sha256(body).hexdigest()
         try:
-            answer = self._post_within(body)
+            status, answer = self._post(body)
         except TimeoutError:
             return JudgeRun(self._model, digest, "timeout")
-        except urllib.error.HTTPError as exc:
-            return JudgeRun(self._model, digest, "failed", detail=f"HTTP {exc.code}")
-        except urllib.error.URLError as exc:
-            timed_out = isinstance(exc.reason, TimeoutError)
-            return JudgeRun(
-                self._model, digest, "timeout" if timed_out else "failed", detail=_why(exc.reason)
-            )
         except Exception as exc:  # the judge's failure is data, never the call's
             return JudgeRun(self._model, digest, "failed", detail=type(exc).__name__)
+        if not 200 <= status < 300:
+            return JudgeRun(self._model, digest, "failed", detail=f"HTTP {status}")
         try:
             verdicts = parse_answer(answer, [unit_id for unit_id, _ in facts])
         except Exception as exc:
@@ -184,5 +171,72 @@ class HttpJudge:
         return JudgeRun(self._model, digest, "ok", verdicts)
 
 
-def _why(reason: object) -> str:
-    return "" if isinstance(reason, TimeoutError) else type(reason).__name__
+def _left(deadline: float) -> float:
+    """What is left of ``deadline``; ``TimeoutError`` once it has passed."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("the judge's deadline passed")
+    return left
+
+
+class _DeadlineSocket(socket.socket):
+    """A socket whose every send and receive waits only for what is left of one deadline."""
+
+    deadline = 0.0
+
+    def recv_into(self, buffer: Any, nbytes: int = 0, flags: int = 0) -> int:
+        self.settimeout(_left(self.deadline))
+        return super().recv_into(buffer, nbytes, flags)
+
+    def sendall(self, data: Any, flags: int = 0) -> None:
+        self.settimeout(_left(self.deadline))
+        super().sendall(data, flags)
+
+
+class _DeadlineTLSSocket(ssl.SSLSocket):
+    """The same over TLS (the handshake gets what is left of the deadline as one timeout)."""
+
+    deadline = 0.0
+
+    def recv_into(self, buffer: Any, nbytes: int | None = None, flags: int = 0) -> int:
+        self.settimeout(_left(self.deadline))
+        return super().recv_into(buffer, nbytes, flags)
+
+    def sendall(self, data: Any, flags: int = 0) -> None:
+        self.settimeout(_left(self.deadline))
+        super().sendall(data, flags)
+
+
+def _open(host: str, port: int, deadline: float) -> _DeadlineSocket:
+    raw = socket.create_connection((host, port), _left(deadline))
+    sock = _DeadlineSocket(raw.family, raw.type, raw.proto, raw.detach())
+    sock.deadline = deadline
+    sock.settimeout(_left(deadline))
+    return sock
+
+
+class _Connection(http.client.HTTPConnection):
+    """A connection to the judge under one deadline for the whole request."""
+
+    def __init__(self, host: str, port: int | None, deadline: float) -> None:
+        super().__init__(host, port)
+        self.deadline = deadline
+
+    def connect(self) -> None:
+        self.sock = _open(self.host, self.port, self.deadline)
+
+
+class _SecureConnection(http.client.HTTPSConnection):
+    """The same over TLS, the server's certificate checked against the system's authorities."""
+
+    def __init__(self, host: str, port: int | None, deadline: float) -> None:
+        self.tls = ssl.create_default_context()
+        self.tls.sslsocket_class = _DeadlineTLSSocket
+        super().__init__(host, port, context=self.tls)
+        self.deadline = deadline
+
+    def connect(self) -> None:
+        sock = self.tls.wrap_socket(_open(self.host, self.port, self.deadline), server_hostname=self.host)
+        if isinstance(sock, _DeadlineTLSSocket):  # always (its class is the context's); else no deadline left
+            sock.deadline = self.deadline
+        self.sock = sock

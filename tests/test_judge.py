@@ -13,6 +13,7 @@ import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -347,3 +348,110 @@ def test_arvis_call_binds_the_judge_its_judge_url_names(
         capsys, "call", "memory.awmu.list", "--db", db, *admin, "--judge-url", url, "--judge-timeout", "0"
     )
     assert code == 2 and "--judge-timeout" in err
+
+
+@contextmanager
+def _serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A loopback server of ``handler`` for the block: its base URL."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+class _Quiet(BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+@pytest.mark.parametrize("code", [301, 302, 303, 307, 308])
+def test_a_redirect_is_not_followed_and_the_token_never_leaves_the_judges_origin(code: int) -> None:
+    """Server A sends the judge to server B (another port, so another origin): B must never see the bearer
+    token, and the run fails as any HTTP error does (the offline detectors decide)."""
+    seen: list[str | None] = []
+
+    class Elsewhere(_Quiet):
+        def answer(self) -> None:
+            seen.append(self.headers.get("Authorization"))
+            reply = _each("REVISION", 0.9)(["u1"])
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+
+        do_GET = do_POST = answer
+
+    with _serving(Elsewhere) as other:
+
+        class Redirecting(_Quiet):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers["Content-Length"]))
+                self.send_response(code)
+                self.send_header("Location", f"{other}/v1/chat/completions")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+        with _serving(Redirecting) as url:
+            run = HttpJudge(f"{url}/v1", MODEL, 2.0, api_key="sk-secret").judge(FERRY, [("u1", FREEZER)])
+    assert seen == [] and (run.status, run.detail) == ("failed", f"HTTP {code}")
+
+
+def _sockets() -> int:
+    """The process's open sockets."""
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir() if _link(fd).startswith("socket:"))
+
+
+def _link(fd: Path) -> str:
+    try:
+        return str(fd.readlink())
+    except OSError:  # closed since it was listed (the listing's own descriptor)
+        return ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts sockets in /proc")
+def test_a_trickling_judge_leaves_no_thread_or_socket_behind_its_timeouts() -> None:
+    """A server answering a byte at a time, forever, within any socket timeout: each call times out at its
+    one deadline, and once the server's handlers have seen the judge hang up, the process holds the threads
+    and sockets it held before the 20 calls."""
+    stop, open_handlers = threading.Event(), [0]
+    lock = threading.Lock()
+
+    class Trickling(_Quiet):
+        def do_POST(self) -> None:
+            with lock:
+                open_handlers[0] += 1
+            try:
+                self.rfile.read(int(self.headers["Content-Length"]))
+                self.send_response(200)
+                self.send_header("Content-Length", "100000")
+                self.end_headers()
+                while not stop.wait(0.01):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+            except OSError:
+                pass  # the judge hung up
+            finally:
+                with lock:
+                    open_handlers[0] -= 1
+
+    with _serving(Trickling) as url:
+        threads, sockets = threading.active_count(), _sockets()
+        judge = HttpJudge(f"{url}/v1", MODEL, 0.1)
+        try:
+            statuses = {judge.judge(FERRY, [("u1", FREEZER)]).status for _ in range(20)}
+            for _ in range(200):  # the handlers notice the hang-up at their next byte
+                if open_handlers[0] == 0:
+                    break
+                stop.wait(0.01)
+            left = (threading.active_count() - threads, _sockets() - sockets)
+        finally:
+            stop.set()
+    assert statuses == {"timeout"}
+    assert left[0] <= 0 and left[1] <= 0, f"{left[0]} threads and {left[1]} sockets left behind"

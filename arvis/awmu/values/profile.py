@@ -66,17 +66,15 @@ def _plain(token: _Token) -> bool:
 
 def _anchors(found: tuple[_Found, ...], tokens: tuple[_Token, ...], taken: set[int]) -> tuple[str, ...]:
     """Each value's attribute: the nearest plain word before it in its clause ("boards at 9:10" →
-    ``board``), or "" when none stands there."""
-    out = []
-    for item in found:
-        anchor, i = "", min(item.positions) - 1
-        while i >= 0 and not tokens[i + 1].gap:
-            if i not in taken and _plain(tokens[i]):
-                anchor = _stem(tokens[i].low)
-                break
-            i -= 1
-        out.append(anchor)
-    return tuple(out)
+    ``board``), or "" when none stands there. One pass notes, at each position, the clause's latest plain
+    word before it, so a clause of nothing but values costs its length, not its length squared."""
+    before: list[str] = []
+    latest = ""
+    for i, token in enumerate(tokens):
+        latest = "" if token.gap else latest
+        before.append(latest)
+        latest = _stem(token.low) if i not in taken and _plain(token) else latest
+    return tuple(before[min(item.positions)] for item in found)
 
 
 def _pairs(tokens: tuple[_Token, ...], taken: set[int]) -> frozenset[tuple[str, str]]:
