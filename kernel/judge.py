@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from arvis.awmu.judging import JUDGE_ANSWERS, JudgeRun, JudgeVerdict
 
-__all__ = ["JUDGE_TIMEOUT_S", "MAX_ANSWER_BYTES", "ConflictJudge", "HttpJudge", "parse_answer"]
+__all__ = ["JUDGE_TIMEOUT_S", "MAX_ANSWER_BYTES", "ConflictJudge", "HttpJudge", "parse_answer", "post_chat"]
 
 JUDGE_TIMEOUT_S = 10.0
 """How long a request may take before the call goes on without the judge."""
@@ -157,7 +157,7 @@ class HttpJudge:
         body = self.request_body(text, facts)
         digest = hashlib.sha256(body).hexdigest()
         try:
-            status, answer = self._post(body)
+            status, answer = post_chat(self._url, body, timeout_s=self._timeout, api_key=self._api_key)
         except TimeoutError:
             return JudgeRun(self._model, digest, "timeout")
         except Exception as exc:  # the judge's failure is data, never the call's
@@ -171,11 +171,36 @@ class HttpJudge:
         return JudgeRun(self._model, digest, "ok", verdicts)
 
 
+def post_chat(
+    url: str, body: bytes, *, timeout_s: float, api_key: str | None = None, limit: int = MAX_ANSWER_BYTES
+) -> tuple[int, bytes]:
+    """The status and body of an OpenAI-compatible endpoint's answer to ``body`` (JSON), within
+    ``timeout_s`` in all (``TimeoutError`` past it); a redirect is a status like any other, never followed,
+    so the bearer token stays with the endpoint's origin; a body over ``limit`` bytes is ``ValueError``.
+    The judge and the scenario runner's models (``tools.model_loop.client``) share it."""
+    deadline = time.monotonic() + timeout_s
+    parts = urllib.parse.urlsplit(url)
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if api_key:
+        headers["Authorization"] = f"Bearer {api_key}"
+    opening = _SecureConnection if parts.scheme == "https" else _Connection
+    connection = opening(parts.hostname or "", parts.port, deadline)
+    try:
+        connection.request("POST", parts.path + (f"?{parts.query}" if parts.query else ""), body, headers)
+        with connection.getresponse() as response:
+            answer = response.read(limit + 1)
+    finally:
+        connection.close()
+    if len(answer) > limit:
+        raise ValueError("the answer is too long")
+    return response.status, answer
+
+
 def _left(deadline: float) -> float:
     """What is left of ``deadline``; ``TimeoutError`` once it has passed."""
     left = deadline - time.monotonic()
     if left <= 0:
-        raise TimeoutError("the judge's deadline passed")
+        raise TimeoutError("the request's deadline passed")
     return left
 
 
@@ -216,7 +241,7 @@ def _open(host: str, port: int, deadline: float) -> _DeadlineSocket:
 
 
 class _Connection(http.client.HTTPConnection):
-    """A connection to the judge under one deadline for the whole request."""
+    """A connection under one deadline for the whole request."""
 
     def __init__(self, host: str, port: int | None, deadline: float) -> None:
         super().__init__(host, port)

@@ -157,7 +157,7 @@ def _two_values(tmp_path: Path, url: str, timeout_s: float = 5.0) -> tuple[Path,
     path = tmp_path / "judged.db"
     kernel = _open(path, HttpJudge(url, MODEL, timeout_s))
     try:
-        call(kernel, "create", {}, OPERATOR)
+        call(kernel, "create", {"rules": 3}, OPERATOR)  # one agent speaks for several sources
         old = say(kernel, FREEZER)["unit_id"]
         result = say(kernel, FREEZER_OTHER)
     finally:
@@ -169,7 +169,7 @@ def test_without_a_judge_its_own_sources_changed_value_is_a_contradiction_that_w
     path = tmp_path / "offline.db"
     kernel = _open(path, None)
     try:
-        call(kernel, "create", {}, OPERATOR)
+        call(kernel, "create", {"rules": 3}, OPERATOR)  # one agent speaks for several sources
         say(kernel, FREEZER)
         result = say(kernel, FREEZER_OTHER)
     finally:
@@ -221,7 +221,7 @@ def test_a_model_cannot_wave_off_a_conflict_on_a_trusted_fact(
     path = tmp_path / "trusted.db"
     kernel = _open(path, HttpJudge(url, MODEL))
     try:
-        call(kernel, "create", {}, OPERATOR)
+        call(kernel, "create", {"rules": 3}, OPERATOR)  # one agent speaks for several sources
         call(kernel, "seed", {"text": FREEZER, "authority": "RELIABLE"}, OPERATOR)
         result = say(kernel, FREEZER_OTHER, source="user:dana")
     finally:
@@ -240,7 +240,7 @@ def test_the_judge_is_not_asked_when_the_detectors_found_no_pair(
     path = tmp_path / "unasked.db"
     kernel = _open(path, HttpJudge(url, MODEL))
     try:
-        call(kernel, "create", {}, OPERATOR)
+        call(kernel, "create", {"rules": 3}, OPERATOR)  # one agent speaks for several sources
         say(kernel, FERRY)
         result = say(kernel, UNRELATED)
     finally:
@@ -338,7 +338,7 @@ def test_arvis_call_binds_the_judge_its_judge_url_names(
 
     arvis("memory.awmu.create", {"context_id": CTX}, "--create")
     judged = ("--judge-url", url, "--judge-model", MODEL)
-    first = {"context_id": CTX, "text": FREEZER, "source": "tool:monitor", "confidence": 0.8}
+    first = {"context_id": CTX, "text": FREEZER, "confidence": 0.8}  # the operator's own channel
     old = arvis("memory.awmu.propose", first, *judged)["unit_id"]
     result = arvis("memory.awmu.propose", {**first, "text": FREEZER_OTHER}, *judged)
     assert result["superseded"] == [old] and _judge_run(result)["status"] == "ok"

@@ -1,13 +1,12 @@
 """One model in every role (assistant, extractor, judge), run from a model file: its statements are
 proposed one by one, its file is recorded, and a replay that re-asks a model names the first request
 where the model file or the answer differs. The model here is an in-process stand-in with a file hash
-(the real one, ``LocalChatModel``, is exercised by ``tests/test_model_runs.py``'s recorded runs)."""
+(a real one's runs are exercised by ``tests/test_model_runs.py``'s recorded runs)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -275,23 +274,16 @@ def test_judge_and_value_detector_are_scored_side_by_side() -> None:
 # the command
 
 
-def test_no_local_model_installed_is_a_clear_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import llama_cpp fails, as when not installed
+def test_a_model_that_is_not_a_url_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The bundled local model is gone: ``local`` is refused like any other name, before anything is
+    written, with a hint to serve the model behind an OpenAI-compatible endpoint."""
     scenario_file = write_small(tmp_path)
-    code = arvis(["scenario", "run", str(scenario_file), "--model", "local", "--out", str(tmp_path / "out")])
-    assert code == 2
-    assert "pip install -e '.[model]'" in capsys.readouterr().err
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
-
-
-def test_a_model_that_is_neither_local_nor_a_url_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    scenario_file = write_small(tmp_path)
-    assert arvis(["scenario", "run", str(scenario_file), "--model", "gemma", "--out", str(tmp_path)]) == 2
-    assert "--model takes 'local' or an http(s):// URL" in capsys.readouterr().err
+    for name in ("gemma", "local"):
+        code = arvis(["scenario", "run", str(scenario_file), "--model", name, "--out", str(tmp_path / "out")])
+        assert code == 2
+        err = capsys.readouterr().err
+        assert "--model takes an OpenAI-compatible server's http(s):// URL" in err and "llama.cpp" in err
+        assert not (tmp_path / "out").exists()
 
 
 def test_the_hash_of_a_request_is_what_names_it() -> None:
@@ -372,15 +364,11 @@ def write_small(tmp_path: Path) -> Path:
     return scenario_file
 
 
-def test_url_options_are_refused_with_the_local_model(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_timeout_of_zero_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     scenario_file = write_small(tmp_path)
-    command = ["scenario", "run", str(scenario_file), "--model", "local", "--out", str(tmp_path / "o")]
-    assert arvis([*command, "--model-name", "foo"]) == 2
-    assert "--model-name and --timeout are for a --model URL" in capsys.readouterr().err
+    command = ["scenario", "run", str(scenario_file), "--model", "http://127.0.0.1:9/v1", "--timeout", "0"]
     with pytest.raises(SystemExit) as stopped:
-        arvis([*command[:-2], "--model", "http://127.0.0.1:9/v1", "--timeout", "0"])
+        arvis([*command, "--out", str(tmp_path / "o")])
     assert stopped.value.code == 2
     assert "a number of seconds above 0" in capsys.readouterr().err
 

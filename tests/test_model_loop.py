@@ -179,7 +179,7 @@ class Stub:
         self.server.server_close()
 
     def model(self, name: str, **options: Any) -> HttpChatModel:
-        return HttpChatModel(self.base_url, name, use_env_proxy=False, timeout_s=30.0, **options)
+        return HttpChatModel(self.base_url, name, timeout_s=30.0, **options)
 
 
 @contextmanager
@@ -395,7 +395,7 @@ def test_an_unreachable_endpoint_is_a_recorded_error(tmp_path: Path) -> None:
     with socket.socket() as bound:  # bound, never listening: a connection to it is refused
         bound.bind(("127.0.0.1", 0))
         port = bound.getsockname()[1]
-        dead = HttpChatModel(f"http://127.0.0.1:{port}/v1", GM, use_env_proxy=False, timeout_s=10.0)
+        dead = HttpChatModel(f"http://127.0.0.1:{port}/v1", GM, timeout_s=10.0)
         report = run_with_models(small_scenario(), tmp_path / "dead.db", gm=dead, judge=dead)
     assert report.replay_verified
     assert [t.gm["error"] for t in report.result.turns] == ["transport"] * 4

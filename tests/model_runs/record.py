@@ -1,9 +1,10 @@
 """Record the model runs that ``make test`` verifies and re-scores offline (``tests/test_model_runs.py``).
 
-Each run in ``RUNS`` is a project scenario played with the local model (Gemma 3 270M, Q4_K_M, on the CPU,
-``tools.model_loop.local``) as assistant, extractor and judge; its journal is written here, and
-``expected.json`` pins each journal's SHA-256, entry count and figures, with the time the run took on the
-machine that recorded it (informative, never compared). ``make model-runs`` (after ``make model``).
+Each run in ``RUNS`` is a project scenario played with one model as assistant, extractor and judge (the
+shipped runs: Gemma 3 270M, Q4_K_M, on the CPU, before the bundled local model was removed; now a model
+served behind an OpenAI-compatible endpoint); its journal is written here, and ``expected.json`` pins each
+journal's SHA-256, entry count and figures, with the time the run took on the machine that recorded it
+(informative, never compared). ``make model-runs MODEL_URL=... MODEL_NAME=...``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from arvis.scenario.conditions import Condition  # noqa: E402
 from tools.model_loop.cli import load_with_setting  # noqa: E402
-from tools.model_loop.local import LocalChatModel  # noqa: E402
+from tools.model_loop.client import HttpChatModel  # noqa: E402
 from tools.model_loop.runs import run_with_one_model  # noqa: E402
 from tools.scenario.report import journal_name  # noqa: E402
 
@@ -46,14 +47,17 @@ def rescore() -> None:
     expected_path.write_text(json.dumps(expected, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def main(only: list[str]) -> None:
-    if only == ["--rescore"]:
+def main(arguments: list[str]) -> None:
+    if arguments == ["--rescore"]:
         rescore()
         return
-    model = LocalChatModel()
+    if arguments[:1] != ["--model"] or arguments[2:3] != ["--model-name"] or not arguments[1]:
+        raise SystemExit("usage: record.py --model URL --model-name NAME [JOURNAL ...] | --rescore")
+    model = HttpChatModel(arguments[1], arguments[3], timeout_s=600.0)
+    only = arguments[4:]
     expected_path = HERE / "expected.json"
     expected = json.loads(expected_path.read_text(encoding="utf-8")) if expected_path.is_file() else {}
-    expected.update({"model": model.name, "model_file_sha256": model.file_sha256})
+    expected.update({"model": model.name})
     runs = expected.setdefault("runs", {})
     for file, condition in RUNS:
         scenario, setting = load_with_setting(ROOT / "scenarios" / file)

@@ -23,7 +23,6 @@ when the same loop runs again against ``JournalReplayKernel``.
 One module per job:
 
 - ``client``: a chat model over an OpenAI-compatible HTTP API, failures as data;
-- ``local``: the local model (Gemma 3 270M, GGUF, llama-cpp-python on the CPU; the ``model`` extra);
 - ``roles``: what the game master and the judge are asked, and the total parsing of their answers;
 - ``recording``: what is journaled as recorded input, and ``RecordedModels``, which serves it back;
 - ``loop``: ``ModelScenarioRun``, the turns played on a kernel (live or replay alike);
@@ -31,7 +30,7 @@ One module per job:
 - ``runs``: a live run into a fresh journal verified by replay (``run_with_models``), and its offline
   replay (``replay_model_run``);
 - ``args`` and ``cli``: the command, ``python -m tools.model_loop`` or ``arvis scenario model-run``;
-- ``scenario_run``: ``arvis scenario run FILE --model local|URL``, one model as assistant, extractor and
+- ``scenario_run``: ``arvis scenario run FILE --model URL``, one model as assistant, extractor and
   judge (``specs/scenarios.md`` §12).
 
 This package imports none of them, so that registering the command's arguments stays cheap.

