@@ -100,7 +100,10 @@ class NoGraphStore(GraphStoreRepository):
     """A database at a schema older than the store tables (opened without upgrading) holds no store
     state, and refuses to record any."""
 
-    _MESSAGE = "this database predates the graph store tables: run `arvis db upgrade` first"
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise StorageError("this database predates the graph store tables: run `arvis db upgrade` first")
+
+    add_owner = add_namespace = put_item = delete_item = store_values = _refuse
 
     def owner_of(self, prefix: str) -> str | None:
         return None
@@ -108,32 +111,17 @@ class NoGraphStore(GraphStoreRepository):
     def owners(self) -> dict[str, str]:
         return {}
 
-    def add_owner(self, prefix: str, owner: str) -> None:
-        raise StorageError(self._MESSAGE)
-
     def namespaces(self) -> dict[str, int]:
         return {}
 
     def has_namespace(self, namespace: str) -> bool:
         return False
 
-    def add_namespace(self, namespace: str) -> None:
-        raise StorageError(self._MESSAGE)
-
     def item(self, namespace: str, key: str) -> StoreItem | None:
         return None
 
     def items(self) -> list[StoreItem]:
         return []
-
-    def put_item(self, row: StoreItem) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def delete_item(self, namespace: str, key: str) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def store_values(self, blobs: Mapping[str, bytes]) -> None:
-        raise StorageError(self._MESSAGE)
 
     def stored_values(self, keys: Iterable[str]) -> dict[str, bytes]:
         return {}

@@ -16,19 +16,22 @@ built-in administrators may do anything.
 
 from __future__ import annotations
 
+import operator
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 import msgspec
 
 from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time, sha256_hex
-from arvis.store_values import open_envelope
+from arvis.store_values import ENCODING, open_envelope
 from kernel.abi import CallContext
 from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from kernel.graph_store import GraphStoreRepository, StoreItem
+from kernel.registry import BlobReader
 from syscalls.carried import carried
-from syscalls.graph_store_search import check_envelope, query_vector, ranked, vectors_of
+from syscalls.graph_store_search import Stored, check_envelope, query_vector, ranked, vectors_of
 from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL
 
@@ -53,7 +56,8 @@ MAX_PREFIX_LENGTH = 128 - len(STORE_SCOPE_PREFIX)
 """So that the scope fits a grant's scope (128 characters)."""
 MAX_SEARCH = 1000
 """The most items one ``graph.store.search`` and namespaces one ``graph.store.list_namespaces`` return."""
-OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
+_ORDERS = {"$gt": operator.gt, "$gte": operator.ge, "$lt": operator.lt, "$lte": operator.le}
+OPERATORS = ("$eq", "$ne", *_ORDERS)
 """The filter operators of LangGraph's ``InMemoryStore``."""
 
 _PLAIN = r"^[^\x00-\x1f\x7f-\x9f]+\Z"
@@ -184,18 +188,7 @@ def _refreshed(store: GraphStoreRepository, row: StoreItem, now: datetime, ctx: 
     """A read that refreshes: the item's expiry moved to ``ttl`` minutes from the call's time."""
     if row.ttl is None:
         return row
-    moved = StoreItem(
-        row.namespace,
-        row.key,
-        row.prefix,
-        row.value_hash,
-        row.created_at,
-        row.updated_at,
-        _expiry(now, float(decode(row.ttl.encode("utf-8")))),
-        row.ttl,
-        row.order_seq,
-        ctx.seq,
-    )
+    moved = replace(row, expires_at=_expiry(now, float(decode(row.ttl.encode()))), written_seq=ctx.seq)
     store.put_item(moved)
     return moved
 
@@ -203,30 +196,25 @@ def _refreshed(store: GraphStoreRepository, row: StoreItem, now: datetime, ctx: 
 # --- filter (InMemoryStore's, on the decoded values) -----------------------------------------------
 
 
-def _check_operators(wanted: Any) -> None:
+def _check_operators(wanted: Any) -> bool:
+    """Refuse an operator ``InMemoryStore`` lacks; whether the filter orders (``$gt``, ``$gte``, ``$lt``,
+    ``$lte``): only an ordering comparison can refuse the search on a value it cannot compare."""
+    orders = False
     if isinstance(wanted, dict):
         for key, value in wanted.items():
             if key.startswith("$") and key not in OPERATORS:
                 raise KernelError(ErrorCode.INVALID_ARGS, f"unsupported filter operator '{key}'")
-            _check_operators(value)
+            orders = _check_operators(value) or orders or key in _ORDERS
     elif isinstance(wanted, list):
         for value in wanted:
-            _check_operators(value)
+            orders = _check_operators(value) or orders
+    return orders
 
 
 def _apply_operator(value: Any, operator: str, operand: Any) -> bool:
-    if operator == "$eq":
-        return bool(value == operand)
-    if operator == "$ne":
-        return bool(value != operand)
-    left, right = float(value), float(operand)
-    if operator == "$gt":
-        return left > right
-    if operator == "$gte":
-        return left >= right
-    if operator == "$lt":
-        return left < right
-    return left <= right
+    if operator in ("$eq", "$ne"):
+        return bool((value == operand) == (operator == "$eq"))
+    return bool(_ORDERS[operator](float(value), float(operand)))
 
 
 def _compare(value: Any, wanted: Any) -> bool:
@@ -246,28 +234,61 @@ def _compare(value: Any, wanted: Any) -> bool:
     return bool(value == wanted)
 
 
-def _values(ctx: CallContext, rows: list[StoreItem]) -> dict[str, tuple[Any, dict[str, Any] | None]]:
-    """The decoded values of ``rows``, each with its vectors (``open_envelope``): those stored as the
-    call's transaction sees them (its group's puts included, not yet committed), the rest (a replay's
-    scratch store holds none) through the registry's blob reader; each checked against its key. Without
-    a reader bound the search is refused before anything is read, live and in replay alike."""
+def _blob(ctx: CallContext, reader: BlobReader, key: str) -> bytes:
+    """One value's stored bytes, checked against its key: as the call's transaction sees them (its group's
+    puts included, not yet committed), else (a replay's scratch store holds none) through the registry's
+    blob reader."""
+    data = ctx.tx.graph_store.stored_values([key]).get(key)
+    if data is not None and sha256_hex(data) != key:  # the reader's check, and its detail
+        raise KernelError(ErrorCode.STORAGE_UNAVAILABLE, f"store value: blob {key} does not hash to its key")
+    try:
+        return data if data is not None else reader([key])[key]
+    except LookupError as exc:
+        raise KernelError(ErrorCode.STORAGE_UNAVAILABLE, f"store value: {exc}") from exc
+
+
+def _embeddings(data: bytes) -> Stored | None:
+    """A stored value's embeddings, read without decoding its object (``msgspec.Raw`` skips it)."""
+    if data[:1] != b"[":  # a bare object (before encoding 2): none
+        return None
+    try:
+        stored = msgspec.json.decode(data, type=tuple[int, msgspec.Raw, dict[str, Any] | None])
+    except msgspec.ValidationError:  # not an envelope's shape: as ``open_envelope`` reads it
+        return vectors_of(open_envelope(decode(data))[1])
+    return vectors_of(stored[2]) if stored[0] == ENCODING else None
+
+
+def _matching(
+    ctx: CallContext, rows: list[StoreItem], wanted: dict[str, Any] | None, ranks: bool, enough: int | None
+) -> list[tuple[StoreItem, Stored | None]]:
+    """The rows whose values match the filter (``InMemoryStore``'s ``_compare_values``; all without one),
+    in search order, each with its embeddings when the search ranks; none after the ``enough``-th (None:
+    every row is compared). Each value is read and decoded alone and dropped once compared: a search holds
+    one value at a time, whatever the prefix holds. Without a reader bound the search is refused before
+    anything is read, live and in replay alike."""
     reader = ctx.services.blob_reader
     if reader is None:
         raise KernelError(
             ErrorCode.NO_MEMORY_SERVICE, "no blob reader is bound: a search with a filter cannot read values"
         )
-    keys = sorted({row.value_hash for row in rows})
-    blobs = ctx.tx.graph_store.stored_values(keys)
-    for key, data in sorted(blobs.items()):  # the reader's check, and its detail, for these
-        if sha256_hex(data) != key:
-            raise KernelError(
-                ErrorCode.STORAGE_UNAVAILABLE, f"store value: blob {key} does not hash to its key"
-            )
-    try:
-        blobs.update(reader(key for key in keys if key not in blobs))
-    except LookupError as exc:
-        raise KernelError(ErrorCode.STORAGE_UNAVAILABLE, f"store value: {exc}") from exc
-    return {key: open_envelope(decode(data)) for key, data in blobs.items()}
+    outcomes: dict[str, tuple[bool, Stored | None]] = {}  # by value hash: what a search keeps of a value
+    kept: list[tuple[StoreItem, Stored | None]] = []
+    for row in rows:
+        if enough is not None and len(kept) >= enough:
+            break
+        if row.value_hash not in outcomes:
+            data = _blob(ctx, reader, row.value_hash)
+            if wanted is None:
+                outcomes[row.value_hash] = True, _embeddings(data)
+            else:
+                value, vectors = open_envelope(decode(data))
+                outcomes[row.value_hash] = (
+                    _matches(row, value, wanted),
+                    vectors_of(vectors) if ranks else None,
+                )
+        if outcomes[row.value_hash][0]:
+            kept.append((row, outcomes[row.value_hash][1]))
+    return kept
 
 
 # --- handlers ---------------------------------------------------------------------------------------
@@ -333,25 +354,17 @@ def store_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
     return {"item": _wire(row)}
 
 
-def _filtered(
-    rows: list[StoreItem], values: dict[str, tuple[Any, dict[str, Any] | None]], wanted: dict[str, Any]
-) -> list[StoreItem]:
-    """The rows whose values match the filter (``InMemoryStore``'s ``_compare_values``)."""
-    kept = []
-    for row in rows:
-        value = values[row.value_hash][0]
-        if not isinstance(value, dict):  # a value is an object; one stored otherwise matches nothing
-            value = {}
-        try:
-            matches = all(_compare(value.get(key), each) for key, each in wanted.items())
-        except (TypeError, ValueError) as exc:
-            raise KernelError(
-                ErrorCode.INVALID_ARGS,
-                f"the filter cannot compare the value of item '{row.key}' in namespace {row.namespace}",
-            ) from exc
-        if matches:
-            kept.append(row)
-    return kept
+def _matches(row: StoreItem, value: Any, wanted: dict[str, Any]) -> bool:
+    """Whether the row's value matches the filter (``InMemoryStore``'s ``_compare_values``)."""
+    if not isinstance(value, dict):  # a value is an object; one stored otherwise matches nothing
+        value = {}
+    try:
+        return all(_compare(value.get(key), each) for key, each in wanted.items())
+    except (TypeError, ValueError) as exc:
+        raise KernelError(
+            ErrorCode.INVALID_ARGS,
+            f"the filter cannot compare the value of item '{row.key}' in namespace {row.namespace}",
+        ) from exc
 
 
 def store_search(ctx: CallContext, args: SearchArgs) -> dict[str, Any]:
@@ -362,8 +375,7 @@ def store_search(ctx: CallContext, args: SearchArgs) -> dict[str, Any]:
     access = _access(ctx)
     if args.namespace_prefix:
         access.require(Capability.READ, _prefix(args.namespace_prefix))
-    if args.filter:
-        _check_operators(args.filter)
+    orders = _check_operators(args.filter)
     query = None if args.query_vector is None else query_vector(args.query_vector)
     store = ctx.tx.graph_store
     order = store.namespaces()
@@ -377,16 +389,18 @@ def store_search(ctx: CallContext, args: SearchArgs) -> dict[str, Any]:
         if access.allows(Capability.READ, row.prefix, owners.get(row.prefix)):
             rows.append(row)
     rows.sort(key=lambda row: (order.get(row.namespace, 0), row.order_seq, row.namespace, row.key))
-    values = _values(ctx, rows) if args.filter or query is not None else {}
-    if args.filter:
-        rows = _filtered(rows, values, args.filter)
+    found: list[tuple[StoreItem, Stored | None]] = [(row, None) for row in rows]
+    if args.filter or query is not None:  # an unranked search that cannot be refused stops at its page
+        enough = None if query is not None or orders else args.offset + args.limit
+        found = _matching(ctx, rows, args.filter or None, query is not None, enough)
     if query is None:
         chosen: list[tuple[StoreItem, float | None]] = [
-            (row, None) for row in rows[args.offset : args.offset + args.limit]
+            (row, None) for row, _ in found[args.offset : args.offset + args.limit]
         ]
     else:
-        vectors = [vectors_of(values[row.value_hash][1]) for row in rows]
-        chosen = ranked(rows, vectors, query, args.offset, args.limit)
+        chosen = ranked(
+            [row for row, _ in found], [vectors for _, vectors in found], query, args.offset, args.limit
+        )
     if args.refresh_ttl:
         chosen = [(_refreshed(store, row, ctx.now, ctx), score) for row, score in chosen]
     if query is None:

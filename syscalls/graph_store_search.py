@@ -54,10 +54,7 @@ def _floats(data: str, what: str, *, check: bool = True) -> array[float]:
         raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: not base64") from exc
     if len(raw) % 4:
         raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: not a whole number of float32s")
-    floats = array("f")
-    floats.frombytes(raw)
-    if sys.byteorder == "big":
-        floats.byteswap()
+    floats = _unpacked(raw)
     if check and not all(map(math.isfinite, floats)):
         raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: a component is not finite")
     return floats
