@@ -26,7 +26,6 @@ from bench import (
     bench_cli,
     bench_concurrency,
     bench_merkle,
-    bench_partitioned,
     bench_peer,
     bench_rss,
     bench_snapshot,
@@ -59,7 +58,6 @@ BENCHMARKS: list[tuple[str, Runner]] = [
     (bench_merkle.NAME, bench_merkle.run),
     (bench_peer.NAME, bench_peer.run),
     (bench_timetravel.NAME, bench_timetravel.run),
-    (bench_partitioned.NAME, bench_partitioned.run),
     (bench_concurrency.NAME, bench_concurrency.run),
     (bench_store_search.NAME, bench_store_search.run),
 ]

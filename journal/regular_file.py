@@ -1,7 +1,6 @@
 """Reading a small file that nothing can stall: a regular file only (a FIFO would block the open until a
 writer comes, a device may never end), opened non-blocking and checked through its descriptor, read to a
-bound. Used for the partition manifest (``journal.partition_manifest``) and by the command line's file
-arguments (``tools/private_file.py``)."""
+bound. Used by the command line's file arguments (``tools/private_file.py``)."""
 
 from __future__ import annotations
 

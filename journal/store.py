@@ -53,7 +53,7 @@ _HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
 _ENTRY_HASH_AT = "SELECT entry_hash FROM journal WHERE seq = :seq"
 APPEND_LOCK = 0x6172_7669_736A_6E6C
 """The PostgreSQL advisory lock (key ``"arvisjnl"``) a writer of a database's journal holds from its head
-read to its commit: a transaction-scoped lock, local to the database (each partition's is its own), that
+read to its commit: a transaction-scoped lock, local to the database (one per database), that
 only appending writers wait on; a table lock on ``journal`` would also stop other statements on the
 table."""
 APPEND_LOCK_SQL = f"SELECT pg_advisory_xact_lock({APPEND_LOCK})"

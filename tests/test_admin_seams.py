@@ -1,6 +1,6 @@
-"""The journal's administrators at the seams (issue 36, finding 4): a ``Kernel`` built directly, a journal
-copied with ``arvis journal copy`` and a partitioned journal admit a built-in administrator only with the
-journal's admin key, as ``open_kernel`` does (``journal.admin_binding``, ``kernel.identity``)."""
+"""The journal's administrators at the seams (issue 36, finding 4): a ``Kernel`` built directly and a
+journal copied with ``arvis journal copy`` admit a built-in administrator only with the journal's admin
+key, as ``open_kernel`` does (``journal.admin_binding``, ``kernel.identity``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 
 from journal.admin_binding import current_verifier
 from journal.engine import open_engine
-from journal.partition_manifest import read_manifest
 from journal.store import SqlJournalStore
 from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel
@@ -25,8 +24,6 @@ from kernel.identity import (
     admin_credential,
     admin_verifier,
 )
-from kernel.partitioned_boot import create_partitioned, open_partitioned
-from kernel.protocols import StorageError
 from syscalls.table import SYSCALL_TABLE
 
 try:
@@ -168,66 +165,6 @@ def test_a_copy_keeps_a_journaled_binding(here: Path, capsys: pytest.CaptureFixt
     _copy(capsys, "old.db", "copy.db")
     assert _verifier("copy.db") == _verifier("old.db") == admin_verifier(key)
     _check_copy_admits("copy.db", key)
-
-
-# --- partitioned journals -------------------------------------------------------------------------------
-
-
-def test_every_partition_of_a_set_admits_the_key_it_was_created_with(tmp_path: Path) -> None:
-    key = secrets.token_bytes(32)
-    manifest = create_partitioned(tmp_path / "set", partitions=2, admin_key=key)
-    databases = [manifest.database(index) for index in range(manifest.count)]
-    for target in (*databases, manifest.global_database()):
-        assert _verifier(target) == admin_verifier(key)
-    router = open_partitioned(tmp_path / "set", services=default_services(), heads_every=0)
-    try:
-        for user in ("u1", "u2", "u3", "u4"):  # routed to both partitions
-            grants = {"principal": f"user:{user}"}
-            assert router.call("access.list", grants, principal=OPERATOR, credential=admin_credential(key)).ok
-            foreign = admin_credential(secrets.token_bytes(32))
-            assert _refused(router.call("access.list", grants, principal=OPERATOR, credential=foreign))
-    finally:
-        router.close()
-
-
-def test_a_set_without_a_key_has_no_administrator(tmp_path: Path) -> None:
-    create_partitioned(tmp_path / "set", partitions=2)
-    router = open_partitioned(tmp_path / "set", services=default_services(), heads_every=0)
-    try:
-        assert _refused(router.call("access.list", {"principal": "user:u1"}, principal=OPERATOR))
-    finally:
-        router.close()
-
-
-def test_a_set_whose_partitions_have_different_keys_does_not_open(
-    here: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    create_partitioned(here / "set", partitions=2)
-    manifest = read_manifest(here / "set")
-    _key_file(Path(manifest.database(0) + ".admin-key"))
-    code, _, err = h.cli(capsys, "db", "bind-admin-key", "--db", manifest.database(0))
-    assert code == 0, err
-    with pytest.raises(StorageError, match="different admin keys"):
-        open_partitioned(here / "set", services=default_services(), heads_every=0)
-
-
-def test_a_partition_key_has_its_length(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="32 bytes"):
-        create_partitioned(tmp_path / "set", partitions=2, admin_key=b"short")
-    assert not (tmp_path / "set").exists()
-
-
-def test_partitions_create_binds_its_admin_key_file(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = h.cli(capsys, "partitions", "create", "set", "-P", "2", "--admin-key", "set.key")
-    assert code == 0, err
-    key = bytes.fromhex((here / "set.key").read_text(encoding="ascii").strip())
-    assert (here / "set.key").stat().st_mode & 0o077 == 0
-    manifest = read_manifest(here / "set")
-    for target in (
-        *(manifest.database(index) for index in range(manifest.count)),
-        manifest.global_database(),
-    ):
-        assert _verifier(target) == admin_verifier(key)
 
 
 def test_a_policy_with_another_verifier_does_not_replace_the_journals(tmp_path: Path) -> None:

@@ -26,10 +26,6 @@ NO_DATABASE = {
     "journal keygen": "writes a signing key file: no database",
     "scenario bench": "writes its journals under --out DIR",
     "scenario demo": "writes its journals under --out DIR",
-    "partitions verify": "a partitioned set is named by LOCATION (its manifest names the databases)",
-    "partitions heads": "a partitioned set is named by LOCATION",
-    "partitions checkpoint": "a partitioned set is named by LOCATION",
-    "partitions route": "a partitioned set is named by LOCATION",
 }
 """The commands without ``--db``, each with the reason; every other command takes ``--db``."""
 
@@ -239,33 +235,3 @@ def test_a_result_that_is_not_empty_says_nothing_more(capsys: pytest.CaptureFixt
     for argv in (["ls", "--principal", h.AGENT], ["snapshot", "--user", h.USER]):
         code, _, err = h.cli(capsys, "journal", *argv, "--db", db)
         assert code == 0 and err == ""
-
-
-def test_the_readme_partitions_commands_run_as_written(tmp_path: Path) -> None:
-    """Every line of the README's partitions block, run in order in a scratch directory."""
-    import re
-    import shlex
-    import subprocess
-    import sys
-
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    block = text[text.index("## Partitioned journals") :]
-    (commands,) = re.findall(r"```sh\n(.*?)```", block.split("\n## ")[0], re.S)
-    root = str(Path(__file__).resolve().parent.parent)
-    for line in commands.splitlines():
-        argv = shlex.split(line, comments=True)
-        assert argv[0] == ".venv/bin/arvis", line
-        done = subprocess.run(
-            [sys.executable, "-m", "tools.cli", *argv[1:]], cwd=tmp_path, capture_output=True, text=True,
-            env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}, check=False, timeout=120,
-        )  # fmt: skip
-        assert done.returncode == 0 and done.stdout, (line, done.stderr)
-    env = {"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}
-    for command in ("verify", "heads"):  # a partition's head is a position too
-        argv = [sys.executable, "-m", "tools.cli", "partitions", command, "tenant-set", "-o", "json"]
-        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, env=env, check=True)
-        answer = json.loads(done.stdout)
-        parts = answer["journals"] if command == "verify" else answer["partitions"]
-        for part in parts:
-            head = {"seq": part["head_seq"], "hash": part["head_hash"]}
-            assert part["position"] == (head if part["head_seq"] else None)  # seq 0: none

@@ -76,8 +76,6 @@ LONG_PATH_COMMANDS: list[tuple[object, ...]] = [
     ("call", "memory.snapshot", "--principal", h.PRINCIPAL, "--db", f"{LONG}/j.db", "--args", SNAPSHOT),
     ("mcp", "--principal", h.PRINCIPAL, "--db", LONG),
     ("demo", "--db", LONG),
-    ("partitions", "create", LONG, "-P", "2"),
-    ("partitions", "verify", f"{LONG}.json"),
 ]
 
 
@@ -125,11 +123,6 @@ def test_args_from_a_regular_file_still_work(journal: Path, tmp_path: Path) -> N
     assert completed.returncode == 0, completed.stderr
 
 
-def test_a_fifo_named_as_the_partition_manifest_is_refused(fifo: Path, tmp_path: Path) -> None:
-    for command in ("verify", "heads"):
-        _clear_usage_error(_arvis("partitions", command, fifo, cwd=tmp_path), "not a regular file")
-
-
 # --- a schema stamp that is no arvis revision ---------------------------------------------------------
 
 GARBAGE_STAMPS = ["'garbage'", "''", "'0000'", "12", "'0005 '", "X'ff'", "printf('%.*c', 5000, 'x')"]
@@ -174,22 +167,6 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.lstat().st_mode)
 
 
-def test_partitions_create_is_private_under_umask_000(tmp_path: Path) -> None:
-    completed = _arvis("partitions", "create", "outer/set", "-P", "2", cwd=tmp_path, umask=0)
-    assert completed.returncode == 0, completed.stderr
-    for directory in (tmp_path / "outer", tmp_path / "outer" / "set"):
-        assert _mode(directory) == 0o700, directory
-    made = sorted((tmp_path / "outer" / "set").iterdir())
-    assert [entry.name for entry in made if entry.suffix in (".db", ".json")] == [
-        "global.db",
-        "p0.db",
-        "p1.db",
-        "partitions.json",
-    ]
-    for entry in made:
-        assert _mode(entry) == 0o600, entry
-
-
 def test_a_new_journal_and_its_key_are_private_under_umask_000(tmp_path: Path) -> None:
     argv = (
         "call",
@@ -208,12 +185,3 @@ def test_a_new_journal_and_its_key_are_private_under_umask_000(tmp_path: Path) -
     assert made
     for entry in made:
         assert _mode(entry) == 0o600, entry
-
-
-def test_an_existing_directory_keeps_its_mode(tmp_path: Path) -> None:
-    given = tmp_path / "set"
-    given.mkdir()
-    os.chmod(given, 0o750)
-    completed = _arvis("partitions", "create", given, "-P", "1", cwd=tmp_path, umask=0)
-    assert completed.returncode == 0, completed.stderr
-    assert _mode(given) == 0o750

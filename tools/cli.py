@@ -22,7 +22,6 @@ from tools import (
     cmd_demo,
     cmd_journal,
     cmd_mcp,
-    cmd_partitions,
     cmd_syscalls,
 )
 from tools.common import EXIT_USAGE, CommandError, settle_db
@@ -133,7 +132,6 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_demo,
         scenario_args,  # tools.cmd_scenario's arguments
         cmd_mcp,
-        cmd_partitions,
     ):  # copy joins journal
         module.register(subparsers)
     for command in _leaf_parsers(subparsers):
