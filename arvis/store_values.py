@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import base64
 import math
-from collections.abc import Mapping
-from datetime import date, datetime, time, timedelta
+from collections.abc import Callable, Mapping
+from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, canonical_bytes_of_own
@@ -113,7 +113,29 @@ def encode_value(value: Any, depth: int = 0) -> Any:
     return _encode_scalar(value)
 
 
+_T = TypeVar("_T", datetime, time)
 _FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+def _timed(parse: Callable[[str], _T]) -> Callable[[str], _T]:
+    """``parse`` (``fromisoformat``) for a text that ``isoformat`` wrote, keeping a UTC offset of seconds
+    or microseconds (``+00:00:00.000001``), which Python 3.11's ``fromisoformat`` reads as UTC."""
+
+    def parsed(text: str) -> _T:
+        time_part = text.rpartition("T")[2]
+        cut = max(time_part.rfind("+"), time_part.rfind("-"))
+        offset = time_part[cut + 1 :] if cut >= 0 else ""
+        if len(offset) <= len("HH:MM"):
+            return parse(text)
+        hours, minutes, seconds = offset.split(":")
+        whole, _, fraction = seconds.partition(".")
+        span = timedelta(
+            hours=int(hours), minutes=int(minutes), seconds=int(whole), microseconds=int(fraction or "0")
+        )
+        naive = parse(text[: len(text) - len(offset) - 1])
+        return naive.replace(tzinfo=timezone(-span if time_part[cut] == "-" else span))
+
+    return parsed
 
 
 def _decode_tagged(tag: Any, form: Any) -> Any:
@@ -128,9 +150,9 @@ def _decode_tagged(tag: Any, form: Any) -> Any:
         "int": int,
         "float": _FLOATS.__getitem__,
         "bytes": base64.b64decode,
-        "datetime": datetime.fromisoformat,
+        "datetime": _timed(datetime.fromisoformat),
         "date": date.fromisoformat,
-        "time": time.fromisoformat,
+        "time": _timed(time.fromisoformat),
         "timedelta": lambda parts: timedelta(*parts),
         "uuid": UUID,
         "decimal": Decimal,

@@ -16,7 +16,7 @@ so lower is better for the kernel:
    ``SqliteSaver.list``;
 6. state at a middle point (target <= 10): ``ArvisCheckpointSaver.get_tuple`` against
    ``SqliteSaver.get_tuple`` of the same graph's middle checkpoint (what LangGraph's ``get_state`` reads);
-   a user's memory at a middle point, ``journal.timetravel.snapshot_at`` on a journal with state
+   a user's memory at a middle point, ``tools.audit.timetravel.snapshot_at`` on a journal with state
    checkpoints against ``SqliteSaver.get_tuple`` of a graph holding the same entries in its state; and,
    unlike for like, ``snapshot_at`` (and ``state_at``) at seq N/2 of a journal of N writes without
    checkpoints against ``SqliteSaver.get_tuple`` of the counting thread's middle checkpoint;
@@ -51,11 +51,11 @@ from integrations.langgraph import ArvisCheckpointSaver
 from journal.engine import Durability
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from journal.timetravel import replay_from_checkpoint, snapshot_at, state_at
 from kernel.abi import SyscallResult
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.timetravel import replay_from_checkpoint, snapshot_at, state_at
 
 __all__ = [
     "DB_SIZE_NAME",
@@ -958,7 +958,7 @@ def _thread(directory: Path, size: Sizes) -> list[BenchResult]:
             SNAPSHOT_AT_NAME,
             f"state at a middle point: snapshot_at seq {middle:,} of {size.journal_writes:,}, "
             "against SqliteSaver.get_tuple of the middle checkpoint",
-            "journal.timetravel.snapshot_at",
+            "tools.audit.timetravel.snapshot_at",
             snap_k,
             get_p,
             notes=[*travel_notes, thread_note],
@@ -973,7 +973,7 @@ def _thread(directory: Path, size: Sizes) -> list[BenchResult]:
             STATE_AT_NAME,
             f"state at a middle point: state_at seq {middle:,} of {size.journal_writes:,}, "
             "against SqliteSaver.get_tuple of the middle checkpoint",
-            "journal.timetravel.state_at",
+            "tools.audit.timetravel.state_at",
             state_k,
             get_p,
             notes=[
@@ -1088,7 +1088,7 @@ def _memory_at(directory: Path, size: Sizes) -> BenchResult:
         f"a user's memory at a middle point, {moment:,} entries on each side: snapshot_at seq "
         f"{moment:,} (state checkpoints every {interval:,}), against SqliteSaver.get_tuple of a graph "
         "holding them",
-        f"journal.timetravel.snapshot_at, state_checkpoint_interval={interval:,}",
+        f"tools.audit.timetravel.snapshot_at, state_checkpoint_interval={interval:,}",
         kernel_series,
         peer_series,
         notes=[

@@ -14,7 +14,7 @@ from bench import verify_rss
 from bench.common import BenchResult, Series, cli_main
 from bench.verify_rss import ROOT, build, measure
 from journal.migrate import head_revision
-from journal.replay import IN_MEMORY_LIMIT
+from tools.audit.replay import IN_MEMORY_LIMIT
 
 __all__ = ["JOURNALS", "run"]
 

@@ -40,11 +40,11 @@ from journal.migrate import HEAD_REVISION
 from journal.reader import JournalReader
 from journal.state_checkpoints import CheckpointWriter
 from journal.store import SqlJournalStore
-from journal.timetravel import snapshot_at
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.timetravel import snapshot_at
 
 __all__ = ["APPEND_NAME", "NAME", "run"]
 
@@ -200,7 +200,7 @@ sys.exit(os.waitstatus_to_exitcode(status))
 _TRAVEL = """
 import sys, time
 from journal.reader import JournalReader
-from journal.timetravel import snapshot_at, state_at
+from tools.audit.timetravel import snapshot_at, state_at
 from syscalls.table import SYSCALL_TABLE
 path, user, seq, what = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 reader = JournalReader.open(path)

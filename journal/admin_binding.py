@@ -107,7 +107,7 @@ _HEAD, _TAIL = record_args(binding_args("@")).split(b"@")  # the bytes around V 
 
 
 class BindingCheck:
-    """Verification's side (``journal.replay``): ``add`` is given every entry the chain accepts, in seq
+    """Verification's side (``tools.audit.replay``): ``add`` is given every entry the chain accepts, in seq
     order, and keeps the bindings they journal; ``result`` then holds ``admin_bindings`` to them. The
     rows are derived data, so each must be exactly the binding journaled at its seq, and each binding
     must have its row: a deleted row is a rotation undone, an inserted or edited one another key."""

@@ -14,9 +14,9 @@ rows fall in, reusing the previous checkpoint's manifest for the rest, then stor
 (``state_checkpoints``) and forgets the changed rows. With no previous checkpoint (a journal written
 before revision 0011, a copy, the interval was 0) it builds every partition.
 
-Verification (``journal.checkpoint_audit``) rebuilds the same manifests from the replayed state at each
+Verification (``tools.audit.checkpoint_audit``) rebuilds the same manifests from the replayed state at each
 stored checkpoint's seq and compares hashes, and checks that every blob a checkpoint references is stored.
-Time travel (``journal.timetravel``) loads a checkpoint (``load_state``) and replays from there.
+Time travel (``tools.audit.timetravel``) loads a checkpoint (``load_state``) and replays from there.
 """
 
 from __future__ import annotations

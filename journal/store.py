@@ -263,7 +263,7 @@ class SqlJournalStore:
 
     def resume_after(self, seq: int, entry_hash: str) -> None:
         """A private scratch store (``keep_entries=False``) given the state right after entry ``seq``
-        (a state checkpoint, ``journal.timetravel``): its next call takes ``seq + 1``, chained from
+        (a state checkpoint, ``tools.audit.timetravel``): its next call takes ``seq + 1``, chained from
         ``entry_hash``."""
         if self._keep_entries:
             raise StorageError("only a scratch store resumes from a state checkpoint")

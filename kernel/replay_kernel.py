@@ -40,7 +40,7 @@ class JournalReplayKernel:
         access_rules: AccessRules = AccessRules.TYPED,
     ) -> None:
         """``pieces``: for a journal that journals reads by reference (format 3), a reader of its pieces
-        (``journal.pieces.replay_kernel`` binds the journal's own), so that a read is served whole, as it
+        (``tools.audit.pieces.replay_kernel`` binds the journal's own), so that a read is served whole, as it
         was returned. Without it, a result held by reference is served as the error
         ``replay_result_unavailable`` (the cursor moves on), never as its reference."""
         self._entries: Iterator[JournalEntry] = iter(entries)

@@ -1,5 +1,5 @@
 """The chain walk alone over a list of entries (no reader, no replay), for tests that check a journal's
-chain as they build it: ``journal.verify.ChainVerifier``, summed up."""
+chain as they build it: ``tools.audit.verify.ChainVerifier``, summed up."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from journal.store import JournalHeader
-from journal.verify import ChainBreak, ChainVerifier
 from kernel.abi import JournalEntry
+from tools.audit.verify import ChainBreak, ChainVerifier
 
 
 @dataclass(frozen=True)

@@ -241,7 +241,7 @@ def inject(engine: Engine, plan: FaultPlan) -> Engine:
 
 def acknowledged_bytes(result: SyscallResult) -> bytes:
     """The result bytes the journal must hold for an acknowledged result, from the result alone (for a
-    read journaled by reference, what its stored form expands to: ``journal.pieces.expanded_result``)."""
+    read journaled by reference, what its stored form expands to: ``tools.audit.pieces.expanded_result``)."""
     return canonical_bytes_of_own(result.journal_payload())
 
 
@@ -462,9 +462,9 @@ def check_after_crash(target: str, acknowledged: dict[int, tuple[str, str]]) -> 
     """The journal after a kill: which acknowledged calls are missing or different, whether the chain
     verifies and the stored state equals the replay (``verify_journal``), whether seq is dense. Runs
     in a process of its own while the crash test goes on with another file."""
-    from journal.pieces import expanded_result
     from journal.reader import JournalReader
-    from journal.replay import verify_journal
+    from tools.audit.pieces import expanded_result
+    from tools.audit.replay import verify_journal
 
     if not os.path.exists(target):  # killed before the file was created (a reader never creates it)
         return AfterCrash(False, sorted(acknowledged), True, "", True, {})

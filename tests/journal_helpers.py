@@ -25,7 +25,6 @@ from arvis.memory.memory_rows import insert_entry
 from journal.chain import compute_entry_hash
 from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.replay import Checkpoint, ReplayReport, verify_journal
 from journal.store import SqlJournalStore
 from kernel.abi import CallContext, SyscallResult
 from kernel.boot import default_services, open_kernel
@@ -34,6 +33,7 @@ from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import Checkpoint, ReplayReport, verify_journal
 
 try:
     from tests.strategies import VOUCHED

@@ -30,7 +30,6 @@ from journal.chain import EMPTY_EFFECTS_HASH
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
@@ -42,6 +41,7 @@ from kernel.errors import ERROR_MESSAGES, ErrorCode
 from kernel.identity import VouchedPrincipals
 from kernel.pipeline import PipelineError, pipeline
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 OPERATOR = "operator:test"
 AGENT = "agent:planner"

@@ -21,7 +21,6 @@ from journal.chain import EMPTY_EFFECTS_HASH
 from journal.content_digest import closed_contexts, content_digest
 from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.access import AccessRules
@@ -31,6 +30,7 @@ from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 OPERATOR = "operator:alice"
 OPS = "agent:ops"

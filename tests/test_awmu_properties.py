@@ -21,10 +21,10 @@ from strategies import VOUCHED
 from arvis.awmu.text import NEGATIONS as NEGATION_WORDS
 from arvis.awmu.text import is_negated, words
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 CTX = "ctx"
 AGENT = "agent:dm"

@@ -16,7 +16,6 @@ import pytest
 
 from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.store import SqlJournalStore
 from kernel.access import AccessRules
 from kernel.boot import default_services
@@ -24,6 +23,7 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 OPERATOR = "operator:alice"
 OPS = "agent:ops"

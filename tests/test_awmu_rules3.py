@@ -17,13 +17,13 @@ import pytest
 from strategies import VOUCHED
 
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 AGENT = "agent:assistant"
 OPERATOR = "operator:alice"

@@ -22,11 +22,11 @@ import pytest
 from strategies import VOUCHED
 
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 AGENT = "agent:dm"
 OPERATOR = "operator:alice"

@@ -18,12 +18,12 @@ from typing import Any
 
 from journal.pipeline_repository import ActiveRuns
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.pipeline_runs import PipelineRun
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 IN_FLIGHT = "in-flight mutation"
 

@@ -16,10 +16,10 @@ import pytest
 from grouped_calls import SAFETY_S, calls_together
 
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 ADMIN = "admin:ops"
 

@@ -364,7 +364,7 @@ def test_state_shows_governance_as_snapshot_does(db: Path, capsys: pytest.Captur
 def test_state_keeps_governance_that_is_not_json_as_stored(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from journal.timetravel import StateAt
+    from tools.audit.timetravel import StateAt
 
     rows = {"memory_entries": [{"governance": "not json"}, {"governance": "[1]"}]}
     shown = StateAt(1, None, "d", rows).to_json()["tables"]["memory_entries"]

@@ -25,7 +25,6 @@ from journal.chain import EMPTY_EFFECTS_HASH
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
@@ -45,6 +44,7 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 OPERATOR = "operator:o"
 ADMIN = "admin:root"

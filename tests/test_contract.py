@@ -55,7 +55,6 @@ from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.engine import Durability, open_engine
 from journal.migrate import current_revision, head_revision, upgrade_to_head
 from journal.reader import JournalFilter
-from journal.replay import verify_journal
 from journal.schema import FORMAT_VERSION, memory_entries
 from journal.state import iter_state_rows, state_digest
 from journal.store import SqlJournalStore
@@ -65,6 +64,7 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.protocols import StorageError
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 try:
     from tests import journal_helpers as h

@@ -49,7 +49,7 @@ PRELOAD = [
     "journal.engine",
     "journal.store",
     "journal.migrate",
-    "journal.replay",
+    "tools.audit.replay",
     "syscalls.table",
     "sqlalchemy.dialects.sqlite",
 ]

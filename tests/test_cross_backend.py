@@ -23,11 +23,11 @@ from sqlalchemy.exc import DBAPIError
 from strategies import VOUCHED
 
 from journal.copy import copy_journal
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.protocols import StorageError
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 try:
     from tests import journal_helpers as h

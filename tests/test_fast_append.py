@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 
 def _write(key: str, user: str = "u1") -> tuple[str, dict[str, Any], str]:
@@ -55,7 +55,6 @@ def test_two_stores_on_one_file_take_turns_and_the_chain_holds(tmp_path: Path) -
                 {
                     "context_id": "agent:planner/c1",
                     "text": f"fact {len(seqs)}",
-                    "source": "user",
                     "confidence": 0.9,
                 },
                 principal="agent:planner",

@@ -33,7 +33,6 @@ from sqlalchemy.pool import NullPool
 
 from journal.engine import open_engine, to_url
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
@@ -41,6 +40,7 @@ from kernel.boot import default_services
 from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 AGENT = "agent:planner"
 USER = "user:u1"

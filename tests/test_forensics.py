@@ -320,9 +320,9 @@ def test_a_second_rollback_has_nothing_left_to_change(tmp_path: Path, capsys: An
 RESTORED: list[h.Call] = [
     (
         "memory.awmu.create",
-        {"context_id": "c1", "config": {"budget": 3, "operators": ["operator:*", "agent:evil"]}},
+        {"context_id": "c1", "rules": 3, "config": {"budget": 3, "operators": ["operator:*", "agent:evil"]}},
         ADMIN,
-    ),  # 1: rules 2, where a restatement from another source corroborates
+    ),  # 1: rules 3, where a restatement the operator names from another source corroborates
     ("memory.awmu.seed", {"context_id": "c1", "text": "The castle stands on the hill"}, ADMIN),  # 2
     ("memory.awmu.canonize", {"context_id": "c1", "unit_id": "u2-0"}, ADMIN),  # 3
     ("memory.awmu.review", {"request_id": "c3", "decision": "approve"}, ADMIN),  # 4: u2-0 is CANON

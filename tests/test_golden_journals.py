@@ -28,12 +28,12 @@ import pytest
 from arvis.canonical import decode
 from journal import blob_store
 from journal.reader import JournalReader
-from journal.replay import Checkpoint, ReplayReport, verify_journal
 from kernel.abi import JournalEntry
 from kernel.formats import piece_paths
 from kernel.replay_kernel import JournalReplayKernel
 from kernel.result_pieces import expand, references
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import Checkpoint, ReplayReport, verify_journal
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 ARVIS_BIN = Path(sys.executable).with_name("arvis")
@@ -219,7 +219,7 @@ def test_a_rules_2_journal_verifies_without_the_semantic_packages(tmp_path: Path
         "for name in ('onnxruntime', 'tokenizers', 'numpy'):\n"
         "    sys.modules[name] = None\n"
         "from journal.reader import JournalReader\n"
-        "from journal.replay import verify_journal\n"
+        "from tools.audit.replay import verify_journal\n"
         "from kernel.services import shared_encoder\n"
         "from syscalls.table import SYSCALL_TABLE\n"
         "assert shared_encoder() is None\n"

@@ -29,8 +29,8 @@ from sqlalchemy.engine import make_url
 from test_golden_journals import ARVIS_BIN, GOLDEN_DIR, GOLDENS, Golden
 
 from journal.reader import JournalReader
-from journal.replay import Checkpoint, ReplayReport, verify_journal
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import Checkpoint, ReplayReport, verify_journal
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ from graph_values import carried, stored
 
 from arvis.canonical import canonical_bytes, sha256_hex
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 A, B = "agent:a", "agent:b"
 SECRET = b"the secret value"

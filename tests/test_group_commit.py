@@ -17,10 +17,10 @@ from grouped_calls import calls_together
 
 from journal.engine import Durability
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 ADMIN = "admin:ops"
 

@@ -25,7 +25,6 @@ import pytest
 from strategies import VOUCHED
 
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
@@ -33,6 +32,7 @@ from kernel.judge import HttpJudge, parse_answer
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 try:
     from tests import journal_helpers as h

@@ -37,7 +37,6 @@ from journal.blob_store import get_many, hash_of
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
-from journal.replay import ReplayReport, verify_journal
 from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
 from kernel.boot import JournalNotFound, default_services, open_kernel
@@ -45,6 +44,7 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.graph import WRITES_IDX_MAP
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import ReplayReport, verify_journal
 
 AGENT = "agent:planner"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -24,10 +24,10 @@ from integrations.langgraph import LOCKED_READ, ArvisStore, CheckpointAccessDeni
 from journal import blob_store
 from journal.blob_store import hash_of
 from journal.reader import JournalReader
-from journal.replay import ReplayReport, verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import ReplayReport, verify_journal
 
 AGENT = "agent:planner"
 STRANGER = "agent:stranger"
@@ -209,7 +209,7 @@ def test_time_travel_and_rollback_replay_a_filtered_search_with_the_journals_blo
     replays as recorded at any seq, and a rollback of someone else does not count it as a dependent."""
     import journal_helpers as h
 
-    from journal.timetravel import state_at
+    from tools.audit.timetravel import state_at
 
     store.put(("alice",), "k", {"color": "red"})
     assert [item.key for item in store.search(("alice",), filter={"color": "red"})] == ["k"]

@@ -34,11 +34,11 @@ from arvis.canonical import canonical_bytes, decode
 from integrations.langgraph import ArvisStore
 from journal.blob_store import hash_of
 from journal.reader import JournalReader
-from journal.replay import ReplayReport, verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from syscalls.graph_store_search import scores
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import ReplayReport, verify_journal
 
 AGENT = "agent:planner"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

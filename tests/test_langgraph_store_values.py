@@ -13,7 +13,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("langgraph.store.memory")
@@ -24,10 +24,10 @@ from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode
 from arvis.store_values import envelope, open_envelope
 from integrations.langgraph import ArvisStore, CheckpointArgumentsInvalid
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 AGENT = "agent:planner"
 
@@ -103,6 +103,12 @@ def test_values_round_trip_as_in_memory_store_keeps_them(tmp_path: Path) -> None
 
     @settings(max_examples=120, deadline=None)
     @given(value=ITEMS)
+    @example(
+        value={datetime(2000, 1, 1, tzinfo=timezone(timedelta(microseconds=1))): None}
+    )  # a random run found
+    @example(
+        value={"t": time(1, 2, tzinfo=timezone(-timedelta(hours=5, seconds=3)))}
+    )  # it: sub-minute offsets
     def check(value: dict[Any, Any]) -> None:
         key = f"k{next(count)}"
         store.put(("values",), key, value)

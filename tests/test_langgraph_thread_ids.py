@@ -28,13 +28,13 @@ from arvis.canonical import sha256_hex
 from integrations.langgraph import ArvisCheckpointSaver, CheckpointAccessDenied, CheckpointArgumentsInvalid
 from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.store import SqlJournalStore
 from kernel.boot import default_services, open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.graph_args import thread_scope_name
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 AGENT = "agent:planner"
 STRANGER = "agent:stranger"

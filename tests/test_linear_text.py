@@ -199,7 +199,6 @@ def test_a_proposal_with_a_pathological_utterance_costs_what_a_plain_one_does() 
                     {
                         "context_id": context,
                         "text": text,
-                        "source": "user",
                         "confidence": 0.9,
                         "utterance": said,
                     },
@@ -262,7 +261,8 @@ RUNS = {
     "sentences": "Yes. ",
     "modified words": "the wedding cake ",
 }
-SMALL, GROWTH, LINEAR = 2_000, 8, 20  # eight times the text may cost at most twenty times (quadratic: 64)
+SMALL, GROWTH, LINEAR = 2_000, 8, 32  # eight times the text may cost at most 32 times (quadratic: 64; a
+# shared 2-core machine under a parallel suite inflated linear readers' ratios to 27x, so 20 was flaky)
 
 
 def _growth(read: Callable[[str], Any], piece: str) -> float:
@@ -271,8 +271,8 @@ def _growth(read: Callable[[str], Any], piece: str) -> float:
     small = piece * (SMALL // len(piece))  # whole pieces: a run cut short may end otherwise (a cue, a word)
     large = small * GROWTH
     ratio = float("inf")
-    for _ in range(2):
-        ratio = min(ratio, _cost(read, large, 2) / max(_cost(read, small, 5), 1e-4))
+    for _ in range(3):
+        ratio = min(ratio, _cost(read, large, 2) / max(_cost(read, small, 7), 1e-4))
         if ratio <= LINEAR:
             break
     return ratio

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 from arvis.canonical import decode
 from arvis.scenario.schema import Scenario, parse_scenario
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.replay_kernel import JournalReplayKernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 from tools.model_loop.cli import main
 from tools.model_loop.client import HttpChatModel, Message, ModelAnswer, parse_completion, request_digest
 from tools.model_loop.loop import ModelLoopError, ModelScenarioRun

@@ -19,8 +19,8 @@ import pytest
 from arvis.canonical import decode
 from arvis.scenario.conditions import Condition
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 from tools.model_loop.cli import load_with_setting
 from tools.model_loop.recording import MODEL_KINDS, RUN_KIND
 from tools.model_loop.runs import replay_model_run

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from strategies import VOUCHED
 
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 OPERATOR = "operator:ward"
 NURSE = "user:mallory"

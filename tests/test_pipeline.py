@@ -11,13 +11,13 @@ import pytest
 from strategies import VOUCHED
 
 from journal.reader import JournalFilter, JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.pipeline import CognitivePipelineContext, PipelineError, pipeline, run_pipeline
 from kernel.replay_kernel import JournalReplayKernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 USER = "alice"
 AGENT = "agent:planner"

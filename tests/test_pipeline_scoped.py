@@ -18,7 +18,6 @@ from strategies import T0, VOUCHED, journal_entries
 from journal.chain import EMPTY_EFFECTS_HASH
 from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
@@ -31,6 +30,7 @@ from kernel.identity import VouchedPrincipals
 from kernel.pipeline import CognitivePipelineContext, PipelineError, pipeline, run_pipeline
 from kernel.replay_kernel import JournalReplayKernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 OPERATOR = "operator:x"
 ADMIN = "admin:root"

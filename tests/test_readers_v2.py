@@ -17,11 +17,11 @@ from arvis.awmu.framing import framing_cues
 from arvis.awmu.utterance import statements
 from arvis.awmu.values import ValueFinding, detect_values, values_of
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 # ------------------------------------------------------------------------------------------- framing
 

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arvis.canonical import decode
-from journal.replay import Checkpoint, DivergenceClass, verify_journal
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import Checkpoint, DivergenceClass, verify_journal
 
 try:
     from tests import journal_helpers as h

@@ -19,18 +19,18 @@ from sqlalchemy.exc import OperationalError
 
 from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
 from journal import blob_store
-from journal import pieces as pieces_module
 from journal.copy import copy_journal
 from journal.engine import open_engine
-from journal.forensics import TraceQuery, trace_journal
 from journal.reader import JournalFilter, JournalReader
-from journal.replay import verify_journal
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from kernel.dispatcher import Kernel
 from kernel.formats import PIECES_FORMAT_3, UnknownFormat, piece_paths, rules_of
 from kernel.protocols import StorageError
 from kernel.result_pieces import PieceMismatch, expand, references, split
 from syscalls.table import SYSCALL_TABLE
+from tools.audit import pieces as pieces_module
+from tools.audit.forensics import TraceQuery, trace_journal
+from tools.audit.replay import verify_journal
 
 try:
     from tests import journal_helpers as h
@@ -93,6 +93,7 @@ def test_every_format_this_release_reads_has_rules() -> None:
     assert [rules_of(version).pieces for version in FORMAT_VERSIONS] == [
         None,
         None,
+        PIECES_FORMAT_3,
         PIECES_FORMAT_3,
         PIECES_FORMAT_3,
         PIECES_FORMAT_3,
@@ -415,8 +416,8 @@ def test_the_default_size_claim_holds_on_disk(tmp_path: Path, kernel_factory: Ca
 def test_the_replay_kernel_serves_a_read_whole_or_says_it_cannot(
     tmp_path: Path, kernel_factory: Callable[..., Kernel]
 ) -> None:
-    from journal.pieces import replay_kernel
     from kernel.replay_kernel import JournalReplayKernel
+    from tools.audit.pieces import replay_kernel
 
     path = tmp_path / "journal.db"
     kernel = kernel_factory(str(path))

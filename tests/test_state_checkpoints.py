@@ -34,7 +34,6 @@ from journal.checkpoint_pages import (
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.schema import STATE_TABLES, grants
 from journal.state_checkpoints import (
     DEFAULT_INTERVAL,
@@ -43,15 +42,16 @@ from journal.state_checkpoints import (
     stored_checkpoints,
 )
 from journal.store import SqlJournalStore
-from journal.timetravel import (
+from kernel.boot import default_services, open_kernel
+from kernel.dispatcher import Kernel
+from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
+from tools.audit.timetravel import (
     replay_from_checkpoint,
     replay_until,
     snapshot_at,
     state_at,
 )
-from kernel.boot import default_services, open_kernel
-from kernel.dispatcher import Kernel
-from syscalls.table import SYSCALL_TABLE
 
 try:
     from tests import journal_helpers as h
@@ -444,7 +444,7 @@ def test_no_checkpoints_replays_from_the_first_entry(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--no-checkpoints`` never reads a stored checkpoint (which only `journal verify` proves)."""
-    import journal.timetravel as timetravel
+    import tools.audit.timetravel as timetravel
 
     path = tmp_path / "j.db"
     _build(str(path), h.STANDARD_CALLS, interval=4)

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from arvis.canonical import decode
-from journal.timetravel import snapshot_at, state_at
 from kernel.protocols import StorageError
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.timetravel import snapshot_at, state_at
 
 try:
     from tests import journal_helpers as h

@@ -28,9 +28,9 @@ from arvis.memory.governance import (
     GovernanceVisibility,
 )
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 # Upstream's ``arvis/memory/__init__.py`` at d4db816: its imports and ``__all__`` (the same twelve names).
 UPSTREAM_MEMORY_EXPORTS = (

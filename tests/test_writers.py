@@ -38,15 +38,15 @@ from fault_injection import (
 )
 
 from journal.engine import open_engine
-from journal.pieces import expanded_result
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
 from kernel.boot import default_services
 from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.pieces import expanded_result
+from tools.audit.replay import verify_journal
 
 WRITERS = 4
 CALLS = 250

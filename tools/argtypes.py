@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where a checkpoint is read: registering the arguments stays cheap
-    from journal.replay import Checkpoint
+    from tools.audit.replay import Checkpoint
 
 __all__ = ["MAX_SEQ", "checkpoint", "positive_seconds", "seq_number"]
 
@@ -36,7 +36,7 @@ def seq_number(text: str) -> int:
 
 def checkpoint(text: str) -> Checkpoint:
     """``SEQ:HASH`` as ``journal checkpoint`` prints it: a seq of at least 1 and 64 hex digits."""
-    from journal.replay import Checkpoint
+    from tools.audit.replay import Checkpoint
 
     seq_text, colon, digest = text.partition(":")
     if not colon or not _HEX64.fullmatch(digest):

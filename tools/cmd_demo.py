@@ -268,10 +268,10 @@ def run(options: argparse.Namespace) -> int:
     from rich.console import Console
 
     from journal.reader import JournalReader
-    from journal.replay import verify_journal
     from kernel.boot import open_kernel
     from kernel.identity import VouchedPrincipals
     from syscalls.table import SYSCALL_TABLE
+    from tools.audit.replay import verify_journal
 
     path = _fresh_file(options.db, options.force)
     vouched = VouchedPrincipals(administrators=True)  # its own script

@@ -350,9 +350,9 @@ def _run_show(reader: JournalReader, options: argparse.Namespace) -> int:
 
 def _expanded_result(reader: JournalReader, entry: JournalEntry) -> Any:
     """The entry's whole result: each piece its journaled result references read back from the blob
-    store and checked against its key (``journal.pieces``)."""
+    store and checked against its key (``tools.audit.pieces``)."""
     from arvis.canonical import decode
-    from journal.pieces import expanded_result
+    from tools.audit.pieces import expanded_result
 
     try:
         return decode(expanded_result(reader.engine, entry))

@@ -264,9 +264,9 @@ class ToolServer:
 
     def _verify(self, arguments: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
         from journal.reader import JournalReader
-        from journal.replay import verify_journal
         from journal.store import SqlJournalStore
         from kernel.protocols import StorageError
+        from tools.audit.replay import verify_journal
 
         unknown = sorted(set(arguments) - {"replay"})
         replay = arguments.get("replay", True)

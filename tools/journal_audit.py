@@ -15,13 +15,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from journal.engine import shown as shown_target
 from journal.reader import JournalReader
-from journal.replay import Checkpoint, Divergence, ReplayReport, verify_journal
-from journal.state_compare import StateComparison, compare_states
 from journal.store import JournalHeader
-from journal.timetravel import NoSuchMoment, snapshot_at, state_at
 from kernel.abi import JournalEntry
 from syscalls.table import SYSCALL_TABLE
 from tools import argtypes
+from tools.audit.replay import Checkpoint, Divergence, ReplayReport, verify_journal
+from tools.audit.state_compare import StateComparison, compare_states
+from tools.audit.timetravel import NoSuchMoment, snapshot_at, state_at
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, resolve_db
 from tools.output import cell, position, print_json, printable, shown
 
@@ -328,7 +328,7 @@ def _entry_difference(
 def compare_journals(first: JournalReader, second: JournalReader) -> JournalDiff:
     """Both journals streamed side by side (memory does not grow with their length), to the end of
     both, so the lengths are exact even after the first difference; then the states both hold, the
-    same way (``journal.state_compare``): equal entries do not make equal memories when a state row
+    same way (``tools.audit.state_compare``): equal entries do not make equal memories when a state row
     was edited behind the journal's back, and the kernel serves the stored state."""
     found: FirstDifference | None = None
     lengths, common = [0, 0], 0

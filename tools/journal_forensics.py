@@ -12,17 +12,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from journal.content_digest import content_digest
-from journal.counterfactual import ROLLBACK_KIND, Counterfactual
-from journal.forensics import TraceQuery, trace_journal
-from journal.pieces import fetch_from
 from journal.reader import JournalFilter, JournalReader
-from journal.replay import IN_MEMORY_LIMIT
-from journal.rollback import PlannedCall, plan_rollback
 from kernel.access import is_operator
 from kernel.boot import open_kernel
 from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE
 from tools.admin_key import Identity, identity_for
+from tools.audit.counterfactual import ROLLBACK_KIND, Counterfactual
+from tools.audit.forensics import TraceQuery, trace_journal
+from tools.audit.pieces import fetch_from
+from tools.audit.replay import IN_MEMORY_LIMIT
+from tools.audit.rollback import PlannedCall, plan_rollback
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, existing_db
 from tools.output import print_json, print_table
 

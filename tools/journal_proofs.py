@@ -19,7 +19,6 @@ from typing import Any
 
 from journal import merkle
 from journal.reader import JournalReader
-from journal.replay import Divergence, DivergenceClass, ReplayReport
 from journal.signed_note import NoteError, SignerKey, VerifierKey, open_note, sign_note
 from journal.tree import BadLeaf, TiledTree, journal_leaves, journal_size
 from journal.tree_checkpoint import (
@@ -34,6 +33,7 @@ from journal.tree_checkpoint import (
     origin_of,
     tree_file_of,
 )
+from tools.audit.replay import Divergence, DivergenceClass, ReplayReport
 from tools.common import EXIT_OK, CommandError
 from tools.output import print_json, print_table, shown
 from tools.private_file import read_private

@@ -32,12 +32,12 @@ import syscalls
 import tools
 from arvis.scenario.conditions import Condition
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.abi import SyscallResult
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 from tools.scenario.load import load_scenario
 from tools.scenario.runner import run_scenario
 

@@ -24,10 +24,10 @@ from contract_calls import SCENARIOS, clock
 from strategies import VOUCHED
 
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from journal.schema import FORMAT_VERSION
 from kernel.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 JOURNAL = "r3-contract.db"
 JOURNAL_ID = "golden:r3-contract"

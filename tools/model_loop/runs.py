@@ -14,13 +14,13 @@ from typing import Any
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
-from journal.pieces import replay_kernel
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.pieces import replay_kernel
+from tools.audit.replay import verify_journal
 from tools.model_loop.client import ChatModel
 from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
 from tools.model_loop.recording import (

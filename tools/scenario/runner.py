@@ -31,12 +31,12 @@ from arvis.scenario.schema import DEFAULT_PLAYER_CONFIDENCE, Scenario, SeedUnit
 from arvis.scenario.script import CHANNEL_SOURCES, Oracle, Script, ScriptTurn, blind_script, oracle_of
 from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, StatementRecord, Transcript
 from journal.reader import JournalReader
-from journal.replay import verify_journal
 from kernel.boot import open_kernel
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
+from tools.audit.replay import verify_journal
 
 __all__ = [
     "AGENT_CAPABILITIES",

@@ -1,5 +1,5 @@
-"""Point reads of one store for rollback planning (``journal.rollback``): the live store, or the
-counterfactual's scratch store (``journal/counterfactual.py``), which share every seq-derived id, so a
+"""Point reads of one store for rollback planning (``tools.audit.rollback``): the live store, or the
+counterfactual's scratch store (``tools/audit/counterfactual.py``), which share every seq-derived id, so a
 unit, a request or an entry is looked up by the same key on both sides.
 """
 
@@ -11,7 +11,6 @@ from sqlalchemy import Connection, func, inspect, or_, select
 
 from journal.content_digest import stored_body
 from journal.engine import fetch_tuples
-from journal.forensics import Tracer
 from journal.schema import (
     awmu_canon_requests,
     awmu_contexts,
@@ -29,6 +28,7 @@ from journal.schema import (
     memory_entries,
     pipeline_runs,
 )
+from tools.audit.forensics import Tracer
 
 __all__ = ["GRAPH_DELETIONS", "StoreSide"]
 

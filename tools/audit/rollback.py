@@ -1,5 +1,5 @@
 """Rollback planning: the compensating calls that bring what one principal touched back to the state a
-replay without its calls reaches (``journal/counterfactual.py``), and what no syscall can bring back.
+replay without its calls reaches (``tools/audit/counterfactual.py``), and what no syscall can bring back.
 
 Only what the principal's calls touched is compared (its keys, its units and the units they displaced or
 changed, its queued proposals and requests and those it decided, its contexts, its grants and runs); the
@@ -16,11 +16,11 @@ from typing import Any
 from sqlalchemy import Connection, inspect, select
 
 from journal.content_digest import entry_content, stored_body, unit_content
-from journal.forensics import Tracer
-from journal.rollback_side import StoreSide
 from journal.schema import FORMAT_VERSION, journal_header
 from kernel.access import AccessRules, Capability, Grant, ScopeKind, granted, scope_of
 from kernel.formats import rules_of
+from tools.audit.forensics import Tracer
+from tools.audit.rollback_side import StoreSide
 
 __all__ = ["PlannedCall", "RollbackPlan", "plan_rollback"]
 

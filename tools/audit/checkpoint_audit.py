@@ -143,7 +143,7 @@ def _first_difference(replayed: Tables, stored: Tables) -> str:
 
 
 class CheckpointCheck:
-    """Verification's side (``journal.replay``): the append hook of the replay's scratch store records
+    """Verification's side (``tools.audit.replay``): the append hook of the replay's scratch store records
     what each replayed call changed; at each stored checkpoint's seq, ``check`` rebuilds the pages those
     changes fall in from the replayed state, and compares the manifest's hash with the stored one."""
 

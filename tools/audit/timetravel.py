@@ -20,14 +20,14 @@ from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal.memory_repository import REBUILD_COUNTS
 from journal.reader import JournalFilter, JournalReader
-from journal.replay import header_of
-from journal.replayer import Replayer
 from journal.state import present_state_tables, state_digest
 from journal.state_checkpoints import CheckpointUnusable, load_state, nearest_checkpoint
-from journal.verify import damaged_header
 from kernel.abi import JournalEntry
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
+from tools.audit.replay import header_of
+from tools.audit.replayer import Replayer
+from tools.audit.verify import damaged_header
 
 __all__ = [
     "NoSuchMoment",

@@ -1,7 +1,7 @@
 """Verification replay: check the chain, re-execute every entry on a fresh store, compare byte for byte.
 
 Per entry the status, the result bytes and the effects hash are compared with the record (``Replayer``,
-``journal.replayer``); at the end the state digest of the audited database is compared with the
+``tools.audit.replayer``); at the end the state digest of the audited database is compared with the
 replay's. Entries are streamed: only the scratch store grows, and it lives in a temporary file once the
 journal is large.
 """
@@ -14,18 +14,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from journal.admin_binding import BindingCheck
-from journal.checkpoint_audit import check_blobs
 from journal.memory_repository import entry_counts_hold
-from journal.pieces import PieceCheck
 from journal.reader import JournalFilter, JournalReader
-from journal.replayer import Divergence, DivergenceClass, Replayer
 from journal.state import state_digest
 from journal.store import JournalHeader
 from journal.tree import TileCheck
-from journal.verify import ChainVerifier
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
+from tools.audit.checkpoint_audit import check_blobs
+from tools.audit.pieces import PieceCheck
+from tools.audit.replayer import Divergence, DivergenceClass, Replayer
+from tools.audit.verify import ChainVerifier
 
 __all__ = [
     "Checkpoint",

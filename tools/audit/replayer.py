@@ -1,6 +1,6 @@
 """The replayer: a fresh kernel on a scratch store that re-executes recorded entries through
 ``Kernel.execute``, one at a time, and compares each with the record byte for byte (status, result bytes,
-effects hash; ``journal-format.md`` §8.1). Verification (``journal.replay``), time travel and
+effects hash; ``journal-format.md`` §8.1). Verification (``tools.audit.replay``), time travel and
 counterfactuals all replay with it.
 """
 
@@ -20,12 +20,10 @@ from sqlalchemy import Engine
 
 from arvis.canonical import decode, parse_time
 from journal.blob_store import reader_for
-from journal.checkpoint_audit import CheckpointCheck
 from journal.engine import Durability, open_engine
 from journal.state import state_digest
 from journal.state_checkpoints import stored_checkpoints
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
-from journal.verify import damaged_header, noncanonical_args
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
@@ -34,6 +32,8 @@ from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
 from kernel.table import Service, SyscallTable
+from tools.audit.checkpoint_audit import CheckpointCheck
+from tools.audit.verify import damaged_header, noncanonical_args
 
 __all__ = ["REPLAY_BATCH", "Divergence", "DivergenceClass", "Replayer"]
 

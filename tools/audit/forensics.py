@@ -109,7 +109,7 @@ class Tracer:
 
     def __init__(self, query: TraceQuery, *, pieces: PieceFetch | None = None) -> None:
         """``pieces``: reads the pieces of results journaled by reference (``kernel.result_pieces``),
-        by key (``journal.pieces.fetch_from``); without it, a snapshot whose entries are journaled by
+        by key (``tools.audit.pieces.fetch_from``); without it, a snapshot whose entries are journaled by
         reference names none of them. A missing or damaged piece raises ``LookupError``."""
         self.trace = Trace(query)
         self._pieces = pieces

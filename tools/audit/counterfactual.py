@@ -14,14 +14,14 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from journal.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named
-from journal.pieces import fetch_from
-from journal.replay import Replayer
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 from kernel.access import is_operator
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
+from tools.audit.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named
+from tools.audit.pieces import fetch_from
+from tools.audit.replay import Replayer
 
 __all__ = ["ROLLBACK_KIND", "Counterfactual", "DependentCall"]
 
