@@ -356,11 +356,7 @@ def _reopen_canon(session: ContextSession, request_id: str, note: str) -> dict[s
                 AwmuErrorCode.REQUEST_PENDING,
                 f"request '{pending.request_id}' for this unit is still pending",
             )
-    was = {
-        "status": request.status.value,
-        "decided_seq": request.decided_seq,
-        "decided_by": request.decided_by,
-    }
+    was = _was(request)
     reopened = msgspec.structs.replace(
         request, status=CanonRequestStatus.PENDING, decided_seq=None, decided_by=None
     )
@@ -378,18 +374,18 @@ def _reopen_queued(session: ContextSession, review_id: str, note: str) -> dict[s
             AwmuErrorCode.LIMIT_EXCEEDED,
             f"the review queue holds {MAX_PENDING_REVIEWS} pending proposals, the most it may",
         )
-    was = {
-        "status": item.status.value,
-        "decided_seq": item.decided_seq,
-        "decided_by": item.decided_by,
-        "unit_id": item.unit_id,
-    }
+    was = {**_was(item), "unit_id": item.unit_id}
     reopened = msgspec.structs.replace(
         item, status=ReviewStatus.PENDING, decided_seq=None, decided_by=None, unit_id=None
     )
     session.repo.put_review(reopened)
     _reopened(session, item.unit_id, review_id, was, note)
     return {"review": msgspec.to_builtins(reopened), "was": was}
+
+
+def _was(found: CanonRequest | ReviewItem) -> dict[str, Any]:
+    """The decision a reopen clears: its status, when and by whom."""
+    return {"status": found.status.value, "decided_seq": found.decided_seq, "decided_by": found.decided_by}
 
 
 def _reopened(
