@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -24,7 +24,7 @@ from kernel.abi import CallContext
 from kernel.registry import KernelServiceRegistry
 from kernel.semantic import SemanticEncoder
 
-__all__ = ["SEMANTIC_TIMEOUT_S", "Measure", "measure_for", "recorded_value"]
+__all__ = ["SEMANTIC_TIMEOUT_S", "Measure", "measure_for", "recorded_runs", "recorded_value"]
 
 SEMANTIC_TIMEOUT_S = 2.0
 """How long a call waits for the encoder before it goes on without it."""
@@ -88,14 +88,22 @@ def recorded_value(result: bytes) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _recorded(result: bytes) -> Measure:
-    """The semantic runs the entry recorded, served in the order the call made them."""
+def recorded_runs(result: bytes, named: Callable[[str], bool]) -> list[dict[str, Any]]:
+    """The detector runs (their wire forms) a journaled result recorded whose name ``named`` accepts."""
     value = recorded_value(result)
     detectors = value.get("detectors") if value is not None else None
+    return [
+        wire
+        for wire in (detectors if isinstance(detectors, list) else [])
+        if isinstance(wire, dict) and named(str(wire.get("name", "")))
+    ]
+
+
+def _recorded(result: bytes) -> Measure:
+    """The semantic runs the entry recorded, served in the order the call made them."""
     runs = [
         DetectorRun.from_wire(wire)
-        for wire in (detectors if isinstance(detectors, list) else [])
-        if isinstance(wire, dict) and str(wire.get("name", "")).startswith("semantic")
+        for wire in recorded_runs(result, lambda name: name.startswith("semantic"))
     ]
     served = iter(runs)
 

@@ -14,19 +14,13 @@ from arvis.awmu.model import Unit
 from arvis.awmu.resolution import Conflict
 from kernel.abi import CallContext
 from kernel.judge import ConflictJudge
-from syscalls.detectors import recorded_value
+from syscalls.detectors import recorded_runs
 
 __all__ = ["judge_for"]
 
 
 def _recorded(result: bytes) -> Ask:
-    value = recorded_value(result)
-    detectors = value.get("detectors") if value is not None else None
-    runs = [
-        JudgeRun.from_wire(wire)
-        for wire in (detectors if isinstance(detectors, list) else [])
-        if isinstance(wire, dict) and wire.get("name") == "judge"
-    ]
+    runs = [JudgeRun.from_wire(wire) for wire in recorded_runs(result, lambda name: name == "judge")]
     run = runs[0] if runs else None
 
     def ask(text: str, pairs: Sequence[tuple[Conflict, Unit]]) -> JudgeRun | None:

@@ -6,6 +6,8 @@ says whether the context exists; a format-1 journal keeps the first release's ru
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -77,6 +79,7 @@ Note = Annotated[str, msgspec.Meta(max_length=1_000, pattern=NO_NUL)]
 Probability = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 
 _SERVICE = "working_memory_service"
+_Method = Callable[..., dict[str, Any]]
 
 
 class CreateArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -214,6 +217,19 @@ def _rules(ctx: CallContext, asked: int | None) -> int:
     return recorded if isinstance(recorded, int) else RULES_FIRST
 
 
+def _call(ctx: CallContext, method: _Method, **fields: Any) -> dict[str, Any]:
+    """``method`` of the bound service (``_wm``) over the transaction's repository, at the call's seq and
+    principal."""
+    return method(ctx.tx.awmu_repository, seq=ctx.seq, principal=ctx.principal, **fields)
+
+
+def _operated(ctx: CallContext, method: _Method, context_id: str, **fields: Any) -> dict[str, Any]:
+    """``method`` of the service class, in a context, by its operator as the kernel decides it
+    (``operator_verdict``, asked before the service is looked up)."""
+    operator = operator_verdict(ctx, context_id)
+    return _call(ctx, partial(method, _wm(ctx)), context_id=context_id, operator=operator, **fields)
+
+
 def awmu_create(ctx: CallContext, args: CreateArgs) -> dict[str, Any]:
     has_owner = owned(ctx)
     if has_owner:
@@ -233,15 +249,14 @@ def awmu_create(ctx: CallContext, args: CreateArgs) -> dict[str, Any]:
 def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
     require_write(ctx, args.context_id)
     verdicts = [Verdict(v.unit_id, v.type, v.confidence, v.detector) for v in args.verdicts]
-    return _wm(ctx).propose(
-        ctx.tx.awmu_repository,
+    return _call(
+        ctx,
+        _wm(ctx).propose,
         context_id=args.context_id,
         text=args.text,
         source=args.source,
         confidence=args.confidence,
         verdicts=verdicts,
-        seq=ctx.seq,
-        principal=ctx.principal,
         measure=measure_for(ctx),
         utterance=args.utterance,
         operator=_may_operate(ctx, args.context_id),
@@ -261,119 +276,78 @@ def _may_operate(ctx: CallContext, context_id: str) -> bool | None:
 
 
 def awmu_seed(ctx: CallContext, args: SeedArgs) -> dict[str, Any]:
-    operator = operator_verdict(ctx, args.context_id)
-    return _wm(ctx).seed(
-        ctx.tx.awmu_repository,
-        context_id=args.context_id,
+    return _operated(
+        ctx,
+        WorkingMemoryService.seed,
+        args.context_id,
         text=args.text,
         authority=args.authority,
         rank=args.rank,
         pinned=args.pinned,
         source=args.source,
-        seq=ctx.seq,
-        principal=ctx.principal,
-        operator=operator,
     )
 
 
 def awmu_turn(ctx: CallContext, args: TurnArgs) -> dict[str, Any]:
     require_write(ctx, args.context_id)
-    return _wm(ctx).turn(
-        ctx.tx.awmu_repository,
+    return _call(
+        ctx,
+        _wm(ctx).turn,
         context_id=args.context_id,
         reinforce=args.reinforce,
-        seq=ctx.seq,
-        principal=ctx.principal,
         text=args.text,
         measure=measure_for(ctx),
     )
 
 
 def awmu_pin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
-    operator = operator_verdict(ctx, args.context_id)
-    return _wm(ctx).pin(
-        ctx.tx.awmu_repository,
-        context_id=args.context_id,
-        unit_id=args.unit_id,
-        pinned=True,
-        seq=ctx.seq,
-        principal=ctx.principal,
-        operator=operator,
-    )
+    return _operated(ctx, WorkingMemoryService.pin, args.context_id, unit_id=args.unit_id, pinned=True)
 
 
 def awmu_unpin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
-    operator = operator_verdict(ctx, args.context_id)
-    return _wm(ctx).pin(
-        ctx.tx.awmu_repository,
-        context_id=args.context_id,
-        unit_id=args.unit_id,
-        pinned=False,
-        seq=ctx.seq,
-        principal=ctx.principal,
-        operator=operator,
-    )
+    return _operated(ctx, WorkingMemoryService.pin, args.context_id, unit_id=args.unit_id, pinned=False)
 
 
 def awmu_archive(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
-    operator = operator_verdict(ctx, args.context_id)
-    return _wm(ctx).archive(
-        ctx.tx.awmu_repository,
-        context_id=args.context_id,
-        unit_id=args.unit_id,
-        reason=args.reason,
-        seq=ctx.seq,
-        principal=ctx.principal,
-        operator=operator,
+    return _operated(
+        ctx, WorkingMemoryService.archive, args.context_id, unit_id=args.unit_id, reason=args.reason
     )
 
 
 def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
-    operator = operator_verdict(ctx, args.context_id)
-    return _wm(ctx).restore(
-        ctx.tx.awmu_repository,
-        context_id=args.context_id,
+    return _operated(
+        ctx,
+        WorkingMemoryService.restore,
+        args.context_id,
         unit_id=args.unit_id,
         reason=args.reason,
-        seq=ctx.seq,
-        principal=ctx.principal,
-        operator=operator,
         canonizer=lambda: canonizer_verdict(ctx, args.context_id),  # read only for a CANON unit
     )
 
 
 def awmu_canonize(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
     require_write(ctx, args.context_id)
-    return _wm(ctx).canonize(
-        ctx.tx.awmu_repository,
-        context_id=args.context_id,
-        unit_id=args.unit_id,
-        reason=args.reason,
-        seq=ctx.seq,
-        principal=ctx.principal,
-    )
+    return _call(ctx, _wm(ctx).canonize, context_id=args.context_id, unit_id=args.unit_id, reason=args.reason)
 
 
 def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
-    return _wm(ctx).review(
-        ctx.tx.awmu_repository,
+    return _call(
+        ctx,
+        _wm(ctx).review,
         request_id=args.request_id,
         approve=args.decision == "approve",
         note=args.note,
-        seq=ctx.seq,
-        principal=ctx.principal,
         granted=review_verdict(ctx, args.request_id),
     )
 
 
 def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> dict[str, Any]:
     """Decided by the right ``review`` needs in the request's context (``review_verdict``)."""
-    return _wm(ctx).reopen(
-        ctx.tx.awmu_repository,
+    return _call(
+        ctx,
+        _wm(ctx).reopen,
         request_id=args.request_id,
         note=args.note,
-        seq=ctx.seq,
-        principal=ctx.principal,
         granted=review_verdict(ctx, args.request_id),
     )
 
@@ -381,14 +355,7 @@ def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> dict[str, Any]:
 def awmu_close(ctx: CallContext, args: CloseArgs) -> dict[str, Any]:
     """Format 2: ``require_closer``; format 1: the context's ``operators`` patterns (the engine)."""
     operator = require_closer(ctx, args.context_id) if owned(ctx) else None
-    return _wm(ctx).close(
-        ctx.tx.awmu_repository,
-        context_id=args.context_id,
-        reason=args.reason,
-        seq=ctx.seq,
-        principal=ctx.principal,
-        operator=operator,
-    )
+    return _call(ctx, _wm(ctx).close, context_id=args.context_id, reason=args.reason, operator=operator)
 
 
 _STATUSES = {
@@ -435,13 +402,8 @@ def awmu_events(ctx: CallContext, args: EventsArgs) -> dict[str, Any]:
 
 def awmu_validate_summary(ctx: CallContext, args: SummaryArgs) -> dict[str, Any]:
     require_write(ctx, args.context_id)
-    return _wm(ctx).validate_summary(
-        ctx.tx.awmu_repository,
-        context_id=args.context_id,
-        summary=args.summary,
-        strict=args.strict,
-        seq=ctx.seq,
-        principal=ctx.principal,
+    return _call(
+        ctx, _wm(ctx).validate_summary, context_id=args.context_id, summary=args.summary, strict=args.strict
     )
 
 

@@ -267,11 +267,9 @@ def _written_by_the_demo(path: Path) -> bool:
 def run(options: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from journal.reader import JournalReader
     from kernel.boot import open_kernel
     from kernel.identity import VouchedPrincipals
-    from syscalls.table import SYSCALL_TABLE
-    from tools.audit.replay import verify_journal
+    from tools.scenario.runner import verified
 
     path = _fresh_file(options.db, options.force)
     vouched = VouchedPrincipals(administrators=True)  # its own script
@@ -293,11 +291,7 @@ def run(options: argparse.Namespace) -> int:
                 block = result.value["text"]
     finally:
         kernel.close()
-    reader = JournalReader.open(str(path))
-    try:
-        report = verify_journal(reader, table=SYSCALL_TABLE)
-    finally:
-        reader.close()
+    report = verified(path)
     if options.output == "json":
         from tools.output import print_json
 

@@ -40,6 +40,7 @@ from arvis.awmu.promotion import (
     Verdict,
     check_text,
     conflict_wire,
+    emit_conflicts,
     judged_conflicts,
     promote_unit,
     queued_verdicts,
@@ -338,15 +339,7 @@ def _settle(
 ) -> dict[str, Any]:
     """Record the conflicts, then reject, queue or admit the proposal as its plan says."""
     source = proposal.source
-    for conflict, unit, resolution in plan:
-        session.emit(
-            EventKind.CONFLICT,
-            unit.unit_id,
-            type=conflict.type.value,
-            resolution=resolution.value,
-            source=source,
-            detector=conflict.detector,
-        )
+    emit_conflicts(session, plan, source=source, detector=True)
     resolutions = {resolution for _, _, resolution in plan}
     framing = framing_cues(f"{proposal.text}\n{utterance}", reader_version(session.rules))
     if session.rules >= 3 and session.config.admission == "all":

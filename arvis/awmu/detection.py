@@ -39,6 +39,7 @@ __all__ = [
     "detect",
     "mentioned",
     "paraphrase_of",
+    "subject_claim",
 ]
 
 LEXICAL_VERSION = "1"
@@ -139,14 +140,14 @@ def _claims(units: Sequence[Unit], readings: Readings, found: dict[str, Conflict
         similarity = readings.similarity(unit.unit_id)
         if unit.unit_id in found or not unit.trusted or similarity < CLAIM_SIMILARITY:
             continue
-        claims[unit.unit_id] = Conflict(
-            unit.unit_id,
-            ConflictType.CONTRADICTION,
-            similarity,
-            "semantic",
-            {"slot": "subject", "similarity": similarity},
-        )
+        claims[unit.unit_id] = subject_claim(unit, similarity)
     return claims
+
+
+def subject_claim(unit: Unit, similarity: float, **marks: bool) -> Conflict:
+    """A candidate conflict with ``unit`` found by meaning alone: a claim on its subject."""
+    evidence = {"slot": "subject", "similarity": similarity, **marks}
+    return Conflict(unit.unit_id, ConflictType.CONTRADICTION, similarity, "semantic", evidence)
 
 
 def detect(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from arvis.memory.errors import RuleError
+
 __all__ = ["AwmuErrorCode", "AwmuRuleError"]
 
 
@@ -28,10 +30,5 @@ class AwmuErrorCode(StrEnum):
     LIMIT_EXCEEDED = "memory_limit_exceeded"
 
 
-class AwmuRuleError(Exception):
+class AwmuRuleError(RuleError[AwmuErrorCode]):
     """Raised by the engine to refuse a call; the kernel turns it into a result and rolls back."""
-
-    def __init__(self, code: AwmuErrorCode, detail: str) -> None:
-        super().__init__(f"{code.value}: {detail}")
-        self.code = code
-        self.detail = detail

@@ -19,6 +19,7 @@ from arvis.awmu.model import (
     CanonRequest,
     CanonRequestStatus,
     EventKind,
+    ReviewItem,
     ReviewStatus,
     Unit,
     UnitStatus,
@@ -254,13 +255,9 @@ def review(
 
 
 def _review_canon(session: ContextSession, request_id: str, approve: bool, note: str) -> dict[str, Any]:
-    request = session.repo.get_canon_request(request_id)
-    if request is None or request.context_id != session.context_id:
-        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no canonization request '{request_id}' here")
+    request = _canon_request(session, request_id)
     if request.status is not CanonRequestStatus.PENDING:
-        raise AwmuRuleError(
-            AwmuErrorCode.REQUEST_DECIDED, f"request '{request_id}' is {request.status.value}"
-        )
+        raise _decided("request", request_id, request.status)
     unit = session.active.get(request.unit_id)
     stale = unit is None or unit.authority is not request.authority_at_request
     status = (
@@ -285,13 +282,9 @@ def _review_canon(session: ContextSession, request_id: str, approve: bool, note:
 
 
 def _review_queued(session: ContextSession, review_id: str, approve: bool, note: str) -> dict[str, Any]:
-    item = session.repo.get_review(review_id)
-    if item is None or item.context_id != session.context_id:
-        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no queued proposal '{review_id}' here")
+    item = _queued(session, review_id)
     if item.status is not ReviewStatus.PENDING:
-        raise AwmuRuleError(
-            AwmuErrorCode.REQUEST_DECIDED, f"queued proposal '{review_id}' is {item.status.value}"
-        )
+        raise _decided("queued proposal", review_id, item.status)
     outcome: dict[str, Any] = {"outcome": "rejected"}
     if approve:
         outcome = approve_queued(session, item) if session.rules >= 2 else promote_reviewed(session, item)
@@ -333,10 +326,28 @@ def _not_decided(kind: str, request_id: str) -> AwmuRuleError:
     return AwmuRuleError(AwmuErrorCode.REQUEST_NOT_DECIDED, f"{kind} '{request_id}' is PENDING")
 
 
-def _reopen_canon(session: ContextSession, request_id: str, note: str) -> dict[str, Any]:
+def _decided(kind: str, request_id: str, status: CanonRequestStatus | ReviewStatus) -> AwmuRuleError:
+    return AwmuRuleError(AwmuErrorCode.REQUEST_DECIDED, f"{kind} '{request_id}' is {status.value}")
+
+
+def _canon_request(session: ContextSession, request_id: str) -> CanonRequest:
+    """The canonization request of this id in the session's context, else refused."""
     request = session.repo.get_canon_request(request_id)
     if request is None or request.context_id != session.context_id:
         raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no canonization request '{request_id}' here")
+    return request
+
+
+def _queued(session: ContextSession, review_id: str) -> ReviewItem:
+    """The queued proposal of this id in the session's context, else refused."""
+    item = session.repo.get_review(review_id)
+    if item is None or item.context_id != session.context_id:
+        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no queued proposal '{review_id}' here")
+    return item
+
+
+def _reopen_canon(session: ContextSession, request_id: str, note: str) -> dict[str, Any]:
+    request = _canon_request(session, request_id)
     if request.status is CanonRequestStatus.PENDING:
         raise _not_decided("request", request_id)
     for pending in session.repo.pending_canon_requests(session.context_id):
@@ -345,11 +356,7 @@ def _reopen_canon(session: ContextSession, request_id: str, note: str) -> dict[s
                 AwmuErrorCode.REQUEST_PENDING,
                 f"request '{pending.request_id}' for this unit is still pending",
             )
-    was = {
-        "status": request.status.value,
-        "decided_seq": request.decided_seq,
-        "decided_by": request.decided_by,
-    }
+    was = _was(request)
     reopened = msgspec.structs.replace(
         request, status=CanonRequestStatus.PENDING, decided_seq=None, decided_by=None
     )
@@ -359,9 +366,7 @@ def _reopen_canon(session: ContextSession, request_id: str, note: str) -> dict[s
 
 
 def _reopen_queued(session: ContextSession, review_id: str, note: str) -> dict[str, Any]:
-    item = session.repo.get_review(review_id)
-    if item is None or item.context_id != session.context_id:
-        raise AwmuRuleError(AwmuErrorCode.REQUEST_NOT_FOUND, f"no queued proposal '{review_id}' here")
+    item = _queued(session, review_id)
     if item.status is ReviewStatus.PENDING:
         raise _not_decided("queued proposal", review_id)
     if session.rules >= 2 and len(session.repo.pending_reviews(session.context_id)) >= MAX_PENDING_REVIEWS:
@@ -369,18 +374,18 @@ def _reopen_queued(session: ContextSession, review_id: str, note: str) -> dict[s
             AwmuErrorCode.LIMIT_EXCEEDED,
             f"the review queue holds {MAX_PENDING_REVIEWS} pending proposals, the most it may",
         )
-    was = {
-        "status": item.status.value,
-        "decided_seq": item.decided_seq,
-        "decided_by": item.decided_by,
-        "unit_id": item.unit_id,
-    }
+    was = {**_was(item), "unit_id": item.unit_id}
     reopened = msgspec.structs.replace(
         item, status=ReviewStatus.PENDING, decided_seq=None, decided_by=None, unit_id=None
     )
     session.repo.put_review(reopened)
     _reopened(session, item.unit_id, review_id, was, note)
     return {"review": msgspec.to_builtins(reopened), "was": was}
+
+
+def _was(found: CanonRequest | ReviewItem) -> dict[str, Any]:
+    """The decision a reopen clears: its status, when and by whom."""
+    return {"status": found.status.value, "decided_seq": found.decided_seq, "decided_by": found.decided_by}
 
 
 def _reopened(

@@ -28,6 +28,7 @@ __all__ = [
     "Verdict",
     "check_text",
     "conflict_wire",
+    "emit_conflicts",
     "judged_conflicts",
     "promote_reviewed",
     "promote_unit",
@@ -113,6 +114,24 @@ def _plan(
     ]
 
 
+def emit_conflicts(
+    session: ContextSession,
+    plan: list[tuple[Conflict, Unit, Resolution]],
+    *,
+    source: str | None = None,
+    detector: bool = False,
+) -> None:
+    """A CONFLICT event a planned conflict: its type and resolution, then the proposal's source where one
+    is given and the detector where asked (rules 2), the fields each path's events always held."""
+    for conflict, unit, resolution in plan:
+        detail = {"type": conflict.type.value, "resolution": resolution.value}
+        if source is not None:
+            detail["source"] = source
+        if detector:
+            detail["detector"] = conflict.detector
+        session.emit(EventKind.CONFLICT, unit.unit_id, **detail)
+
+
 def conflict_wire(plan: list[tuple[Conflict, Unit, Resolution]]) -> list[dict[str, Any]]:
     wires = []
     for conflict, unit, resolution in plan:
@@ -155,14 +174,7 @@ def propose(
     conflicts = _conflicts(session, text, verdicts)
     trust = _assess(session, text=text, source=source, confidence=confidence)
     plan = _plan(session, conflicts, trust.ceiling)
-    for conflict, unit, resolution in plan:
-        session.emit(
-            EventKind.CONFLICT,
-            unit.unit_id,
-            type=conflict.type.value,
-            resolution=resolution.value,
-            source=source,
-        )
+    emit_conflicts(session, plan, source=source)
     result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wire(plan)}
     if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
         session.emit(EventKind.REJECTED, None, reason="conflict", source=source)
@@ -374,8 +386,7 @@ def promote_reviewed(session: ContextSession, item: ReviewItem) -> dict[str, Any
     the reviewer's decision, the ceiling stays the one its trust earned."""
     conflicts = _conflicts(session, item.text, queued_verdicts(session, item))
     plan = _plan(session, conflicts, item.authority_ceiling)
-    for conflict, unit, resolution in plan:
-        session.emit(EventKind.CONFLICT, unit.unit_id, type=conflict.type.value, resolution=resolution.value)
+    emit_conflicts(session, plan)
     return settle_approved(session, item, plan)
 
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arvis.awmu.config import AwmuConfig
-from arvis.awmu.detection import Readings
+from arvis.awmu.detection import Readings, subject_claim
 from arvis.awmu.model import Authority, Unit, authority_rank
 from arvis.awmu.origin import authority_of
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution
@@ -129,11 +129,5 @@ def learned_claims(
         similarity = readings.similarity(unit.unit_id)
         if similarity < CLAIM_SIMILARITY:
             continue
-        claims[unit.unit_id] = Conflict(
-            unit.unit_id,
-            ConflictType.CONTRADICTION,
-            similarity,
-            "semantic",
-            {"slot": "subject", "similarity": similarity, "learned": True},
-        )
+        claims[unit.unit_id] = subject_claim(unit, similarity, learned=True)
     return claims

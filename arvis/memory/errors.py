@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Generic, TypeVar
 
-__all__ = ["MemoryErrorCode", "MemoryRuleError"]
+__all__ = ["MemoryErrorCode", "MemoryRuleError", "RuleError"]
+
+Code = TypeVar("Code", bound=StrEnum)
 
 
 class MemoryErrorCode(StrEnum):
@@ -20,10 +23,14 @@ class MemoryErrorCode(StrEnum):
     LIMIT_EXCEEDED = "memory_limit_exceeded"
 
 
-class MemoryRuleError(Exception):
-    """Raised by the memory service when a rule refuses a call; the kernel turns it into a result."""
+class RuleError(Exception, Generic[Code]):
+    """A refusal by the rules (the memory's, the working memory's): its code and a deterministic reason."""
 
-    def __init__(self, code: MemoryErrorCode, detail: str) -> None:
+    def __init__(self, code: Code, detail: str) -> None:
         super().__init__(f"{code.value}: {detail}")
         self.code = code
         self.detail = detail
+
+
+class MemoryRuleError(RuleError[MemoryErrorCode]):
+    """Raised by the memory service when a rule refuses a call; the kernel turns it into a result."""

@@ -8,19 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
-from kernel.clock import ManualClock
-from kernel.identity import VouchedPrincipals
-from syscalls.table import SYSCALL_TABLE
 from tools.audit.pieces import replay_kernel
-from tools.audit.replay import verify_journal
 from tools.model_loop.client import ChatModel
 from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
 from tools.model_loop.recording import (
@@ -32,10 +26,9 @@ from tools.model_loop.recording import (
     RecordedModels,
 )
 from tools.model_loop.scoring import ModelRunResult
+from tools.scenario.runner import fresh_kernel, verified
 
 __all__ = ["ModelRunReport", "replay_model_run", "run_with_models", "run_with_one_model"]
-
-START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -71,17 +64,7 @@ def run_with_models(
 ) -> ModelRunReport:
     """A live run into a fresh journal at ``journal`` (replaced if it exists), then verified by replay.
     ``on_turn(done, total)`` after each turn (a progress bar)."""
-    for leftover in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
-        leftover.unlink(missing_ok=True)
-    journal.parent.mkdir(parents=True, exist_ok=True)
-    clock = ManualClock(START, step=timedelta(milliseconds=1))
-    kernel = open_kernel(
-        str(journal),
-        clock=clock,
-        journal_id=_journal_id(scenario, condition),
-        identity=VouchedPrincipals(administrators=True),  # the principals it scripts
-        create=True,
-    )
+    kernel = fresh_kernel(journal, _journal_id(scenario, condition))
     try:
         result = ModelScenarioRun(
             kernel,
@@ -95,11 +78,7 @@ def run_with_models(
         ).run()
     finally:
         kernel.close()
-    reader = JournalReader.open(str(journal))
-    try:
-        report = verify_journal(reader, table=SYSCALL_TABLE)
-    finally:
-        reader.close()
+    report = verified(journal)
     return ModelRunReport(result, str(journal), report.verified, report.entries)
 
 

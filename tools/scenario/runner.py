@@ -36,16 +36,18 @@ from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import verify_journal
+from tools.audit.replay import ReplayReport, verify_journal
 
 __all__ = [
     "AGENT_CAPABILITIES",
     "OPERATOR",
     "RunResult",
     "ScenarioError",
+    "fresh_kernel",
     "play_script",
     "run_scenario",
     "set_up_context",
+    "verified",
 ]
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -342,6 +344,31 @@ def set_up_context(
             review(request["request"]["request_id"], "scenario seed")
 
 
+def fresh_kernel(journal: Path, journal_id: str) -> Kernel:
+    """A kernel on a fresh journal at ``journal`` (replaced, with its WAL, if it exists), on a manual clock
+    from ``START``, that vouches for the principals a script names."""
+    for leftover in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
+        leftover.unlink(missing_ok=True)
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    clock = ManualClock(START, step=timedelta(milliseconds=1))
+    return open_kernel(
+        str(journal),
+        clock=clock,
+        journal_id=journal_id,
+        identity=VouchedPrincipals(administrators=True),  # the principals it scripts
+        create=True,
+    )
+
+
+def verified(journal: Path) -> ReplayReport:
+    """The journal at ``journal`` verified by replay against the shipped syscall table."""
+    reader = JournalReader.open(str(journal))
+    try:
+        return verify_journal(reader, table=SYSCALL_TABLE)
+    finally:
+        reader.close()
+
+
 def play_script(
     script: Script, condition: Condition, journal: Path, oracle: Oracle | None = None
 ) -> Transcript:
@@ -350,17 +377,7 @@ def play_script(
     plan = CONDITIONS[condition]
     if (oracle is not None) != plan.oracle:
         raise ValueError(f"{condition.value} {'needs' if plan.oracle else 'takes no'} scripted oracle")
-    for leftover in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
-        leftover.unlink(missing_ok=True)
-    journal.parent.mkdir(parents=True, exist_ok=True)
-    clock = ManualClock(START, step=timedelta(milliseconds=1))
-    kernel = open_kernel(
-        str(journal),
-        clock=clock,
-        journal_id=f"scenario:{script.id}:{condition.value}",
-        identity=VouchedPrincipals(administrators=True),  # the principals it scripts
-        create=True,
-    )
+    kernel = fresh_kernel(journal, f"scenario:{script.id}:{condition.value}")
     run = _Run(kernel, script, plan, oracle)
     try:
         run.setup()
@@ -377,11 +394,7 @@ def run_scenario(scenario: Scenario, condition: Condition, journal: Path) -> Run
     plan = CONDITIONS[condition]
     oracle = oracle_of(scenario) if plan.oracle else None
     transcript = play_script(blind_script(scenario), condition, journal, oracle)
-    reader = JournalReader.open(str(journal))
-    try:
-        report = verify_journal(reader, table=SYSCALL_TABLE)
-    finally:
-        reader.close()
+    report = verified(journal)
     scored = score(scenario, transcript, oracle=oracle is not None)
     return RunResult(
         condition=condition.value,
