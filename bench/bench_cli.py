@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import BenchResult, Series, alternate, scratch_dir, timed
+from journal.clock import ManualClock
 from journal.migrate import HEAD_REVISION
 from journal.reader import JournalFilter, JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 
 __all__ = ["NAME", "large", "main", "run", "template"]
 

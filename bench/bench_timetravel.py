@@ -36,12 +36,12 @@ from typing import Any
 
 import journal.state_checkpoints as state_checkpoints
 from bench.common import BenchResult, Series, alternate, scratch_dir, timed
+from journal.clock import ManualClock
 from journal.migrate import HEAD_REVISION
 from journal.reader import JournalReader
 from journal.state_checkpoints import CheckpointWriter
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import snapshot_at

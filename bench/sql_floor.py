@@ -24,10 +24,10 @@ from sqlalchemy import event
 
 from bench.common import write_args
 from bench.reference import RawJournal
+from journal.clock import SystemClock
 from journal.engine import Durability, open_engine
 from journal.store import SqlJournalStore
 from kernel.boot import default_services, open_kernel
-from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 

@@ -45,7 +45,7 @@ from langgraph.store.base import (
 
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode, parse_time
 from arvis.store_values import envelope, open_envelope
-from integrations.langgraph import CheckpointArgumentsInvalid, _KernelClient
+from integrations.kernel_client import CheckpointArgumentsInvalid, _KernelClient
 from journal import blob_store
 from kernel.dispatcher import Kernel
 from kernel.errors import ErrorCode

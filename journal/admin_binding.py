@@ -26,9 +26,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, inspect, text
 
-from kernel.abi import JournalEntry
-from kernel.access import is_builtin_admin
-from kernel.arguments import record_args
+from arvis.access import is_builtin_admin
+from arvis.canonical import canonical_bytes
+from journal.entry import JournalEntry
 
 __all__ = [
     "BINDING_KIND",
@@ -62,7 +62,7 @@ def _holds(row: Any) -> bool:
         and isinstance(principal, str)
         and is_builtin_admin(principal)
         and isinstance(args, bytes | memoryview)
-        and bytes(args) == record_args(binding_args(str(verifier)))
+        and bytes(args) == canonical_bytes(binding_args(str(verifier)))
     )
 
 
@@ -103,7 +103,7 @@ def store_binding(engine: Engine, seq: int, verifier: str) -> bool:
     return True
 
 
-_HEAD, _TAIL = record_args(binding_args("@")).split(b"@")  # the bytes around V in a binding's args
+_HEAD, _TAIL = canonical_bytes(binding_args("@")).split(b"@")  # the bytes around V in a binding's args
 
 
 class BindingCheck:

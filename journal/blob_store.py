@@ -21,8 +21,8 @@ from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import sha256_hex
 from journal.engine import fetch_driver_sql, fetch_sql, one_line
+from journal.errors import StorageError
 from journal.sql import Prepared, SqlRunner
-from kernel.protocols import StorageError
 
 __all__ = [
     "BATCH",

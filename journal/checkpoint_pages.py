@@ -24,8 +24,8 @@ import msgspec
 from sqlalchemy import Connection, Table, text
 
 from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
+from journal.errors import StorageError
 from journal.schema import STATE_TABLES
-from kernel.protocols import StorageError
 
 __all__ = [
     "EVERYTHING",

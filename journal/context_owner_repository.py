@@ -4,9 +4,9 @@ a call changes (``arvis.changes``) for ``journal.apply`` to write."""
 from __future__ import annotations
 
 from arvis.changes import ChangeSet, Insert
+from arvis.context_owners import ContextOwnerRepository
+from journal.errors import StorageError
 from journal.sql import SqlRunner
-from kernel.context_owners import ContextOwnerRepository
-from kernel.protocols import StorageError
 
 __all__ = ["NoContextOwners", "SqlContextOwnerRepository"]
 

@@ -16,6 +16,7 @@ from sqlalchemy import Connection, Engine, Table, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from journal.engine import one_line
+from journal.errors import StorageError
 from journal.header import JournalHeader
 from journal.memory_repository import REBUILD_COUNTS
 from journal.migrate import upgrade_to_head
@@ -30,7 +31,6 @@ from journal.schema import (
 from journal.state import present_state_tables
 from journal.store import APPEND_LOCK_SQL, read_header
 from journal.tile_backfill import backfill_tiles
-from kernel.protocols import StorageError
 
 __all__ = ["CopyReport", "copy_journal"]
 

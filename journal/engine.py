@@ -35,8 +35,8 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
 
+from journal.errors import StorageError
 from journal.rows import fetch_all, fetch_driver_sql, fetch_sql, fetch_tuples, one_line, valid_text
-from kernel.protocols import StorageError
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT_MS",

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from arvis.access import Capability, Grant, GrantRepository
 from arvis.changes import ChangeSet, Delete, Insert
+from journal.errors import StorageError
 from journal.sql import SqlRunner
-from kernel.access import Capability, Grant, GrantRepository
-from kernel.protocols import StorageError
 
 __all__ = ["NoGrants", "SqlGrantRepository"]
 

@@ -10,10 +10,10 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from arvis.changes import ChangeSet, Delete, Insert, Upsert
+from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
 from journal import blob_store
+from journal.errors import StorageError
 from journal.sql import SqlRunner
-from kernel.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
-from kernel.protocols import StorageError
 
 __all__ = ["NoGraph", "SqlGraphRepository"]
 

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from arvis.changes import ChangeSet, Delete, Insert, Upsert
+from arvis.graph_store import GraphStoreRepository, StoreItem
 from journal import blob_store
+from journal.errors import StorageError
 from journal.sql import SqlRunner
-from kernel.graph_store import GraphStoreRepository, StoreItem
-from kernel.protocols import StorageError
 
 __all__ = ["NoGraphStore", "SqlGraphStoreRepository"]
 

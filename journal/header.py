@@ -7,9 +7,9 @@ from sqlalchemy import Connection, Engine, select
 
 from arvis.canonical import format_time, sha256_hex
 from journal.chain import genesis_hash
+from journal.clock import Clock
 from journal.engine import fetch_all, reading
 from journal.schema import journal_header
-from kernel.clock import Clock
 
 __all__ = ["JournalHeader", "create_header", "header_holds", "read_header"]
 

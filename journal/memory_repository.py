@@ -5,13 +5,11 @@ Ordering is done here in Python on fixed-form text, never by SQL collation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 from sqlalchemy import Connection, func, inspect, select
 
-from arvis.memory.memory_long_entry import MemoryLongEntry
 from arvis.memory.memory_rows import COLUMNS, StoredEntry, entry_from_row
 from journal.engine import fetch_all
 from journal.schema import memory_entries, memory_entry_counts
@@ -20,12 +18,9 @@ from journal.sql import SqlRunner
 __all__ = ["COLUMNS", "REBUILD_COUNTS", "SqlMemoryReader", "entry_counts_hold", "entry_from_row"]
 
 _SELECT = "SELECT " + ", ".join(f'"{name}"' for name in COLUMNS) + " FROM memory_entries"
-# The spec's order is applied in Python (``_ordered``, a stable sort), which needs no more from SQL than
-# versions of one key in version order: ordered by key, then version, the rows come straight off the
-# primary key (user_id, key, version), with no sort in SQL. Only equal keys' relative order matters, so
-# the key column's collation cannot change a result.
+# Versions of one key in version order (the spec's order is applied by the readers, a stable sort): the
+# rows come straight off the primary key (user_id, key, version), with no sort in SQL.
 _BY_KEY_AND_VERSION = ' ORDER BY "key", version'
-_ALL = _SELECT + " WHERE user_id = :user_id" + _BY_KEY_AND_VERSION
 _WIRE_SELECT = (
     'SELECT created_at, expires_at, governance, "key", memory_type, notes, revoked_at, source, '
     "superseded_at, value_ref FROM memory_entries"
@@ -35,11 +30,6 @@ _WIRES = _WIRE_SELECT + " WHERE user_id = :user_id" + _BY_KEY_AND_VERSION
 _CURRENT_WIRE = (
     _WIRE_SELECT
     + ' WHERE user_id = :user_id AND "key" = :key AND superseded_at IS NULL ORDER BY version DESC LIMIT 1'
-)
-_ACTIVE = (
-    _SELECT
-    + " WHERE user_id = :user_id AND revoked_at IS NULL AND superseded_at IS NULL"
-    + _BY_KEY_AND_VERSION
 )
 _CURRENT = (
     _SELECT
@@ -93,12 +83,6 @@ def _wire_of(row: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def _ordered(entries: list[MemoryLongEntry]) -> list[MemoryLongEntry]:
-    """The spec's order; the sort is stable, so versions of one key written at the same moment keep
-    their version order (the rows arrive ordered by version within a key)."""
-    return sorted(entries, key=lambda entry: entry.sort_key)
-
-
 class SqlMemoryReader:
     """Reads ``memory_entries`` in the transaction (``arvis.memory.memory_service.MemoryReader``); it
     never writes: what a call changes goes to ``journal.apply``. ``counted``: the database keeps
@@ -107,14 +91,6 @@ class SqlMemoryReader:
     def __init__(self, sql: SqlRunner, *, counted: bool = True) -> None:
         self._sql = sql
         self._counted = counted
-
-    def _entries(self, query: str, values: Mapping[str, Any]) -> list[MemoryLongEntry]:
-        return _ordered(
-            [entry_from_row(dict(zip(COLUMNS, row, strict=True))) for row in self._sql.rows(query, values)]
-        )
-
-    def list_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
-        return self._entries(_ALL, {"user_id": user_id})
 
     def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
         """Straight from the rows: times are stored in their fixed form and governance as canonical JSON
@@ -125,9 +101,6 @@ class SqlMemoryReader:
         """The current entry straight from its row, as ``list_entry_wires`` gives it."""
         row = self._sql.first(_CURRENT_WIRE, {"user_id": user_id, "key": key})
         return None if row is None else _wire_of(row)
-
-    def list_active_entries(self, *, user_id: str) -> list[MemoryLongEntry]:
-        return self._entries(_ACTIVE, {"user_id": user_id})
 
     def count_entries(self, *, user_id: str) -> int:
         return int(self._sql.scalar(_COUNT if self._counted else _COUNT_ROWS, {"user_id": user_id}) or 0)
@@ -146,10 +119,6 @@ class SqlMemoryReader:
         count = 0 if row[0] is None else int(row[0])
         found = None if row[1] is None else _stored(dict(zip(COLUMNS, row[1:], strict=True)))
         return found, count
-
-    def get_entry(self, *, user_id: str, key: str) -> MemoryLongEntry | None:
-        found = self.current(user_id=user_id, key=key)
-        return None if found is None else found.entry
 
 
 def _stored(row: dict[str, Any]) -> StoredEntry:

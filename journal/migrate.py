@@ -19,8 +19,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from journal.engine import reading
+from journal.errors import StorageError
 from journal.schema import metadata
-from kernel.protocols import StorageError
 
 if TYPE_CHECKING:
     from alembic.config import Config

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from arvis.changes import ChangeSet, Insert, Update
+from arvis.pipeline_runs import PipelineRun, PipelineRunRepository
+from journal.errors import StorageError
 from journal.sql import SqlRunner
-from kernel.pipeline_runs import PipelineRun, PipelineRunRepository
-from kernel.protocols import StorageError
 
 __all__ = ["ActiveRuns", "Head", "NoPipelineRuns", "SqlPipelineRunRepository"]
 

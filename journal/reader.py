@@ -13,11 +13,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from journal.admin_binding import header_verifier
 from journal.engine import fetch_all, fetch_tuples, one_line, open_engine, valid_text
+from journal.entry import JournalEntry
+from journal.errors import StorageError
 from journal.migrate import refuse_unknown_revision
 from journal.schema import journal, merkle_tiles
 from journal.store import JournalHeader, read_header
-from kernel.abi import JournalEntry
-from kernel.protocols import StorageError
 
 __all__ = ["JournalFilter", "JournalReader", "row_to_entry"]
 

@@ -48,8 +48,8 @@ from journal.checkpoint_pages import (
     manifest_bytes,
     manifest_tables,
 )
+from journal.entry import JournalEntry
 from journal.sql import SqlRunner
-from kernel.abi import JournalEntry
 
 __all__ = [
     "BLOBS",

@@ -19,7 +19,10 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from journal import blob_store
 from journal.admin_binding import current_verifier
+from journal.clock import Clock
 from journal.engine import one_line, reading
+from journal.entry import JournalEntry
+from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
 from journal.header import JournalHeader, create_header, header_holds, read_header
 from journal.memory_repository import SqlMemoryReader
 from journal.migrate import upgrade_to_head
@@ -34,9 +37,6 @@ from journal.state_checkpoints import (
 )
 from journal.tiles import TILE, tile_from_rows, tiles_completed
 from journal.transaction import SqlBatch, SqlTransaction
-from kernel.abi import JournalEntry
-from kernel.clock import Clock
-from kernel.protocols import CommitOutcomeUnknown, StorageBusy, StorageError
 
 __all__ = [
     "APPEND_LOCK",

@@ -11,15 +11,22 @@ from typing import Any
 
 import msgspec
 
+from arvis.access import GrantRepository
 from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Change, ChangeSet
+from arvis.context_owners import ContextOwnerRepository
+from arvis.graph_checkpoints import GraphRepository
+from arvis.graph_store import GraphStoreRepository
 from arvis.memory.memory_service import MemoryReader
+from arvis.pipeline_runs import PipelineRunRepository
 from journal import blob_store
 from journal.apply import ChangeWriter, Planned, plan
 from journal.awmu_repository import SqlAwmuRepository
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash
 from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
+from journal.entry import JournalEntry
+from journal.errors import StorageError
 from journal.grant_repository import NoGrants, SqlGrantRepository
 from journal.graph_repository import NoGraph, SqlGraphRepository
 from journal.graph_store_repository import NoGraphStore, SqlGraphStoreRepository
@@ -27,13 +34,6 @@ from journal.memory_repository import SqlMemoryReader
 from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
 from journal.sql import SqlRunner, insert_sql
 from journal.state_checkpoints import AppendHook
-from kernel.abi import JournalEntry
-from kernel.access import GrantRepository
-from kernel.context_owners import ContextOwnerRepository
-from kernel.graph_checkpoints import GraphRepository
-from kernel.graph_store import GraphStoreRepository
-from kernel.pipeline_runs import PipelineRunRepository
-from kernel.protocols import StorageError
 
 __all__ = ["APPEND", "SqlBatch", "SqlTransaction", "Translate"]
 

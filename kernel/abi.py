@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from kernel.access import AccessRules
+from arvis.access import AccessRules
+from journal.entry import JournalEntry
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 
 if TYPE_CHECKING:
@@ -109,21 +110,6 @@ class SyscallResult:
         payload = self.journal_payload()
         payload["seq"] = self.seq
         return payload
-
-
-class JournalEntry(msgspec.Struct, frozen=True):
-    """One journal row. ``args`` and ``result`` are canonical JSON bytes; hashes are lower-case hex."""
-
-    seq: int
-    recorded_at: str
-    syscall: str
-    principal: str
-    args: bytes
-    status: str
-    result: bytes
-    effects_hash: str
-    prev_hash: str
-    entry_hash: str
 
 
 class CallContext(msgspec.Struct, frozen=True):

@@ -20,6 +20,7 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 
 from arvis.canonical import format_time
+from journal.clock import Clock
 from kernel.abi import SyscallError, SyscallResult
 from kernel.arguments import (
     MAX_NAME_LENGTH,
@@ -27,7 +28,6 @@ from kernel.arguments import (
     record_args,
     record_text,
 )
-from kernel.clock import Clock
 from kernel.errors import ErrorCode
 from kernel.execution import Execution, TransactionSource
 from kernel.formats import rules_of
@@ -106,7 +106,7 @@ class Kernel:
         self.format = rules_of(store.format_version)
         """What the journal's format decides (``kernel.formats``)."""
         self.access_rules = self.format.access
-        """The access rules of the journal (``kernel.access.AccessRules``): its format's."""
+        """The access rules of the journal (``arvis.access.AccessRules``): its format's."""
         self.busy_retries = busy_retries
         self.logger = logger
         self.tracer = tracer

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kernel.access import AccessRules
+from arvis.access import AccessRules
 from kernel.result_pieces import PieceLayout, PiecePath
 
 __all__ = ["PIECES_FORMAT_3", "FormatRules", "UnknownFormat", "piece_paths", "rules_of"]
@@ -21,7 +21,7 @@ class UnknownFormat(ValueError):
 class FormatRules:
     version: int
     access: AccessRules
-    """The access rules its calls are decided under (``kernel.access``); a call's arguments decode with
+    """The access rules its calls are decided under (``arvis.access``); a call's arguments decode with
     the type its table row had in this format (``SyscallSpec.request_type_in``)."""
     pieces: PieceLayout | None
     """What its reads journal by reference into the content-addressed blob store

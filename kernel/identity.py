@@ -38,7 +38,7 @@ import hashlib
 import hmac
 from typing import Protocol, runtime_checkable
 
-from kernel.access import is_builtin_admin
+from arvis.access import is_builtin_admin
 
 __all__ = [
     "ADMIN_KEY_BYTES",

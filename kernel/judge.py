@@ -133,26 +133,6 @@ class HttpJudge:
         }
         return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
-    def _post(self, body: bytes) -> tuple[int, bytes]:
-        """The endpoint's status and answer to ``body``, within ``timeout_s`` in all; a redirect is a status
-        like any other (not followed: the token stays with the endpoint's origin)."""
-        deadline = time.monotonic() + self._timeout
-        parts = urllib.parse.urlsplit(self._url)
-        headers = {"Content-Type": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        opening = _SecureConnection if parts.scheme == "https" else _Connection
-        connection = opening(parts.hostname or "", parts.port, deadline)
-        try:
-            connection.request("POST", parts.path + (f"?{parts.query}" if parts.query else ""), body, headers)
-            with connection.getresponse() as response:
-                answer = response.read(MAX_ANSWER_BYTES + 1) if 200 <= response.status < 300 else b""
-        finally:
-            connection.close()
-        if len(answer) > MAX_ANSWER_BYTES:
-            raise ValueError("the answer is too long")
-        return response.status, answer
-
     def judge(self, text: str, facts: Sequence[tuple[str, str]]) -> JudgeRun:
         body = self.request_body(text, facts)
         digest = hashlib.sha256(body).hexdigest()

@@ -7,37 +7,20 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
+from arvis.access import GrantRepository
 from arvis.awmu.repository import AwmuRepository
 from arvis.changes import ChangeSet
+from arvis.context_owners import ContextOwnerRepository
+from arvis.graph_checkpoints import GraphRepository
+from arvis.graph_store import GraphStoreRepository
 from arvis.memory.memory_service import MemoryReader
-from kernel.abi import JournalEntry
-from kernel.access import GrantRepository
-from kernel.context_owners import ContextOwnerRepository
-from kernel.graph_checkpoints import GraphRepository
-from kernel.graph_store import GraphStoreRepository
-from kernel.pipeline_runs import PipelineRunRepository
+from arvis.pipeline_runs import PipelineRunRepository
+from journal.entry import JournalEntry
+from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
 
 __all__ = ["Batch", "CommitOutcomeUnknown", "JournalStore", "StorageBusy", "StorageError", "Transaction"]
-
-
-class StorageError(Exception):
-    """The database failed (locked past the timeout, disk full, I/O error, connection lost).
-
-    Raised by storage, translated once at its edge; the dispatcher reports it as
-    ``storage_unavailable`` without journaling, because nothing was acknowledged.
-    """
-
-
-class StorageBusy(StorageError):
-    """Another writer held the database's write lock past the wait allowed: nothing was written,
-    and the call may simply be tried again."""
-
-
-class CommitOutcomeUnknown(StorageError):
-    """The commit failed where the database may have committed it (its answer was lost with the
-    connection) and the store could not read back whether the transaction's last entry is in the
-    journal: its calls were not acknowledged, but may have been journaled, so they must not be run
-    again before the journal is read."""
+"""The storage errors are ``journal.errors``'s, named here too: they are part of what the kernel needs from
+storage."""
 
 
 class Transaction(Protocol):

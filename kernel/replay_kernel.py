@@ -13,9 +13,9 @@ from typing import Any
 
 import orjson
 
+from arvis.access import AccessRules
 from arvis.canonical import decode
 from kernel.abi import JournalEntry, SyscallError, SyscallResult
-from kernel.access import AccessRules
 from kernel.arguments import MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH, record_args, record_text
 from kernel.errors import ErrorCode
 from kernel.formats import piece_paths
@@ -49,7 +49,7 @@ class JournalReplayKernel:
         self.served = 0
         self.access_rules = access_rules
         """The rules the journal's calls were made under (its format's), as ``Kernel.access_rules``: how a
-        client names a scope in the calls it replays (``kernel.access.scope_of``)."""
+        client names a scope in the calls it replays (``arvis.access.scope_of``)."""
 
     def _peek(self) -> JournalEntry | None:
         if self._pending is None:

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 import msgspec
 
+from arvis.access import is_builtin_admin, owner_of
 from arvis.canonical import canonical_bytes_of_own
-from kernel.access import is_builtin_admin, owner_of
 from kernel.errors import ErrorCode
 
 if TYPE_CHECKING:

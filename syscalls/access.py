@@ -8,8 +8,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from kernel.abi import CallContext
-from kernel.access import (
+from arvis.access import (
     ANY_SCOPE,
     AccessRules,
     Capability,
@@ -21,6 +20,7 @@ from kernel.access import (
     scope_of,
     typed_scope_error,
 )
+from kernel.abi import CallContext
 from kernel.arguments import MAX_PRINCIPAL_LENGTH
 from kernel.errors import ErrorCode, KernelError
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from arvis.access import AccessRules
 from arvis.canonical import sha256_hex
 from kernel.abi import CallContext
-from kernel.access import AccessRules
 from kernel.errors import ErrorCode, KernelError
 
 __all__ = ["Named", "carried"]

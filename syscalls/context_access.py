@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kernel.abi import CallContext
-from kernel.access import (
+from arvis.access import (
     ANY_SCOPE,
     AccessRules,
     Capability,
@@ -23,6 +22,7 @@ from kernel.access import (
     reserved_to,
     scope_of,
 )
+from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 
 __all__ = [

@@ -19,17 +19,17 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from arvis.access import AccessRules, Capability
 from arvis.canonical import canonical_bytes_of_own, decode
-from kernel.abi import CallContext
-from kernel.access import AccessRules, Capability
-from kernel.errors import ErrorCode, KernelError
-from kernel.graph_checkpoints import (
+from arvis.graph_checkpoints import (
     EMPTY_VALUE,
     GraphChannelValue,
     GraphCheckpoint,
     GraphRepository,
     GraphWrite,
 )
+from kernel.abi import CallContext
+from kernel.errors import ErrorCode, KernelError
 from syscalls.carried import Named, carried
 from syscalls.graph_args import (
     MAX_LIST,

@@ -23,12 +23,12 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from arvis.access import Capability
 from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time, sha256_hex
+from arvis.graph_store import GraphStoreRepository, StoreItem
 from arvis.store_values import ENCODING, open_envelope
 from kernel.abi import CallContext
-from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
-from kernel.graph_store import GraphStoreRepository, StoreItem
 from kernel.registry import BlobReader
 from syscalls.carried import carried
 from syscalls.graph_store_search import Stored, check_envelope, query_vector, ranked, vectors_of

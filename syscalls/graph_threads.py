@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from arvis.access import Capability
 from arvis.canonical import decode
+from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
 from kernel.abi import CallContext
-from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
-from kernel.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
 from syscalls.graph import ThreadAccess, version_key
 from syscalls.graph_args import CopyArgs, PruneArgs, RunsArgs, ThreadArgs
 

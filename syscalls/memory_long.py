@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from arvis.access import Capability
 from arvis.changes import Decision
 from arvis.memory.governance import (
     GovernanceEncryption,
@@ -17,7 +18,6 @@ from arvis.memory.governance import (
 from arvis.memory.memory_long_entry import MemoryLongType
 from arvis.memory.memory_service import MemoryService
 from kernel.abi import CallContext
-from kernel.access import Capability
 from kernel.errors import ErrorCode, KernelError
 from syscalls.access import authorize
 from syscalls.pipeline import RunId, find_run, refuse_in_flight_mutation

@@ -1,6 +1,6 @@
 """Names that belong to a principal (a LangGraph thread, the first element of a store namespace): the owner
 reads and writes; anyone else needs a grant on ``<prefix><name>`` (or ``*``); built-in administrators may
-do anything (``kernel.access.context_allows``, the rule contexts use).
+do anything (``arvis.access.context_allows``, the rule contexts use).
 
 Before the typed rules (``AccessRules.TYPED``) a name nobody has written under is unclaimed: it reads as
 empty and the first writer claims it. Under the typed rules a name is created with its owner by an explicit
@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kernel.abi import CallContext
-from kernel.access import (
+from arvis.access import (
     AccessRules,
     Capability,
     Grant,
@@ -23,6 +22,7 @@ from kernel.access import (
     is_builtin_admin,
     reserved_to,
 )
+from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 
 __all__ = ["OwnedNames"]

@@ -12,10 +12,10 @@ from typing import Annotated, Any
 
 import msgspec
 
+from arvis.access import AccessRules, Capability
+from arvis.pipeline_runs import PipelineRun, qualified_run_id
 from kernel.abi import CallContext
-from kernel.access import AccessRules, Capability
 from kernel.errors import ErrorCode, KernelError
-from kernel.pipeline_runs import PipelineRun, qualified_run_id
 from syscalls.access import authorize, require_admin
 from syscalls.types import UserId
 

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from strategies import T0, VOUCHED
 
+from journal.clock import ManualClock
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 
 settings.register_profile(

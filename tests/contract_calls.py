@@ -19,12 +19,12 @@ from typing import Any
 from graph_values import carried, stored
 from sqlalchemy import Engine
 
+from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.state import state_digest
 from kernel.abi import JournalEntry
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 
 try:

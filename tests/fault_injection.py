@@ -39,11 +39,11 @@ from typing import Any
 from sqlalchemy import Engine, event
 
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
+from journal.clock import SystemClock
 from journal.engine import Durability, open_engine
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
 from kernel.boot import default_services
-from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE

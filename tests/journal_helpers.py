@@ -23,12 +23,12 @@ from hypothesis import strategies as st
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_rows import insert_entry
 from journal.chain import compute_entry_hash
+from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import CallContext, SyscallResult
 from kernel.boot import default_services, open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable

@@ -27,11 +27,11 @@ from arvis.memory.governance import (
 )
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_registry import DEFAULT_MEMORY_LONG_REGISTRY
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from journal.schema import memory_entries
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 

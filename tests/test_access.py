@@ -1,4 +1,4 @@
-"""Capability-based access control (``kernel/access.py``, ``syscalls/access.py``).
+"""Capability-based access control (``arvis/access.py``, ``syscalls/access.py``).
 
 A principal ``user:<id>`` holds read, write and revoke on its own user; ``admin:<name>`` and
 ``operator:<name>`` are administrators; everyone else acts on a user's long-term memory only through
@@ -26,16 +26,16 @@ from strategies import (
     write_args,
 )
 
+from arvis.access import Capability, Grant, allows
 from journal.chain import EMPTY_EFFECTS_HASH
+from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.access import Capability, Grant, allows
 from kernel.boot import default_services, open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 from kernel.identity import VouchedPrincipals
@@ -555,7 +555,7 @@ def _sorted(grants: set[Grant]) -> list[dict[str, Any]]:
 @given(st.lists(steps, min_size=4, max_size=30))
 def test_every_outcome_is_what_the_rule_says_for_the_grants_in_force(sequence: list[tuple[Any, ...]]) -> None:
     """For any sequence of grant, revoke, list and memory calls by any principals, each call's outcome is
-    ``kernel.access.allows`` applied to the grants the calls so far put in force (tracked here, not read
+    ``arvis.access.allows`` applied to the grants the calls so far put in force (tracked here, not read
     from the kernel); a refused call changes nothing; the whole journal then replays."""
     in_force: set[Grant] = set()
 

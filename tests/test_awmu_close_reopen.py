@@ -17,15 +17,15 @@ import msgspec
 import pytest
 from strategies import journal_entries
 
+from arvis.access import AccessRules
 from journal.chain import EMPTY_EFFECTS_HASH
+from journal.clock import ManualClock
 from journal.content_digest import closed_contexts, content_digest
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.state import state_digest
 from journal.store import SqlJournalStore
-from kernel.access import AccessRules
 from kernel.boot import default_services
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 from kernel.identity import VouchedPrincipals

@@ -14,12 +14,12 @@ from typing import Any
 import msgspec
 import pytest
 
+from arvis.access import AccessRules
+from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from kernel.access import AccessRules
 from kernel.boot import default_services
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE

@@ -17,9 +17,9 @@ import pytest
 from strategies import VOUCHED
 
 import syscalls.detectors
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services

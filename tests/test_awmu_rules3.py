@@ -16,9 +16,9 @@ import msgspec
 import pytest
 from strategies import VOUCHED
 
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services

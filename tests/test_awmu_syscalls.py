@@ -21,9 +21,9 @@ import msgspec
 import pytest
 from strategies import VOUCHED
 
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import Engine, text
 
 from journal import blob_store
+from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.store import SqlJournalStore, _driver_idle
-from kernel.clock import ManualClock
 from kernel.protocols import StorageError
 
 

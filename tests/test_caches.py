@@ -16,12 +16,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from arvis.pipeline_runs import PipelineRun
 from journal.pipeline_repository import ActiveRuns
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
-from kernel.pipeline_runs import PipelineRun
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

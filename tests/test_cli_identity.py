@@ -391,7 +391,7 @@ def test_the_help_names_no_default_principal(capsys: pytest.CaptureFixture[str])
 
 
 def test_the_patterns_that_need_the_key_are_the_built_in_administrators() -> None:
-    from kernel.access import ADMIN_PREFIXES
+    from arvis.access import ADMIN_PREFIXES
     from tools.admin_key import ADMIN_PATTERNS
 
     assert tuple(prefix + "*" for prefix in ADMIN_PREFIXES) == ADMIN_PATTERNS

@@ -15,12 +15,12 @@ import pytest
 from grouped_calls import two_writes_in_one_group
 from sqlalchemy import text
 
+from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.sql import SqlRunner
 from journal.store import _ENTRY_HASH_AT, SqlJournalStore
 from kernel.abi import ErrorCode
 from kernel.boot import default_services
-from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 

@@ -21,15 +21,7 @@ from typing import Any
 import pytest
 from strategies import T0, journal_entries
 
-from journal.chain import EMPTY_EFFECTS_HASH
-from journal.engine import open_engine
-from journal.migrate import upgrade_to_head
-from journal.reader import JournalReader
-from journal.schema import FORMAT_VERSION
-from journal.state import state_digest
-from journal.store import SqlJournalStore
-from kernel.abi import SyscallResult
-from kernel.access import (
+from arvis.access import (
     AccessRules,
     Capability,
     Grant,
@@ -39,8 +31,16 @@ from kernel.access import (
     pattern_names,
     reserved_to,
 )
+from journal.chain import EMPTY_EFFECTS_HASH
+from journal.clock import ManualClock
+from journal.engine import open_engine
+from journal.migrate import upgrade_to_head
+from journal.reader import JournalReader
+from journal.schema import FORMAT_VERSION
+from journal.state import state_digest
+from journal.store import SqlJournalStore
+from kernel.abi import SyscallResult
 from kernel.boot import default_services
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE

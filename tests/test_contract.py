@@ -52,6 +52,7 @@ from strategies import VOUCHED
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_rows import insert_entry
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
+from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
 from journal.migrate import current_revision, head_revision, upgrade_to_head
 from journal.reader import JournalFilter
@@ -60,7 +61,6 @@ from journal.state import iter_state_rows, state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
 from kernel.boot import default_services, open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.protocols import StorageError
 from syscalls.table import SYSCALL_TABLE

@@ -22,9 +22,9 @@ from contract_calls import (
 from sqlalchemy.exc import DBAPIError
 from strategies import VOUCHED
 
+from journal.clock import ManualClock
 from journal.copy import copy_journal
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.protocols import StorageError
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from journal.memory_repository import COLUMNS, entry_from_row
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
@@ -161,8 +162,11 @@ def test_the_wire_forms_from_rows_are_the_typed_entries_wire_forms(tmp_path: Pat
         store = kernel.store
         assert isinstance(store, SqlJournalStore)
         with store.read_only() as repository:
-            typed = [entry.to_wire() for entry in repository.list_entries(user_id="u1")]
             from_rows = plain(repository.list_entry_wires(user_id="u1"))
+        with store.engine.connect() as connection:  # the typed reading of the same rows
+            selected = ", ".join(f'"{name}"' for name in COLUMNS)
+            rows = connection.exec_driver_sql(f"SELECT {selected} FROM memory_entries WHERE user_id = 'u1'")
+            typed = [entry_from_row(dict(zip(COLUMNS, row, strict=True))).to_wire() for row in rows]
     finally:
         kernel.close()
     key = lambda wire: (wire["key"], wire["created_at"], wire["superseded_at"] or "")  # noqa: E731

@@ -22,15 +22,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import T0
 
+from arvis.access import Capability
 from arvis.canonical import canonical_bytes_of_own, decode
+from arvis.graph_checkpoints import EMPTY_VALUE, GraphChannelValue, GraphCheckpoint, GraphWrite
+from journal.clock import ManualClock
 from journal.graph_repository import NoGraph
 from kernel.abi import CallContext
-from kernel.access import Capability
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.errors import KernelError
-from kernel.graph_checkpoints import EMPTY_VALUE, GraphChannelValue, GraphCheckpoint, GraphWrite
 from kernel.table import SyscallTable
 from syscalls.graph import ThreadAccess
 from syscalls.graph_args import MAX_LIST, GetArgs, ListArgs, Position

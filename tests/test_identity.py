@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from journal_helpers import make_clock, reader_of, rewrite_history, verify
 from strategies import write_args
 
+from arvis.access import AccessRules
 from arvis.canonical import canonical_bytes_of_own
 from journal.engine import open_engine
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
-from kernel.access import AccessRules
 from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.identity import (

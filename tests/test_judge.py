@@ -24,9 +24,9 @@ import msgspec
 import pytest
 from strategies import VOUCHED
 
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.judge import HttpJudge, parse_answer
 from kernel.registry import KernelServiceRegistry

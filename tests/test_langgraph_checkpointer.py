@@ -34,13 +34,13 @@ from integrations.langgraph import (
     CheckpointArgumentsInvalid,
 )
 from journal.blob_store import get_many, hash_of
+from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
 from kernel.boot import JournalNotFound, default_services, open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.graph import WRITES_IDX_MAP
 from syscalls.table import SYSCALL_TABLE

@@ -23,9 +23,9 @@ from langgraph.store.memory import InMemoryStore
 from integrations.langgraph import LOCKED_READ, ArvisStore, CheckpointAccessDenied
 from journal import blob_store
 from journal.blob_store import hash_of
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal
 

@@ -23,9 +23,9 @@ from langgraph.store.memory import InMemoryStore
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode
 from arvis.store_values import envelope, open_envelope
 from integrations.langgraph import ArvisStore, CheckpointArgumentsInvalid
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

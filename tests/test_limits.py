@@ -11,9 +11,9 @@ from strategies import VOUCHED
 
 import arvis.awmu.engine as awmu_engine
 import arvis.memory.memory_service as memory_service
+from journal.clock import ManualClock
 from kernel.arguments import MAX_ARGS_BYTES
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 
 OWNER = "user:u1"

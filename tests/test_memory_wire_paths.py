@@ -33,9 +33,9 @@ from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_service import MemoryService, validate_key
 from arvis.memory.snapshot_wire import build_list_wire, wire_status
+from journal.clock import ManualClock
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.services import default_services
 

@@ -15,11 +15,11 @@ from sqlalchemy import Engine, text
 
 from arvis.changes import Insert, Upsert
 from journal.apply import ChangeWriter, plan
+from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.sql import SqlRunner
 from journal.store import APPEND_LOCK, SqlJournalStore
 from kernel.boot import default_services
-from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
 from kernel.protocols import StorageError
 from syscalls.table import SYSCALL_TABLE

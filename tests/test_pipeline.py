@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from strategies import VOUCHED
 
+from journal.clock import ManualClock
 from journal.reader import JournalFilter, JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.pipeline import CognitivePipelineContext, PipelineError, pipeline, run_pipeline
 from kernel.replay_kernel import JournalReplayKernel

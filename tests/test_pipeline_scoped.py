@@ -15,16 +15,16 @@ from typing import Any
 import pytest
 from strategies import T0, VOUCHED, journal_entries
 
+from arvis.access import AccessRules, ScopeKind, scope_of
 from journal.chain import EMPTY_EFFECTS_HASH
+from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.access import AccessRules, ScopeKind, scope_of
 from kernel.boot import default_services, open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from kernel.pipeline import CognitivePipelineContext, PipelineError, pipeline, run_pipeline

@@ -44,9 +44,9 @@ from strategies import (
 )
 
 from arvis.canonical import format_time
+from journal.clock import ManualClock
 from kernel.abi import SyscallResult
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 from syscalls.table import SYSCALL_TABLE
@@ -551,7 +551,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from arvis.canonical import canonical_bytes
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 
 clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))

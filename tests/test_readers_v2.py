@@ -16,9 +16,9 @@ from strategies import VOUCHED
 from arvis.awmu.framing import framing_cues
 from arvis.awmu.utterance import statements
 from arvis.awmu.values import ValueFinding, detect_values, values_of
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal

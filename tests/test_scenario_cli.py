@@ -19,6 +19,7 @@ from tools import cmd_scenario
 from tools.cli import main
 from tools.model_loop.client import Message, ModelAnswer
 from tools.model_loop.runs import run_with_models
+from tools.scenario.args import FLAGSHIP
 from tools.scenario.load import load_scenario
 from tools.scenario.runner import RunResult, ScenarioError, run_scenario
 
@@ -282,7 +283,7 @@ def test_run_skips_the_strategy_catalogue(tmp_path: Path, capsys: pytest.Capture
 
 
 def _flagship() -> Path:
-    flagship = ROOT / cmd_scenario.FLAGSHIP
+    flagship = ROOT / FLAGSHIP
     if flagship.is_file():
         return flagship
     fallback = UPSTREAM / "adversarial-contradictory.yml"

@@ -18,11 +18,11 @@ from sqlalchemy import text
 from strategies import T0, key_args, state_rows, write_args
 
 from journal.chain import compute_entry_hash
+from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.boot import default_services, open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 

@@ -28,10 +28,10 @@ from strategies import (
 
 from arvis.canonical import canonical_bytes, decode, format_time, sha256_hex
 from journal.chain import EMPTY_EFFECTS_HASH
+from journal.clock import ManualClock
 from kernel.abi import CallContext, SyscallError, SyscallResult
 from kernel.arguments import MAX_ARGS_BYTES
 from kernel.boot import default_services
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.errors import ERROR_MESSAGES, ErrorCode, KernelError
 from kernel.registry import KernelServiceRegistry

@@ -10,9 +10,9 @@ from typing import Any
 from graph_values import carried, stored
 from test_context_access import _args, _clock, _create, _ok, _refused, _request, _review, _seed, _verified
 
+from arvis.access import AccessRules
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
-from kernel.access import AccessRules
 from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals

@@ -37,12 +37,12 @@ from fault_injection import (
     set_start_barrier,
 )
 
+from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
 from kernel.boot import default_services
-from kernel.clock import SystemClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.pieces import expanded_result

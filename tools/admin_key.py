@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 ADMIN_PATTERNS = ("admin:*", "operator:*")
-"""The principals that need the key: ``kernel.access.ADMIN_PREFIXES`` each followed by ``*`` (written
+"""The principals that need the key: ``arvis.access.ADMIN_PREFIXES`` each followed by ``*`` (written
 out, not imported: ``arvis --version`` loads no kernel; a test ties the two), the built-in administrators
 (and ``admin:x:``, which ends with ``:`` and so is not one, but is refused rather than let through
 without a key)."""

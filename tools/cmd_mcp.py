@@ -162,7 +162,7 @@ def _check_sdk() -> None:
 
 
 def run(options: argparse.Namespace) -> int:
-    from kernel.access import is_builtin_admin
+    from arvis.access import is_builtin_admin
     from kernel.identity import AllowedPrincipals
     from tools.common import writable_db
     from tools.kernel_open import opened_kernel

@@ -25,7 +25,6 @@ from arvis.scenario.expectations import CONDITION_SUMMARY
 from arvis.scenario.schema import Scenario
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.output import print_json, print_table
-from tools.scenario.args import FLAGSHIP, register
 from tools.scenario.load import iter_scenario_files, load_scenario
 from tools.scenario.report import (
     AGGREGATE_COLUMNS,
@@ -49,7 +48,7 @@ from tools.scenario.report import (
 )
 from tools.scenario.runner import RunResult, run_scenario
 
-__all__ = ["DEMO_CONDITIONS", "FLAGSHIP", "register"]
+__all__ = ["DEMO_CONDITIONS"]
 
 DEMO_CONDITIONS = tuple(Condition)  # the kernel, its ablations, the naive memories and the declared oracle
 REPORTS = ("report.md", "report.json", "report.html")

@@ -11,9 +11,9 @@ import argparse
 from collections.abc import Iterable
 from typing import Any
 
+from arvis.access import is_operator
 from journal.content_digest import content_digest
 from journal.reader import JournalFilter, JournalReader
-from kernel.access import is_operator
 from kernel.boot import open_kernel
 from kernel.services import default_services
 from syscalls.table import SYSCALL_TABLE

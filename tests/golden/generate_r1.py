@@ -31,10 +31,10 @@ import kernel
 import syscalls
 import tools
 from arvis.scenario.conditions import Condition
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.abi import SyscallResult
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal

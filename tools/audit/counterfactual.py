@@ -14,9 +14,9 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from arvis.access import is_operator
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
-from kernel.access import is_operator
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
 from tools.audit.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named

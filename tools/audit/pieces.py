@@ -14,6 +14,7 @@ import functools
 from sqlalchemy import Engine, bindparam, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 
+from arvis.access import AccessRules
 from arvis.canonical import sha256_hex
 from journal.blob_store import TABLE as BLOBS
 from journal.blob_store import BadBlob, get_many
@@ -21,7 +22,6 @@ from journal.engine import one_line
 from journal.reader import JournalFilter, JournalReader
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
-from kernel.access import AccessRules
 from kernel.formats import UnknownFormat, piece_paths, rules_of
 from kernel.protocols import StorageError
 from kernel.replay_kernel import JournalReplayKernel

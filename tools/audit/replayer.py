@@ -20,12 +20,12 @@ from sqlalchemy import Engine
 
 from arvis.canonical import decode, parse_time
 from journal.blob_store import reader_for
+from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
 from journal.state import state_digest
 from journal.state_checkpoints import stored_checkpoints
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
 from kernel.abi import JournalEntry, SyscallResult
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.errors import ErrorCode
 from kernel.protocols import StorageError

@@ -15,9 +15,9 @@ from typing import Any
 
 from sqlalchemy import Connection, inspect, select
 
+from arvis.access import AccessRules, Capability, Grant, ScopeKind, granted, scope_of
 from journal.content_digest import entry_content, stored_body, unit_content
 from journal.schema import FORMAT_VERSION, journal_header
-from kernel.access import AccessRules, Capability, Grant, ScopeKind, granted, scope_of
 from kernel.formats import rules_of
 from tools.audit.forensics import Tracer
 from tools.audit.rollback_side import StoreSide
@@ -78,7 +78,7 @@ def plan_rollback(
 
 
 def _access_rules(live: Connection) -> AccessRules:
-    """The live journal's access rules: how a grant names a context (``kernel.access.scope_of``). Read
+    """The live journal's access rules: how a grant names a context (``arvis.access.scope_of``). Read
     from the live header alone: the counterfactual's scratch store copies it."""
     version = None
     if "journal_header" in inspect(live).get_table_names():

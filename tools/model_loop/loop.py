@@ -21,11 +21,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from arvis.access import AccessRules, ScopeKind, scope_of
 from arvis.scenario.conditions import CONDITIONS, Condition
 from arvis.scenario.judge import BlockUnit, judge, mentions
 from arvis.scenario.schema import Scenario, Turn
 from kernel.abi import SyscallResult
-from kernel.access import AccessRules, ScopeKind, scope_of
 from kernel.errors import ErrorCode
 from tools.model_loop import scoring
 from tools.model_loop.client import ChatModel, Message, ModelAnswer

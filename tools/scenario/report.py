@@ -298,10 +298,6 @@ def aggregate_row(item: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
-def failures(run: dict[str, Any]) -> list[str]:
-    return [f"{a['type']}: {a['failure']}" for a in run["assertions"] if not a["passed"]]
-
-
 ASSERTION_COLUMNS = ("assertion", "what it checks", "expected under", "held under", "where not, and why")
 
 

@@ -30,9 +30,9 @@ from arvis.scenario.outcome import score
 from arvis.scenario.schema import DEFAULT_PLAYER_CONFIDENCE, Scenario, SeedUnit
 from arvis.scenario.script import CHANNEL_SOURCES, Oracle, Script, ScriptTurn, blind_script, oracle_of
 from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, StatementRecord, Transcript
+from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.boot import open_kernel
-from kernel.clock import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from syscalls.table import SYSCALL_TABLE

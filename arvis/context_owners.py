@@ -1,7 +1,7 @@
 """What the kernel needs to know about working-memory contexts: who owns each one (format 2).
 
-A context created in a format-2 journal (``kernel.access.AccessRules.OWNED``) is owned by the principal
-that created it; the owner is what its capabilities are decided against (``kernel.access.context_allows``
+A context created in a format-2 journal (``arvis.access.AccessRules.OWNED``) is owned by the principal
+that created it; the owner is what its capabilities are decided against (``arvis.access.context_allows``
 and its neighbours). Format-1 journals record no owners.
 """
 
