@@ -95,3 +95,24 @@ class GraphStoreRepository(ABC):
     def stored_values(self, keys: Iterable[str]) -> dict[str, bytes]:
         """The bytes of those of ``keys`` stored in ``graph_blobs`` as this transaction sees them (its own
         calls' included), unchecked."""
+
+    @abstractmethod
+    def quota_bytes(self) -> int | None:
+        """The bytes each owner of a first element may store (the journal's, fixed at its creation); None:
+        no quota, and no sizes are kept."""
+
+    @abstractmethod
+    def stored_bytes(self, owner: str) -> int:
+        """The bytes of the values stored under the first elements ``owner`` owns (where sizes are kept)."""
+
+    @abstractmethod
+    def size_of(self, namespace: str, key: str) -> int:
+        """The size of one item's value; 0 for none."""
+
+    @abstractmethod
+    def set_size(self, namespace: str, key: str, prefix: str, value_bytes: int) -> None:
+        """Record the size of an item's value (kept only where there is a quota)."""
+
+    @abstractmethod
+    def forget_size(self, namespace: str, key: str) -> None:
+        """Drop the size of a deleted item's value."""

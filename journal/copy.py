@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from journal.engine import one_line
 from journal.errors import StorageError
-from journal.header import JournalHeader
+from journal.header import JournalHeader, store_quota
 from journal.memory_repository import REBUILD_COUNTS
 from journal.migrate import upgrade_to_head
 from journal.schema import (
@@ -72,7 +72,8 @@ def _refuse_occupied(occupied: list[str]) -> None:
 
 def _copy_header(reading: Connection, writing: Connection, header: JournalHeader) -> None:
     """Write the source's header, its admin verifier with it (``journal.admin_binding``; none when the
-    source predates revision 0012), so that the copy's administrators are the source's."""
+    source predates revision 0012), so that the copy's administrators are the source's, and its graph
+    store quota, which the copy's calls replay under."""
     columns = {column["name"] for column in inspect(reading).get_columns(journal_header.name)}
     verifier = (
         reading.execute(select(journal_header.c.admin_verifier)).scalar_one_or_none()
@@ -88,6 +89,7 @@ def _copy_header(reading: Connection, writing: Connection, header: JournalHeader
             "created_at": header.created_at,
             "genesis_hash": header.genesis_hash,
             "admin_verifier": verifier,
+            "store_quota_bytes": store_quota(reading),
         },
     )
 

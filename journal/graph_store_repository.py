@@ -21,6 +21,11 @@ _ITEMS = "graph_store_items"
 _ITEM_COLUMNS = tuple(field.name for field in dataclasses.fields(StoreItem))
 _SELECT_ITEMS = f"SELECT {', '.join(_ITEM_COLUMNS)} FROM {_ITEMS}"
 _KEY = "namespace = :namespace AND key = :key"
+_SIZES = "graph_store_sizes"
+_STORED_BYTES = (
+    f"SELECT COALESCE(SUM(value_bytes), 0) FROM {_SIZES} WHERE prefix IN "
+    f"(SELECT prefix FROM {_OWNERS} WHERE owner = :owner)"
+)
 
 
 def _item(row: tuple[Any, ...]) -> StoreItem:
@@ -40,8 +45,12 @@ def _item(row: tuple[Any, ...]) -> StoreItem:
 
 
 class SqlGraphStoreRepository(GraphStoreRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet, stores_blobs: bool = True) -> None:
-        """``stores_blobs``: as ``SqlGraphRepository``'s."""
+    def __init__(
+        self, sql: SqlRunner, *, seq: int, changes: ChangeSet, stores_blobs: bool = True, sized: bool = False
+    ) -> None:
+        """``stores_blobs``: as ``SqlGraphRepository``'s. ``sized``: the database has revision 0013's
+        quota column and sizes table."""
+        self._sized = sized
         self._sql = sql
         self._stores_blobs = stores_blobs
         self._seq = seq
@@ -95,6 +104,26 @@ class SqlGraphStoreRepository(GraphStoreRepository):
     def stored_values(self, keys: Iterable[str]) -> dict[str, bytes]:
         return blob_store.read_in(self._sql, keys)
 
+    def quota_bytes(self) -> int | None:
+        found = self._sql.scalar("SELECT store_quota_bytes FROM journal_header") if self._sized else None
+        return None if found is None else int(found)
+
+    def stored_bytes(self, owner: str) -> int:
+        return int(self._sql.scalar(_STORED_BYTES, {"owner": owner}) or 0)
+
+    def size_of(self, namespace: str, key: str) -> int:
+        found = self._sql.scalar(
+            f"SELECT value_bytes FROM {_SIZES} WHERE {_KEY}", {"namespace": namespace, "key": key}
+        )
+        return 0 if found is None else int(found)
+
+    def set_size(self, namespace: str, key: str, prefix: str, value_bytes: int) -> None:
+        row = {"namespace": namespace, "key": key, "prefix": prefix, "value_bytes": value_bytes}
+        self._changes.add(Upsert(_SIZES, row))
+
+    def forget_size(self, namespace: str, key: str) -> None:
+        self._changes.add(Delete(_SIZES, {"namespace": namespace, "key": key}))
+
 
 class NoGraphStore(GraphStoreRepository):
     """A database at a schema older than the store tables (opened without upgrading) holds no store
@@ -103,7 +132,16 @@ class NoGraphStore(GraphStoreRepository):
     def _refuse(self, *args: Any, **kwargs: Any) -> None:
         raise StorageError("this database predates the graph store tables: run `arvis db upgrade` first")
 
-    add_owner = add_namespace = put_item = delete_item = store_values = _refuse
+    add_owner = add_namespace = put_item = delete_item = store_values = set_size = forget_size = _refuse
+
+    def quota_bytes(self) -> int | None:
+        return None
+
+    def stored_bytes(self, owner: str) -> int:
+        return 0
+
+    def size_of(self, namespace: str, key: str) -> int:
+        return 0
 
     def owner_of(self, prefix: str) -> str | None:
         return None

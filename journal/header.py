@@ -3,7 +3,7 @@ and checked each time a store opens it (``journal.store``)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine, inspect, select
 
 from arvis.canonical import format_time, sha256_hex
 from journal.chain import genesis_hash
@@ -53,10 +53,12 @@ def create_header(
     copy: JournalHeader | None,
     format_version: int,
     admin_verifier: str | None = None,
+    store_quota_bytes: int | None = None,
 ) -> None:
     """Write the header of a new journal (or a copy of another journal's header, for replay), with the
-    verifier of its admin key when one is given (``journal.admin_binding``). A header already there is
-    read without the write lock (the common case: opening a live journal)."""
+    verifier of its admin key when one is given (``journal.admin_binding``) and its graph-store quota
+    (``store_quota``). A header already there is read without the write lock (the common case: opening
+    a live journal)."""
     with reading(engine.connect()) as connection:
         if read_header(connection) is not None:
             return
@@ -78,10 +80,23 @@ def create_header(
             "created_at": copy.created_at,
             "genesis_hash": copy.genesis_hash,
         }
+        extra = {"admin_verifier": admin_verifier, "store_quota_bytes": store_quota_bytes}
         connection.execute(
-            journal_header.insert(),
-            row | ({} if admin_verifier is None else {"admin_verifier": admin_verifier}),
+            journal_header.insert(), row | {name: value for name, value in extra.items() if value is not None}
         )
+
+
+def store_quota(connection: Connection) -> int | None:
+    """The bytes each owner may store in the graph store (``specs/langgraph.md`` §8.3), fixed when the
+    journal was created; None when it has no quota (or its database predates revision 0013)."""
+    if "journal_header" not in inspect(connection).get_table_names():
+        return None
+    if "store_quota_bytes" not in {
+        column["name"] for column in inspect(connection).get_columns("journal_header")
+    }:
+        return None
+    found = connection.exec_driver_sql("SELECT store_quota_bytes FROM journal_header").first()
+    return None if found is None or found[0] is None else int(found[0])
 
 
 def header_holds(connection: Connection, header: JournalHeader) -> bool:

@@ -36,6 +36,7 @@ __all__ = [
     "graph_store_items",
     "graph_store_namespaces",
     "graph_store_owners",
+    "graph_store_sizes",
     "graph_thread_owners",
     "graph_writes",
     "journal",
@@ -71,6 +72,7 @@ journal_header = Table(
     Column("created_at", String(27), nullable=False),
     Column("genesis_hash", String(64), nullable=False),
     Column("admin_verifier", String(64)),  # revision 0012 (journal.admin_binding); NULL: none bound
+    Column("store_quota_bytes", BigInteger),  # revision 0013: each owner's graph-store bytes; NULL: none
 )
 
 admin_bindings = Table(
@@ -296,6 +298,18 @@ graph_store_items = Table(
     Column("written_seq", BigInteger, nullable=False),
 )
 
+graph_store_sizes = Table(
+    "graph_store_sizes",
+    metadata,
+    Column("namespace", Text, primary_key=True),
+    Column("key", Text, primary_key=True),
+    Column("prefix", Text, nullable=False),
+    Column("value_bytes", BigInteger, nullable=False),
+)
+"""Revision 0013: the size of each stored item's value, kept only in a journal created with a store quota
+(``journal_header.store_quota_bytes``), so that the bytes an owner stores are counted without its values
+(a replay's scratch store holds none of them)."""
+
 STATE_TABLES: tuple[Table, ...] = (
     memory_entries,
     awmu_contexts,
@@ -313,6 +327,7 @@ STATE_TABLES: tuple[Table, ...] = (
     graph_store_owners,
     graph_store_namespaces,
     graph_store_items,
+    graph_store_sizes,
 )
 """Every table whose rows are state derived from the journal (what the state digest covers)."""
 

@@ -163,9 +163,11 @@ class SqlJournalStore:
         format_version: int = FORMAT_VERSION,
         state_checkpoint_interval: int = DEFAULT_INTERVAL,
         admin_verifier: str | None = None,
+        store_quota_bytes: int | None = None,
     ) -> None:
         """``format_version`` is the format a journal created here gets (an existing one keeps its own),
-        ``admin_verifier`` the verifier of its admin key it records (an existing one keeps its own).
+        ``admin_verifier`` the verifier of its admin key it records and ``store_quota_bytes`` its graph
+        store's quota (``journal.header.create_header``; an existing journal keeps its own).
         ``state_checkpoint_interval``: a state checkpoint is stored with every entry whose seq is a
         multiple of it (``journal.state_checkpoints``; 0: none, and a mark so that a writer of the same
         journal that keeps them builds its next one whole)."""
@@ -179,7 +181,9 @@ class SqlJournalStore:
         try:
             if upgrade:
                 upgrade_to_head(engine)
-            create_header(engine, clock, journal_id, copy_header, format_version, admin_verifier)
+            create_header(
+                engine, clock, journal_id, copy_header, format_version, admin_verifier, store_quota_bytes
+            )
             self._connection = reading(engine.connect())  # its own writes begin on the driver
             header = read_header(self._connection)
             self._connection.rollback()

@@ -174,7 +174,11 @@ class SqlTransaction:
         if self._graph_store is None:
             self._graph_store = (
                 SqlGraphStoreRepository(
-                    self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
+                    self._sql,
+                    seq=self._next_seq,
+                    changes=self.changes,
+                    stores_blobs=self._stores_pieces,
+                    sized="graph_store_sizes" in self._tables,
                 )
                 if "graph_store_items" in self._tables
                 else NoGraphStore()

@@ -20,7 +20,11 @@ from kernel.services import default_services
 from kernel.telemetry import TracerChoice, global_tracer
 from syscalls.table import SYSCALL_TABLE
 
-__all__ = ["JournalNotFound", "default_services", "open_kernel"]
+__all__ = ["DEFAULT_STORE_QUOTA_BYTES", "JournalNotFound", "default_services", "open_kernel"]
+
+DEFAULT_STORE_QUOTA_BYTES = 1 << 30
+"""What each owner may store in a new journal's LangGraph store unless the deployment says otherwise: a
+gibibyte, where nothing bounded it before (``specs/langgraph.md`` §8.3)."""
 
 
 class JournalNotFound(StorageError, FileNotFoundError):
@@ -53,6 +57,7 @@ def open_kernel(
     admin_key: bytes | None = None,
     create: bool = False,
     judge: ConflictJudge | None = None,
+    store_quota_bytes: int | None = DEFAULT_STORE_QUOTA_BYTES,
 ) -> Kernel:
     """Open (migrating as needed) the database at ``target`` and wire a kernel on it.
 
@@ -73,12 +78,24 @@ def open_kernel(
     (opt-in for its cost, ``journal-format.md`` §16.3; 10,000 meets the time-travel target), so that
     ``--at`` reads replay only the entries since the nearest one; 0 keeps none. ``group_commit``: calls
     made by threads at once commit together (``specs/durability.md`` §3.1). ``judge``: the working
-    memory's model judge (``kernel.judge.HttpJudge``); None: the offline detectors."""
+    memory's model judge (``kernel.judge.HttpJudge``); None: the offline detectors.
+    ``store_quota_bytes``: the bytes each owner may store in the LangGraph store, recorded in a journal
+    created here (an existing journal keeps its own; None: no quota; ``specs/langgraph.md`` §8.3)."""
     check_admin_key(admin_key)
+    if store_quota_bytes is not None and store_quota_bytes < 0:
+        raise ValueError("a store quota is a number of bytes, 0 or more")
     if not create:
         _refuse_missing(target)
     chosen_clock = clock or SystemClock()
-    store = _open_store(target, durability, chosen_clock, journal_id, state_checkpoint_interval, admin_key)
+    check_writable(target)  # before the writer's first connection, which already writes (WAL)
+    store = SqlJournalStore(
+        open_engine(target, durability=durability),
+        clock=chosen_clock,
+        journal_id=journal_id,
+        state_checkpoint_interval=state_checkpoint_interval,
+        admin_verifier=None if admin_key is None else admin_verifier(admin_key),
+        store_quota_bytes=store_quota_bytes,
+    )
     try:
         return Kernel(  # the journal's administrators: Kernel reads the store's admin verifier
             table=SYSCALL_TABLE,
@@ -93,25 +110,6 @@ def open_kernel(
     except StorageError:
         store.close()
         raise
-
-
-def _open_store(
-    target: str,
-    durability: Durability,
-    clock: Clock,
-    journal_id: str | None,
-    state_checkpoint_interval: int,
-    admin_key: bytes | None,
-) -> SqlJournalStore:
-    """The store on ``target``, migrated; a journal it creates records ``admin_key``'s verifier."""
-    check_writable(target)  # before the writer's first connection, which already writes (WAL)
-    return SqlJournalStore(
-        open_engine(target, durability=durability),
-        clock=clock,
-        journal_id=journal_id,
-        state_checkpoint_interval=state_checkpoint_interval,
-        admin_verifier=None if admin_key is None else admin_verifier(admin_key),
-    )
 
 
 def _bound_services(

@@ -310,12 +310,15 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
             )
         if found is not None:
             store.delete_item(namespace, args.key)
+            if store.quota_bytes() is not None:
+                store.forget_size(namespace, args.key)
         deleted = found is not None and _live(found, ctx.now)
         return {"namespace": args.namespace, "key": args.key, "deleted": deleted}
     expires_at = None if args.ttl is None else _expiry(ctx.now, args.ttl)
     if isinstance(args.value, list):
         check_envelope(args.value)
     data = None if args.value is None else canonical_bytes_of_own(args.value)
+    _charge(store, owner or ctx.principal, namespace, args.key, prefix, data, replacing=found is not None)
     store.store_values(carried(ctx, [("value", args.value_hash, data)]))
     if owner is None:
         access.claim_unowned(prefix)
@@ -338,6 +341,32 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
         )
     )
     return {"namespace": args.namespace, "key": args.key, "value_hash": args.value_hash}
+
+
+def _charge(
+    store: GraphStoreRepository,
+    owner: str,
+    namespace: str,
+    key: str,
+    prefix: str,
+    data: bytes | None,
+    *,
+    replacing: bool,
+) -> None:
+    """Where the journal has a store quota (``specs/langgraph.md`` §8.3): count the value's bytes against
+    the owner of the namespace's first element, refusing ``memory_limit_exceeded`` a put that would take
+    the owner past the quota (a smaller overwrite always goes through), and keep the value's size."""
+    quota = store.quota_bytes()
+    if quota is None or data is None:  # no quota; or a hash-only put, which only old journals hold
+        return
+    before = store.size_of(namespace, key) if replacing else 0
+    after = store.stored_bytes(owner) - before + len(data)
+    if len(data) > before and after > quota:
+        raise KernelError(
+            ErrorCode.MEMORY_LIMIT_EXCEEDED,
+            f"'{owner}' would store {after} bytes in the graph store, over its quota of {quota} bytes",
+        )
+    store.set_size(namespace, key, prefix, len(data))
 
 
 def store_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:

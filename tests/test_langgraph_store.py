@@ -20,7 +20,8 @@ pytest.importorskip("langgraph.store.memory")
 from langgraph.store.base import BaseStore, GetOp, Item, ListNamespacesOp, MatchCondition, PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
 
-from integrations.langgraph import LOCKED_READ, ArvisStore, CheckpointAccessDenied
+from integrations.kernel_client import LOCKED_READ
+from integrations.langgraph import ArvisStore, CheckpointAccessDenied
 from journal import blob_store
 from journal.blob_store import hash_of
 from journal.clock import ManualClock

@@ -27,7 +27,6 @@ from journal.reader import JournalReader
 from kernel.replay_kernel import JournalReplayKernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
-from tools.model_loop.cli import main
 from tools.model_loop.client import HttpChatModel, Message, ModelAnswer, parse_completion, request_digest
 from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
 from tools.model_loop.recording import CONFLICT_KIND, GM_KIND, JUDGE_KIND, RecordedModels
@@ -558,22 +557,6 @@ def cli_scenario(tmp_path: Path) -> Path:
         encoding="utf-8",
     )
     return scenario_file
-
-
-def test_command_line_runs_then_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    scenario_file = cli_scenario(tmp_path)
-    db = tmp_path / "cli.db"
-    with stub_server(canned()) as stub:
-        code = main(
-            [str(scenario_file), "--db", str(db), "--base-url", stub.base_url, "--gm-model", GM,
-             "--judge-model", JUDGE, "--api-key-env", KEY_ENV]
-        )  # fmt: skip
-    live = json.loads(capsys.readouterr().out)
-    assert code == 0 and live["replay_verified"] is True
-    assert live["turns"][0]["gm"] == {"ok": True, "text": REPLIES[4]}
-    assert main([str(scenario_file), "--db", str(db), "--replay"]) == 0
-    offline = json.loads(capsys.readouterr().out)
-    assert offline == {k: v for k, v in live.items() if k not in ("journal", "replay_verified", "entries")}
 
 
 def test_arvis_scenario_run_with_a_model_url_then_replay(

@@ -21,9 +21,8 @@ from arvis.scenario.conditions import Condition
 from journal.reader import JournalReader
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
-from tools.model_loop.cli import load_with_setting
 from tools.model_loop.recording import MODEL_KINDS, RUN_KIND
-from tools.model_loop.runs import replay_model_run
+from tools.model_loop.runs import load_with_setting, replay_model_run
 
 HERE = Path(__file__).resolve().parent / "model_runs"
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""``arvis scenario run``, ``demo`` and ``model-run``: output shapes, exit codes, journals, skips, errors.
+"""``arvis scenario run`` and ``demo``: output shapes, exit codes, journals, skips, errors.
 
 A tiny scenario written here covers what needs no upstream file; the ARC-Mem files are read from
 ``../shared`` next to the repository and those tests skip, saying so, where it is absent.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +16,7 @@ import pytest
 from arvis.scenario.conditions import Condition
 from tools import cmd_scenario
 from tools.cli import main
-from tools.model_loop.client import Message, ModelAnswer
-from tools.model_loop.runs import run_with_models
 from tools.scenario.args import FLAGSHIP
-from tools.scenario.load import load_scenario
 from tools.scenario.runner import RunResult, ScenarioError, run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -331,40 +327,3 @@ def test_demo_without_the_flagship_is_a_clear_usage_error(
     assert code == 2
     assert "flagship-dead-king.yml" in _one_clean_error(err)
     assert not (tmp_path / "demo-report").exists()
-
-
-# --- model-run ------------------------------------------------------------------------------------
-
-
-class _Echo:
-    """An in-process model that answers every request with the same text (no network)."""
-
-    def __init__(self, name: str, text: str) -> None:
-        self.name = name
-        self.text = text
-
-    def complete(self, messages: Sequence[Message]) -> ModelAnswer:
-        return ModelAnswer.success(self.text)
-
-
-def test_model_run_replays_a_journal_offline(
-    tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """``arvis scenario model-run --replay`` serves the models' answers from the journal: the same result."""
-    journal = tmp_path / "model.db"
-    gm = _Echo("gm-echo", "The east gate of the city is breached and the old king is alive.")
-    judge = _Echo("judge-echo", '{"verdicts": [], "facts": {"gate": "CONFIRMED", "king": "CONTRADICTED"}}')
-    live = run_with_models(load_scenario(tiny), journal, gm=gm, judge=judge)
-    assert live.replay_verified
-    code, out, err = arvis(capsys, "scenario", "model-run", tiny, "--db", journal, "--replay")
-    assert code == 0, err
-    assert json.loads(out) == live.result.to_json()
-
-
-def test_model_run_without_a_base_url_is_a_usage_error(
-    tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code, _, err = arvis(capsys, "scenario", "model-run", tiny, "--db", tmp_path / "model.db")
-    assert code == 2
-    assert "--base-url" in _one_clean_error(err)
-    assert not (tmp_path / "model.db").exists()

@@ -1,7 +1,7 @@
 """``arvis scenario run|bench|demo``: ARC-Mem scenario files through the kernel, offline and deterministic,
 one replay-verified journal per (scenario, condition), reported as a table, JSON, Markdown or HTML.
 Their arguments are registered by ``tools.scenario.args``, which imports this module only when one runs.
-``arvis scenario model-run``, a run with models in the loop, is ``tools.model_loop.cli``.
+``arvis scenario run --model URL``, a run with a model in the loop, is ``tools.model_loop.scenario_run``.
 
 Exit codes: 0 when every run's journal verified by replay, no unit became CANON without review and no file
 or run failed; 1 otherwise; 2 on a usage or I/O problem (a scenario file that cannot be read or parsed by

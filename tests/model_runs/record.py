@@ -19,9 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from arvis.scenario.conditions import Condition  # noqa: E402
-from tools.model_loop.cli import load_with_setting  # noqa: E402
 from tools.model_loop.client import HttpChatModel  # noqa: E402
-from tools.model_loop.runs import run_with_one_model  # noqa: E402
+from tools.model_loop.runs import load_with_setting, run_with_one_model  # noqa: E402
 from tools.scenario.report import journal_name  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

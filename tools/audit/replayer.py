@@ -22,6 +22,7 @@ from arvis.canonical import decode, parse_time
 from journal.blob_store import reader_for
 from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
+from journal.header import store_quota
 from journal.state import state_digest
 from journal.state_checkpoints import stored_checkpoints
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
@@ -115,6 +116,7 @@ class Replayer:
             clock=clock,
             copy_header=header,
             keep_entries=False,
+            store_quota_bytes=None if blobs_from is None else _store_quota(blobs_from),
         )
         self._stack: ExitStack | None = None
         self._open: SqlBatch | None = None
@@ -323,3 +325,9 @@ def _as_recorded(entry: JournalEntry) -> RecordedCall:
         identity_refused=entry.status == ErrorCode.PRINCIPAL_NOT_ALLOWED,
         unknown_when_recorded=entry.status == ErrorCode.UNKNOWN_SYSCALL,
     )
+
+
+def _store_quota(engine: Engine) -> int | None:
+    """The graph store's quota of the journal being replayed, which its calls were decided under."""
+    with engine.connect() as connection:
+        return store_quota(connection)

@@ -29,7 +29,6 @@ One module per job:
 - ``scoring``: each turn's outcome, the run's result and its figures;
 - ``runs``: a live run into a fresh journal verified by replay (``run_with_models``), and its offline
   replay (``replay_model_run``);
-- ``args`` and ``cli``: the command, ``python -m tools.model_loop`` or ``arvis scenario model-run``;
 - ``scenario_run``: ``arvis scenario run FILE --model URL``, one model as assistant, extractor and
   judge (``specs/scenarios.md`` §12).
 

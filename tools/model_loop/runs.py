@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
 from journal.reader import JournalReader
@@ -26,9 +28,22 @@ from tools.model_loop.recording import (
     RecordedModels,
 )
 from tools.model_loop.scoring import ModelRunResult
+from tools.scenario.load import load_scenario
 from tools.scenario.runner import fresh_kernel, verified
 
-__all__ = ["ModelRunReport", "replay_model_run", "run_with_models", "run_with_one_model"]
+__all__ = ["ModelRunReport", "load_with_setting", "replay_model_run", "run_with_models", "run_with_one_model"]
+
+
+def load_with_setting(path: Path) -> tuple[Scenario, str]:
+    """The scenario and its ``setting`` text (the story the assistant is told; none when the file has
+    none or cannot be read as YAML); ``CommandError`` when the scenario cannot be read or parsed."""
+    scenario = load_scenario(path)
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return scenario, ""
+    setting = document.get("setting") if isinstance(document, dict) else None
+    return scenario, setting if isinstance(setting, str) else ""
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
-from tools.model_loop.cli import load_with_setting
 from tools.model_loop.client import ChatModel, HttpChatModel
 from tools.model_loop.loop import ModelLoopError
 from tools.model_loop.recording import ModelDivergence
-from tools.model_loop.runs import replay_model_run, run_with_one_model
+from tools.model_loop.runs import load_with_setting, replay_model_run, run_with_one_model
 from tools.scenario.report import journal_name
 
 __all__ = ["DEFAULT_CONDITIONS", "command", "open_model"]

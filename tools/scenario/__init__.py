@@ -12,8 +12,8 @@
 4. report (``report``, ``report_html`` and its template): one document per scenario, an aggregate per
    condition, as JSON, Markdown and self-contained HTML, byte-identical across runs.
 
-``args`` registers ``arvis scenario run|bench|demo|model-run`` without loading any of this; the commands
-are ``tools.cmd_scenario`` (and ``tools.model_loop.cli`` for a run with models in the loop). The pure
+``args`` registers ``arvis scenario run|bench|demo`` without loading any of this; the commands are
+``tools.cmd_scenario`` (and ``tools.model_loop.scenario_run`` for a run with a model in the loop). The pure
 domain (schema, script, conditions, judge, outcome, transcript) is ``arvis.scenario``, which does no I/O.
 This package imports none of its modules, so that registering the arguments stays cheap.
 """

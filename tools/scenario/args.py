@@ -1,8 +1,8 @@
-"""The arguments of ``arvis scenario run|bench|demo|model-run``, registered without loading what they run.
+"""The arguments of ``arvis scenario run|bench|demo``, registered without loading what they run.
 
-The commands themselves live in ``tools.cmd_scenario`` (``model-run``: ``tools.model_loop.cli``), which
-load the kernel, rich, the YAML loader and the report writers: they are imported when one of them runs,
-so ``arvis --help`` or ``arvis call`` never pays for them.
+The commands themselves live in ``tools.cmd_scenario`` (a run with a model:
+``tools.model_loop.scenario_run``), which load the kernel, rich, the YAML loader and the report writers:
+they are imported when one of them runs, so ``arvis --help`` or ``arvis call`` never pays for them.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arvis.scenario.conditions import Condition
-from tools.model_loop.args import DESCRIPTION as MODEL_RUN
-from tools.model_loop.args import add_arguments as add_model_run_arguments
 
 __all__ = ["FLAGSHIP", "register"]
 
@@ -54,13 +52,6 @@ def _scenario_run(options: argparse.Namespace) -> int:
             f"-o {options.output} is for runs without a model: a model run prints table or json"
         )
     from tools.model_loop.scenario_run import command
-
-    return command(options)
-
-
-def _model_run(options: argparse.Namespace) -> int:
-    """``arvis scenario model-run``: ``tools.model_loop.cli``, imported when it runs."""
-    from tools.model_loop.cli import command
 
     return command(options)
 
@@ -133,11 +124,3 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     demo.add_argument("file", metavar="FILE", type=Path, nargs="?", default=FLAGSHIP)
     demo.add_argument("--out", type=Path, default=Path("demo-report"), metavar="DIR")
     demo.set_defaults(run=_later("_demo"))
-
-    model = commands.add_parser(
-        "model-run",
-        help="one scenario with a game-master and a judge model in the loop, journaled, verified by replay",
-        description=MODEL_RUN,
-    )
-    add_model_run_arguments(model)
-    model.set_defaults(run=_model_run)
