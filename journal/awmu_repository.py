@@ -9,7 +9,7 @@ collation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import msgspec
@@ -51,11 +51,26 @@ class SqlAwmuRepository(AwmuRepository):
     def _bodies(self, sql: str, values: dict[str, Any]) -> list[str]:
         return [str(row[0]) for row in self._sql.rows(sql, values)]
 
+    def _one(self, staged: dict[str, _S], kind: type[_S], table: str, column: str, name: str) -> _S | None:
+        """The record ``name`` as this call put it, else as stored, else None."""
+        if name in staged:
+            return staged[name]
+        body = self._sql.scalar(f"SELECT body FROM {table} WHERE {column} = :id", {"id": name})
+        return None if body is None else _load(body, kind)
+
+    def _pending(
+        self, staged: dict[str, _Pending], kind: type[_Pending], table: str, context_id: str
+    ) -> list[_Pending]:
+        """The PENDING items of a context, this call's puts read over the stored rows, oldest first."""
+        bodies = self._bodies(
+            f"SELECT body FROM {table} WHERE context_id = :context_id AND status = 'PENDING'",
+            {"context_id": context_id},
+        )
+        found = _overlaid([_load(body, kind) for body in bodies], staged, context_id)
+        return sorted(found, key=lambda item: item.created_seq)
+
     def get_context(self, context_id: str) -> ContextRecord | None:
-        if context_id in self._contexts:
-            return self._contexts[context_id]
-        body = self._sql.scalar("SELECT body FROM awmu_contexts WHERE context_id = :id", {"id": context_id})
-        return None if body is None else _load(body, ContextRecord)
+        return self._one(self._contexts, ContextRecord, "awmu_contexts", "context_id", context_id)
 
     def put_context(self, record: ContextRecord) -> None:
         self._contexts[record.context_id] = record
@@ -99,10 +114,7 @@ class SqlAwmuRepository(AwmuRepository):
         return stored + len(staged) - len(known)
 
     def get_unit(self, unit_id: str) -> Unit | None:
-        if unit_id in self._units:
-            return self._units[unit_id]
-        body = self._sql.scalar("SELECT body FROM awmu_units WHERE unit_id = :id", {"id": unit_id})
-        return None if body is None else _load(body, Unit)
+        return self._one(self._units, Unit, "awmu_units", "unit_id", unit_id)
 
     def put_unit(self, unit: Unit) -> None:
         self._units[unit.unit_id] = unit
@@ -118,23 +130,10 @@ class SqlAwmuRepository(AwmuRepository):
         )
 
     def get_review(self, review_id: str) -> ReviewItem | None:
-        if review_id in self._reviews:
-            return self._reviews[review_id]
-        body = self._sql.scalar("SELECT body FROM awmu_reviews WHERE review_id = :id", {"id": review_id})
-        return None if body is None else _load(body, ReviewItem)
+        return self._one(self._reviews, ReviewItem, "awmu_reviews", "review_id", review_id)
 
     def pending_reviews(self, context_id: str) -> list[ReviewItem]:
-        bodies = self._bodies(
-            "SELECT body FROM awmu_reviews WHERE context_id = :context_id AND status = 'PENDING'",
-            {"context_id": context_id},
-        )
-        found = _overlaid(
-            [_load(body, ReviewItem) for body in bodies],
-            self._reviews,
-            context_id,
-            lambda item: item.review_id,
-        )
-        return sorted(found, key=lambda item: item.created_seq)
+        return self._pending(self._reviews, ReviewItem, "awmu_reviews", context_id)
 
     def put_review(self, item: ReviewItem) -> None:
         self._reviews[item.review_id] = item
@@ -149,25 +148,10 @@ class SqlAwmuRepository(AwmuRepository):
         )
 
     def get_canon_request(self, request_id: str) -> CanonRequest | None:
-        if request_id in self._requests:
-            return self._requests[request_id]
-        body = self._sql.scalar(
-            "SELECT body FROM awmu_canon_requests WHERE request_id = :id", {"id": request_id}
-        )
-        return None if body is None else _load(body, CanonRequest)
+        return self._one(self._requests, CanonRequest, "awmu_canon_requests", "request_id", request_id)
 
     def pending_canon_requests(self, context_id: str) -> list[CanonRequest]:
-        bodies = self._bodies(
-            "SELECT body FROM awmu_canon_requests WHERE context_id = :context_id AND status = 'PENDING'",
-            {"context_id": context_id},
-        )
-        found = _overlaid(
-            [_load(body, CanonRequest) for body in bodies],
-            self._requests,
-            context_id,
-            lambda item: item.request_id,
-        )
-        return sorted(found, key=lambda item: item.created_seq)
+        return self._pending(self._requests, CanonRequest, "awmu_canon_requests", context_id)
 
     def put_canon_request(self, request: CanonRequest) -> None:
         self._requests[request.request_id] = request
@@ -223,9 +207,7 @@ class SqlAwmuRepository(AwmuRepository):
 _Pending = TypeVar("_Pending", ReviewItem, CanonRequest)
 
 
-def _overlaid(
-    stored: list[_Pending], staged: dict[str, _Pending], context_id: str, key: Callable[[_Pending], str]
-) -> list[_Pending]:
+def _overlaid(stored: list[_Pending], staged: dict[str, _Pending], context_id: str) -> list[_Pending]:
     """The pending items of a context as they will be once this call's are written: a stored item this
     call put again in its place (left out if no longer pending), then the new ones it put, in order."""
     if not staged:
@@ -233,7 +215,7 @@ def _overlaid(
     found: list[_Pending] = []
     seen: set[str] = set()
     for item in stored:
-        name = key(item)
+        name = item.review_id if isinstance(item, ReviewItem) else item.request_id
         seen.add(name)
         current = staged.get(name, item)
         if current.status.value == "PENDING":

@@ -220,6 +220,21 @@ class ContextSession:
         self.emit(kind, unit.unit_id, **detail)
         return gone
 
+    def guarded_leave(
+        self,
+        unit: Unit,
+        status: UnitStatus,
+        change: Change,
+        kind: EventKind,
+        *,
+        explicit: bool,
+        **detail: Any,
+    ) -> Unit:
+        """``leave`` once the operator invariants have judged the change (``guard``): an explicit call is
+        refused on a MUST violation; an automatic step has ruled those out when it chose its units."""
+        self.guard(unit, msgspec.structs.replace(unit, status=status), change, explicit=explicit)
+        return self.leave(unit, status, kind, **detail)
+
     def eviction_order(self, exclude: Iterable[str] = ()) -> list[Unit]:
         """Units that may be evicted, first victim first: neither pinned nor CANON nor immune by a
         MUST invariant; lowest rank, then lowest authority, then least recently updated, then id
@@ -265,13 +280,15 @@ class ContextSession:
                 "(all are pinned, CANON or protected by an invariant)",
             )
         for victim in victims:
-            self.guard(
+            self.guarded_leave(
                 victim,
-                msgspec.structs.replace(victim, status=UnitStatus.EVICTED),
+                UnitStatus.EVICTED,
                 Change.EVICT,
+                EventKind.EVICTED,
                 explicit=False,
+                rank=victim.rank,
+                reason="budget",
             )
-            self.leave(victim, UnitStatus.EVICTED, EventKind.EVICTED, rank=victim.rank, reason="budget")
         return [victim.unit_id for victim in victims]
 
     def new_unit(

@@ -154,11 +154,14 @@ def archive(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, 
     """An explicit archive; a MUST invariant refuses it."""
     session.require_operator("archive")
     unit = session.active_unit(unit_id)
-    session.guard(
-        unit, msgspec.structs.replace(unit, status=UnitStatus.ARCHIVED), Change.ARCHIVE, explicit=True
-    )
-    gone = session.leave(
-        unit, UnitStatus.ARCHIVED, EventKind.ARCHIVED, reason=reason or "explicit", by=session.principal
+    gone = session.guarded_leave(
+        unit,
+        UnitStatus.ARCHIVED,
+        Change.ARCHIVE,
+        EventKind.ARCHIVED,
+        explicit=True,
+        reason=reason or "explicit",
+        by=session.principal,
     )
     session.write_back()
     return {"unit": unit_wire(gone)}

@@ -280,14 +280,16 @@ def promote_unit(
         session.emit(EventKind.REJECTED, None, reason="invariant", source=source)
         return {"outcome": "rejected_invariant"}
     for unit in replaced:
-        session.guard(
-            unit,
-            msgspec.structs.replace(unit, status=UnitStatus.SUPERSEDED),
-            Change.SUPERSEDE,
-            explicit=False,
-        )
         provenance = {"successor_seq": session.seq, "successor_source": source} if session.rules >= 3 else {}
-        session.leave(unit, UnitStatus.SUPERSEDED, EventKind.SUPERSEDED, superseded_by=new_id, **provenance)
+        session.guarded_leave(
+            unit,
+            UnitStatus.SUPERSEDED,
+            Change.SUPERSEDE,
+            EventKind.SUPERSEDED,
+            explicit=False,
+            superseded_by=new_id,
+            **provenance,
+        )
     demoted_ids = []
     for unit in demoted:
         current = session.active[unit.unit_id]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arvis.awmu.values import detect_values
@@ -47,19 +47,10 @@ class TurnResult:
         return [p["conflict"] for p in self.propositions if p["conflict"] is not None]
 
     def to_json(self) -> dict[str, Any]:
-        extracted = {} if self.propositions is None else {"propositions": self.propositions}
-        return {
-            **extracted,
-            "turn": self.turn,
-            "type": self.type,
-            "target_fact": self.target_fact,
-            "evaluated": self.evaluated,
-            "gm": self.gm,
-            "conflict": self.conflict,
-            "proposal": self.proposal,
-            "judge": self.judge,
-            "block": self.block,
-        }
+        """The fields by name in their declared order, ``propositions`` first and only with an extractor."""
+        fields = asdict(self)
+        propositions = fields.pop("propositions")
+        return fields if propositions is None else {"propositions": propositions, **fields}
 
 
 @dataclass(frozen=True)

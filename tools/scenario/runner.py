@@ -18,7 +18,7 @@ ground truth when the script establishes it, approves that narration, and flags 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
@@ -81,16 +81,8 @@ class RunResult:
     attacks: list[dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "condition": self.condition,
-            "metrics": self.metrics,
-            "assertions": self.assertions,
-            "journal": self.journal,
-            "replay_verified": self.replay_verified,
-            "entries": self.entries,
-            "turns": self.turns,
-            "attacks": self.attacks,
-        }
+        """The fields by name, in their declared order."""
+        return asdict(self)
 
 
 class _Setup(Protocol):
