@@ -206,16 +206,22 @@ def test_a_proposal_with_a_pathological_utterance_costs_what_a_plain_one_does() 
                 )
                 assert result.ok, result.error  # a refused call reads nothing: no baseline
 
-        long_prose = (PROSE * 3)[:49_990]  # room for the fresh suffix under the 50 000-character limit
-        baseline = max(_cost(propose, long_prose), 1e-3)
-        values_only = ("The gate codes are 1 2 3 " + "4 5 6 " * 8_327)[:49_990]  # a clause of values
-        for text in (
-            "add" + " " * 49_990 + "x",
-            "Please add" + " " * 49_980 + "x",
-            "a-" * 24_995,
-            values_only,
-        ):
-            assert _cost(propose, text) / baseline < RATIO
+        pathological: dict[str, Callable[[int], str]] = {
+            "spaces after a cue": lambda n: ("add" + " " * n)[: n - 1] + "x",
+            "spaces after a request": lambda n: ("Please add" + " " * n)[: n - 1] + "x",
+            "a run of hyphenated letters": lambda n: ("a-" * n)[:n],
+            "a clause of values": lambda n: ("The gate codes are 1 2 3 " + "4 5 6 " * n)[:n],
+        }
+        largest = 49_990  # room for the fresh suffix under the 50 000-character limit
+        for name, text in pathological.items():
+            # a whole call at 8 times the text: at most 32 times the cost (quadratic readers: 64, and the
+            # clause of values took 27 s at this length before); a shared machine's pause inflates one
+            # reading, so the best of two rounds counts
+            ratio = min(
+                _cost(propose, text(largest), 2) / max(_cost(propose, text(largest // 8), 3), 1e-3)
+                for _ in range(2)
+            )
+            assert ratio < LINEAR, (name, ratio)
     finally:
         kernel.close()
 

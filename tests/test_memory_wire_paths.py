@@ -34,6 +34,7 @@ from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryL
 from arvis.memory.memory_service import MemoryService, validate_key
 from arvis.memory.snapshot_wire import build_list_wire, wire_status
 from journal.clock import ManualClock
+from journal.memory_repository import COLUMNS, entry_from_row
 from journal.store import SqlJournalStore
 from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
@@ -43,6 +44,25 @@ from kernel.services import default_services
 # the reference: the typed implementation the wire path replaced
 
 
+def _typed_list(repo: Any, user_id: str) -> list[MemoryLongEntry]:
+    """The typed entries of ``user_id``: a test repository's own, or the SQL store's rows decoded by
+    ``entry_from_row`` (the typed reading the store had before its wire path)."""
+    if isinstance(repo, StoredRepository):
+        return repo.list_entries(user_id=user_id)
+    names = ", ".join(f'"{name}"' for name in COLUMNS)
+    query = f'SELECT {names} FROM memory_entries WHERE user_id = :user_id ORDER BY "key", version'
+    rows = repo._sql.rows(query, {"user_id": user_id})
+    entries = [entry_from_row(dict(zip(COLUMNS, row, strict=True))) for row in rows]
+    return sorted(entries, key=lambda entry: entry.sort_key)
+
+
+def _typed_get(repo: Any, user_id: str, key: str) -> MemoryLongEntry | None:
+    if isinstance(repo, StoredRepository):
+        return repo.get_entry(user_id=user_id, key=key)
+    found = repo.current(user_id=user_id, key=key)
+    return None if found is None else found.entry
+
+
 @dataclass(frozen=True)
 class TypedMemoryService(MemoryService):
     """``MemoryService`` with ``list`` and ``get`` as they were: typed entries, formatted back."""
@@ -50,7 +70,7 @@ class TypedMemoryService(MemoryService):
     def list(
         self, repo: StoredRepository, *, user_id: str, now: datetime, include_inactive: bool
     ) -> dict[str, Any]:
-        entries = repo.list_entries(user_id=user_id)
+        entries = _typed_list(repo, user_id)
         items = [
             {"entry": entry.to_wire(), "status": entry.status_at(now).value}
             for entry in sorted(entries, key=lambda entry: entry.sort_key)
@@ -60,7 +80,7 @@ class TypedMemoryService(MemoryService):
 
     def get(self, repo: StoredRepository, *, user_id: str, key: str, now: datetime) -> dict[str, Any]:
         validate_key(key)
-        entry = repo.get_entry(user_id=user_id, key=key)
+        entry = _typed_get(repo, user_id, key)
         if entry is None:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_NOT_FOUND, f"no entry for key '{key}'")
         status = entry.status_at(now)
@@ -401,7 +421,7 @@ def test_the_sql_store_reads_the_current_entry_as_its_typed_wire_form(tmp_path: 
         store = kernel.store
         assert isinstance(store, SqlJournalStore)
         with store.read_only() as repository:
-            typed = repository.get_entry(user_id="u1", key="k")
+            typed = _typed_get(repository, "u1", "k")
             wire = repository.get_entry_wire(user_id="u1", key="k")
             assert repository.get_entry_wire(user_id="u1", key="absent") is None
     finally:
@@ -417,8 +437,6 @@ def test_rows_read_by_key_and_version_sort_as_rows_read_by_version(tmp_path: Pat
     order, versions of a key written at one moment (equal ordering triples) included."""
     import sqlite3
 
-    from journal.memory_repository import COLUMNS, entry_from_row
-
     path = tmp_path / "j.db"
     clock = ManualClock(T0)
     kernel = open_kernel(str(path), clock=clock, create=True)
@@ -432,7 +450,7 @@ def test_rows_read_by_key_and_version_sort_as_rows_read_by_version(tmp_path: Pat
         store = kernel.store
         assert isinstance(store, SqlJournalStore)
         with store.read_only() as repository:
-            typed = [entry.to_wire() for entry in repository.list_entries(user_id="u1")]
+            typed = [entry.to_wire() for entry in _typed_list(repository, "u1")]
             listed = MemoryService().list(repository, user_id="u1", now=clock.now(), include_inactive=True)
     finally:
         kernel.close()
