@@ -12,15 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import journal_helpers as h
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import VOUCHED
 
-from journal.reader import JournalReader
 from kernel.dispatcher import Kernel
-from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import verify_journal
 
 OPERATOR = "operator:ward"
 NURSE = "user:mallory"
@@ -135,11 +133,7 @@ def test_the_journal_verifies_by_replay(kernel_factory: Callable[..., Kernel], t
     _propose(kernel, "agent:narrator", "The bridge is out.", source="player")
     _propose(kernel, OPERATOR)
     kernel.store.close()
-    reader = JournalReader.open(str(path))
-    try:
-        report = verify_journal(reader, table=SYSCALL_TABLE)
-    finally:
-        reader.close()
+    report = h.verify(path)
     assert report.verified and report.replayed, report.to_json()
 
 

@@ -487,38 +487,18 @@ KernelMachine.TestCase.settings = settings(stateful_step_count=20)
 TestKernelMachine = KernelMachine.TestCase
 
 
+_LANGUAGE = {"user": "u1", "key": "language", "memory_type": "preference", "source": "explicit_user"}
+_WRITE = {**_LANGUAGE, "replace": False, "ttl": None}
 USER_SCOPED_GRANT_SEQUENCES = {
     "read: get": [("get", {"caller": AGENT, "key": "language", "user": "u1"})],
     "read: snapshot": [("snapshot", {"caller": AGENT, "user": "u1"})],
     "read: another user's get": [("get", {"caller": AGENT, "key": "language", "user": "u2"})],
     "write: then the owner reads": [
-        (
-            "write",
-            {
-                "user": "u1",
-                "key": "language",
-                "memory_type": "preference",
-                "source": "explicit_user",
-                "replace": False,
-                "ttl": None,
-                "caller": AGENT,
-            },
-        ),
+        ("write", {**_WRITE, "caller": AGENT}),
         ("get", {"caller": "owner", "key": "language", "user": "u1"}),
     ],
     "revoke: after the owner wrote": [
-        (
-            "write",
-            {
-                "user": "u1",
-                "key": "language",
-                "memory_type": "preference",
-                "source": "explicit_user",
-                "replace": False,
-                "ttl": None,
-                "caller": "owner",
-            },
-        ),
+        ("write", {**_WRITE, "caller": "owner"}),
         ("revoke", {"caller": AGENT, "key": "language", "user": "u1"}),
     ],
 }

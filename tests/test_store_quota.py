@@ -11,14 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import journal_helpers as h
 import pytest
 
 from arvis.canonical import canonical_bytes
 from journal.blob_store import hash_of
-from journal.reader import JournalReader
 from kernel.dispatcher import Kernel
-from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import verify_journal
 
 AGENT = "agent:archivist"
 OTHER = "agent:clerk"
@@ -92,11 +90,7 @@ def test_the_decisions_replay(kernel_factory: Callable[..., Kernel], tmp_path: P
     results.append(_code(_put(kernel, AGENT, "ledger", "k3", _note(400))))
     assert results == ["ok", "ok", "memory_limit_exceeded", "ok", "ok"]
     kernel.close()
-    reader = JournalReader.open(str(path))
-    try:
-        report = verify_journal(reader, table=SYSCALL_TABLE)
-    finally:
-        reader.close()
+    report = h.verify(path)
     assert report.verified and report.replayed, report.to_json()
 
 
