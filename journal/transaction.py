@@ -6,6 +6,7 @@ the append of its journal entry, which writes them (``journal.apply``) in the sa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from types import TracebackType
 from typing import Any
 
@@ -99,13 +100,6 @@ class SqlTransaction:
         self.changes = ChangeSet()
         """What the call decided to change, staged until ``append`` applies it (``journal.apply``)."""
         self._writer = ChangeWriter(sql, counted="memory_entry_counts" in tables)
-        self._memory: SqlMemoryReader | None = None
-        self._awmu: SqlAwmuRepository | None = None
-        self._runs: PipelineRunRepository | None = None
-        self._grants: GrantRepository | None = None
-        self._owners: ContextOwnerRepository | None = None
-        self._graph: GraphRepository | None = None
-        self._graph_store: GraphStoreRepository | None = None
         self.appended: JournalEntry | None = None
         self.failed = False
         """Set when writing the call's changes or entry failed part way: its transaction holds some of
@@ -115,75 +109,52 @@ class SqlTransaction:
     def next_seq(self) -> int:
         return self._next_seq
 
-    @property
+    # each repository is built when the call first asks for it; one a database predates answers nothing
+    @cached_property
     def memory_repository(self) -> MemoryReader:
-        if self._memory is None:
-            self._memory = SqlMemoryReader(self._sql, counted="memory_entry_counts" in self._tables)
-        return self._memory
+        return SqlMemoryReader(self._sql, counted="memory_entry_counts" in self._tables)
 
-    @property
+    @cached_property
     def awmu_repository(self) -> AwmuRepository:
-        if self._awmu is None:
-            self._awmu = SqlAwmuRepository(self._sql, changes=self.changes)
-        return self._awmu
+        return SqlAwmuRepository(self._sql, changes=self.changes)
 
-    @property
+    @cached_property
     def pipeline_runs(self) -> PipelineRunRepository:
-        if self._runs is None:
-            self._runs = (
-                SqlPipelineRunRepository(self._sql, changes=self.changes, active=self._active_runs)
-                if "pipeline_runs" in self._tables
-                else NoPipelineRuns()
-            )
-        return self._runs
+        if "pipeline_runs" not in self._tables:
+            return NoPipelineRuns()
+        return SqlPipelineRunRepository(self._sql, changes=self.changes, active=self._active_runs)
 
-    @property
+    @cached_property
     def grants(self) -> GrantRepository:
-        if self._grants is None:
-            self._grants = (
-                SqlGrantRepository(self._sql, seq=self._next_seq, changes=self.changes)
-                if "grants" in self._tables
-                else NoGrants()
-            )
-        return self._grants
+        if "grants" not in self._tables:
+            return NoGrants()
+        return SqlGrantRepository(self._sql, seq=self._next_seq, changes=self.changes)
 
-    @property
+    @cached_property
     def context_owners(self) -> ContextOwnerRepository:
-        if self._owners is None:
-            self._owners = (
-                SqlContextOwnerRepository(self._sql, seq=self._next_seq, changes=self.changes)
-                if "awmu_context_owners" in self._tables
-                else NoContextOwners()
-            )
-        return self._owners
+        if "awmu_context_owners" not in self._tables:
+            return NoContextOwners()
+        return SqlContextOwnerRepository(self._sql, seq=self._next_seq, changes=self.changes)
 
-    @property
+    @cached_property
     def graph(self) -> GraphRepository:
-        if self._graph is None:
-            self._graph = (
-                SqlGraphRepository(
-                    self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
-                )
-                if "graph_checkpoints" in self._tables
-                else NoGraph()
-            )
-        return self._graph
+        if "graph_checkpoints" not in self._tables:
+            return NoGraph()
+        return SqlGraphRepository(
+            self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
+        )
 
-    @property
+    @cached_property
     def graph_store(self) -> GraphStoreRepository:
-        if self._graph_store is None:
-            self._graph_store = (
-                SqlGraphStoreRepository(
-                    self._sql,
-                    seq=self._next_seq,
-                    changes=self.changes,
-                    stores_blobs=self._stores_pieces,
-                    sized="graph_store_sizes" in self._tables,
-                )
-                if "graph_store_items" in self._tables
-                else NoGraphStore()
-            )
-        return self._graph_store
+        if "graph_store_items" not in self._tables:
+            return NoGraphStore()
+        return SqlGraphStoreRepository(
+            self._sql,
+            seq=self._next_seq,
+            changes=self.changes,
+            stores_blobs=self._stores_pieces,
+            sized="graph_store_sizes" in self._tables,
+        )
 
     def handler_scope(self) -> _HandlerScope:
         """Where the handler runs: it only reads and stages changes, so a refusal (or any failure)
