@@ -206,12 +206,12 @@ def _rss_result(
 
     def on_large() -> float:
         with timed() as elapsed:
-            peak = _peak_mib([*_arvis(), *command, str(big)])
+            peak = _peak_mib([*_arvis(), *command, "--db", str(big)])
         seconds.append(elapsed[0])
         return peak
 
     def on_small() -> float:
-        return _peak_mib([*_arvis(), *command, str(small)])
+        return _peak_mib([*_arvis(), *command, "--db", str(small)])
 
     runs = alternate(repetitions, on_large, on_small, warmup=False)
     wall = statistics.median(seconds)
@@ -262,7 +262,7 @@ def _glob_in_sql(path: Path) -> float:
 
 
 def _glob_result(big: Path, entries: int, repetitions: int) -> BenchResult:
-    command = [*_arvis(), "journal", "ls", str(big), "--syscall", GLOB, "-o", "jsonl"]
+    command = [*_arvis(), "journal", "ls", "--db", str(big), "--syscall", GLOB, "-o", "jsonl"]
     cli_seconds = [_wall(command) for _ in range(repetitions)]
     old = [_glob_old_way(big) for _ in range(repetitions)]
     in_sql = [_glob_in_sql(big) for _ in range(repetitions)]

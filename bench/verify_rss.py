@@ -75,7 +75,7 @@ def measure(path: Path) -> dict[str, Any]:
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         started = time.perf_counter()
         child = subprocess.Popen(
-            [sys.executable, "-m", "tools.cli", "journal", "verify", str(path), "-o", "json"],
+            [sys.executable, "-m", "tools.cli", "journal", "verify", "--db", str(path), "-o", "json"],
             cwd=ROOT,
             stdout=out,
             stderr=err,

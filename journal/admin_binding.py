@@ -27,13 +27,14 @@ from typing import Any
 from sqlalchemy import Connection, Engine, inspect, text
 
 from arvis.access import is_builtin_admin
-from arvis.canonical import canonical_bytes
+from arvis.canonical import decode
 from journal.entry import JournalEntry
 
 __all__ = [
     "BINDING_KIND",
     "BindingCheck",
     "binding_args",
+    "binding_verifier",
     "current_verifier",
     "header_verifier",
     "store_binding",
@@ -53,17 +54,40 @@ def binding_args(verifier: str) -> dict[str, Any]:
     return {"kind": BINDING_KIND, "payload": {"admin_verifier": verifier}}
 
 
+def binding_verifier(kind: object, payload: object, run_id: object = "") -> str | None:
+    """The verifier a ``kernel.record`` call binds, when its arguments are a binding's (``binding_args``,
+    ``run_id`` empty); None for any other record."""
+    if kind != BINDING_KIND or run_id != "" or not isinstance(payload, dict):
+        return None
+    if set(payload) != {"admin_verifier"}:
+        return None
+    verifier = payload["admin_verifier"]
+    return verifier if isinstance(verifier, str) else None
+
+
+def _bound(syscall: object, principal: object, status: object, args: object) -> str | None:
+    """The verifier an entry binds: an accepted ``kernel.record`` binding by a built-in administrator
+    (``binding_verifier``); None for any other entry."""
+    if syscall != "kernel.record" or status != "ok" or not isinstance(principal, str):
+        return None
+    if not is_builtin_admin(principal) or not isinstance(args, bytes | memoryview):
+        return None
+    if _KIND not in bytes(args):  # most records (model answers, judges' verdicts) are not bindings
+        return None
+    try:
+        recorded = decode(bytes(args))
+    except ValueError:
+        return None
+    if not isinstance(recorded, dict) or not set(recorded) <= {"kind", "payload", "run_id"}:
+        return None
+    return binding_verifier(recorded.get("kind"), recorded.get("payload"), recorded.get("run_id", ""))
+
+
 def _holds(row: Any) -> bool:
     """The entry a binding row names is the accepted binding call it says it is."""
     _, verifier, syscall, principal, status, args = row
-    return (
-        syscall == "kernel.record"
-        and status == "ok"
-        and isinstance(principal, str)
-        and is_builtin_admin(principal)
-        and isinstance(args, bytes | memoryview)
-        and bytes(args) == canonical_bytes(binding_args(str(verifier)))
-    )
+    bound = _bound(syscall, principal, status, args)
+    return bound is not None and bound == str(verifier)
 
 
 def current_verifier(connection: Connection) -> str | None:
@@ -103,7 +127,8 @@ def store_binding(engine: Engine, seq: int, verifier: str) -> bool:
     return True
 
 
-_HEAD, _TAIL = canonical_bytes(binding_args("@")).split(b"@")  # the bytes around V in a binding's args
+_KIND = f'"kind":"{BINDING_KIND}"'.encode()
+"""How a binding's kind reads in its canonical arguments."""
 
 
 class BindingCheck:
@@ -116,11 +141,8 @@ class BindingCheck:
         self.journaled: dict[int, str] = {}
 
     def add(self, entry: JournalEntry) -> None:
-        args = entry.args
-        if entry.syscall != "kernel.record" or not (args.startswith(_HEAD) and args.endswith(_TAIL)):
-            return
-        verifier = args[len(_HEAD) : -len(_TAIL)].decode("utf-8", "replace")
-        if _holds((entry.seq, verifier, entry.syscall, entry.principal, entry.status, args)):
+        verifier = _bound(entry.syscall, entry.principal, entry.status, entry.args)
+        if verifier is not None:
             self.journaled[entry.seq] = verifier
 
     def result(self, connection: Connection) -> tuple[int, str, str | None, str | None] | None:

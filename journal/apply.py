@@ -15,18 +15,20 @@ from collections.abc import Iterable
 from typing import Any
 
 from arvis.changes import Change, Insert, Update, Upsert
-from journal.schema import STATE_TABLES
+from journal.schema import STATE_TABLES, admin_bindings
 from journal.sql import SqlRunner, insert_sql
 
 __all__ = ["ChangeWriter", "Planned", "UnknownChange", "plan"]
 
+_CHANGED = (*STATE_TABLES, admin_bindings)
 _KEYS: dict[str, tuple[str, ...]] = {
-    table.name: tuple(column.name for column in table.primary_key.columns) for table in STATE_TABLES
+    table.name: tuple(column.name for column in table.primary_key.columns) for table in _CHANGED
 }
-"""The state tables (``journal.schema.STATE_TABLES``), the only ones a change may name: the journal, its
+"""The state tables (``journal.schema.STATE_TABLES``) and ``admin_bindings`` (inserted by a binding's
+own call from format 6 on: ``syscalls.kernel_calls``), the only ones a change may name: the journal, its
 header, blobs, tiles and checkpoints are written by the store itself, never by a change."""
 _COLUMNS: dict[str, frozenset[str]] = {
-    table.name: frozenset(column.name for column in table.columns) for table in STATE_TABLES
+    table.name: frozenset(column.name for column in table.columns) for table in _CHANGED
 }
 _COUNT_ONE_MORE = (
     "INSERT INTO memory_entry_counts (user_id, entries) VALUES (:user_id, 1) "

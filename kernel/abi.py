@@ -123,6 +123,8 @@ class CallContext(msgspec.Struct, frozen=True):
     access_rules: AccessRules
     """The journal's access rules: its format version (never defaulted: no call is decided under rules
     it did not ask for)."""
+    format_version: int
+    """The journal's format (``kernel.formats``), for what a format changed besides access."""
     recorded: bytes | None = None
     """Verification replay only: the journaled result of the entry being re-executed. A handler reads
     back from it what is not reproducible (a detector's output, the rule set a context was created

@@ -84,6 +84,7 @@ class Execution:
         (``mutates`` false) that decides changes is refused ``internal_error``: its changes are dropped."""
         ctx = CallContext(
             access_rules=self.access_rules,
+            format_version=self.format.version,
             seq=tx.next_seq,
             now=now,
             principal=recorded.principal,

@@ -1,5 +1,7 @@
 """The kernel family: ``kernel.record`` journals an observation from outside (a model's answer, a
-judge's verdict) so that a run that used it replays offline, byte for byte, without asking again."""
+judge's verdict) so that a run that used it replays offline, byte for byte, without asking again; and,
+from format 6, an admin key's binding (``journal.admin_binding``), whose row it adds in the same
+transaction as its entry."""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ from typing import Annotated, Any
 
 import msgspec
 
+from arvis.access import is_builtin_admin
+from arvis.changes import Decision, Insert
+from journal.admin_binding import binding_verifier
 from kernel.abi import CallContext
 
 __all__ = ["RecordArgs", "kernel_record"]
@@ -18,6 +23,13 @@ class RecordArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     run_id: Annotated[str, msgspec.Meta(max_length=128)] = ""
 
 
-def kernel_record(ctx: CallContext, args: RecordArgs) -> dict[str, Any]:
-    """Changes no state: the journal entry is the record (its args hold the payload)."""
-    return {"recorded": True, "kind": args.kind, "run_id": args.run_id, "seq": ctx.seq}
+def kernel_record(ctx: CallContext, args: RecordArgs) -> Decision:
+    """The journal entry is the record (its args hold the payload). A built-in administrator's binding
+    of an admin key in a journal of format 6 or later also adds its ``admin_bindings`` row, applied with
+    the entry, so no crash can leave one without the other (before format 6 the command line added the
+    row in a second transaction, and still does for those journals)."""
+    value = {"recorded": True, "kind": args.kind, "run_id": args.run_id, "seq": ctx.seq}
+    verifier = binding_verifier(args.kind, args.payload, args.run_id)
+    if verifier is None or ctx.format_version < 6 or not is_builtin_admin(ctx.principal):
+        return Decision(value)
+    return Decision(value, (Insert("admin_bindings", {"seq": ctx.seq, "admin_verifier": verifier}),))

@@ -43,7 +43,7 @@ ROWS: tuple[Row, ...] = (
     ("access.revoke",                access.access_revoke,                 ALWAYS,  MUTATES,                  "withdraw a capability"),
     ("access.list",                  access.access_list,                   ALWAYS,  READ,                     "list grants (one's own, or all)"),
     # kernel.*: the kernel's own calls (kernel-syscalls.md §1)
-    ("kernel.record",                kernel_calls.kernel_record,           ALWAYS,  READ,                     "journal an outside observation"),
+    ("kernel.record",                kernel_calls.kernel_record,           ALWAYS,  MUTATES,                  "journal an outside observation"),
     # memory.*: long-term memory, ARVIS-MEM-01 §11.1 (memory-syscalls.md)
     ("memory.list",                  memory_long.memory_list,              MEMORY,  UPSTREAM,                 "list a user's entries in spec order"),
     ("memory.get",                   memory_long.memory_get,               MEMORY,  UPSTREAM,                 "the active entry for a key"),

@@ -230,3 +230,36 @@ def test_postgresql_holds_the_verifier_in_the_journal(pg_url: str) -> None:
         )
     finally:
         kernel.close()
+
+
+def test_a_binding_call_writes_its_row_with_it(tmp_path: Path) -> None:
+    """From format 6 a binding is one call: an administrator's ``kernel.record`` of kind
+    ``admin_key.bound`` inserts its ``admin_bindings`` row in the entry's own transaction (an effect), so
+    a binding made by hand, or cut off after its entry, can never leave a journal that fails
+    verification; a kernel opened afterwards admits the new key and not the old; any other record writes
+    nothing."""
+    from journal.admin_binding import binding_args
+
+    path = tmp_path / "j.db"
+    old, new = secrets.token_bytes(32), secrets.token_bytes(32)
+    kernel = open_kernel(str(path), create=True, admin_key=old)
+    try:
+        rotated = binding_args(admin_verifier(new))
+        bound = kernel.call("kernel.record", rotated, principal=OPERATOR, credential=admin_credential(old))
+        assert bound.ok and bound.seq == 1, bound
+    finally:
+        kernel.close()
+    kernel = open_kernel(str(path))
+    try:
+        other = {**binding_args(admin_verifier(old)), "run_id": "r"}  # not a binding: a record
+        assert kernel.call("kernel.record", other, principal=OPERATOR, credential=admin_credential(new)).ok
+        refused = kernel.call("access.list", LIST, principal=OPERATOR, credential=admin_credential(old))
+        assert refused.error is not None and refused.error.code == "principal_not_allowed", refused
+    finally:
+        kernel.close()
+    assert _verifier(path) == admin_verifier(new)
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT seq FROM admin_bindings").fetchall() == [(1,)]
+        effects = [row[0] for row in connection.execute("SELECT effects_hash FROM journal ORDER BY seq")]
+    assert effects[0] != effects[1]  # the binding's entry has an effect, the other record none
+    assert h.verify(path).verified

@@ -50,7 +50,15 @@ class Journal:
         assert h.cli(capsys, "journal", "keygen", "--name", "auditor", "--out", here / "signer")[0] == 0
         self.checkpoint, self.pub = here / "signed.cp", here / "signer.pub"
         code, _, err = h.cli(
-            capsys, "journal", "checkpoint", target, "--sign", here / "signer", "--out", self.checkpoint
+            capsys,
+            "journal",
+            "checkpoint",
+            "--db",
+            target,
+            "--sign",
+            here / "signer",
+            "--out",
+            self.checkpoint,
         )
         assert code == 0, err
 

@@ -49,7 +49,7 @@ def _jsonl(out: str) -> list[dict[str, Any]]:
 
 
 def _seqs(capsys: pytest.CaptureFixture[str], db: Path, *options: object) -> list[int]:
-    entries = _json(capsys, "journal", "ls", db, "-o", "json", *options)
+    entries = _json(capsys, "journal", "ls", "--db", db, "-o", "json", *options)
     return [entry["seq"] for entry in entries]
 
 
@@ -177,7 +177,7 @@ def test_call_in_a_real_process(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert bad.stdout == ""
     _clean_error(bad.stderr)
-    verified = h.arvis_subprocess("journal", "verify", db, "-o", "json")
+    verified = h.arvis_subprocess("journal", "verify", "--db", db, "-o", "json")
     assert verified.returncode == 0, verified.stderr
     assert json.loads(verified.stdout)["entries"] == 2
 
@@ -190,7 +190,7 @@ def test_ls_lists_everything_in_order(db: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_ls_table_output(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = h.cli(capsys, "journal", "ls", db, "-n", 2)
+    code, out, _ = h.cli(capsys, "journal", "ls", "--db", db, "-n", 2)
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split("\t")[:3] == ["seq", "recorded_at", "syscall"]
@@ -246,8 +246,8 @@ def test_ls_relative_times(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_ls_json_and_jsonl_hold_the_same_entries(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    as_json = _json(capsys, "journal", "ls", db, "-o", "json")
-    code, out, _ = h.cli(capsys, "journal", "ls", db, "-o", "jsonl")
+    as_json = _json(capsys, "journal", "ls", "--db", db, "-o", "json")
+    code, out, _ = h.cli(capsys, "journal", "ls", "--db", db, "-o", "jsonl")
     assert code == 0
     assert _jsonl(out) == as_json
     assert len(as_json) == N
@@ -273,7 +273,7 @@ def test_ls_json_and_jsonl_hold_the_same_entries(db: Path, capsys: pytest.Captur
     ],
 )
 def test_ls_bad_options_exit_2(db: Path, capsys: pytest.CaptureFixture[str], bad: tuple[object, ...]) -> None:
-    code, out, err = h.cli(capsys, "journal", "ls", db, *bad)
+    code, out, err = h.cli(capsys, "journal", "ls", "--db", db, *bad)
     assert code == 2
     assert out == ""
     _clean_error(err)
@@ -283,24 +283,24 @@ def test_ls_bad_options_exit_2(db: Path, capsys: pytest.CaptureFixture[str], bad
 
 
 def test_show_one_entry(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    entry = _json(capsys, "journal", "show", db, h.SEQ_REPLACE)
+    entry = _json(capsys, "journal", "show", "--db", db, h.SEQ_REPLACE)
     assert entry["seq"] == h.SEQ_REPLACE
     assert entry["syscall"] == "memory.write"
     assert entry["args"] == {**h.WRITE, "replace": True, "value_ref": "ref-2"}
     assert entry["result"]["value"]["superseded"]["key"] == "language"
     assert entry["entry_hash"] == h.read_cell(db, h.SEQ_REPLACE, "entry_hash")
-    refused = _json(capsys, "journal", "show", db, h.SEQ_CONFLICT)
+    refused = _json(capsys, "journal", "show", "--db", db, h.SEQ_CONFLICT)
     assert refused["status"] == "memory_conflict"
     assert refused["result"]["error"]["code"] == "memory_conflict"
-    granted = _json(capsys, "journal", "show", db, 1)
+    granted = _json(capsys, "journal", "show", "--db", db, 1)
     assert (granted["syscall"], granted["principal"], granted["status"]) == ("access.grant", h.OPERATOR, "ok")
     assert granted["result"]["value"] == {"grant": h.SETUP_CALLS[0][1], "added": True}
-    code, out, _ = h.cli(capsys, "journal", "show", db, h.SEQ_REPLACE, "-o", "table")
+    code, out, _ = h.cli(capsys, "journal", "show", "--db", db, h.SEQ_REPLACE, "-o", "table")
     assert code == 0 and "ref-2" in out
 
 
 def test_show_missing_seq_exits_2(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = h.cli(capsys, "journal", "show", db, N + 1)
+    code, out, err = h.cli(capsys, "journal", "show", "--db", db, N + 1)
     assert code == 2
     assert out == ""
     _clean_error(err)
@@ -310,10 +310,10 @@ def test_show_missing_seq_exits_2(db: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_tail_prints_the_last_entries(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = h.cli(capsys, "journal", "tail", db, "-n", 3)
+    code, out, _ = h.cli(capsys, "journal", "tail", "--db", db, "-n", 3)
     assert code == 0
     assert [line.split("\t")[0] for line in out.splitlines()] == [str(N - 2), str(N - 1), str(N)]
-    code, out, _ = h.cli(capsys, "journal", "tail", db, "-n", 2, "-o", "jsonl")
+    code, out, _ = h.cli(capsys, "journal", "tail", "--db", db, "-n", 2, "-o", "jsonl")
     assert code == 0
     assert [entry["seq"] for entry in _jsonl(out)] == [N - 1, N]
 
@@ -324,6 +324,7 @@ def test_tail_follow_picks_up_an_entry_from_another_process(db: Path) -> None:
             str(h.ARVIS_BIN),
             "journal",
             "tail",
+            "--db",
             str(db),
             "-n",
             "1",
@@ -402,33 +403,33 @@ DIVERGENCE_KEYS = {"seq", "class", "expected", "found"}
 
 
 def test_verify_json_on_a_sound_journal(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    report = _json(capsys, "journal", "verify", db, "-o", "json")
+    report = _json(capsys, "journal", "verify", "--db", db, "-o", "json")
     assert set(report) >= VERIFY_KEYS
     assert report["verified"] is True
     assert report["entries"] == N
     assert report["first_bad_seq"] is None and report["reason"] is None and report["divergence"] is None
     assert report["replayed"] is True
-    code, out, _ = h.cli(capsys, "journal", "verify", db)
+    code, out, _ = h.cli(capsys, "journal", "verify", "--db", db)
     assert code == 0
     assert out.startswith("verified:")
 
 
 def test_verify_leaves_the_file_unchanged(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = db.read_bytes()
-    assert h.cli(capsys, "journal", "verify", db)[0] == 0
+    assert h.cli(capsys, "journal", "verify", "--db", db)[0] == 0
     assert db.read_bytes() == before
 
 
 def test_verify_json_on_a_tampered_journal(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     h.tamper_one(db, 6, "principal", position=1)
-    report = _json(capsys, "journal", "verify", db, "-o", "json", code=1)
+    report = _json(capsys, "journal", "verify", "--db", db, "-o", "json", code=1)
     assert report["verified"] is False
     assert report["first_bad_seq"] == 6
     assert report["reason"]
     assert set(report["divergence"]) >= DIVERGENCE_KEYS
     assert report["divergence"]["seq"] == 6
     assert report["divergence"]["class"] == "invalid_history"
-    code, out, _ = h.cli(capsys, "journal", "verify", db)
+    code, out, _ = h.cli(capsys, "journal", "verify", "--db", db)
     assert code == 1
     assert out.startswith("NOT verified: seq 6")
 
@@ -440,8 +441,8 @@ def test_verify_reports_expected_and_found_for_a_forged_result(
     forged = json.loads(h.read_cell(db, seq, "result"))
     forged["value"]["status"] = "expired"
     h.rewrite_history(db, seq, "result", json.dumps(forged, sort_keys=True, separators=(",", ":")).encode())
-    assert _json(capsys, "journal", "verify", db, "--chain-only", "-o", "json")["verified"] is True
-    report = _json(capsys, "journal", "verify", db, "-o", "json", code=1)
+    assert _json(capsys, "journal", "verify", "--db", db, "--chain-only", "-o", "json")["verified"] is True
+    report = _json(capsys, "journal", "verify", "--db", db, "-o", "json", code=1)
     divergence = report["divergence"]
     assert (report["first_bad_seq"], divergence["seq"], divergence["class"]) == (seq, seq, "nondeterminism")
     assert divergence["expected"]["value"]["status"] == "expired"
@@ -453,17 +454,17 @@ def test_chain_only_does_not_see_edited_state_but_replay_does(
 ) -> None:
     with h.raw_db(db) as connection:
         connection.execute("UPDATE memory_entries SET value_ref = 'forged' WHERE key = 'language'")
-    chain_only = _json(capsys, "journal", "verify", db, "--chain-only", "-o", "json")
+    chain_only = _json(capsys, "journal", "verify", "--db", db, "--chain-only", "-o", "json")
     assert chain_only["verified"] is True
     assert chain_only["replayed"] is False
-    full = _json(capsys, "journal", "verify", db, "-o", "json", code=1)
+    full = _json(capsys, "journal", "verify", "--db", db, "-o", "json", code=1)
     assert full["divergence"]["class"] == "invalid_history"
     assert "stored state differs" in full["reason"]
     assert full["divergence"]["expected"] != full["divergence"]["found"]
 
 
 def _checkpoint(capsys: pytest.CaptureFixture[str], db: Path) -> str:
-    code, out, err = h.cli(capsys, "journal", "checkpoint", db)
+    code, out, err = h.cli(capsys, "journal", "checkpoint", "--db", db)
     assert code == 0, err
     return out.strip()
 
@@ -477,19 +478,19 @@ def test_checkpoint_prints_the_head(db: Path, capsys: pytest.CaptureFixture[str]
 def test_checkpoint_of_an_empty_journal_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "empty.db"
     h.build_journal(db, [])
-    code, out, err = h.cli(capsys, "journal", "checkpoint", db)
+    code, out, err = h.cli(capsys, "journal", "checkpoint", "--db", db)
     assert code == 2 and out == ""
     _clean_error(err)
 
 
 def test_verify_against_a_checkpoint(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     checkpoint = _checkpoint(capsys, db)
-    assert h.cli(capsys, "journal", "verify", db, "--checkpoint", checkpoint)[0] == 0
+    assert h.cli(capsys, "journal", "verify", "--db", db, "--checkpoint", checkpoint)[0] == 0
     h.build_journal(
         db, [("memory.list", {"user_id": h.USER}, h.AGENT)], clock=h.make_clock(h.T0 + h.STEP * 100)
     )
-    assert h.cli(capsys, "journal", "verify", db, "--checkpoint", checkpoint)[0] == 0
-    assert h.cli(capsys, "journal", "verify", db, "--checkpoint", checkpoint, "--chain-only")[0] == 0
+    assert h.cli(capsys, "journal", "verify", "--db", db, "--checkpoint", checkpoint)[0] == 0
+    assert h.cli(capsys, "journal", "verify", "--db", db, "--checkpoint", checkpoint, "--chain-only")[0] == 0
 
 
 @pytest.mark.parametrize("chain_only", [False, True])
@@ -499,10 +500,12 @@ def test_truncated_tail_fails_against_the_checkpoint(
     checkpoint = _checkpoint(capsys, db)
     h.truncate_tail(db, N - 3)
     flags = ["--chain-only"] if chain_only else []
-    code, out, _ = h.cli(capsys, "journal", "verify", db, "--checkpoint", checkpoint, *flags)
+    code, out, _ = h.cli(capsys, "journal", "verify", "--db", db, "--checkpoint", checkpoint, *flags)
     assert code == 1
     assert out.startswith("NOT verified")
-    report = _json(capsys, "journal", "verify", db, "--checkpoint", checkpoint, "-o", "json", *flags, code=1)
+    report = _json(
+        capsys, "journal", "verify", "--db", db, "--checkpoint", checkpoint, "-o", "json", *flags, code=1
+    )
     assert report["first_bad_seq"] == N - 2
     assert report["divergence"]["class"] == "invalid_history"
 
@@ -510,7 +513,7 @@ def test_truncated_tail_fails_against_the_checkpoint(
 def test_truncated_tail_fails_in_a_real_process(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     checkpoint = _checkpoint(capsys, db)
     h.truncate_tail(db, N - 1)
-    result = h.arvis_subprocess("journal", "verify", db, "--checkpoint", checkpoint)
+    result = h.arvis_subprocess("journal", "verify", "--db", db, "--checkpoint", checkpoint)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
 
@@ -521,8 +524,8 @@ def test_rewritten_history_fails_against_the_old_checkpoint(
     checkpoint = _checkpoint(capsys, db)
     # an administrator may read too: the rewritten chain is self-consistent and replays
     h.rewrite_history(db, h.SEQ_AGENT_SNAPSHOT, "principal", "operator:forger")
-    assert h.cli(capsys, "journal", "verify", db)[0] == 0
-    report = _json(capsys, "journal", "verify", db, "--checkpoint", checkpoint, "-o", "json", code=1)
+    assert h.cli(capsys, "journal", "verify", "--db", db)[0] == 0
+    report = _json(capsys, "journal", "verify", "--db", db, "--checkpoint", checkpoint, "-o", "json", code=1)
     assert report["first_bad_seq"] == N
     assert report["divergence"]["class"] == "invalid_history"
     assert report["divergence"]["expected"] == checkpoint.split(":")[1]
@@ -531,7 +534,7 @@ def test_rewritten_history_fails_against_the_old_checkpoint(
 
 @pytest.mark.parametrize("bad", ["14", "x:abc", "0:" + "a" * 64, "3:" + "a" * 63])
 def test_malformed_checkpoint_exits_2(db: Path, capsys: pytest.CaptureFixture[str], bad: str) -> None:
-    code, out, err = h.cli(capsys, "journal", "verify", db, "--checkpoint", bad)
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", db, "--checkpoint", bad)
     assert code == 2 and out == ""
     _clean_error(err)
 
@@ -540,7 +543,7 @@ def test_malformed_checkpoint_exits_2(db: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_stats_json(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    stats = _json(capsys, "journal", "stats", db, "-o", "json")
+    stats = _json(capsys, "journal", "stats", "--db", db, "-o", "json")
     assert stats["entries"] == N
     assert stats["journal_id"] == h.JOURNAL_ID
     assert stats["head"] == str(h.head_checkpoint(db))
@@ -554,7 +557,7 @@ def test_stats_json(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert counts[("memory.snapshot", "ok")] == 2
     assert counts[("memory.write", "memory_conflict")] == 1
     assert counts[("memory.revoke", "memory_policy_denied")] == 1
-    code, out, _ = h.cli(capsys, "journal", "stats", db)
+    code, out, _ = h.cli(capsys, "journal", "stats", "--db", db)
     assert code == 0 and f"entries: {N}" in out
 
 
@@ -572,7 +575,7 @@ def _exported_bytes(line: dict[str, Any], name: str) -> bytes:
 
 
 def test_export_recovers_the_exact_bytes(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = h.cli(capsys, "journal", "export", db)
+    code, out, _ = h.cli(capsys, "journal", "export", "--db", db)
     assert code == 0
     lines = _jsonl(out)
     rows = _raw_rows(db)
@@ -612,7 +615,7 @@ def test_export_recovers_the_exact_bytes(db: Path, capsys: pytest.CaptureFixture
 def test_export_keeps_bytes_that_are_not_utf8(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     damaged = b"\xff" + h.read_cell(db, 2, "args")[1:]
     h.write_cell(db, 2, "args", damaged)
-    code, out, _ = h.cli(capsys, "journal", "export", db)
+    code, out, _ = h.cli(capsys, "journal", "export", "--db", db)
     assert code == 0
     line = _jsonl(out)[1]
     assert "args" not in line
@@ -627,7 +630,7 @@ def _twin(tmp_path: Path, name: str, calls: list[h.Call], journal_id: str = h.JO
 
 def test_diff_of_identical_journals(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     twin = _twin(tmp_path, "twin.db", h.STANDARD_CALLS)
-    code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", db, "--other", twin)
     assert code == 0
     assert out.startswith(f"identical: {N} entries, and the state they hold")
 
@@ -640,7 +643,7 @@ def test_diff_names_the_first_differing_seq(
     name, args, _ = calls[seq - 1]
     calls[seq - 1] = (name, args, "operator:other")  # allowed too: only the principal differs
     other = _twin(tmp_path, "other.db", calls)
-    code, out, _ = h.cli(capsys, "journal", "diff", db, other)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", db, "--other", other)
     assert code == 1
     assert out.startswith(f"first difference at seq {seq}:")
     assert "principal" in out and "args" not in out
@@ -648,10 +651,10 @@ def test_diff_names_the_first_differing_seq(
 
 def test_diff_of_a_longer_journal(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     longer = _twin(tmp_path, "longer.db", [*h.STANDARD_CALLS, ("memory.list", {"user_id": h.USER}, h.AGENT)])
-    code, out, _ = h.cli(capsys, "journal", "diff", db, longer)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", db, "--other", longer)
     assert code == 1
     assert f"seq {N + 1}" in out and "second" in out
-    code, out, _ = h.cli(capsys, "journal", "diff", longer, db)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", longer, "--other", db)
     assert code == 1
     assert f"seq {N + 1}" in out and "first" in out
 
@@ -660,7 +663,7 @@ def test_diff_of_journals_with_other_ids(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     other = _twin(tmp_path, "other-id.db", h.STANDARD_CALLS, journal_id="j-other")
-    code, out, _ = h.cli(capsys, "journal", "diff", db, other)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", db, "--other", other)
     assert code == 1
     assert out.startswith("first difference at seq 1:")
 
@@ -682,7 +685,7 @@ def test_missing_file_exits_2_with_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
 ) -> None:
     missing = tmp_path / "missing.db"
-    code, out, err = h.cli(capsys, *command, missing)
+    code, out, err = h.cli(capsys, *command, "--db", missing)
     assert code == 2
     assert out == ""
     _clean_error(err)
@@ -691,7 +694,7 @@ def test_missing_file_exits_2_with_one_line(
 
 
 def test_missing_file_in_a_real_process(tmp_path: Path) -> None:
-    result = h.arvis_subprocess("journal", "verify", tmp_path / "missing.db")
+    result = h.arvis_subprocess("journal", "verify", "--db", tmp_path / "missing.db")
     assert result.returncode == 2
     assert result.stdout == ""
     _clean_error(result.stderr)
@@ -721,7 +724,7 @@ def test_not_a_journal_exits_2_without_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, command: tuple[str, ...]
 ) -> None:
     path = _not_a_journal(tmp_path, kind)
-    code, out, err = h.cli(capsys, *command, path)
+    code, out, err = h.cli(capsys, *command, "--db", path)
     assert code == 2
     assert out == ""
     assert "Traceback" not in err
@@ -733,13 +736,13 @@ def test_not_a_journal_reports_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
 ) -> None:
     path = _not_a_journal(tmp_path, kind)
-    code, _, err = h.cli(capsys, "journal", "verify", path)
+    code, _, err = h.cli(capsys, "journal", "verify", "--db", path)
     assert code == 2
     _clean_error(err)
 
 
 def test_not_a_journal_in_a_real_process(tmp_path: Path) -> None:
-    result = h.arvis_subprocess("journal", "ls", _not_a_journal(tmp_path, "text"))
+    result = h.arvis_subprocess("journal", "ls", "--db", _not_a_journal(tmp_path, "text"))
     assert result.returncode == 2
     assert result.stdout == ""
     assert "Traceback" not in result.stderr
@@ -752,5 +755,5 @@ def test_reading_a_file_that_is_not_a_journal_leaves_it_unchanged(
 ) -> None:
     path = _not_a_journal(tmp_path, kind)
     before = path.read_bytes()
-    assert h.cli(capsys, "journal", "ls", path)[0] == 2
+    assert h.cli(capsys, "journal", "ls", "--db", path)[0] == 2
     assert path.read_bytes() == before

@@ -93,13 +93,13 @@ def test_diff_sees_forged_args_under_an_unchanged_hash(
 ) -> None:
     _forge_args(twin, 5)
     assert h.read_cell(twin, 5, "entry_hash") == h.read_cell(db, 5, "entry_hash")
-    code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", db, "--other", twin)
     assert code == 1
     assert out.splitlines() == [
         "first difference at seq 5: args differ",
         f"state identical (digest {_digest(db)})",
     ]
-    report = _json(capsys, "journal", "diff", db, twin, "-o", "json", code=1)
+    report = _json(capsys, "journal", "diff", "--db", db, "--other", twin, "-o", "json", code=1)
     assert report["state"]["identical"] is True
     assert {name: value for name, value in report.items() if name != "state"} == {
         "identical": False,
@@ -114,17 +114,17 @@ def test_diff_names_every_kind_of_field(
     db: Path, twin: Path, capsys: pytest.CaptureFixture[str], column: str, value: object
 ) -> None:
     h.write_cell(twin, 7, column, value)
-    report = _json(capsys, "journal", "diff", db, twin, "-o", "json", code=1)
+    report = _json(capsys, "journal", "diff", "--db", db, "--other", twin, "-o", "json", code=1)
     assert report["first_difference"] == {"seq": 7, "fields": [column], "only_in": None}
 
 
 def test_diff_of_identical_journals_as_json(db: Path, twin: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    report = _json(capsys, "journal", "diff", db, twin, "-o", "json")
+    report = _json(capsys, "journal", "diff", "--db", db, "--other", twin, "-o", "json")
     state = report.pop("state")
     assert report == {"identical": True, "first_difference": None, "header_fields": [], "lengths": [N, N]}
     assert state["identical"] is True and state["first_difference"] is None and state["tables"] == []
     assert state["digests"] == [_digest(db)] * 2 and state["content_tables"] == []
-    code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", db, "--other", twin)
     assert (code, out.strip()) == (
         0,
         f"identical: {N} entries, and the state they hold (digest {_digest(db)})",
@@ -135,13 +135,13 @@ def test_diff_of_a_prefix_says_how_many_more(
     db: Path, twin: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     h.build_journal(twin, ONE_MORE * 3, clock=LATER)
-    code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", db, "--other", twin)
     assert code == 1
     assert out.splitlines()[0] == (
         f"first difference at seq {N + 1}: the second journal ({twin}) has 3 more entries after seq {N}, "
         "where the first ends"
     )
-    report = _json(capsys, "journal", "diff", twin, db, "-o", "json", code=1)
+    report = _json(capsys, "journal", "diff", "--db", twin, "--other", db, "-o", "json", code=1)
     assert report["first_difference"] == {"seq": N + 1, "fields": [], "only_in": "first"}
     assert report["lengths"] == [N + 3, N]
 
@@ -151,7 +151,7 @@ def test_diff_reports_the_first_difference_and_counts_to_the_end(
 ) -> None:
     _forge_args(twin, 3)
     h.build_journal(twin, ONE_MORE, clock=LATER)
-    report = _json(capsys, "journal", "diff", db, twin, "-o", "jsonl", code=1)
+    report = _json(capsys, "journal", "diff", "--db", db, "--other", twin, "-o", "jsonl", code=1)
     assert report["first_difference"]["seq"] == 3
     assert report["lengths"] == [N, N + 1]
 
@@ -160,13 +160,13 @@ def test_diff_of_empty_journals_with_other_ids(tmp_path: Path, capsys: pytest.Ca
     first, second = tmp_path / "a.db", tmp_path / "b.db"
     h.build_journal(first, [])
     h.build_journal(second, [], journal_id="j-other")
-    code, out, _ = h.cli(capsys, "journal", "diff", first, second)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", first, "--other", second)
     assert code == 1
     assert out.splitlines()[:2] == [
         "entries identical: 0 entries",
         "headers differ: journal_id, genesis_hash",
     ]
-    report = _json(capsys, "journal", "diff", first, second, "-o", "json", code=1)
+    report = _json(capsys, "journal", "diff", "--db", first, "--other", second, "-o", "json", code=1)
     assert report["identical"] is False and report["first_difference"] is None
     assert report["header_fields"] == ["journal_id", "genesis_hash"]
 
@@ -180,7 +180,7 @@ def test_diff_sees_an_edited_state_row_under_identical_entries(
         connection.execute(
             "UPDATE memory_entries SET value_ref = 'forged' WHERE key = 'language' AND version = 2"
         )
-    code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", db, "--other", twin)
     assert code == 1
     assert out.splitlines() == [
         f"entries identical: {N} entries",
@@ -188,7 +188,7 @@ def test_diff_sees_an_edited_state_row_under_identical_entries(
         "  memory_entries: 1 row differs in user_id u1",
         "memory content differs in: memory_entries",
     ]
-    report = _json(capsys, "journal", "diff", db, twin, "-o", "json", code=1)
+    report = _json(capsys, "journal", "diff", "--db", db, "--other", twin, "-o", "json", code=1)
     assert report["identical"] is False and report["first_difference"] is None
     state = report["state"]
     assert state["identical"] is False
@@ -217,13 +217,13 @@ def test_diff_names_a_row_only_one_state_holds(
     with h.raw_db(twin) as connection:
         connection.execute("DELETE FROM memory_entries WHERE key = 'language' AND version = 1")
     for first, second, side, path in ((db, twin, "first", db), (twin, db, "second", db)):
-        code, out, _ = h.cli(capsys, "journal", "diff", first, second)
+        code, out, _ = h.cli(capsys, "journal", "diff", "--db", first, "--other", second)
         assert code == 1
         assert out.splitlines()[1] == (
             "state differs: first at memory_entries row (user_id=u1, key=language, version=1): "
             f"only the {side} journal ({path}) holds it"
         )
-        report = _json(capsys, "journal", "diff", first, second, "-o", "json", code=1)
+        report = _json(capsys, "journal", "diff", "--db", first, "--other", second, "-o", "json", code=1)
         assert report["state"]["first_difference"]["only_in"] == side
 
 
@@ -235,9 +235,9 @@ def test_diff_says_when_only_the_bookkeeping_differs(
         connection.execute(
             "UPDATE memory_entries SET notes = 'edited' WHERE key = 'language' AND version = 1"
         )
-    code, out, _ = h.cli(capsys, "journal", "diff", db, twin)
+    code, out, _ = h.cli(capsys, "journal", "diff", "--db", db, "--other", twin)
     assert code == 1
-    report = _json(capsys, "journal", "diff", db, twin, "-o", "json", code=1)
+    report = _json(capsys, "journal", "diff", "--db", db, "--other", twin, "-o", "json", code=1)
     content = report["state"]["content_digests"]
     assert content[0] == content[1] and report["state"]["content_tables"] == []
     assert (
@@ -252,7 +252,7 @@ def test_diff_of_states_where_one_lacks_an_empty_table(
     with h.raw_db(twin) as connection:
         assert connection.execute("SELECT count(*) FROM graph_store_items").fetchone() == (0,)
         connection.execute("DROP TABLE graph_store_items")
-    report = _json(capsys, "journal", "diff", db, twin, "-o", "json")
+    report = _json(capsys, "journal", "diff", "--db", db, "--other", twin, "-o", "json")
     assert report["identical"] is True and report["state"]["digests"] == [_digest(db)] * 2
 
 
@@ -271,7 +271,7 @@ def test_diff_streams_both_journals(
 
     monkeypatch.setattr(JournalReader, "entries", small_batches)
     _forge_args(twin, N)
-    report = _json(capsys, "journal", "diff", db, twin, "-o", "json", code=1)
+    report = _json(capsys, "journal", "diff", "--db", db, "--other", twin, "-o", "json", code=1)
     assert report["first_difference"]["seq"] == N and report["lengths"] == [N, N]
     assert batches == [2, 2]
 
@@ -280,12 +280,12 @@ def test_diff_streams_both_journals(
 
 
 def test_verify_takes_several_journals(db: Path, twin: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    reports = _json(capsys, "journal", "verify", db, twin, "-o", "json")
+    reports = _json(capsys, "journal", "verify", "--db", db, "--db", twin, "-o", "json")
     assert [(r["db"], r["verified"], r["entries"]) for r in reports] == [
         (str(db), True, N),
         (str(twin), True, N),
     ]
-    code, out, _ = h.cli(capsys, "journal", "verify", db, twin)
+    code, out, _ = h.cli(capsys, "journal", "verify", "--db", db, "--db", twin)
     assert code == 0
     assert out.splitlines()[0].startswith(f"{db}: verified: {N} entries")
     assert out.splitlines()[-1] == "2 of 2 journals verified"
@@ -295,18 +295,18 @@ def test_verify_fails_when_any_journal_fails(
     db: Path, twin: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     h.tamper_one(twin, 6, "principal", position=1)
-    reports = _json(capsys, "journal", "verify", db, twin, "-o", "json", code=1)
+    reports = _json(capsys, "journal", "verify", "--db", db, "--db", twin, "-o", "json", code=1)
     assert [(r["verified"], r["first_bad_seq"]) for r in reports] == [(True, None), (False, 6)]
-    code, out, _ = h.cli(capsys, "journal", "verify", db, twin, "-o", "jsonl")
+    code, out, _ = h.cli(capsys, "journal", "verify", "--db", db, "--db", twin, "-o", "jsonl")
     assert code == 1
     assert [json.loads(line)["verified"] for line in out.splitlines()] == [True, False]
-    code, out, _ = h.cli(capsys, "journal", "verify", twin, db)
+    code, out, _ = h.cli(capsys, "journal", "verify", "--db", twin, "--db", db)
     assert code == 1
     assert f"{twin}: NOT verified: seq 6" in out and out.splitlines()[-1] == "1 of 2 journals verified"
 
 
 def test_verify_of_one_journal_keeps_its_shape(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    report = _json(capsys, "journal", "verify", db, "-o", "json")
+    report = _json(capsys, "journal", "verify", "--db", db, "-o", "json")
     assert report["db"] == str(db) and report["verified"] is True
 
 
@@ -324,7 +324,7 @@ def test_verify_reads_the_environment_without_a_path(
 def test_verify_checks_every_path_before_replaying_any(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = h.cli(capsys, "journal", "verify", db, tmp_path / "missing.db")
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", db, "--db", tmp_path / "missing.db")
     assert (code, out) == (2, "")
     _clean_error(err)
     assert "missing.db" in err
@@ -335,12 +335,12 @@ def test_verify_names_the_stored_and_the_replayed_state(db: Path, capsys: pytest
         connection.execute("UPDATE memory_entries SET value_ref = 'forged' WHERE key = 'language'")
     with h.reader_of(db) as reader, reader.engine.connect() as connection:
         stored = state_digest(connection)
-    report = _json(capsys, "journal", "verify", db, "-o", "json", code=1)
+    report = _json(capsys, "journal", "verify", "--db", db, "-o", "json", code=1)
     divergence = report["divergence"]
     assert divergence["expected"] == report["state_digest"] != stored  # the replay is what the journal says
     assert divergence["found"] == stored
     assert divergence["labels"] == {"expected": "replayed state", "found": "stored state"}
-    code, out, _ = h.cli(capsys, "journal", "verify", db)
+    code, out, _ = h.cli(capsys, "journal", "verify", "--db", db)
     assert code == 1
     lines = out.splitlines()
     assert lines[1].split() == ["replayed", "state", "(expected):", report["state_digest"]]
@@ -351,8 +351,8 @@ def test_verify_names_the_stored_and_the_replayed_state(db: Path, capsys: pytest
 
 
 def test_state_shows_governance_as_snapshot_does(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    state = _json(capsys, "journal", "state", db, "-o", "json")
-    snapshot = _json(capsys, "journal", "snapshot", db, "--user", h.USER)
+    state = _json(capsys, "journal", "state", "--db", db, "-o", "json")
+    snapshot = _json(capsys, "journal", "snapshot", "--db", db, "--user", h.USER)
     entry = next(
         row for row in state["tables"]["memory_entries"] if row["key"] == "language" and row["version"] == 2
     )
@@ -372,7 +372,7 @@ def test_state_keeps_governance_that_is_not_json_as_stored(
 
 
 def test_snapshot_before_the_first_entry_says_so(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = h.cli(capsys, "journal", "snapshot", db, "--user", h.USER, "--at", 0)
+    code, out, err = h.cli(capsys, "journal", "snapshot", "--db", db, "--user", h.USER, "--at", 0)
     assert (code, out) == (2, "")
     _clean_error(err)
     assert "before the first entry" in err
@@ -383,13 +383,13 @@ def test_snapshot_before_the_first_entry_says_so(db: Path, capsys: pytest.Captur
 
 def test_checkpoint_as_json(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     head = h.read_cell(db, N, "entry_hash")
-    assert _json(capsys, "journal", "checkpoint", db, "-o", "json") == {
+    assert _json(capsys, "journal", "checkpoint", "--db", db, "-o", "json") == {
         "seq": N,
         "entry_hash": head,
         "checkpoint": f"{N}:{head}",
         "position": {"seq": N, "hash": head},
     }
-    code, out, _ = h.cli(capsys, "journal", "checkpoint", db)
+    code, out, _ = h.cli(capsys, "journal", "checkpoint", "--db", db)
     assert (code, out.strip()) == (0, f"{N}:{head}")
 
 
@@ -424,7 +424,7 @@ def test_the_largest_seq_is_accepted_and_is_simply_absent(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     largest = str(argtypes.MAX_SEQ)
-    for argv in (("show", db, largest), ("state", db, "--at", largest)):
+    for argv in (("show", "--db", db, largest), ("state", "--db", db, "--at", largest)):
         code, out, err = h.cli(capsys, "journal", *argv)
         assert (code, out) == (2, "")
         _clean_error(err)
@@ -434,7 +434,7 @@ def test_the_largest_seq_is_accepted_and_is_simply_absent(
 def test_checkpoint_out_of_range_is_a_clean_error(
     db: Path, capsys: pytest.CaptureFixture[str], bad: str
 ) -> None:
-    code, out, err = h.cli(capsys, "journal", "verify", db, f"--checkpoint={bad}")
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", db, f"--checkpoint={bad}")
     assert (code, out) == (2, "")
     _clean_error(err)
 
@@ -464,10 +464,10 @@ def test_verify_json_names_the_seq_of_invalid_utf8(
     db: Path, capsys: pytest.CaptureFixture[str], column: str
 ) -> None:
     _store_invalid_text(db, 1, column)
-    report = _json(capsys, "journal", "verify", db, "-o", "json", code=1)
+    report = _json(capsys, "journal", "verify", "--db", db, "-o", "json", code=1)
     assert report["first_bad_seq"] == 1 and report["verified"] is False
     assert report["divergence"]["class"] == "invalid_history"
-    code, out, err = h.cli(capsys, "journal", "verify", db)
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", db)
     assert code == 1 and "unexpected error" not in err
     assert out.startswith("NOT verified: seq 1")
     if column == "syscall":
@@ -478,7 +478,7 @@ def test_diff_of_a_journal_with_invalid_utf8(
     db: Path, twin: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _store_invalid_text(twin, 2, "syscall")
-    report = _json(capsys, "journal", "diff", db, twin, "-o", "json", code=1)
+    report = _json(capsys, "journal", "diff", "--db", db, "--other", twin, "-o", "json", code=1)
     assert report["first_difference"] == {"seq": 2, "fields": ["syscall"], "only_in": None}
 
 
@@ -487,10 +487,10 @@ def test_the_store_is_untouched_by_every_audit_command(
 ) -> None:
     before = db.read_bytes()
     for argv in (
-        ("verify", db, twin),
-        ("diff", db, twin),
-        ("checkpoint", db, "-o", "json"),
-        ("state", db, "-o", "json"),
+        ("verify", "--db", db, "--db", twin),
+        ("diff", "--db", db, "--other", twin),
+        ("checkpoint", "--db", db, "-o", "json"),
+        ("state", "--db", db, "-o", "json"),
     ):
         assert h.cli(capsys, "journal", *argv)[0] == 0
     assert db.read_bytes() == before

@@ -188,17 +188,22 @@ def test_one_shape_for_a_position(capsys: pytest.CaptureFixture[str], db: Path, 
     assert code == 0 and json.loads(out)["head"] == f"{N}:{head['hash']}"  # the old key, kept
 
 
-def test_diff_and_copy_take_db_and_still_take_positionals(
+def test_diff_and_copy_take_db_and_a_positional_database_is_refused(
     capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path
 ) -> None:
-    code, _, err = h.cli(capsys, "journal", "copy", db, tmp_path / "old.db")
-    assert code == 0 and "note: positional databases are deprecated" in err
+    """The positional databases of earlier releases (deprecated one release) are gone: a usage error."""
+    with pytest.raises(SystemExit) as stopped:
+        h.cli(capsys, "journal", "copy", db, tmp_path / "old.db")
+    assert stopped.value.code == 2 and not (tmp_path / "old.db").exists()
+    code, _, err = h.cli(capsys, "journal", "copy", "--db", db, "--to", tmp_path / "old.db")
+    assert code == 0 and err == ""
     code, out, err = h.cli(capsys, "journal", "diff", "--db", db, "--other", tmp_path / "old.db")
     assert code == 0 and "identical" in out and err == ""
-    code, out, err = h.cli(capsys, "journal", "diff", db, tmp_path / "old.db")
-    assert code == 0 and "identical" in out and "--db" in err
     code, _, err = h.cli(capsys, "journal", "diff", "--db", db)
     assert code == 2 and "--other" in err
+    with pytest.raises(SystemExit) as stopped:
+        h.cli(capsys, "journal", "ls", db)
+    assert stopped.value.code == 2
 
 
 def test_trace_takes_subject_and_the_old_principal_warns(

@@ -31,22 +31,22 @@ ODD_NAMES = ["evidence%41.db", "q?x.db", "a#b.db", "with space.db", "é€ü.db"
 
 READERS: list[list[str]] = [
     ["ls"],
-    ["show", "{db}", "1"],
+    ["show", "--db", "{db}", "1"],
     ["tail"],
     ["verify"],
     ["checkpoint"],
-    ["snapshot", "{db}", "--user", h.USER],
+    ["snapshot", "--db", "{db}", "--user", h.USER],
     ["state"],
     ["stats"],
     ["export"],
-    ["diff", "{db}", "{db}"],
+    ["diff", "--db", "{db}", "--other", "{db}"],
 ]
 
 
 def _argv(command: list[str], db: object) -> list[str]:
-    """``journal COMMAND DB ...``, the database put where ``{db}`` is (or right after the command)."""
+    """``journal COMMAND --db DB ...``, the database put where ``{db}`` is (or right after the command)."""
     if "{db}" not in command:
-        command = [command[0], "{db}", *command[1:]]
+        command = [command[0], "--db", "{db}", *command[1:]]
     return ["journal", *(str(db) if part == "{db}" else part for part in command)]
 
 
@@ -87,7 +87,7 @@ def test_a_plain_path_names_exactly_that_file(
     assert json.loads(out)["seq"] == 1
     assert name in _names(here)
     assert {n for n in _names(here) if not n.startswith(name)} == set()  # nothing decoded, nothing cut
-    code, out, err = h.cli(capsys, "journal", "verify", name, "-o", "json")
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", name, "-o", "json")
     assert code == 0, err
     assert json.loads(out)["entries"] == 1
     with h.reader_of(here / name) as reader:
@@ -97,7 +97,7 @@ def test_a_plain_path_names_exactly_that_file(
 def test_a_percent_escape_in_a_path_is_not_decoded(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     h.build_journal(here / "evidenceA.db")
     before = _names(here)
-    code, _, err = h.cli(capsys, "journal", "verify", "evidence%41.db")
+    code, _, err = h.cli(capsys, "journal", "verify", "--db", "evidence%41.db")
     assert code == 2
     assert "no journal at evidence%41.db" in _one_clean_error(err)
     code, _, err = h.cli(capsys, "call", "memory.snapshot", "--db", "new%41.db", "--args", SNAPSHOT)
@@ -106,7 +106,7 @@ def test_a_percent_escape_in_a_path_is_not_decoded(here: Path, capsys: pytest.Ca
 
 
 def test_a_question_mark_in_a_path_is_not_a_query(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = h.cli(capsys, "journal", "verify", "q?x.db")
+    code, _, err = h.cli(capsys, "journal", "verify", "--db", "q?x.db")
     assert code == 2
     assert "no journal at q?x.db" in _one_clean_error(err)
     assert _names(here) == set()  # verify once created "q"
@@ -200,10 +200,10 @@ def test_a_journal_in_a_read_only_directory_verifies(
     h.build_journal(shelf / "journal.db")  # closed: its -wal and -shm are gone
     assert _names(shelf) == {"journal.db"}
     with _read_only(shelf):
-        code, out, err = h.cli(capsys, "journal", "verify", shelf / "journal.db", "-o", "json")
+        code, out, err = h.cli(capsys, "journal", "verify", "--db", shelf / "journal.db", "-o", "json")
         assert code == 0, err
         assert json.loads(out)["entries"] == len(h.STANDARD_CALLS)
-        code, out, err = h.cli(capsys, "journal", "ls", shelf / "journal.db", "-o", "json")
+        code, out, err = h.cli(capsys, "journal", "ls", "--db", shelf / "journal.db", "-o", "json")
         assert code == 0, err
         assert len(json.loads(out)) == len(h.STANDARD_CALLS)
     assert _names(shelf) == {"journal.db"}
@@ -226,7 +226,7 @@ def test_commits_left_in_a_wal_of_a_read_only_directory_are_not_skipped(
         kernel.close()
     assert (shelf / "journal.db-wal").stat().st_size > 0
     with _read_only(shelf):
-        code, _, err = h.cli(capsys, "journal", "verify", shelf / "journal.db")
+        code, _, err = h.cli(capsys, "journal", "verify", "--db", shelf / "journal.db")
     assert code == 2
     assert "write-ahead log" in _one_clean_error(err)
 
@@ -249,10 +249,10 @@ BAD_URLS = [
     "argv",
     [
         ["call", "memory.snapshot", "--create", "--args", SNAPSHOT, "--db", "{db}"],
-        ["journal", "ls", "{db}"],
-        ["journal", "verify", "{db}"],
+        ["journal", "ls", "--db", "{db}"],
+        ["journal", "verify", "--db", "{db}"],
         ["db", "upgrade", "--create", "--db", "{db}"],
-        ["journal", "copy", "src.db", "{db}"],
+        ["journal", "copy", "--db", "src.db", "--to", "{db}"],
     ],
     ids=lambda argv: " ".join(argv[:2]),
 )
@@ -291,8 +291,8 @@ def test_a_newer_schema_revision_is_refused_clearly(here: Path, capsys: pytest.C
     argvs: list[list[object]] = [
         ["call", "memory.snapshot", "--db", path, "--args", SNAPSHOT],
         ["db", "upgrade", "--db", path],
-        ["journal", "ls", path],
-        ["journal", "verify", path],
+        ["journal", "ls", "--db", path],
+        ["journal", "verify", "--db", path],
     ]
     for argv in argvs:
         code, out, err = h.cli(capsys, *argv)
@@ -385,10 +385,10 @@ def test_an_upgraded_new_database_reads_as_an_empty_journal(
     code, out, err = h.cli(capsys, "db", "upgrade", "--db", "fresh.db", "--create")
     assert code == 0, err
     assert "started an empty journal" in out
-    code, out, err = h.cli(capsys, "journal", "ls", "fresh.db", "-o", "json")
+    code, out, err = h.cli(capsys, "journal", "ls", "--db", "fresh.db", "-o", "json")
     assert code == 0, err
     assert json.loads(out) == []
-    code, out, err = h.cli(capsys, "journal", "verify", "fresh.db", "-o", "json")
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", "fresh.db", "-o", "json")
     assert code == 0, err
     assert json.loads(out)["verified"] is True and json.loads(out)["entries"] == 0
     code, out, _ = h.cli(capsys, "db", "upgrade", "--db", "fresh.db")
@@ -402,7 +402,7 @@ def test_an_upgraded_new_database_reads_as_an_empty_journal(
 def test_copy_into_an_upgraded_database_says_why_not(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     h.build_journal(here / "src.db", h.STANDARD_CALLS[:2])
     assert h.cli(capsys, "db", "upgrade", "--db", "dst.db", "--create")[0] == 0
-    code, _, err = h.cli(capsys, "journal", "copy", "src.db", "dst.db")
+    code, _, err = h.cli(capsys, "journal", "copy", "--db", "src.db", "--to", "dst.db")
     assert code == 2
     assert "empty journal of its own" in _one_clean_error(err)
 

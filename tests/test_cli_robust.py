@@ -57,16 +57,16 @@ def test_every_reader_shows_invalid_text_escaped(
     raw = b"mem\xffory"
     _store_invalid_text(db, LAST, column, raw)  # the last entry: tail shows it too
     for argv in (
-        ("journal", "ls", db, "-o", "json"),
-        ("journal", "ls", db, "-o", "jsonl"),
-        ("journal", "ls", db),
-        ("journal", "show", db, str(LAST)),
-        ("journal", "show", db, str(LAST), "-o", "table"),
-        ("journal", "stats", db, "-o", "json"),
-        ("journal", "stats", db),
-        ("journal", "tail", db, "-o", "jsonl"),
-        ("journal", "tail", db),
-        ("journal", "export", db),
+        ("journal", "ls", "--db", db, "-o", "json"),
+        ("journal", "ls", "--db", db, "-o", "jsonl"),
+        ("journal", "ls", "--db", db),
+        ("journal", "show", "--db", db, str(LAST)),
+        ("journal", "show", "--db", db, str(LAST), "-o", "table"),
+        ("journal", "stats", "--db", db, "-o", "json"),
+        ("journal", "stats", "--db", db),
+        ("journal", "tail", "--db", db, "-o", "jsonl"),
+        ("journal", "tail", "--db", db),
+        ("journal", "export", "--db", db),
     ):
         code, out, err = h.cli(capsys, *argv)
         _no_crash(err)
@@ -81,7 +81,7 @@ def test_export_carries_the_exact_bytes_of_invalid_text(
 ) -> None:
     raw = b"mem\xffory"
     _store_invalid_text(db, 2, column, raw)
-    code, out, _ = h.cli(capsys, "journal", "export", db)
+    code, out, _ = h.cli(capsys, "journal", "export", "--db", db)
     assert code == 0
     line = json.loads(out.splitlines()[1])
     assert line[column] == "mem\\xffory"
@@ -94,7 +94,7 @@ def test_verify_names_the_seq_of_invalid_text(
     db: Path, column: str, fmt: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _store_invalid_text(db, 3, column, b"\xff\xfe")
-    code, out, err = h.cli(capsys, "journal", "verify", db, "-o", fmt)
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", db, "-o", fmt)
     _no_crash(err)
     assert code == 1, err
     if fmt == "json":
@@ -107,15 +107,15 @@ def test_verify_names_the_seq_of_invalid_text(
 def test_one_entry_shape_everywhere(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """ls -o json, ls -o jsonl, show, tail -o jsonl and export give an entry the same JSON shape."""
     shapes: dict[str, Any] = {}
-    _, out, _ = h.cli(capsys, "journal", "ls", db, "-o", "json")
+    _, out, _ = h.cli(capsys, "journal", "ls", "--db", db, "-o", "json")
     shapes["ls json"] = json.loads(out)[1]
-    _, out, _ = h.cli(capsys, "journal", "ls", db, "-o", "jsonl")
+    _, out, _ = h.cli(capsys, "journal", "ls", "--db", db, "-o", "jsonl")
     shapes["ls jsonl"] = json.loads(out.splitlines()[1])
-    _, out, _ = h.cli(capsys, "journal", "show", db, "2")
+    _, out, _ = h.cli(capsys, "journal", "show", "--db", db, "2")
     shapes["show"] = json.loads(out)
-    _, out, _ = h.cli(capsys, "journal", "export", db)
+    _, out, _ = h.cli(capsys, "journal", "export", "--db", db)
     shapes["export"] = json.loads(out.splitlines()[1])
-    _, out, _ = h.cli(capsys, "journal", "tail", db, "-n", "1000", "-o", "jsonl")
+    _, out, _ = h.cli(capsys, "journal", "tail", "--db", db, "-n", "1000", "-o", "jsonl")
     shapes["tail"] = json.loads(out.splitlines()[1])
     first = shapes["export"]
     assert isinstance(first["args"], dict)
@@ -130,7 +130,7 @@ def test_args_that_are_not_canonical_travel_as_base64(db: Path, capsys: pytest.C
     shown as a value that would hash differently."""
     edited = b'{"user_id": "u1"}'
     h.write_cell(db, 2, "args", edited)
-    _, out, _ = h.cli(capsys, "journal", "show", db, "2")
+    _, out, _ = h.cli(capsys, "journal", "show", "--db", db, "2")
     entry = json.loads(out)
     assert "args" not in entry
     assert base64.b64decode(entry["args_b64"]) == edited
@@ -164,7 +164,7 @@ def test_a_journal_written_with_services_unbound_verifies(
 ) -> None:
     path = tmp_path / "unbound.db"
     _unbound_journal(path)
-    code, out, err = h.cli(capsys, "journal", "verify", path)
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", path)
     assert code == 0, out + err
     assert "verified" in out
 
@@ -177,7 +177,7 @@ def test_a_refusal_forged_as_unbound_is_still_checked(
     path = tmp_path / "unbound.db"
     _unbound_journal(path)
     h.write_cell(path, 1, "status", "invalid_args")
-    code, _, _ = h.cli(capsys, "journal", "verify", path)
+    code, _, _ = h.cli(capsys, "journal", "verify", "--db", path)
     assert code == 1
 
 
@@ -251,7 +251,7 @@ def test_since_takes_the_words_journalctl_takes() -> None:
 
 
 def test_an_age_too_old_is_a_clear_error(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = h.cli(capsys, "journal", "ls", db, "--since", "99999999999d")
+    code, _, err = h.cli(capsys, "journal", "ls", "--db", db, "--since", "99999999999d")
     assert code == 2
     _no_crash(err)
     assert "before year 1" in err
@@ -332,16 +332,13 @@ def test_a_principal_that_is_not_utf8_filters(db: Path, capsys: pytest.CaptureFi
     assert [entry["seq"] for entry in json.loads(out)] == [3]
 
 
-def test_the_positional_database_still_works_with_a_notice(
-    db: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code, out, err = h.cli(capsys, "journal", "ls", db, "-o", "json")
-    assert code == 0
-    assert len(json.loads(out)) == LAST
-    assert "deprecated" in err and "--db" in err
-    code, _, err = h.cli(capsys, "journal", "ls", db, "--db", db)
-    assert code == 2
-    assert "given twice" in err
+def test_a_positional_database_is_refused(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``journal ls DB``, deprecated one release, is a usage error now: the database is ``--db DB``."""
+    with pytest.raises(SystemExit) as stopped:
+        h.cli(capsys, "journal", "ls", db)
+    assert stopped.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
+    code, out, _ = h.cli(capsys, "journal", "ls", "--db", db, "-o", "json")
+    assert code == 0 and len(json.loads(out)) == LAST
 
 
 def test_log_level_goes_after_the_command_too(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -486,7 +483,7 @@ def test_a_closed_pipe_ends_like_any_unix_tool(db: Path) -> None:
 def test_every_command_speaks_json(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = h.cli(capsys, "journal", "export", "--db", db, "-o", "json")
     assert code == 0 and len(json.loads(out)) == LAST
-    code, out, _ = h.cli(capsys, "journal", "copy", db, tmp_path / "copy.db", "-o", "json")
+    code, out, _ = h.cli(capsys, "journal", "copy", "--db", db, "--to", tmp_path / "copy.db", "-o", "json")
     assert code == 0 and json.loads(out)["entries"] == LAST
     code, out, _ = h.cli(capsys, "db", "upgrade", "--db", tmp_path / "copy.db", "-o", "json")
     assert code == 0 and json.loads(out)["before"] == json.loads(out)["after"]

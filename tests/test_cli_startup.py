@@ -136,7 +136,7 @@ def test_a_call_at_info_still_logs_its_event(journal: Path) -> None:
 
 @pytest.mark.parametrize("output", ["json", "jsonl", "table"])
 def test_a_listing_loads_only_the_reader(journal: Path, output: str) -> None:
-    report = _run(["journal", "ls", str(journal), "-o", output, "--syscall", "memory.*"])
+    report = _run(["journal", "ls", "--db", str(journal), "-o", output, "--syscall", "memory.*"])
     assert report["code"] == 0
     assert "memory.write" in report["out"]
     forbidden = NEVER_FOR_A_CALL if output == "table" else NEVER_FOR_A_LISTING  # a table may use rich

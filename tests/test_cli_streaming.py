@@ -306,7 +306,7 @@ def test_ls_json_prints_what_it_printed_when_it_built_the_list(
     chosen: dict[str, Any],
 ) -> None:
     capsys.readouterr()
-    assert main(["journal", "ls", str(journal_path), "-o", "json", *argv]) == 0
+    assert main(["journal", "ls", "--db", str(journal_path), "-o", "json", *argv]) == 0
     streamed = capsys.readouterr().out
     entries = _selected(reader, **chosen)
     assert streamed == _printed(capsys, lambda: print_json([entry_to_json(entry) for entry in entries]))

@@ -46,7 +46,7 @@ Capsys = pytest.CaptureFixture[str]
 
 
 def _verify_json(capsys: Capsys, target: str, *extra: str) -> tuple[int, dict[str, object]]:
-    code, out, err = h.cli(capsys, "journal", "verify", target, "-o", "json", *extra)
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", target, "-o", "json", *extra)
     assert "unexpected error" not in err
     return code, json.loads(out)
 
@@ -85,7 +85,7 @@ def test_the_cli_verifies_a_postgres_url(pg_url: str, capsys: Capsys) -> None:
 
 def test_the_installed_cli_verifies_a_postgres_url(pg_url: str) -> None:
     run_calls(pg_url, SCENARIOS["memory"])
-    done = h.arvis_subprocess("journal", "verify", pg_url)
+    done = h.arvis_subprocess("journal", "verify", "--db", pg_url)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("verified:")
 
@@ -103,7 +103,7 @@ def test_a_sqlite_journal_copied_into_postgres_verifies_there(
 ) -> None:
     source = str(tmp_path / "journal.db")
     written = run_calls(source, EVERYTHING)
-    code, out, err = h.cli(capsys, "journal", "copy", source, pg_url)
+    code, out, err = h.cli(capsys, "journal", "copy", "--db", source, "--to", pg_url)
     assert code == 0, err
     assert f"copied {len(EVERYTHING)} entries" in out
     assert "arvis journal verify" in out
@@ -121,7 +121,7 @@ def test_a_postgres_journal_copied_into_sqlite_verifies_there(
 ) -> None:
     written = run_calls(pg_url, EVERYTHING)
     target = str(tmp_path / "copy.db")
-    code, _, err = h.cli(capsys, "journal", "copy", pg_url, target)
+    code, _, err = h.cli(capsys, "journal", "copy", "--db", pg_url, "--to", target)
     assert code == 0, err
     code, report = _verify_json(capsys, target)
     assert code == 0, report
@@ -155,7 +155,7 @@ def test_damage_travels_with_the_copy(tmp_path: Path, pg_url: str, capsys: Capsy
     source = tmp_path / "journal.db"
     run_calls(str(source), SCENARIOS["memory"])
     h.tamper_one(source, 6, "result", position=3)
-    assert h.cli(capsys, "journal", "copy", source, pg_url)[0] == 0
+    assert h.cli(capsys, "journal", "copy", "--db", source, "--to", pg_url)[0] == 0
     code, report = _verify_json(capsys, pg_url)
     assert code == 1
     assert report["first_bad_seq"] == 6
@@ -165,7 +165,7 @@ def test_copy_refuses_a_target_that_holds_a_journal(tmp_path: Path, pg_url: str,
     source = str(tmp_path / "journal.db")
     run_calls(source, SCENARIOS["odd"])
     run_calls(pg_url, [("kernel.record", {"kind": "x"}, AGENT)])
-    code, _, err = h.cli(capsys, "journal", "copy", source, pg_url)
+    code, _, err = h.cli(capsys, "journal", "copy", "--db", source, "--to", pg_url)
     assert code == 2
     assert "not empty" in err
     with reader_of(pg_url) as reader:
@@ -181,7 +181,7 @@ def test_copy_refuses_a_target_that_holds_a_journal(tmp_path: Path, pg_url: str,
 def test_copy_refuses_a_source_without_a_journal(tmp_path: Path, pg_url: str, capsys: Capsys) -> None:
     empty = tmp_path / "empty.db"
     empty.touch()
-    code, _, err = h.cli(capsys, "journal", "copy", empty, pg_url)
+    code, _, err = h.cli(capsys, "journal", "copy", "--db", empty, "--to", pg_url)
     assert code == 2
     assert "no arvis journal" in err
 
@@ -189,7 +189,7 @@ def test_copy_refuses_a_source_without_a_journal(tmp_path: Path, pg_url: str, ca
 def test_the_copy_is_append_only_on_postgres(tmp_path: Path, pg_url: str, capsys: Capsys) -> None:
     source = str(tmp_path / "journal.db")
     run_calls(source, SCENARIOS["memory"])
-    assert h.cli(capsys, "journal", "copy", source, pg_url)[0] == 0
+    assert h.cli(capsys, "journal", "copy", "--db", source, "--to", pg_url)[0] == 0
     with engine_of(pg_url) as engine:
         for statement in ("UPDATE journal SET status = 'ok'", "DELETE FROM journal", "TRUNCATE journal"):
             with pytest.raises(DBAPIError, match="append-only"), engine.begin() as connection:

@@ -173,7 +173,7 @@ def test_the_header_and_head_entry_are_the_recorded_ones(golden: Golden, copy: P
 
 def test_arvis_journal_verify_accepts_it(golden: Golden, copy: Path) -> None:
     completed = subprocess.run(
-        [str(ARVIS_BIN), "journal", "verify", str(copy), "-o", "json"],
+        [str(ARVIS_BIN), "journal", "verify", "--db", str(copy), "-o", "json"],
         capture_output=True,
         text=True,
         timeout=120,

@@ -138,7 +138,7 @@ def _verify(url: str, *, replay: bool = True, checkpoint: Checkpoint | None = No
 
 def _cli_verify(url: str) -> tuple[int, dict[str, object]]:
     completed = subprocess.run(
-        [str(ARVIS_BIN), "journal", "verify", url, "-o", "json"],
+        [str(ARVIS_BIN), "journal", "verify", "--db", url, "-o", "json"],
         capture_output=True,
         text=True,
         timeout=120,

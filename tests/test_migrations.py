@@ -72,7 +72,7 @@ def test_journal_written_at_0001_stays_at_0001(old_journal: Path, capsys: pytest
     assert not FILTER_INDEXES & _indexes(old_journal)
     # reading never migrates
     assert h.verify(old_journal, replay=False).verified
-    code, out, _ = h.cli(capsys, "journal", "ls", old_journal, "-o", "json")
+    code, out, _ = h.cli(capsys, "journal", "ls", "--db", old_journal, "-o", "json")
     assert code == 0
     assert len(json.loads(out)) == len(OLD_CALLS)
     assert _revision(old_journal) == "0001"
@@ -105,7 +105,7 @@ def test_upgrade_then_verify(old_journal: Path, tmp_path: Path, capsys: pytest.C
     h.build_journal(twin, OLD_CALLS)
     at_head = h.verify(twin)
     assert (at_head.head_hash, at_head.state_digest) == (after.head_hash, after.state_digest)
-    code, out, _ = h.cli(capsys, "journal", "verify", old_journal, "-o", "json")
+    code, out, _ = h.cli(capsys, "journal", "verify", "--db", old_journal, "-o", "json")
     assert code == 0
     assert json.loads(out)["verified"] is True
     code, out, _ = h.cli(capsys, "db", "upgrade", "--db", old_journal)
@@ -116,7 +116,7 @@ def test_upgrade_then_verify(old_journal: Path, tmp_path: Path, capsys: pytest.C
 def test_verifying_a_journal_not_yet_upgraded_is_clean(
     old_journal: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = h.cli(capsys, "journal", "verify", old_journal)
+    code, out, err = h.cli(capsys, "journal", "verify", "--db", old_journal)
     assert "unexpected error" not in err
     if code == 0:  # verified as it is (state tables it lacks are empty) ...
         assert out.startswith("verified:")

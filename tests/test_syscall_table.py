@@ -49,7 +49,7 @@ EXPECTED: list[tuple[str, bool, str]] = [
     ("graph.thread.create", True, "always"),
     ("graph.thread.delete", True, "always"),
     ("graph.thread.prune", True, "always"),
-    ("kernel.record", False, "always"),
+    ("kernel.record", True, "always"),
     ("memory.awmu.archive", True, "working_memory_service"),
     ("memory.awmu.assemble", False, "working_memory_service"),
     ("memory.awmu.canonize", True, "working_memory_service"),

@@ -125,7 +125,7 @@ def test_state_snapshot_and_copy_refuse_a_header_that_is_not_text(
     _header_edit(db, HEADER_EDITS[edit])
     _one_line_refusal(*h.cli(capsys, "journal", "state", "--db", db))
     _one_line_refusal(*h.cli(capsys, "journal", "snapshot", "--db", db, "--user", h.USER))
-    code, out, err = h.cli(capsys, "journal", "copy", db, tmp_path / "copy.db")
+    code, out, err = h.cli(capsys, "journal", "copy", "--db", db, "--to", tmp_path / "copy.db")
     if code == 0:  # copied as stored: the copy fails verification at the same place
         code, report = _json(capsys, "journal", "verify", "--db", tmp_path / "copy.db", "-o", "json")
         assert (code, report["first_bad_seq"]) == (1, 0)
@@ -139,7 +139,7 @@ def test_copy_refuses_a_state_row_that_is_not_text(
 ) -> None:
     with h.raw_db(db) as connection:
         connection.execute(STATE_EDITS[edit])
-    _one_line_refusal(*h.cli(capsys, "journal", "copy", db, tmp_path / "copy.db"))
+    _one_line_refusal(*h.cli(capsys, "journal", "copy", "--db", db, "--to", tmp_path / "copy.db"))
     code, value = _json(capsys, "journal", "state", "--db", db, "-o", "json")  # the replayed state
     assert code == 0 and value["seq"] == len(h.STANDARD_CALLS)
 

@@ -58,7 +58,7 @@ def test_snapshot_at_a_snapshot_entry_is_exactly_what_it_returned(
     journal_path: Path, capsys: pytest.CaptureFixture[str], seq: int
 ) -> None:
     recorded = _recorded_value(journal_path, seq)
-    travelled = _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", seq)
+    travelled = _cli_json(capsys, "journal", "snapshot", "--db", journal_path, "--user", h.USER, "--at", seq)
     assert travelled == {"seq": seq, **recorded}
 
 
@@ -74,7 +74,9 @@ def test_snapshot_after_seq_matches_a_live_snapshot_taken_right_after_it(
     )
     live = results[-1]
     assert live.ok and live.seq == seq
-    travelled = _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", before)
+    travelled = _cli_json(
+        capsys, "journal", "snapshot", "--db", journal_path, "--user", h.USER, "--at", before
+    )
     assert travelled["seq"] == before
     assert _without_time(travelled) == _without_time(live.value)
     with h.reader_of(journal_path) as reader:
@@ -85,26 +87,28 @@ def test_snapshot_after_seq_matches_a_live_snapshot_taken_right_after_it(
 
 def test_snapshot_changes_across_a_write(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     seq = h.SEQ_REPLACE
-    before = _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", seq - 1)
-    after = _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", seq)
+    before = _cli_json(capsys, "journal", "snapshot", "--db", journal_path, "--user", h.USER, "--at", seq - 1)
+    after = _cli_json(capsys, "journal", "snapshot", "--db", journal_path, "--user", h.USER, "--at", seq)
     assert _without_time(before) != _without_time(after)
     refs = [e["value_ref"] for e in after["snapshot"]["active_entries"] if e["key"] == "language"]
     assert refs == ["ref-2"]
 
 
 def test_snapshot_defaults_to_the_head(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    head = _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER)
+    head = _cli_json(capsys, "journal", "snapshot", "--db", journal_path, "--user", h.USER)
     assert head == {"seq": len(h.STANDARD_CALLS), **_recorded_value(journal_path, len(h.STANDARD_CALLS))}
 
 
 def test_snapshot_api_matches_the_cli(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with h.reader_of(journal_path) as reader:
         value = snapshot_at(reader, h.USER, 8, table=SYSCALL_TABLE)
-    assert value == _cli_json(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", 8)
+    assert value == _cli_json(
+        capsys, "journal", "snapshot", "--db", journal_path, "--user", h.USER, "--at", 8
+    )
 
 
 def test_snapshot_past_the_end_is_an_error(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = h.cli(capsys, "journal", "snapshot", journal_path, "--user", h.USER, "--at", 99)
+    code, out, err = h.cli(capsys, "journal", "snapshot", "--db", journal_path, "--user", h.USER, "--at", 99)
     assert code == 2
     assert out == ""
     assert "99" in err and "Traceback" not in err
@@ -136,7 +140,7 @@ def test_state_json_digest_changes_after_a_write_and_not_after_a_read(
 ) -> None:
     digests = {}
     for seq in range(1, len(h.STANDARD_CALLS) + 1):
-        state = _cli_json(capsys, "journal", "state", journal_path, "--at", seq, "-o", "json")
+        state = _cli_json(capsys, "journal", "state", "--db", journal_path, "--at", seq, "-o", "json")
         assert state["seq"] == seq
         assert (len(state["tables"]["memory_entries"]) >= 1) == (seq >= h.SEQ_FIRST_WRITE)
         assert len(state["tables"]["grants"]) == min(seq, len(h.SETUP_CALLS))
@@ -174,7 +178,7 @@ def test_state_tables_as_of_a_seq(journal_path: Path) -> None:
 
 
 def test_state_table_output(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = h.cli(capsys, "journal", "state", journal_path, "--at", h.SEQ_REPLACE)
+    code, out, _ = h.cli(capsys, "journal", "state", "--db", journal_path, "--at", h.SEQ_REPLACE)
     assert code == 0
     assert f"state after seq {h.SEQ_REPLACE}" in out
     assert "memory_entries: 3 rows" in out

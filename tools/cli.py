@@ -24,7 +24,7 @@ from tools import (
     cmd_mcp,
     cmd_syscalls,
 )
-from tools.common import EXIT_USAGE, CommandError, settle_db
+from tools.common import EXIT_USAGE, CommandError
 from tools.logs import LEVELS, configure_logging
 from tools.scenario import args as scenario_args
 
@@ -166,12 +166,6 @@ def leaf_parser(parser: argparse.ArgumentParser, options: argparse.Namespace) ->
         parser = nested[0].choices[chosen]
 
 
-def _command_name(options: argparse.Namespace) -> str:
-    """``journal ls``, ``call``…: the command as typed, for messages."""
-    nested = getattr(options, "command", None)
-    return f"{options.subcommand} {nested}" if isinstance(nested, str) else str(options.subcommand)
-
-
 EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a tool killed by writing to a closed pipe."""
 
@@ -215,7 +209,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from kernel.protocols import StorageError  # here, not at the top: --help and --version never need it
 
     try:
-        settle_db(options, _command_name(options))
         code: int = options.run(options)
     except CommandError as exc:
         print(f"arvis: {exc}", file=sys.stderr)

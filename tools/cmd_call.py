@@ -66,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "-o", "--output", choices=("json", "jsonl"), default="json", help="indented JSON or one line"
     )
-    add_db_argument(parser, positional=False)
+    add_db_argument(parser)
     parser.set_defaults(run=run)
 
 

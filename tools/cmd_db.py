@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser("db", help="schema management")
     actions = parser.add_subparsers(dest="action", required=True)
     upgrade = actions.add_parser("upgrade", help="run the Alembic migrations up to head")
-    add_db_argument(upgrade, positional=False)
+    add_db_argument(upgrade)
     upgrade.add_argument(
         "--create", action="store_true", help="start a new journal if the database file does not exist"
     )
@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ("rotate-admin-key", run_rotate, "replace the journal's admin key, proved by the current one"),
     ):
         action = actions.add_parser(name, help=summary)
-        add_db_argument(action, positional=False)
+        add_db_argument(action)
         add_admin_key_argument(action)
         action.add_argument("-o", "--output", choices=("table", "json"), default="table")
         action.set_defaults(run=run)
@@ -163,7 +163,8 @@ def _bind(target: str, key: bytes, credential: str | None = None) -> int:
         if not result.ok or result.seq is None:
             error = result.error.code if result.error else "refused"
             raise CommandError(f"the binding was not journaled: {error}")
-        if not store_binding(kernel.store.engine, result.seq, verifier):  # type: ignore[attr-defined]
+        journal_format = kernel.format.version  # from format 6 the call adds its row itself, atomically
+        if journal_format < 6 and not store_binding(kernel.store.engine, result.seq, verifier):  # type: ignore[attr-defined]
             raise CommandError(f"the binding journaled at seq {result.seq} could not be recorded")
         return result.seq
     finally:

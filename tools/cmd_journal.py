@@ -77,7 +77,7 @@ def _register_reading(commands: _Commands[argparse.ArgumentParser]) -> None:
     """``ls``, ``tail``, ``show``: entries as they are."""
 
     ls = commands.add_parser("ls", help="list entries, filtered like journalctl")
-    add_db_argument(ls, positional=True)
+    add_db_argument(ls)
     ls.add_argument("-n", "--lines", type=int, metavar="N", help="only the last N matching entries")
     ls.add_argument("-r", "--reverse", action="store_true", help="newest first")
     journal_ls.add_filters(ls)
@@ -85,7 +85,7 @@ def _register_reading(commands: _Commands[argparse.ArgumentParser]) -> None:
     ls.set_defaults(run=_with_reader(journal_ls.run_ls))
 
     tail = commands.add_parser("tail", help="the last entries; -f follows new ones")
-    add_db_argument(tail, positional=True)
+    add_db_argument(tail)
     tail.add_argument("-n", "--lines", type=int, default=10, metavar="N")
     tail.add_argument(
         "-f", "--follow", action="store_true", help="keep printing entries as they are appended"
@@ -103,7 +103,7 @@ def _register_reading(commands: _Commands[argparse.ArgumentParser]) -> None:
     tail.set_defaults(run=_with_reader(journal_ls.run_tail))
 
     show = commands.add_parser("show", help="one entry, whole")
-    add_db_argument(show, positional=True)
+    add_db_argument(show)
     show.add_argument("seq", type=seq_number)
     show.add_argument(
         "--expand",
@@ -119,7 +119,7 @@ def _register_chain(commands: _Commands[argparse.ArgumentParser]) -> None:
     verify = commands.add_parser(
         "verify", help="check the chain and replay every entry byte for byte, of each journal given"
     )
-    add_db_argument(verify, positional=True, several=True)
+    add_db_argument(verify, several=True)
     verify.add_argument("--chain-only", action="store_true", help="only the hash chain (fast), no replay")
     verify.add_argument(
         "--checkpoint",
@@ -136,7 +136,7 @@ def _register_chain(commands: _Commands[argparse.ArgumentParser]) -> None:
     checkpoint = commands.add_parser(
         "checkpoint", help="print SEQ:HASH of the head, or --sign the tree: a checkpoint to keep"
     )
-    add_db_argument(checkpoint, positional=True)
+    add_db_argument(checkpoint)
     checkpoint.add_argument("--sign", metavar="KEY", help="sign the tree's root with this private key file")
     checkpoint.add_argument(
         "--out", metavar="FILE", help="with --sign: write the note to FILE (and FILE.tree), not stdout"
@@ -149,7 +149,7 @@ def _register_chain(commands: _Commands[argparse.ArgumentParser]) -> None:
 def _register_tree(commands: _Commands[argparse.ArgumentParser]) -> None:
     """``root``, ``prove``, ``consistency``, ``keygen``: the Merkle tree and its proofs."""
     root = commands.add_parser("root", help="the Merkle tree root (RFC 9162) of the first entries")
-    add_db_argument(root, positional=True)
+    add_db_argument(root)
     root.add_argument(
         "--at", type=seq_number, metavar="SEQ", help="the tree of entries 1..SEQ (default: all)"
     )
@@ -157,7 +157,7 @@ def _register_tree(commands: _Commands[argparse.ArgumentParser]) -> None:
     root.set_defaults(run=_with_reader(_proofs("run_root")))
 
     prove = commands.add_parser("prove", help="an inclusion proof of one entry in the tree")
-    add_db_argument(prove, positional=True)
+    add_db_argument(prove)
     prove.add_argument("seq", type=seq_number, metavar="SEQ")
     prove.add_argument("--size", type=seq_number, metavar="N", help="in the tree of N entries (default: all)")
     _add_format(prove, default="json")
@@ -166,7 +166,7 @@ def _register_tree(commands: _Commands[argparse.ArgumentParser]) -> None:
     consistency = commands.add_parser(
         "consistency", help="a consistency proof: the tree of OLD_SIZE entries is a prefix of the tree"
     )
-    add_db_argument(consistency, positional=True)
+    add_db_argument(consistency)
     consistency.add_argument("old_size", type=seq_number, metavar="OLD_SIZE")
     consistency.add_argument("--size", type=seq_number, metavar="N", help="the later tree (default: all)")
     _add_format(consistency, default="json")
@@ -185,7 +185,7 @@ def _register_tree(commands: _Commands[argparse.ArgumentParser]) -> None:
 def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
     """``snapshot``, ``state``, ``stats``, ``export``: the state as of a seq, and the journal whole."""
     snapshot = commands.add_parser("snapshot", help="a user's snapshot as of any seq (time travel)")
-    add_db_argument(snapshot, positional=True)
+    add_db_argument(snapshot)
     snapshot.add_argument("--user", required=True)
     snapshot.add_argument(
         "--at", type=seq_number, metavar="SEQ", help="right after this entry (default: the head)"
@@ -195,7 +195,7 @@ def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
     snapshot.set_defaults(run=_with_reader(_audit("run_snapshot")))
 
     state = commands.add_parser("state", help="the state digest and contents as of any seq")
-    add_db_argument(state, positional=True)
+    add_db_argument(state)
     state.add_argument(
         "--at", type=seq_number, metavar="SEQ", help="right after this entry (default: the head)"
     )
@@ -204,12 +204,12 @@ def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
     state.set_defaults(run=_with_reader(_audit("run_state")))
 
     stats = commands.add_parser("stats", help="counts per syscall and status, times, size, head")
-    add_db_argument(stats, positional=True)
+    add_db_argument(stats)
     _add_format(stats)
     stats.set_defaults(run=_run_stats)
 
     export = commands.add_parser("export", help="every entry as a JSON line, canonical bytes exact")
-    add_db_argument(export, positional=True)
+    add_db_argument(export)
     _add_format(export, default="jsonl", choices=("jsonl", "json"))  # json: one array, streamed too
     export.set_defaults(run=_with_reader(journal_stats.run_export))
 
@@ -219,7 +219,7 @@ def _register_forensics(commands: _Commands[argparse.ArgumentParser]) -> None:
     trace = commands.add_parser(
         "trace", help="what a principal, source or unit put into memory, what it displaced, where it was used"
     )
-    add_db_argument(trace, positional=False)
+    add_db_argument(trace)
     _add_subject(trace, "every call P made", required=False)
     trace.add_argument("--source", metavar="S", help="every write, seed or proposal with source S")
     trace.add_argument("--unit", metavar="ID", help="the call that created unit ID")
@@ -229,7 +229,7 @@ def _register_forensics(commands: _Commands[argparse.ArgumentParser]) -> None:
     rollback = commands.add_parser(
         "rollback", help="undo a principal's calls by compensating calls; compare with a replay without them"
     )
-    add_db_argument(rollback, positional=False)
+    add_db_argument(rollback)
     _add_subject(rollback, "the principal whose calls to undo", required=True)
     rollback.add_argument(
         "--as",

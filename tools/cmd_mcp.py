@@ -84,7 +84,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="start a new journal if the database file does not exist, with its admin key beside it",
     )
     parser.add_argument("--durability", choices=DURABILITIES, default="NORMAL")
-    add_db_argument(parser, positional=False)
+    add_db_argument(parser)
     parser.set_defaults(run=run)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
 __all__ = [
@@ -17,8 +16,6 @@ __all__ = [
     "checked_db",
     "existing_db",
     "resolve_db",
-    "settle_db",
-    "settle_pair",
     "short_name",
     "writable_db",
 ]
@@ -39,76 +36,19 @@ class CommandError(Exception):
 DB_HELP = "a file path (taken literally), sqlite:///PATH or postgresql://... URL (default: $ARVIS_DB)"
 
 
-def add_db_argument(parser: argparse.ArgumentParser, *, positional: bool, several: bool = False) -> None:
-    """``--db DB``: the one way every command names its database (``several``: repeatable). Commands
-    that took the database as a positional argument (``journal ls DB``) still do, with a notice on
-    stderr (``settle_db``), so existing scripts keep working."""
+def add_db_argument(parser: argparse.ArgumentParser, *, several: bool = False) -> None:
+    """``--db DB``: the one way every command names its database (``several``: repeatable). The positional
+    database of earlier releases (``journal ls DB``), deprecated since, is gone."""
     if several:
         parser.add_argument("--db", metavar="DB", action="append", help=DB_HELP + "; repeat for several")
     else:
         parser.add_argument("--db", metavar="DB", help=DB_HELP)
-    if positional:
-        parser.add_argument(
-            "legacy_db",
-            nargs="*" if several else "?",
-            metavar="DB",
-            default=argparse.SUPPRESS,
-            help="deprecated: the same as --db DB",
-        )
-
-
-def settle_db(options: argparse.Namespace, command: str) -> None:
-    """Fold a positional database into ``options.db``, with a deprecation notice; both at once is a
-    usage error (which one was meant?)."""
-    if hasattr(options, "pair"):
-        settle_pair(options, command)
-        return
-    legacy = getattr(options, "legacy_db", None)
-    if legacy is None or legacy == []:
-        return
-    if options.db:
-        raise CommandError("the database is given twice (as DB and as --db)", hint="give it once, with --db")
-    from journal.engine import shown  # a URL's password is never echoed
-
-    options.db = legacy
-    named = " ".join(f"--db {shown(item)}" for item in (legacy if isinstance(legacy, list) else [legacy]))
-    print(f"arvis: note: a positional DB is deprecated; write `arvis {command} {named}`", file=sys.stderr)
 
 
 def add_pair_arguments(parser: argparse.ArgumentParser, second: str, metavars: tuple[str, str]) -> None:
-    """``--db A`` and ``--SECOND B`` for a command on two databases (``journal diff``, ``journal copy``),
-    the two also taken as positionals, as before (``settle_pair``)."""
+    """``--db A`` and ``--SECOND B`` for a command on two databases (``journal diff``, ``journal copy``)."""
     parser.add_argument("--db", metavar=metavars[0], help=DB_HELP)
     parser.add_argument(f"--{second}", dest="other", metavar=metavars[1], help="the second database, as --db")
-    parser.add_argument(
-        "pair", nargs="*", metavar=" ".join(metavars), default=[], help="deprecated: --db and --" + second
-    )
-    parser.set_defaults(pair_flag=second)
-
-
-def settle_pair(options: argparse.Namespace, command: str) -> None:
-    """Fold the positionals of ``add_pair_arguments`` into ``options.db`` and ``options.other``, with a
-    notice; a database given twice, or three positionals, are usage errors."""
-    given: list[str] = list(options.pair)
-    flag = f"--{options.pair_flag}"
-    if len(given) > 2:
-        raise CommandError(f"{len(given)} databases given; the command takes two", hint=f"--db A {flag} B")
-    if not given:
-        return
-    for dest in ("db", "other"):
-        if getattr(options, dest) is None and given:
-            setattr(options, dest, given.pop(0))
-    if given:
-        raise CommandError(
-            "a database is given twice (as a positional and as a flag)", hint=f"--db A {flag} B"
-        )
-    from journal.engine import shown
-
-    print(
-        f"arvis: note: positional databases are deprecated; write `arvis {command} --db "
-        f"{shown(options.db)} {flag} {shown(options.other)}`",
-        file=sys.stderr,
-    )
 
 
 def resolve_db(value: str | None) -> str:
