@@ -133,14 +133,6 @@ class GrantRepository(ABC):
     def all_grants(self) -> list[Grant]:
         """Every grant, ordered by (principal, capability, scope)."""
 
-    @abstractmethod
-    def add(self, grant: Grant) -> bool:
-        """False when the grant existed already."""
-
-    @abstractmethod
-    def remove(self, grant: Grant) -> bool:
-        """False when there was no such grant."""
-
 
 def granted(grants: list[Grant], capability: Capability, scope: str) -> bool:
     """Whether the grants themselves give ``capability`` on ``scope`` (the built-in rules aside)."""

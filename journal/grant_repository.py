@@ -1,13 +1,11 @@
-"""The SQL store of access grants, bound to one transaction: it reads, and stages what a call changes
-(``arvis.changes``) for ``journal.apply`` to write."""
+"""The SQL store of access grants, bound to one transaction: it only reads (a grant or a withdrawal is a
+change the handler decides, ``syscalls.access``, and ``journal.apply`` writes)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from arvis.access import Capability, Grant, GrantRepository
-from arvis.changes import ChangeSet, Delete, Insert
-from journal.errors import StorageError
 from journal.sql import SqlRunner
 
 __all__ = ["NoGrants", "SqlGrantRepository"]
@@ -21,36 +19,14 @@ def _grants(rows: list[tuple[Any, ...]]) -> list[Grant]:
 
 
 class SqlGrantRepository(GrantRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet) -> None:
+    def __init__(self, sql: SqlRunner) -> None:
         self._sql = sql
-        self._seq = seq
-        self._changes = changes
 
     def grants_of(self, principal: str) -> list[Grant]:
         return _grants(self._sql.rows(_SELECT + " WHERE principal = :principal", {"principal": principal}))
 
     def all_grants(self) -> list[Grant]:
         return _grants(self._sql.rows(_SELECT))
-
-    def _key(self, grant: Grant) -> dict[str, Any]:
-        return {"principal": grant.principal, "capability": grant.capability.value, "scope": grant.scope}
-
-    def _exists(self, grant: Grant) -> bool:
-        where = " WHERE principal = :principal AND capability = :capability AND scope = :scope"
-        return self._sql.first(_SELECT + where, self._key(grant)) is not None
-
-    def add(self, grant: Grant) -> bool:
-        if self._exists(grant):
-            return False
-        row = {**self._key(grant), "granted_seq": self._seq}
-        self._changes.add(Insert("grants", row))
-        return True
-
-    def remove(self, grant: Grant) -> bool:
-        if not self._exists(grant):
-            return False
-        self._changes.add(Delete("grants", self._key(grant)))
-        return True
 
 
 class NoGrants(GrantRepository):
@@ -61,9 +37,3 @@ class NoGrants(GrantRepository):
 
     def all_grants(self) -> list[Grant]:
         return []
-
-    def add(self, grant: Grant) -> bool:
-        raise StorageError("this database predates access grants: run `arvis db upgrade` first")
-
-    def remove(self, grant: Grant) -> bool:
-        raise StorageError("this database predates access grants: run `arvis db upgrade` first")

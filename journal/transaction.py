@@ -128,7 +128,7 @@ class SqlTransaction:
     def grants(self) -> GrantRepository:
         if "grants" not in self._tables:
             return NoGrants()
-        return SqlGrantRepository(self._sql, seq=self._next_seq, changes=self.changes)
+        return SqlGrantRepository(self._sql)
 
     @cached_property
     def context_owners(self) -> ContextOwnerRepository:
@@ -175,6 +175,9 @@ class SqlTransaction:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
         effects = self.changes.records() if status == "ok" else []
+        missing = sorted({change.table for change in effects} - self._tables)
+        if missing:  # a database opened without upgrading: nothing is written, and it says what to run
+            raise StorageError(f"this database predates the {missing[0]} table: run `arvis db upgrade` first")
         planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on
         try:  # from the first write on, a failure leaves part of the call written: never commit it
             return self._write(

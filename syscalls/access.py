@@ -20,6 +20,7 @@ from arvis.access import (
     scope_of,
     typed_scope_error,
 )
+from arvis.changes import Decision, Delete, Insert
 from kernel.abi import CallContext
 from kernel.arguments import MAX_PRINCIPAL_LENGTH
 from kernel.errors import ErrorCode, KernelError
@@ -85,17 +86,30 @@ def _grant(ctx: CallContext, args: GrantArgs) -> Grant:
 
 
 def _wire(grant: Grant) -> dict[str, Any]:
+    """A grant as results show it, and as its row's key."""
     return {"principal": grant.principal, "capability": grant.capability.value, "scope": grant.scope}
 
 
-def access_grant(ctx: CallContext, args: GrantArgs) -> dict[str, Any]:
-    grant = _grant(ctx, args)
-    return {"grant": _wire(grant), "added": ctx.tx.grants.add(grant)}
+def _held(ctx: CallContext, grant: Grant) -> bool:
+    return grant in ctx.tx.grants.grants_of(grant.principal)
 
 
-def access_revoke(ctx: CallContext, args: GrantArgs) -> dict[str, Any]:
+def access_grant(ctx: CallContext, args: GrantArgs) -> Decision:
+    """Adds the grant unless it is held already (``added`` says which): the row carries the seq of the
+    call that granted it."""
     grant = _grant(ctx, args)
-    return {"grant": _wire(grant), "removed": ctx.tx.grants.remove(grant)}
+    if _held(ctx, grant):
+        return Decision({"grant": _wire(grant), "added": False})
+    row = {**_wire(grant), "granted_seq": ctx.seq}
+    return Decision({"grant": _wire(grant), "added": True}, (Insert("grants", row),))
+
+
+def access_revoke(ctx: CallContext, args: GrantArgs) -> Decision:
+    """Withdraws the grant when it is held (``removed`` says whether it was)."""
+    grant = _grant(ctx, args)
+    if not _held(ctx, grant):
+        return Decision({"grant": _wire(grant), "removed": False})
+    return Decision({"grant": _wire(grant), "removed": True}, (Delete("grants", _wire(grant)),))
 
 
 def access_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
