@@ -17,7 +17,3 @@ class ContextOwnerRepository(ABC):
     def owner_of(self, context_id: str) -> str | None:
         """The principal that created the context; None when none is recorded (no such context, or one
         created under the first release's rules)."""
-
-    @abstractmethod
-    def add(self, context_id: str, owner: str) -> None:
-        """Record the owner of a context created by this call."""

@@ -134,7 +134,7 @@ class SqlTransaction:
     def context_owners(self) -> ContextOwnerRepository:
         if "awmu_context_owners" not in self._tables:
             return NoContextOwners()
-        return SqlContextOwnerRepository(self._sql, seq=self._next_seq, changes=self.changes)
+        return SqlContextOwnerRepository(self._sql)
 
     @cached_property
     def graph(self) -> GraphRepository:

@@ -19,6 +19,7 @@ from arvis.awmu.repository import EventQuery
 from arvis.awmu.resolution import ConflictType
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST
 from arvis.awmu.service import UnitFilter, WorkingMemoryService
+from arvis.changes import Decision, Insert
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from syscalls.context_access import (
@@ -230,7 +231,9 @@ def _operated(ctx: CallContext, method: _Method, context_id: str, **fields: Any)
     return _call(ctx, partial(method, _wm(ctx)), context_id=context_id, operator=operator, **fields)
 
 
-def awmu_create(ctx: CallContext, args: CreateArgs) -> dict[str, Any]:
+def awmu_create(ctx: CallContext, args: CreateArgs) -> Decision:
+    """The context (staged by the engine), and in a journal whose contexts are owned its owner's row,
+    after it, as earlier releases wrote them."""
     has_owner = owned(ctx)
     if has_owner:
         require_name(ctx, args.context_id)
@@ -241,9 +244,10 @@ def awmu_create(ctx: CallContext, args: CreateArgs) -> dict[str, Any]:
         seq=ctx.seq,
         rules=_rules(ctx, args.rules),
     )
-    if has_owner:
-        ctx.tx.context_owners.add(args.context_id, ctx.principal)
-    return created
+    if not has_owner:
+        return Decision(created)
+    row = {"context_id": args.context_id, "owner": ctx.principal, "created_seq": ctx.seq}
+    return Decision(created, (Insert("awmu_context_owners", row),))
 
 
 def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
