@@ -96,18 +96,19 @@ class GraphStoreRepository(ABC):
         """The bytes of those of ``keys`` stored in ``graph_blobs`` as this transaction sees them (its own
         calls' included), unchecked."""
 
-    @abstractmethod
     def quota_bytes(self) -> int | None:
         """The bytes each owner of a first element may store (the journal's, fixed at its creation); None:
-        no quota, and no sizes are kept."""
+        no quota, and no sizes are kept (a store that predates quotas has none)."""
+        return None
 
-    @abstractmethod
     def stored_bytes(self, owner: str) -> int:
-        """The bytes of the values stored under the first elements ``owner`` owns (where sizes are kept)."""
+        """The bytes of the values stored under the first elements ``owner`` owns (its running total,
+        kept where there is a quota)."""
+        return 0
 
-    @abstractmethod
     def size_of(self, namespace: str, key: str) -> int:
         """The size of one item's value; 0 for none."""
+        return 0
 
     @abstractmethod
     def set_size(self, namespace: str, key: str, prefix: str, value_bytes: int) -> None:
@@ -116,3 +117,7 @@ class GraphStoreRepository(ABC):
     @abstractmethod
     def forget_size(self, namespace: str, key: str) -> None:
         """Drop the size of a deleted item's value."""
+
+    @abstractmethod
+    def set_usage(self, owner: str, stored_bytes: int) -> None:
+        """Record the owner's running total of stored bytes."""

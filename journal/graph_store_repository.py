@@ -22,10 +22,7 @@ _ITEM_COLUMNS = tuple(field.name for field in dataclasses.fields(StoreItem))
 _SELECT_ITEMS = f"SELECT {', '.join(_ITEM_COLUMNS)} FROM {_ITEMS}"
 _KEY = "namespace = :namespace AND key = :key"
 _SIZES = "graph_store_sizes"
-_STORED_BYTES = (
-    f"SELECT COALESCE(SUM(value_bytes), 0) FROM {_SIZES} WHERE prefix IN "
-    f"(SELECT prefix FROM {_OWNERS} WHERE owner = :owner)"
-)
+_USAGE = "graph_store_usage"
 
 
 def _item(row: tuple[Any, ...]) -> StoreItem:
@@ -109,7 +106,8 @@ class SqlGraphStoreRepository(GraphStoreRepository):
         return None if found is None else int(found)
 
     def stored_bytes(self, owner: str) -> int:
-        return int(self._sql.scalar(_STORED_BYTES, {"owner": owner}) or 0)
+        found = self._sql.scalar(f"SELECT stored_bytes FROM {_USAGE} WHERE owner = :owner", {"owner": owner})
+        return 0 if found is None else int(found)
 
     def size_of(self, namespace: str, key: str) -> int:
         found = self._sql.scalar(
@@ -124,6 +122,9 @@ class SqlGraphStoreRepository(GraphStoreRepository):
     def forget_size(self, namespace: str, key: str) -> None:
         self._changes.add(Delete(_SIZES, {"namespace": namespace, "key": key}))
 
+    def set_usage(self, owner: str, stored_bytes: int) -> None:
+        self._changes.add(Upsert(_USAGE, {"owner": owner, "stored_bytes": stored_bytes}))
+
 
 class NoGraphStore(GraphStoreRepository):
     """A database at a schema older than the store tables (opened without upgrading) holds no store
@@ -132,16 +133,9 @@ class NoGraphStore(GraphStoreRepository):
     def _refuse(self, *args: Any, **kwargs: Any) -> None:
         raise StorageError("this database predates the graph store tables: run `arvis db upgrade` first")
 
-    add_owner = add_namespace = put_item = delete_item = store_values = set_size = forget_size = _refuse
-
-    def quota_bytes(self) -> int | None:
-        return None
-
-    def stored_bytes(self, owner: str) -> int:
-        return 0
-
-    def size_of(self, namespace: str, key: str) -> int:
-        return 0
+    add_owner = add_namespace = put_item = delete_item = store_values = set_size = forget_size = set_usage = (
+        _refuse
+    )
 
     def owner_of(self, prefix: str) -> str | None:
         return None

@@ -89,14 +89,12 @@ def create_header(
 def store_quota(connection: Connection) -> int | None:
     """The bytes each owner may store in the graph store (``specs/langgraph.md`` §8.3), fixed when the
     journal was created; None when it has no quota (or its database predates revision 0013)."""
-    if "journal_header" not in inspect(connection).get_table_names():
-        return None
     if "store_quota_bytes" not in {
         column["name"] for column in inspect(connection).get_columns("journal_header")
     }:
         return None
-    found = connection.exec_driver_sql("SELECT store_quota_bytes FROM journal_header").first()
-    return None if found is None or found[0] is None else int(found[0])
+    found = connection.exec_driver_sql("SELECT store_quota_bytes FROM journal_header").scalar()
+    return None if found is None else int(found)
 
 
 def header_holds(connection: Connection, header: JournalHeader) -> bool:

@@ -37,6 +37,7 @@ __all__ = [
     "graph_store_namespaces",
     "graph_store_owners",
     "graph_store_sizes",
+    "graph_store_usage",
     "graph_thread_owners",
     "graph_writes",
     "journal",
@@ -310,6 +311,15 @@ graph_store_sizes = Table(
 (``journal_header.store_quota_bytes``), so that the bytes an owner stores are counted without its values
 (a replay's scratch store holds none of them)."""
 
+graph_store_usage = Table(
+    "graph_store_usage",
+    metadata,
+    Column("owner", Text, primary_key=True),
+    Column("stored_bytes", BigInteger, nullable=False),
+)
+"""Revision 0013: each owner's running total of stored value bytes, where there is a store quota: a put
+reads one row, never the owner's items."""
+
 STATE_TABLES: tuple[Table, ...] = (
     memory_entries,
     awmu_contexts,
@@ -328,6 +338,7 @@ STATE_TABLES: tuple[Table, ...] = (
     graph_store_namespaces,
     graph_store_items,
     graph_store_sizes,
+    graph_store_usage,
 )
 """Every table whose rows are state derived from the journal (what the state digest covers)."""
 

@@ -81,10 +81,8 @@ class SyscallSpec:
     max_args_bytes: int = MAX_ARGS_BYTES
     """The longest canonical arguments the call accepts (more is refused ``invalid_args``, journaled)."""
     earlier_request_type: tuple[int, type[Any]] | None = None
-    """``(format, type)`` when the request's type changed: the journal format from which
-    ``request_type`` applies, and the type of the journals before it (graph thread ids of at most 122
-    characters before format 5, ``syscalls.graph_args``; a proposal's required ``source`` before format
-    6, ``syscalls.working_memory``)."""
+    """``(format, type)`` when the request's type changed: the format from which ``request_type`` applies,
+    and the type older journals decode with, so their refusals replay (``syscalls.table.EARLIER``)."""
 
     def request_type_in(self, format_version: int) -> type[Any]:
         """The type a call's arguments decode into in a journal of ``format_version``."""

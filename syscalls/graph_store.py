@@ -310,15 +310,15 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
             )
         if found is not None:
             store.delete_item(namespace, args.key)
-            if store.quota_bytes() is not None:
-                store.forget_size(namespace, args.key)
+            _charge(store, owner or ctx.principal, namespace, args.key, prefix, None)
         deleted = found is not None and _live(found, ctx.now)
         return {"namespace": args.namespace, "key": args.key, "deleted": deleted}
     expires_at = None if args.ttl is None else _expiry(ctx.now, args.ttl)
     if isinstance(args.value, list):
         check_envelope(args.value)
     data = None if args.value is None else canonical_bytes_of_own(args.value)
-    _charge(store, owner or ctx.principal, namespace, args.key, prefix, data, replacing=found is not None)
+    if data is not None:  # a hash-only put, which only old journals hold, carries nothing to count
+        _charge(store, owner or ctx.principal, namespace, args.key, prefix, data)
     store.store_values(carried(ctx, [("value", args.value_hash, data)]))
     if owner is None:
         access.claim_unowned(prefix)
@@ -344,29 +344,28 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
 
 
 def _charge(
-    store: GraphStoreRepository,
-    owner: str,
-    namespace: str,
-    key: str,
-    prefix: str,
-    data: bytes | None,
-    *,
-    replacing: bool,
+    store: GraphStoreRepository, owner: str, namespace: str, key: str, prefix: str, data: bytes | None
 ) -> None:
-    """Where the journal has a store quota (``specs/langgraph.md`` §8.3): count the value's bytes against
-    the owner of the namespace's first element, refusing ``memory_limit_exceeded`` a put that would take
-    the owner past the quota (a smaller overwrite always goes through), and keep the value's size."""
+    """Where the journal has a store quota (``specs/langgraph.md`` §8.3): count a put's value (``data``;
+    None: the item is deleted) against the owner of the namespace's first element, refusing
+    ``memory_limit_exceeded`` a put that would take the owner past the quota (a smaller overwrite always
+    goes through), and keep the value's size and the owner's running total."""
     quota = store.quota_bytes()
-    if quota is None or data is None:  # no quota; or a hash-only put, which only old journals hold
+    if quota is None:
         return
-    before = store.size_of(namespace, key) if replacing else 0
-    after = store.stored_bytes(owner) - before + len(data)
-    if len(data) > before and after > quota:
+    before = store.size_of(namespace, key)
+    size = 0 if data is None else len(data)
+    after = store.stored_bytes(owner) - before + size
+    if size > before and after > quota:
         raise KernelError(
             ErrorCode.MEMORY_LIMIT_EXCEEDED,
             f"'{owner}' would store {after} bytes in the graph store, over its quota of {quota} bytes",
         )
-    store.set_size(namespace, key, prefix, len(data))
+    if data is None:
+        store.forget_size(namespace, key)
+    else:
+        store.set_size(namespace, key, prefix, size)
+    store.set_usage(owner, after)
 
 
 def store_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:

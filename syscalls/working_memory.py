@@ -101,9 +101,8 @@ class ProposeArgs(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     context_id: ContextId
     text: UnitText
     source: Source | None = None
-    """Rules 4: a less trusted channel to describe the statement as; None: the caller's own
-    (``arvis.awmu.origin``). Before rules 4 it is taken as written; before format 6 it is required
-    (``SourcedProposeArgs``)."""
+    """Rules 4: a less trusted channel to describe the statement as, None its caller's (``arvis.awmu``
+    ``.origin``); before rules 4 taken as written; required before format 6 (``SourcedProposeArgs``)."""
     confidence: Probability
     verdicts: Annotated[list[VerdictArgs], msgspec.Meta(max_length=100)] = []
     utterance: Annotated[str, msgspec.Meta(max_length=50_000, pattern=NO_NUL)] = ""
@@ -122,8 +121,7 @@ class SeedArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rank: Annotated[int, msgspec.Meta(ge=100, le=900)] | None = None
     pinned: bool = False
     source: Source | None = None
-    """As a proposal's (rules 4); None before rules 4: ``operator``, as it always was (before format 6,
-    ``OperatorSeedArgs``)."""
+    """As a proposal's (rules 4); None before rules 4: ``operator``, as always (``OperatorSeedArgs``)."""
 
 
 class OperatorSeedArgs(SeedArgs, frozen=True, forbid_unknown_fields=True):

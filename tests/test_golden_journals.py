@@ -95,16 +95,6 @@ GOLDENS = (
         "666081b117bee7a413b4ab51032d0d40d1f46eef9584885d1db6ea368729cf20",
         "56b59480bdb5fd3710be6e66922d4d57ff0645442e91546edb13c8673eaa6c9c",
     ),
-    # journal format 6: a working-memory context under rules 4 (origin bound to the caller) and a graph
-    # store under a quota, revision 0013 (generate_r4.py)
-    Golden(
-        "r4-origins.db",
-        "golden:r4-origins",
-        24,
-        "3f4fa517e4d9df5a13142c09621cd73aa760c743f06c05d6dc0a6d4f1970c705",
-        "2e75aa476c694d5151ced9b53231693ab9a906a4df03b95af725f17cceb4679b",
-        "17b60fc82f1f003faa054c5d15d98ce65deb90b7198d354f4ff78d6be49f5340",
-    ),
 )
 
 

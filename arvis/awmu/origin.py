@@ -1,14 +1,10 @@
 """Rules 4: a statement's origin is bound to who calls, never to what the caller writes.
 
-A proposal's channel (the ``source`` the trust signals and the revision rules read) comes from the calling
-principal and the context's ``channels``, the deployment's map of principals to channels recorded when
-the context was created: the longest pattern that matches the principal names its channel; else a
-principal who operates the context speaks on :data:`OPERATOR_CHANNEL`; else every principal is a channel
-of its own, its id. A caller may describe its statement as coming from a less trusted channel than its
-own (a relayed document, a quoted user), never from a more trusted one, nor from a channel that belongs
-to principals (one the map names, the operators', or another principal's id): so a principal holding
-only ``write`` on an operator's context cannot establish, corroborate or revise anything as the
-operator, and an operator's fact is revised only by an operator (``arvis.awmu.revision``).
+The channel the trust signals and the revision rules read comes from the calling principal and the
+context's ``channels`` (the deployment's map, recorded with the context; see ``channel_of``). A caller may
+describe its statement as coming from a less trusted channel that belongs to no principal (a relayed
+document, a quoted user), never from a more trusted one: so a principal holding only ``write`` on an
+operator's context cannot establish, corroborate or revise anything as the operator.
 """
 
 from __future__ import annotations
@@ -30,7 +26,8 @@ def authority_of(config: AwmuConfig, channel: str) -> float:
 
 
 def channel_of(config: AwmuConfig, principal: str, *, operator: bool) -> str:
-    """The channel ``principal`` speaks on in a context (see the module's docstring)."""
+    """The channel ``principal`` speaks on: the longest ``channels`` pattern that matches it names it; else
+    an operator of the context speaks on :data:`OPERATOR_CHANNEL`, and any other principal on its id."""
     matching = [pattern for pattern in config.channels if fnmatchcase(principal, pattern)]
     if matching:
         return config.channels[max(matching, key=lambda pattern: (len(pattern), pattern))]

@@ -1,7 +1,7 @@
 """The graph store's quota (``specs/langgraph.md`` §8.3): ``journal_header.store_quota_bytes``, the bytes
 each owner of a namespace's first element may store, fixed when a journal is created (NULL: no quota, so a
 journal migrated from an older revision keeps deciding as it did), and ``graph_store_sizes``, the size of
-each item's value, kept where there is a quota.
+each item's value, and ``graph_store_usage``, each owner's running total, kept where there is a quota.
 
 Revision ID: 0013
 Revises: 0012
@@ -27,8 +27,14 @@ def upgrade() -> None:
         sa.Column("prefix", sa.Text(), nullable=False),
         sa.Column("value_bytes", sa.BigInteger(), nullable=False),
     )
+    op.create_table(
+        "graph_store_usage",
+        sa.Column("owner", sa.Text(), primary_key=True),
+        sa.Column("stored_bytes", sa.BigInteger(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("graph_store_usage")
     op.drop_table("graph_store_sizes")
     op.drop_column("journal_header", "store_quota_bytes")
