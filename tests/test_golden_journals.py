@@ -95,6 +95,16 @@ GOLDENS = (
         "666081b117bee7a413b4ab51032d0d40d1f46eef9584885d1db6ea368729cf20",
         "56b59480bdb5fd3710be6e66922d4d57ff0645442e91546edb13c8673eaa6c9c",
     ),
+    # journal format 6: a working-memory context under rules 4 (origin bound to the caller) and a graph
+    # store under a quota, revision 0013 (generate_r4.py)
+    Golden(
+        "r4-origins.db",
+        "golden:r4-origins",
+        24,
+        "174cfe43ecfe1811bd7855f163a19ea0092f3a521072cf7bc02b203bdbbd6a0a",
+        "e7d0b314a114234537739128c87fa4d7d66736bb3f90ca72c272ae818472053c",
+        "f43f35282ecf90ea797adf11b30fb29564c610ec9d380db7fb58475bf715f294",
+    ),
 )
 
 
