@@ -40,11 +40,15 @@ def run(quota, n, directory):
 
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-with tempfile.TemporaryDirectory() as d:
-    rows = {None: [], 1 << 30: []}
-    for rnd in range(2):
-        for quota in (None, 1 << 30) if rnd % 2 == 0 else (1 << 30, None):
-            with tempfile.TemporaryDirectory() as dd:
-                rows[quota] += run(quota, n, dd)[-500:]  # the last 500 puts: the store at its largest
-    a, b = statistics.median(rows[None]) * 1e6, statistics.median(rows[1 << 30]) * 1e6
-    print(f"{n} items, last 500 puts: no quota {a:.0f} us, quota {b:.0f} us, ratio {b / a:.2f}")
+ARMS = (None, 1 << 30)
+early: dict[int | None, list[float]] = {arm: [] for arm in ARMS}
+late: dict[int | None, list[float]] = {arm: [] for arm in ARMS}
+for round_ in range(4):  # the two arms alternate, each first in turn
+    for quota in ARMS if round_ % 2 == 0 else ARMS[::-1]:
+        with tempfile.TemporaryDirectory() as directory:
+            times = run(quota, n, directory)
+        early[quota] += times[100:600]  # the store still small
+        late[quota] += times[-500:]  # the store at its largest
+for name, part in (("puts 100-600", early), ("last 500 puts", late)):
+    free, bounded = (statistics.median(part[arm]) * 1e6 for arm in ARMS)
+    print(f"{n} items, {name}: no quota {free:.0f} us, quota {bounded:.0f} us, ratio {bounded / free:.2f}")
