@@ -35,9 +35,3 @@ class PipelineRunRepository(ABC):
     @abstractmethod
     def active_for(self, user_id: str) -> PipelineRun | None:
         """The run holding this user's memory still, if any (the oldest when several)."""
-
-    @abstractmethod
-    def begin(self, run: PipelineRun) -> None: ...
-
-    @abstractmethod
-    def end(self, run_id: str, ended_seq: int) -> None: ...

@@ -1,14 +1,12 @@
-"""The SQL store of pipeline runs, bound to one transaction: it reads, and stages what a call changes
-(``arvis.changes``) for ``journal.apply`` to write."""
+"""The SQL store of pipeline runs, bound to one transaction: it only reads (a run's beginning and end are
+changes its calls decide, ``syscalls.pipeline``, and ``journal.apply`` writes)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from arvis.changes import ChangeSet, Insert, Update
 from arvis.pipeline_runs import PipelineRun, PipelineRunRepository
-from journal.errors import StorageError
 from journal.sql import SqlRunner
 
 __all__ = ["ActiveRuns", "Head", "NoPipelineRuns", "SqlPipelineRunRepository"]
@@ -79,9 +77,8 @@ class ActiveRuns:
 
 
 class SqlPipelineRunRepository(PipelineRunRepository):
-    def __init__(self, sql: SqlRunner, *, changes: ChangeSet, active: ActiveRuns | None = None) -> None:
+    def __init__(self, sql: SqlRunner, *, active: ActiveRuns | None = None) -> None:
         self._sql = sql
-        self._changes = changes
         self._active = active
 
     def get(self, run_id: str) -> PipelineRun | None:
@@ -95,25 +92,6 @@ class SqlPipelineRunRepository(PipelineRunRepository):
     def _read_active(self, user_id: str) -> PipelineRun | None:
         return _run(self._sql.first(_ACTIVE, {"user_id": user_id}))
 
-    def _changed(self) -> None:
-        if self._active is not None:
-            self._active.changed()
-
-    def begin(self, run: PipelineRun) -> None:
-        self._changed()
-        row = {
-            "run_id": run.run_id,
-            "user_id": run.user_id,
-            "principal": run.principal,
-            "began_seq": run.began_seq,
-            "ended_seq": None,
-        }
-        self._changes.add(Insert("pipeline_runs", row))
-
-    def end(self, run_id: str, ended_seq: int) -> None:
-        self._changed()
-        self._changes.add(Update("pipeline_runs", {"run_id": run_id}, {"ended_seq": ended_seq}))
-
 
 class NoPipelineRuns(PipelineRunRepository):
     """A database at a schema older than pipeline runs (opened without upgrading) holds none."""
@@ -123,9 +101,3 @@ class NoPipelineRuns(PipelineRunRepository):
 
     def active_for(self, user_id: str) -> PipelineRun | None:
         return None
-
-    def begin(self, run: PipelineRun) -> None:
-        raise StorageError("this database predates pipeline runs: run `arvis db upgrade` first")
-
-    def end(self, run_id: str, ended_seq: int) -> None:
-        raise StorageError("this database predates pipeline runs: run `arvis db upgrade` first")

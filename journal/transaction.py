@@ -122,7 +122,7 @@ class SqlTransaction:
     def pipeline_runs(self) -> PipelineRunRepository:
         if "pipeline_runs" not in self._tables:
             return NoPipelineRuns()
-        return SqlPipelineRunRepository(self._sql, changes=self.changes, active=self._active_runs)
+        return SqlPipelineRunRepository(self._sql, active=self._active_runs)
 
     @cached_property
     def grants(self) -> GrantRepository:
@@ -175,9 +175,12 @@ class SqlTransaction:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
         effects = self.changes.records() if status == "ok" else []
-        missing = sorted({change.table for change in effects} - self._tables)
+        tables = {change.table for change in effects}
+        missing = sorted(tables - self._tables)
         if missing:  # a database opened without upgrading: nothing is written, and it says what to run
             raise StorageError(f"this database predates the {missing[0]} table: run `arvis db upgrade` first")
+        if "pipeline_runs" in tables and self._active_runs is not None:
+            self._active_runs.changed()  # a run began or ended: what was kept of active runs is stale
         planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on
         try:  # from the first write on, a failure leaves part of the call written: never commit it
             return self._write(

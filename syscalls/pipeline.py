@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import msgspec
 
 from arvis.access import AccessRules, Capability
+from arvis.changes import Decision, Insert, Update
 from arvis.pipeline_runs import PipelineRun, qualified_run_id
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
@@ -94,7 +95,7 @@ def _check_qualified(given: str, qualified: str) -> None:
         )
 
 
-def pipeline_begin(ctx: CallContext, args: BeginArgs) -> dict[str, Any]:
+def pipeline_begin(ctx: CallContext, args: BeginArgs) -> Decision:
     first = ctx.access_rules == AccessRules.FIRST
     # holding a user's memory still blocks its writes: under the owned rules that takes write
     authorize(ctx, Capability.READ if first else Capability.WRITE, args.user_id)
@@ -104,8 +105,8 @@ def pipeline_begin(ctx: CallContext, args: BeginArgs) -> dict[str, Any]:
     if ctx.tx.pipeline_runs.get(run_id) is not None:
         raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
     run = PipelineRun(run_id, args.user_id, ctx.principal, ctx.seq)
-    ctx.tx.pipeline_runs.begin(run)
-    return {"run": _run_wire(run)}
+    row = {"run_id": run_id, "user_id": args.user_id, "principal": ctx.principal, "began_seq": ctx.seq}
+    return Decision({"run": _run_wire(run)}, (Insert("pipeline_runs", {**row, "ended_seq": None}),))
 
 
 def _own_id(ctx: CallContext, run_id: str) -> bool:
@@ -115,7 +116,7 @@ def _own_id(ctx: CallContext, run_id: str) -> bool:
     return not slash or head == ctx.principal
 
 
-def pipeline_end(ctx: CallContext, args: EndArgs) -> dict[str, Any]:
+def pipeline_end(ctx: CallContext, args: EndArgs) -> Decision:
     run = find_run(ctx, args.run_id)
     if ctx.access_rules >= AccessRules.TYPED:
         # another's run, or an id that could be: one refusal, saying neither whether it exists nor ended
@@ -128,5 +129,6 @@ def pipeline_end(ctx: CallContext, args: EndArgs) -> dict[str, Any]:
         raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"run '{args.run_id}' has ended")
     if run.principal != ctx.principal:
         require_admin(ctx)
-    ctx.tx.pipeline_runs.end(run.run_id, ctx.seq)
-    return {"run": _run_wire(PipelineRun(run.run_id, run.user_id, run.principal, run.began_seq, ctx.seq))}
+    ended = PipelineRun(run.run_id, run.user_id, run.principal, run.began_seq, ctx.seq)
+    change = Update("pipeline_runs", {"run_id": run.run_id}, {"ended_seq": ctx.seq})
+    return Decision({"run": _run_wire(ended)}, (change,))
