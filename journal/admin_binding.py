@@ -54,12 +54,10 @@ def binding_args(verifier: str) -> dict[str, Any]:
     return {"kind": BINDING_KIND, "payload": {"admin_verifier": verifier}}
 
 
-def binding_verifier(kind: object, payload: object, run_id: object = "") -> str | None:
-    """The verifier a ``kernel.record`` call binds, when its arguments are a binding's (``binding_args``,
-    ``run_id`` empty); None for any other record."""
-    if kind != BINDING_KIND or run_id != "" or not isinstance(payload, dict):
-        return None
-    if set(payload) != {"admin_verifier"}:
+def binding_verifier(kind: object, payload: object) -> str | None:
+    """The verifier a ``kernel.record`` call without ``run_id`` binds, when its arguments are a binding's
+    (``binding_args``); None for any other record."""
+    if kind != BINDING_KIND or not isinstance(payload, dict) or set(payload) != {"admin_verifier"}:
         return None
     verifier = payload["admin_verifier"]
     return verifier if isinstance(verifier, str) else None
@@ -68,26 +66,22 @@ def binding_verifier(kind: object, payload: object, run_id: object = "") -> str 
 def _bound(syscall: object, principal: object, status: object, args: object) -> str | None:
     """The verifier an entry binds: an accepted ``kernel.record`` binding by a built-in administrator
     (``binding_verifier``); None for any other entry."""
-    if syscall != "kernel.record" or status != "ok" or not isinstance(principal, str):
+    if syscall != "kernel.record" or status != "ok" or not isinstance(args, bytes | memoryview):
         return None
-    if not is_builtin_admin(principal) or not isinstance(args, bytes | memoryview):
-        return None
-    if _KIND not in bytes(args):  # most records (model answers, judges' verdicts) are not bindings
-        return None
+    if not (isinstance(principal, str) and is_builtin_admin(principal)) or _KIND not in bytes(args):
+        return None  # most records (model answers, judges' verdicts) are no bindings: not decoded
     try:
         recorded = decode(bytes(args))
     except ValueError:
         return None
-    if not isinstance(recorded, dict) or not set(recorded) <= {"kind", "payload", "run_id"}:
-        return None
-    return binding_verifier(recorded.get("kind"), recorded.get("payload"), recorded.get("run_id", ""))
+    if not isinstance(recorded, dict) or set(recorded) != {"kind", "payload"}:  # exactly binding_args's keys,
+        return None  # so the canonical bytes the first releases compared mean the same binding
+    return binding_verifier(recorded["kind"], recorded["payload"])
 
 
 def _holds(row: Any) -> bool:
     """The entry a binding row names is the accepted binding call it says it is."""
-    _, verifier, syscall, principal, status, args = row
-    bound = _bound(syscall, principal, status, args)
-    return bound is not None and bound == str(verifier)
+    return _bound(*row[2:]) == str(row[1])  # (seq, verifier, syscall, principal, status, args)
 
 
 def current_verifier(connection: Connection) -> str | None:

@@ -20,7 +20,8 @@ __all__ = ["RecordArgs", "kernel_record"]
 class RecordArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kind: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_.:-]*\Z")]
     payload: Any = None
-    run_id: Annotated[str, msgspec.Meta(max_length=128)] = ""
+    run_id: Annotated[str, msgspec.Meta(max_length=128)] | msgspec.UnsetType = msgspec.UNSET
+    """Absent and ``""`` answer alike; only a record without one is a binding (``journal.admin_binding``)."""
 
 
 def kernel_record(ctx: CallContext, args: RecordArgs) -> Decision:
@@ -28,8 +29,13 @@ def kernel_record(ctx: CallContext, args: RecordArgs) -> Decision:
     of an admin key in a journal of format 6 or later also adds its ``admin_bindings`` row, applied with
     the entry, so no crash can leave one without the other (before format 6 the command line added the
     row in a second transaction, and still does for those journals)."""
-    value = {"recorded": True, "kind": args.kind, "run_id": args.run_id, "seq": ctx.seq}
-    verifier = binding_verifier(args.kind, args.payload, args.run_id)
+    run_id = "" if args.run_id is msgspec.UNSET else args.run_id
+    value = {"recorded": True, "kind": args.kind, "run_id": run_id, "seq": ctx.seq}
+    verifier = (
+        None
+        if run_id != "" or args.run_id is not msgspec.UNSET
+        else binding_verifier(args.kind, args.payload)
+    )
     if verifier is None or ctx.format_version < 6 or not is_builtin_admin(ctx.principal):
         return Decision(value)
     return Decision(value, (Insert("admin_bindings", {"seq": ctx.seq, "admin_verifier": verifier}),))

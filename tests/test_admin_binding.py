@@ -251,8 +251,11 @@ def test_a_binding_call_writes_its_row_with_it(tmp_path: Path) -> None:
         kernel.close()
     kernel = open_kernel(str(path))
     try:
-        other = {**binding_args(admin_verifier(old)), "run_id": "r"}  # not a binding: a record
-        assert kernel.call("kernel.record", other, principal=OPERATOR, credential=admin_credential(new)).ok
+        for run_id in ("r", ""):  # with a run_id, even an empty one, a record binds nothing (as always)
+            other = {**binding_args(admin_verifier(old)), "run_id": run_id}
+            assert kernel.call(
+                "kernel.record", other, principal=OPERATOR, credential=admin_credential(new)
+            ).ok
         refused = kernel.call("access.list", LIST, principal=OPERATOR, credential=admin_credential(old))
         assert refused.error is not None and refused.error.code == "principal_not_allowed", refused
     finally:
@@ -261,5 +264,5 @@ def test_a_binding_call_writes_its_row_with_it(tmp_path: Path) -> None:
     with sqlite3.connect(path) as connection:
         assert connection.execute("SELECT seq FROM admin_bindings").fetchall() == [(1,)]
         effects = [row[0] for row in connection.execute("SELECT effects_hash FROM journal ORDER BY seq")]
-    assert effects[0] != effects[1]  # the binding's entry has an effect, the other record none
+    assert effects[0] != effects[1] == effects[2]  # the binding's entry has an effect, the records none
     assert h.verify(path).verified
