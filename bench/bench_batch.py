@@ -21,7 +21,7 @@ from bench.common import (
 )
 from bench.reference import RawJournal, check_same_hash
 from journal.engine import Durability
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 
 __all__ = ["profile_setup", "run"]
 

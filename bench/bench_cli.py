@@ -35,7 +35,7 @@ from bench.common import BenchResult, Series, alternate, scratch_dir, timed
 from journal.clock import ManualClock
 from journal.migrate import HEAD_REVISION
 from journal.reader import JournalFilter, JournalReader
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 
 __all__ = ["NAME", "large", "main", "run", "template"]
 

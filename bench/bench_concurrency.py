@@ -55,9 +55,9 @@ from bench.reference import RawJournal
 from journal.engine import Durability, open_engine
 from journal.migrate import upgrade_to_head
 from kernel.abi import SyscallResult
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.services import default_services
+from syscalls.boot import open_kernel
 
 __all__ = ["NAME", "WRITERS", "run"]
 

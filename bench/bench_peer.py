@@ -52,8 +52,8 @@ from journal.engine import Durability
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import replay_from_checkpoint, snapshot_at, state_at
 

@@ -23,8 +23,8 @@ import msgspec
 from bench.common import BenchResult, ProfileJob, Series, alternate, scratch_dir, timed, write_args
 from bench.reference import canonical, now_text
 from journal.engine import Durability
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 
 __all__ = ["profile_setup", "raw_snapshot", "run"]
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from arvis.canonical import canonical_bytes
 from journal.blob_store import hash_of
-from kernel.boot import open_kernel
 from kernel.identity import VouchedPrincipals
+from syscalls.boot import open_kernel
 
 
 def run(quota, n, directory):

@@ -41,8 +41,8 @@ from journal.migrate import HEAD_REVISION
 from journal.reader import JournalReader
 from journal.state_checkpoints import CheckpointWriter
 from journal.store import SqlJournalStore
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import snapshot_at
 

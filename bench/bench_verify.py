@@ -11,7 +11,7 @@ from pathlib import Path
 from bench.common import BenchResult, ProfileJob, Series, cli_main, no_cleanup, scratch_dir, timed, write_args
 from journal.engine import Durability
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import IN_MEMORY_LIMIT, verify_journal
 

@@ -27,10 +27,10 @@ from bench.common import (
 )
 from journal.engine import Durability
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services, shared_encoder
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 from tools.scenario.load import load_scenario

@@ -22,8 +22,8 @@ from bench.common import (
 from bench.reference import RawJournal, check_same_hash
 from bench.sql_floor import sql_floor
 from journal.engine import Durability
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 
 __all__ = ["kernel_write_rate", "profile_setup", "raw_write_rate", "run"]
 

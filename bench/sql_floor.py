@@ -27,8 +27,8 @@ from bench.reference import RawJournal
 from journal.clock import SystemClock
 from journal.engine import Durability, open_engine
 from journal.store import SqlJournalStore
-from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
 
 __all__ = ["SqlFloor", "copy_database", "recorded_calls", "replayed_seconds", "split_calls", "sql_floor"]

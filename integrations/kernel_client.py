@@ -15,9 +15,9 @@ from arvis.access import AccessRules
 from journal import blob_store
 from journal.errors import StorageError
 from journal.store import SqlJournalStore
-from kernel.boot import JournalNotFound, open_kernel
 from kernel.dispatcher import Kernel
 from kernel.errors import ErrorCode
+from syscalls.boot import JournalNotFound, open_kernel
 
 __all__ = [
     "LOCKED_READ",
@@ -60,7 +60,7 @@ def _refusal(syscall: str, code: str, detail: str, seq: int | None) -> ArvisChec
 
 def _open(kernel: Kernel | str, owner: str, *, create: bool = False) -> tuple[Kernel, bool]:
     """The kernel (opened here from a path or URL: then it is ours to close), on a SQL journal store. A
-    SQLite file that does not exist is refused (``kernel.boot.JournalNotFound``) unless ``create``."""
+    SQLite file that does not exist is refused (``syscalls.boot.JournalNotFound``) unless ``create``."""
     if isinstance(kernel, str):
         try:
             opened = open_kernel(kernel, create=create)

@@ -94,7 +94,7 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     """LangGraph's checkpointer on an arvis kernel, acting as ``principal`` (with ``credential`` when the
     kernel's identity policy asks for one). ``kernel``: a ``Kernel`` on a SQL journal store, or a database
     path or URL, opened here (``open_kernel``) and closed by ``close``; a SQLite file that does not exist
-    is refused (``kernel.boot.JournalNotFound``) unless ``create=True`` asks for a new journal there.
+    is refused (``syscalls.boot.JournalNotFound``) unless ``create=True`` asks for a new journal there.
 
     The saver's operations take turns (one lock). Every value a call stores travels with it (its bytes
     and their hash): nothing is written outside ``Kernel.call``."""

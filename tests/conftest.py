@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, settings
 from strategies import T0, VOUCHED
 
 from journal.clock import ManualClock
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 
 settings.register_profile(
     "default",

@@ -24,8 +24,8 @@ from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.state import state_digest
 from kernel.abi import JournalEntry
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 
 try:
     from tests import journal_helpers as h

@@ -43,9 +43,9 @@ from journal.clock import SystemClock
 from journal.engine import Durability, open_engine
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 
 __all__ = [

@@ -28,10 +28,10 @@ from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import CallContext, SyscallResult
-from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
+from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import Checkpoint, ReplayReport, verify_journal
 

@@ -31,9 +31,9 @@ from journal.clock import ManualClock
 from journal.reader import JournalReader
 from journal.schema import memory_entries
 from kernel.abi import JournalEntry, SyscallResult
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
+from syscalls.boot import open_kernel
 
 # --------------------------------------------------------------------------------------------------
 # constants and builders

@@ -35,11 +35,11 @@ from journal.reader import JournalReader
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 from kernel.identity import VouchedPrincipals
 from kernel.pipeline import PipelineError, pipeline
+from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

@@ -14,9 +14,9 @@ import pytest
 
 from journal.admin_binding import BINDING_KIND, current_verifier
 from journal.engine import open_engine
-from kernel.boot import open_kernel
 from kernel.dispatcher import RecordedCall
 from kernel.identity import VouchedPrincipals, admin_credential, admin_verifier
+from syscalls.boot import open_kernel
 
 try:
     from tests import journal_helpers as h
@@ -105,7 +105,7 @@ def test_arvis_store_refuses_an_administrator_without_the_key(tmp_path: Path) ->
     from integrations.langgraph import ArvisCheckpointError, ArvisStore
 
     db = str(tmp_path / "lg.db")
-    open_kernel(db, create=True).close()  # a path names an existing journal (kernel.boot.JournalNotFound)
+    open_kernel(db, create=True).close()  # a path names an existing journal (syscalls.boot.JournalNotFound)
     with ArvisStore(db, principal="agent:alice") as alice:
         alice.put(("alice",), "secret", {"value": 1})
     with ArvisStore(db, principal="operator:anyone") as intruder:

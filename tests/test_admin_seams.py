@@ -13,7 +13,6 @@ import pytest
 from journal.admin_binding import current_verifier
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
-from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel
 from kernel.identity import (
     AllowedPrincipals,
@@ -24,6 +23,7 @@ from kernel.identity import (
     admin_credential,
     admin_verifier,
 )
+from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
 
 try:

@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import text
 
 from journal.engine import open_engine
-from kernel.boot import open_kernel
 from kernel.identity import admin_verifier
+from syscalls.boot import open_kernel
 
 try:
     from tests import journal_helpers as h

@@ -25,10 +25,10 @@ from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.state import state_digest
 from journal.store import SqlJournalStore
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 from kernel.identity import VouchedPrincipals
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

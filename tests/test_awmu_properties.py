@@ -22,7 +22,7 @@ from arvis.awmu.text import NEGATIONS as NEGATION_WORDS
 from arvis.awmu.text import is_negated, words
 from journal.clock import ManualClock
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

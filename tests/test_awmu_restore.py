@@ -19,9 +19,9 @@ from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

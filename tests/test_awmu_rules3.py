@@ -18,10 +18,10 @@ from strategies import VOUCHED
 
 from journal.clock import ManualClock
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

@@ -20,8 +20,8 @@ from arvis.pipeline_runs import PipelineRun
 from journal.pipeline_repository import ActiveRuns
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 
@@ -193,7 +193,7 @@ def test_another_process_beginning_and_ending_a_run_is_seen_at_once(tmp_path: Pa
     path = tmp_path / "j.db"
     script = (
         "import sys\n"
-        "from kernel.boot import open_kernel\n"
+        "from syscalls.boot import open_kernel\n"
         "kernel = open_kernel(sys.argv[1], create=True)\n"
         "name = 'pipeline.begin' if sys.argv[2] == 'begin' else 'pipeline.end'\n"
         "args = {'user_id': 'u1', 'run_id': 'r1'} if sys.argv[2] == 'begin' else {'run_id': 'r1'}\n"

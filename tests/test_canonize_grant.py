@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from strategies import VOUCHED
 
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 
 
 def test_a_canonize_grant_allows_review_in_its_context_only() -> None:

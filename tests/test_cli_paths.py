@@ -18,8 +18,8 @@ import pytest
 
 from journal.engine import UnsupportedDatabase, open_engine
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
 from kernel.protocols import StorageError
+from syscalls.boot import open_kernel
 
 try:
     from tests import journal_helpers as h

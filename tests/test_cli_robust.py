@@ -141,8 +141,8 @@ def test_args_that_are_not_canonical_travel_as_base64(db: Path, capsys: pytest.C
 
 def _unbound_journal(path: Path) -> None:
     """Two sessions on one file: the first binds no service, the second the default ones."""
-    from kernel.boot import open_kernel
     from kernel.registry import KernelServiceRegistry
+    from syscalls.boot import open_kernel
 
     first = open_kernel(str(path), services=KernelServiceRegistry(), identity=VOUCHED, create=True)
     try:
@@ -531,7 +531,7 @@ def test_a_new_journal_is_private_to_its_owner(tmp_path: Path) -> None:
     import os
     import stat
 
-    from kernel.boot import open_kernel
+    from syscalls.boot import open_kernel
 
     path = tmp_path / "private.db"
     kernel = open_kernel(str(path), identity=VOUCHED, create=True)

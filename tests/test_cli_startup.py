@@ -27,10 +27,10 @@ from journal.migrate import HEAD_REVISION, head_revision
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
+from syscalls.boot import open_kernel
 from tools.cli import DISTRIBUTION
 from tools.cmd_call import DURABILITIES
 
@@ -297,7 +297,7 @@ def test_the_encoder_is_loaded_before_the_write_lock_is_taken(tmp_path: Path, ba
 def test_open_kernel_binds_the_encoder_without_loading_it() -> None:
     script = (
         "import sys\n"
-        "from kernel.boot import open_kernel\n"
+        "from syscalls.boot import open_kernel\n"
         "kernel = open_kernel(':memory:')\n"
         "assert kernel.services.semantic_loader is not None\n"
         "assert kernel.call('memory.get', {'user_id': 'u', 'key': 'k'}, principal='user:u').seq == 1\n"

@@ -24,7 +24,7 @@ from sqlalchemy import event
 import journal.reader
 from journal.reader import JournalFilter, JournalReader
 from kernel.abi import JournalEntry
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from tools import journal_ls, journal_stats
 from tools.cli import main
 from tools.output import entry_to_json, print_json, print_json_array

@@ -20,8 +20,8 @@ from journal.engine import open_engine
 from journal.sql import SqlRunner
 from journal.store import _ENTRY_HASH_AT, SqlJournalStore
 from kernel.abi import ErrorCode
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 
 WRITE = {"key": "language", "memory_type": "preference", "source": "explicit_user", "value_ref": "en"}

@@ -40,9 +40,9 @@ from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 
@@ -66,7 +66,7 @@ def _clock() -> ManualClock:
 
 
 def _format_1(path: Path) -> Kernel:
-    """A kernel on a new format-1 journal, wired as ``kernel.boot.open_kernel`` does."""
+    """A kernel on a new format-1 journal, wired as ``syscalls.boot.open_kernel`` does."""
     clock = _clock()
     store = SqlJournalStore(open_engine(str(path)), clock=clock, format_version=1)
     return Kernel(

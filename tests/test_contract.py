@@ -60,9 +60,9 @@ from journal.schema import FORMAT_VERSION, memory_entries
 from journal.state import iter_state_rows, state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
-from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.protocols import StorageError
+from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

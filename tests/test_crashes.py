@@ -44,7 +44,7 @@ THREADED_WRITER = 4
 WRITE_WINDOW_S = 0.04
 """A kill lands at a uniformly random moment in the first WRITE_WINDOW_S seconds of writing."""
 PRELOAD = [
-    "kernel.boot",
+    "syscalls.boot",
     "kernel.dispatcher",
     "journal.engine",
     "journal.store",

@@ -24,8 +24,8 @@ from strategies import VOUCHED
 
 from journal.clock import ManualClock
 from journal.copy import copy_journal
-from kernel.boot import open_kernel
 from kernel.protocols import StorageError
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

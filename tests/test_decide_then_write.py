@@ -18,9 +18,9 @@ from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Decision, Delete, Insert, Update, Upsert
 from journal.chain import EMPTY_EFFECTS_HASH
 from kernel.abi import CallContext
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.table import Service, Support, SyscallSpec, SyscallTable
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 
 USER = "user:u1"

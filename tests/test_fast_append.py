@@ -12,8 +12,8 @@ from typing import Any
 from journal.memory_repository import COLUMNS, entry_from_row
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

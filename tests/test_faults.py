@@ -37,8 +37,8 @@ from journal.reader import JournalReader
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

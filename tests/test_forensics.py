@@ -14,9 +14,9 @@ from graph_values import carried
 from journal.content_digest import closed_contexts, content_digest
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals, admin_verifier
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 from tools.admin_key import create_key
 

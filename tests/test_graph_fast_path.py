@@ -28,10 +28,10 @@ from arvis.graph_checkpoints import EMPTY_VALUE, GraphChannelValue, GraphCheckpo
 from journal.clock import ManualClock
 from journal.graph_repository import NoGraph
 from kernel.abi import CallContext
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.errors import KernelError
 from kernel.table import SyscallTable
+from syscalls.boot import open_kernel
 from syscalls.graph import ThreadAccess
 from syscalls.graph_args import MAX_LIST, GetArgs, ListArgs, Position
 from syscalls.table import SYSCALL_TABLE

@@ -19,8 +19,8 @@ from graph_values import carried, stored
 from arvis.canonical import canonical_bytes, sha256_hex
 from journal.clock import ManualClock
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

@@ -20,7 +20,6 @@ from journal.engine import open_engine
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.identity import (
     AllowedPrincipals,
@@ -34,6 +33,7 @@ from kernel.identity import (
 from kernel.pipeline import PipelineError
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 
 KEY = bytes(range(32))

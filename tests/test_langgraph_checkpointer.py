@@ -40,8 +40,8 @@ from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
-from kernel.boot import JournalNotFound, default_services, open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import JournalNotFound, default_services, open_kernel
 from syscalls.graph import WRITES_IDX_MAP
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal

@@ -26,7 +26,7 @@ from journal import blob_store
 from journal.blob_store import hash_of
 from journal.clock import ManualClock
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal
 

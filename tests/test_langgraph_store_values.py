@@ -25,7 +25,7 @@ from arvis.store_values import envelope, open_envelope
 from integrations.langgraph import ArvisStore, CheckpointArgumentsInvalid
 from journal.clock import ManualClock
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

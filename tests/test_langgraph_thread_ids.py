@@ -30,8 +30,8 @@ from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import default_services, open_kernel
 from syscalls.graph_args import thread_scope_name
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal

@@ -13,8 +13,8 @@ import arvis.awmu.engine as awmu_engine
 import arvis.memory.memory_service as memory_service
 from journal.clock import ManualClock
 from kernel.arguments import MAX_ARGS_BYTES
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 
 OWNER = "user:u1"
 OPERATOR = "operator:test"

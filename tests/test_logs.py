@@ -10,7 +10,7 @@ from pathlib import Path
 import structlog
 from structlog.testing import capture_logs
 
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 

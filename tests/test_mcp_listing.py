@@ -9,7 +9,7 @@ from typing import Any
 
 from strategies import VOUCHED
 
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from tools.cmd_mcp import ToolServer
 from tools.mcp_tools import instructions
 

@@ -19,7 +19,7 @@ import pytest
 from strategies import VOUCHED
 
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from tools.admin_key import KEY_SUFFIX, create_key
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -36,9 +36,9 @@ from arvis.memory.snapshot_wire import build_list_wire, wire_status
 from journal.clock import ManualClock
 from journal.memory_repository import COLUMNS, entry_from_row
 from journal.store import SqlJournalStore
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.services import default_services
+from syscalls.boot import open_kernel
 
 # --------------------------------------------------------------------------------------------------
 # the reference: the typed implementation the wire path replaced

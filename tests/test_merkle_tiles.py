@@ -18,8 +18,8 @@ from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
 from journal.tiles import TILE, tiles_completed
 from journal.tree import TiledTree, check_tiles, journal_leaves
-from kernel.boot import open_kernel
 from kernel.protocols import StorageError
+from syscalls.boot import open_kernel
 
 SIZE = 2 * TILE + 300
 

@@ -12,8 +12,8 @@ import pytest
 from journal.engine import open_engine
 from journal.migrate import current_revision, head_revision, upgrade_to_head
 from journal.store import SqlJournalStore
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 
 try:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kernel.boot import JournalNotFound, open_kernel
 from kernel.protocols import StorageError
+from syscalls.boot import JournalNotFound, open_kernel
 
 
 def test_a_missing_file_is_refused_naming_the_path_and_the_flag(tmp_path: Path) -> None:

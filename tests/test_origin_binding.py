@@ -150,7 +150,7 @@ AUTHORITIES = {"system": 1.0, "dm": 0.9, "player": 0.3, "user:alice": 0.7}
 def test_no_statement_is_recorded_above_its_callers_channel(calls: list[tuple[str, str | None]]) -> None:
     """Whatever a caller names, the source a statement is recorded under is its own channel, or one that
     belongs to no principal and that the context trusts less than the caller's own."""
-    from kernel.boot import open_kernel
+    from syscalls.boot import open_kernel
 
     kernel = open_kernel(":memory:", identity=VOUCHED, create=True)
     try:

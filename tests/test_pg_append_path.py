@@ -19,9 +19,9 @@ from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.sql import SqlRunner
 from journal.store import APPEND_LOCK, SqlJournalStore
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.protocols import StorageError
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 
 USER = "user:u1"

@@ -12,10 +12,10 @@ from strategies import VOUCHED
 
 from journal.clock import ManualClock
 from journal.reader import JournalFilter, JournalReader
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.pipeline import CognitivePipelineContext, PipelineError, pipeline, run_pipeline
 from kernel.replay_kernel import JournalReplayKernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

@@ -24,11 +24,11 @@ from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from kernel.pipeline import CognitivePipelineContext, PipelineError, pipeline, run_pipeline
 from kernel.replay_kernel import JournalReplayKernel
+from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 
@@ -45,7 +45,7 @@ def _clock() -> ManualClock:
 
 
 def _format_1(path: Path) -> Kernel:
-    """A kernel on a new format-1 journal, wired as ``kernel.boot.open_kernel`` does."""
+    """A kernel on a new format-1 journal, wired as ``syscalls.boot.open_kernel`` does."""
     clock = _clock()
     store = SqlJournalStore(open_engine(str(path)), clock=clock, format_version=1)
     return Kernel(

@@ -46,9 +46,9 @@ from strategies import (
 from arvis.canonical import format_time
 from journal.clock import ManualClock
 from kernel.abi import SyscallResult
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -530,7 +530,7 @@ _SCRIPT = """
 import sys
 from datetime import UTC, datetime, timedelta
 from arvis.canonical import canonical_bytes
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from journal.clock import ManualClock
 from journal.reader import JournalReader
 

@@ -39,7 +39,7 @@ int fdatasync(int fd) {
 CHILD = r"""
 import ctypes, json, sys
 from journal.engine import Durability
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 
 flushes = ctypes.CDLL(None).arvis_flushes
 flushes.restype = ctypes.c_long
@@ -97,9 +97,9 @@ def test_on_postgresql_reads_are_journaled_and_leave_writes_synchronous(pg_url: 
     from journal.clock import SystemClock
     from journal.engine import Durability, open_engine
     from journal.store import SqlJournalStore
-    from kernel.boot import default_services
     from kernel.dispatcher import Kernel
     from kernel.identity import VouchedPrincipals
+    from syscalls.boot import default_services
     from syscalls.table import SYSCALL_TABLE
 
     clock = SystemClock()

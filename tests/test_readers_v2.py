@@ -18,8 +18,8 @@ from arvis.awmu.utterance import statements
 from arvis.awmu.values import ValueFinding, detect_values, values_of
 from journal.clock import ManualClock
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

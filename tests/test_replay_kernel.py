@@ -44,7 +44,7 @@ def pipeline(kernel: Any, *, key: str = "language", principal: str = h.PRINCIPAL
 @pytest.fixture
 def recorded(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     path = tmp_path / "journal.db"
-    from kernel.boot import open_kernel
+    from syscalls.boot import open_kernel
 
     kernel = open_kernel(
         str(path), clock=h.make_clock(), journal_id=h.JOURNAL_ID, identity=VOUCHED, create=True
@@ -237,7 +237,7 @@ def awmu_pipeline(kernel: Any) -> dict[str, Any]:
 
 
 def test_replayed_working_memory_pipeline_returns_identical_outputs(tmp_path: Path) -> None:
-    from kernel.boot import open_kernel
+    from syscalls.boot import open_kernel
 
     path = tmp_path / "journal.db"
     kernel = open_kernel(

@@ -18,7 +18,7 @@ from chain_check import verify_chain
 from journal.clock import ManualClock
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSIONS
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 
 SPEC = Path(__file__).resolve().parent.parent / "specs" / "journal-format.md"
 PRINCIPAL = "user:u1"

@@ -22,8 +22,8 @@ from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
-from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
 
 TEXT_COLUMNS = ("recorded_at", "syscall", "principal", "status", "effects_hash", "prev_hash", "entry_hash")

@@ -42,8 +42,8 @@ from journal.state_checkpoints import (
     stored_checkpoints,
 )
 from journal.store import SqlJournalStore
-from kernel.boot import default_services, open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 from tools.audit.timetravel import (

@@ -15,7 +15,7 @@ from sqlalchemy import Column, Integer, MetaData, Table, Text, insert
 from journal.engine import open_engine
 from journal.schema import STATE_TABLES
 from journal.state import BATCH, StateDigest, _normal, _row_shape, iter_state_rows, state_digest
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 
 _VALUES = st.one_of(
     st.none(),

@@ -20,13 +20,13 @@ from journal.engine import open_engine
 from journal.store import SqlJournalStore
 from kernel.abi import CallContext
 from kernel.arguments import MAX_ARGS_BYTES, MAX_VALUE_ARGS_BYTES
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.execution import READ_CHANGED_STATE
 from kernel.registry import KernelServiceRegistry
 from kernel.table import Flag, Service, Support, SyscallSpec, SyscallTable, SyscallTableError
 from syscalls import graph_args, working_memory
 from syscalls import table as table_module
+from syscalls.boot import default_services
 from syscalls.table import RETIRED, SYSCALL_TABLE
 
 TABLE_SOURCE = Path(table_module.__file__)

@@ -31,11 +31,11 @@ from journal.chain import EMPTY_EFFECTS_HASH
 from journal.clock import ManualClock
 from kernel.abi import CallContext, SyscallError, SyscallResult
 from kernel.arguments import MAX_ARGS_BYTES
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.errors import ERROR_MESSAGES, ErrorCode, KernelError
 from kernel.registry import KernelServiceRegistry
 from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
+from syscalls.boot import default_services
 
 HOUR = timedelta(hours=1)
 

@@ -368,7 +368,7 @@ def test_a_store_put_of_null_is_a_delete() -> None:
 def test_without_a_tracer_opentelemetry_is_never_imported() -> None:
     code = (
         "import sys\n"
-        "from kernel.boot import open_kernel\n"
+        "from syscalls.boot import open_kernel\n"
         "kernel = open_kernel(':memory:')\n"
         "kernel.call('memory.get', {'user_id': 'u1', 'key': 'k'}, principal='user:u1')\n"
         "kernel.call_many([('memory.get', {'user_id': 'u1', 'key': 'k'}, 'user:u1')])\n"

@@ -51,7 +51,7 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from kernel.identity import VouchedPrincipals
 
 early = open_kernel(':memory:')  # opened before the application set its provider: no spans

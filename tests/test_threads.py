@@ -16,7 +16,7 @@ CALLS = 1_000
 _WORKER = textwrap.dedent(
     """
     import json, sys, threading
-    from kernel.boot import open_kernel
+    from syscalls.boot import open_kernel
     from kernel.services import default_services
 
     path, threads, calls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

@@ -13,9 +13,9 @@ from test_context_access import _args, _clock, _create, _ok, _refused, _request,
 from arvis.access import AccessRules
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 
 OPERATOR = "operator:o"

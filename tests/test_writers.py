@@ -42,8 +42,8 @@ from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
-from kernel.boot import default_services
 from kernel.dispatcher import Kernel
+from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.pieces import expanded_result
 from tools.audit.replay import verify_journal

@@ -151,9 +151,9 @@ def _bind(target: str, key: bytes, credential: str | None = None) -> int:
     (``journal.admin_binding``): the seq of the entry. ``credential``: the current key, for a rotation;
     None: the journal has no key, and the command line, which opened the file, vouches for its binder."""
     from journal.admin_binding import binding_args, store_binding
-    from kernel.boot import open_kernel
     from kernel.identity import VouchedPrincipals, admin_verifier
     from kernel.services import default_services
+    from syscalls.boot import open_kernel
 
     vouched = VouchedPrincipals(administrators=credential is None)
     kernel = open_kernel(target, services=default_services(), identity=vouched, admin_key=key)

@@ -267,8 +267,8 @@ def _written_by_the_demo(path: Path) -> bool:
 def run(options: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from kernel.boot import open_kernel
     from kernel.identity import VouchedPrincipals
+    from syscalls.boot import open_kernel
     from tools.scenario.runner import verified
 
     path = _fresh_file(options.db, options.force)

@@ -14,8 +14,8 @@ from typing import Any
 from arvis.access import is_operator
 from journal.content_digest import content_digest
 from journal.reader import JournalFilter, JournalReader
-from kernel.boot import open_kernel
 from kernel.services import default_services
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.admin_key import Identity, identity_for
 from tools.audit.counterfactual import ROLLBACK_KIND, Counterfactual

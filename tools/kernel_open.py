@@ -36,8 +36,8 @@ def opened_kernel(
     identity policy; ``storage_error`` turns a storage error met while opening into the one to raise;
     ``judge``: the model judge bound at boot (``kernel.judge``), if any."""
     from journal.engine import Durability
-    from kernel.boot import open_kernel
     from kernel.protocols import StorageError
+    from syscalls.boot import open_kernel
     from tools.admin_key import identity_for, key_for_new_journal
     from tools.logs import call_logger
     from tools.tracing import command_tracer

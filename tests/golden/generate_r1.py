@@ -34,8 +34,8 @@ from arvis.scenario.conditions import Condition
 from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.abi import SyscallResult
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 from tools.scenario.load import load_scenario

@@ -25,7 +25,7 @@ from strategies import VOUCHED
 
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSION
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

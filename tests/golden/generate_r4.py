@@ -28,7 +28,7 @@ from arvis.canonical import canonical_bytes
 from journal.blob_store import hash_of
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSION
-from kernel.boot import open_kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 

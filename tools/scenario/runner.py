@@ -32,9 +32,9 @@ from arvis.scenario.script import CHANNEL_SOURCES, Oracle, Script, ScriptTurn, b
 from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, StatementRecord, Transcript
 from journal.clock import ManualClock
 from journal.reader import JournalReader
-from kernel.boot import open_kernel
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal
 

@@ -1,4 +1,4 @@
-"""The composition root: a ready kernel from a database path or URL."""
+"""The composition root: a ready kernel from a database path or URL, with `syscalls.table` on its store."""
 
 from __future__ import annotations
 
