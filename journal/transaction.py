@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from arvis.access import GrantRepository
-from arvis.awmu.repository import AwmuRepository
+from arvis.awmu.repository import AwmuReader
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Change, ChangeSet
 from arvis.context_owners import ContextOwnerRepository
@@ -23,7 +23,7 @@ from arvis.memory.memory_service import MemoryReader
 from arvis.pipeline_runs import PipelineRunRepository
 from journal import blob_store
 from journal.apply import ChangeWriter, Planned, plan
-from journal.awmu_repository import SqlAwmuRepository
+from journal.awmu_repository import SqlAwmuReader
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash
 from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
 from journal.entry import JournalEntry
@@ -115,8 +115,8 @@ class SqlTransaction:
         return SqlMemoryReader(self._sql, counted="memory_entry_counts" in self._tables)
 
     @cached_property
-    def awmu_repository(self) -> AwmuRepository:
-        return SqlAwmuRepository(self._sql, changes=self.changes)
+    def awmu(self) -> AwmuReader:
+        return SqlAwmuReader(self._sql)
 
     @cached_property
     def pipeline_runs(self) -> PipelineRunRepository:

@@ -8,7 +8,7 @@ from contextlib import AbstractContextManager
 from typing import Protocol
 
 from arvis.access import GrantRepository
-from arvis.awmu.repository import AwmuRepository
+from arvis.awmu.repository import AwmuReader
 from arvis.changes import ChangeSet
 from arvis.context_owners import ContextOwnerRepository
 from arvis.graph_checkpoints import GraphRepository
@@ -33,7 +33,7 @@ class Transaction(Protocol):
     def memory_repository(self) -> MemoryReader: ...
 
     @property
-    def awmu_repository(self) -> AwmuRepository: ...
+    def awmu(self) -> AwmuReader: ...
 
     @property
     def pipeline_runs(self) -> PipelineRunRepository: ...

@@ -91,7 +91,7 @@ def require_operator(ctx: CallContext, context_id: str) -> bool:
     scope = _scope(ctx, context_id)
     if context_operator([], ctx.principal, scope, owner, ()):
         return True
-    record = ctx.tx.awmu_repository.get_context(context_id)
+    record = ctx.tx.awmu.get_context(context_id)
     operators = () if record is None else record.config.operators
     if not context_operator(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, scope, owner, operators):
         raise _denied(ctx, "operate", context_id)
@@ -118,7 +118,7 @@ def may_canonize(ctx: CallContext, context_id: str) -> bool:
     scope = _scope(ctx, context_id)
     if granted(grants, Capability.CANONIZE, scope):  # the caller's own grant decides: nothing else read
         return True
-    record = ctx.tx.awmu_repository.get_context(context_id)
+    record = ctx.tx.awmu.get_context(context_id)
     canonizers = () if record is None else record.config.canonizers
     if not any(pattern_names(pattern, ctx.principal) for pattern in canonizers):
         return False
@@ -170,7 +170,7 @@ def review_verdict(ctx: CallContext, request_id: str) -> Callable[[str], bool]:
         return lambda context_id: granted(
             ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, context_id
         )
-    repo = ctx.tx.awmu_repository
+    repo = ctx.tx.awmu
     found = repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
     if ctx.access_rules >= AccessRules.TYPED:
         _require_request_canonizer(ctx, request_id, None if found is None else found.context_id)

@@ -15,13 +15,13 @@ import msgspec
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.model import Authority, Tier, UnitStatus
 from arvis.awmu.promotion import Verdict
-from arvis.awmu.repository import EventQuery
+from arvis.awmu.repository import AwmuRepository, EventQuery
 from arvis.awmu.resolution import ConflictType
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST
 from arvis.awmu.service import UnitFilter, WorkingMemoryService
 from arvis.changes import Decision, Insert
 from kernel.abi import CallContext
-from kernel.errors import ErrorCode, KernelError
+from kernel.errors import KernelError
 from syscalls.context_access import (
     canonizer_verdict,
     operator_verdict,
@@ -79,7 +79,6 @@ Source = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=NO_NUL
 Note = Annotated[str, msgspec.Meta(max_length=1_000, pattern=NO_NUL)]
 Probability = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 
-_SERVICE = "working_memory_service"
 _Method = Callable[..., dict[str, Any]]
 
 
@@ -199,8 +198,7 @@ class ContextArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def _wm(ctx: CallContext) -> WorkingMemoryService:
     service = ctx.services.working_memory_service
-    if service is None:
-        raise KernelError(ErrorCode.NO_MEMORY_SERVICE, f"{_SERVICE} is not bound")
+    assert service is not None, "admission refuses a call whose service is not bound"
     return service
 
 
@@ -216,13 +214,20 @@ def _rules(ctx: CallContext, asked: int | None) -> int:
     return recorded if isinstance(recorded, int) else RULES_FIRST
 
 
-def _call(ctx: CallContext, method: _Method, **fields: Any) -> dict[str, Any]:
-    """``method`` of the bound service (``_wm``) over the transaction's repository, at the call's seq and
-    principal."""
-    return method(ctx.tx.awmu_repository, seq=ctx.seq, principal=ctx.principal, **fields)
+def _decided(ctx: CallContext, method: _Method, **fields: Any) -> Decision:
+    """``method`` of the bound service (``_wm``) over the call's own view of the working memory, at the
+    call's seq: its result, and the rows it put as the decision's changes."""
+    repo = AwmuRepository(ctx.tx.awmu)
+    value = method(repo, seq=ctx.seq, **fields)
+    return Decision(value, tuple(repo.changes))
 
 
-def _operated(ctx: CallContext, method: _Method, context_id: str, **fields: Any) -> dict[str, Any]:
+def _call(ctx: CallContext, method: _Method, **fields: Any) -> Decision:
+    """``_decided``, by the call's principal."""
+    return _decided(ctx, method, principal=ctx.principal, **fields)
+
+
+def _operated(ctx: CallContext, method: _Method, context_id: str, **fields: Any) -> Decision:
     """``method`` of the service class, in a context, by its operator as the kernel decides it
     (``operator_verdict``, asked before the service is looked up)."""
     operator = operator_verdict(ctx, context_id)
@@ -235,20 +240,16 @@ def awmu_create(ctx: CallContext, args: CreateArgs) -> Decision:
     has_owner = owned(ctx)
     if has_owner:
         require_name(ctx, args.context_id)
-    created = _wm(ctx).create(
-        ctx.tx.awmu_repository,
-        context_id=args.context_id,
-        config=args.config,
-        seq=ctx.seq,
-        rules=_rules(ctx, args.rules),
+    created = _decided(
+        ctx, _wm(ctx).create, context_id=args.context_id, config=args.config, rules=_rules(ctx, args.rules)
     )
     if not has_owner:
-        return Decision(created)
+        return created
     row = {"context_id": args.context_id, "owner": ctx.principal, "created_seq": ctx.seq}
-    return Decision(created, (Insert("awmu_context_owners", row),))
+    return Decision(created.value, (*created.changes, Insert("awmu_context_owners", row)))
 
 
-def awmu_propose(ctx: CallContext, args: ProposeArgs) -> dict[str, Any]:
+def awmu_propose(ctx: CallContext, args: ProposeArgs) -> Decision:
     require_write(ctx, args.context_id)
     verdicts = [Verdict(v.unit_id, v.type, v.confidence, v.detector) for v in args.verdicts]
     return _call(
@@ -277,7 +278,7 @@ def _may_operate(ctx: CallContext, context_id: str) -> bool | None:
         return False
 
 
-def awmu_seed(ctx: CallContext, args: SeedArgs) -> dict[str, Any]:
+def awmu_seed(ctx: CallContext, args: SeedArgs) -> Decision:
     return _operated(
         ctx,
         WorkingMemoryService.seed,
@@ -290,7 +291,7 @@ def awmu_seed(ctx: CallContext, args: SeedArgs) -> dict[str, Any]:
     )
 
 
-def awmu_turn(ctx: CallContext, args: TurnArgs) -> dict[str, Any]:
+def awmu_turn(ctx: CallContext, args: TurnArgs) -> Decision:
     require_write(ctx, args.context_id)
     return _call(
         ctx,
@@ -302,21 +303,21 @@ def awmu_turn(ctx: CallContext, args: TurnArgs) -> dict[str, Any]:
     )
 
 
-def awmu_pin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
+def awmu_pin(ctx: CallContext, args: UnitArgs) -> Decision:
     return _operated(ctx, WorkingMemoryService.pin, args.context_id, unit_id=args.unit_id, pinned=True)
 
 
-def awmu_unpin(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
+def awmu_unpin(ctx: CallContext, args: UnitArgs) -> Decision:
     return _operated(ctx, WorkingMemoryService.pin, args.context_id, unit_id=args.unit_id, pinned=False)
 
 
-def awmu_archive(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
+def awmu_archive(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
     return _operated(
         ctx, WorkingMemoryService.archive, args.context_id, unit_id=args.unit_id, reason=args.reason
     )
 
 
-def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
+def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
     return _operated(
         ctx,
         WorkingMemoryService.restore,
@@ -327,12 +328,12 @@ def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
     )
 
 
-def awmu_canonize(ctx: CallContext, args: ReasonedUnitArgs) -> dict[str, Any]:
+def awmu_canonize(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
     require_write(ctx, args.context_id)
     return _call(ctx, _wm(ctx).canonize, context_id=args.context_id, unit_id=args.unit_id, reason=args.reason)
 
 
-def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
+def awmu_review(ctx: CallContext, args: ReviewArgs) -> Decision:
     return _call(
         ctx,
         _wm(ctx).review,
@@ -343,7 +344,7 @@ def awmu_review(ctx: CallContext, args: ReviewArgs) -> dict[str, Any]:
     )
 
 
-def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> dict[str, Any]:
+def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> Decision:
     """Decided by the right ``review`` needs in the request's context (``review_verdict``)."""
     return _call(
         ctx,
@@ -354,7 +355,7 @@ def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> dict[str, Any]:
     )
 
 
-def awmu_close(ctx: CallContext, args: CloseArgs) -> dict[str, Any]:
+def awmu_close(ctx: CallContext, args: CloseArgs) -> Decision:
     """Format 2: ``require_closer``; format 1: the context's ``operators`` patterns (the engine)."""
     operator = require_closer(ctx, args.context_id) if owned(ctx) else None
     return _call(ctx, _wm(ctx).close, context_id=args.context_id, reason=args.reason, operator=operator)
@@ -369,27 +370,25 @@ _STATUSES = {
 }
 
 
-def awmu_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
+def awmu_list(ctx: CallContext, args: ListArgs) -> Decision:
     require_read(ctx, args.context_id)
     where = UnitFilter(
         statuses=_STATUSES[args.status], authority=args.authority, tier=args.tier, pinned=args.pinned
     )
-    return _wm(ctx).list(ctx.tx.awmu_repository, context_id=args.context_id, where=where, seq=ctx.seq)
+    return _decided(ctx, _wm(ctx).list, context_id=args.context_id, where=where)
 
 
-def awmu_get(ctx: CallContext, args: UnitArgs) -> dict[str, Any]:
+def awmu_get(ctx: CallContext, args: UnitArgs) -> Decision:
     require_read(ctx, args.context_id)
-    return _wm(ctx).get(ctx.tx.awmu_repository, context_id=args.context_id, unit_id=args.unit_id, seq=ctx.seq)
+    return _decided(ctx, _wm(ctx).get, context_id=args.context_id, unit_id=args.unit_id)
 
 
-def awmu_assemble(ctx: CallContext, args: AssembleArgs) -> dict[str, Any]:
+def awmu_assemble(ctx: CallContext, args: AssembleArgs) -> Decision:
     require_read(ctx, args.context_id)
-    return _wm(ctx).assemble(
-        ctx.tx.awmu_repository, context_id=args.context_id, token_budget=args.token_budget, seq=ctx.seq
-    )
+    return _decided(ctx, _wm(ctx).assemble, context_id=args.context_id, token_budget=args.token_budget)
 
 
-def awmu_events(ctx: CallContext, args: EventsArgs) -> dict[str, Any]:
+def awmu_events(ctx: CallContext, args: EventsArgs) -> Decision:
     require_read(ctx, args.context_id)
     query = EventQuery(
         context_id=args.context_id,
@@ -399,16 +398,16 @@ def awmu_events(ctx: CallContext, args: EventsArgs) -> dict[str, Any]:
         unit_id=args.unit_id,
         limit=args.limit,
     )
-    return _wm(ctx).events(ctx.tx.awmu_repository, query=query, seq=ctx.seq)
+    return _decided(ctx, _wm(ctx).events, query=query)
 
 
-def awmu_validate_summary(ctx: CallContext, args: SummaryArgs) -> dict[str, Any]:
+def awmu_validate_summary(ctx: CallContext, args: SummaryArgs) -> Decision:
     require_write(ctx, args.context_id)
     return _call(
         ctx, _wm(ctx).validate_summary, context_id=args.context_id, summary=args.summary, strict=args.strict
     )
 
 
-def awmu_pressure(ctx: CallContext, args: ContextArgs) -> dict[str, Any]:
+def awmu_pressure(ctx: CallContext, args: ContextArgs) -> Decision:
     require_read(ctx, args.context_id)
-    return _wm(ctx).pressure(ctx.tx.awmu_repository, context_id=args.context_id, seq=ctx.seq)
+    return _decided(ctx, _wm(ctx).pressure, context_id=args.context_id)

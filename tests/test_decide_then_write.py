@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arvis.awmu.model import UnitStatus
+from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Decision, Delete, Insert, Update, Upsert
 from journal.chain import EMPTY_EFFECTS_HASH
@@ -208,7 +209,7 @@ def test_a_working_memory_call_reads_what_it_staged_before_what_is_stored(kernel
     )
     assert proposed.ok
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
-        repo = tx.awmu_repository
+        repo = AwmuRepository(tx.awmu)
         (unit,) = repo.units("agent:a/c", [UnitStatus.ACTIVE])
         assert repo.count_units("agent:a/c") == 1
         archived = msgspec.structs.replace(unit, status=UnitStatus.ARCHIVED)
@@ -219,14 +220,11 @@ def test_a_working_memory_call_reads_what_it_staged_before_what_is_stored(kernel
         assert [u.unit_id for u in repo.units("agent:a/c", [UnitStatus.ACTIVE])] == ["u-new"]
         assert [u.unit_id for u in repo.units("agent:a/c", [UnitStatus.ARCHIVED])] == [unit.unit_id]
         assert repo.count_units("agent:a/c") == 2  # the re-put unit is not counted twice
-        assert len(tx.changes) == 2
-        tx.changes.discard()  # as a refusal would: nothing reaches the tables
+        assert len(repo.changes) == 2  # kept by the call's view: a refusal drops them with it
         _record(tx, agent, second=0)
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
-        assert [u.unit_id for u in tx.awmu_repository.units("agent:a/c", [UnitStatus.ACTIVE])] == [
-            unit.unit_id
-        ]
-        assert tx.awmu_repository.count_units("agent:a/c") == 1
+        assert [u.unit_id for u in tx.awmu.units("agent:a/c", [UnitStatus.ACTIVE])] == [unit.unit_id]
+        assert tx.awmu.count_units("agent:a/c") == 1
         _record(tx, agent, second=1)
 
 
@@ -286,7 +284,7 @@ def test_a_pending_review_put_again_keeps_its_place(kernel: Kernel) -> None:
     agent = "agent:a"
     assert kernel.call("memory.awmu.create", {"context_id": "agent:a/c"}, principal=agent).ok
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
-        repo = tx.awmu_repository
+        repo = AwmuRepository(tx.awmu)
         items = [
             msgspec.convert(
                 {
@@ -307,13 +305,13 @@ def test_a_pending_review_put_again_keeps_its_place(kernel: Kernel) -> None:
         ]
         for item in items:
             repo.put_review(item)
+        tx.changes.extend(repo.changes)
         _record(tx, agent, second=0)
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
-        repo = tx.awmu_repository
+        repo = AwmuRepository(tx.awmu)
         stored = [item.review_id for item in repo.pending_reviews("agent:a/c")]
         repo.put_review(items[0])
         assert [item.review_id for item in repo.pending_reviews("agent:a/c")] == stored
-        tx.changes.discard()
         _record(tx, agent, second=1)
 
 
