@@ -50,15 +50,14 @@ the text depends on the shape alone, never on a value or a connection."""
 
 
 class ChangeWriter:
-    """Applies change sets through one transaction's ``SqlRunner``. ``counted``: the database keeps
-    ``memory_entry_counts``. Every change of a set is checked (and its SQL built) before the first is
-    written, so a set the writer refuses writes nothing."""
+    """Applies change sets through one transaction's ``SqlRunner``; each row inserted into
+    ``memory_entries`` counts one more in ``memory_entry_counts``. Every change of a set is checked (and
+    its SQL built) before the first is written, so a set the writer refuses writes nothing."""
 
-    __slots__ = ("_counted", "_sql")
+    __slots__ = ("_sql",)
 
-    def __init__(self, sql: SqlRunner, *, counted: bool) -> None:
+    def __init__(self, sql: SqlRunner) -> None:
         self._sql = sql
-        self._counted = counted
 
     def apply(self, changes: Iterable[Change]) -> None:
         self.write(plan(changes))
@@ -69,7 +68,7 @@ class ChangeWriter:
         for statement, change in planned:
             if isinstance(change, Insert):
                 sql.write(statement, change.row)
-                if change.table == "memory_entries" and self._counted:
+                if change.table == "memory_entries":
                     sql.write(_COUNT_ONE_MORE, {"user_id": change.row["user_id"]})
             elif isinstance(change, Upsert):
                 sql.write(statement, change.row)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from arvis.context_owners import ContextOwnerRepository
 from journal.sql import SqlRunner
 
-__all__ = ["NoContextOwners", "SqlContextOwnerRepository"]
+__all__ = ["SqlContextOwnerRepository"]
 
 _SELECT = "SELECT owner FROM awmu_context_owners WHERE context_id = :context_id"
 
@@ -19,10 +19,3 @@ class SqlContextOwnerRepository(ContextOwnerRepository):
     def owner_of(self, context_id: str) -> str | None:
         row = self._sql.first(_SELECT, {"context_id": context_id})
         return None if row is None else str(row[0])
-
-
-class NoContextOwners(ContextOwnerRepository):
-    """A database at a schema older than context owners (opened without upgrading) records none."""
-
-    def owner_of(self, context_id: str) -> str | None:
-        return None

@@ -8,7 +8,7 @@ from typing import Any
 from arvis.access import Capability, Grant, GrantRepository
 from journal.sql import SqlRunner
 
-__all__ = ["NoGrants", "SqlGrantRepository"]
+__all__ = ["SqlGrantRepository"]
 
 _SELECT = "SELECT principal, capability, scope FROM grants"
 
@@ -27,13 +27,3 @@ class SqlGrantRepository(GrantRepository):
 
     def all_grants(self) -> list[Grant]:
         return _grants(self._sql.rows(_SELECT))
-
-
-class NoGrants(GrantRepository):
-    """A database at a schema older than grants (opened without upgrading) holds none."""
-
-    def grants_of(self, principal: str) -> list[Grant]:
-        return []
-
-    def all_grants(self) -> list[Grant]:
-        return []

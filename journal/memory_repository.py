@@ -42,7 +42,6 @@ _CURRENT_AND_COUNT = (
 """The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
 columns null when there is none)."""
 _COUNT = "SELECT entries FROM memory_entry_counts WHERE user_id = :user_id"
-_COUNT_ROWS = "SELECT COUNT(*) FROM memory_entries WHERE user_id = :user_id"  # before revision 0006
 REBUILD_COUNTS = (
     "INSERT INTO memory_entry_counts (user_id, entries) "
     "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
@@ -85,12 +84,10 @@ def _wire_of(row: tuple[Any, ...]) -> dict[str, Any]:
 
 class SqlMemoryReader:
     """Reads ``memory_entries`` in the transaction (``arvis.memory.memory_service.MemoryReader``); it
-    never writes: what a call changes goes to ``journal.apply``. ``counted``: the database keeps
-    ``memory_entry_counts`` (revision 0006 on), read for a user's count."""
+    never writes: what a call changes goes to ``journal.apply``."""
 
-    def __init__(self, sql: SqlRunner, *, counted: bool = True) -> None:
+    def __init__(self, sql: SqlRunner) -> None:
         self._sql = sql
-        self._counted = counted
 
     def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
         """Straight from the rows: times are stored in their fixed form and governance as canonical JSON
@@ -103,7 +100,7 @@ class SqlMemoryReader:
         return None if row is None else _wire_of(row)
 
     def count_entries(self, *, user_id: str) -> int:
-        return int(self._sql.scalar(_COUNT if self._counted else _COUNT_ROWS, {"user_id": user_id}) or 0)
+        return int(self._sql.scalar(_COUNT, {"user_id": user_id}) or 0)
 
     def current(self, *, user_id: str, key: str) -> StoredEntry | None:
         """The key's current row (the newest version, revoked or not) with its version."""
@@ -111,9 +108,7 @@ class SqlMemoryReader:
         return None if row is None else _stored(dict(zip(COLUMNS, row, strict=True)))
 
     def current_and_count(self, *, user_id: str, key: str) -> tuple[StoredEntry | None, int]:
-        """``current`` and the user's count, in one read where the database keeps counts."""
-        if not self._counted:
-            return self.current(user_id=user_id, key=key), self.count_entries(user_id=user_id)
+        """``current`` and the user's count, in one read."""
         row = self._sql.first(_CURRENT_AND_COUNT, {"user_id": user_id, "key": key})
         assert row is not None  # the anchor row is always there
         count = 0 if row[0] is None else int(row[0])

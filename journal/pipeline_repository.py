@@ -9,7 +9,7 @@ from typing import Any
 from arvis.pipeline_runs import PipelineRun, PipelineRunRepository
 from journal.sql import SqlRunner
 
-__all__ = ["ActiveRuns", "Head", "NoPipelineRuns", "SqlPipelineRunRepository"]
+__all__ = ["ActiveRuns", "Head", "SqlPipelineRunRepository"]
 
 _SELECT = "SELECT run_id, user_id, principal, began_seq, ended_seq FROM pipeline_runs"
 _ACTIVE = _SELECT + " WHERE user_id = :user_id AND ended_seq IS NULL ORDER BY began_seq LIMIT 1"
@@ -91,13 +91,3 @@ class SqlPipelineRunRepository(PipelineRunRepository):
 
     def _read_active(self, user_id: str) -> PipelineRun | None:
         return _run(self._sql.first(_ACTIVE, {"user_id": user_id}))
-
-
-class NoPipelineRuns(PipelineRunRepository):
-    """A database at a schema older than pipeline runs (opened without upgrading) holds none."""
-
-    def get(self, run_id: str) -> PipelineRun | None:
-        return None
-
-    def active_for(self, user_id: str) -> PipelineRun | None:
-        return None

@@ -61,7 +61,6 @@ __all__ = [
     "CheckpointUnusable",
     "CheckpointWriter",
     "blobs",
-    "checkpoint_tables_present",
     "chunks",
     "dirty_items",
     "has_checkpoints",
@@ -162,10 +161,6 @@ _BLOB_FLUSH = 4_096
 """Blobs written per statement at most (in key order: the ``graph_blobs`` index is written in order)."""
 
 
-def checkpoint_tables_present(tables: Iterable[str]) -> bool:
-    return {CHECKPOINTS, DIRTY, BLOBS} <= set(tables)
-
-
 class _BlobWriter:
     """Blobs written in the call's transaction, a few thousand per statement, in key order."""
 
@@ -215,12 +210,11 @@ class CheckpointWriter:
     recorded nothing) marks the whole state changed, so its next checkpoint is built whole. Recording is
     idempotent (``ON CONFLICT DO NOTHING``)."""
 
-    def __init__(self, interval: int, *, postgres: bool, tables: frozenset[str] | None = None) -> None:
+    def __init__(self, interval: int, *, postgres: bool) -> None:
         if interval < 0:
             raise ValueError("the state checkpoint interval is a number of entries, 0 for none")
         self.interval = interval
         self._postgres = postgres
-        self._present = tables
         self._own: str | None = None
         """The hash of the last entry this writer appended: the only thing it keeps across calls, and
         only to stay whole-or-exact (a mismatch marks everything; it never skips a place)."""
@@ -254,7 +248,6 @@ class CheckpointWriter:
             postgres=self._postgres,
             sink=blobs.put,
             index_of=lambda digest: index_pages(_stored_blob(sql, digest)),
-            present=self._present,
         )
         tables: Tables | None = None
         previous = sql.first(_PREVIOUS, {"seq": seq})

@@ -14,7 +14,7 @@ from contextlib import contextmanager, suppress
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Connection, Engine, inspect
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from journal import blob_store
@@ -33,7 +33,6 @@ from journal.state_checkpoints import (
     DEFAULT_INTERVAL,
     AppendHook,
     CheckpointWriter,
-    checkpoint_tables_present,
 )
 from journal.tiles import TILE, tile_from_rows, tiles_completed
 from journal.transaction import SqlBatch, SqlTransaction
@@ -158,7 +157,6 @@ class SqlJournalStore:
         clock: Clock,
         journal_id: str | None = None,
         copy_header: JournalHeader | None = None,
-        upgrade: bool = True,
         keep_entries: bool = True,
         format_version: int = FORMAT_VERSION,
         state_checkpoint_interval: int = DEFAULT_INTERVAL,
@@ -179,8 +177,7 @@ class SqlJournalStore:
         self.last_entry: JournalEntry | None = None
         self._keep_entries = keep_entries
         try:
-            if upgrade:
-                upgrade_to_head(engine)
+            upgrade_to_head(engine)
             create_header(
                 engine, clock, journal_id, copy_header, format_version, admin_verifier, store_quota_bytes
             )
@@ -198,12 +195,8 @@ class SqlJournalStore:
             self._committed_head: Head | None = None
             self._active_runs = ActiveRuns()
             """What the store learned of active pipeline runs, valid under one head (``ActiveRuns``)."""
-            self._tables = frozenset(inspect(self._connection).get_table_names())
-            self._connection.rollback()
             self.on_append: AppendHook | None = (
-                CheckpointWriter(state_checkpoint_interval, postgres=self._postgres, tables=self._tables)
-                if keep_entries and checkpoint_tables_present(self._tables)
-                else None
+                CheckpointWriter(state_checkpoint_interval, postgres=self._postgres) if keep_entries else None
             )
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
@@ -327,7 +320,7 @@ class SqlJournalStore:
         """Store the Merkle tiles (``journal.tiles``) the transaction's entries completed, read back from
         the journal inside the transaction. A tile over a gap or a damaged entry hash (a hand edit) is not
         stored: proofs then read those entries, and verification reports them."""
-        if not self._keep_entries or "merkle_tiles" not in self._tables:
+        if not self._keep_entries:
             return
         for tile in tiles_completed(last_seq_before, last_seq):
             first = tile * TILE + 1
@@ -342,7 +335,6 @@ class SqlJournalStore:
             self._sql,
             next_seq=next_seq,
             prev_hash=prev_hash,
-            tables=self._tables,
             translate=self._translate,
             deferred=not self._keep_entries,
             active_runs=self._active_runs,
@@ -355,7 +347,6 @@ class SqlJournalStore:
             self._sql,
             next_seq=next_seq,
             prev_hash=prev_hash,
-            tables=self._tables,
             translate=self._translate,
             active_runs=self._active_runs,
             keep_entries=self._keep_entries,
@@ -398,7 +389,7 @@ class SqlJournalStore:
         try:
             with self._connection.begin() as transaction:
                 self._sql.attach()
-                yield SqlMemoryReader(self._sql, counted="memory_entry_counts" in self._tables)
+                yield SqlMemoryReader(self._sql)
                 transaction.rollback()
         except DBAPIError as exc:
             raise StorageError(one_line(exc)) from exc

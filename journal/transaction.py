@@ -25,14 +25,14 @@ from journal import blob_store
 from journal.apply import ChangeWriter, Planned, plan
 from journal.awmu_repository import SqlAwmuReader
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash
-from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRepository
+from journal.context_owner_repository import SqlContextOwnerRepository
 from journal.entry import JournalEntry
 from journal.errors import StorageError
-from journal.grant_repository import NoGrants, SqlGrantRepository
-from journal.graph_repository import NoGraph, SqlGraphRepository
-from journal.graph_store_repository import NoGraphStore, SqlGraphStoreRepository
+from journal.grant_repository import SqlGrantRepository
+from journal.graph_repository import SqlGraphRepository
+from journal.graph_store_repository import SqlGraphStoreRepository
 from journal.memory_repository import SqlMemoryReader
-from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
+from journal.pipeline_repository import ActiveRuns, SqlPipelineRunRepository
 from journal.sql import SqlRunner, insert_sql
 from journal.state_checkpoints import AppendHook
 
@@ -77,7 +77,6 @@ class SqlTransaction:
         *,
         next_seq: int,
         prev_hash: str,
-        tables: frozenset[str],
         translate: Translate,
         deferred: bool = False,
         active_runs: ActiveRuns | None = None,
@@ -96,10 +95,9 @@ class SqlTransaction:
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
-        self._tables = tables
         self.changes = ChangeSet()
         """What the call decided to change, staged until ``append`` applies it (``journal.apply``)."""
-        self._writer = ChangeWriter(sql, counted="memory_entry_counts" in tables)
+        self._writer = ChangeWriter(sql)
         self.appended: JournalEntry | None = None
         self.failed = False
         """Set when writing the call's changes or entry failed part way: its transaction holds some of
@@ -109,10 +107,10 @@ class SqlTransaction:
     def next_seq(self) -> int:
         return self._next_seq
 
-    # each repository is built when the call first asks for it; one a database predates answers nothing
+    # each repository is built when the call first asks for it
     @cached_property
     def memory_repository(self) -> MemoryReader:
-        return SqlMemoryReader(self._sql, counted="memory_entry_counts" in self._tables)
+        return SqlMemoryReader(self._sql)
 
     @cached_property
     def awmu(self) -> AwmuReader:
@@ -120,40 +118,30 @@ class SqlTransaction:
 
     @cached_property
     def pipeline_runs(self) -> PipelineRunRepository:
-        if "pipeline_runs" not in self._tables:
-            return NoPipelineRuns()
         return SqlPipelineRunRepository(self._sql, active=self._active_runs)
 
     @cached_property
     def grants(self) -> GrantRepository:
-        if "grants" not in self._tables:
-            return NoGrants()
         return SqlGrantRepository(self._sql)
 
     @cached_property
     def context_owners(self) -> ContextOwnerRepository:
-        if "awmu_context_owners" not in self._tables:
-            return NoContextOwners()
         return SqlContextOwnerRepository(self._sql)
 
     @cached_property
     def graph(self) -> GraphRepository:
-        if "graph_checkpoints" not in self._tables:
-            return NoGraph()
         return SqlGraphRepository(
             self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
         )
 
     @cached_property
     def graph_store(self) -> GraphStoreRepository:
-        if "graph_store_items" not in self._tables:
-            return NoGraphStore()
         return SqlGraphStoreRepository(
             self._sql,
             seq=self._next_seq,
             changes=self.changes,
             stores_blobs=self._stores_pieces,
-            sized="graph_store_sizes" in self._tables,
+            sized=True,
         )
 
     def handler_scope(self) -> _HandlerScope:
@@ -175,11 +163,7 @@ class SqlTransaction:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
         effects = self.changes.records() if status == "ok" else []
-        tables = {change.table for change in effects}
-        missing = sorted(tables - self._tables)
-        if missing:  # a database opened without upgrading: nothing is written, and it says what to run
-            raise StorageError(f"this database predates the {missing[0]} table: run `arvis db upgrade` first")
-        if "pipeline_runs" in tables and self._active_runs is not None:
+        if self._active_runs is not None and any(change.table == "pipeline_runs" for change in effects):
             self._active_runs.changed()  # a run began or ended: what was kept of active runs is stale
         planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on
         try:  # from the first write on, a failure leaves part of the call written: never commit it
@@ -253,7 +237,6 @@ class _BatchCall:
             batch.sql,
             next_seq=batch.next_seq,
             prev_hash=batch.prev_hash,
-            tables=batch.tables,
             translate=batch.translate,
             deferred=True,
             active_runs=batch.active_runs,
@@ -297,14 +280,12 @@ class SqlBatch:
         next_seq: int,
         prev_hash: str,
         translate: Translate,
-        tables: frozenset[str],
         active_runs: ActiveRuns | None = None,
         keep_entries: bool = True,
         on_append: AppendHook | None = None,
     ) -> None:
         self.on_append = on_append
         self.keep_entries = keep_entries
-        self.tables = tables
         self.sql = sql
         self.next_seq = next_seq
         self.prev_hash = prev_hash

@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -182,6 +183,50 @@ def build_journal(
         return run_calls(kernel, calls)
     finally:
         kernel.close()
+
+
+def write_at_revision(
+    target: str,
+    revision: str,
+    calls: Sequence[Call],
+    *,
+    clock: ManualClock | None = None,
+    journal_id: str = JOURNAL_ID,
+) -> list[SyscallResult]:
+    """A journal of ``calls`` in the database ``target`` at schema ``revision``, as a release of that
+    revision left it: written at head in a scratch database, then its rows copied, the columns the old
+    tables have, into ``target`` migrated to ``revision`` alone (a store opened on a database upgrades
+    it first, and the migrations cannot all be undone). The calls must touch no table newer than it."""
+    from sqlalchemy import MetaData, select
+
+    from journal.migrate import upgrade_to_head
+
+    with tempfile.TemporaryDirectory() as scratch:
+        written = open_engine(str(Path(scratch) / "head.db"))
+        clock = clock or make_clock()
+        store = SqlJournalStore(written, clock=clock, journal_id=journal_id)
+        kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
+        try:
+            results = run_calls(kernel, calls)
+        finally:
+            kernel.close()
+        old = open_engine(target)
+        upgrade_to_head(old, target=revision)
+        new_tables, old_tables = MetaData(), MetaData()
+        new_tables.reflect(written)
+        old_tables.reflect(old)
+        with written.connect() as source, old.begin() as copy:
+            for name, table in old_tables.tables.items():
+                if name == "alembic_version":
+                    continue
+                stored = new_tables.tables[name]
+                columns = [stored.c[column.name] for column in table.columns]
+                rows = [dict(row._mapping) for row in source.execute(select(*columns))]
+                if rows:
+                    copy.execute(table.insert(), rows)
+        old.dispose()
+        written.dispose()
+    return results
 
 
 def copy_db(source: Path, target: Path) -> Path:

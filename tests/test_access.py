@@ -29,17 +29,13 @@ from strategies import (
 from arvis.access import Capability, Grant, allows
 from journal.chain import EMPTY_EFFECTS_HASH
 from journal.clock import ManualClock
-from journal.engine import open_engine
-from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
 from journal.state import state_digest
-from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
-from kernel.identity import VouchedPrincipals
 from kernel.pipeline import PipelineError, pipeline
-from syscalls.boot import default_services, open_kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 
@@ -483,31 +479,6 @@ def test_replay_applies_the_grants_in_force_at_each_seq(tmp_path: Path) -> None:
         outcomes.append(code(kernel.call(*read[:2], principal=read[2])))
         assert outcomes == [DENIED, "ok", DENIED]
         _verified(kernel)
-    finally:
-        kernel.close()
-
-
-def test_a_database_older_than_grants_refuses_to_grant_and_grants_nothing(tmp_path: Path) -> None:
-    engine = open_engine(str(tmp_path / "old.db"))
-    upgrade_to_head(engine, target="0004")
-    clock = ManualClock(T0)
-    store = SqlJournalStore(engine, clock=clock, journal_id="j-old", upgrade=False)
-    kernel = Kernel(
-        table=SYSCALL_TABLE,
-        services=default_services(),
-        store=store,
-        clock=clock,
-        identity=VouchedPrincipals(administrators=True),
-    )
-    try:
-        refused = kernel.call("access.grant", grant_args(AGENT, "read", "u1"), principal=OPERATOR)
-        assert (code(refused), refused.seq) == ("storage_unavailable", None)
-        assert refused.error is not None and "arvis db upgrade" in refused.error.detail
-        assert journal_entries(kernel) == []
-        assert assert_allowed(kernel, "access.list", {}, OPERATOR).value == {"grants": []}
-        assert_allowed(kernel, "memory.write", write_args("language"), "user:u1")
-        assert_denied(kernel, "memory.get", key_args("language"), AGENT, "read", "u1")
-        assert_allowed(kernel, "memory.get", key_args("language"), OPERATOR)
     finally:
         kernel.close()
 

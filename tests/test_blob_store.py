@@ -122,7 +122,7 @@ def test_the_one_connection_of_a_memory_database_is_refused_inside_a_transaction
 
 @pytest.fixture
 def store(engine: Engine, clock: ManualClock) -> Iterator[SqlJournalStore]:
-    opened = SqlJournalStore(engine, clock=clock, upgrade=False)
+    opened = SqlJournalStore(engine, clock=clock)
     yield opened
     opened.close()
 

@@ -34,7 +34,6 @@ from arvis.access import (
 from journal.chain import EMPTY_EFFECTS_HASH
 from journal.clock import ManualClock
 from journal.engine import open_engine
-from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
@@ -574,28 +573,3 @@ def test_the_same_attacks_go_through_in_a_format_1_journal(first: Kernel) -> Non
         DENIED,
         f"principal '{ADMIN}' may not seed in this context",
     )
-
-
-# --- a database that lacks the owners table -------------------------------------------------------------
-
-
-def test_a_database_without_the_owners_table_refuses_to_create_without_journaling(tmp_path: Path) -> None:
-    engine = open_engine(str(tmp_path / "old.db"))
-    upgrade_to_head(engine, target="0006")
-    clock = _clock()
-    store = SqlJournalStore(engine, clock=clock, upgrade=False)
-    kernel = Kernel(
-        table=SYSCALL_TABLE,
-        services=default_services(),
-        store=store,
-        clock=clock,
-        identity=VouchedPrincipals(administrators=True),
-    )
-    try:
-        created = kernel.call("memory.awmu.create", {"context_id": OWNED}, principal=OWNER)
-        assert created.error is not None and created.error.code == "storage_unavailable"
-        assert created.seq is None
-        listed = kernel.call("memory.awmu.list", {"context_id": OWNED}, principal=STRANGER)
-        assert listed.error is not None and listed.error.code == DENIED
-    finally:
-        kernel.close()

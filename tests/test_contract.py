@@ -60,9 +60,9 @@ from journal.schema import FORMAT_VERSION, memory_entries
 from journal.state import iter_state_rows, state_digest
 from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
-from kernel.dispatcher import Kernel, RecordedCall
+from kernel.dispatcher import RecordedCall
 from kernel.protocols import StorageError
-from syscalls.boot import default_services, open_kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 
@@ -309,17 +309,9 @@ class Contract:
         early: list[Call] = [  # calls that touch no table newer than 0001
             ("kernel.record", {"kind": "note", "payload": {"n": n}}, AGENT) for n in range(3)
         ]
-        engine = open_engine(target)
-        upgrade_to_head(engine, target="0001")
-        assert current_revision(engine) == "0001"
         shared = clock()
-        store = SqlJournalStore(engine, clock=shared, journal_id=JOURNAL_ID, upgrade=False)
-        kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=shared)
-        try:
-            old = h.run_calls(kernel, early)
-            later = shared.now()
-        finally:
-            kernel.close()
+        old = h.write_at_revision(target, "0001", early, clock=shared, journal_id=JOURNAL_ID)
+        later = shared.now()
         assert [result.seq for result in old] == [1, 2, 3]
         with engine_of(target) as fresh:
             assert upgrade_to_head(fresh) == ("0001", head_revision())

@@ -34,14 +34,11 @@ from integrations.langgraph import (
     CheckpointArgumentsInvalid,
 )
 from journal.blob_store import get_many, hash_of
-from journal.clock import ManualClock
 from journal.engine import open_engine
-from journal.migrate import upgrade_to_head
 from journal.reader import JournalReader
-from journal.store import SqlJournalStore
 from kernel.abi import JournalEntry
 from kernel.dispatcher import Kernel
-from syscalls.boot import JournalNotFound, default_services, open_kernel
+from syscalls.boot import JournalNotFound, open_kernel
 from syscalls.graph import WRITES_IDX_MAP
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal
@@ -372,29 +369,6 @@ def test_listing_pages_through_more_than_one_call(db: Path, saver: ArvisCheckpoi
     ]
     lists = [entry for entry in _entries(db) if entry.syscall == "graph.checkpoint.list"]
     assert len(lists) == 2 + 2
-
-
-def test_a_database_before_the_graph_tables_reads_empty_and_refuses_writes(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    engine = open_engine(str(path))
-    upgrade_to_head(engine, target="0008")
-    store = SqlJournalStore(
-        engine, clock=ManualClock(T0), upgrade=False, format_version=3
-    )  # reads claim nothing
-    old = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=ManualClock(T0))
-    try:
-        assert old.call("graph.checkpoint.get", {"thread_id": "t1"}, principal=AGENT).value == {
-            "checkpoint": None
-        }
-        put = {"thread_id": "t1", "checkpoint_id": "c1", "checkpoint": {"type": "msgpack", "hash": "0" * 64}}
-        refused = old.call("graph.checkpoint.put", put, principal=AGENT)
-        assert refused.error is not None and (refused.error.code, refused.seq) == (
-            "storage_unavailable",
-            None,
-        )
-    finally:
-        old.close()
-    assert _verify(path).verified
 
 
 def test_a_copy_of_a_journal_holding_graph_state_carries_its_blobs(

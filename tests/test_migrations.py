@@ -11,10 +11,6 @@ import pytest
 
 from journal.engine import open_engine
 from journal.migrate import current_revision, head_revision, upgrade_to_head
-from journal.store import SqlJournalStore
-from kernel.dispatcher import Kernel
-from syscalls.boot import default_services
-from syscalls.table import SYSCALL_TABLE
 
 try:
     from tests import journal_helpers as h
@@ -43,23 +39,11 @@ def _indexes(path: Path) -> set[str]:
     return {name for (name,) in rows}
 
 
-def _write_at_0001(path: Path, calls: list[h.Call]) -> None:
-    engine = open_engine(str(path))
-    upgrade_to_head(engine, target="0001")
-    clock = h.make_clock()
-    store = SqlJournalStore(engine, clock=clock, journal_id=h.JOURNAL_ID, upgrade=False)
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
-    try:
-        results = h.run_calls(kernel, calls)
-    finally:
-        kernel.close()
-    assert [r.seq for r in results] == list(range(1, len(calls) + 1))
-
-
 @pytest.fixture
 def old_journal(tmp_path: Path) -> Iterator[Path]:
     path = tmp_path / "old.db"
-    _write_at_0001(path, OLD_CALLS)
+    results = h.write_at_revision(str(path), "0001", OLD_CALLS)
+    assert [r.seq for r in results] == list(range(1, len(OLD_CALLS) + 1))
     yield path
 
 

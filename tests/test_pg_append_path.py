@@ -135,7 +135,7 @@ def test_an_upsert_is_one_statement_that_inserts_then_updates(tmp_path: Path) ->
     with engine.connect() as connection:
         runner = SqlRunner(connection)
         runner.begin("BEGIN IMMEDIATE")
-        writer = ChangeWriter(runner, counted=True)
+        writer = ChangeWriter(runner)
         writer.apply([change])
         writer.apply([Upsert(table="pipeline_runs", row=_run("r1", 7))])
         runner.commit()

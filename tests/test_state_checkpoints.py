@@ -41,9 +41,8 @@ from journal.state_checkpoints import (
     nearest_checkpoint,
     stored_checkpoints,
 )
-from journal.store import SqlJournalStore
 from kernel.dispatcher import Kernel
-from syscalls.boot import default_services, open_kernel
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 from tools.audit.timetravel import (
@@ -270,16 +269,8 @@ def test_checkpoints_inside_a_batch(tmp_path: Path) -> None:
 def test_a_journal_from_before_checkpoints_gets_its_first_one_whole(tmp_path: Path) -> None:
     """A database at 0010 with state in it: migrated, its first checkpoint holds the whole state."""
     path = tmp_path / "old.db"
-    engine = open_engine(str(path))
-    upgrade_to_head(engine, target="0010")
     clock = h.make_clock()
-    store = SqlJournalStore(engine, clock=clock, journal_id=h.JOURNAL_ID, upgrade=False)
-    assert store.on_append is None  # no checkpoint tables at 0010
-    kernel = Kernel(table=SYSCALL_TABLE, services=default_services(), store=store, clock=clock)
-    try:
-        h.run_calls(kernel, h.STANDARD_CALLS[:7])
-    finally:
-        kernel.close()
+    h.write_at_revision(str(path), "0010", h.STANDARD_CALLS[:7], clock=clock)
     kernel = open_kernel(
         str(path),
         clock=clock,

@@ -192,7 +192,7 @@ def _start_journal(engine: Engine) -> str | None:
     with engine.connect() as connection:
         if read_header(connection) is not None:
             return None
-    store = SqlJournalStore(engine, clock=SystemClock(), upgrade=False)
+    store = SqlJournalStore(engine, clock=SystemClock())
     try:
         return store.header.journal_id
     finally:
