@@ -1,7 +1,8 @@
-"""The SQL store of LangGraph checkpoint state (``graph_*`` tables), bound to one transaction; every write
-is recorded as an effect. Rows are read in no order (the handlers sort by code point), except where a read
-orders or bounds by text itself (``newest_checkpoints``, ``next_namespace``): it compares bytes, SQLite's
-BINARY collation or PostgreSQL's ``COLLATE "C"``, which on UTF-8 text is code-point order."""
+"""The SQL store of LangGraph checkpoint state (``graph_*`` tables), read in one transaction (handlers
+return what they change: ``arvis.graph_checkpoints.stored``, ``deleted``). Rows are read in no order
+(the handlers sort by code point), except where a read orders or bounds by text itself
+(``newest_checkpoints``, ``next_namespace``): it compares bytes, SQLite's BINARY collation or
+PostgreSQL's ``COLLATE "C"``, which on UTF-8 text is code-point order."""
 
 from __future__ import annotations
 
@@ -9,20 +10,18 @@ import functools
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from arvis.changes import ChangeSet, Delete, Insert, Upsert
+from arvis.graph_checkpoints import OWNERS as _OWNERS
 from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
-from journal import blob_store
 from journal.errors import StorageError
 from journal.sql import SqlRunner
 
-__all__ = ["NoGraph", "SqlGraphRepository"]
+__all__ = ["SqlGraphRepository", "TableReads"]
 
-_OWNERS = "graph_thread_owners"
 _CHECKPOINTS = "graph_checkpoints"
 _VALUES = "graph_channel_values"
 _WRITES = "graph_writes"
 
-_WRITE_KEY = ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx")
+_WRITE_KEY = GraphWrite._fields[:5]
 _CHECKPOINT_COLUMNS = GraphCheckpoint._fields
 _VALUE_COLUMNS = GraphChannelValue._fields
 _WRITE_COLUMNS = GraphWrite._fields
@@ -157,41 +156,46 @@ def _branches(keys: Collection[tuple[str, str]]) -> list[tuple[str, list[str]]]:
     ]
 
 
-class SqlGraphRepository(GraphRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet, stores_blobs: bool = True) -> None:
-        """``stores_blobs``: whether ``store_values`` stores (False in a replay's scratch store: the
-        audited journal holds the blobs, and replay compares the references alone)."""
+class TableReads:
+    """Reads of tables a database may predate (opened without upgrading: ``sql`` None), each of which
+    then answers nothing; ``require_tables`` refuses a change to them, saying what to run."""
+
+    def __init__(self, sql: SqlRunner | None, tables: str) -> None:
         self._sql = sql
-        self._stores_blobs = stores_blobs
-        self._seq = seq
-        self._changes = changes
-        self._postgres = sql.dialect == "postgresql"
+        self._tables = tables
+
+    def require_tables(self) -> None:
+        if self._sql is None:
+            raise StorageError(f"this database predates the {self._tables}: run `arvis db upgrade` first")
+
+    def _rows(self, sql: str, values: Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        return [] if self._sql is None else self._sql.rows(sql, values or {})
+
+    def _first(self, sql: str, values: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        return None if self._sql is None else self._sql.first(sql, values)
+
+    def _scalar(self, sql: str, values: Mapping[str, Any] | None = None) -> Any:
+        return None if self._sql is None else self._sql.scalar(sql, values or {})
+
+
+class SqlGraphRepository(TableReads, GraphRepository):
+    def __init__(self, sql: SqlRunner | None) -> None:
+        """``sql`` None: the database predates the graph tables."""
+        super().__init__(sql, "graph tables")
+        self._postgres = sql is not None and sql.dialect == "postgresql"
 
     # --- owners ----------------------------------------------------------------------------------
 
     def owner_of(self, thread_id: str) -> str | None:
-        found = self._sql.scalar(
+        found = self._scalar(
             f"SELECT owner FROM {_OWNERS} WHERE thread_id = :thread_id", {"thread_id": thread_id}
         )
         return None if found is None else str(found)
 
     def owners(self) -> dict[str, str]:
         return {
-            str(thread): str(owner)
-            for thread, owner in self._sql.rows(f"SELECT thread_id, owner FROM {_OWNERS}")
+            str(thread): str(owner) for thread, owner in self._rows(f"SELECT thread_id, owner FROM {_OWNERS}")
         }
-
-    def add_owner(self, thread_id: str, owner: str) -> None:
-        row = {"thread_id": thread_id, "owner": owner, "created_seq": self._seq}
-        self._changes.add(Insert(_OWNERS, row))
-
-    # --- generic ---------------------------------------------------------------------------------
-
-    def _upsert(self, table: str, row: dict[str, Any]) -> None:
-        self._changes.add(Upsert(table, row))
-
-    def _delete(self, table: str, where: dict[str, Any]) -> None:
-        self._changes.add(Delete(table, where))
 
     # --- checkpoints -----------------------------------------------------------------------------
 
@@ -201,14 +205,14 @@ class SqlGraphRepository(GraphRepository):
             _CHECKPOINT_COLUMNS,
             {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "checkpoint_id": checkpoint_id},
         )
-        row = self._sql.first(sql, values)
+        row = self._first(sql, values)
         return None if row is None else _checkpoint(row)
 
     def checkpoints(self, thread_id: str | None, checkpoint_ns: str | None = None) -> list[GraphCheckpoint]:
         sql, values = _filtered(
             _CHECKPOINTS, _CHECKPOINT_COLUMNS, {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns}
         )
-        return [_checkpoint(row) for row in self._sql.rows(sql, values)]
+        return [_checkpoint(row) for row in self._rows(sql, values)]
 
     def newest_checkpoints(
         self,
@@ -225,29 +229,20 @@ class SqlGraphRepository(GraphRepository):
             values["below"] = below
         if checkpoint_id is not None:
             values["checkpoint_id"] = checkpoint_id
-        return [_checkpoint(row) for row in self._sql.rows(sql, values)]
+        return [_checkpoint(row) for row in self._rows(sql, values)]
 
     def next_namespace(self, thread_id: str, after: str | None) -> str | None:
         values = {"thread_id": thread_id} if after is None else {"thread_id": thread_id, "after": after}
-        found = self._sql.scalar(_NEXT_NAMESPACE[self._postgres, after is not None], values)
+        found = self._scalar(_NEXT_NAMESPACE[self._postgres, after is not None], values)
         return None if found is None else str(found)
 
     def namespaces(self, checkpoint_ns: str | None) -> list[tuple[str, str]]:
         rows = (
-            self._sql.rows(_NAMESPACES)
+            self._rows(_NAMESPACES)
             if checkpoint_ns is None
-            else self._sql.rows(_NAMESPACES_OF, {"checkpoint_ns": checkpoint_ns})
+            else self._rows(_NAMESPACES_OF, {"checkpoint_ns": checkpoint_ns})
         )
         return [(str(thread_id), str(namespace)) for thread_id, namespace in rows]
-
-    def put_checkpoint(self, row: GraphCheckpoint) -> None:
-        self._upsert(_CHECKPOINTS, row._asdict())
-
-    def delete_checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> None:
-        self._delete(
-            _CHECKPOINTS,
-            {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "checkpoint_id": checkpoint_id},
-        )
 
     # --- channel values --------------------------------------------------------------------------
 
@@ -255,7 +250,7 @@ class SqlGraphRepository(GraphRepository):
         sql, values = _filtered(
             _VALUES, _VALUE_COLUMNS, {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns}
         )
-        return [_value(row) for row in self._sql.rows(sql, values)]
+        return [_value(row) for row in self._rows(sql, values)]
 
     def channel_values_at(
         self, thread_id: str, checkpoint_ns: str, keys: Collection[tuple[str, str]]
@@ -271,17 +266,8 @@ class SqlGraphRepository(GraphRepository):
                 values[f"c{branch}"] = channel
                 padded = batch + [batch[-1]] * (size - len(batch))
                 values.update(zip(_VERSION_NAMES[branch][:size], padded, strict=True))
-            found.extend(map(_value, self._sql.rows(_values_at_sql(len(group), size), values)))
+            found.extend(map(_value, self._rows(_values_at_sql(len(group), size), values)))
         return found
-
-    def put_channel_value(self, row: GraphChannelValue) -> None:
-        self._upsert(_VALUES, row._asdict())
-
-    def delete_channel_value(self, thread_id: str, checkpoint_ns: str, channel: str, version: str) -> None:
-        self._delete(
-            _VALUES,
-            {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "channel": channel, "version": version},
-        )
 
     # --- pending writes --------------------------------------------------------------------------
 
@@ -293,7 +279,7 @@ class SqlGraphRepository(GraphRepository):
             _WRITE_COLUMNS,
             {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "checkpoint_id": checkpoint_id},
         )
-        return [_write(row) for row in self._sql.rows(sql, values)]
+        return [_write(row) for row in self._rows(sql, values)]
 
     def writes_of(
         self, thread_id: str, checkpoint_ns: str, checkpoint_ids: Collection[str]
@@ -302,7 +288,7 @@ class SqlGraphRepository(GraphRepository):
         for batch in _batches(sorted(set(checkpoint_ids))):
             values = {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns}
             values.update((f"i{index}", checkpoint_id) for index, checkpoint_id in enumerate(batch))
-            found.extend(_write(row) for row in self._sql.rows(_WRITES_OF[len(batch)], values))
+            found.extend(_write(row) for row in self._rows(_WRITES_OF[len(batch)], values))
         return found
 
     def write_exists(
@@ -315,110 +301,4 @@ class SqlGraphRepository(GraphRepository):
             "task_id": task_id,
             "idx": idx,
         }
-        return self._sql.first(f"SELECT 1 FROM {_WRITES} WHERE {_where(_WRITE_KEY)}", key) is not None
-
-    def put_write(self, row: GraphWrite) -> None:
-        self._upsert(_WRITES, row._asdict())
-
-    def store_values(self, blobs: Mapping[str, bytes]) -> None:
-        if self._stores_blobs:
-            blob_store.store_in(self._sql, blobs)
-
-    def delete_write(
-        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
-    ) -> None:
-        self._delete(
-            _WRITES,
-            {
-                "thread_id": thread_id,
-                "checkpoint_ns": checkpoint_ns,
-                "checkpoint_id": checkpoint_id,
-                "task_id": task_id,
-                "idx": idx,
-            },
-        )
-
-
-class NoGraph(GraphRepository):
-    """A database at a schema older than the graph tables (opened without upgrading) holds no graph
-    state, and refuses to record any."""
-
-    _MESSAGE = "this database predates the graph tables: run `arvis db upgrade` first"
-
-    def owner_of(self, thread_id: str) -> str | None:
-        return None
-
-    def owners(self) -> dict[str, str]:
-        return {}
-
-    def add_owner(self, thread_id: str, owner: str) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> GraphCheckpoint | None:
-        return None
-
-    def checkpoints(self, thread_id: str | None, checkpoint_ns: str | None = None) -> list[GraphCheckpoint]:
-        return []
-
-    def newest_checkpoints(
-        self,
-        thread_id: str,
-        checkpoint_ns: str,
-        *,
-        limit: int,
-        below: str | None = None,
-        checkpoint_id: str | None = None,
-    ) -> list[GraphCheckpoint]:
-        return []
-
-    def next_namespace(self, thread_id: str, after: str | None) -> str | None:
-        return None
-
-    def namespaces(self, checkpoint_ns: str | None) -> list[tuple[str, str]]:
-        return []
-
-    def put_checkpoint(self, row: GraphCheckpoint) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def delete_checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def channel_values(self, thread_id: str, checkpoint_ns: str | None = None) -> list[GraphChannelValue]:
-        return []
-
-    def channel_values_at(
-        self, thread_id: str, checkpoint_ns: str, keys: Collection[tuple[str, str]]
-    ) -> list[GraphChannelValue]:
-        return []
-
-    def put_channel_value(self, row: GraphChannelValue) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def delete_channel_value(self, thread_id: str, checkpoint_ns: str, channel: str, version: str) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def writes(
-        self, thread_id: str, checkpoint_ns: str | None = None, checkpoint_id: str | None = None
-    ) -> list[GraphWrite]:
-        return []
-
-    def writes_of(
-        self, thread_id: str, checkpoint_ns: str, checkpoint_ids: Collection[str]
-    ) -> list[GraphWrite]:
-        return []
-
-    def write_exists(
-        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
-    ) -> bool:
-        return False
-
-    def put_write(self, row: GraphWrite) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def store_values(self, blobs: Mapping[str, bytes]) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def delete_write(
-        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
-    ) -> None:
-        raise StorageError(self._MESSAGE)
+        return self._first(f"SELECT 1 FROM {_WRITES} WHERE {_where(_WRITE_KEY)}", key) is not None

@@ -29,8 +29,8 @@ from journal.context_owner_repository import NoContextOwners, SqlContextOwnerRep
 from journal.entry import JournalEntry
 from journal.errors import StorageError
 from journal.grant_repository import NoGrants, SqlGrantRepository
-from journal.graph_repository import NoGraph, SqlGraphRepository
-from journal.graph_store_repository import NoGraphStore, SqlGraphStoreRepository
+from journal.graph_repository import SqlGraphRepository
+from journal.graph_store_repository import SqlGraphStoreRepository
 from journal.memory_repository import SqlMemoryReader
 from journal.pipeline_repository import ActiveRuns, NoPipelineRuns, SqlPipelineRunRepository
 from journal.sql import SqlRunner, insert_sql
@@ -84,10 +84,10 @@ class SqlTransaction:
         stores_pieces: bool = True,
         on_append: AppendHook | None = None,
     ) -> None:
-        """``stores_pieces``: whether the pieces of a result journaled by reference, and the values the
-        graph calls carry, are stored (False in a private scratch store, whose replay compares the
-        references alone). ``on_append``: called
-        with the entry and the call's effects once the entry is appended (``journal.state_checkpoints``)."""
+        """``stores_pieces``: whether the pieces of a result journaled by reference, and the blobs a
+        call carries (``Decision.blobs``), are stored (False in a private scratch store, whose replay
+        compares the references alone). ``on_append``: called with the entry and the call's effects once
+        the entry is appended (``journal.state_checkpoints``)."""
         self._on_append = on_append
         self._translate = translate
         self._deferred = deferred
@@ -138,22 +138,13 @@ class SqlTransaction:
 
     @cached_property
     def graph(self) -> GraphRepository:
-        if "graph_checkpoints" not in self._tables:
-            return NoGraph()
-        return SqlGraphRepository(
-            self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
-        )
+        return SqlGraphRepository(self._sql if "graph_checkpoints" in self._tables else None)
 
     @cached_property
     def graph_store(self) -> GraphStoreRepository:
-        if "graph_store_items" not in self._tables:
-            return NoGraphStore()
+        present = "graph_store_items" in self._tables
         return SqlGraphStoreRepository(
-            self._sql,
-            seq=self._next_seq,
-            changes=self.changes,
-            stores_blobs=self._stores_pieces,
-            sized="graph_store_sizes" in self._tables,
+            self._sql if present else None, sized="graph_store_sizes" in self._tables
         )
 
     def handler_scope(self) -> _HandlerScope:

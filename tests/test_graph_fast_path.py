@@ -26,7 +26,7 @@ from arvis.access import Capability
 from arvis.canonical import canonical_bytes_of_own, decode
 from arvis.graph_checkpoints import EMPTY_VALUE, GraphChannelValue, GraphCheckpoint, GraphWrite
 from journal.clock import ManualClock
-from journal.graph_repository import NoGraph
+from journal.graph_repository import SqlGraphRepository
 from kernel.abi import CallContext
 from kernel.dispatcher import Kernel
 from kernel.errors import KernelError
@@ -464,7 +464,7 @@ def test_many_channels_read_in_groups_as_before_on_postgresql(pg_url: str) -> No
 
 
 def test_a_database_before_the_graph_tables_reads_nothing() -> None:
-    graph = NoGraph()
+    graph = SqlGraphRepository(None)
     assert graph.newest_checkpoints("t", "", limit=5, below="x", checkpoint_id="y") == []
     assert graph.next_namespace("t", None) is None
     assert graph.namespaces(None) == []
