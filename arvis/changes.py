@@ -53,10 +53,12 @@ Change = Insert | Upsert | Update | Delete
 
 
 class Decision(msgspec.Struct, frozen=True):
-    """An accepted call's outcome, decided before anything is written: its result and its changes."""
+    """An accepted call's outcome, decided before anything is written: its result, its changes and the
+    blobs it carries (hash -> bytes pairs, stored with its entry: ``journal.blob_store``; not effects)."""
 
     value: dict[str, Any]
     changes: tuple[Change, ...] = ()
+    blobs: tuple[tuple[str, bytes], ...] = ()
 
 
 class ChangeSet:

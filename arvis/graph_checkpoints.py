@@ -4,7 +4,7 @@ Values are never stored in these rows: a checkpoint, a channel value and a pendi
 *reference*, a type tag (the serializer's, e.g. ``msgpack``) and the lower-case hex SHA-256 of the
 serialized bytes, which live in the content-addressed ``graph_blobs`` table outside the journal's state
 (``journal.blob_store``). The call that stores a reference carries the bytes (its handler checks them
-against the hash and stores them in the call's transaction: ``store_values``); the handlers decide from
+against the hash and returns them with its decision, stored with its entry); the handlers decide from
 these rows and their arguments alone, so a replay reads no blob.
 
 Metadata and channel versions are kept as canonical JSON text: the handler filters on the metadata, and
@@ -14,16 +14,24 @@ resolves a checkpoint's channel values through its channel versions.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import NamedTuple
+
+from arvis.changes import Delete, Upsert
 
 __all__ = [
     "EMPTY_VALUE",
+    "OWNERS",
     "GraphChannelValue",
     "GraphCheckpoint",
     "GraphRepository",
     "GraphWrite",
+    "deleted",
+    "stored",
 ]
+
+OWNERS = "graph_thread_owners"
+"""The table of thread owners (``thread_id``, ``owner``, ``created_seq``)."""
 
 EMPTY_VALUE = "empty"
 """The type of a channel value that was given a new version but holds nothing (LangGraph's ``("empty",
@@ -74,10 +82,31 @@ class GraphWrite(NamedTuple):
     written_seq: int
 
 
+GraphRow = GraphCheckpoint | GraphChannelValue | GraphWrite
+_TABLES: dict[type, tuple[str, int]] = {
+    GraphCheckpoint: ("graph_checkpoints", 3),
+    GraphChannelValue: ("graph_channel_values", 4),
+    GraphWrite: ("graph_writes", 5),
+}
+"""Each row type's table, and how many of its first fields are its primary key."""
+
+
+def stored(row: GraphRow) -> Upsert:
+    """The change storing a row (replacing the one of its key)."""
+    return Upsert(_TABLES[type(row)][0], row._asdict())
+
+
+def deleted(row: GraphRow) -> Delete:
+    """The change deleting a row, by its key."""
+    table, size = _TABLES[type(row)]
+    return Delete(table, dict(zip(row._fields[:size], row[:size], strict=True)))
+
+
 class GraphRepository(ABC):
     """The graph state of one transaction. Reads return rows in no particular order (handlers sort them
     by code point, the same on every backend), except ``newest_checkpoints`` and ``next_namespace``, which
-    order by code point themselves; every write is recorded as an effect."""
+    order by code point themselves. It only reads: a handler returns what it changes (``stored``,
+    ``deleted``)."""
 
     @abstractmethod
     def owner_of(self, thread_id: str) -> str | None:
@@ -86,10 +115,6 @@ class GraphRepository(ABC):
     @abstractmethod
     def owners(self) -> dict[str, str]:
         """Every claimed thread and its owner."""
-
-    @abstractmethod
-    def add_owner(self, thread_id: str, owner: str) -> None:
-        """Record the owner of a thread claimed by this call."""
 
     @abstractmethod
     def checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> GraphCheckpoint | None:
@@ -122,14 +147,6 @@ class GraphRepository(ABC):
         """Every (thread, namespace) holding a checkpoint, of that namespace when given (None: all)."""
 
     @abstractmethod
-    def put_checkpoint(self, row: GraphCheckpoint) -> None:
-        """Insert the checkpoint, or replace the one of the same key."""
-
-    @abstractmethod
-    def delete_checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> None:
-        """Delete one checkpoint row (its writes are deleted one by one by the caller)."""
-
-    @abstractmethod
     def channel_values(self, thread_id: str, checkpoint_ns: str | None = None) -> list[GraphChannelValue]:
         """The channel values of a thread, of one namespace or all (None)."""
 
@@ -139,14 +156,6 @@ class GraphRepository(ABC):
     ) -> list[GraphChannelValue]:
         """The stored channel values of the thread's namespace whose (channel, version) is one of
         ``keys`` (``version`` as stored: canonical JSON text)."""
-
-    @abstractmethod
-    def put_channel_value(self, row: GraphChannelValue) -> None:
-        """Insert the channel value, or replace the one of the same key."""
-
-    @abstractmethod
-    def delete_channel_value(self, thread_id: str, checkpoint_ns: str, channel: str, version: str) -> None:
-        """Delete one channel value row."""
 
     @abstractmethod
     def writes(
@@ -165,18 +174,3 @@ class GraphRepository(ABC):
         self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
     ) -> bool:
         """Whether a pending write of this key is stored."""
-
-    @abstractmethod
-    def put_write(self, row: GraphWrite) -> None:
-        """Insert the pending write, or replace the one of the same key."""
-
-    @abstractmethod
-    def store_values(self, blobs: Mapping[str, bytes]) -> None:
-        """Store the bytes a call carried (hash -> bytes, checked by the handler) in the call's own
-        transaction, once every refusal is decided: not an effect, no state."""
-
-    @abstractmethod
-    def delete_write(
-        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
-    ) -> None:
-        """Delete one pending write row."""

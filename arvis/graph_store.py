@@ -3,8 +3,8 @@ specs/langgraph.md §8).
 
 An item's value is never stored in its row: it is a JSON object whose canonical JSON bytes live in the
 content-addressed ``graph_blobs`` table (``journal.blob_store``); the item holds its hash. The put that
-stores an item carries its value, whose bytes its handler stores in the call's transaction
-(``store_values``). A search with a filter reads the values it filters in its own transaction
+stores an item carries its value, whose bytes its handler returns with its decision, stored with
+its entry. A search with a filter reads the values it filters in its own transaction
 (``stored_values``), then, for any not found there, through the registry's read-only blob reader
 (``KernelServiceRegistry.blob_reader``: a replay's scratch store holds no blob); each is checked against
 its hash.
@@ -15,10 +15,14 @@ Namespaces are canonical JSON arrays of strings; times are ``arvis.canonical.for
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["GraphStoreRepository", "StoreItem"]
+__all__ = ["ITEMS", "NAMESPACES", "OWNERS", "SIZES", "USAGE", "GraphStoreRepository", "StoreItem"]
+
+OWNERS, NAMESPACES, ITEMS = "graph_store_owners", "graph_store_namespaces", "graph_store_items"
+SIZES, USAGE = "graph_store_sizes", "graph_store_usage"
+"""The store's tables (revisions 0010 and 0013): ``langgraph.md`` §8.4 gives their columns."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class StoreItem:
 
 class GraphStoreRepository(ABC):
     """The store state of one transaction. Reads return rows in no particular order (handlers sort
-    them); every write is recorded as an effect."""
+    them). It only reads: a handler returns what it changes, rows of the tables named here."""
 
     @abstractmethod
     def owner_of(self, prefix: str) -> str | None:
@@ -55,10 +59,6 @@ class GraphStoreRepository(ABC):
         """Every claimed first element and its owner."""
 
     @abstractmethod
-    def add_owner(self, prefix: str, owner: str) -> None:
-        """Record the owner of a first element claimed by this call."""
-
-    @abstractmethod
     def namespaces(self) -> dict[str, int]:
         """Every namespace ever written into (canonical JSON text) and the seq that first did."""
 
@@ -67,29 +67,12 @@ class GraphStoreRepository(ABC):
         """Whether a namespace was ever written into (one row read)."""
 
     @abstractmethod
-    def add_namespace(self, namespace: str) -> None:
-        """Record a namespace first written into by this call."""
-
-    @abstractmethod
     def item(self, namespace: str, key: str) -> StoreItem | None:
         """One item (expired or not), or None."""
 
     @abstractmethod
     def items(self) -> list[StoreItem]:
         """Every item (expired or not)."""
-
-    @abstractmethod
-    def put_item(self, row: StoreItem) -> None:
-        """Insert the item, or replace the one of the same namespace and key."""
-
-    @abstractmethod
-    def delete_item(self, namespace: str, key: str) -> None:
-        """Delete one item."""
-
-    @abstractmethod
-    def store_values(self, blobs: Mapping[str, bytes]) -> None:
-        """Store the bytes a call carried (hash -> bytes, checked by the handler) in the call's own
-        transaction, once every refusal is decided: not an effect, no state."""
 
     @abstractmethod
     def stored_values(self, keys: Iterable[str]) -> dict[str, bytes]:
@@ -109,15 +92,3 @@ class GraphStoreRepository(ABC):
     def size_of(self, namespace: str, key: str) -> int:
         """The size of one item's value; 0 for none."""
         return 0
-
-    @abstractmethod
-    def set_size(self, namespace: str, key: str, prefix: str, value_bytes: int) -> None:
-        """Record the size of an item's value (kept only where there is a quota)."""
-
-    @abstractmethod
-    def forget_size(self, namespace: str, key: str) -> None:
-        """Drop the size of a deleted item's value."""
-
-    @abstractmethod
-    def set_usage(self, owner: str, stored_bytes: int) -> None:
-        """Record the owner's running total of stored bytes."""

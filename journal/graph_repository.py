@@ -1,28 +1,26 @@
-"""The SQL store of LangGraph checkpoint state (``graph_*`` tables), bound to one transaction; every write
-is recorded as an effect. Rows are read in no order (the handlers sort by code point), except where a read
-orders or bounds by text itself (``newest_checkpoints``, ``next_namespace``): it compares bytes, SQLite's
-BINARY collation or PostgreSQL's ``COLLATE "C"``, which on UTF-8 text is code-point order."""
+"""The SQL store of LangGraph checkpoint state (``graph_*`` tables), read in one transaction (handlers
+return what they change: ``arvis.graph_checkpoints.stored``, ``deleted``). Rows are read in no order
+(the handlers sort by code point), except where a read orders or bounds by text itself
+(``newest_checkpoints``, ``next_namespace``): it compares bytes, SQLite's BINARY collation or
+PostgreSQL's ``COLLATE "C"``, which on UTF-8 text is code-point order."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any, TypeVar
 
-from arvis.changes import ChangeSet, Delete, Insert, Upsert
+from arvis.graph_checkpoints import OWNERS as _OWNERS
 from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
-from journal import blob_store
-from journal.errors import StorageError
 from journal.sql import SqlRunner
 
-__all__ = ["NoGraph", "SqlGraphRepository"]
+__all__ = ["SqlGraphRepository"]
 
-_OWNERS = "graph_thread_owners"
 _CHECKPOINTS = "graph_checkpoints"
 _VALUES = "graph_channel_values"
 _WRITES = "graph_writes"
 
-_WRITE_KEY = ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx")
+_WRITE_KEY = GraphWrite._fields[:5]
 _CHECKPOINT_COLUMNS = GraphCheckpoint._fields
 _VALUE_COLUMNS = GraphChannelValue._fields
 _WRITE_COLUMNS = GraphWrite._fields
@@ -158,13 +156,8 @@ def _branches(keys: Collection[tuple[str, str]]) -> list[tuple[str, list[str]]]:
 
 
 class SqlGraphRepository(GraphRepository):
-    def __init__(self, sql: SqlRunner, *, seq: int, changes: ChangeSet, stores_blobs: bool = True) -> None:
-        """``stores_blobs``: whether ``store_values`` stores (False in a replay's scratch store: the
-        audited journal holds the blobs, and replay compares the references alone)."""
+    def __init__(self, sql: SqlRunner) -> None:
         self._sql = sql
-        self._stores_blobs = stores_blobs
-        self._seq = seq
-        self._changes = changes
         self._postgres = sql.dialect == "postgresql"
 
     # --- owners ----------------------------------------------------------------------------------
@@ -180,18 +173,6 @@ class SqlGraphRepository(GraphRepository):
             str(thread): str(owner)
             for thread, owner in self._sql.rows(f"SELECT thread_id, owner FROM {_OWNERS}")
         }
-
-    def add_owner(self, thread_id: str, owner: str) -> None:
-        row = {"thread_id": thread_id, "owner": owner, "created_seq": self._seq}
-        self._changes.add(Insert(_OWNERS, row))
-
-    # --- generic ---------------------------------------------------------------------------------
-
-    def _upsert(self, table: str, row: dict[str, Any]) -> None:
-        self._changes.add(Upsert(table, row))
-
-    def _delete(self, table: str, where: dict[str, Any]) -> None:
-        self._changes.add(Delete(table, where))
 
     # --- checkpoints -----------------------------------------------------------------------------
 
@@ -240,15 +221,6 @@ class SqlGraphRepository(GraphRepository):
         )
         return [(str(thread_id), str(namespace)) for thread_id, namespace in rows]
 
-    def put_checkpoint(self, row: GraphCheckpoint) -> None:
-        self._upsert(_CHECKPOINTS, row._asdict())
-
-    def delete_checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> None:
-        self._delete(
-            _CHECKPOINTS,
-            {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "checkpoint_id": checkpoint_id},
-        )
-
     # --- channel values --------------------------------------------------------------------------
 
     def channel_values(self, thread_id: str, checkpoint_ns: str | None = None) -> list[GraphChannelValue]:
@@ -273,15 +245,6 @@ class SqlGraphRepository(GraphRepository):
                 values.update(zip(_VERSION_NAMES[branch][:size], padded, strict=True))
             found.extend(map(_value, self._sql.rows(_values_at_sql(len(group), size), values)))
         return found
-
-    def put_channel_value(self, row: GraphChannelValue) -> None:
-        self._upsert(_VALUES, row._asdict())
-
-    def delete_channel_value(self, thread_id: str, checkpoint_ns: str, channel: str, version: str) -> None:
-        self._delete(
-            _VALUES,
-            {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "channel": channel, "version": version},
-        )
 
     # --- pending writes --------------------------------------------------------------------------
 
@@ -316,109 +279,3 @@ class SqlGraphRepository(GraphRepository):
             "idx": idx,
         }
         return self._sql.first(f"SELECT 1 FROM {_WRITES} WHERE {_where(_WRITE_KEY)}", key) is not None
-
-    def put_write(self, row: GraphWrite) -> None:
-        self._upsert(_WRITES, row._asdict())
-
-    def store_values(self, blobs: Mapping[str, bytes]) -> None:
-        if self._stores_blobs:
-            blob_store.store_in(self._sql, blobs)
-
-    def delete_write(
-        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
-    ) -> None:
-        self._delete(
-            _WRITES,
-            {
-                "thread_id": thread_id,
-                "checkpoint_ns": checkpoint_ns,
-                "checkpoint_id": checkpoint_id,
-                "task_id": task_id,
-                "idx": idx,
-            },
-        )
-
-
-class NoGraph(GraphRepository):
-    """A database at a schema older than the graph tables (opened without upgrading) holds no graph
-    state, and refuses to record any."""
-
-    _MESSAGE = "this database predates the graph tables: run `arvis db upgrade` first"
-
-    def owner_of(self, thread_id: str) -> str | None:
-        return None
-
-    def owners(self) -> dict[str, str]:
-        return {}
-
-    def add_owner(self, thread_id: str, owner: str) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> GraphCheckpoint | None:
-        return None
-
-    def checkpoints(self, thread_id: str | None, checkpoint_ns: str | None = None) -> list[GraphCheckpoint]:
-        return []
-
-    def newest_checkpoints(
-        self,
-        thread_id: str,
-        checkpoint_ns: str,
-        *,
-        limit: int,
-        below: str | None = None,
-        checkpoint_id: str | None = None,
-    ) -> list[GraphCheckpoint]:
-        return []
-
-    def next_namespace(self, thread_id: str, after: str | None) -> str | None:
-        return None
-
-    def namespaces(self, checkpoint_ns: str | None) -> list[tuple[str, str]]:
-        return []
-
-    def put_checkpoint(self, row: GraphCheckpoint) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def delete_checkpoint(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def channel_values(self, thread_id: str, checkpoint_ns: str | None = None) -> list[GraphChannelValue]:
-        return []
-
-    def channel_values_at(
-        self, thread_id: str, checkpoint_ns: str, keys: Collection[tuple[str, str]]
-    ) -> list[GraphChannelValue]:
-        return []
-
-    def put_channel_value(self, row: GraphChannelValue) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def delete_channel_value(self, thread_id: str, checkpoint_ns: str, channel: str, version: str) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def writes(
-        self, thread_id: str, checkpoint_ns: str | None = None, checkpoint_id: str | None = None
-    ) -> list[GraphWrite]:
-        return []
-
-    def writes_of(
-        self, thread_id: str, checkpoint_ns: str, checkpoint_ids: Collection[str]
-    ) -> list[GraphWrite]:
-        return []
-
-    def write_exists(
-        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
-    ) -> bool:
-        return False
-
-    def put_write(self, row: GraphWrite) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def store_values(self, blobs: Mapping[str, bytes]) -> None:
-        raise StorageError(self._MESSAGE)
-
-    def delete_write(
-        self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
-    ) -> None:
-        raise StorageError(self._MESSAGE)

@@ -83,10 +83,10 @@ class SqlTransaction:
         stores_pieces: bool = True,
         on_append: AppendHook | None = None,
     ) -> None:
-        """``stores_pieces``: whether the pieces of a result journaled by reference, and the values the
-        graph calls carry, are stored (False in a private scratch store, whose replay compares the
-        references alone). ``on_append``: called
-        with the entry and the call's effects once the entry is appended (``journal.state_checkpoints``)."""
+        """``stores_pieces``: whether the pieces of a result journaled by reference, and the blobs a
+        call carries (``Decision.blobs``), are stored (False in a private scratch store, whose replay
+        compares the references alone). ``on_append``: called with the entry and the call's effects once
+        the entry is appended (``journal.state_checkpoints``)."""
         self._on_append = on_append
         self._translate = translate
         self._deferred = deferred
@@ -130,19 +130,11 @@ class SqlTransaction:
 
     @cached_property
     def graph(self) -> GraphRepository:
-        return SqlGraphRepository(
-            self._sql, seq=self._next_seq, changes=self.changes, stores_blobs=self._stores_pieces
-        )
+        return SqlGraphRepository(self._sql)
 
     @cached_property
     def graph_store(self) -> GraphStoreRepository:
-        return SqlGraphStoreRepository(
-            self._sql,
-            seq=self._next_seq,
-            changes=self.changes,
-            stores_blobs=self._stores_pieces,
-            sized=True,
-        )
+        return SqlGraphStoreRepository(self._sql)
 
     def handler_scope(self) -> _HandlerScope:
         """Where the handler runs: it only reads and stages changes, so a refusal (or any failure)

@@ -56,6 +56,7 @@ class Execution:
         now = parse_time(recorded.recorded_at)
         spec: SyscallSpec | None = None
         value: Any = None
+        blobs: tuple[tuple[str, bytes], ...] = ()
         try:
             spec, request = self._admit(recorded)
             error = None
@@ -63,7 +64,7 @@ class Execution:
             error = SyscallError.of(refusal.code, refusal.detail)
         with transactions() as tx:
             if spec is not None:
-                value, error = self._decide(spec, request, recorded, tx, now)
+                value, error, blobs = self._decide(spec, request, recorded, tx, now)
             result, journaled, pieces = self._answer(spec, value, error, tx.next_seq)
             tx.append(
                 recorded_at=recorded.recorded_at,
@@ -72,16 +73,17 @@ class Execution:
                 args=recorded.args,
                 status="ok" if error is None else error.code,
                 result=journaled,
-                pieces=pieces,
+                pieces=(*pieces, *blobs),
             )
         return result
 
     def _decide(
         self, spec: SyscallSpec, request: Any, recorded: RecordedCall, tx: Transaction, now: datetime
-    ) -> tuple[Any, SyscallError | None]:
+    ) -> tuple[Any, SyscallError | None, tuple[tuple[str, bytes], ...]]:
         """The handler's value, its decided changes staged on ``tx`` (the journal applies them when it
-        appends the entry), or its refusal; a storage failure is raised, to fail the transaction. A read
-        (``mutates`` false) that decides changes is refused ``internal_error``: its changes are dropped."""
+        appends the entry) and the blobs it carries (stored with the entry), or its refusal; a storage
+        failure is raised, to fail the transaction. A read (``mutates`` false) that decides changes is
+        refused ``internal_error``: its changes are dropped."""
         ctx = CallContext(
             access_rules=self.access_rules,
             format_version=self.format.version,
@@ -95,20 +97,22 @@ class Execution:
         try:
             with tx.handler_scope():
                 value = spec.handler(ctx, request)
+                blobs: tuple[tuple[str, bytes], ...] = ()
                 if isinstance(value, Decision):  # decided, not yet written: the journal applies it
                     tx.changes.extend(value.changes)
+                    blobs = value.blobs
                     value = value.value
                 if tx.changes and not spec.mutates:  # the row is wrong, not the call: a kernel error
                     raise KernelError(ErrorCode.INTERNAL_ERROR, READ_CHANGED_STATE)
-            return value, None
+            return value, None, blobs
         except KernelError as refusal:
-            return None, SyscallError.of(refusal.code, refusal.detail)
+            return None, SyscallError.of(refusal.code, refusal.detail), ()
         except (MemoryRuleError, AwmuRuleError) as refusal:
-            return None, SyscallError.of(ErrorCode(refusal.code.value), refusal.detail)
+            return None, SyscallError.of(ErrorCode(refusal.code.value), refusal.detail), ()
         except StorageError:
             raise
         except Exception as exc:
-            return None, SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
+            return None, SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__), ()
 
     def _answer(
         self, spec: SyscallSpec | None, value: Any, error: SyscallError | None, seq: int

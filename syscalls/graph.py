@@ -2,9 +2,10 @@
 
 Each call mirrors one method of LangGraph's ``BaseCheckpointSaver`` with the semantics of its in-memory
 saver (``InMemorySaver``). Values are references, a type tag and the SHA-256 of the serialized bytes; a
-call that stores one carries its bytes too (``syscalls.carried``: checked against the hash, stored in the
-call's transaction). Effects and results hold hashes only, and a handler decides from the graph state and
-its arguments alone, so a replay reads no blob.
+call that stores one carries its bytes too (``syscalls.carried``: checked against the hash, returned with
+its decision and stored with its entry). A call that changes state returns a ``Decision``. Effects and
+results hold hashes only, and a handler decides from the graph state and its arguments alone, so a
+replay reads no blob.
 
 Access: a thread is owned by the principal that creates it (``graph.thread.create``; before the typed
 rules, the first to write into it); anyone else needs ``read`` or ``write`` on the thread's scope
@@ -21,12 +22,15 @@ from typing import Any
 
 from arvis.access import AccessRules, Capability
 from arvis.canonical import canonical_bytes_of_own, decode
+from arvis.changes import Change, Decision
 from arvis.graph_checkpoints import (
     EMPTY_VALUE,
+    OWNERS,
     GraphChannelValue,
     GraphCheckpoint,
     GraphRepository,
     GraphWrite,
+    stored,
 )
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
@@ -76,15 +80,17 @@ class ThreadAccess(OwnedNames):
             scope_name=thread_scope_name if ctx.access_rules >= AccessRules.THREAD_IDS else None,
             noun="graph thread",
             owner_of=graph.owner_of,
-            add_owner=graph.add_owner,
+            owners=(OWNERS, "thread_id"),
             create="graph.thread.create",
         )
 
 
-def graph_thread_create(ctx: CallContext, args: ThreadArgs) -> dict[str, Any]:
+def graph_thread_create(ctx: CallContext, args: ThreadArgs) -> Decision:
     """The thread becomes the caller's (``OwnedNames.create``)."""
-    created = ThreadAccess(ctx).create(args.thread_id)
-    return {"thread_id": args.thread_id, "owner": created["owner"], "created": created["created"]}
+    access = ThreadAccess(ctx)
+    created = access.create(args.thread_id)
+    value = {"thread_id": args.thread_id, "owner": created["owner"], "created": created["created"]}
+    return Decision(value, tuple(access.changes))
 
 
 # --- wire forms -------------------------------------------------------------------------------------
@@ -154,7 +160,7 @@ def _wire(
 # --- the calls --------------------------------------------------------------------------------------
 
 
-def graph_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
+def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
     """``put``: the values of the channels given new versions, then the checkpoint (replacing one of the
     same id), its parent being the checkpoint the caller's config named."""
     named: list[Named] = [("checkpoint", args.checkpoint.hash, args.checkpoint.data)]
@@ -169,73 +175,72 @@ def graph_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
             named.append((what, value.hash, value.data))
         elif value.data is not None:
             raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: a value of type '{EMPTY_VALUE}' has no bytes")
-    ThreadAccess(ctx).claim(args.thread_id)
-    graph = ctx.tx.graph
-    graph.store_values(carried(ctx, named))
+    access = ThreadAccess(ctx)
+    access.claim(args.thread_id)
+    blobs = carried(ctx, named)
+    changes: list[Change] = [*access.changes]
     for value in args.new_values:
-        graph.put_channel_value(
-            GraphChannelValue(
-                args.thread_id,
-                args.checkpoint_ns,
-                value.channel,
-                version_key(value.version),
-                value.type,
-                value.hash,
-                ctx.seq,
-            )
-        )
-    graph.put_checkpoint(
-        GraphCheckpoint(
+        channel = GraphChannelValue(
             args.thread_id,
             args.checkpoint_ns,
-            args.checkpoint_id,
-            args.parent_checkpoint_id,
-            args.checkpoint.type,
-            args.checkpoint.hash,
-            _json_text(args.metadata),
-            _json_text(args.channel_versions),
+            value.channel,
+            version_key(value.version),
+            value.type,
+            value.hash,
             ctx.seq,
         )
+        changes.append(stored(channel))
+    checkpoint = GraphCheckpoint(
+        args.thread_id,
+        args.checkpoint_ns,
+        args.checkpoint_id,
+        args.parent_checkpoint_id,
+        args.checkpoint.type,
+        args.checkpoint.hash,
+        _json_text(args.metadata),
+        _json_text(args.channel_versions),
+        ctx.seq,
     )
-    return {
+    changes.append(stored(checkpoint))
+    put = {
         "thread_id": args.thread_id,
         "checkpoint_ns": args.checkpoint_ns,
         "checkpoint_id": args.checkpoint_id,
     }
+    return Decision(put, tuple(changes), tuple(blobs.items()))
 
 
-def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> dict[str, Any]:
+def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
     """``put_writes``: each write under (task, index), its index its position in the call or, for a
     special channel, its ``WRITES_IDX_MAP`` index; a regular write already stored is kept, a special one
     replaced."""
-    ThreadAccess(ctx).claim(args.thread_id)
+    access = ThreadAccess(ctx)
+    access.claim(args.thread_id)
     graph = ctx.tx.graph
-    graph.store_values(
-        carried(ctx, [(f"write {index}", write.hash, write.data) for index, write in enumerate(args.writes)])
+    blobs = carried(
+        ctx, [(f"write {index}", write.hash, write.data) for index, write in enumerate(args.writes)]
     )
-    stored = 0
+    changes: list[Change] = [*access.changes]
     for position, write in enumerate(args.writes):
         idx = WRITES_IDX_MAP.get(write.channel, position)
         if idx >= 0 and graph.write_exists(
             args.thread_id, args.checkpoint_ns, args.checkpoint_id, args.task_id, idx
         ):
             continue
-        graph.put_write(
-            GraphWrite(
-                args.thread_id,
-                args.checkpoint_ns,
-                args.checkpoint_id,
-                args.task_id,
-                idx,
-                write.channel,
-                args.task_path,
-                write.type,
-                write.hash,
-                ctx.seq,
-            )
+        row = GraphWrite(
+            args.thread_id,
+            args.checkpoint_ns,
+            args.checkpoint_id,
+            args.task_id,
+            idx,
+            write.channel,
+            args.task_path,
+            write.type,
+            write.hash,
+            ctx.seq,
         )
-        stored += 1
-    return {"stored": stored}
+        changes.append(stored(row))
+    return Decision({"stored": len(changes) - len(access.changes)}, tuple(changes), tuple(blobs.items()))
 
 
 def graph_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:

@@ -4,10 +4,10 @@
 Each call mirrors one operation of LangGraph's ``batch`` with the semantics of its ``InMemoryStore``.
 An item's value travels with the put that stores it (``syscalls.carried``): a JSON object (as stored
 before encoding 2), or its encoding-2 envelope with the embeddings of its indexed fields
-(``arvis.store_values``); its canonical JSON bytes are stored in the content-addressed blob store in the
-call's transaction; effects and results hold its hash. A search with a filter or a query embedding
-(``syscalls.graph_store_search``) reads the values it needs in its transaction, else through the
-registry's read-only blob reader, each checked against its hash.
+(``arvis.store_values``); its canonical JSON bytes are returned with the call's ``Decision`` and stored
+in the content-addressed blob store with its entry; effects and results hold its hash. A search with a
+filter or a query embedding (``syscalls.graph_store_search``) reads the values it needs in its
+transaction, else through the registry's read-only blob reader, each checked against its hash.
 
 Access: the items of a namespace are governed by its first element: the principal that first writes under
 it owns it; anyone else needs ``read`` or ``write`` on the scope ``store:<first element>`` (or ``*``);
@@ -17,7 +17,7 @@ built-in administrators may do anything.
 from __future__ import annotations
 
 import operator
-from dataclasses import replace
+from dataclasses import asdict, replace
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -25,7 +25,8 @@ import msgspec
 
 from arvis.access import Capability
 from arvis.canonical import canonical_bytes_of_own, decode, format_time, parse_time, sha256_hex
-from arvis.graph_store import GraphStoreRepository, StoreItem
+from arvis.changes import Change, Decision, Delete, Insert, Upsert
+from arvis.graph_store import ITEMS, NAMESPACES, OWNERS, SIZES, USAGE, GraphStoreRepository, StoreItem
 from arvis.store_values import ENCODING, open_envelope
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
@@ -126,7 +127,7 @@ def _access(ctx: CallContext) -> OwnedNames:
         scope_prefix=STORE_SCOPE_PREFIX,
         noun="store namespace",
         owner_of=store.owner_of,
-        add_owner=store.add_owner,
+        owners=(OWNERS, "prefix"),
         create="graph.namespace.create",
     )
 
@@ -136,10 +137,12 @@ class NamespaceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A namespace's first element: every namespace it begins becomes the caller's."""
 
 
-def namespace_create(ctx: CallContext, args: NamespaceArgs) -> dict[str, Any]:
+def namespace_create(ctx: CallContext, args: NamespaceArgs) -> Decision:
     """The first element becomes the caller's (``OwnedNames.create``)."""
-    created = _access(ctx).create(args.prefix)
-    return {"prefix": args.prefix, "owner": created["owner"], "created": created["created"]}
+    access = _access(ctx)
+    created = access.create(args.prefix)
+    value = {"prefix": args.prefix, "owner": created["owner"], "created": created["created"]}
+    return Decision(value, tuple(access.changes))
 
 
 def _prefix(namespace: list[str]) -> str:
@@ -184,12 +187,13 @@ def _wire(row: StoreItem) -> dict[str, Any]:
     }
 
 
-def _refreshed(store: GraphStoreRepository, row: StoreItem, now: datetime, ctx: CallContext) -> StoreItem:
-    """A read that refreshes: the item's expiry moved to ``ttl`` minutes from the call's time."""
+def _refreshed(row: StoreItem, ctx: CallContext, changes: list[Change]) -> StoreItem:
+    """A read that refreshes: the item's expiry moved to ``ttl`` minutes from the call's time (its
+    change added to ``changes``)."""
     if row.ttl is None:
         return row
-    moved = replace(row, expires_at=_expiry(now, float(decode(row.ttl.encode()))), written_seq=ctx.seq)
-    store.put_item(moved)
+    moved = replace(row, expires_at=_expiry(ctx.now, float(decode(row.ttl.encode()))), written_seq=ctx.seq)
+    changes.append(Upsert(ITEMS, asdict(moved)))
     return moved
 
 
@@ -294,7 +298,7 @@ def _matching(
 # --- handlers ---------------------------------------------------------------------------------------
 
 
-def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
+def store_put(ctx: CallContext, args: PutArgs) -> Decision:
     """``PutOp``: store the item (replacing one of the same namespace and key, which keeps its place), or
     with a null value delete it. Claims the first element when unclaimed and something is stored."""
     prefix = _prefix(args.namespace)
@@ -303,56 +307,58 @@ def store_put(ctx: CallContext, args: PutArgs) -> dict[str, Any]:
     store = ctx.tx.graph_store
     namespace = _text(args.namespace)
     found = store.item(namespace, args.key)
+    changes: list[Change] = []
     if args.value_hash is None:
         if args.value is not None:
             raise KernelError(
                 ErrorCode.INVALID_ARGS, "value: a put that deletes (value_hash null) carries none"
             )
         if found is not None:
-            store.delete_item(namespace, args.key)
-            _charge(store, owner or ctx.principal, namespace, args.key, prefix, None)
+            changes.append(Delete(ITEMS, {"namespace": namespace, "key": args.key}))
+            changes += _charge(store, owner or ctx.principal, namespace, args.key, prefix, None)
         deleted = found is not None and _live(found, ctx.now)
-        return {"namespace": args.namespace, "key": args.key, "deleted": deleted}
+        return Decision({"namespace": args.namespace, "key": args.key, "deleted": deleted}, tuple(changes))
     expires_at = None if args.ttl is None else _expiry(ctx.now, args.ttl)
     if isinstance(args.value, list):
         check_envelope(args.value)
     data = None if args.value is None else canonical_bytes_of_own(args.value)
     if data is not None:  # a hash-only put, which only old journals hold, carries nothing to count
-        _charge(store, owner or ctx.principal, namespace, args.key, prefix, data)
-    store.store_values(carried(ctx, [("value", args.value_hash, data)]))
+        changes += _charge(store, owner or ctx.principal, namespace, args.key, prefix, data)
+    blobs = carried(ctx, [("value", args.value_hash, data)])
     if owner is None:
         access.claim_unowned(prefix)
+        changes.extend(access.changes)
     if found is None and not store.has_namespace(namespace):  # an item there: its namespace is listed
-        store.add_namespace(namespace)
+        changes.append(Insert(NAMESPACES, {"namespace": namespace, "created_seq": ctx.seq}))
     now = format_time(ctx.now)
     kept = found is not None and _live(found, ctx.now)
-    store.put_item(
-        StoreItem(
-            namespace,
-            args.key,
-            prefix,
-            args.value_hash,
-            now,
-            now,
-            expires_at,
-            None if args.ttl is None else _text(args.ttl),
-            found.order_seq if kept and found is not None else ctx.seq,
-            ctx.seq,
-        )
+    item = StoreItem(
+        namespace,
+        args.key,
+        prefix,
+        args.value_hash,
+        now,
+        now,
+        expires_at,
+        None if args.ttl is None else _text(args.ttl),
+        found.order_seq if kept and found is not None else ctx.seq,
+        ctx.seq,
     )
-    return {"namespace": args.namespace, "key": args.key, "value_hash": args.value_hash}
+    changes.append(Upsert(ITEMS, asdict(item)))
+    value = {"namespace": args.namespace, "key": args.key, "value_hash": args.value_hash}
+    return Decision(value, tuple(changes), tuple(blobs.items()))
 
 
 def _charge(
     store: GraphStoreRepository, owner: str, namespace: str, key: str, prefix: str, data: bytes | None
-) -> None:
+) -> list[Change]:
     """Where the journal has a store quota (``specs/langgraph.md`` §8.3): count a put's value (``data``;
     None: the item is deleted) against the owner of the namespace's first element, refusing
     ``memory_limit_exceeded`` a put that would take the owner past the quota (a smaller overwrite always
-    goes through), and keep the value's size and the owner's running total."""
+    goes through), and keep the value's size and the owner's running total: their changes."""
     quota = store.quota_bytes()
     if quota is None:
-        return
+        return []
     before = store.size_of(namespace, key)
     size = 0 if data is None else len(data)
     after = store.stored_bytes(owner) - before + size
@@ -361,25 +367,27 @@ def _charge(
             ErrorCode.MEMORY_LIMIT_EXCEEDED,
             f"'{owner}' would store {after} bytes in the graph store, over its quota of {quota} bytes",
         )
-    if data is None:
-        store.forget_size(namespace, key)
-    else:
-        store.set_size(namespace, key, prefix, size)
-    store.set_usage(owner, after)
+    where = {"namespace": namespace, "key": key}
+    sized = Upsert(SIZES, {**where, "prefix": prefix, "value_bytes": size})
+    return [
+        Delete(SIZES, where) if data is None else sized,
+        Upsert(USAGE, {"owner": owner, "stored_bytes": after}),
+    ]
 
 
-def store_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
+def store_get(ctx: CallContext, args: GetArgs) -> Decision:
     """``GetOp``: the item, null when absent or expired; a read that refreshes moves its expiry."""
     if not args.namespace:
-        return {"item": None}
+        return Decision({"item": None})
     _access(ctx).require(Capability.READ, _prefix(args.namespace))
     store = ctx.tx.graph_store
     row = store.item(_text(args.namespace), args.key)
     if row is None or not _live(row, ctx.now):
-        return {"item": None}
+        return Decision({"item": None})
+    changes: list[Change] = []
     if args.refresh_ttl:
-        row = _refreshed(store, row, ctx.now, ctx)
-    return {"item": _wire(row)}
+        row = _refreshed(row, ctx, changes)
+    return Decision({"item": _wire(row)}, tuple(changes))
 
 
 def _matches(row: StoreItem, value: Any, wanted: dict[str, Any]) -> bool:
@@ -395,7 +403,7 @@ def _matches(row: StoreItem, value: Any, wanted: dict[str, Any]) -> bool:
         ) from exc
 
 
-def store_search(ctx: CallContext, args: SearchArgs) -> dict[str, Any]:
+def store_search(ctx: CallContext, args: SearchArgs) -> Decision:
     """``SearchOp``: the live items under the namespace prefix that the principal may read, in
     ``InMemoryStore``'s order (namespaces as first written into, items as inserted), kept by the filter;
     with a ``query_vector``, ranked by similarity (``graph_store_search.ranked``), each with its score;
@@ -429,11 +437,12 @@ def store_search(ctx: CallContext, args: SearchArgs) -> dict[str, Any]:
         chosen = ranked(
             [row for row, _ in found], [vectors for _, vectors in found], query, args.offset, args.limit
         )
+    changes: list[Change] = []
     if args.refresh_ttl:
-        chosen = [(_refreshed(store, row, ctx.now, ctx), score) for row, score in chosen]
+        chosen = [(_refreshed(row, ctx, changes), score) for row, score in chosen]
     if query is None:
-        return {"items": [_wire(row) for row, _ in chosen]}
-    return {"items": [{**_wire(row), "score": score} for row, score in chosen]}
+        return Decision({"items": [_wire(row) for row, _ in chosen]}, tuple(changes))
+    return Decision({"items": [{**_wire(row), "score": score} for row, score in chosen]}, tuple(changes))
 
 
 def _does_match(condition: MatchCondition, namespace: list[str]) -> bool:

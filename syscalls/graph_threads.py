@@ -1,6 +1,7 @@
 """The graph family's thread maintenance: LangGraph's ``delete_thread``, ``delete_for_runs``,
 ``copy_thread`` and ``prune`` as journaled syscalls (specs/langgraph.md §3), on the rows ``syscalls.graph``
-writes, under its access rules (``ThreadAccess``)."""
+writes, under its access rules (``ThreadAccess``); each returns a ``Decision`` of the rows it deletes or
+copies."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ from typing import Any
 
 from arvis.access import Capability
 from arvis.canonical import decode
-from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
+from arvis.changes import Change, Decision
+from arvis.graph_checkpoints import (
+    GraphChannelValue,
+    GraphCheckpoint,
+    GraphRepository,
+    GraphWrite,
+    deleted,
+    stored,
+)
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from syscalls.graph import ThreadAccess, version_key
@@ -31,26 +40,27 @@ def _value_key(row: GraphChannelValue) -> tuple[str, str, str, str]:
 
 
 class _Deleted:
-    """What a call deleted, deleting rows one by one in key order (so the effects come in one order on
+    """What a call deletes (``changes``), row by row in key order (so the effects come in one order on
     every backend)."""
 
     def __init__(self, graph: GraphRepository) -> None:
         self._graph = graph
+        self.changes: list[Change] = []
         self.checkpoints = self.writes = self.channel_values = 0
 
     def checkpoint_rows(self, rows: Iterable[GraphCheckpoint]) -> None:
         for row in sorted(rows, key=_checkpoint_key):
-            self._graph.delete_checkpoint(*_checkpoint_key(row))
+            self.changes.append(deleted(row))
             self.checkpoints += 1
 
     def write_rows(self, rows: Iterable[GraphWrite]) -> None:
         for row in sorted(rows, key=_write_key):
-            self._graph.delete_write(*_write_key(row))
+            self.changes.append(deleted(row))
             self.writes += 1
 
     def value_rows(self, rows: Iterable[GraphChannelValue]) -> None:
         for row in sorted(rows, key=_value_key):
-            self._graph.delete_channel_value(*_value_key(row))
+            self.changes.append(deleted(row))
             self.channel_values += 1
 
     def thread(self, thread_id: str) -> None:
@@ -58,17 +68,19 @@ class _Deleted:
         self.write_rows(self._graph.writes(thread_id))
         self.value_rows(self._graph.channel_values(thread_id))
 
-    def wire(self) -> dict[str, int]:
-        return {"checkpoints": self.checkpoints, "writes": self.writes, "channel_values": self.channel_values}
+    def decision(self, value: dict[str, Any]) -> Decision:
+        """The call's ``value``, with what it deleted under ``deleted``, and the deletions."""
+        wire = {"checkpoints": self.checkpoints, "writes": self.writes, "channel_values": self.channel_values}
+        return Decision({**value, "deleted": wire}, tuple(self.changes))
 
 
-def graph_thread_delete(ctx: CallContext, args: ThreadArgs) -> dict[str, Any]:
+def graph_thread_delete(ctx: CallContext, args: ThreadArgs) -> Decision:
     """``delete_thread``: every checkpoint, pending write and channel value of the thread, in every
     namespace. The thread stays its owner's."""
     ThreadAccess(ctx).require(Capability.WRITE, args.thread_id)
     deleted = _Deleted(ctx.tx.graph)
     deleted.thread(args.thread_id)
-    return {"thread_id": args.thread_id, "deleted": deleted.wire()}
+    return deleted.decision({"thread_id": args.thread_id})
 
 
 def _run_id(row: GraphCheckpoint) -> Any:
@@ -76,7 +88,7 @@ def _run_id(row: GraphCheckpoint) -> Any:
     return metadata.get("run_id") if isinstance(metadata, dict) else None
 
 
-def graph_runs_delete(ctx: CallContext, args: RunsArgs) -> dict[str, Any]:
+def graph_runs_delete(ctx: CallContext, args: RunsArgs) -> Decision:
     """``delete_for_runs``: the checkpoints whose metadata ``run_id`` is one of ``run_ids``, with their
     pending writes, in every thread the principal may write (others are left alone)."""
     access = ThreadAccess(ctx)
@@ -94,10 +106,10 @@ def graph_runs_delete(ctx: CallContext, args: RunsArgs) -> dict[str, Any]:
     for row in sorted(victims, key=_checkpoint_key):
         deleted.write_rows(graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id))
         deleted.checkpoint_rows([row])
-    return {"deleted": deleted.wire()}
+    return deleted.decision({})
 
 
-def graph_thread_copy(ctx: CallContext, args: CopyArgs) -> dict[str, Any]:
+def graph_thread_copy(ctx: CallContext, args: CopyArgs) -> Decision:
     """``copy_thread``: every checkpoint, pending write and channel value of the source thread, written
     into the target (replacing rows of the same key there); needs ``read`` on the source and ``write``
     on the target, which it claims when unclaimed and something is copied."""
@@ -113,38 +125,14 @@ def graph_thread_copy(ctx: CallContext, args: CopyArgs) -> dict[str, Any]:
     writes = sorted(graph.writes(source), key=_write_key)
     if (checkpoints or values or writes) and target_owner is None:
         access.claim_unowned(target)
-    for value in values:
-        graph.put_channel_value(
-            GraphChannelValue(target, *_value_key(value)[1:], value.value_type, value.value_hash, ctx.seq)
-        )
-    for row in checkpoints:
-        graph.put_checkpoint(
-            GraphCheckpoint(
-                target,
-                row.checkpoint_ns,
-                row.checkpoint_id,
-                row.parent_checkpoint_id,
-                row.checkpoint_type,
-                row.checkpoint_hash,
-                row.metadata,
-                row.channel_versions,
-                ctx.seq,
-            )
-        )
-    for write in writes:
-        graph.put_write(
-            GraphWrite(
-                target,
-                *_write_key(write)[1:],
-                write.channel,
-                write.task_path,
-                write.value_type,
-                write.value_hash,
-                ctx.seq,
-            )
-        )
+    copies: list[GraphChannelValue | GraphCheckpoint | GraphWrite] = [
+        *(value._replace(thread_id=target, written_seq=ctx.seq) for value in values),
+        *(row._replace(thread_id=target, written_seq=ctx.seq) for row in checkpoints),
+        *(write._replace(thread_id=target, written_seq=ctx.seq) for write in writes),
+    ]
     copied = {"checkpoints": len(checkpoints), "writes": len(writes), "channel_values": len(values)}
-    return {"source_thread_id": source, "target_thread_id": target, "copied": copied}
+    value = {"source_thread_id": source, "target_thread_id": target, "copied": copied}
+    return Decision(value, (*access.changes, *map(stored, copies)))
 
 
 def _prune_keep_latest(graph: GraphRepository, deleted: _Deleted, thread_id: str) -> None:
@@ -175,7 +163,7 @@ def _prune_keep_latest(graph: GraphRepository, deleted: _Deleted, thread_id: str
     )
 
 
-def graph_thread_prune(ctx: CallContext, args: PruneArgs) -> dict[str, Any]:
+def graph_thread_prune(ctx: CallContext, args: PruneArgs) -> Decision:
     """``prune``: ``keep_latest`` keeps each namespace's latest checkpoint (with its writes and the
     channel values it names); ``delete`` deletes the threads' checkpoints like ``graph.thread.delete``.
     Needs ``write`` on every thread named."""
@@ -190,4 +178,4 @@ def graph_thread_prune(ctx: CallContext, args: PruneArgs) -> dict[str, Any]:
             deleted.thread(thread_id)
         else:
             _prune_keep_latest(graph, deleted, thread_id)
-    return {"strategy": args.strategy, "deleted": deleted.wire()}
+    return deleted.decision({"strategy": args.strategy})

@@ -22,6 +22,7 @@ from arvis.access import (
     is_builtin_admin,
     reserved_to,
 )
+from arvis.changes import Insert
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 
@@ -32,7 +33,8 @@ class OwnedNames:
     """The call's principal against the owners of one kind of name; its grants read once, when first
     needed. ``noun`` names the kind in refusals (``graph thread``, ``store namespace``), ``create`` the
     syscall that creates one; a name's scope is ``scope_prefix`` and the name, or what ``scope_name``
-    makes of it (a name that does not fit a scope)."""
+    makes of it (a name that does not fit a scope). The owners it claims for the call are ``changes``,
+    rows of ``owners`` (its table and name column), for the handler's decision."""
 
     def __init__(
         self,
@@ -41,7 +43,7 @@ class OwnedNames:
         scope_prefix: str,
         noun: str,
         owner_of: Callable[[str], str | None],
-        add_owner: Callable[[str, str], None],
+        owners: tuple[str, str],
         create: str,
         scope_name: Callable[[str], str] | None = None,
     ) -> None:
@@ -50,10 +52,17 @@ class OwnedNames:
         self._scope_name = scope_name
         self._noun = noun
         self._owner_of = owner_of
-        self._add_owner = add_owner
+        self._owners = owners
+        self.changes: list[Insert] = []
         self._create = create
         self._grants: list[Grant] | None = None
         self._typed = ctx.access_rules >= AccessRules.TYPED
+
+    def _add_owner(self, name: str) -> None:
+        table, column = self._owners
+        self.changes.append(
+            Insert(table, {column: name, "owner": self._ctx.principal, "created_seq": self._ctx.seq})
+        )
 
     def _grants_of_caller(self) -> list[Grant]:
         if self._grants is None:
@@ -94,7 +103,7 @@ class OwnedNames:
                 ErrorCode.MEMORY_POLICY_DENIED,
                 f"{self._noun} '{name}' has not been created: {self._create} creates it, with its owner",
             )
-        self._add_owner(name, self._ctx.principal)
+        self._add_owner(name)
 
     def claim(self, name: str) -> None:
         """Before writing under a name: refused unless the principal may write it; an unclaimed name is
@@ -126,5 +135,5 @@ class OwnedNames:
                 f"principal '{principal}' may not create {self._noun} '{name}': another principal has",
             )
         if owner is None:
-            self._add_owner(name, principal)
+            self._add_owner(name)
         return {"name": name, "owner": principal, "created": owner is None}

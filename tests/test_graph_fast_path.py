@@ -26,7 +26,6 @@ from arvis.access import Capability
 from arvis.canonical import canonical_bytes_of_own, decode
 from arvis.graph_checkpoints import EMPTY_VALUE, GraphChannelValue, GraphCheckpoint, GraphWrite
 from journal.clock import ManualClock
-from journal.graph_repository import NoGraph
 from kernel.abi import CallContext
 from kernel.dispatcher import Kernel
 from kernel.errors import KernelError
@@ -461,12 +460,3 @@ def test_many_channels_read_in_groups_as_before() -> None:
 def test_many_channels_read_in_groups_as_before_on_postgresql(pg_url: str) -> None:
     with compared_kernel(pg_url) as (kernel, compared):
         _run_pages(kernel, compared, _long_thread(kernel, 4, MANY_CHANNELS))
-
-
-def test_a_database_before_the_graph_tables_reads_nothing() -> None:
-    graph = NoGraph()
-    assert graph.newest_checkpoints("t", "", limit=5, below="x", checkpoint_id="y") == []
-    assert graph.next_namespace("t", None) is None
-    assert graph.namespaces(None) == []
-    assert graph.channel_values_at("t", "", [("a", "1")]) == []
-    assert graph.writes_of("t", "", ["x"]) == []

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from graph_values import carried, stored
+from strategies import VOUCHED
 
 from arvis.canonical import canonical_bytes, sha256_hex
 from journal.clock import ManualClock
@@ -25,6 +26,7 @@ from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 
 A, B = "agent:a", "agent:b"
+ADMIN = "operator:root"
 SECRET = b"the secret value"
 
 
@@ -197,4 +199,21 @@ def test_a_filtered_search_reads_a_value_put_in_the_same_transaction(db: Path, k
     )
     assert [result.ok for result in results] == [True, True], results
     assert [item["key"] for item in results[1].value["items"]] == ["k"]
+    assert _verified(db)
+
+
+def test_a_refused_put_leaves_no_blob(db: Path, clock: ManualClock) -> None:
+    """The bytes a call carries are stored with its entry, only when it is accepted: an administrator's put
+    into a namespace nobody created is refused after its value is checked, and stores nothing."""
+    value = {"refused": True}
+    kernel = open_kernel(str(db), clock=clock, create=True, identity=VOUCHED)
+    try:
+        refused = kernel.call(
+            "graph.store.put", {"namespace": ["n"], "key": "k", **stored(value)}, principal=ADMIN
+        )
+        assert refused.error is not None and refused.error.code == "memory_policy_denied", refused
+        assert "has not been created" in refused.error.detail and refused.seq is not None
+    finally:
+        kernel.close()
+    assert not _has(db, sha256_hex(canonical_bytes(value)))
     assert _verified(db)
