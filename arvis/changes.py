@@ -12,12 +12,11 @@ Rows hold JSON values only (text, integers, null): what the table stores, column
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 import msgspec
 
-__all__ = ["Change", "ChangeSet", "Decision", "Delete", "Insert", "Update", "Upsert"]
+__all__ = ["Change", "Decision", "Delete", "Insert", "Update", "Upsert"]
 
 
 class Insert(msgspec.Struct, frozen=True, tag="insert", tag_field="op"):
@@ -59,36 +58,3 @@ class Decision(msgspec.Struct, frozen=True):
     value: dict[str, Any]
     changes: tuple[Change, ...] = ()
     blobs: tuple[tuple[str, bytes], ...] = ()
-
-
-class ChangeSet:
-    """The ordered changes of one call, collected while it decides (a working-memory session stages
-    each unit it saves here); handed whole to ``journal.apply`` once the call is accepted, dropped
-    whole when it is refused."""
-
-    __slots__ = ("_changes",)
-
-    def __init__(self) -> None:
-        self._changes: list[Change] = []
-
-    def add(self, change: Change) -> None:
-        self._changes.append(change)
-
-    def extend(self, changes: Iterable[Change]) -> None:
-        self._changes.extend(changes)
-
-    def discard(self) -> None:
-        self._changes.clear()
-
-    def __iter__(self) -> Iterator[Change]:
-        return iter(self._changes)
-
-    def __len__(self) -> int:
-        return len(self._changes)
-
-    def __bool__(self) -> bool:
-        return bool(self._changes)
-
-    def records(self) -> list[Change]:
-        """The changes in order, as the list whose canonical JSON the entry's effects hash covers."""
-        return self._changes

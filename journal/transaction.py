@@ -15,7 +15,7 @@ import msgspec
 from arvis.access import GrantRepository
 from arvis.awmu.repository import AwmuReader
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
-from arvis.changes import Change, ChangeSet
+from arvis.changes import Change
 from arvis.context_owners import ContextOwnerRepository
 from arvis.graph_checkpoints import GraphRepository
 from arvis.graph_store import GraphStoreRepository
@@ -48,10 +48,9 @@ Translate = Callable[[BaseException], BaseException]
 class _HandlerScope:
     """Where a handler runs (see ``SqlTransaction.handler_scope``)."""
 
-    __slots__ = ("_changes", "_translate")
+    __slots__ = ("_translate",)
 
-    def __init__(self, changes: ChangeSet, translate: Translate) -> None:
-        self._changes = changes
+    def __init__(self, translate: Translate) -> None:
         self._translate = translate
 
     def __enter__(self) -> None:
@@ -62,7 +61,6 @@ class _HandlerScope:
     ) -> None:
         if error is None:
             return
-        self._changes.discard()  # nothing was written: a refused call's decision is dropped whole
         translated = self._translate(error)
         if translated is not error:
             raise translated from error
@@ -95,8 +93,6 @@ class SqlTransaction:
         self._sql = sql
         self._next_seq = next_seq
         self._prev_hash = prev_hash
-        self.changes = ChangeSet()
-        """What the call decided to change, staged until ``append`` applies it (``journal.apply``)."""
         self._writer = ChangeWriter(sql)
         self.appended: JournalEntry | None = None
         self.failed = False
@@ -137,9 +133,9 @@ class SqlTransaction:
         return SqlGraphStoreRepository(self._sql)
 
     def handler_scope(self) -> _HandlerScope:
-        """Where the handler runs: it only reads and stages changes, so a refusal (or any failure)
-        drops the staged changes and nothing has to be undone; driver errors become StorageError."""
-        return _HandlerScope(self.changes, self._translate)
+        """Where the handler runs: it only reads (what it decides is handed to ``append``), so nothing
+        has to be undone when it fails; driver errors become StorageError."""
+        return _HandlerScope(self._translate)
 
     def append(
         self,
@@ -150,11 +146,12 @@ class SqlTransaction:
         args: bytes,
         status: str,
         result: bytes,
+        changes: Sequence[Change] = (),
         pieces: Sequence[tuple[str, bytes]] = (),
     ) -> JournalEntry:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
-        effects = self.changes.records() if status == "ok" else []
+        effects = list(changes) if status == "ok" else []
         if self._active_runs is not None and any(change.table == "pipeline_runs" for change in effects):
             self._active_runs.changed()  # a run began or ended: what was kept of active runs is stale
         planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on

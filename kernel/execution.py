@@ -55,35 +55,34 @@ class Execution:
         # the moment the handler gets is the journaled text parsed back, live and in replay alike
         now = parse_time(recorded.recorded_at)
         spec: SyscallSpec | None = None
-        value: Any = None
-        blobs: tuple[tuple[str, bytes], ...] = ()
+        decided: Decision | SyscallError
         try:
             spec, request = self._admit(recorded)
-            error = None
         except KernelError as refusal:
-            error = SyscallError.of(refusal.code, refusal.detail)
+            decided = SyscallError.of(refusal.code, refusal.detail)
         with transactions() as tx:
             if spec is not None:
-                value, error, blobs = self._decide(spec, request, recorded, tx, now)
-            result, journaled, pieces = self._answer(spec, value, error, tx.next_seq)
+                decided = self._decide(spec, request, recorded, tx, now)
+            result, journaled, pieces = self._answer(spec, decided, tx.next_seq)
+            accepted = decided if isinstance(decided, Decision) else Decision({})
             tx.append(
                 recorded_at=recorded.recorded_at,
                 syscall=recorded.syscall,
                 principal=recorded.principal,
                 args=recorded.args,
-                status="ok" if error is None else error.code,
+                status=decided.code if isinstance(decided, SyscallError) else "ok",
                 result=journaled,
-                pieces=(*pieces, *blobs),
+                changes=accepted.changes,
+                pieces=(*pieces, *accepted.blobs),
             )
         return result
 
     def _decide(
         self, spec: SyscallSpec, request: Any, recorded: RecordedCall, tx: Transaction, now: datetime
-    ) -> tuple[Any, SyscallError | None, tuple[tuple[str, bytes], ...]]:
-        """The handler's value, its decided changes staged on ``tx`` (the journal applies them when it
-        appends the entry) and the blobs it carries (stored with the entry), or its refusal; a storage
-        failure is raised, to fail the transaction. A read (``mutates`` false) that decides changes is
-        refused ``internal_error``: its changes are dropped."""
+    ) -> Decision | SyscallError:
+        """The handler's decision (its value, the changes the journal applies when it appends the entry,
+        the blobs it stores with it), or its refusal; a storage failure is raised, to fail the
+        transaction. A read (``mutates`` false) that decides changes is refused ``internal_error``."""
         ctx = CallContext(
             access_rules=self.access_rules,
             format_version=self.format.version,
@@ -97,37 +96,33 @@ class Execution:
         try:
             with tx.handler_scope():
                 value = spec.handler(ctx, request)
-                blobs: tuple[tuple[str, bytes], ...] = ()
-                if isinstance(value, Decision):  # decided, not yet written: the journal applies it
-                    tx.changes.extend(value.changes)
-                    blobs = value.blobs
-                    value = value.value
-                if tx.changes and not spec.mutates:  # the row is wrong, not the call: a kernel error
-                    raise KernelError(ErrorCode.INTERNAL_ERROR, READ_CHANGED_STATE)
-            return value, None, blobs
+            decision = value if isinstance(value, Decision) else Decision(value)
+            if decision.changes and not spec.mutates:  # the row is wrong, not the call: a kernel error
+                raise KernelError(ErrorCode.INTERNAL_ERROR, READ_CHANGED_STATE)
+            return decision
         except KernelError as refusal:
-            return None, SyscallError.of(refusal.code, refusal.detail), ()
+            return SyscallError.of(refusal.code, refusal.detail)
         except (MemoryRuleError, AwmuRuleError) as refusal:
-            return None, SyscallError.of(ErrorCode(refusal.code.value), refusal.detail), ()
+            return SyscallError.of(ErrorCode(refusal.code.value), refusal.detail)
         except StorageError:
             raise
         except Exception as exc:
-            return None, SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__), ()
+            return SyscallError.of(ErrorCode.INTERNAL_ERROR, type(exc).__name__)
 
     def _answer(
-        self, spec: SyscallSpec | None, value: Any, error: SyscallError | None, seq: int
+        self, spec: SyscallSpec | None, decided: Decision | SyscallError, seq: int
     ) -> tuple[SyscallResult, bytes, tuple[tuple[str, bytes], ...]]:
         """The caller's result, the journaled result bytes and the pieces journaled by reference."""
-        if error is not None or spec is None:
-            assert error is not None
-            refused = SyscallResult(ok=False, seq=seq, error=error)
+        if isinstance(decided, SyscallError):
+            refused = SyscallResult(ok=False, seq=seq, error=decided)
             return refused, canonical_bytes_of_own(refused.journal_payload()), ()
+        assert spec is not None
         layout = self.format.pieces
         if layout is not None and layout.paths_of(spec.name):
-            split = split_result(value, layout.paths_of(spec.name), layout.min_bytes)
+            split = split_result(decided.value, layout.paths_of(spec.name), layout.min_bytes)
             # the caller gets the whole result; the journal its bulky parts by reference
             return SyscallResult.from_journaled(seq, split.whole), split.journaled, split.pieces
-        encoded = canonical_bytes_of_own({"ok": True, "value": value})
+        encoded = canonical_bytes_of_own({"ok": True, "value": decided.value})
         # the caller gets exactly what the journal holds (lists, not tuples), as a replay would
         return SyscallResult.from_journaled(seq, encoded), encoded, ()
 

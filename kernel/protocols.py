@@ -9,7 +9,7 @@ from typing import Protocol
 
 from arvis.access import GrantRepository
 from arvis.awmu.repository import AwmuReader
-from arvis.changes import ChangeSet
+from arvis.changes import Change
 from arvis.context_owners import ContextOwnerRepository
 from arvis.graph_checkpoints import GraphRepository
 from arvis.graph_store import GraphStoreRepository
@@ -50,13 +50,8 @@ class Transaction(Protocol):
     @property
     def graph_store(self) -> GraphStoreRepository: ...
 
-    @property
-    def changes(self) -> ChangeSet:
-        """What the call has decided to change so far (``arvis.changes``); written by ``append``."""
-        ...
-
     def handler_scope(self) -> AbstractContextManager[None]:
-        """Where the handler runs: it reads and stages changes; a refusal drops them whole."""
+        """Where the handler runs: it only reads; a driver error becomes a ``StorageError``."""
         ...
 
     def append(
@@ -68,12 +63,13 @@ class Transaction(Protocol):
         args: bytes,
         status: str,
         result: bytes,
+        changes: Sequence[Change] = (),
         pieces: Sequence[tuple[str, bytes]] = (),
     ) -> JournalEntry:
-        """Apply the call's staged changes (an accepted call's only: ``status`` ``ok``) and append its
-        entry, chaining it and hashing exactly those changes as its effects;
-        ``pieces``: the (key, bytes) the journaled ``result`` references (``kernel.result_pieces``),
-        stored content-addressed in the same transaction."""
+        """Apply the call's decided ``changes`` (an accepted call's only: ``status`` ``ok``) and append
+        its entry, chaining it and hashing exactly those changes as its effects; ``pieces``: the (key,
+        bytes) the journaled ``result`` references (``kernel.result_pieces``) and the values the call
+        carries (``Decision.blobs``), stored content-addressed in the same transaction."""
         ...
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 from hypothesis import strategies as st
 
+from arvis.changes import Decision
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_rows import insert_entry
 from journal.chain import compute_entry_hash
@@ -291,7 +292,7 @@ def constant_handler(ctx: CallContext, args: CounterArgs) -> dict[str, Any]:
     return {"label": args.label, "n": 0}
 
 
-def hidden_effect_handler(ctx: CallContext, args: CounterArgs) -> dict[str, Any]:
+def hidden_effect_handler(ctx: CallContext, args: CounterArgs) -> Decision:
     """Returns a constant result but writes a row that differs on every run."""
     entry = MemoryLongEntry(
         memory_type=MemoryLongType.CONTEXT,
@@ -302,8 +303,7 @@ def hidden_effect_handler(ctx: CallContext, args: CounterArgs) -> dict[str, Any]
     )
     current = ctx.tx.memory_repository.current(user_id=USER, key=entry.key)
     version = 1 if current is None else current.version + 1
-    ctx.tx.changes.add(insert_entry(USER, entry, version=version, seq=ctx.seq))
-    return {"label": args.label}
+    return Decision({"label": args.label}, (insert_entry(USER, entry, version=version, seq=ctx.seq),))
 
 
 def _test_spec(name: str, handler: Handler, *, mutates: bool, summary: str) -> SyscallSpec:

@@ -207,8 +207,8 @@ class Contract:
         )
         try:
             with pytest.raises(RuntimeError), store.transaction() as tx:
-                tx.changes.add(insert_entry(USER, entry, version=1, seq=tx.next_seq))
                 tx.append(
+                    changes=[insert_entry(USER, entry, version=1, seq=tx.next_seq)],
                     recorded_at="2026-01-01T00:00:01.000000Z",
                     syscall="memory.write",
                     principal=PRINCIPAL,
@@ -218,7 +218,7 @@ class Contract:
                 )
                 raise RuntimeError("the handler failed after writing")
             with pytest.raises(StorageError, match="must append"), store.transaction() as tx:
-                tx.changes.add(insert_entry(USER, entry, version=1, seq=tx.next_seq))
+                assert tx.next_seq == 1
             with pytest.raises(StorageError, match="exactly one"), store.transaction() as tx:
                 for _ in range(2):
                     tx.append(

@@ -183,9 +183,10 @@ def test_the_writer_refuses_a_change_outside_the_state_and_nothing_is_acknowledg
     assert listed.value["count"] == 1  # type: ignore[index]
 
 
-def _record(tx: Any, principal: str, *, second: int) -> None:
-    """Close a hand-driven transaction with a ``kernel.record`` entry (its changes applied)."""
+def _record(tx: Any, principal: str, *, second: int, changes: Any = ()) -> None:
+    """Close a hand-driven transaction with a ``kernel.record`` entry (``changes`` applied)."""
     tx.append(
+        changes=changes,
         recorded_at=f"2027-01-01T00:00:0{second}.000000Z",
         syscall="kernel.record",
         principal=principal,
@@ -305,8 +306,7 @@ def test_a_pending_review_put_again_keeps_its_place(kernel: Kernel) -> None:
         ]
         for item in items:
             repo.put_review(item)
-        tx.changes.extend(repo.changes)
-        _record(tx, agent, second=0)
+        _record(tx, agent, second=0, changes=repo.changes)
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
         repo = AwmuRepository(tx.awmu)
         stored = [item.review_id for item in repo.pending_reviews("agent:a/c")]

@@ -109,8 +109,8 @@ def test_a_statement_failing_inside_the_pipeline_fails_the_commit_and_leaves_not
         row = dict(connection.execute(text("SELECT * FROM memory_entries")).mappings().one())
     before = _head(observer)
     with pytest.raises(StorageError), store.transaction() as tx:
-        tx.changes.extend([Insert(table="memory_entries", row=row)])  # the same primary key again
         tx.append(
+            changes=[Insert(table="memory_entries", row=row)],  # the same primary key again
             recorded_at="2026-12-01T00:00:00.000000Z",
             syscall="memory.write",
             principal=USER,

@@ -621,8 +621,8 @@ def _write_then_fail(ctx: CallContext, args: EchoArgs) -> None:
     entry = MemoryLongEntry(
         memory_type=MemoryLongType.RULE, key=args.text, created_at=ctx.now, source="proposed"
     )
-    ctx.tx.changes.add(insert_entry("u1", entry, version=1, seq=ctx.seq))
-    raise ZeroDivisionError("handler bug")
+    decided = insert_entry("u1", entry, version=1, seq=ctx.seq)
+    raise ZeroDivisionError(f"handler bug, {decided.table} decided")
 
 
 def _refuse(ctx: CallContext, args: EchoArgs) -> None:
