@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
@@ -55,6 +56,17 @@ class Governance:
     retention: GovernanceRetention = GovernanceRetention.PERSISTENT
     encryption: GovernanceEncryption = GovernanceEncryption.AT_REST
     principal: GovernancePrincipal = GovernancePrincipal.USER
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, str]) -> Governance:
+        """The regime back from its JSON form (the inverse of ``to_wire``)."""
+        return cls(
+            visibility=GovernanceVisibility(wire["visibility"]),
+            sharing=GovernanceSharing(wire["sharing"]),
+            retention=GovernanceRetention(wire["retention"]),
+            encryption=GovernanceEncryption(wire["encryption"]),
+            principal=GovernancePrincipal(wire["principal"]),
+        )
 
     def to_wire(self) -> dict[str, str]:
         """The JSON form used in results and hashes (a fresh dict each time; built once)."""

@@ -112,13 +112,7 @@ def governance_of(given: GovernanceFields | None) -> Governance:
     """The governance a decoded write asks for (the default when it gives none)."""
     if given is None:
         return _DEFAULT_GOVERNANCE
-    return Governance(
-        visibility=given.visibility,
-        sharing=given.sharing,
-        retention=given.retention,
-        encryption=given.encryption,
-        principal=given.principal,
-    )
+    return Governance(*(getattr(given, lever.name) for lever in dataclasses.fields(Governance)))
 
 
 class WireReader(Protocol):
