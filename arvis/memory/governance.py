@@ -7,8 +7,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
+import msgspec
+
 __all__ = [
     "Governance",
+    "GovernanceArgs",
     "GovernanceEncryption",
     "GovernancePrincipal",
     "GovernanceRetention",
@@ -84,6 +87,16 @@ class Governance:
             "sharing": self.sharing.value,
             "visibility": self.visibility.value,
         }
+
+
+# the regime a memory.write asks for, as decoded (syscalls.memory_long.WriteArgs); without a docstring, which
+# would change the request's JSON schema (tools.cmd_mcp)
+class GovernanceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    visibility: GovernanceVisibility = GovernanceVisibility.USABLE
+    sharing: GovernanceSharing = GovernanceSharing.PERSONAL
+    retention: GovernanceRetention = GovernanceRetention.PERSISTENT
+    encryption: GovernanceEncryption = GovernanceEncryption.AT_REST
+    principal: GovernancePrincipal = GovernancePrincipal.USER
 
 
 _E = TypeVar("_E", bound=StrEnum)
