@@ -90,7 +90,7 @@ def governance_of(given: GovernanceArgs | None) -> Governance:
     """The governance a decoded write asks for (the default when it gives none)."""
     if given is None:
         return _DEFAULT_GOVERNANCE
-    return Governance(*(getattr(given, lever.name) for lever in dataclasses.fields(Governance)))
+    return Governance(given.visibility, given.sharing, given.retention, given.encryption, given.principal)
 
 
 class WireReader(Protocol):
