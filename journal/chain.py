@@ -19,18 +19,25 @@ _LENGTH = struct.Struct(">Q").pack
 """A field's length as the 8-byte big-endian integer that frames it."""
 
 _JOIN_BELOW = 65_536
-"""Rows whose args and result are shorter than this are framed into one buffer and hashed at once."""
+"""Rows whose fields together are shorter than this are framed into one buffer and hashed at once."""
 
 
-def _frame(data: bytes) -> bytes:
-    return _LENGTH(len(data)) + data
+def _digest(head: bytes, fields: tuple[bytes, ...]) -> str:
+    """SHA-256 of ``head`` followed by each field framed by its length."""
+    frames = [head]
+    for field in fields:
+        frames.append(_LENGTH(len(field)))
+        frames.append(field)
+    if sum(map(len, fields)) < _JOIN_BELOW:  # one update: the frames joined cost less than many calls
+        return hashlib.sha256(b"".join(frames)).hexdigest()
+    digest = hashlib.sha256()
+    for frame in frames:  # fed piece by piece: a large result is not copied to be framed
+        digest.update(frame)
+    return digest.hexdigest()
 
 
 def genesis_hash(journal_id: str, format_version: int) -> str:
-    digest = hashlib.sha256(b"arvis-journal")
-    digest.update(_frame(journal_id.encode("utf-8")))
-    digest.update(_frame(str(format_version).encode("ascii")))
-    return digest.hexdigest()
+    return _digest(b"arvis-journal", (journal_id.encode("utf-8"), str(format_version).encode("ascii")))
 
 
 def compute_entry_hash(
@@ -48,42 +55,9 @@ def compute_entry_hash(
     """The entry hash of one row; raises ValueError when ``prev_hash`` is not 64 hex digits."""
     if len(prev_hash) != 64:
         raise ValueError("prev_hash must be 64 hex digits")
-    seq_text = str(seq).encode("utf-8")
-    recorded = recorded_at.encode("utf-8")
-    name = syscall.encode("utf-8")
-    who = principal.encode("utf-8")
-    outcome = status.encode("utf-8")
-    effects = effects_hash.encode("utf-8")
-    if len(args) + len(result) < _JOIN_BELOW:  # one update: the frames joined cost less than eight calls
-        length = _LENGTH
-        framed = b"".join(
-            (
-                bytes.fromhex(prev_hash),
-                length(len(seq_text)),
-                seq_text,
-                length(len(recorded)),
-                recorded,
-                length(len(name)),
-                name,
-                length(len(who)),
-                who,
-                length(len(args)),
-                args,
-                length(len(outcome)),
-                outcome,
-                length(len(result)),
-                result,
-                length(len(effects)),
-                effects,
-            )
-        )
-        return hashlib.sha256(framed).hexdigest()
-    fields = (seq_text, recorded, name, who, args, outcome, result, effects)
-    digest = hashlib.sha256(bytes.fromhex(prev_hash))
-    for field in fields:  # fed piece by piece: a large result is not copied to be framed
-        digest.update(_LENGTH(len(field)))
-        digest.update(field)
-    return digest.hexdigest()
+    texts = (str(seq), recorded_at, syscall, principal, status, effects_hash)
+    seq_text, recorded, name, who, outcome, effects = map(str.encode, texts)  # UTF-8
+    return _digest(bytes.fromhex(prev_hash), (seq_text, recorded, name, who, args, outcome, result, effects))
 
 
 EMPTY_EFFECTS_HASH = hashlib.sha256(b"[]").hexdigest()

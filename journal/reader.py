@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,8 +141,8 @@ def _seq(value: object) -> int:
 _STORED_TYPES = (int, str, str, str, bytes, str, bytes, str, str, str)
 """The Python types of a journal row's columns (in ``JournalEntry`` order) as the kernel stores them."""
 
-
-_COLUMNS = tuple(JournalEntry.__struct_fields__)
+_REPAIRS: dict[type, Callable[[object], Any]] = {int: _seq, str: _text, bytes: _blob}
+"""How a column of each stored type is read back whatever was done to it by hand."""
 
 
 def row_to_entry(row: Sequence[Any]) -> JournalEntry:
@@ -151,22 +151,8 @@ def row_to_entry(row: Sequence[Any]) -> JournalEntry:
     values = tuple(row)
     if tuple(map(type, values)) == _STORED_TYPES:  # as written: nothing to repair
         return JournalEntry(*values)
-    return _repaired(dict(zip(_COLUMNS, values, strict=True)))
-
-
-def _repaired(values: dict[str, Any]) -> JournalEntry:
-    return JournalEntry(
-        seq=_seq(values["seq"]),
-        recorded_at=_text(values["recorded_at"]),
-        syscall=_text(values["syscall"]),
-        principal=_text(values["principal"]),
-        args=_blob(values["args"]),
-        status=_text(values["status"]),
-        result=_blob(values["result"]),
-        effects_hash=_text(values["effects_hash"]),
-        prev_hash=_text(values["prev_hash"]),
-        entry_hash=_text(values["entry_hash"]),
-    )
+    repaired = (_REPAIRS[stored](value) for stored, value in zip(_STORED_TYPES, values, strict=True))
+    return JournalEntry(*repaired)
 
 
 def _in_place(rows: Sequence[tuple[Any, ...]], expected: int) -> int:

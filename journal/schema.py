@@ -64,6 +64,23 @@ FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
 
 metadata = MetaData()
 
+
+def _rowid(name: str) -> Column[int]:
+    """An integer key that on SQLite is INTEGER PRIMARY KEY, the rowid itself (no second index to write)."""
+    return Column(name, BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False)
+
+
+def _owners(name: str, key: str) -> Table:
+    """Who created each ``key`` (a context, a thread, a store prefix), and at which seq."""
+    return Table(
+        name,
+        metadata,
+        Column(key, Text, primary_key=True),
+        Column("owner", Text, nullable=False),
+        Column("created_seq", BigInteger, nullable=False),
+    )
+
+
 journal_header = Table(
     "journal_header",
     metadata,
@@ -79,7 +96,7 @@ journal_header = Table(
 admin_bindings = Table(
     "admin_bindings",
     metadata,
-    Column("seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
+    _rowid("seq"),
     Column("admin_verifier", String(64), nullable=False),
 )
 """Bindings and rotations of the admin key after the journal's creation (revision 0012,
@@ -89,8 +106,7 @@ Append-only; not state (the state digest leaves it out)."""
 journal = Table(
     "journal",
     metadata,
-    # on SQLite, INTEGER PRIMARY KEY makes seq the rowid itself (no second index to write; 0006)
-    Column("seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
+    _rowid("seq"),  # 0006
     Column("recorded_at", String(27), nullable=False),
     Column("syscall", Text, nullable=False),
     Column("principal", Text, nullable=False),
@@ -198,24 +214,12 @@ grants = Table(
     Column("granted_seq", BigInteger, nullable=False),
 )
 
-awmu_context_owners = Table(
-    "awmu_context_owners",
-    metadata,
-    Column("context_id", Text, primary_key=True),
-    Column("owner", Text, nullable=False),
-    Column("created_seq", BigInteger, nullable=False),
-)
+awmu_context_owners = _owners("awmu_context_owners", "context_id")
 """The principal that created each working-memory context of a format-2 journal (revision 0007); a
 format-1 journal leaves it empty."""
 
 # LangGraph checkpoints (revision 0009, specs/langgraph.md): values are references into graph_blobs
-graph_thread_owners = Table(
-    "graph_thread_owners",
-    metadata,
-    Column("thread_id", Text, primary_key=True),
-    Column("owner", Text, nullable=False),
-    Column("created_seq", BigInteger, nullable=False),
-)
+graph_thread_owners = _owners("graph_thread_owners", "thread_id")
 
 graph_checkpoints = Table(
     "graph_checkpoints",
@@ -269,13 +273,7 @@ Written outside any syscall, before the call that references them; not state (th
 it out); verification checks every row against its key and every reference of the graph tables."""
 
 # LangGraph's long-term store (revision 0010, specs/langgraph.md §8): values are references into graph_blobs
-graph_store_owners = Table(
-    "graph_store_owners",
-    metadata,
-    Column("prefix", Text, primary_key=True),
-    Column("owner", Text, nullable=False),
-    Column("created_seq", BigInteger, nullable=False),
-)
+graph_store_owners = _owners("graph_store_owners", "prefix")
 
 graph_store_namespaces = Table(
     "graph_store_namespaces",
@@ -345,8 +343,7 @@ STATE_TABLES: tuple[Table, ...] = (
 merkle_tiles = Table(
     "merkle_tiles",
     metadata,
-    # on SQLite, INTEGER PRIMARY KEY makes the tile index the rowid itself
-    Column("tile", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
+    _rowid("tile"),
     Column("root", String(64), nullable=False),
 )
 """The Merkle tiles (revision 0008, ``journal.tiles``): derived from the journal, not state (the state
@@ -356,8 +353,7 @@ digest leaves them out); ``journal verify`` recomputes them."""
 state_checkpoints = Table(
     "state_checkpoints",
     metadata,
-    # on SQLite, INTEGER PRIMARY KEY makes the seq the rowid itself
-    Column("seq", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
+    _rowid("seq"),
     Column("manifest_hash", String(64), nullable=False),
 )
 """One row per state checkpoint: the state right after entry ``seq`` is the manifest blob

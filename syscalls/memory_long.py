@@ -8,13 +8,7 @@ import msgspec
 
 from arvis.access import Capability
 from arvis.changes import Decision
-from arvis.memory.governance import (
-    GovernanceEncryption,
-    GovernancePrincipal,
-    GovernanceRetention,
-    GovernanceSharing,
-    GovernanceVisibility,
-)
+from arvis.memory.governance import GovernanceArgs
 from arvis.memory.memory_long_entry import MemoryLongType
 from arvis.memory.memory_service import MemoryService
 from kernel.abi import CallContext
@@ -51,14 +45,6 @@ class KeyArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class SnapshotArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     user_id: UserId
     run_id: RunId | None = None
-
-
-class GovernanceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    visibility: GovernanceVisibility = GovernanceVisibility.USABLE
-    sharing: GovernanceSharing = GovernanceSharing.PERSONAL
-    retention: GovernanceRetention = GovernanceRetention.PERSISTENT
-    encryption: GovernanceEncryption = GovernanceEncryption.AT_REST
-    principal: GovernancePrincipal = GovernancePrincipal.USER
 
 
 class WriteArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -66,6 +66,25 @@ def _exact(value: float) -> Decimal:
     return Decimal(repr(value))
 
 
+def _guarded(
+    config: AwmuConfig, conflict: Conflict, existing: Unit, incoming_ceiling: Authority, *, queue: bool
+) -> Resolution | None:
+    """The guards both tables start with (None: none applies); with ``queue`` (rules 2) a claim on a trusted
+    subject, or an outranked proposal, is queued."""
+    if conflict.type is ConflictType.WORLD_PROGRESSION or config.conflict_policy == "coexist":
+        return Resolution.COEXIST
+    if queue and conflict.evidence is not None and conflict.evidence.get("slot") == "subject":
+        # a claim on a trusted subject (by meaning, unconfirmed): it waits, it displaces nothing
+        return Resolution.QUEUE
+    if existing.authority is Authority.CANON or existing.pinned:
+        return Resolution.KEEP_EXISTING
+    if config.conflict_policy == "replace":
+        return Resolution.REPLACE
+    if authority_rank(incoming_ceiling) < authority_rank(existing.authority):
+        return Resolution.QUEUE if queue else Resolution.KEEP_EXISTING
+    return None
+
+
 def resolve(
     config: AwmuConfig, conflict: Conflict, existing: Unit, incoming_ceiling: Authority
 ) -> Resolution:
@@ -75,14 +94,8 @@ def resolve(
     ceiling is below the existing unit's authority can neither replace nor demote it. Then the
     tier-biased confidence table.
     """
-    if conflict.type is ConflictType.WORLD_PROGRESSION or config.conflict_policy == "coexist":
-        return Resolution.COEXIST
-    if existing.authority is Authority.CANON or existing.pinned:
-        return Resolution.KEEP_EXISTING
-    if config.conflict_policy == "replace":
-        return Resolution.REPLACE
-    if authority_rank(incoming_ceiling) < authority_rank(existing.authority):
-        return Resolution.KEEP_EXISTING
+    if (guarded := _guarded(config, conflict, existing, incoming_ceiling, queue=False)) is not None:
+        return guarded
     confidence = _exact(conflict.confidence)
     bias = _TIER_BIAS[existing.tier]
     if conflict.type is ConflictType.REVISION:
@@ -114,17 +127,8 @@ def resolve_by_tier(
     independent source corroborates; a PROVISIONAL one to a revision or a contradiction that an independent
     source corroborates. Anything else is queued: one source's word displaces nothing. A proposal whose
     trust ceiling is below the existing unit's authority never displaces it."""
-    if conflict.type is ConflictType.WORLD_PROGRESSION or config.conflict_policy == "coexist":
-        return Resolution.COEXIST
-    if conflict.evidence is not None and conflict.evidence.get("slot") == "subject":
-        # a claim on a trusted subject (by meaning, unconfirmed): it waits, it displaces nothing
-        return Resolution.QUEUE
-    if existing.authority is Authority.CANON or existing.pinned:
-        return Resolution.KEEP_EXISTING
-    if config.conflict_policy == "replace":
-        return Resolution.REPLACE
-    if authority_rank(incoming_ceiling) < authority_rank(existing.authority):
-        return Resolution.QUEUE
+    if (guarded := _guarded(config, conflict, existing, incoming_ceiling, queue=True)) is not None:
+        return guarded
     if existing.authority is Authority.RELIABLE:
         return Resolution.QUEUE
     revision = conflict.type is ConflictType.REVISION

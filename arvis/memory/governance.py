@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
+import msgspec
+
 __all__ = [
     "Governance",
+    "GovernanceArgs",
     "GovernanceEncryption",
     "GovernancePrincipal",
     "GovernanceRetention",
@@ -56,6 +60,17 @@ class Governance:
     encryption: GovernanceEncryption = GovernanceEncryption.AT_REST
     principal: GovernancePrincipal = GovernancePrincipal.USER
 
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, str]) -> Governance:
+        """The regime back from its JSON form (the inverse of ``to_wire``)."""
+        return cls(
+            visibility=GovernanceVisibility(wire["visibility"]),
+            sharing=GovernanceSharing(wire["sharing"]),
+            retention=GovernanceRetention(wire["retention"]),
+            encryption=GovernanceEncryption(wire["encryption"]),
+            principal=GovernancePrincipal(wire["principal"]),
+        )
+
     def to_wire(self) -> dict[str, str]:
         """The JSON form used in results and hashes (a fresh dict each time; built once)."""
         wire: dict[str, str] | None = self.__dict__.get("_wire")
@@ -72,6 +87,16 @@ class Governance:
             "sharing": self.sharing.value,
             "visibility": self.visibility.value,
         }
+
+
+# the regime a memory.write asks for, as decoded (syscalls.memory_long.WriteArgs); without a docstring, which
+# would change the request's JSON schema (tools.cmd_mcp)
+class GovernanceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    visibility: GovernanceVisibility = GovernanceVisibility.USABLE
+    sharing: GovernanceSharing = GovernanceSharing.PERSONAL
+    retention: GovernanceRetention = GovernanceRetention.PERSISTENT
+    encryption: GovernanceEncryption = GovernanceEncryption.AT_REST
+    principal: GovernancePrincipal = GovernancePrincipal.USER
 
 
 _E = TypeVar("_E", bound=StrEnum)

@@ -9,14 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from arvis.canonical import format_time, parse_time
-from arvis.memory.governance import (
-    Governance,
-    GovernanceEncryption,
-    GovernancePrincipal,
-    GovernanceRetention,
-    GovernanceSharing,
-    GovernanceVisibility,
-)
+from arvis.memory.governance import Governance
 
 __all__ = ["EntryStatus", "MemoryLongEntry", "MemoryLongType"]
 
@@ -86,7 +79,6 @@ class MemoryLongEntry:
     @classmethod
     def from_wire(cls, wire: Mapping[str, Any]) -> MemoryLongEntry:
         """The entry back from its JSON form (the inverse of ``to_wire``)."""
-        governance = wire["governance"]
         return cls(
             memory_type=MemoryLongType(wire["memory_type"]),
             key=wire["key"],
@@ -96,13 +88,7 @@ class MemoryLongEntry:
             value_ref=wire["value_ref"],
             expires_at=_time_from(wire["expires_at"]),
             revoked_at=_time_from(wire["revoked_at"]),
-            governance=Governance(
-                visibility=GovernanceVisibility(governance["visibility"]),
-                sharing=GovernanceSharing(governance["sharing"]),
-                retention=GovernanceRetention(governance["retention"]),
-                encryption=GovernanceEncryption(governance["encryption"]),
-                principal=GovernancePrincipal(governance["principal"]),
-            ),
+            governance=Governance.from_wire(wire["governance"]),
             superseded_at=_time_from(wire.get("superseded_at")),
         )
 

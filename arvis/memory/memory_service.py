@@ -16,14 +16,7 @@ from typing import Any, Protocol
 from arvis.canonical import format_time
 from arvis.changes import Change, Decision
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
-from arvis.memory.governance import (
-    Governance,
-    GovernanceEncryption,
-    GovernancePrincipal,
-    GovernanceRetention,
-    GovernanceSharing,
-    GovernanceVisibility,
-)
+from arvis.memory.governance import Governance, GovernanceArgs
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
 from arvis.memory.memory_long_projector import MemoryLongContextProjector
@@ -66,21 +59,6 @@ def validate_key(key: str) -> None:
         raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key has leading or trailing whitespace")
 
 
-class GovernanceFields(Protocol):
-    """A decoded write's governance (``syscalls.memory_long.GovernanceArgs``)."""
-
-    @property
-    def visibility(self) -> GovernanceVisibility: ...
-    @property
-    def sharing(self) -> GovernanceSharing: ...
-    @property
-    def retention(self) -> GovernanceRetention: ...
-    @property
-    def encryption(self) -> GovernanceEncryption: ...
-    @property
-    def principal(self) -> GovernancePrincipal: ...
-
-
 class WriteFields(Protocol):
     """A decoded ``memory.write`` (``syscalls.memory_long.WriteArgs``)."""
 
@@ -99,7 +77,7 @@ class WriteFields(Protocol):
     @property
     def expires_at(self) -> datetime | None: ...
     @property
-    def governance(self) -> GovernanceFields | None: ...
+    def governance(self) -> GovernanceArgs | None: ...
     @property
     def replace(self) -> bool: ...
 
@@ -108,17 +86,11 @@ _DEFAULT_GOVERNANCE = Governance()
 """What a write without ``governance`` gets."""
 
 
-def governance_of(given: GovernanceFields | None) -> Governance:
+def governance_of(given: GovernanceArgs | None) -> Governance:
     """The governance a decoded write asks for (the default when it gives none)."""
     if given is None:
         return _DEFAULT_GOVERNANCE
-    return Governance(
-        visibility=given.visibility,
-        sharing=given.sharing,
-        retention=given.retention,
-        encryption=given.encryption,
-        principal=given.principal,
-    )
+    return Governance(given.visibility, given.sharing, given.retention, given.encryption, given.principal)
 
 
 class WireReader(Protocol):

@@ -17,7 +17,6 @@ from sqlalchemy import Engine
 from arvis.access import is_operator
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
-from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
 from tools.audit.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named
 from tools.audit.pieces import fetch_from
@@ -64,15 +63,12 @@ class Counterfactual:
         principal: str,
         *,
         table: SyscallTable,
-        services: KernelServiceRegistry | None = None,
         on_disk: bool = False,
         blobs_from: Engine | None = None,
     ) -> None:
         self.principal = principal
         self.table = table
-        self.replayer = Replayer(
-            header, table=table, services=services, on_disk=on_disk, blobs_from=blobs_from
-        )
+        self.replayer = Replayer(header, table=table, on_disk=on_disk, blobs_from=blobs_from)
         self.tracer = Tracer(
             TraceQuery(principal=principal),
             pieces=None if blobs_from is None else fetch_from(blobs_from),

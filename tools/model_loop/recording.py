@@ -79,17 +79,13 @@ def run_record(
         "gm_model": gm.name,
         "judge_model": judge.name,
         "setting_sha256": sha256_hex(setting.encode("utf-8")),
+        "extractor_model": None if extractor is None else extractor.name,
     }
-    if extractor is not None:
-        payload["extractor_model"] = extractor.name
     for role, model in (("gm", gm), ("judge", judge), ("extractor", extractor)):
-        file = None if model is None else file_of(model)
-        if file is not None:
-            payload[f"{role}_model_file_sha256"] = file
-        runtime = None if model is None else runtime_of(model)
-        if runtime is not None:
-            payload[f"{role}_model_runtime"] = runtime
-    return payload
+        if model is not None:
+            payload[f"{role}_model_file_sha256"] = file_of(model)
+            payload[f"{role}_model_runtime"] = runtime_of(model)
+    return {key: value for key, value in payload.items() if value is not None}
 
 
 def runtime_of(model: ChatModel) -> str | None:
@@ -119,13 +115,10 @@ def exchange_record(
         "request": [message.to_json() for message in messages],
         "request_sha256": request_digest(messages),
         "answer": answer.to_json(),
+        "model_file_sha256": file_of(model),
+        "parsed": parsed,
     }
-    file = file_of(model)
-    if file is not None:
-        payload["model_file_sha256"] = file
-    if parsed is not None:
-        payload["parsed"] = parsed
-    return payload
+    return {key: value for key, value in payload.items() if value is not None}
 
 
 # --------------------------------------------------------------------------------------------------

@@ -117,14 +117,13 @@ def error_document(file: str, error: str, condition: str | None = None) -> dict[
     return {"file": file, "condition": condition, "error": " ".join(error.split())}
 
 
-# the two-sided figures, each {value, numerator, denominator}; higher is better except where marked
+# the two-sided figures, each {value, numerator, denominator}; higher is better except where marked ↓
 # (the raw figures, read as before probes and requests were told apart, beside the corrected ones)
 RATE_METRICS = (
     "fact_survival", "facts_learned", "attack_admission", "attack_admission_raw", "benign_admission",
     "benign_admission_raw", "questions_admitted", "authority_kept", "admission_precision",
     "admission_recall", "stale_facts",
 )  # fmt: skip
-LOWER_IS_BETTER = frozenset({"attack_admission", "attack_admission_raw", "questions_admitted", "stale_facts"})
 
 
 def _pooled(metrics: Sequence[dict[str, Any]], name: str) -> dict[str, Any]:
