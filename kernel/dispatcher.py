@@ -1,11 +1,13 @@
 """The dispatcher: the one place where a call becomes a journaled result. ``Kernel.call`` never raises.
 
-One lock and one queue (``specs/durability.md`` §3.1). A thread records its call (the arguments encoded,
-the identity asked) and queues it, then waits for the kernel's lock. Whoever holds the lock is the writer:
-it takes what is waiting, in arrival order, runs it in one transaction with one commit (one flush of the
-log at ``FULL``) and answers each call. A thread that gets the lock finds its call answered by an earlier
-writer, or is the writer that answers it: group commit, without a gathering protocol. The time of a call
-is read when the writer takes it, so recorded times follow seq order."""
+One queue and one writer at a time (``specs/durability.md`` §3.1), for every entry point: a call, a
+batch (``call_many``) and a replay's re-execution (``execute``). A thread records its call (the arguments
+encoded, the identity asked), queues it, and waits until it is answered or no thread writes. Then it is
+the writer: it takes what is waiting, in arrival order (calls alone together, up to ``GROUP_MAX``; a batch
+or a re-execution by itself), runs it in one transaction with one commit (one flush of the log at
+``FULL``), answers each caller, who returns at once, and goes on until its own call is answered: group
+commit, without a gathering protocol. The time of a call is read when the writer takes it, so recorded
+times follow seq order."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, suppress
+from enum import Enum
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
@@ -60,14 +63,27 @@ _INTERRUPTED = "the call was interrupted before it ran"
 """The detail of a call whose writer was interrupted before it answered it: unacknowledged."""
 
 
-class _Waiting:
-    """A queued call: its caller's future, answered by the writer that runs it."""
+class _Kind(Enum):
+    CALL = "call"
+    """A call alone, timed by the writer; run together with the calls alone waiting beside it."""
+    BATCH = "batch"
+    """``call_many``'s calls, timed by the writer, in one transaction of their own."""
+    REPLAY = "replay"
+    """A journaled call re-executed in its recorded form, in its own transaction or its source's."""
 
-    __slots__ = ("abandoned", "recorded", "result")
 
-    def __init__(self, recorded: RecordedCall) -> None:
-        self.recorded = recorded
-        self.result: SyscallResult | None = None
+class _Job:
+    """A queued entry: its caller's future, answered by the writer that runs it."""
+
+    __slots__ = ("abandoned", "items", "kind", "results", "transactions")
+
+    def __init__(
+        self, kind: _Kind, items: list[_Item], transactions: TransactionSource | None = None
+    ) -> None:
+        self.kind = kind
+        self.items = items
+        self.transactions = transactions
+        self.results: list[SyscallResult] | None = None
         self.abandoned = False
         """Its caller was interrupted while it waited: a writer that has not taken it yet drops it."""
 
@@ -116,11 +132,13 @@ class Kernel:
         self._execution = Execution(table, services, self.format)
         self._reads = frozenset(name for name, spec in table.items() if not spec.mutates)
         """The calls that change no state: a transaction of reads alone need not flush (``_durable``)."""
-        self._lock = threading.RLock()
-        """The writer's: one execution at a time, so the store's one connection is never used by two
-        threads. Reentrant: a call made by the writer's own thread (a logger's, ``between_calls``'s work,
-        ``call_many``'s) queues and is run by that same thread."""
-        self._queue: deque[_Waiting] = deque()
+        self._turn = threading.Condition()
+        """Guards the queue and who writes; notified when a group is answered and when a writer stops."""
+        self._writer: int | None = None
+        """The thread that writes now, if any: one execution at a time, so the store's one connection is
+        never used by two threads. A call made by the writer's own thread (a logger's, ``between_calls``'s
+        work) is run by that same thread, at once."""
+        self._queue: deque[_Job] = deque()
         """The calls waiting for a writer, in arrival order (appended by callers, taken by the writer)."""
 
     def call(
@@ -130,26 +148,52 @@ class Kernel:
         policy asks for one (it is never journaled). Whatever the inputs, returns a SyscallResult and
         never raises; safe to call from several threads.
 
-        The call is queued, and the thread waits for the kernel's lock: holding it, it finds its call
-        answered (a writer before it ran it in its group) or runs, as the writer, every call waiting,
-        its own among them (``_write_until``). Every call is acknowledged when the commit that holds its
-        entry is (``specs/durability.md`` §3.1). An interrupt (Ctrl-C) while it waits leaves nothing
-        held: the ``with`` never took the lock, or released it, and the call, if no writer took it yet,
-        is dropped."""
+        The call is queued (``_submit``), and answered when the commit that holds its entry is
+        (``specs/durability.md`` §3.1)."""
         recorded = self._record(name, args, principal, credential)
         if isinstance(recorded, SyscallResult):
             return recorded
-        waiting = _Waiting(recorded)
+        return self._submit(_Job(_Kind.CALL, [recorded]))[0]
+
+    def _submit(self, job: _Job) -> list[SyscallResult]:
+        """Queue ``job`` and wait until a writer answers it, or be the writer that does
+        (``_write_until``). An interrupt (Ctrl-C) while it waits leaves nothing held, and the job, if no
+        writer took it yet, is dropped."""
         try:
-            self._queue.append(waiting)
-            with self._lock:
-                self._write_until(waiting)
+            nested = self._start_writing(job)
+            if nested is not None:
+                try:
+                    self._write_until(job)
+                finally:
+                    self._stop_writing(nested)
         except BaseException:
-            waiting.abandoned = True
+            job.abandoned = True
             raise
-        if waiting.result is None:  # taken by a writer interrupted before it could answer
-            return _unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED)
-        return waiting.result
+        if job.results is None:  # taken by a writer interrupted before it could answer
+            return [_unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED) for _ in job.items]
+        return job.results
+
+    def _start_writing(self, job: _Job | None) -> bool | None:
+        """Queue ``job`` (if any), then wait while another thread writes: None when a writer answered
+        it meanwhile; else this thread writes, and whether it already did (a nested call)."""
+        me = threading.get_ident()
+        with self._turn:
+            if job is not None:
+                self._queue.append(job)
+            if self._writer == me:
+                return True
+            while self._writer is not None and (job is None or job.results is None):
+                self._turn.wait()
+            if job is not None and job.results is not None:
+                return None
+            self._writer = me
+            return False
+
+    def _stop_writing(self, nested: bool) -> None:
+        if not nested:
+            with self._turn:
+                self._writer = None
+                self._turn.notify_all()
 
     @property
     def services(self) -> KernelServiceRegistry:
@@ -174,42 +218,69 @@ class Kernel:
         """How many calls wait for a writer now (for monitoring; a test's way to see its calls queue)."""
         return len(self._queue)
 
-    def _write_until(self, waiting: _Waiting) -> None:
-        """As the writer (the lock held): run what is waiting, a group at a time, until ``waiting`` is
-        answered. It is in the queue until a writer takes it, and a writer answers what it took before
-        it lets the lock go; so an empty queue means answered, or taken by a writer that was interrupted
-        (``call`` then answers it unacknowledged)."""
-        limit = GROUP_MAX if self.group_commit else 1
-        while waiting.result is None and self._queue:
-            group: list[_Waiting] = []
-            while self._queue and len(group) < limit:
-                taken = self._queue.popleft()  # the lock's holder alone takes from the queue
-                if not taken.abandoned:
-                    group.append(taken)
-            if group:
-                self._run_group(group)
+    def _write_until(self, job: _Job) -> None:
+        """As the writer: run what is waiting, a group at a time, until ``job`` is answered, waking its
+        callers as each group is. A job is in the queue until a writer takes it, and a writer answers
+        what it took; so an empty queue means answered, or taken by a writer that was interrupted
+        (``_submit`` then answers it unacknowledged)."""
+        while job.results is None:
+            with self._turn:
+                group = self._take()
+            if not group:
+                return
+            self._run_group(group)
+            with self._turn:
+                self._turn.notify_all()
 
-    def _run_group(self, group: list[_Waiting]) -> None:
-        """Time and run the group's calls (one alone in a transaction of its own, several in one
-        transaction, ``_group``) and answer each, whatever happens here: no caller waits in vain."""
+    def _take(self) -> list[_Job]:
+        """The next group, in arrival order: calls alone (up to ``GROUP_MAX``, one without group
+        commit), or a batch or a re-execution by itself."""
+        limit = GROUP_MAX if self.group_commit else 1
+        group: list[_Job] = []
+        while self._queue and len(group) < limit:
+            job = self._queue[0]
+            if group and job.kind is not _Kind.CALL:
+                break
+            self._queue.popleft()
+            if job.abandoned:
+                continue
+            group.append(job)
+            if job.kind is not _Kind.CALL:
+                break
+        return group
+
+    def _run_group(self, group: list[_Job]) -> None:
+        """Time and run the group (calls alone: one in a transaction of its own, several in one, ``_group``;
+        a batch in one, ``_batch``; a re-execution as recorded) and answer each job, whatever happens
+        here: no caller waits in vain."""
         failure = _INTERRUPTED
+        first = group[0]
         try:
-            items = [self._timed(waiting.recorded) for waiting in group]
-            self._load_encoder_for(items)
-            started = time.perf_counter()
-            if len(items) == 1:
-                results = self._traced(items, self._one, None)
+            run: Callable[[list[_Item]], list[SyscallResult]]
+            if first.kind is _Kind.REPLAY:
+                items, size = first.items, None
+                run = partial(self._replayed, transactions=first.transactions)
             else:
-                results = self._traced(items, self._group, len(items))
-            for waiting, result in zip(group, results, strict=True):
-                waiting.result = result
+                items = [self._timed(item) for job in group for item in job.items]
+                self._load_encoder_for(items)
+                size = None if first.kind is _Kind.CALL and len(items) == 1 else len(items)
+                run = (
+                    self._one if size is None else self._group if first.kind is _Kind.CALL else self._batched
+                )
+            started = time.perf_counter()
+            results = self._traced(items, run, size)
+            if first.kind is _Kind.CALL:
+                for job, result in zip(group, results, strict=True):
+                    job.results = [result]
+            else:
+                first.results = results
             self._log_all(items, results, started)
         except Exception as exc:  # a bug must not escape: the calls left without a result are answered
             failure = type(exc).__name__
         finally:
-            for waiting in group:
-                if waiting.result is None:
-                    waiting.result = _unacknowledged(ErrorCode.INTERNAL_ERROR, failure)
+            for job in group:
+                if job.results is None:
+                    job.results = [_unacknowledged(ErrorCode.INTERNAL_ERROR, failure) for _ in job.items]
 
     def _record(self, name: object, args: object, principal: object, credential: object = None) -> _Item:
         """The call in its journaled form, but for its time (``_timed``); unacknowledged if it cannot be
@@ -254,21 +325,14 @@ class Kernel:
         database transaction, each with its own journal entry and result, a refused call leaving nothing
         behind. The batch commits whole: if the storage fails, no call of it is acknowledged (every
         result has seq None). A malformed item (not a tuple of 3 or 4) is refused ``invalid_args``,
-        unacknowledged, like a call whose arguments cannot be recorded."""
-        with self._lock:
-            items = [
-                self._timed(self._record(*call))
-                if isinstance(call, tuple | list) and len(call) in (3, 4)
-                else _unacknowledged(
-                    ErrorCode.INVALID_ARGS, "a call is (name, args, principal[, credential])"
-                )
-                for call in calls
-            ]
-            self._load_encoder_for(items)
-            started = time.perf_counter()
-            results = self._traced(items, lambda batch: self._batch(batch)[0], len(items))
-            self._log_all(items, results, started)
-            return results
+        unacknowledged, like a call whose arguments cannot be recorded. Queued as one job (``_submit``)."""
+        items = [
+            self._record(*call)
+            if isinstance(call, tuple | list) and len(call) in (3, 4)
+            else _unacknowledged(ErrorCode.INVALID_ARGS, _MALFORMED)
+            for call in calls
+        ]
+        return self._submit(_Job(_Kind.BATCH, items))
 
     def _load_encoder_for(self, recorded: Iterable[_Item]) -> None:
         """Before a working-memory call's transaction, load a lazily bound semantic encoder (see
@@ -341,6 +405,10 @@ class Kernel:
             return batched
         return [item if isinstance(item, SyscallResult) else self._attempts(item, None) for item in items]
 
+    def _batched(self, items: list[_Item]) -> list[SyscallResult]:
+        """``call_many``'s calls in one transaction, committing whole (never run again one by one)."""
+        return self._batch(items)[0]
+
     def _batch(self, items: list[_Item]) -> tuple[list[SyscallResult], bool]:
         """The calls in one database transaction, retried whole up to ``busy_retries`` times while the
         write lock is busy (nothing of a failed attempt was committed); and whether the storage failed
@@ -374,16 +442,19 @@ class Kernel:
         return pipeline(self, user_id=user_id, run_id=run_id, principal=principal, credential=credential)
 
     def between_calls(self, work: Callable[[], _T]) -> _T:
-        """``work``'s result, run while no call executes (under the writer's lock): for a reader of the
-        store's own connection between its transactions (``SqlJournalStore.read_blobs``). A call
-        ``work`` makes is run by this thread, as the writer, with any call waiting before it."""
-        with self._lock:
+        """``work``'s result, run while no call executes (as the writer): for a reader of the store's own
+        connection between its transactions (``SqlJournalStore.read_blobs``). A call ``work`` makes is
+        run by this thread, as the writer, with any call waiting before it."""
+        nested = self._start_writing(None)
+        assert nested is not None  # no job: never answered by another writer
+        try:
             return work()
+        finally:
+            self._stop_writing(nested)
 
     def close(self) -> None:
         """Close the store; the kernel cannot be used afterwards."""
-        with self._lock:
-            self.store.close()
+        self.between_calls(self.store.close)
 
     def execute(
         self,
@@ -406,12 +477,13 @@ class Kernel:
         self, recorded: RecordedCall, transactions: TransactionSource | None = None
     ) -> SyscallResult:
         """A call in its recorded form (replay's, through ``execute``), in its own transaction or in one
-        from ``transactions`` (a batch's), traced and logged as a call alone."""
-        with self._lock:
-            started = time.perf_counter()
-            results = self._traced([recorded], lambda _: [self._attempts(recorded, transactions)], None)
-            self._log_all([recorded], results, started)
-            return results[0]
+        from ``transactions`` (a batch's), queued like any call and traced and logged as a call alone."""
+        return self._submit(_Job(_Kind.REPLAY, [recorded], transactions))[0]
+
+    def _replayed(self, items: list[_Item], transactions: TransactionSource | None) -> list[SyscallResult]:
+        recorded = items[0]
+        assert isinstance(recorded, RecordedCall)
+        return [self._attempts(recorded, transactions)]
 
     def _attempts(self, recorded: RecordedCall, transactions: TransactionSource | None) -> SyscallResult:
         """The call, retried up to ``busy_retries`` times while the write lock is busy (a call of its

@@ -334,3 +334,60 @@ def test_a_call_made_by_work_between_calls_runs_at_once(
     other.join(30)
     assert finished["work"].ok and queued["call"].ok
     assert [entry.seq for entry in _verified(path)[1]] == [1, 2]
+
+
+class _HoldingLogger:
+    """A logger that holds the writer on the event of seq ``held`` until ``release`` is set (a safety bound
+    longer than the test's own waits, so that a caller kept waiting by the writer fails the test)."""
+
+    def __init__(self, held: int) -> None:
+        self.held = held
+        self.reached, self.release = threading.Event(), threading.Event()
+
+    def info(self, event: str, **fields: Any) -> None:
+        if fields.get("seq") == self.held:
+            self.reached.set()
+            assert self.release.wait(120)
+
+
+def test_a_caller_is_answered_when_its_group_commits_not_when_the_writer_is_free(
+    tmp_path: Path, kernel_factory: Callable[..., Kernel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two calls wait; the writer runs them as one group, then a group of its own that does not end (its
+    logger holds it). The two callers return meanwhile: each was answered when its group committed."""
+    import kernel.dispatcher as dispatcher
+
+    monkeypatch.setattr(dispatcher, "GROUP_MAX", 2)
+    logger = _HoldingLogger(held=3)
+    kernel = kernel_factory(str(tmp_path / "journal.db"), logger=logger)
+    answered: dict[str, SyscallResult] = {}
+    callers = [
+        threading.Thread(
+            target=lambda user=user: answered.setdefault(
+                user, kernel.call(*_write(user, "k"), principal=ADMIN)
+            ),
+            daemon=True,
+        )
+        for user in ("u1", "u2")
+    ]
+
+    def work() -> SyscallResult:
+        for caller in callers:
+            caller.start()
+        _wait_until_queued(kernel, 2)
+        return kernel.call(*_write("u3", "k"), principal=ADMIN)  # the writer's own: after the two
+
+    finished: dict[str, SyscallResult] = {}
+    writer = threading.Thread(
+        target=lambda: finished.setdefault("own", kernel.between_calls(work)), daemon=True
+    )
+    writer.start()
+    try:
+        assert logger.reached.wait(30), "the writer never reached its own call"
+        for caller in callers:
+            caller.join(30)
+        assert sorted(result.seq or 0 for result in answered.values()) == [1, 2]  # while the writer writes
+    finally:
+        logger.release.set()
+        writer.join(30)
+    assert finished["own"].seq == 3
