@@ -41,7 +41,6 @@ _CURRENT_AND_COUNT = (
 )
 """The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
 columns null when there is none)."""
-_COUNT = "SELECT entries FROM memory_entry_counts WHERE user_id = :user_id"
 REBUILD_COUNTS = (
     "INSERT INTO memory_entry_counts (user_id, entries) "
     "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
@@ -98,9 +97,6 @@ class SqlMemoryReader:
         """The current entry straight from its row, as ``list_entry_wires`` gives it."""
         row = self._sql.first(_CURRENT_WIRE, {"user_id": user_id, "key": key})
         return None if row is None else _wire_of(row)
-
-    def count_entries(self, *, user_id: str) -> int:
-        return int(self._sql.scalar(_COUNT, {"user_id": user_id}) or 0)
 
     def current(self, *, user_id: str, key: str) -> StoredEntry | None:
         """The key's current row (the newest version, revoked or not) with its version."""

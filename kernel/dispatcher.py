@@ -14,9 +14,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager, suppress
-from enum import Enum
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
@@ -63,26 +62,19 @@ _INTERRUPTED = "the call was interrupted before it ran"
 """The detail of a call whose writer was interrupted before it answered it: unacknowledged."""
 
 
-class _Kind(Enum):
-    CALL = "call"
-    """A call alone, timed by the writer; run together with the calls alone waiting beside it."""
-    BATCH = "batch"
-    """``call_many``'s calls, timed by the writer, in one transaction of their own."""
-    REPLAY = "replay"
-    """A journaled call re-executed in its recorded form, in its own transaction or its source's."""
+_Run = Callable[[list[_Item]], list[SyscallResult]]
 
 
 class _Job:
     """A queued entry: its caller's future, answered by the writer that runs it."""
 
-    __slots__ = ("abandoned", "items", "kind", "results", "transactions")
+    __slots__ = ("abandoned", "alone", "items", "results")
 
-    def __init__(
-        self, kind: _Kind, items: list[_Item], transactions: TransactionSource | None = None
-    ) -> None:
-        self.kind = kind
+    def __init__(self, items: list[_Item], alone: _Run | None = None) -> None:
         self.items = items
-        self.transactions = transactions
+        self.alone = alone
+        """How a writer runs it by itself (a batch, a re-execution); None: a call alone, run in one
+        transaction with the calls alone waiting beside it."""
         self.results: list[SyscallResult] | None = None
         self.abandoned = False
         """Its caller was interrupted while it waited: a writer that has not taken it yet drops it."""
@@ -153,19 +145,16 @@ class Kernel:
         recorded = self._record(name, args, principal, credential)
         if isinstance(recorded, SyscallResult):
             return recorded
-        return self._submit(_Job(_Kind.CALL, [recorded]))[0]
+        return self._submit(_Job([recorded]))[0]
 
     def _submit(self, job: _Job) -> list[SyscallResult]:
         """Queue ``job`` and wait until a writer answers it, or be the writer that does
         (``_write_until``). An interrupt (Ctrl-C) while it waits leaves nothing held, and the job, if no
         writer took it yet, is dropped."""
         try:
-            nested = self._start_writing(job)
-            if nested is not None:
-                try:
+            with self._writing(job) as writing:
+                if writing:
                     self._write_until(job)
-                finally:
-                    self._stop_writing(nested)
         except BaseException:
             job.abandoned = True
             raise
@@ -173,27 +162,31 @@ class Kernel:
             return [_unacknowledged(ErrorCode.INTERNAL_ERROR, _INTERRUPTED) for _ in job.items]
         return job.results
 
-    def _start_writing(self, job: _Job | None) -> bool | None:
-        """Queue ``job`` (if any), then wait while another thread writes: None when a writer answered
-        it meanwhile; else this thread writes, and whether it already did (a nested call)."""
+    @contextmanager
+    def _writing(self, job: _Job | None = None) -> Iterator[bool]:
+        """Queue ``job`` (if any), then wait while another thread writes: False when a writer answered
+        the job meanwhile; else True, this thread the writer until the block ends (a call it makes
+        meanwhile, nested, runs at once)."""
         me = threading.get_ident()
         with self._turn:
             if job is not None:
                 self._queue.append(job)
-            if self._writer == me:
-                return True
-            while self._writer is not None and (job is None or job.results is None):
+            nested = self._writer == me
+            while not nested and self._writer is not None and (job is None or job.results is None):
                 self._turn.wait()
-            if job is not None and job.results is not None:
-                return None
-            self._writer = me
-            return False
-
-    def _stop_writing(self, nested: bool) -> None:
-        if not nested:
-            with self._turn:
-                self._writer = None
-                self._turn.notify_all()
+            answered = job is not None and job.results is not None
+            if not answered:
+                self._writer = me
+        if answered:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            if not nested:
+                with self._turn:
+                    self._writer = None
+                    self._turn.notify_all()
 
     @property
     def services(self) -> KernelServiceRegistry:
@@ -234,46 +227,32 @@ class Kernel:
 
     def _take(self) -> list[_Job]:
         """The next group, in arrival order: calls alone (up to ``GROUP_MAX``, one without group
-        commit), or a batch or a re-execution by itself."""
+        commit), or a job run by itself."""
         limit = GROUP_MAX if self.group_commit else 1
         group: list[_Job] = []
-        while self._queue and len(group) < limit:
-            job = self._queue[0]
-            if group and job.kind is not _Kind.CALL:
-                break
-            self._queue.popleft()
-            if job.abandoned:
-                continue
-            group.append(job)
-            if job.kind is not _Kind.CALL:
-                break
+        while self._queue and len(group) < limit and not (group and self._queue[0].alone):
+            job = self._queue.popleft()
+            if not job.abandoned:
+                group.append(job)
+                if job.alone is not None:
+                    break
         return group
 
     def _run_group(self, group: list[_Job]) -> None:
-        """Time and run the group (calls alone: one in a transaction of its own, several in one, ``_group``;
-        a batch in one, ``_batch``; a re-execution as recorded) and answer each job, whatever happens
-        here: no caller waits in vain."""
+        """Time and run the group (calls alone: one in a transaction of its own, several in one,
+        ``_group``; a job alone as it says) and answer each job, whatever happens here: no caller waits
+        in vain."""
         failure = _INTERRUPTED
-        first = group[0]
         try:
-            run: Callable[[list[_Item]], list[SyscallResult]]
-            if first.kind is _Kind.REPLAY:
-                items, size = first.items, None
-                run = partial(self._replayed, transactions=first.transactions)
-            else:
-                items = [self._timed(item) for job in group for item in job.items]
-                self._load_encoder_for(items)
-                size = None if first.kind is _Kind.CALL and len(items) == 1 else len(items)
-                run = (
-                    self._one if size is None else self._group if first.kind is _Kind.CALL else self._batched
-                )
+            items = [self._timed(item) for job in group for item in job.items]
+            self._load_encoder_for(items)
+            run = group[0].alone or (self._one if len(items) == 1 else self._group)
             started = time.perf_counter()
-            results = self._traced(items, run, size)
-            if first.kind is _Kind.CALL:
-                for job, result in zip(group, results, strict=True):
-                    job.results = [result]
-            else:
-                first.results = results
+            sized = len(group) > 1 or group[0].alone == self._batched  # a span's batch size
+            results = self._traced(items, run, len(items) if sized else None)
+            answers = iter(results)
+            for job in group:
+                job.results = [next(answers) for _ in job.items]
             self._log_all(items, results, started)
         except Exception as exc:  # a bug must not escape: the calls left without a result are answered
             failure = type(exc).__name__
@@ -300,8 +279,9 @@ class Kernel:
 
     def _timed(self, item: _Item) -> _Item:
         """The call with its time, read once by the writer as it takes the call (so one thread reads
-        the clock at a time, in seq order); a broken clock is unacknowledged."""
-        if isinstance(item, SyscallResult):
+        the clock at a time, in seq order); a broken clock is unacknowledged. A re-executed call keeps
+        the time it was recorded at."""
+        if isinstance(item, SyscallResult) or item.recorded_at:
             return item
         try:
             return msgspec.structs.replace(item, recorded_at=format_time(self.clock.now()))
@@ -332,7 +312,7 @@ class Kernel:
             else _unacknowledged(ErrorCode.INVALID_ARGS, _MALFORMED)
             for call in calls
         ]
-        return self._submit(_Job(_Kind.BATCH, items))
+        return self._submit(_Job(items, self._batched))
 
     def _load_encoder_for(self, recorded: Iterable[_Item]) -> None:
         """Before a working-memory call's transaction, load a lazily bound semantic encoder (see
@@ -445,12 +425,8 @@ class Kernel:
         """``work``'s result, run while no call executes (as the writer): for a reader of the store's own
         connection between its transactions (``SqlJournalStore.read_blobs``). A call ``work`` makes is
         run by this thread, as the writer, with any call waiting before it."""
-        nested = self._start_writing(None)
-        assert nested is not None  # no job: never answered by another writer
-        try:
+        with self._writing():
             return work()
-        finally:
-            self._stop_writing(nested)
 
     def close(self) -> None:
         """Close the store; the kernel cannot be used afterwards."""
@@ -478,12 +454,7 @@ class Kernel:
     ) -> SyscallResult:
         """A call in its recorded form (replay's, through ``execute``), in its own transaction or in one
         from ``transactions`` (a batch's), queued like any call and traced and logged as a call alone."""
-        return self._submit(_Job(_Kind.REPLAY, [recorded], transactions))[0]
-
-    def _replayed(self, items: list[_Item], transactions: TransactionSource | None) -> list[SyscallResult]:
-        recorded = items[0]
-        assert isinstance(recorded, RecordedCall)
-        return [self._attempts(recorded, transactions)]
+        return self._submit(_Job([recorded], lambda _: [self._attempts(recorded, transactions)]))[0]
 
     def _attempts(self, recorded: RecordedCall, transactions: TransactionSource | None) -> SyscallResult:
         """The call, retried up to ``busy_retries`` times while the write lock is busy (a call of its
