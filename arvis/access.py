@@ -10,7 +10,6 @@ manage through journaled ``access.*`` syscalls, so that a replay knows, at every
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from fnmatch import fnmatchcase
@@ -21,7 +20,6 @@ __all__ = [
     "AccessRules",
     "Capability",
     "Grant",
-    "GrantRepository",
     "ScopeKind",
     "allows",
     "context_allows",
@@ -122,16 +120,6 @@ def is_operator(principal: str) -> bool:
     """A built-in administrator named ``operator:<name>``: who makes rollbacks (``arvis journal rollback
     --as``), and whose ``arvis.rollback`` records a counterfactual replay honours."""
     return principal.startswith("operator:") and is_builtin_admin(principal)
-
-
-class GrantRepository(ABC):
-    @abstractmethod
-    def grants_of(self, principal: str) -> list[Grant]:
-        """The principal's grants, ordered by (capability, scope)."""
-
-    @abstractmethod
-    def all_grants(self) -> list[Grant]:
-        """Every grant, ordered by (principal, capability, scope)."""
 
 
 def granted(grants: list[Grant], capability: Capability, scope: str) -> bool:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-__all__ = ["PipelineRun", "PipelineRunRepository", "qualified_run_id"]
+__all__ = ["PipelineRun", "qualified_run_id"]
 
 
 def qualified_run_id(principal: str, run_id: str) -> str:
@@ -26,12 +25,3 @@ class PipelineRun:
     @property
     def active(self) -> bool:
         return self.ended_seq is None
-
-
-class PipelineRunRepository(ABC):
-    @abstractmethod
-    def get(self, run_id: str) -> PipelineRun | None: ...
-
-    @abstractmethod
-    def active_for(self, user_id: str) -> PipelineRun | None:
-        """The run holding this user's memory still, if any (the oldest when several)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arvis.access import Capability, Grant, GrantRepository
+from arvis.access import Capability, Grant
 from journal.sql import SqlRunner
 
 __all__ = ["SqlGrantRepository"]
@@ -18,12 +18,14 @@ def _grants(rows: list[tuple[Any, ...]]) -> list[Grant]:
     return sorted(found, key=lambda grant: (grant.principal, grant.capability.value, grant.scope))
 
 
-class SqlGrantRepository(GrantRepository):
+class SqlGrantRepository:
     def __init__(self, sql: SqlRunner) -> None:
         self._sql = sql
 
     def grants_of(self, principal: str) -> list[Grant]:
+        """The principal's grants, ordered by (capability, scope)."""
         return _grants(self._sql.rows(_SELECT + " WHERE principal = :principal", {"principal": principal}))
 
     def all_grants(self) -> list[Grant]:
+        """Every grant, ordered by (principal, capability, scope)."""
         return _grants(self._sql.rows(_SELECT))

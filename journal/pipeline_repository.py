@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from arvis.pipeline_runs import PipelineRun, PipelineRunRepository
+from arvis.pipeline_runs import PipelineRun
 from journal.sql import SqlRunner
 
 __all__ = ["ActiveRuns", "Head", "SqlPipelineRunRepository"]
@@ -76,7 +76,7 @@ class ActiveRuns:
         return run
 
 
-class SqlPipelineRunRepository(PipelineRunRepository):
+class SqlPipelineRunRepository:
     def __init__(self, sql: SqlRunner, *, active: ActiveRuns | None = None) -> None:
         self._sql = sql
         self._active = active
@@ -85,6 +85,7 @@ class SqlPipelineRunRepository(PipelineRunRepository):
         return _run(self._sql.first(_SELECT + " WHERE run_id = :run_id", {"run_id": run_id}))
 
     def active_for(self, user_id: str) -> PipelineRun | None:
+        """The run holding this user's memory still, if any (the oldest when several)."""
         if self._active is None:
             return self._read_active(user_id)
         return self._active.active_for(user_id, self._read_active)

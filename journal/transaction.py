@@ -12,15 +12,12 @@ from typing import Any
 
 import msgspec
 
-from arvis.access import GrantRepository
 from arvis.awmu.repository import AwmuReader
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Change
-from arvis.context_owners import ContextOwnerRepository
 from arvis.graph_checkpoints import GraphRepository
 from arvis.graph_store import GraphStoreRepository
 from arvis.memory.memory_service import MemoryReader
-from arvis.pipeline_runs import PipelineRunRepository
 from journal import blob_store
 from journal.apply import ChangeWriter, Planned, plan
 from journal.awmu_repository import SqlAwmuReader
@@ -105,7 +102,7 @@ class SqlTransaction:
 
     # each repository is built when the call first asks for it
     @cached_property
-    def memory_repository(self) -> MemoryReader:
+    def memory(self) -> MemoryReader:
         return SqlMemoryReader(self._sql)
 
     @cached_property
@@ -113,15 +110,15 @@ class SqlTransaction:
         return SqlAwmuReader(self._sql)
 
     @cached_property
-    def pipeline_runs(self) -> PipelineRunRepository:
+    def pipeline_runs(self) -> SqlPipelineRunRepository:
         return SqlPipelineRunRepository(self._sql, active=self._active_runs)
 
     @cached_property
-    def grants(self) -> GrantRepository:
+    def grants(self) -> SqlGrantRepository:
         return SqlGrantRepository(self._sql)
 
     @cached_property
-    def context_owners(self) -> ContextOwnerRepository:
+    def context_owners(self) -> SqlContextOwnerRepository:
         return SqlContextOwnerRepository(self._sql)
 
     @cached_property

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from arvis.access import AccessRules
+from arvis.access import AccessRules, Grant
 from journal.entry import JournalEntry
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 
 if TYPE_CHECKING:
-    from kernel.protocols import Transaction
+    from kernel.protocols import Reader
     from kernel.registry import KernelServiceRegistry
 
 __all__ = ["CallContext", "JournalEntry", "SyscallError", "SyscallResult"]
@@ -113,13 +113,14 @@ class SyscallResult:
 
 
 class CallContext(msgspec.Struct, frozen=True):
-    """What a handler may use: the call's one time, its principal, the services, the transaction."""
+    """What a handler may use: the call's one time, its principal, the services, and what it reads
+    (``read``: never the transaction, which only the kernel appends to)."""
 
     seq: int
     now: datetime
     principal: str
     services: KernelServiceRegistry
-    tx: Transaction
+    read: Reader
     access_rules: AccessRules
     """The journal's access rules: its format version (never defaulted: no call is decided under rules
     it did not ask for)."""
@@ -129,3 +130,7 @@ class CallContext(msgspec.Struct, frozen=True):
     """Verification replay only: the journaled result of the entry being re-executed. A handler reads
     back from it what is not reproducible (a detector's output, the rule set a context was created
     under) instead of recomputing it; live calls get None."""
+
+    def grants(self) -> list[Grant]:
+        """The grants the call's principal holds."""
+        return self.read.grants.grants_of(self.principal)

@@ -90,7 +90,7 @@ class Execution:
             now=now,
             principal=recorded.principal,
             services=self.services,
-            tx=tx,
+            read=tx,
             recorded=recorded.result,
         )
         try:

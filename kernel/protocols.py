@@ -7,48 +7,61 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
-from arvis.access import GrantRepository
 from arvis.awmu.repository import AwmuReader
 from arvis.changes import Change
-from arvis.context_owners import ContextOwnerRepository
 from arvis.graph_checkpoints import GraphRepository
 from arvis.graph_store import GraphStoreRepository
 from arvis.memory.memory_service import MemoryReader
-from arvis.pipeline_runs import PipelineRunRepository
+from journal.context_owner_repository import SqlContextOwnerRepository
 from journal.entry import JournalEntry
 from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
+from journal.grant_repository import SqlGrantRepository
+from journal.pipeline_repository import SqlPipelineRunRepository
 
-__all__ = ["Batch", "CommitOutcomeUnknown", "JournalStore", "StorageBusy", "StorageError", "Transaction"]
+__all__ = [
+    "Batch",
+    "CommitOutcomeUnknown",
+    "JournalStore",
+    "Reader",
+    "StorageBusy",
+    "StorageError",
+    "Transaction",
+]
 """The storage errors are ``journal.errors``'s, named here too: they are part of what the kernel needs from
 storage."""
 
 
-class Transaction(Protocol):
-    @property
-    def next_seq(self) -> int:
-        """The seq the entry appended in this transaction will get."""
-        ...
+class Reader(Protocol):
+    """All a handler sees of storage: one read-only view per family, in the call's transaction. It
+    never writes: the handler returns its changes (``arvis.changes.Decision``)."""
 
     @property
-    def memory_repository(self) -> MemoryReader: ...
+    def memory(self) -> MemoryReader: ...
 
     @property
     def awmu(self) -> AwmuReader: ...
 
     @property
-    def pipeline_runs(self) -> PipelineRunRepository: ...
+    def pipeline_runs(self) -> SqlPipelineRunRepository: ...
 
     @property
-    def grants(self) -> GrantRepository: ...
+    def grants(self) -> SqlGrantRepository: ...
 
     @property
-    def context_owners(self) -> ContextOwnerRepository: ...
+    def context_owners(self) -> SqlContextOwnerRepository: ...
 
     @property
     def graph(self) -> GraphRepository: ...
 
     @property
     def graph_store(self) -> GraphStoreRepository: ...
+
+
+class Transaction(Reader, Protocol):
+    @property
+    def next_seq(self) -> int:
+        """The seq the entry appended in this transaction will get."""
+        ...
 
     def handler_scope(self) -> AbstractContextManager[None]:
         """Where the handler runs: it only reads; a driver error becomes a ``StorageError``."""

@@ -57,7 +57,7 @@ def authorize(ctx: CallContext, capability: Capability, user_id: str) -> None:
     scope = scope_of(ctx.access_rules, ScopeKind.USER, user_id)
     if allows([], ctx.principal, capability, user_id, scope):
         return
-    if not allows(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, capability, user_id, scope):
+    if not allows(ctx.grants(), ctx.principal, capability, user_id, scope):
         raise KernelError(
             ErrorCode.MEMORY_POLICY_DENIED,
             f"principal '{ctx.principal}' may not {capability.value} '{user_id}'",
@@ -68,7 +68,7 @@ def require_admin(ctx: CallContext) -> None:
     """Refuse unless the call's principal is an administrator: built in, or holding ``admin`` on ``*``."""
     if is_builtin_admin(ctx.principal):
         return
-    if not granted(ctx.tx.grants.grants_of(ctx.principal), Capability.ADMIN, ANY_SCOPE):
+    if not granted(ctx.grants(), Capability.ADMIN, ANY_SCOPE):
         raise KernelError(
             ErrorCode.MEMORY_POLICY_DENIED, f"principal '{ctx.principal}' may not admin '{ANY_SCOPE}'"
         )
@@ -91,7 +91,7 @@ def _wire(grant: Grant) -> dict[str, Any]:
 
 
 def _held(ctx: CallContext, grant: Grant) -> bool:
-    return grant in ctx.tx.grants.grants_of(grant.principal)
+    return grant in ctx.read.grants.grants_of(grant.principal)
 
 
 def access_grant(ctx: CallContext, args: GrantArgs) -> Decision:
@@ -115,5 +115,7 @@ def access_revoke(ctx: CallContext, args: GrantArgs) -> Decision:
 def access_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
     if args.principal != ctx.principal:
         require_admin(ctx)
-    found = ctx.tx.grants.all_grants() if args.principal is None else ctx.tx.grants.grants_of(args.principal)
+    found = (
+        ctx.read.grants.all_grants() if args.principal is None else ctx.read.grants.grants_of(args.principal)
+    )
     return {"grants": [_wire(grant) for grant in found]}

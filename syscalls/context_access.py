@@ -63,7 +63,7 @@ def require_name(ctx: CallContext, context_id: str) -> None:
     reserved = reserved_to(context_id)
     if ctx.principal == reserved or is_builtin_admin(ctx.principal):
         return
-    if granted(ctx.tx.grants.grants_of(ctx.principal), Capability.WRITE, _scope(ctx, context_id)):
+    if granted(ctx.grants(), Capability.WRITE, _scope(ctx, context_id)):
         return
     holder = "administrators" if reserved is None else f"'{reserved}'"
     raise KernelError(
@@ -76,24 +76,24 @@ def require_name(ctx: CallContext, context_id: str) -> None:
 def require_capability(ctx: CallContext, capability: Capability, context_id: str) -> None:
     """Refuse unless the principal may ``capability`` (read or write) the context. Administrators and
     the owner are decided without reading the grants."""
-    owner = ctx.tx.context_owners.owner_of(context_id)
+    owner = ctx.read.context_owners.owner_of(context_id)
     scope = _scope(ctx, context_id)
     if context_allows([], ctx.principal, capability, scope, owner):
         return
-    if not context_allows(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, capability, scope, owner):
+    if not context_allows(ctx.grants(), ctx.principal, capability, scope, owner):
         raise _denied(ctx, capability.value, context_id)
 
 
 def require_operator(ctx: CallContext, context_id: str) -> bool:
     """Refuse unless the principal may operate (seed, pin, unpin, archive) in the context; True, the
     verdict the engine is given instead of its own ``operators`` check."""
-    owner = ctx.tx.context_owners.owner_of(context_id)
+    owner = ctx.read.context_owners.owner_of(context_id)
     scope = _scope(ctx, context_id)
     if context_operator([], ctx.principal, scope, owner, ()):
         return True
-    record = ctx.tx.awmu.get_context(context_id)
+    record = ctx.read.awmu.get_context(context_id)
     operators = () if record is None else record.config.operators
-    if not context_operator(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, scope, owner, operators):
+    if not context_operator(ctx.grants(), ctx.principal, scope, owner, operators):
         raise _denied(ctx, "operate", context_id)
     return True
 
@@ -102,11 +102,11 @@ def require_closer(ctx: CallContext, context_id: str) -> bool:
     """Refuse unless the principal may close the context (format 2): the owner, a built-in administrator,
     or a holder of ``admin`` on the context id or ``*``; no ``operators`` pattern: closing ends the
     context for everyone, a decision of whoever holds it. True, the verdict the engine is given."""
-    owner = ctx.tx.context_owners.owner_of(context_id)
+    owner = ctx.read.context_owners.owner_of(context_id)
     scope = _scope(ctx, context_id)
     if context_operator([], ctx.principal, scope, owner, ()):
         return True
-    if not context_operator(ctx.tx.grants.grants_of(ctx.principal), ctx.principal, scope, owner, ()):
+    if not context_operator(ctx.grants(), ctx.principal, scope, owner, ()):
         raise _denied(ctx, "close", context_id)
     return True
 
@@ -114,16 +114,18 @@ def require_closer(ctx: CallContext, context_id: str) -> bool:
 def may_canonize(ctx: CallContext, context_id: str) -> bool:
     """Whether the principal may review (canonize) in the context (format 2): a grant, or a match of its
     ``canonizers`` where the owner itself may canonize."""
-    grants = ctx.tx.grants.grants_of(ctx.principal)
+    grants = ctx.grants()
     scope = _scope(ctx, context_id)
     if granted(grants, Capability.CANONIZE, scope):  # the caller's own grant decides: nothing else read
         return True
-    record = ctx.tx.awmu.get_context(context_id)
+    record = ctx.read.awmu.get_context(context_id)
     canonizers = () if record is None else record.config.canonizers
     if not any(pattern_names(pattern, ctx.principal) for pattern in canonizers):
         return False
-    owner = ctx.tx.context_owners.owner_of(context_id)
-    owner_grants = ctx.tx.grants.grants_of(owner) if owner is not None and not is_builtin_admin(owner) else []
+    owner = ctx.read.context_owners.owner_of(context_id)
+    owner_grants = (
+        ctx.read.grants.grants_of(owner) if owner is not None and not is_builtin_admin(owner) else []
+    )
     return context_canonizer(grants, ctx.principal, scope, owner, owner_grants, canonizers)
 
 
@@ -140,7 +142,7 @@ def canonizer_verdict(ctx: CallContext, context_id: str) -> bool | None:
     (as ``review`` allows), else None: the context's ``canonizers`` patterns decide."""
     if owned(ctx):
         return may_canonize(ctx, context_id)
-    return True if granted(ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, context_id) else None
+    return True if granted(ctx.grants(), Capability.CANONIZE, context_id) else None
 
 
 def operator_verdict(ctx: CallContext, context_id: str) -> bool | None:
@@ -167,10 +169,8 @@ def review_verdict(ctx: CallContext, request_id: str) -> Callable[[str], bool]:
     if not owned(ctx):
         # a context's own canonizers, or a canonize grant; built-in administrators are not
         # canonizers by name: CANON is a decision the context's config or an explicit grant delegates
-        return lambda context_id: granted(
-            ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, context_id
-        )
-    repo = ctx.tx.awmu
+        return lambda context_id: granted(ctx.grants(), Capability.CANONIZE, context_id)
+    repo = ctx.read.awmu
     found = repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
     if ctx.access_rules >= AccessRules.TYPED:
         _require_request_canonizer(ctx, request_id, None if found is None else found.context_id)
@@ -184,9 +184,7 @@ def _require_request_canonizer(ctx: CallContext, request_id: str, context_id: st
     exists (``context_id`` None: it does not). Only a caller that may review any request (a built-in
     administrator, or ``canonize`` on ``*``) is left to learn that it does not exist."""
     if context_id is None:
-        allowed = is_builtin_admin(ctx.principal) or granted(
-            ctx.tx.grants.grants_of(ctx.principal), Capability.CANONIZE, ANY_SCOPE
-        )
+        allowed = is_builtin_admin(ctx.principal) or granted(ctx.grants(), Capability.CANONIZE, ANY_SCOPE)
     else:
         allowed = may_canonize(ctx, context_id)
     if not allowed:

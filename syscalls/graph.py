@@ -73,7 +73,7 @@ class ThreadAccess(OwnedNames):
     always short and plain there)."""
 
     def __init__(self, ctx: CallContext) -> None:
-        graph = ctx.tx.graph
+        graph = ctx.read.graph
         super().__init__(
             ctx,
             scope_prefix=THREAD_SCOPE_PREFIX,
@@ -216,7 +216,7 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
     replaced."""
     access = ThreadAccess(ctx)
     access.claim(args.thread_id)
-    graph = ctx.tx.graph
+    graph = ctx.read.graph
     blobs = carried(
         ctx, [(f"write {index}", write.hash, write.data) for index, write in enumerate(args.writes)]
     )
@@ -248,7 +248,7 @@ def graph_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
     id, by code point); null when there is none. Reads that checkpoint, the channel values it names and
     its writes, nothing else."""
     ThreadAccess(ctx).require(Capability.READ, args.thread_id)
-    graph = ctx.tx.graph
+    graph = ctx.read.graph
     if args.checkpoint_id is not None:
         row = graph.checkpoint(args.thread_id, args.checkpoint_ns, args.checkpoint_id)
     else:
@@ -328,7 +328,7 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
     Reads those checkpoints (and any a filter rejected on the way), the channel values they name and
     their writes, nothing else."""
     access = ThreadAccess(ctx)
-    graph = ctx.tx.graph
+    graph = ctx.read.graph
     if args.thread_id is not None:
         access.require(Capability.READ, args.thread_id)
     if args.limit == 0:

@@ -121,7 +121,7 @@ class ListNamespacesArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True
 
 def _access(ctx: CallContext) -> OwnedNames:
     """Store namespaces, owned by their first element, created by ``graph.namespace.create``."""
-    store = ctx.tx.graph_store
+    store = ctx.read.graph_store
     return OwnedNames(
         ctx,
         scope_prefix=STORE_SCOPE_PREFIX,
@@ -242,7 +242,7 @@ def _blob(ctx: CallContext, reader: BlobReader, key: str) -> bytes:
     """One value's stored bytes, checked against its key: as the call's transaction sees them (its group's
     puts included, not yet committed), else (a replay's scratch store holds none) through the registry's
     blob reader."""
-    data = ctx.tx.graph_store.stored_values([key]).get(key)
+    data = ctx.read.graph_store.stored_values([key]).get(key)
     if data is not None and sha256_hex(data) != key:  # the reader's check, and its detail
         raise KernelError(ErrorCode.STORAGE_UNAVAILABLE, f"store value: blob {key} does not hash to its key")
     try:
@@ -304,7 +304,7 @@ def store_put(ctx: CallContext, args: PutArgs) -> Decision:
     prefix = _prefix(args.namespace)
     access = _access(ctx)
     owner = access.require(Capability.WRITE, prefix)
-    store = ctx.tx.graph_store
+    store = ctx.read.graph_store
     namespace = _text(args.namespace)
     found = store.item(namespace, args.key)
     changes: list[Change] = []
@@ -380,7 +380,7 @@ def store_get(ctx: CallContext, args: GetArgs) -> Decision:
     if not args.namespace:
         return Decision({"item": None})
     _access(ctx).require(Capability.READ, _prefix(args.namespace))
-    store = ctx.tx.graph_store
+    store = ctx.read.graph_store
     row = store.item(_text(args.namespace), args.key)
     if row is None or not _live(row, ctx.now):
         return Decision({"item": None})
@@ -413,7 +413,7 @@ def store_search(ctx: CallContext, args: SearchArgs) -> Decision:
         access.require(Capability.READ, _prefix(args.namespace_prefix))
     orders = _check_operators(args.filter)
     query = None if args.query_vector is None else query_vector(args.query_vector)
-    store = ctx.tx.graph_store
+    store = ctx.read.graph_store
     order = store.namespaces()
     owners = store.owners()
     depth = len(args.namespace_prefix)
@@ -463,7 +463,7 @@ def store_list_namespaces(ctx: CallContext, args: ListNamespacesArgs) -> dict[st
     read, kept by the match conditions, cut to ``max_depth`` (deduplicated), sorted, then ``offset`` and
     ``limit``."""
     access = _access(ctx)
-    store = ctx.tx.graph_store
+    store = ctx.read.graph_store
     owners = store.owners()
     namespaces: list[list[str]] = []
     for text in store.namespaces():

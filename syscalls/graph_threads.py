@@ -78,7 +78,7 @@ def graph_thread_delete(ctx: CallContext, args: ThreadArgs) -> Decision:
     """``delete_thread``: every checkpoint, pending write and channel value of the thread, in every
     namespace. The thread stays its owner's."""
     ThreadAccess(ctx).require(Capability.WRITE, args.thread_id)
-    deleted = _Deleted(ctx.tx.graph)
+    deleted = _Deleted(ctx.read.graph)
     deleted.thread(args.thread_id)
     return deleted.decision({"thread_id": args.thread_id})
 
@@ -92,7 +92,7 @@ def graph_runs_delete(ctx: CallContext, args: RunsArgs) -> Decision:
     """``delete_for_runs``: the checkpoints whose metadata ``run_id`` is one of ``run_ids``, with their
     pending writes, in every thread the principal may write (others are left alone)."""
     access = ThreadAccess(ctx)
-    graph = ctx.tx.graph
+    graph = ctx.read.graph
     wanted = set(args.run_ids)
     owners = graph.owners()
     victims = [
@@ -119,7 +119,7 @@ def graph_thread_copy(ctx: CallContext, args: CopyArgs) -> Decision:
     access = ThreadAccess(ctx)
     access.require(Capability.READ, source)
     target_owner = access.require(Capability.WRITE, target)
-    graph = ctx.tx.graph
+    graph = ctx.read.graph
     checkpoints = sorted(graph.checkpoints(source), key=_checkpoint_key)
     values = sorted(graph.channel_values(source), key=_value_key)
     writes = sorted(graph.writes(source), key=_write_key)
@@ -171,7 +171,7 @@ def graph_thread_prune(ctx: CallContext, args: PruneArgs) -> Decision:
     threads = sorted(set(args.thread_ids))
     for thread_id in threads:
         access.require(Capability.WRITE, thread_id)
-    graph = ctx.tx.graph
+    graph = ctx.read.graph
     deleted = _Deleted(graph)
     for thread_id in threads:
         if args.strategy == "delete":

@@ -69,7 +69,7 @@ def _memory(ctx: CallContext) -> MemoryService:
 def memory_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
     authorize(ctx, Capability.READ, args.user_id)
     return _memory(ctx).list(
-        ctx.tx.memory_repository,
+        ctx.read.memory,
         user_id=args.user_id,
         now=ctx.now,
         include_inactive=args.include_inactive,
@@ -78,7 +78,7 @@ def memory_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
 
 def memory_get(ctx: CallContext, args: KeyArgs) -> dict[str, Any]:
     authorize(ctx, Capability.READ, args.user_id)
-    return _memory(ctx).get(ctx.tx.memory_repository, user_id=args.user_id, key=args.key, now=ctx.now)
+    return _memory(ctx).get(ctx.read.memory, user_id=args.user_id, key=args.key, now=ctx.now)
 
 
 def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
@@ -86,21 +86,21 @@ def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
     with it in the journal (the id as given) and in the result (the run's stored id)."""
     authorize(ctx, Capability.READ, args.user_id)
     if args.run_id is None:
-        return _memory(ctx).snapshot(ctx.tx.memory_repository, user_id=args.user_id, now=ctx.now)
+        return _memory(ctx).snapshot(ctx.read.memory, user_id=args.user_id, now=ctx.now)
     run = find_run(ctx, args.run_id)
     if run is None or not run.active or run.user_id != args.user_id:
         raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"no active run '{args.run_id}' for this user")
-    value = _memory(ctx).snapshot(ctx.tx.memory_repository, user_id=args.user_id, now=ctx.now)
+    value = _memory(ctx).snapshot(ctx.read.memory, user_id=args.user_id, now=ctx.now)
     return {**value, "run_id": run.run_id}
 
 
 def memory_write(ctx: CallContext, args: WriteArgs) -> Decision:
     authorize(ctx, Capability.WRITE, args.user_id)
     refuse_in_flight_mutation(ctx, args.user_id)
-    return _memory(ctx).write(ctx.tx.memory_repository, args, now=ctx.now, seq=ctx.seq)
+    return _memory(ctx).write(ctx.read.memory, args, now=ctx.now, seq=ctx.seq)
 
 
 def memory_revoke(ctx: CallContext, args: KeyArgs) -> Decision:
     authorize(ctx, Capability.REVOKE, args.user_id)
     refuse_in_flight_mutation(ctx, args.user_id)
-    return _memory(ctx).revoke(ctx.tx.memory_repository, user_id=args.user_id, key=args.key, now=ctx.now)
+    return _memory(ctx).revoke(ctx.read.memory, user_id=args.user_id, key=args.key, now=ctx.now)

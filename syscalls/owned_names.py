@@ -66,7 +66,7 @@ class OwnedNames:
 
     def _grants_of_caller(self) -> list[Grant]:
         if self._grants is None:
-            self._grants = self._ctx.tx.grants.grants_of(self._ctx.principal)
+            self._grants = self._ctx.grants()
         return self._grants
 
     def _scope(self, name: str) -> str:

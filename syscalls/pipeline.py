@@ -59,7 +59,7 @@ def find_run(ctx: CallContext, run_id: str) -> PipelineRun | None:
     """The run ``run_id`` names for the call's principal. First rules: the run stored under that id.
     Owned rules: the caller's own run of that id (``<caller>/<run_id>``) when one was ever begun, else
     the run stored under ``run_id`` itself (another principal's run, named by its qualified id)."""
-    runs = ctx.tx.pipeline_runs
+    runs = ctx.read.pipeline_runs
     if ctx.access_rules == AccessRules.FIRST:
         return runs.get(run_id)
     own = runs.get(qualified_run_id(ctx.principal, run_id))
@@ -70,7 +70,7 @@ def find_run(ctx: CallContext, run_id: str) -> PipelineRun | None:
 
 def refuse_in_flight_mutation(ctx: CallContext, user_id: str) -> None:
     """Memory is consumed as a snapshot during a run: no mutation of its user until it ends."""
-    run = ctx.tx.pipeline_runs.active_for(user_id)
+    run = ctx.read.pipeline_runs.active_for(user_id)
     if run is not None:
         raise KernelError(
             ErrorCode.MEMORY_POLICY_DENIED,
@@ -102,7 +102,7 @@ def pipeline_begin(ctx: CallContext, args: BeginArgs) -> Decision:
     run_id = args.run_id if first else qualified_run_id(ctx.principal, args.run_id)
     if not first:
         _check_qualified(args.run_id, run_id)
-    if ctx.tx.pipeline_runs.get(run_id) is not None:
+    if ctx.read.pipeline_runs.get(run_id) is not None:
         raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
     run = PipelineRun(run_id, args.user_id, ctx.principal, ctx.seq)
     row = {"run_id": run_id, "user_id": args.user_id, "principal": ctx.principal, "began_seq": ctx.seq}

@@ -217,7 +217,7 @@ def _rules(ctx: CallContext, asked: int | None) -> int:
 def _decided(ctx: CallContext, method: _Method, **fields: Any) -> Decision:
     """``method`` of the bound service (``_wm``) over the call's own view of the working memory, at the
     call's seq: its result, and the rows it put as the decision's changes."""
-    repo = AwmuRepository(ctx.tx.awmu)
+    repo = AwmuRepository(ctx.read.awmu)
     value = method(repo, seq=ctx.seq, **fields)
     return Decision(value, tuple(repo.changes))
 

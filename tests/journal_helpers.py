@@ -301,7 +301,7 @@ def hidden_effect_handler(ctx: CallContext, args: CounterArgs) -> Decision:
         source="explicit_user",
         value_ref=f"run-{_next_count()}",
     )
-    current = ctx.tx.memory_repository.current(user_id=USER, key=entry.key)
+    current = ctx.read.memory.current(user_id=USER, key=entry.key)
     version = 1 if current is None else current.version + 1
     return Decision({"label": args.label}, (insert_entry(USER, entry, version=version, seq=ctx.seq),))
 

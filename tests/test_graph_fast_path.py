@@ -84,7 +84,7 @@ def _wire(
 
 def reference_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
     ThreadAccess(ctx).require(Capability.READ, args.thread_id)
-    graph = ctx.tx.graph
+    graph = ctx.read.graph
     if args.checkpoint_id is not None:
         row = graph.checkpoint(args.thread_id, args.checkpoint_ns, args.checkpoint_id)
     else:
@@ -111,7 +111,7 @@ def _matches(metadata: dict[str, Any], wanted: dict[str, Any]) -> bool:
 
 def reference_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
     access = ThreadAccess(ctx)
-    graph = ctx.tx.graph
+    graph = ctx.read.graph
     if args.thread_id is not None:
         access.require(Capability.READ, args.thread_id)
         rows = graph.checkpoints(args.thread_id, args.checkpoint_ns)
