@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from arvis.scenario.conditions import Condition  # noqa: E402
 from tools.model_loop.client import HttpChatModel  # noqa: E402
-from tools.model_loop.runs import load_with_setting, run_with_one_model  # noqa: E402
+from tools.model_loop.runs import load_with_setting, run_with_models  # noqa: E402
 from tools.scenario.report import journal_name  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -68,8 +68,15 @@ def main(arguments: list[str]) -> None:
         def progress(done: int, total: int, label: str = journal.name) -> None:
             print(f"\r{label}: turn {done}/{total}", end="", file=sys.stderr, flush=True)
 
-        report = run_with_one_model(
-            scenario, journal, model, condition=condition, setting=setting, on_turn=progress
+        report = run_with_models(  # one model in every role: assistant, extractor and judge
+            scenario,
+            journal,
+            gm=model,
+            judge=model,
+            extractor=model,
+            condition=condition,
+            setting=setting,
+            on_turn=progress,
         )
         seconds = time.perf_counter() - started
         print(f" {seconds:.0f} s", file=sys.stderr)

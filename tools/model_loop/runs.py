@@ -31,7 +31,7 @@ from tools.model_loop.scoring import ModelRunResult
 from tools.scenario.load import load_scenario
 from tools.scenario.runner import fresh_kernel, verified
 
-__all__ = ["ModelRunReport", "load_with_setting", "replay_model_run", "run_with_models", "run_with_one_model"]
+__all__ = ["ModelRunReport", "load_with_setting", "replay_model_run", "run_with_models"]
 
 
 def load_with_setting(path: Path) -> tuple[Scenario, str]:
@@ -95,28 +95,6 @@ def run_with_models(
         kernel.close()
     report = verified(journal)
     return ModelRunReport(result, str(journal), report.verified, report.entries)
-
-
-def run_with_one_model(
-    scenario: Scenario,
-    journal: Path,
-    model: ChatModel,
-    *,
-    condition: Condition = Condition.FULL_AWMU,
-    setting: str = "",
-    on_turn: Callable[[int, int], None] | None = None,
-) -> ModelRunReport:
-    """``run_with_models`` with one model in every role: assistant, extractor and judge."""
-    return run_with_models(
-        scenario,
-        journal,
-        gm=model,
-        judge=model,
-        extractor=model,
-        condition=condition,
-        setting=setting,
-        on_turn=on_turn,
-    )
 
 
 def replay_model_run(

@@ -32,7 +32,7 @@ from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.model_loop.client import ChatModel, HttpChatModel
 from tools.model_loop.loop import ModelLoopError
 from tools.model_loop.recording import ModelDivergence
-from tools.model_loop.runs import load_with_setting, replay_model_run, run_with_one_model
+from tools.model_loop.runs import load_with_setting, replay_model_run, run_with_models
 from tools.scenario.report import journal_name
 
 __all__ = ["DEFAULT_CONDITIONS", "command", "open_model"]
@@ -152,8 +152,15 @@ def _play(
         )
         return {**replayed.to_json(), "replay_verified": True}
     assert model is not None
-    report = run_with_one_model(
-        scenario, journal, model, condition=condition, setting=setting, on_turn=on_turn
+    report = run_with_models(  # one model in every role: assistant, extractor and judge
+        scenario,
+        journal,
+        gm=model,
+        judge=model,
+        extractor=model,
+        condition=condition,
+        setting=setting,
+        on_turn=on_turn,
     )
     return report.to_json()
 
