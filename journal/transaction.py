@@ -6,6 +6,7 @@ the append of its journal entry, which writes them (``journal.apply``) in the sa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from types import TracebackType
 from typing import Any
 
@@ -63,7 +64,7 @@ class _HandlerScope:
 
 
 class SqlTransaction:
-    """One open write transaction: the views a handler reads through, and the append of its journal entry."""
+    """One open write transaction: repositories bound to it, and the append of its journal entry."""
 
     def __init__(
         self,
@@ -90,14 +91,6 @@ class SqlTransaction:
         self._next_seq = next_seq
         self._prev_hash = prev_hash
         self._writer = ChangeWriter(sql)
-        # what a handler reads (``kernel.protocols.Reader``), each view bound to this transaction
-        self.memory: MemoryReader = SqlMemoryReader(sql)
-        self.awmu: AwmuReader = SqlAwmuReader(sql)
-        self.pipeline_runs = SqlPipelineRunRepository(sql, active=active_runs)
-        self.grants = SqlGrantRepository(sql)
-        self.context_owners = SqlContextOwnerRepository(sql)
-        self.graph: GraphRepository = SqlGraphRepository(sql)
-        self.graph_store: GraphStoreRepository = SqlGraphStoreRepository(sql)
         self.appended: JournalEntry | None = None
         self.failed = False
         """Set when writing the call's changes or entry failed part way: its transaction holds some of
@@ -106,6 +99,35 @@ class SqlTransaction:
     @property
     def next_seq(self) -> int:
         return self._next_seq
+
+    # each repository is built when the call first asks for it
+    @cached_property
+    def memory(self) -> MemoryReader:
+        return SqlMemoryReader(self._sql)
+
+    @cached_property
+    def awmu(self) -> AwmuReader:
+        return SqlAwmuReader(self._sql)
+
+    @cached_property
+    def pipeline_runs(self) -> SqlPipelineRunRepository:
+        return SqlPipelineRunRepository(self._sql, active=self._active_runs)
+
+    @cached_property
+    def grants(self) -> SqlGrantRepository:
+        return SqlGrantRepository(self._sql)
+
+    @cached_property
+    def context_owners(self) -> SqlContextOwnerRepository:
+        return SqlContextOwnerRepository(self._sql)
+
+    @cached_property
+    def graph(self) -> GraphRepository:
+        return SqlGraphRepository(self._sql)
+
+    @cached_property
+    def graph_store(self) -> GraphStoreRepository:
+        return SqlGraphStoreRepository(self._sql)
 
     def handler_scope(self) -> _HandlerScope:
         """Where the handler runs: it only reads (what it decides is handed to ``append``), so nothing
