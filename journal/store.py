@@ -195,9 +195,9 @@ class SqlJournalStore:
             self._committed_head: Head | None = None
             self._active_runs = ActiveRuns()
             """What the store learned of active pipeline runs, valid under one head (``ActiveRuns``)."""
-            self.on_append: AppendHook | None = (
-                CheckpointWriter(state_checkpoint_interval, postgres=self._postgres) if keep_entries else None
-            )
+            self.on_append: AppendHook | None = None  # with no checkpoints to take, no hook at all
+            if keep_entries and state_checkpoint_interval:
+                self.on_append = CheckpointWriter(state_checkpoint_interval, postgres=self._postgres)
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
@@ -320,7 +320,7 @@ class SqlJournalStore:
         """Store the Merkle tiles (``journal.tiles``) the transaction's entries completed, read back from
         the journal inside the transaction. A tile over a gap or a damaged entry hash (a hand edit) is not
         stored: proofs then read those entries, and verification reports them."""
-        if not self._keep_entries:
+        if not self._keep_entries or last_seq // TILE == last_seq_before // TILE:  # none completed
             return
         for tile in tiles_completed(last_seq_before, last_seq):
             first = tile * TILE + 1

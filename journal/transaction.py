@@ -173,7 +173,7 @@ class SqlTransaction:
         result: bytes,
     ) -> JournalEntry:
         self._writer.write(planned)  # the one place state is written
-        if self._stores_pieces:  # a scratch replay store compares the references alone
+        if pieces and self._stores_pieces:  # a scratch replay store compares the references alone
             blob_store.store_in(self._sql, dict(pieces))
         effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
         seq, prev_hash = self._next_seq, self._prev_hash
