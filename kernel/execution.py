@@ -118,8 +118,9 @@ class Execution:
             return refused, canonical_bytes_of_own(refused.journal_payload()), ()
         assert spec is not None
         layout = self.format.pieces
-        if layout is not None and layout.paths_of(spec.name):
-            split = split_result(decided.value, layout.paths_of(spec.name), layout.min_bytes)
+        paths = () if layout is None else layout.paths.get(spec.name, ())
+        if layout is not None and paths:
+            split = split_result(decided.value, paths, layout.min_bytes)
             # the caller gets the whole result; the journal its bulky parts by reference
             return SyscallResult.from_journaled(seq, split.whole), split.journaled, split.pieces
         encoded = canonical_bytes_of_own({"ok": True, "value": decided.value})

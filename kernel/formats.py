@@ -61,5 +61,5 @@ def piece_paths(syscall: str) -> tuple[PiecePath, ...]:
     found: list[PiecePath] = []
     for rules in _RULES.values():
         if rules.pieces is not None:
-            found.extend(path for path in rules.pieces.paths_of(syscall) if path not in found)
+            found.extend(path for path in rules.pieces.paths.get(syscall, ()) if path not in found)
     return tuple(found)

@@ -48,9 +48,6 @@ class PieceLayout:
     paths: Mapping[str, tuple[PiecePath, ...]]
     """Syscall name -> the paths of its value's arrays that may be journaled by reference."""
 
-    def paths_of(self, syscall: str) -> tuple[PiecePath, ...]:
-        return self.paths.get(syscall, ())
-
 
 class PieceMismatch(LookupError):
     """A piece read back is not the array its reference describes (length, or not an array)."""
