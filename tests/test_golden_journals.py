@@ -27,13 +27,14 @@ import pytest
 
 from arvis.canonical import decode
 from journal import blob_store
+from journal.entry import Pos
 from journal.reader import JournalReader
 from kernel.abi import JournalEntry
 from kernel.formats import piece_paths
 from kernel.replay_kernel import JournalReplayKernel
 from kernel.result_pieces import expand, references
 from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import Checkpoint, ReplayReport, verify_journal
+from tools.audit.replay import ReplayReport, verify_journal
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 ARVIS_BIN = Path(sys.executable).with_name("arvis")
@@ -122,7 +123,7 @@ def copy(golden: Golden, tmp_path: Path) -> Path:
     return target
 
 
-def _verify(path: Path, *, replay: bool = True, checkpoint: Checkpoint | None = None) -> ReplayReport:
+def _verify(path: Path, *, replay: bool = True, checkpoint: Pos | None = None) -> ReplayReport:
     reader = JournalReader.open(str(path))
     try:
         return verify_journal(reader, table=SYSCALL_TABLE, replay=replay, checkpoint=checkpoint)
@@ -151,7 +152,7 @@ def test_the_journal_verifies_by_replay(golden: Golden, copy: Path) -> None:
 
 
 def test_the_journal_still_extends_its_recorded_head(golden: Golden, copy: Path) -> None:
-    report = _verify(copy, checkpoint=Checkpoint(golden.entries, golden.head_hash))
+    report = _verify(copy, checkpoint=Pos(golden.entries, golden.head_hash))
     assert report.verified, report.to_json()
     chain_only = _verify(copy, replay=False)
     assert chain_only.verified and not chain_only.replayed, chain_only.to_json()

@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arvis.canonical import decode
+from journal.entry import Pos
 from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import Checkpoint, DivergenceClass, verify_journal
+from tools.audit.replay import DivergenceClass, verify_journal
 
 try:
     from tests import journal_helpers as h
@@ -306,15 +307,15 @@ def test_checkpoint_of_the_head_verifies_and_keeps_verifying(journal_copy: Path)
 
 def test_checkpoint_parse_round_trips_and_refuses_garbage() -> None:
     text = "3:" + "a" * 64
-    assert str(Checkpoint.parse(text)) == text
-    assert Checkpoint.parse("3:" + "A" * 64).entry_hash == "a" * 64
+    assert str(Pos.parse(text)) == text
+    assert Pos.parse("3:" + "A" * 64).entry_hash == "a" * 64
     for bad in ("3", "x:" + "a" * 64, "0:" + "a" * 64, "3:abc", ""):
         with pytest.raises(ValueError):
-            Checkpoint.parse(bad)
+            Pos.parse(bad)
 
 
 def test_checkpoint_with_a_wrong_hash_fails(journal_copy: Path) -> None:
-    checkpoint = Checkpoint(7, "0" * 64)
+    checkpoint = Pos(7, "0" * 64)
     report = h.verify(journal_copy, checkpoint=checkpoint)
     assert report.divergence is not None
     assert (report.divergence.seq, report.divergence.kind) == (7, DivergenceClass.INVALID_HISTORY)
@@ -323,11 +324,11 @@ def test_checkpoint_with_a_wrong_hash_fails(journal_copy: Path) -> None:
 def test_several_checkpoints_must_all_hold(journal_copy: Path) -> None:
     head = h.head_checkpoint(journal_copy)
     with h.reader_of(journal_copy) as reader:
-        verified = verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Checkpoint(7, "0" * 64), head])
+        verified = verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Pos(7, "0" * 64), head])
         assert verified.divergence is not None and verified.divergence.seq == 7
         # two at one seq with different hashes: no journal holds both, whichever is given last
         with pytest.raises(ValueError, match="two checkpoints at seq"):
-            verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Checkpoint(head.seq, "0" * 64), head])
+            verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Pos(head.seq, "0" * 64), head])
 
 
 @pytest.mark.parametrize("keep", [0, 9, 13])
@@ -346,7 +347,7 @@ def test_truncated_tail_fails_against_the_checkpoint(journal_copy: Path, keep: i
 def test_rewritten_history_verifies_alone_but_not_against_the_old_checkpoint(journal_copy: Path) -> None:
     checkpoint = h.head_checkpoint(journal_copy)
     seq = h.SEQ_AGENT_GET
-    middle = Checkpoint(seq + 2, h.read_cell(journal_copy, seq + 2, "entry_hash"))
+    middle = Pos(seq + 2, h.read_cell(journal_copy, seq + 2, "entry_hash"))
     # a read by another principal allowed to read gets the same result: the rewritten journal even
     # replays cleanly
     h.rewrite_history(journal_copy, seq, "principal", "operator:someone-else")
@@ -365,6 +366,6 @@ def test_rewritten_history_verifies_alone_but_not_against_the_old_checkpoint(jou
 
 def test_checkpoint_before_the_rewrite_still_holds(journal_copy: Path) -> None:
     seq = h.SEQ_AGENT_GET
-    early = Checkpoint(seq - 1, h.read_cell(journal_copy, seq - 1, "entry_hash"))
+    early = Pos(seq - 1, h.read_cell(journal_copy, seq - 1, "entry_hash"))
     h.rewrite_history(journal_copy, seq, "principal", "operator:someone-else")
     assert h.verify(journal_copy, checkpoint=early).verified

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from journal.admin_binding import BindingCheck
+from journal.entry import Pos
 from journal.memory_repository import entry_counts_hold
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
@@ -28,7 +29,6 @@ from tools.audit.replayer import Divergence, DivergenceClass, Replayer
 from tools.audit.verify import ChainVerifier
 
 __all__ = [
-    "Checkpoint",
     "Divergence",
     "DivergenceClass",
     "ReplayReport",
@@ -39,24 +39,6 @@ __all__ = [
 
 IN_MEMORY_LIMIT = 20_000
 """Journals longer than this are replayed on a temporary file rather than in memory."""
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    """A position an auditor kept: the journal must still hold this entry hash at this seq."""
-
-    seq: int
-    entry_hash: str
-
-    @classmethod
-    def parse(cls, text: str) -> Checkpoint:
-        seq, _, digest = text.partition(":")
-        if not seq.isdigit() or int(seq) < 1 or len(digest) != 64:
-            raise ValueError("a checkpoint is SEQ:HASH with a 64-hex-digit hash")
-        return cls(int(seq), digest.lower())
-
-    def __str__(self) -> str:
-        return f"{self.seq}:{self.entry_hash}"
 
 
 @dataclass(frozen=True)
@@ -110,7 +92,7 @@ def verify_journal(
     table: SyscallTable,
     services: KernelServiceRegistry | None = None,
     replay: bool = True,
-    checkpoint: Checkpoint | Sequence[Checkpoint] | None = None,
+    checkpoint: Pos | Sequence[Pos] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> ReplayReport:
     """Chain check plus (unless ``replay`` is False) re-execution; stops at the first divergence. Each
@@ -223,12 +205,12 @@ def _stored_state(reader: JournalReader, entries: int, digest: str) -> Divergenc
     return None
 
 
-def _kept(checkpoint: Checkpoint | Sequence[Checkpoint] | None) -> dict[int, str]:
+def _kept(checkpoint: Pos | Sequence[Pos] | None) -> dict[int, str]:
     """The checkpoints given, as seq -> entry hash; two at one seq with different hashes are refused
     (no journal holds both, and a mapping would silently keep only the last)."""
     if checkpoint is None:
         return {}
-    given = [checkpoint] if isinstance(checkpoint, Checkpoint) else list(checkpoint)
+    given = [checkpoint] if isinstance(checkpoint, Pos) else list(checkpoint)
     kept: dict[int, str] = {}
     for each in given:
         if kept.setdefault(each.seq, each.entry_hash) != each.entry_hash:
