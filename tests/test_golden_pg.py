@@ -185,8 +185,8 @@ def test_the_restored_dump_verifies_by_replay(pg_server: pg_cluster.Cluster, pg_
         report = _verify(url, checkpoint=Pos(golden.entries, golden.head_hash))
         assert report.verified, report.to_json()
         assert report.replayed
-        assert (report.entries, report.head_seq) == (golden.entries, golden.entries)
-        assert report.head_hash == golden.head_hash
+        assert (report.entries, report.head.seq) == (golden.entries, golden.entries)
+        assert report.head.entry_hash == golden.head_hash
         assert report.state_digest == golden.state_digest  # the state copied, as the SQLite source's
 
         code, cli = _cli_verify(url)

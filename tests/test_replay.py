@@ -47,7 +47,7 @@ def test_standard_journal_verifies(pristine: Path) -> None:
     report = h.verify(pristine)
     assert report.verified, report.divergence
     assert report.replayed
-    assert report.entries == report.head_seq == len(h.STANDARD_CALLS)
+    assert report.entries == report.head.seq == len(h.STANDARD_CALLS)
     assert report.state_digest is not None
     assert report.to_json()["first_bad_seq"] is None
 
@@ -67,7 +67,7 @@ def _check_replay(calls: list[h.Call]) -> None:
         assert report.entries == len(calls)
         chain_only = h.verify(path, replay=False)
         assert chain_only.verified and not chain_only.replayed
-        assert chain_only.head_hash == report.head_hash
+        assert chain_only.head.entry_hash == report.head.entry_hash
 
 
 @SETTINGS
@@ -302,7 +302,7 @@ def test_checkpoint_of_the_head_verifies_and_keeps_verifying(journal_copy: Path)
     h.build_journal(journal_copy, more, clock=h.make_clock(h.T0 + h.STEP * 100))
     report = h.verify(journal_copy, checkpoint=checkpoint)
     assert report.verified, report.divergence
-    assert report.head_seq == checkpoint.seq + 2
+    assert report.head.seq == checkpoint.seq + 2
 
 
 def test_checkpoint_parse_round_trips_and_refuses_garbage() -> None:
@@ -353,7 +353,7 @@ def test_rewritten_history_verifies_alone_but_not_against_the_old_checkpoint(jou
     h.rewrite_history(journal_copy, seq, "principal", "operator:someone-else")
     rewritten = h.verify(journal_copy)
     assert rewritten.verified, rewritten.divergence
-    assert rewritten.head_hash != checkpoint.entry_hash
+    assert rewritten.head.entry_hash != checkpoint.entry_hash
     for kept in (checkpoint, middle):
         report = h.verify(journal_copy, checkpoint=kept)
         assert not report.verified

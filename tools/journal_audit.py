@@ -97,7 +97,7 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
 def _report_json(db: str, report: ReplayReport) -> dict[str, Any]:
     """A journal's verify report as JSON, named by its ``db`` (never a URL's password), its head also as
     a ``position`` (``specs/cli.md``) beside ``head_seq``/``head_hash``."""
-    return {"db": db, **report.to_json(), "position": position(report.head_seq, report.head_hash)}
+    return {"db": db, **report.to_json(), "position": position(report.head)}
 
 
 def _verify_targets(given: Sequence[str] | str | None) -> list[str]:
@@ -177,7 +177,7 @@ def _print_verdict(report: ReplayReport, prefix: str) -> None:
         what = "chain intact, replay byte-identical" if report.replayed else "chain intact (not replayed)"
         rate = f", {report.entries_per_second:,.0f} entries/s" if report.entries else ""
         print(f"{prefix}verified: {report.entries} entries, {what}{rate}")
-        print(f"head {report.head_seq}:{report.head_hash}")
+        print(f"head {report.head}")
         if report.state_digest is not None:
             print(f"state digest {report.state_digest}")
         return
@@ -220,7 +220,7 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
             "seq": kept.seq,
             "entry_hash": kept.entry_hash,
             "checkpoint": str(kept),
-            "position": position(kept.seq, kept.entry_hash),
+            "position": position(kept),
         }
         print_json(value, lines=options.output == "jsonl")
     return EXIT_OK

@@ -47,8 +47,7 @@ class ReplayReport:
     replayed: bool
     entries: int
     seconds: float
-    head_seq: int
-    head_hash: str
+    head: Pos
     state_digest: str | None
     divergence: Divergence | None
 
@@ -63,8 +62,8 @@ class ReplayReport:
             "entries": self.entries,
             "seconds": round(self.seconds, 6),
             "entries_per_second": round(self.entries_per_second, 1),
-            "head_seq": self.head_seq,
-            "head_hash": self.head_hash,
+            "head_seq": self.head.seq,
+            "head_hash": self.head.entry_hash,
             "state_digest": self.state_digest,
             "first_bad_seq": None if self.divergence is None else self.divergence.seq,
             "reason": None if self.divergence is None else self.divergence.reason,
@@ -114,17 +113,16 @@ def verify_journal(
             divergence = _check(reader, header, chain, replayer, kept, progress)
         if divergence is None and replayer is not None:
             digest = replayer.state_digest()
-            divergence = _stored_state(reader, chain.entries, digest)
+            divergence = _stored_state(reader, chain.head.seq, digest)
     finally:
         if replayer is not None:
             replayer.close()
     return ReplayReport(
         verified=divergence is None,
         replayed=replayer is not None,
-        entries=chain.entries,
+        entries=chain.head.seq,
         seconds=time.perf_counter() - started,
-        head_seq=chain.expected_seq - 1,
-        head_hash=chain.prev_hash,
+        head=chain.head,
         state_digest=digest,
         divergence=divergence,
     )
@@ -151,18 +149,18 @@ def _check(
         replayer.check_state_checkpoints(reader.engine)
     bindings = BindingCheck()
     divergence = _walk(reader, chain, replayer, kept, progress, tiles, pieces, bindings)
-    if divergence is None and max(kept, default=0) > chain.entries:
+    if divergence is None and max(kept, default=0) > chain.head.seq:
         return Divergence(
-            chain.entries + 1,
+            chain.head.next_seq,
             "",
             DivergenceClass.INVALID_HISTORY,
-            f"journal ends at seq {chain.entries}: it no longer extends checkpoint {max(kept)}",
+            f"journal ends at seq {chain.head.seq}: it no longer extends checkpoint {max(kept)}",
         )
     if divergence is not None:
         return divergence
     if tiles_unreadable is not None:
         raise tiles_unreadable
-    bad_tile = tiles.result(chain.entries)
+    bad_tile = tiles.result(chain.head.seq)
     if bad_tile is not None:
         return Divergence(bad_tile.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_tile))
     # the pieces first: a damaged one is named at the entry that references it
