@@ -19,7 +19,7 @@ from journal.memory_repository import entry_counts_hold
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.store import JournalHeader
-from journal.tree import TileCheck
+from journal.tree import TileCheck, journal_size
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
@@ -71,12 +71,6 @@ class ReplayReport:
         }
 
 
-def _size(reader: JournalReader) -> int:
-    """The journal's size as its head's seq (a read of one row; COUNT(*) reads them all)."""
-    head = reader.head()
-    return 0 if head is None else max(head.seq, 0)
-
-
 def header_of(reader: JournalReader) -> JournalHeader:
     """The journal's header; ``StorageError`` when the database holds none."""
     header = reader.header()
@@ -105,7 +99,7 @@ def verify_journal(
         divergence = Divergence(0, "", DivergenceClass.INVALID_HISTORY, chain.header_break.reason)
     replayer = None
     if replay and divergence is None:
-        on_disk = _size(reader) > IN_MEMORY_LIMIT
+        on_disk = journal_size(reader) > IN_MEMORY_LIMIT
         replayer = Replayer(header, table=table, services=services, on_disk=on_disk, blobs_from=reader.engine)
     digest: str | None = None
     try:
