@@ -31,7 +31,8 @@ class JournalEntry(msgspec.Struct, frozen=True):
 class Pos(msgspec.Struct, frozen=True):
     """A position in a journal: right after entry ``seq``, whose hash is ``entry_hash``; the empty
     journal's is ``Pos(0, genesis hash)``, the hash its first entry chains from. The entry appended at a
-    position takes ``next_seq`` and chains from ``entry_hash``. Written ``SEQ:HASH`` (``str``, ``parse``)."""
+    position takes ``next_seq`` and chains from ``entry_hash``. Written ``SEQ:HASH`` (``str``), read by
+    ``tools.argtypes.checkpoint``."""
 
     seq: int
     entry_hash: str
@@ -40,14 +41,6 @@ class Pos(msgspec.Struct, frozen=True):
     def next_seq(self) -> int:
         """The seq of the entry appended here: the one place a position and an entry's seq differ."""
         return self.seq + 1
-
-    @classmethod
-    def parse(cls, text: str) -> Pos:
-        """``SEQ:HASH`` as ``arvis journal checkpoint`` prints it (a kept position: seq at least 1)."""
-        seq, _, digest = text.partition(":")
-        if not seq.isdigit() or int(seq) < 1 or len(digest) != 64:
-            raise ValueError("a checkpoint is SEQ:HASH with a 64-hex-digit hash")
-        return cls(int(seq), digest.lower())
 
     def __str__(self) -> str:
         return f"{self.seq}:{self.entry_hash}"

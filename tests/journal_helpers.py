@@ -36,6 +36,7 @@ from kernel.identity import VouchedPrincipals
 from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
+from tools import argtypes
 from tools.audit.replay import ReplayReport, verify_journal
 
 try:
@@ -256,7 +257,7 @@ def verify(
     checkpoint: Pos | str | None = None,
 ) -> ReplayReport:
     if isinstance(checkpoint, str):
-        checkpoint = Pos.parse(checkpoint)
+        checkpoint = argtypes.checkpoint(checkpoint)
     with reader_of(path) as reader:
         return verify_journal(reader, table=table, replay=replay, checkpoint=checkpoint)
 

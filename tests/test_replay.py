@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import tempfile
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from arvis.canonical import decode
 from journal.entry import Pos
 from syscalls.table import SYSCALL_TABLE
+from tools import argtypes
 from tools.audit.replay import DivergenceClass, verify_journal
 
 try:
@@ -307,11 +309,11 @@ def test_checkpoint_of_the_head_verifies_and_keeps_verifying(journal_copy: Path)
 
 def test_checkpoint_parse_round_trips_and_refuses_garbage() -> None:
     text = "3:" + "a" * 64
-    assert str(Pos.parse(text)) == text
-    assert Pos.parse("3:" + "A" * 64).entry_hash == "a" * 64
+    assert str(argtypes.checkpoint(text)) == text
+    assert argtypes.checkpoint("3:" + "A" * 64) == Pos(3, "a" * 64)
     for bad in ("3", "x:" + "a" * 64, "0:" + "a" * 64, "3:abc", ""):
-        with pytest.raises(ValueError):
-            Pos.parse(bad)
+        with pytest.raises(argparse.ArgumentTypeError):
+            argtypes.checkpoint(bad)
 
 
 def test_checkpoint_with_a_wrong_hash_fails(journal_copy: Path) -> None:
