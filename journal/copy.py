@@ -16,6 +16,7 @@ from sqlalchemy import Connection, Engine, Table, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from journal.engine import one_line
+from journal.entry import Pos
 from journal.errors import StorageError
 from journal.header import JournalHeader, store_quota
 from journal.memory_repository import REBUILD_COUNTS
@@ -41,8 +42,8 @@ BATCH = 2_000
 class CopyReport:
     entries: int
     state_rows: int
-    head_seq: int
-    head_hash: str | None
+    head: Pos | None
+    """The position of the copy's last entry; None for an empty journal."""
 
 
 def _rows(connection: Connection, table: Table, batch: int) -> Iterator[list[dict[str, Any]]]:
@@ -118,11 +119,11 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
             )
             _refuse_occupied([t.name for t in targets if not _is_empty(writing, t)])
             _copy_header(reading, writing, header)
-            entries, head_seq, head_hash = 0, 0, None
+            entries, head = 0, None
             for rows in _rows(reading, journal, batch):
                 writing.execute(journal.insert(), rows)
                 entries += len(rows)
-                head_seq, head_hash = int(rows[-1]["seq"]), str(rows[-1]["entry_hash"])
+                head = Pos(int(rows[-1]["seq"]), str(rows[-1]["entry_hash"]))
             state_rows = 0
             for table in present_state_tables(reading):
                 for rows in _rows(reading, table, batch):
@@ -142,4 +143,4 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
             "the copy failed: the source holds text that is not valid UTF-8 (a hand edit); "
             "`arvis journal verify` names where"
         ) from exc
-    return CopyReport(entries=entries, state_rows=state_rows, head_seq=head_seq, head_hash=head_hash)
+    return CopyReport(entries=entries, state_rows=state_rows, head=head)

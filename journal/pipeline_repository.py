@@ -7,9 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from arvis.pipeline_runs import PipelineRun
+from journal.entry import Pos
 from journal.sql import SqlRunner
 
-__all__ = ["ActiveRuns", "Head", "SqlPipelineRunRepository"]
+__all__ = ["ActiveRuns", "SqlPipelineRunRepository"]
 
 _SELECT = "SELECT run_id, user_id, principal, began_seq, ended_seq FROM pipeline_runs"
 _ACTIVE = _SELECT + " WHERE user_id = :user_id AND ended_seq IS NULL ORDER BY began_seq LIMIT 1"
@@ -21,10 +22,6 @@ def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
     return PipelineRun(
         str(row[0]), str(row[1]), str(row[2]), int(row[3]), None if row[4] is None else int(row[4])
     )
-
-
-Head = tuple[int, str]
-"""A journal head: the next seq and the previous entry's hash."""
 
 
 class ActiveRuns:
@@ -45,17 +42,17 @@ class ActiveRuns:
 
     def __init__(self) -> None:
         self._known: dict[str, PipelineRun | None] = {}
-        self._head: Head | None = None
+        self._head: Pos | None = None
         self._usable = False
 
-    def start(self, head: Head) -> None:
+    def start(self, head: Pos) -> None:
         """A database transaction starts from ``head``, read under the write lock."""
         if head != self._head:
             self._known.clear()
             self._head = head
         self._usable = True
 
-    def committed(self, head: Head) -> None:
+    def committed(self, head: Pos) -> None:
         """The transaction committed, leaving ``head``: what it kept is still true there (it changed
         no run, or ``changed`` dropped everything, and no other writer could append meanwhile)."""
         self._head = head

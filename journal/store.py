@@ -21,12 +21,12 @@ from journal import blob_store
 from journal.admin_binding import current_verifier
 from journal.clock import Clock
 from journal.engine import one_line, reading
-from journal.entry import JournalEntry
+from journal.entry import JournalEntry, Pos
 from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
 from journal.header import JournalHeader, create_header, header_holds, read_header
 from journal.memory_repository import SqlMemoryReader
 from journal.migrate import upgrade_to_head
-from journal.pipeline_repository import ActiveRuns, Head
+from journal.pipeline_repository import ActiveRuns
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from journal.sql import SqlRunner, insert_sql
 from journal.state_checkpoints import (
@@ -74,36 +74,35 @@ class _Whole(Generic[_Opened]):
     the head read under the write lock (see ``_head``), committed; rolled back on any failure so
     that no transaction (and no write lock) is left open; driver errors translated."""
 
-    __slots__ = ("_durable", "_first_seq", "_make", "_opened", "_store")
-    _make: Callable[[int, str], _Opened]
+    __slots__ = ("_durable", "_make", "_opened", "_start", "_store")
+    _make: Callable[[Pos], _Opened]
     _opened: _Opened | None
 
-    def __init__(self, store: SqlJournalStore, make: Callable[[int, str], _Opened], durable: bool) -> None:
+    def __init__(self, store: SqlJournalStore, make: Callable[[Pos], _Opened], durable: bool) -> None:
         self._store = store
         self._make = make
         self._durable = durable
         self._opened: _Opened | None = None
-        self._first_seq = 0
+        self._start: Pos | None = None
 
     def __enter__(self) -> _Opened:
         store = self._store
         try:
             store._begin(self._durable)
-            next_seq, prev_hash = store._head()
-            store._active_runs.start((next_seq, prev_hash))
+            self._start = start = store._head()
+            store._active_runs.start(start)
         except BaseException as error:
             store._end_driver_transaction()
             raise store._translate(error) from error
-        self._opened = self._make(next_seq, prev_hash)
-        self._first_seq = next_seq
+        self._opened = self._make(start)
         return self._opened
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        store, opened = self._store, self._opened
+        store, opened, start = self._store, self._opened, self._start
         if error is None:
-            assert opened is not None
+            assert opened is not None and start is not None
             try:
                 if isinstance(opened, SqlTransaction) and opened.appended is None:
                     raise StorageError("a transaction must append its journal entry before commit")
@@ -115,7 +114,7 @@ class _Whole(Generic[_Opened]):
                     opened.insert_entries()
                 last = opened.appended if isinstance(opened, SqlTransaction) else opened.last_entry
                 if last is not None:
-                    store._store_tiles(self._first_seq - 1, last.seq)
+                    store._store_tiles(start.seq, last.seq)
             except BaseException as failure:
                 store._end_driver_transaction()
                 raise store._translate(failure) from failure
@@ -130,8 +129,8 @@ class _Whole(Generic[_Opened]):
                 raise
             if last is not None:
                 store.last_entry = last
-                store._committed_head = (last.seq + 1, last.entry_hash)
-                store._active_runs.committed(store._committed_head)
+                store._committed_head = last.pos
+                store._active_runs.committed(last.pos)
             return
         store._end_driver_transaction()
         translated = store._translate(error)
@@ -191,8 +190,8 @@ class SqlJournalStore:
             """How this session's commits flush the log, or None where they do not (``_begin``)."""
             self._unflushed: object = None
             """The SQLite driver connection set to ``synchronous=NORMAL`` for a read, if any."""
-            # the head this store's last commit left: a scratch store's next head (``_head``)
-            self._committed_head: Head | None = None
+            # the position this store's last commit left: a scratch store's head (``_head``)
+            self._committed_head: Pos | None = None
             self._active_runs = ActiveRuns()
             """What the store learned of active pipeline runs, valid under one head (``ActiveRuns``)."""
             self.on_append: AppendHook | None = None  # with no checkpoints to take, no hook at all
@@ -246,25 +245,24 @@ class SqlJournalStore:
         """The journal's format (its header's): which access rules the kernel applies to it."""
         return int(self.header.format_version)
 
-    def _head(self) -> tuple[int, str]:
-        """The next seq and the previous hash, read under the write lock: SQLite took it at BEGIN
+    def _head(self) -> Pos:
+        """The journal's position, read under the write lock: SQLite took it at BEGIN
         IMMEDIATE; on PostgreSQL the journal's append lock (``APPEND_LOCK``) is taken here, in the same
         transaction, so entries are inserted in commit order and no reader sees a gap fill later. Read
         committed: the head read, a statement after the lock, sees every append committed before it."""
         if not self._keep_entries:  # a private scratch store: its own last commit is the head
-            return self._committed_head or (1, self.header.genesis_hash)
+            return self._committed_head or Pos(0, self.header.genesis_hash)
         if self._postgres:  # pipelined: the lock and the head read are one round trip
             self._sql.send(APPEND_LOCK_SQL)
         head = self._sql.first(_HEAD)
-        return (1, self.header.genesis_hash) if head is None else (int(head[0]) + 1, str(head[1]))
+        return Pos(0, self.header.genesis_hash) if head is None else Pos(int(head[0]), str(head[1]))
 
-    def resume_after(self, seq: int, entry_hash: str) -> None:
-        """A private scratch store (``keep_entries=False``) given the state right after entry ``seq``
-        (a state checkpoint, ``tools.audit.timetravel``): its next call takes ``seq + 1``, chained from
-        ``entry_hash``."""
+    def resume_after(self, pos: Pos) -> None:
+        """A private scratch store (``keep_entries=False``) given the state at ``pos`` (a state
+        checkpoint, ``tools.audit.timetravel``): its next call is appended there."""
         if self._keep_entries:
             raise StorageError("only a scratch store resumes from a state checkpoint")
-        self._committed_head = (seq + 1, entry_hash)
+        self._committed_head = pos
 
     def _translate(self, error: BaseException) -> BaseException:
         """A driver error as the StorageError to raise; anything else as it is."""
@@ -330,11 +328,10 @@ class SqlJournalStore:
             if root is not None:
                 self._sql.write(_TILE_INSERT, {"tile": tile, "root": root.hex()})
 
-    def _new_transaction(self, next_seq: int, prev_hash: str) -> SqlTransaction:
+    def _new_transaction(self, at: Pos) -> SqlTransaction:
         return SqlTransaction(
             self._sql,
-            next_seq=next_seq,
-            prev_hash=prev_hash,
+            at=at,
             translate=self._translate,
             deferred=not self._keep_entries,
             active_runs=self._active_runs,
@@ -342,11 +339,10 @@ class SqlJournalStore:
             on_append=self.on_append,
         )
 
-    def _new_batch(self, next_seq: int, prev_hash: str) -> SqlBatch:
+    def _new_batch(self, at: Pos) -> SqlBatch:
         return SqlBatch(
             self._sql,
-            next_seq=next_seq,
-            prev_hash=prev_hash,
+            at=at,
             translate=self._translate,
             active_runs=self._active_runs,
             keep_entries=self._keep_entries,

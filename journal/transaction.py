@@ -23,7 +23,7 @@ from journal.apply import ChangeWriter, Planned, plan
 from journal.awmu_repository import SqlAwmuReader
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash
 from journal.context_owner_repository import SqlContextOwnerRepository
-from journal.entry import JournalEntry
+from journal.entry import JournalEntry, Pos
 from journal.errors import StorageError
 from journal.grant_repository import SqlGrantRepository
 from journal.graph_repository import SqlGraphRepository
@@ -70,26 +70,24 @@ class SqlTransaction:
         self,
         sql: SqlRunner,
         *,
-        next_seq: int,
-        prev_hash: str,
+        at: Pos,
         translate: Translate,
         deferred: bool = False,
         active_runs: ActiveRuns | None = None,
         stores_pieces: bool = True,
         on_append: AppendHook | None = None,
     ) -> None:
-        """``stores_pieces``: whether the pieces of a result journaled by reference, and the blobs a
-        call carries (``Decision.blobs``), are stored (False in a private scratch store, whose replay
-        compares the references alone). ``on_append``: called with the entry and the call's effects once
-        the entry is appended (``journal.state_checkpoints``)."""
+        """``at``: the journal's position, where the entry is appended. ``stores_pieces``: whether the
+        pieces of a result journaled by reference, and the blobs a call carries (``Decision.blobs``), are
+        stored (False in a private scratch store, whose replay compares the references alone).
+        ``on_append``: called with the entry and the call's effects once the entry is appended."""
         self._on_append = on_append
         self._translate = translate
         self._deferred = deferred
         self._stores_pieces = stores_pieces
         self._active_runs = active_runs
         self._sql = sql
-        self._next_seq = next_seq
-        self._prev_hash = prev_hash
+        self._at = at
         self._writer = ChangeWriter(sql)
         self.appended: JournalEntry | None = None
         self.failed = False
@@ -98,7 +96,7 @@ class SqlTransaction:
 
     @property
     def next_seq(self) -> int:
-        return self._next_seq
+        return self._at.next_seq
 
     # each repository is built when the call first asks for it
     @cached_property
@@ -176,7 +174,7 @@ class SqlTransaction:
         if pieces and self._stores_pieces:  # a scratch replay store compares the references alone
             blob_store.store_in(self._sql, dict(pieces))
         effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
-        seq, prev_hash = self._next_seq, self._prev_hash
+        seq, prev_hash = self._at.next_seq, self._at.entry_hash
         entry_hash = compute_entry_hash(
             prev_hash=prev_hash,
             seq=seq,
@@ -221,8 +219,7 @@ class _BatchCall:
         batch = self._batch
         self._tx = SqlTransaction(
             batch.sql,
-            next_seq=batch.next_seq,
-            prev_hash=batch.prev_hash,
+            at=batch.at,
             translate=batch.translate,
             deferred=True,
             active_runs=batch.active_runs,
@@ -245,8 +242,7 @@ class _BatchCall:
             if batch.keep_entries:
                 batch.journal_rows.append(msgspec.structs.asdict(tx.appended))
             batch.last_entry = tx.appended
-            batch.next_seq += 1
-            batch.prev_hash = tx.appended.entry_hash
+            batch.at = tx.appended.pos
             return
         # nothing was written before the call appended (it only decided); a failure while it wrote
         # marked the batch failed above, so the batch cannot commit and nothing needs undoing here
@@ -263,8 +259,7 @@ class SqlBatch:
         self,
         sql: SqlRunner,
         *,
-        next_seq: int,
-        prev_hash: str,
+        at: Pos,
         translate: Translate,
         active_runs: ActiveRuns | None = None,
         keep_entries: bool = True,
@@ -273,8 +268,8 @@ class SqlBatch:
         self.on_append = on_append
         self.keep_entries = keep_entries
         self.sql = sql
-        self.next_seq = next_seq
-        self.prev_hash = prev_hash
+        self.at = at
+        """The journal's position after the batch's calls so far: where its next call appends."""
         self.translate = translate
         self.active_runs = active_runs
         self.last_entry: JournalEntry | None = None

@@ -102,8 +102,7 @@ def check_tiles(reader: JournalReader) -> BadTile | None:
     check = TileCheck(reader.merkle_tile_rows())
     if not check.rows:
         return None
-    head = reader.head()
-    size = 0 if head is None else max(head.seq, 0)
+    size = journal_size(reader)
     check.feed(reader.entry_hashes((size // TILE) * TILE))
     return check.result(size)
 

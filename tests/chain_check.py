@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from journal.entry import Pos
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 from tools.audit.verify import ChainBreak, ChainVerifier
@@ -15,8 +16,7 @@ from tools.audit.verify import ChainBreak, ChainVerifier
 class ChainReport:
     verified: bool
     entries: int
-    head_seq: int
-    head_hash: str
+    head: Pos
     first_bad_seq: int | None
     reason: str | None
 
@@ -31,9 +31,8 @@ def verify_chain(header: JournalHeader, entries: Iterable[JournalEntry]) -> Chai
                 break
     return ChainReport(
         verified=found is None,
-        entries=verifier.entries,
-        head_seq=verifier.expected_seq - 1,
-        head_hash=verifier.prev_hash,
+        entries=verifier.head.seq,
+        head=verifier.head,
         first_bad_seq=None if found is None else found.seq,
         reason=None if found is None else found.reason,
     )

@@ -27,6 +27,7 @@ from arvis.memory.memory_rows import insert_entry
 from journal.chain import compute_entry_hash
 from journal.clock import ManualClock
 from journal.engine import open_engine
+from journal.entry import Pos
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import CallContext, SyscallResult
@@ -35,7 +36,8 @@ from kernel.identity import VouchedPrincipals
 from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import Checkpoint, ReplayReport, verify_journal
+from tools import argtypes
+from tools.audit.replay import ReplayReport, verify_journal
 
 try:
     from tests.strategies import VOUCHED
@@ -252,19 +254,19 @@ def verify(
     *,
     table: SyscallTable = SYSCALL_TABLE,
     replay: bool = True,
-    checkpoint: Checkpoint | str | None = None,
+    checkpoint: Pos | str | None = None,
 ) -> ReplayReport:
     if isinstance(checkpoint, str):
-        checkpoint = Checkpoint.parse(checkpoint)
+        checkpoint = argtypes.checkpoint(checkpoint)
     with reader_of(path) as reader:
         return verify_journal(reader, table=table, replay=replay, checkpoint=checkpoint)
 
 
-def head_checkpoint(path: Path) -> Checkpoint:
+def head_checkpoint(path: Path) -> Pos:
     with reader_of(path) as reader:
         head = reader.head()
     assert head is not None
-    return Checkpoint(head.seq, head.entry_hash)
+    return head.pos
 
 
 # --- a table with a test syscall -----------------------------------------------------------------

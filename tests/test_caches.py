@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arvis.pipeline_runs import PipelineRun
+from journal.entry import Pos
 from journal.pipeline_repository import ActiveRuns
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
@@ -91,17 +92,17 @@ def test_a_value_is_used_only_under_the_head_it_was_read_under() -> None:
 
     runs.active_for("u", read)  # outside any transaction: read, never kept
     assert reads == ["u"]
-    runs.start((5, "h5"))
+    runs.start(Pos(5, "h5"))
     assert runs.active_for("u", read) is None and runs.active_for("u", read) is None
     assert reads == ["u", "u"]  # read once, then kept
-    runs.committed((6, "h6"))  # this store's own commit, no run changed: still true there
-    runs.start((6, "h6"))
+    runs.committed(Pos(6, "h6"))  # this store's own commit, no run changed: still true there
+    runs.start(Pos(6, "h6"))
     runs.active_for("u", read)
     assert reads == ["u", "u"]
-    runs.start((7, "h7-of-another-writer"))  # the head moved under the store: dropped
+    runs.start(Pos(7, "h7-of-another-writer"))  # the head moved under the store: dropped
     runs.active_for("u", read)
     assert reads == ["u", "u", "u"]
-    runs.start((7, "h7-of-another-writer"))  # a rolled-back transaction reported nothing: kept
+    runs.start(Pos(7, "h7-of-another-writer"))  # a rolled-back transaction reported nothing: kept
     runs.active_for("u", read)
     assert reads == ["u", "u", "u"]
 
@@ -115,18 +116,18 @@ def test_after_a_run_begins_or_ends_nothing_is_kept_until_the_next_transaction()
         reads.append(user)
         return run
 
-    runs.start((9, "h9"))
+    runs.start(Pos(9, "h9"))
     runs.active_for("u", read)
     runs.changed()  # the transaction begins or ends a run: what is read now may never commit
     runs.active_for("u", read)
     runs.active_for("u", read)
     assert reads == ["u", "u", "u"]
-    runs.start((9, "h9"))  # rolled back: same head, and nothing read after the change was kept
+    runs.start(Pos(9, "h9"))  # rolled back: same head, and nothing read after the change was kept
     runs.active_for("u", read)
     assert reads == ["u", "u", "u", "u"]
     runs.changed()
-    runs.committed((10, "h10"))
-    runs.start((10, "h10"))
+    runs.committed(Pos(10, "h10"))
+    runs.start(Pos(10, "h10"))
     runs.active_for("u", read)
     assert reads == ["u", "u", "u", "u", "u"]
 

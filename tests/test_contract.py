@@ -330,7 +330,7 @@ class Contract:
         report = self._verify(target)
         assert report.verified, report.divergence
         expected = run_calls(":memory:", [*early, *MEMORY])
-        assert report.head_hash == expected.entries[-1].entry_hash
+        assert report.head == expected.entries[-1].pos
         assert report.state_digest == expected.digest
 
     # --- reader ----------------------------------------------------------------------------------
@@ -379,7 +379,7 @@ class Contract:
         expected = reference(scenario)
         assert report.verified, report.divergence
         assert report.replayed
-        assert (report.entries, report.head_hash) == (len(expected.entries), expected.entries[-1].entry_hash)
+        assert (report.entries, report.head) == (len(expected.entries), expected.entries[-1].pos)
         assert report.state_digest == expected.digest
 
     @pytest.mark.parametrize(("seq", "column"), [(5, "result"), (8, "args"), (3, "recorded_at")])

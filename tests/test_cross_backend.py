@@ -65,7 +65,7 @@ def test_a_postgres_journal_verifies_by_replay_on_sqlite(pg_url: str) -> None:
         report = verify_journal(reader, table=SYSCALL_TABLE)
     assert report.verified, report.divergence
     assert report.replayed
-    assert report.head_hash == written.entries[-1].entry_hash
+    assert report.head.entry_hash == written.entries[-1].entry_hash
     assert report.state_digest == written.digest
 
 

@@ -33,6 +33,7 @@ from sqlalchemy.pool import NullPool
 
 from journal.clock import SystemClock
 from journal.engine import open_engine, to_url
+from journal.entry import Pos
 from journal.reader import JournalReader
 from journal.state import state_digest
 from journal.store import SqlJournalStore
@@ -98,7 +99,7 @@ def run_step(kernel: Kernel, step: Call | list[Call]) -> list[SyscallResult]:
 class Observed:
     """The database as another connection sees it: the journal head and the state digest."""
 
-    head: tuple[int, str] | None
+    head: Pos | None
     digest: str
 
 
@@ -107,7 +108,7 @@ def observe(engine: Engine) -> Observed:
         row = connection.execute(
             text("SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1")
         ).first()
-        return Observed(None if row is None else (int(row[0]), str(row[1])), state_digest(connection))
+        return Observed(None if row is None else Pos(int(row[0]), str(row[1])), state_digest(connection))
 
 
 def new_kernel(engine: Engine) -> Kernel:
@@ -186,7 +187,7 @@ def fault_every_operation(
                     after = observe(observer)
                     assert after == before, f"{fault} at operation {at} of {step!r} left a change behind"
                     # the failed call holds no lock: another writer goes through at once
-                    seq = before.head[0] if before.head else 0
+                    seq = before.head.seq if before.head else 0
                     assert [result.seq for result in run(other, PROBE)] == [seq + 1]
                     # and the faulted kernel's next call works
                     assert [result.seq for result in run(faulted, PROBE)] == [seq + 2]

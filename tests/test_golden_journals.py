@@ -27,13 +27,14 @@ import pytest
 
 from arvis.canonical import decode
 from journal import blob_store
+from journal.entry import Pos
 from journal.reader import JournalReader
 from kernel.abi import JournalEntry
 from kernel.formats import piece_paths
 from kernel.replay_kernel import JournalReplayKernel
 from kernel.result_pieces import expand, references
 from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import Checkpoint, ReplayReport, verify_journal
+from tools.audit.replay import ReplayReport, verify_journal
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 ARVIS_BIN = Path(sys.executable).with_name("arvis")
@@ -122,7 +123,7 @@ def copy(golden: Golden, tmp_path: Path) -> Path:
     return target
 
 
-def _verify(path: Path, *, replay: bool = True, checkpoint: Checkpoint | None = None) -> ReplayReport:
+def _verify(path: Path, *, replay: bool = True, checkpoint: Pos | None = None) -> ReplayReport:
     reader = JournalReader.open(str(path))
     try:
         return verify_journal(reader, table=SYSCALL_TABLE, replay=replay, checkpoint=checkpoint)
@@ -143,19 +144,19 @@ def test_the_journal_verifies_by_replay(golden: Golden, copy: Path) -> None:
     report = _verify(copy)
     assert report.verified, report.to_json()
     assert report.replayed
-    assert (report.entries, report.head_seq) == (golden.entries, golden.entries)
-    assert report.head_hash == golden.head_hash
+    assert (report.entries, report.head.seq) == (golden.entries, golden.entries)
+    assert report.head.entry_hash == golden.head_hash
     # the replayed state equals the stored one (verified) and digests as it did under r1: a change of how
     # rows enter the digest would otherwise pass, both sides moving together
     assert report.state_digest == golden.state_digest
 
 
 def test_the_journal_still_extends_its_recorded_head(golden: Golden, copy: Path) -> None:
-    report = _verify(copy, checkpoint=Checkpoint(golden.entries, golden.head_hash))
+    report = _verify(copy, checkpoint=Pos(golden.entries, golden.head_hash))
     assert report.verified, report.to_json()
     chain_only = _verify(copy, replay=False)
     assert chain_only.verified and not chain_only.replayed, chain_only.to_json()
-    assert (chain_only.entries, chain_only.head_hash) == (golden.entries, golden.head_hash)
+    assert (chain_only.entries, chain_only.head.entry_hash) == (golden.entries, golden.head_hash)
 
 
 def test_the_header_and_head_entry_are_the_recorded_ones(golden: Golden, copy: Path) -> None:

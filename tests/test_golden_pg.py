@@ -28,9 +28,10 @@ import pytest
 from sqlalchemy.engine import make_url
 from test_golden_journals import ARVIS_BIN, GOLDEN_DIR, GOLDENS, Golden
 
+from journal.entry import Pos
 from journal.reader import JournalReader
 from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import Checkpoint, ReplayReport, verify_journal
+from tools.audit.replay import ReplayReport, verify_journal
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def restored(server: pg_cluster.Cluster, pg_golden: PgGolden) -> Iterator[str]:
         yield url
 
 
-def _verify(url: str, *, replay: bool = True, checkpoint: Checkpoint | None = None) -> ReplayReport:
+def _verify(url: str, *, replay: bool = True, checkpoint: Pos | None = None) -> ReplayReport:
     reader = JournalReader.open(url)
     try:
         return verify_journal(reader, table=SYSCALL_TABLE, replay=replay, checkpoint=checkpoint)
@@ -181,11 +182,11 @@ def test_the_restored_dump_verifies_by_replay(pg_server: pg_cluster.Cluster, pg_
         assert head is not None and (head.seq, head.entry_hash) == (golden.entries, golden.head_hash)
         assert count == golden.entries
 
-        report = _verify(url, checkpoint=Checkpoint(golden.entries, golden.head_hash))
+        report = _verify(url, checkpoint=Pos(golden.entries, golden.head_hash))
         assert report.verified, report.to_json()
         assert report.replayed
-        assert (report.entries, report.head_seq) == (golden.entries, golden.entries)
-        assert report.head_hash == golden.head_hash
+        assert (report.entries, report.head.seq) == (golden.entries, golden.entries)
+        assert report.head.entry_hash == golden.head_hash
         assert report.state_digest == golden.state_digest  # the state copied, as the SQLite source's
 
         code, cli = _cli_verify(url)

@@ -49,7 +49,7 @@ class _Counted:
         def counted_batch(**options: Any) -> Iterator[Any]:
             with batch(**options) as opened:
                 yield opened
-                self.groups.append(opened.next_seq - 1)
+                self.groups.append(opened.at.seq)
 
         store.transaction = counted_transaction
         store.batch = counted_batch

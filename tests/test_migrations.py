@@ -83,12 +83,12 @@ def test_upgrade_then_verify(old_journal: Path, tmp_path: Path, capsys: pytest.C
     after = h.verify(old_journal)
     assert after.verified, after.divergence
     assert after.replayed
-    assert (after.entries, after.head_hash) == (len(OLD_CALLS), chain_before.head_hash)
+    assert (after.entries, after.head.entry_hash) == (len(OLD_CALLS), chain_before.head.entry_hash)
     # the same calls written at head give the same journal and the same state
     twin = tmp_path / "twin.db"
     h.build_journal(twin, OLD_CALLS)
     at_head = h.verify(twin)
-    assert (at_head.head_hash, at_head.state_digest) == (after.head_hash, after.state_digest)
+    assert (at_head.head.entry_hash, at_head.state_digest) == (after.head.entry_hash, after.state_digest)
     code, out, _ = h.cli(capsys, "journal", "verify", "--db", old_journal, "-o", "json")
     assert code == 0
     assert json.loads(out)["verified"] is True

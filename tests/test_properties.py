@@ -45,6 +45,7 @@ from strategies import (
 
 from arvis.canonical import format_time
 from journal.clock import ManualClock
+from journal.entry import Pos
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
@@ -130,8 +131,8 @@ def test_chain_verifies_and_seq_is_gapless(steps: list[tuple[str, dict[str, Any]
         assert [entry.seq for entry in entries] == list(range(1, len(steps) + 1))
         report = verify_chain(kernel.store.header, entries)
         assert report.verified, report
-        assert report.head_seq == len(steps)
-        assert report.head_hash == (entries[-1].entry_hash if entries else kernel.store.header.genesis_hash)
+        assert report.head == (entries[-1].pos if entries else Pos(0, kernel.store.header.genesis_hash))
+        assert report.head.seq == len(steps)
 
 
 @given(call_sequences())

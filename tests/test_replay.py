@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import tempfile
 from pathlib import Path
 
@@ -11,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arvis.canonical import decode
+from journal.entry import Pos
 from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import Checkpoint, DivergenceClass, verify_journal
+from tools import argtypes
+from tools.audit.replay import DivergenceClass, verify_journal
 
 try:
     from tests import journal_helpers as h
@@ -46,7 +49,7 @@ def test_standard_journal_verifies(pristine: Path) -> None:
     report = h.verify(pristine)
     assert report.verified, report.divergence
     assert report.replayed
-    assert report.entries == report.head_seq == len(h.STANDARD_CALLS)
+    assert report.entries == report.head.seq == len(h.STANDARD_CALLS)
     assert report.state_digest is not None
     assert report.to_json()["first_bad_seq"] is None
 
@@ -66,7 +69,7 @@ def _check_replay(calls: list[h.Call]) -> None:
         assert report.entries == len(calls)
         chain_only = h.verify(path, replay=False)
         assert chain_only.verified and not chain_only.replayed
-        assert chain_only.head_hash == report.head_hash
+        assert chain_only.head.entry_hash == report.head.entry_hash
 
 
 @SETTINGS
@@ -301,20 +304,20 @@ def test_checkpoint_of_the_head_verifies_and_keeps_verifying(journal_copy: Path)
     h.build_journal(journal_copy, more, clock=h.make_clock(h.T0 + h.STEP * 100))
     report = h.verify(journal_copy, checkpoint=checkpoint)
     assert report.verified, report.divergence
-    assert report.head_seq == checkpoint.seq + 2
+    assert report.head.seq == checkpoint.seq + 2
 
 
 def test_checkpoint_parse_round_trips_and_refuses_garbage() -> None:
     text = "3:" + "a" * 64
-    assert str(Checkpoint.parse(text)) == text
-    assert Checkpoint.parse("3:" + "A" * 64).entry_hash == "a" * 64
+    assert str(argtypes.checkpoint(text)) == text
+    assert argtypes.checkpoint("3:" + "A" * 64) == Pos(3, "a" * 64)
     for bad in ("3", "x:" + "a" * 64, "0:" + "a" * 64, "3:abc", ""):
-        with pytest.raises(ValueError):
-            Checkpoint.parse(bad)
+        with pytest.raises(argparse.ArgumentTypeError):
+            argtypes.checkpoint(bad)
 
 
 def test_checkpoint_with_a_wrong_hash_fails(journal_copy: Path) -> None:
-    checkpoint = Checkpoint(7, "0" * 64)
+    checkpoint = Pos(7, "0" * 64)
     report = h.verify(journal_copy, checkpoint=checkpoint)
     assert report.divergence is not None
     assert (report.divergence.seq, report.divergence.kind) == (7, DivergenceClass.INVALID_HISTORY)
@@ -323,11 +326,11 @@ def test_checkpoint_with_a_wrong_hash_fails(journal_copy: Path) -> None:
 def test_several_checkpoints_must_all_hold(journal_copy: Path) -> None:
     head = h.head_checkpoint(journal_copy)
     with h.reader_of(journal_copy) as reader:
-        verified = verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Checkpoint(7, "0" * 64), head])
+        verified = verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Pos(7, "0" * 64), head])
         assert verified.divergence is not None and verified.divergence.seq == 7
         # two at one seq with different hashes: no journal holds both, whichever is given last
         with pytest.raises(ValueError, match="two checkpoints at seq"):
-            verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Checkpoint(head.seq, "0" * 64), head])
+            verify_journal(reader, table=SYSCALL_TABLE, checkpoint=[Pos(head.seq, "0" * 64), head])
 
 
 @pytest.mark.parametrize("keep", [0, 9, 13])
@@ -346,13 +349,13 @@ def test_truncated_tail_fails_against_the_checkpoint(journal_copy: Path, keep: i
 def test_rewritten_history_verifies_alone_but_not_against_the_old_checkpoint(journal_copy: Path) -> None:
     checkpoint = h.head_checkpoint(journal_copy)
     seq = h.SEQ_AGENT_GET
-    middle = Checkpoint(seq + 2, h.read_cell(journal_copy, seq + 2, "entry_hash"))
+    middle = Pos(seq + 2, h.read_cell(journal_copy, seq + 2, "entry_hash"))
     # a read by another principal allowed to read gets the same result: the rewritten journal even
     # replays cleanly
     h.rewrite_history(journal_copy, seq, "principal", "operator:someone-else")
     rewritten = h.verify(journal_copy)
     assert rewritten.verified, rewritten.divergence
-    assert rewritten.head_hash != checkpoint.entry_hash
+    assert rewritten.head.entry_hash != checkpoint.entry_hash
     for kept in (checkpoint, middle):
         report = h.verify(journal_copy, checkpoint=kept)
         assert not report.verified
@@ -365,6 +368,6 @@ def test_rewritten_history_verifies_alone_but_not_against_the_old_checkpoint(jou
 
 def test_checkpoint_before_the_rewrite_still_holds(journal_copy: Path) -> None:
     seq = h.SEQ_AGENT_GET
-    early = Checkpoint(seq - 1, h.read_cell(journal_copy, seq - 1, "entry_hash"))
+    early = Pos(seq - 1, h.read_cell(journal_copy, seq - 1, "entry_hash"))
     h.rewrite_history(journal_copy, seq, "principal", "operator:someone-else")
     assert h.verify(journal_copy, checkpoint=early).verified

@@ -152,7 +152,7 @@ def test_reopen_keeps_state_and_continues_the_chain(db: Path, kernel_factory: Ca
 
     report = verify_file(db)
     assert report.verified, report
-    assert (report.entries, report.head_seq, report.head_hash) == (
+    assert (report.entries, report.head.seq, report.head.entry_hash) == (
         head.seq + 3,
         head.seq + 3,
         entries[-1].entry_hash,
@@ -232,7 +232,7 @@ def test_flipping_a_byte_names_its_seq(populated: Path, column: str, seq: int) -
     report = verify_file(populated)
     assert not report.verified
     assert report.first_bad_seq == seq, report
-    assert report.head_seq == seq - 1
+    assert report.head.seq == seq - 1
 
 
 @pytest.fixture(scope="module")

@@ -154,7 +154,7 @@ def test_state_at_the_head_is_the_stored_state(journal_path: Path) -> None:
         state = state_at(reader, None, table=SYSCALL_TABLE)
     report = h.verify(journal_path)
     assert report.verified
-    assert state.seq == report.head_seq
+    assert state.seq == report.head.seq
     assert state.digest == report.state_digest
 
 

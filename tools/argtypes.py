@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where a checkpoint is read: registering the arguments stays cheap
-    from tools.audit.replay import Checkpoint
+    from journal.entry import Pos
 
 __all__ = ["MAX_SEQ", "checkpoint", "positive_seconds", "seq_number"]
 
@@ -34,9 +34,9 @@ def seq_number(text: str) -> int:
     return value
 
 
-def checkpoint(text: str) -> Checkpoint:
+def checkpoint(text: str) -> Pos:
     """``SEQ:HASH`` as ``journal checkpoint`` prints it: a seq of at least 1 and 64 hex digits."""
-    from tools.audit.replay import Checkpoint
+    from journal.entry import Pos
 
     seq_text, colon, digest = text.partition(":")
     if not colon or not _HEX64.fullmatch(digest):
@@ -44,7 +44,7 @@ def checkpoint(text: str) -> Checkpoint:
     seq = seq_number(seq_text)
     if seq < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: a checkpoint's seq is at least 1")
-    return Checkpoint(seq, digest.lower())
+    return Pos(seq, digest.lower())
 
 
 MAX_SECONDS = 86_400.0

@@ -52,13 +52,13 @@ def run_copy(options: argparse.Namespace) -> int:
                 "target": shown(options.target),
                 "entries": report.entries,
                 "state_rows": report.state_rows,
-                "head_seq": report.head_seq,
-                "head_hash": report.head_hash,
-                "position": position(report.head_seq, report.head_hash),
+                "head_seq": 0 if report.head is None else report.head.seq,
+                "head_hash": None if report.head is None else report.head.entry_hash,
+                "position": position(report.head),
             }
         )
         return EXIT_OK
-    head = "empty journal" if report.head_hash is None else f"head {report.head_seq}:{report.head_hash}"
+    head = "empty journal" if report.head is None else f"head {report.head}"
     print(
         f"copied {report.entries} entries ({head}) and {report.state_rows} state rows "
         f"from {shown(source)} to {shown(options.target)}"

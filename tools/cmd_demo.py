@@ -315,7 +315,7 @@ def run(options: argparse.Namespace) -> int:
         else f"NOT verified: {report.divergence}"
     )
     console.print(f"\nverification: {report.entries} entries, {status}")
-    console.print(f"checkpoint {report.head_seq}:{report.head_hash}")
+    console.print(f"checkpoint {report.head}")
     console.print(
         f"look inside: arvis journal ls --db {path}  |  arvis journal verify --db {path}  |  "
         f"arvis journal state --db {path}"

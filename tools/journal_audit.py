@@ -14,12 +14,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from journal.engine import shown as shown_target
+from journal.entry import Pos
 from journal.reader import JournalReader
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 from syscalls.table import SYSCALL_TABLE
 from tools import argtypes
-from tools.audit.replay import Checkpoint, Divergence, ReplayReport, verify_journal
+from tools.audit.replay import Divergence, ReplayReport, verify_journal
 from tools.audit.state_compare import StateComparison, compare_states
 from tools.audit.timetravel import NoSuchMoment, snapshot_at, state_at
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, resolve_db
@@ -96,7 +97,7 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
 def _report_json(db: str, report: ReplayReport) -> dict[str, Any]:
     """A journal's verify report as JSON, named by its ``db`` (never a URL's password), its head also as
     a ``position`` (``specs/cli.md``) beside ``head_seq``/``head_hash``."""
-    return {"db": db, **report.to_json(), "position": position(report.head_seq, report.head_hash)}
+    return {"db": db, **report.to_json(), "position": position(report.head)}
 
 
 def _verify_targets(given: Sequence[str] | str | None) -> list[str]:
@@ -106,7 +107,7 @@ def _verify_targets(given: Sequence[str] | str | None) -> list[str]:
     return list(given) if given else [resolve_db(None)]
 
 
-def _parsed_checkpoint(text: str) -> Checkpoint:
+def _parsed_checkpoint(text: str) -> Pos:
     """``--checkpoint`` as a usage error with a hint rather than argparse's usage dump: it is the one
     argument an auditor copies by hand from an old record."""
     try:
@@ -117,7 +118,7 @@ def _parsed_checkpoint(text: str) -> Checkpoint:
 
 def _parsed_checkpoints(
     given: Sequence[str] | str | None, keys: Sequence[str] | None
-) -> tuple[list[Checkpoint], list[SignedCheckpoint]]:
+) -> tuple[list[Pos], list[SignedCheckpoint]]:
     """Each ``--checkpoint``: a signed checkpoint FILE (an existing file, verified with ``--key``), else
     ``SEQ:HASH``."""
     texts = [given] if isinstance(given, str) else list(given or ())
@@ -132,7 +133,7 @@ def _parsed_checkpoints(
 
         verifiers = journal_proofs.load_keys(list(keys or ()))
         signed = [journal_proofs.load_signed_checkpoint(text, verifiers) for text in files]
-    legacy: list[Checkpoint] = []
+    legacy: list[Pos] = []
     for text in texts:
         if text in files:
             continue
@@ -160,9 +161,7 @@ def _signed_report(reader: JournalReader, signed: list[SignedCheckpoint]) -> Rep
     return journal_proofs.signed_report(reader, signed)
 
 
-def _verify_one(
-    reader: JournalReader, options: argparse.Namespace, checkpoint: list[Checkpoint]
-) -> ReplayReport:
+def _verify_one(reader: JournalReader, options: argparse.Namespace, checkpoint: list[Pos]) -> ReplayReport:
     with _progress(reader.count(), options.output == "table") as progress:
         return verify_journal(
             reader,
@@ -178,7 +177,7 @@ def _print_verdict(report: ReplayReport, prefix: str) -> None:
         what = "chain intact, replay byte-identical" if report.replayed else "chain intact (not replayed)"
         rate = f", {report.entries_per_second:,.0f} entries/s" if report.entries else ""
         print(f"{prefix}verified: {report.entries} entries, {what}{rate}")
-        print(f"head {report.head_seq}:{report.head_hash}")
+        print(f"head {report.head}")
         if report.state_digest is not None:
             print(f"state digest {report.state_digest}")
         return
@@ -213,7 +212,7 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
     head = reader.head()
     if head is None:
         raise CommandError("the journal is empty: nothing to checkpoint")
-    kept = Checkpoint(head.seq, head.entry_hash)
+    kept = head.pos
     if options.output == "table":
         print(kept)
     else:
@@ -221,7 +220,7 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
             "seq": kept.seq,
             "entry_hash": kept.entry_hash,
             "checkpoint": str(kept),
-            "position": position(kept.seq, kept.entry_hash),
+            "position": position(kept),
         }
         print_json(value, lines=options.output == "jsonl")
     return EXIT_OK

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from journal import merkle
+from journal.entry import Pos
 from journal.reader import JournalReader
 from journal.signed_note import NoteError, SignerKey, VerifierKey, open_note, sign_note
 from journal.tree import BadLeaf, TiledTree, journal_leaves, journal_size
@@ -394,17 +395,16 @@ def signed_report(reader: JournalReader, checkpoints: list[SignedCheckpoint]) ->
 
 
 def _failed(reader: JournalReader, divergence: Divergence) -> ReplayReport:
-    head_seq = max(divergence.seq - 1, 0)
-    entry = reader.get(head_seq) if head_seq else None
+    entry = reader.get(divergence.seq - 1) if divergence.seq > 1 else None
     header = reader.header()
     assert header is not None
+    head = Pos(0, header.genesis_hash) if entry is None else entry.pos
     return ReplayReport(
         verified=False,
         replayed=False,
-        entries=head_seq,
+        entries=head.seq,
         seconds=0.0,
-        head_seq=head_seq,
-        head_hash=header.genesis_hash if entry is None else entry.entry_hash,
+        head=head,
         state_digest=None,
         divergence=divergence,
     )

@@ -34,8 +34,8 @@ def run_stats(reader: JournalReader, options: argparse.Namespace, target: str) -
         "entries": sum(per_syscall.values()),
         "first_recorded_at": first,
         "last_recorded_at": last,
-        "head": None if head is None else f"{head.seq}:{head.entry_hash}",
-        "position": None if head is None else position(head.seq, head.entry_hash),
+        "head": None if head is None else str(head.pos),
+        "position": None if head is None else position(head.pos),
         "size_bytes": size,
         "by_syscall": [
             {"syscall": syscall, "status": status, "count": count}

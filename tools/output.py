@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from rich.console import Console
     from rich.table import Table
 
+    from journal.entry import Pos
     from kernel.abi import JournalEntry
 
 __all__ = [
@@ -59,12 +60,12 @@ def shown(text: str) -> str:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-def position(seq: int | None, entry_hash: str | None) -> dict[str, Any] | None:
+def position(pos: Pos | None) -> dict[str, Any] | None:
     """A journal position as every JSON output gives it (``specs/cli.md``): ``{"seq": N, "hash": H}``,
     the seq of an entry and its entry hash; None for an empty journal (no entry, no position)."""
-    if not entry_hash or not seq:  # seq 0: before the first entry
+    if pos is None or not pos.entry_hash or not pos.seq:  # seq 0: before the first entry
         return None
-    return {"seq": seq, "hash": entry_hash}
+    return {"seq": pos.seq, "hash": pos.entry_hash}
 
 
 def cell(value: object) -> str:

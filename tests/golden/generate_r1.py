@@ -781,7 +781,7 @@ def _verify(path: Path) -> tuple[int, int, str]:
     _check(report.verified, f"{path.name} does not verify: {report.to_json()}")
     for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):
         side.unlink(missing_ok=True)  # left by the read-only open of a WAL-mode file; holds nothing
-    return report.entries, report.head_seq, report.head_hash
+    return report.entries, report.head.seq, report.head.entry_hash
 
 
 def _source_root() -> Path:

@@ -101,7 +101,7 @@ def main(target: Path) -> None:
         connection.execute("VACUUM")
     finally:
         connection.close()
-    print(f"{journal}: {report.entries} entries, head {report.head_seq}:{report.head_hash}, {pieces} pieces")
+    print(f"{journal}: {report.entries} entries, head {report.head}, {pieces} pieces")
     print(f"state digest {report.state_digest}")
 
 

@@ -133,7 +133,7 @@ def main(target: Path) -> None:
     finally:
         connection.close()
     print(" ".join(codes))
-    print(f"{journal}: {report.entries} entries, head {report.head_seq}:{report.head_hash}")
+    print(f"{journal}: {report.entries} entries, head {report.head}")
     print(f"state digest {report.state_digest}")
 
 

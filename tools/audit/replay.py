@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from journal.admin_binding import BindingCheck
+from journal.entry import Pos
 from journal.memory_repository import entry_counts_hold
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.store import JournalHeader
-from journal.tree import TileCheck
+from journal.tree import TileCheck, journal_size
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
@@ -28,7 +29,6 @@ from tools.audit.replayer import Divergence, DivergenceClass, Replayer
 from tools.audit.verify import ChainVerifier
 
 __all__ = [
-    "Checkpoint",
     "Divergence",
     "DivergenceClass",
     "ReplayReport",
@@ -42,31 +42,12 @@ IN_MEMORY_LIMIT = 20_000
 
 
 @dataclass(frozen=True)
-class Checkpoint:
-    """A position an auditor kept: the journal must still hold this entry hash at this seq."""
-
-    seq: int
-    entry_hash: str
-
-    @classmethod
-    def parse(cls, text: str) -> Checkpoint:
-        seq, _, digest = text.partition(":")
-        if not seq.isdigit() or int(seq) < 1 or len(digest) != 64:
-            raise ValueError("a checkpoint is SEQ:HASH with a 64-hex-digit hash")
-        return cls(int(seq), digest.lower())
-
-    def __str__(self) -> str:
-        return f"{self.seq}:{self.entry_hash}"
-
-
-@dataclass(frozen=True)
 class ReplayReport:
     verified: bool
     replayed: bool
     entries: int
     seconds: float
-    head_seq: int
-    head_hash: str
+    head: Pos
     state_digest: str | None
     divergence: Divergence | None
 
@@ -81,19 +62,13 @@ class ReplayReport:
             "entries": self.entries,
             "seconds": round(self.seconds, 6),
             "entries_per_second": round(self.entries_per_second, 1),
-            "head_seq": self.head_seq,
-            "head_hash": self.head_hash,
+            "head_seq": self.head.seq,
+            "head_hash": self.head.entry_hash,
             "state_digest": self.state_digest,
             "first_bad_seq": None if self.divergence is None else self.divergence.seq,
             "reason": None if self.divergence is None else self.divergence.reason,
             "divergence": None if self.divergence is None else self.divergence.to_json(),
         }
-
-
-def _size(reader: JournalReader) -> int:
-    """The journal's size as its head's seq (a read of one row; COUNT(*) reads them all)."""
-    head = reader.head()
-    return 0 if head is None else max(head.seq, 0)
 
 
 def header_of(reader: JournalReader) -> JournalHeader:
@@ -110,7 +85,7 @@ def verify_journal(
     table: SyscallTable,
     services: KernelServiceRegistry | None = None,
     replay: bool = True,
-    checkpoint: Checkpoint | Sequence[Checkpoint] | None = None,
+    checkpoint: Pos | Sequence[Pos] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> ReplayReport:
     """Chain check plus (unless ``replay`` is False) re-execution; stops at the first divergence. Each
@@ -124,7 +99,7 @@ def verify_journal(
         divergence = Divergence(0, "", DivergenceClass.INVALID_HISTORY, chain.header_break.reason)
     replayer = None
     if replay and divergence is None:
-        on_disk = _size(reader) > IN_MEMORY_LIMIT
+        on_disk = journal_size(reader) > IN_MEMORY_LIMIT
         replayer = Replayer(header, table=table, services=services, on_disk=on_disk, blobs_from=reader.engine)
     digest: str | None = None
     try:
@@ -132,17 +107,16 @@ def verify_journal(
             divergence = _check(reader, header, chain, replayer, kept, progress)
         if divergence is None and replayer is not None:
             digest = replayer.state_digest()
-            divergence = _stored_state(reader, chain.entries, digest)
+            divergence = _stored_state(reader, chain.head.seq, digest)
     finally:
         if replayer is not None:
             replayer.close()
     return ReplayReport(
         verified=divergence is None,
         replayed=replayer is not None,
-        entries=chain.entries,
+        entries=chain.head.seq,
         seconds=time.perf_counter() - started,
-        head_seq=chain.expected_seq - 1,
-        head_hash=chain.prev_hash,
+        head=chain.head,
         state_digest=digest,
         divergence=divergence,
     )
@@ -169,18 +143,18 @@ def _check(
         replayer.check_state_checkpoints(reader.engine)
     bindings = BindingCheck()
     divergence = _walk(reader, chain, replayer, kept, progress, tiles, pieces, bindings)
-    if divergence is None and max(kept, default=0) > chain.entries:
+    if divergence is None and max(kept, default=0) > chain.head.seq:
         return Divergence(
-            chain.entries + 1,
+            chain.head.next_seq,
             "",
             DivergenceClass.INVALID_HISTORY,
-            f"journal ends at seq {chain.entries}: it no longer extends checkpoint {max(kept)}",
+            f"journal ends at seq {chain.head.seq}: it no longer extends checkpoint {max(kept)}",
         )
     if divergence is not None:
         return divergence
     if tiles_unreadable is not None:
         raise tiles_unreadable
-    bad_tile = tiles.result(chain.entries)
+    bad_tile = tiles.result(chain.head.seq)
     if bad_tile is not None:
         return Divergence(bad_tile.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_tile))
     # the pieces first: a damaged one is named at the entry that references it
@@ -223,12 +197,12 @@ def _stored_state(reader: JournalReader, entries: int, digest: str) -> Divergenc
     return None
 
 
-def _kept(checkpoint: Checkpoint | Sequence[Checkpoint] | None) -> dict[int, str]:
+def _kept(checkpoint: Pos | Sequence[Pos] | None) -> dict[int, str]:
     """The checkpoints given, as seq -> entry hash; two at one seq with different hashes are refused
     (no journal holds both, and a mapping would silently keep only the last)."""
     if checkpoint is None:
         return {}
-    given = [checkpoint] if isinstance(checkpoint, Checkpoint) else list(checkpoint)
+    given = [checkpoint] if isinstance(checkpoint, Pos) else list(checkpoint)
     kept: dict[int, str] = {}
     for each in given:
         if kept.setdefault(each.seq, each.entry_hash) != each.entry_hash:

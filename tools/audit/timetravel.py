@@ -127,7 +127,7 @@ def replay_from_checkpoint(
         with reader.engine.connect() as source, replayer.store.engine.begin() as connection:
             load_state(source, manifest_hash, connection)
             connection.exec_driver_sql(REBUILD_COUNTS)
-        replayer.store.resume_after(start.seq, start.entry_hash)
+        replayer.store.resume_after(start.pos)
         for entry in reader.entries(JournalFilter(after_seq=start.seq, until_seq=seq)):
             if replayer.apply(entry) is not None:
                 raise _Departed

@@ -14,6 +14,7 @@ import msgspec
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode, parse_time
 from journal.chain import compute_entry_hash, genesis_hash
 from journal.engine import valid_text
+from journal.entry import Pos
 from journal.schema import FORMAT_VERSIONS
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
@@ -65,12 +66,11 @@ def noncanonical_args(entry: JournalEntry) -> ChainBreak | None:
 
 
 class ChainVerifier:
-    """Checks entries one at a time (feed them in seq order); remembers only the running head."""
+    """Checks entries one at a time (feed them in seq order); remembers only ``head``, the position after
+    the entries accepted (its seq: how many)."""
 
     def __init__(self, header: JournalHeader) -> None:
-        self.expected_seq = 1
-        self.prev_hash = header.genesis_hash if valid_text(header.genesis_hash) else ""
-        self.entries = 0
+        self.head = Pos(0, header.genesis_hash if valid_text(header.genesis_hash) else "")
         self.header_break: ChainBreak | None = None
         if header.format_version not in FORMAT_VERSIONS:
             self.header_break = ChainBreak(0, f"unsupported journal format version {header.format_version}")
@@ -81,7 +81,7 @@ class ChainVerifier:
         expected_genesis = genesis_hash(header.journal_id, header.format_version)
         if header.genesis_hash != expected_genesis:
             self.header_break = ChainBreak(0, "journal header altered: genesis hash does not match its id")
-            self.prev_hash = expected_genesis
+            self.head = Pos(0, expected_genesis)
 
     def check(self, entry: JournalEntry) -> ChainBreak | None:
         return self.check_form(entry) or self.check_hash(entry)
@@ -89,13 +89,13 @@ class ChainVerifier:
     def check_form(self, entry: JournalEntry) -> ChainBreak | None:
         """Everything but the entry hash: seq without gap, fixed time form, hash forms, prev_hash."""
         seq = entry.seq
-        if seq != self.expected_seq:
-            return ChainBreak(self.expected_seq, f"seq gap: expected {self.expected_seq}, found {seq}")
+        if seq != self.head.next_seq:
+            return ChainBreak(self.head.next_seq, f"seq gap: expected {self.head.next_seq}, found {seq}")
         if not _TIME.fullmatch(entry.recorded_at):
             return ChainBreak(seq, "recorded_at is not in the fixed time form")
         if not (_HEX64.fullmatch(entry.effects_hash) and _HEX64.fullmatch(entry.entry_hash)):
             return ChainBreak(seq, "a hash column is not 64 lower-case hex digits")
-        if entry.prev_hash != self.prev_hash:
+        if entry.prev_hash != self.head.entry_hash:
             return ChainBreak(seq, "prev_hash does not match the previous entry's hash")
         return None
 
@@ -109,7 +109,7 @@ class ChainVerifier:
         else:
             try:
                 recomputed = compute_entry_hash(
-                    prev_hash=self.prev_hash,
+                    prev_hash=self.head.entry_hash,
                     seq=seq,
                     recorded_at=entry.recorded_at,
                     syscall=entry.syscall,
@@ -123,7 +123,5 @@ class ChainVerifier:
                 return ChainBreak(seq, "a column holds bytes that are not valid text")
         if recomputed != entry.entry_hash:
             return ChainBreak(seq, "entry_hash does not match the entry's contents")
-        self.prev_hash = entry.entry_hash
-        self.expected_seq = seq + 1
-        self.entries += 1
+        self.head = entry.pos
         return None
