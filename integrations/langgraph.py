@@ -112,13 +112,16 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         self._attach(kernel, principal, credential, create=create)
 
     def _fetch(self, rows: Sequence[dict[str, Any]]) -> dict[str, bytes]:
-        """The blobs every checkpoint of ``rows`` references, read and checked in one go."""
-        keys: set[str] = set()
-        for row in rows:
-            keys.add(row["checkpoint"]["hash"])
-            keys.update(value["hash"] for value in row["channel_values"].values())
-            keys.update(write["hash"] for write in row["pending_writes"])
-        return self._blobs(keys)
+        """The blobs every checkpoint of ``rows`` references (``_KernelClient._blobs``)."""
+        return self._blobs(
+            (
+                "checkpoints",
+                {key: row[key] for key in ("thread_id", "checkpoint_ns", "checkpoint_id")},
+                [ref["hash"] for ref in (row["checkpoint"], *row["channel_values"].values())]
+                + [write["hash"] for write in row["pending_writes"]],
+            )
+            for row in rows
+        )
 
     def _load(self, ref: dict[str, Any], blobs: dict[str, bytes]) -> Any:
         return self.serde.loads_typed((ref["type"], blobs[ref["hash"]]))

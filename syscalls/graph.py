@@ -16,9 +16,12 @@ thread maintenance calls (delete, copy, prune) are ``syscalls.graph_threads``.
 
 from __future__ import annotations
 
+import base64
 import itertools
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from arvis.access import AccessRules, Capability
 from arvis.canonical import canonical_bytes_of_own, decode
@@ -32,24 +35,31 @@ from arvis.graph_checkpoints import (
     GraphWrite,
     stored,
 )
+from journal.blob_store import BlobMissing, checked
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
+from kernel.protocols import StorageError
 from syscalls.carried import Named, carried
 from syscalls.graph_args import (
     MAX_LIST,
     THREAD_SCOPE_PREFIX,
     GetArgs,
     ListArgs,
+    Position,
     PutArgs,
     PutWritesArgs,
     ThreadArgs,
     thread_scope_name,
 )
+from syscalls.graph_store import GetArgs as ItemArgs
+from syscalls.graph_store import Hash, Key, Label, store_get
 from syscalls.owned_names import OwnedNames
 
 __all__ = [
     "WRITES_IDX_MAP",
+    "BlobsArgs",
     "ThreadAccess",
+    "graph_blobs_get",
     "graph_get",
     "graph_list",
     "graph_put",
@@ -292,6 +302,8 @@ def _places(graph: GraphRepository, args: ListArgs) -> Iterator[tuple[str, str]]
             yield (args.thread_id, namespace)
 
 
+MAX_BLOBS = 500
+"""The most hashes, checkpoints or store items one ``graph.blobs.get`` names."""
 _SCAN = MAX_LIST
 """Checkpoints read at a time while a filter may reject some (without one, exactly those still wanted)."""
 
@@ -355,3 +367,41 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
             for row, row_keys in zip(rows, keys, strict=True)
         )
     return {"checkpoints": listed}
+
+
+class ItemPlace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    namespace: Annotated[list[Label], msgspec.Meta(min_length=1)]
+    key: Key
+
+
+class BlobsArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    hashes: Annotated[list[Hash], msgspec.Meta(min_length=1, max_length=MAX_BLOBS)]
+    checkpoints: Annotated[list[Position], msgspec.Meta(max_length=MAX_BLOBS)] = []
+    items: Annotated[list[ItemPlace], msgspec.Meta(max_length=MAX_BLOBS)] = []
+    """The checkpoints and store items whose values the hashes are."""
+
+
+def graph_blobs_get(ctx: CallContext, args: BlobsArgs) -> Decision:
+    """The bytes of values, each of a checkpoint or store item named that the caller may read (their
+    ``get``'s refusal, else ``memory_policy_denied`` whether or not the blob is stored: specs/langgraph.md
+    §4.1). Journaled: the sorted hashes; the caller alone gets ``data`` (``Decision.unjournaled``)."""
+    values: set[str] = set()
+    for at in args.checkpoints:
+        found = graph_get(ctx, GetArgs(at.thread_id, at.checkpoint_ns, at.checkpoint_id))["checkpoint"]
+        refs = [] if found is None else [found["checkpoint"], *found["channel_values"].values()]
+        values.update(ref["hash"] for ref in refs + ([] if found is None else found["pending_writes"]))
+    for item in args.items:
+        stored = store_get(ctx, ItemArgs(item.namespace, item.key, refresh_ttl=False)).value["item"]
+        values.update([] if stored is None else [stored["value_hash"]])
+    wanted = sorted(set(args.hashes))
+    for key in (key for key in wanted if key not in values):
+        detail = f"blob {key} is not a value of a checkpoint or store item named that the principal may read"
+        raise KernelError(ErrorCode.MEMORY_POLICY_DENIED, detail)
+    if ctx.recorded is not None:  # a replay: the journaled value names the bytes; none are read
+        return Decision({"blobs": wanted})
+    try:
+        blobs = checked(wanted, ctx.tx.graph_store.stored_values(wanted))
+    except BlobMissing as exc:  # the database lost a blob it references: nothing is journaled
+        raise StorageError(f"the blobs could not be read: {exc}") from exc
+    data = {key: base64.b64encode(blobs[key]).decode("ascii") for key in wanted}
+    return Decision({"blobs": wanted}, unjournaled={"data": data})
