@@ -23,8 +23,7 @@ __all__ = [
     "CheckpointArgumentsInvalid",
 ]
 
-_SOME = 400
-"""Hashes of one checkpoint named at a time: with its place, within half of ``MAX_ARGS_BYTES``."""
+_SOME = 400  # hashes of one checkpoint or item a call names: with it, within half of MAX_ARGS_BYTES
 
 
 class ArvisCheckpointError(RuntimeError):
