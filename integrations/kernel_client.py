@@ -101,11 +101,8 @@ class _KernelClient:
                     size = cost
                 calls[-1][field].append(place)
                 calls[-1]["hashes"] += keys
-        found: dict[str, bytes] = {}
-        for call in calls:
-            data = self._call("graph.blobs.get", call)["data"]
-            found.update((key, base64.b64decode(text)) for key, text in data.items())
-        return found
+        answers = [self._call("graph.blobs.get", call)["data"] for call in calls]
+        return {key: base64.b64decode(text) for data in answers for key, text in data.items()}
 
     def close(self) -> None:
         """Close the kernel if this client opened it."""

@@ -39,6 +39,7 @@ from journal.blob_store import BlobMissing, checked
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from kernel.protocols import StorageError
+from syscalls import graph_store
 from syscalls.carried import Named, carried
 from syscalls.graph_args import (
     MAX_LIST,
@@ -51,8 +52,6 @@ from syscalls.graph_args import (
     ThreadArgs,
     thread_scope_name,
 )
-from syscalls.graph_store import GetArgs as ItemArgs
-from syscalls.graph_store import Hash, Key, Label, store_get
 from syscalls.owned_names import OwnedNames
 
 __all__ = [
@@ -266,10 +265,7 @@ def graph_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
         row = latest[0] if latest else None
     if row is None:
         return {"checkpoint": None}
-    keys = _channel_keys(row)
-    values = _values_index(graph.channel_values_at(row.thread_id, row.checkpoint_ns, keys))
-    writes = graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id)
-    return {"checkpoint": _wire(row, keys, values, writes)}
+    return {"checkpoint": _wired(graph, [row])[0]}
 
 
 def _place(row: GraphCheckpoint) -> tuple[str, str]:
@@ -302,8 +298,7 @@ def _places(graph: GraphRepository, args: ListArgs) -> Iterator[tuple[str, str]]
             yield (args.thread_id, namespace)
 
 
-MAX_BLOBS = 500
-"""The most hashes, checkpoints or store items one ``graph.blobs.get`` names."""
+MAX_BLOBS = 500  # the most hashes, checkpoints or store items one graph.blobs.get names
 _SCAN = MAX_LIST
 """Checkpoints read at a time while a filter may reject some (without one, exactly those still wanted)."""
 
@@ -354,6 +349,11 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
             args,
             lambda thread_id: access.allows(Capability.READ, thread_id, owners.get(thread_id)),
         )
+    return {"checkpoints": _wired(graph, chosen)}
+
+
+def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[str, Any]]:
+    """The checkpoints as results hold them, their values and writes read a (thread, namespace) at a time."""
     listed: list[dict[str, Any]] = []
     for place, grouped in itertools.groupby(chosen, key=_place):  # a (thread, namespace)'s are consecutive
         rows = list(grouped)
@@ -366,16 +366,16 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
             _wire(row, row_keys, values, writes.get(row.checkpoint_id, []))
             for row, row_keys in zip(rows, keys, strict=True)
         )
-    return {"checkpoints": listed}
+    return listed
 
 
 class ItemPlace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    namespace: Annotated[list[Label], msgspec.Meta(min_length=1)]
-    key: Key
+    namespace: Annotated[list[graph_store.Label], msgspec.Meta(min_length=1)]
+    key: graph_store.Key
 
 
 class BlobsArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    hashes: Annotated[list[Hash], msgspec.Meta(min_length=1, max_length=MAX_BLOBS)]
+    hashes: Annotated[list[graph_store.Hash], msgspec.Meta(min_length=1, max_length=MAX_BLOBS)]
     checkpoints: Annotated[list[Position], msgspec.Meta(max_length=MAX_BLOBS)] = []
     items: Annotated[list[ItemPlace], msgspec.Meta(max_length=MAX_BLOBS)] = []
     """The checkpoints and store items whose values the hashes are."""
@@ -385,14 +385,16 @@ def graph_blobs_get(ctx: CallContext, args: BlobsArgs) -> Decision:
     """The bytes of values, each of a checkpoint or store item named that the caller may read (their
     ``get``'s refusal, else ``memory_policy_denied`` whether or not the blob is stored: specs/langgraph.md
     §4.1). Journaled: the sorted hashes; the caller alone gets ``data`` (``Decision.unjournaled``)."""
-    values: set[str] = set()
-    for at in args.checkpoints:
-        found = graph_get(ctx, GetArgs(at.thread_id, at.checkpoint_ns, at.checkpoint_id))["checkpoint"]
-        refs = [] if found is None else [found["checkpoint"], *found["channel_values"].values()]
-        values.update(ref["hash"] for ref in refs + ([] if found is None else found["pending_writes"]))
-    for item in args.items:
-        stored = store_get(ctx, ItemArgs(item.namespace, item.key, refresh_ttl=False)).value["item"]
-        values.update([] if stored is None else [stored["value_hash"]])
+    access, graph, values = ThreadAccess(ctx), ctx.tx.graph, set[str]()
+    for thread_id in dict.fromkeys(at.thread_id for at in args.checkpoints):
+        access.require(Capability.READ, thread_id)
+    places = dict.fromkeys((at.thread_id, at.checkpoint_ns, at.checkpoint_id) for at in args.checkpoints)
+    for found in _wired(graph, sorted(filter(None, (graph.checkpoint(*at) for at in places)), key=_place)):
+        refs = [found["checkpoint"], *found["channel_values"].values(), *found["pending_writes"]]
+        values.update(ref["hash"] for ref in refs)
+    for at in args.items:
+        item = graph_store.store_get(ctx, graph_store.GetArgs(at.namespace, at.key, False)).value["item"]
+        values.update([] if item is None else [item["value_hash"]])
     wanted = sorted(set(args.hashes))
     for key in (key for key in wanted if key not in values):
         detail = f"blob {key} is not a value of a checkpoint or store item named that the principal may read"
