@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from graph_values import stored
 
 pytest.importorskip("langgraph.checkpoint.base")
 
 from langgraph.checkpoint.base import empty_checkpoint
 
+from arvis.canonical import canonical_bytes
 from integrations.langgraph import ArvisCheckpointSaver, ArvisStore
 from journal.blob_store import hash_of
 from journal.reader import JournalReader
@@ -125,4 +127,17 @@ def test_a_malformed_or_unbounded_list_of_hashes_is_refused_invalid_args(
     result = kernel.call("graph.blobs.get", {"hashes": hashes}, principal=AGENT)
     assert not result.ok and result.error is not None and result.error.code == "invalid_args"
     assert "$.hashes" in result.error.detail and result.seq is not None  # journaled
+    assert _verified(db)
+
+
+def test_a_value_stored_earlier_in_the_same_transaction_is_read(db: Path, kernel: Kernel) -> None:
+    """In one batch (as in one group of calls), the put's blob is not committed yet when the read runs:
+    the read finds it in the call's own transaction."""
+    kernel.call("graph.namespace.create", {"prefix": "docs"}, principal=AGENT)
+    put = {"namespace": ["docs"], "key": "k", **stored({"text": "fresh"})}
+    read = {"hashes": [put["value_hash"]], "items": [{"namespace": ["docs"], "key": "k"}]}
+    results = kernel.call_many([("graph.store.put", put, AGENT), ("graph.blobs.get", read, AGENT)])
+    assert all(result.ok for result in results), [result.error for result in results]
+    data = base64.b64decode(results[1].value["data"][put["value_hash"]])
+    assert data == canonical_bytes({"text": "fresh"})
     assert _verified(db)
