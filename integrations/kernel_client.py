@@ -1,6 +1,6 @@
 """What the LangGraph saver (``integrations.langgraph``) and store (``integrations.langgraph_store``) share:
 a kernel opened from a path or URL (or given), the principal and credential every call carries, one lock,
-the blobs a result references read back, and a refusal raised as an ``ArvisCheckpointError``."""
+the values a result references (``graph.blobs.get``), and a refusal raised as an ``ArvisCheckpointError``."""
 
 from __future__ import annotations
 
