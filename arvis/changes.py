@@ -58,3 +58,5 @@ class Decision(msgspec.Struct, frozen=True):
     value: dict[str, Any]
     changes: tuple[Change, ...] = ()
     blobs: tuple[tuple[str, bytes], ...] = ()
+    unjournaled: dict[str, Any] | None = None
+    """More of the value, for the caller alone: bytes the journaled value names by hash (a replay's none)."""

@@ -1,34 +1,29 @@
 """What the LangGraph saver (``integrations.langgraph``) and store (``integrations.langgraph_store``) share:
 a kernel opened from a path or URL (or given), the principal and credential every call carries, one lock,
-the blobs a result references read back, and a refusal raised as an ``ArvisCheckpointError``."""
+the values a result references (``graph.blobs.get``), and a refusal raised as an ``ArvisCheckpointError``."""
 
 from __future__ import annotations
 
+import base64
 import threading
 from collections.abc import Iterable
 from types import TracebackType
-from typing import Any, Self, cast
-
-from sqlalchemy.pool import StaticPool
+from typing import Any, Self
 
 from arvis.access import AccessRules
-from journal import blob_store
-from journal.errors import StorageError
-from journal.store import SqlJournalStore
+from arvis.canonical import canonical_bytes_of_own
+from kernel.arguments import MAX_ARGS_BYTES
 from kernel.dispatcher import Kernel
 from kernel.errors import ErrorCode
 from syscalls.boot import JournalNotFound, open_kernel
 
 __all__ = [
-    "LOCKED_READ",
     "ArvisCheckpointError",
     "CheckpointAccessDenied",
     "CheckpointArgumentsInvalid",
 ]
 
-LOCKED_READ = 64
-"""The most blobs read on the kernel's own connection between its calls (``_KernelClient._blobs``): a
-checkpoint's few, never a listing's hundreds, so that no read keeps the kernel's calls waiting long."""
+_SOME = 400  # hashes of one checkpoint or item a call names: with it, within half of MAX_ARGS_BYTES
 
 
 class ArvisCheckpointError(RuntimeError):
@@ -59,18 +54,14 @@ def _refusal(syscall: str, code: str, detail: str, seq: int | None) -> ArvisChec
 
 
 def _open(kernel: Kernel | str, owner: str, *, create: bool = False) -> tuple[Kernel, bool]:
-    """The kernel (opened here from a path or URL: then it is ours to close), on a SQL journal store. A
-    SQLite file that does not exist is refused (``syscalls.boot.JournalNotFound``) unless ``create``."""
-    if isinstance(kernel, str):
-        try:
-            opened = open_kernel(kernel, create=create)
-        except JournalNotFound as exc:
-            raise JournalNotFound(f"{owner}: {exc}".replace("open_kernel", owner)) from None
-    else:
-        opened = kernel
-    if not isinstance(opened.store, SqlJournalStore):
-        raise TypeError(f"{owner} needs a kernel on a SQL journal store (open_kernel)")
-    return opened, isinstance(kernel, str)
+    """The kernel (opened here from a path or URL: then it is ours to close). A SQLite file that does
+    not exist is refused (``syscalls.boot.JournalNotFound``) unless ``create``."""
+    if not isinstance(kernel, str):
+        return kernel, False
+    try:
+        return open_kernel(kernel, create=create), True
+    except JournalNotFound as exc:
+        raise JournalNotFound(f"{owner}: {exc}".replace("open_kernel", owner)) from None
 
 
 class _KernelClient:
@@ -83,35 +74,35 @@ class _KernelClient:
     principal: str
     _credential: str | None
     _owned: bool
-    _engine: Any
     _lock: threading.RLock
 
     def _attach(
         self, kernel: Kernel | str, principal: str, credential: str | None, *, create: bool = False
     ) -> None:
         self.kernel, self._owned = _open(kernel, type(self).__name__, create=create)
-        self._engine = cast(SqlJournalStore, self.kernel.store).engine
         self.principal = principal
         self._credential = credential
         self._lock = threading.RLock()
 
-    def _blobs(self, keys: Iterable[str]) -> dict[str, bytes]:
-        """The blobs of ``keys``, each checked against its key. On SQLite, up to ``LOCKED_READ`` of them
-        (a checkpoint names about 6) are read on the kernel's own connection between its calls
-        (``SqlJournalStore.read_blobs``): every call's commit drops the page cache of the store's other
-        connections, and each of these reads follows a journaled call. More, or on PostgreSQL (whose
-        cache is the server's, where the read would cost the kernel's calls a BEGIN and a ROLLBACK of
-        waiting), on a pooled connection (``get_many``), keeping no call waiting. An in-memory database's
-        blobs are always read between calls: its one connection is the kernel's."""
-        store = cast(SqlJournalStore, self.kernel.store)
-        wanted = set(keys)
-        sqlite = self._engine.dialect.name == "sqlite"
-        try:
-            if sqlite and (len(wanted) <= LOCKED_READ or isinstance(self._engine.pool, StaticPool)):
-                return self.kernel.between_calls(lambda: store.read_blobs(wanted))
-            return blob_store.get_many(self._engine, wanted)
-        except StorageError as exc:
-            raise ArvisCheckpointError("graph_blobs", ErrorCode.STORAGE_UNAVAILABLE, str(exc), None) from exc
+    def _blobs(self, values: Iterable[tuple[str, dict[str, Any], Iterable[str]]]) -> dict[str, bytes]:
+        """The bytes of ``values`` (each: ``checkpoints`` or ``items``, the checkpoint or item, the hashes of
+        its values), read by ``graph.blobs.get``, in as few calls as its bounds allow."""
+        calls: list[dict[str, Any]] = []
+        size, seen = MAX_ARGS_BYTES, set()
+        for field, place, hashes in values:
+            new = [key for key in dict.fromkeys(hashes) if key not in seen]
+            seen.update(new)
+            for start in range(0, len(new), _SOME):
+                keys = new[start : start + _SOME]
+                cost = len(canonical_bytes_of_own(place)) + 67 * len(keys)  # their bytes in the call
+                size += cost
+                if size > MAX_ARGS_BYTES // 2:  # so that no call names more than MAX_BLOBS
+                    calls.append({"hashes": [], "checkpoints": [], "items": []})
+                    size = cost
+                calls[-1][field].append(place)
+                calls[-1]["hashes"] += keys
+        answers = [self._call("graph.blobs.get", call)["data"] for call in calls]
+        return {key: base64.b64decode(text) for data in answers for key, text in data.items()}
 
     def close(self) -> None:
         """Close the kernel if this client opened it."""

@@ -3,9 +3,9 @@
 ``ArvisCheckpointSaver`` implements LangGraph's ``BaseCheckpointSaver`` (sync and async, every base and
 extended capability of the conformance suite) on a kernel: each value is serialized with the saver's
 ``serde``, and the call that stores it (``graph.checkpoint.put`` …) carries its bytes and their hash; the
-kernel checks one against the other and stores the bytes in the call's own transaction. Nothing is
-written outside ``Kernel.call``. So the journal records, in order, who stored, read, listed and deleted
-which checkpoint, verification replays it, and checks the blobs against their hashes.
+kernel checks one against the other and stores the bytes in the call's own transaction; ``graph.blobs.get``
+reads them back. Nothing bypasses ``Kernel.call``: the journal records, in order, who stored, read, listed
+and deleted which checkpoint, verification replays it, and checks the blobs against their hashes.
 
     from integrations.langgraph import ArvisCheckpointSaver
 
@@ -97,7 +97,7 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     is refused (``syscalls.boot.JournalNotFound``) unless ``create=True`` asks for a new journal there.
 
     The saver's operations take turns (one lock). Every value a call stores travels with it (its bytes
-    and their hash): nothing is written outside ``Kernel.call``."""
+    and their hash), every value read comes by ``graph.blobs.get``: nothing bypasses ``Kernel.call``."""
 
     def __init__(
         self,
@@ -112,13 +112,16 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         self._attach(kernel, principal, credential, create=create)
 
     def _fetch(self, rows: Sequence[dict[str, Any]]) -> dict[str, bytes]:
-        """The blobs every checkpoint of ``rows`` references, read and checked in one go."""
-        keys: set[str] = set()
-        for row in rows:
-            keys.add(row["checkpoint"]["hash"])
-            keys.update(value["hash"] for value in row["channel_values"].values())
-            keys.update(write["hash"] for write in row["pending_writes"])
-        return self._blobs(keys)
+        """The blobs every checkpoint of ``rows`` references (``_KernelClient._blobs``)."""
+        return self._blobs(
+            (
+                "checkpoints",
+                {key: row[key] for key in ("thread_id", "checkpoint_ns", "checkpoint_id")},
+                [ref["hash"] for ref in (row["checkpoint"], *row["channel_values"].values())]
+                + [write["hash"] for write in row["pending_writes"]],
+            )
+            for row in rows
+        )
 
     def _load(self, ref: dict[str, Any], blobs: dict[str, bytes]) -> Any:
         return self.serde.loads_typed((ref["type"], blobs[ref["hash"]]))

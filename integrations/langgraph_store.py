@@ -194,7 +194,9 @@ class ArvisStore(_KernelClient, BaseStore):
     # --- the calls -------------------------------------------------------------------------------
 
     def _values(self, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        blobs = self._blobs(row["value_hash"] for row in rows)
+        blobs = self._blobs(
+            ("items", {"namespace": row["namespace"], "key": row["key"]}, [row["value_hash"]]) for row in rows
+        )
         return {key: open_envelope(decode(data))[0] for key, data in blobs.items()}
 
     def _get(self, op: GetOp) -> Item | None:

@@ -34,7 +34,6 @@ __all__ = [
     "hash_of",
     "present",
     "read_in",
-    "read_with",
     "reader_for",
     "store_in",
 ]
@@ -83,14 +82,15 @@ def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
     """The bytes of each key, checked against it: ``BlobMissing`` names the first key that is not stored
     or whose bytes hash to something else.
 
-    Read on a pooled driver connection as it is (``read_with``), then its transaction, if the driver
-    began one (PostgreSQL), rolled back. The one connection of an in-memory SQLite database is refused
-    while a transaction is open on it (as a ``BEGIN`` on it was before): its blobs would not be committed
-    ones, and returning it to the pool would roll that transaction back."""
+    Read on a pooled driver connection as it is: one statement per ``BATCH`` keys and no transaction begun
+    (a blob is never changed or deleted once stored, so statements read at different moments cannot
+    disagree), then the driver's transaction, if it began one (PostgreSQL), rolled back. The one
+    connection of an in-memory SQLite database is refused while a transaction is open on it: its blobs
+    would not be committed ones, and returning it to the pool would roll that transaction back."""
     wanted = sorted(set(keys))
     if not wanted:
         return {}
-    errors = engine.dialect.loaded_dbapi.Error
+    errors, style, found = engine.dialect.loaded_dbapi.Error, engine.dialect.paramstyle, dict[str, bytes]()
     try:
         pooled = engine.raw_connection()
         driver = pooled.dbapi_connection
@@ -98,31 +98,15 @@ def get_many(engine: Engine, keys: Iterable[str]) -> dict[str, bytes]:
         try:
             if isinstance(engine.pool, StaticPool) and getattr(driver, "in_transaction", False):
                 raise StorageError(_IN_TRANSACTION)
-            found = _read(driver, engine.dialect.paramstyle, errors, wanted)
+            for start in range(0, len(wanted), BATCH):
+                rows = fetch_driver_sql(driver, errors, *_select(style, wanted[start : start + BATCH]))
+                found.update((str(key), bytes(data)) for key, data in rows)
             driver.rollback()  # PostgreSQL: the implicit transaction ends here (SQLite: nothing open)
         finally:
             pooled.close()
     except (SQLAlchemyError, errors) as exc:
         raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
     return checked(wanted, found)
-
-
-def read_with(driver: Any, paramstyle: str, errors: type[Exception], keys: Iterable[str]) -> dict[str, bytes]:
-    """``get_many`` on a driver connection as it is, ``errors`` its driver's base error class: one
-    statement per ``BATCH`` keys and no transaction begun (SQLite: autocommit, never the write lock;
-    PostgreSQL: the driver's implicit one, the caller's to end). A blob is never changed or deleted once
-    stored, so statements read at different moments cannot disagree, and a blob stored meanwhile is only
-    found, never lost. A driver error is raised as SQLAlchemy's ``DBAPIError``."""
-    wanted = sorted(set(keys))
-    return checked(wanted, _read(driver, paramstyle, errors, wanted) if wanted else {})
-
-
-def _read(driver: Any, paramstyle: str, errors: type[Exception], wanted: list[str]) -> dict[str, bytes]:
-    found: dict[str, bytes] = {}
-    for start in range(0, len(wanted), BATCH):
-        rows = fetch_driver_sql(driver, errors, *_select(paramstyle, wanted[start : start + BATCH]))
-        found.update((str(key), bytes(data)) for key, data in rows)
-    return found
 
 
 def checked(wanted: Iterable[str], found: dict[str, bytes]) -> dict[str, bytes]:

@@ -8,16 +8,14 @@ generator-based context managers cost more than the statements they wrap.
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from journal import blob_store
 from journal.admin_binding import current_verifier
 from journal.clock import Clock
 from journal.engine import one_line, reading
@@ -390,27 +388,6 @@ class SqlJournalStore:
         except DBAPIError as exc:
             raise StorageError(one_line(exc)) from exc
 
-    def read_blobs(self, keys: Iterable[str]) -> dict[str, bytes]:
-        """Blobs read on this store's own connection, between its transactions
-        (``journal.blob_store.read_with``: each checked against its key, ``BlobMissing`` otherwise): its
-        page cache is the one the last commit left, where another connection's would have been dropped
-        by that commit. The caller keeps every transaction of this store out meanwhile (the kernel's
-        execution lock, ``Kernel.between_calls``)."""
-        try:
-            driver = self._connection.connection.dbapi_connection
-            if driver is None:
-                raise StorageError("the blobs could not be read: the store's connection is closed")
-            if self._sql.pipelined or not _driver_idle(driver):
-                raise StorageError(
-                    "the blobs could not be read: the store's connection is in a transaction (or broken)"
-                )
-            try:
-                return blob_store.read_with(driver, self.engine.dialect.paramstyle, self._driver_error, keys)
-            finally:
-                driver.rollback()  # PostgreSQL: the read's implicit transaction (SQLite: nothing open)
-        except (SQLAlchemyError, self._driver_error) as exc:
-            raise StorageError(f"the blobs could not be read: {one_line(exc)}") from exc
-
     def close(self) -> None:
         self._sql.close()
         self._connection.close()
@@ -430,16 +407,6 @@ def _flushing(connection: Connection, postgres: bool) -> str | None:
         return None if level == "off" else level
     number = int(connection.exec_driver_sql("PRAGMA synchronous").scalar() or 0)
     return f"PRAGMA synchronous={number}" if number >= 2 else None
-
-
-def _driver_idle(driver: Any) -> bool:
-    """Whether the driver connection is open with no transaction (``sqlite3``: not ``in_transaction``;
-    psycopg, the other driver the engines use: its transaction status is idle, not in a transaction, in
-    error or unknown, as a broken connection's is)."""
-    if isinstance(driver, sqlite3.Connection):
-        return not driver.in_transaction
-    status = driver.info.transaction_status
-    return bool(status == type(status).IDLE)
 
 
 _BUSY_SQLSTATES = frozenset({"55P03", "40001", "40P01"})  # lock not available, serialization, deadlock

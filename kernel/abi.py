@@ -37,9 +37,9 @@ class SyscallResult:
     """The outcome of ``Kernel.call``. ``seq`` is the journal entry's seq, or None when nothing was
     journaled (the call was not acknowledged: the storage itself failed).
 
-    An accepted call's ``value`` is exactly what its journal entry holds: the result is kept as the
-    journaled bytes and decoded on first access (``from_journaled``), so a caller that only checks
-    ``ok`` (a bulk load, a benchmark) never pays for decoding a large value. Immutable."""
+    An accepted call's ``value`` is what its entry holds (expanded; ``graph.blobs.get``'s with the bytes it
+    names), kept encoded, decoded on first access (``from_journaled``): a caller that only checks ``ok``
+    (a bulk load, a benchmark) never pays for decoding a large value. Immutable."""
 
     __slots__ = ("_encoded", "_value", "error", "ok", "seq")
     ok: bool

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import msgspec
 
@@ -80,9 +80,6 @@ class _Job:
         """Its caller was interrupted while it waited: a writer that has not taken it yet drops it."""
 
 
-_T = TypeVar("_T")
-
-
 class Kernel:
     """Looks a call up in the table, decodes its arguments, runs the handler in one transaction with
     the journal append, and returns the result. The handler only reads and decides: an accepted call's
@@ -128,8 +125,8 @@ class Kernel:
         """Guards the queue and who writes; notified when a group is answered and when a writer stops."""
         self._writer: int | None = None
         """The thread that writes now, if any: one execution at a time, so the store's one connection is
-        never used by two threads. A call made by the writer's own thread (a logger's, ``between_calls``'s
-        work) is run by that same thread, at once."""
+        never used by two threads. A call made by the writer's own thread (a logger's, a tracer's) is run by
+        that same thread, at once."""
         self._queue: deque[_Job] = deque()
         """The calls waiting for a writer, in arrival order (appended by callers, taken by the writer)."""
 
@@ -421,16 +418,10 @@ class Kernel:
         """A pipeline run on this kernel (see ``kernel.pipeline``)."""
         return pipeline(self, user_id=user_id, run_id=run_id, principal=principal, credential=credential)
 
-    def between_calls(self, work: Callable[[], _T]) -> _T:
-        """``work``'s result, run while no call executes (as the writer): for a reader of the store's own
-        connection between its transactions (``SqlJournalStore.read_blobs``). A call ``work`` makes is
-        run by this thread, as the writer, with any call waiting before it."""
-        with self._writing():
-            return work()
-
     def close(self) -> None:
         """Close the store; the kernel cannot be used afterwards."""
-        self.between_calls(self.store.close)
+        with self._writing():
+            self.store.close()
 
     def execute(
         self,

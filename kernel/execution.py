@@ -124,6 +124,9 @@ class Execution:
             # the caller gets the whole result; the journal its bulky parts by reference
             return SyscallResult.from_journaled(seq, split.whole), split.journaled, split.pieces
         encoded = canonical_bytes_of_own({"ok": True, "value": decided.value})
+        if decided.unjournaled:  # the caller gets bytes the journaled value names by their hashes
+            whole = canonical_bytes_of_own({"ok": True, "value": {**decided.value, **decided.unjournaled}})
+            return SyscallResult.from_journaled(seq, whole), encoded, ()
         # the caller gets exactly what the journal holds (lists, not tuples), as a replay would
         return SyscallResult.from_journaled(seq, encoded), encoded, ()
 

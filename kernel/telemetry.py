@@ -65,6 +65,7 @@ MEMORY_OPERATIONS: dict[str, str] = {
     "memory.awmu.close": "delete_memory_store",  # the context ends: nothing in force, no more writes
     "graph.checkpoint.get": "search_memory",
     "graph.checkpoint.list": "search_memory",
+    "graph.blobs.get": "search_memory",  # the values' bytes
     "graph.checkpoint.put": "upsert_memory",  # replaces a checkpoint of the same id
     "graph.checkpoint.put_writes": "upsert_memory",  # keeps a regular write, replaces a special one
     "graph.thread.create": "create_memory_store",  # a thread owned by its creator

@@ -16,9 +16,12 @@ thread maintenance calls (delete, copy, prune) are ``syscalls.graph_threads``.
 
 from __future__ import annotations
 
+import base64
 import itertools
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from arvis.access import AccessRules, Capability
 from arvis.canonical import canonical_bytes_of_own, decode
@@ -32,14 +35,18 @@ from arvis.graph_checkpoints import (
     GraphWrite,
     stored,
 )
+from journal.blob_store import BlobMissing, checked
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
+from kernel.protocols import StorageError
+from syscalls import graph_store
 from syscalls.carried import Named, carried
 from syscalls.graph_args import (
     MAX_LIST,
     THREAD_SCOPE_PREFIX,
     GetArgs,
     ListArgs,
+    Position,
     PutArgs,
     PutWritesArgs,
     ThreadArgs,
@@ -49,7 +56,9 @@ from syscalls.owned_names import OwnedNames
 
 __all__ = [
     "WRITES_IDX_MAP",
+    "BlobsArgs",
     "ThreadAccess",
+    "graph_blobs_get",
     "graph_get",
     "graph_list",
     "graph_put",
@@ -256,10 +265,7 @@ def graph_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
         row = latest[0] if latest else None
     if row is None:
         return {"checkpoint": None}
-    keys = _channel_keys(row)
-    values = _values_index(graph.channel_values_at(row.thread_id, row.checkpoint_ns, keys))
-    writes = graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id)
-    return {"checkpoint": _wire(row, keys, values, writes)}
+    return {"checkpoint": _wired(graph, [row])[0]}
 
 
 def _place(row: GraphCheckpoint) -> tuple[str, str]:
@@ -292,6 +298,7 @@ def _places(graph: GraphRepository, args: ListArgs) -> Iterator[tuple[str, str]]
             yield (args.thread_id, namespace)
 
 
+MAX_BLOBS = 500  # the most hashes, checkpoints or store items one graph.blobs.get names
 _SCAN = MAX_LIST
 """Checkpoints read at a time while a filter may reject some (without one, exactly those still wanted)."""
 
@@ -342,6 +349,11 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
             args,
             lambda thread_id: access.allows(Capability.READ, thread_id, owners.get(thread_id)),
         )
+    return {"checkpoints": _wired(graph, chosen)}
+
+
+def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[str, Any]]:
+    """The checkpoints as results hold them, their values and writes read a (thread, namespace) at a time."""
     listed: list[dict[str, Any]] = []
     for place, grouped in itertools.groupby(chosen, key=_place):  # a (thread, namespace)'s are consecutive
         rows = list(grouped)
@@ -354,4 +366,44 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
             _wire(row, row_keys, values, writes.get(row.checkpoint_id, []))
             for row, row_keys in zip(rows, keys, strict=True)
         )
-    return {"checkpoints": listed}
+    return listed
+
+
+class ItemPlace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    namespace: Annotated[list[graph_store.Label], msgspec.Meta(min_length=1)]
+    key: graph_store.Key
+
+
+class BlobsArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    hashes: Annotated[list[graph_store.Hash], msgspec.Meta(min_length=1, max_length=MAX_BLOBS)]
+    checkpoints: Annotated[list[Position], msgspec.Meta(max_length=MAX_BLOBS)] = []
+    items: Annotated[list[ItemPlace], msgspec.Meta(max_length=MAX_BLOBS)] = []
+    """The checkpoints and store items whose values the hashes are."""
+
+
+def graph_blobs_get(ctx: CallContext, args: BlobsArgs) -> Decision:
+    """The bytes of values, each of a checkpoint or store item named that the caller may read (their
+    ``get``'s refusal, else ``memory_policy_denied`` whether or not the blob is stored: specs/langgraph.md
+    §4.1). Journaled: the sorted hashes; the caller alone gets ``data`` (``Decision.unjournaled``)."""
+    access, graph, values = ThreadAccess(ctx), ctx.read.graph, set[str]()
+    for thread_id in dict.fromkeys(at.thread_id for at in args.checkpoints):
+        access.require(Capability.READ, thread_id)
+    places = dict.fromkeys((at.thread_id, at.checkpoint_ns, at.checkpoint_id) for at in args.checkpoints)
+    for found in _wired(graph, sorted(filter(None, (graph.checkpoint(*at) for at in places)), key=_place)):
+        refs = [found["checkpoint"], *found["channel_values"].values(), *found["pending_writes"]]
+        values.update(ref["hash"] for ref in refs)
+    for at in args.items:
+        item = graph_store.store_get(ctx, graph_store.GetArgs(at.namespace, at.key, False)).value["item"]
+        values.update([] if item is None else [item["value_hash"]])
+    wanted = sorted(set(args.hashes))
+    for key in (key for key in wanted if key not in values):
+        detail = f"blob {key} is not a value of a checkpoint or store item named that the principal may read"
+        raise KernelError(ErrorCode.MEMORY_POLICY_DENIED, detail)
+    if ctx.recorded is not None:  # a replay: the journaled value names the bytes; none are read
+        return Decision({"blobs": wanted})
+    try:
+        blobs = checked(wanted, ctx.read.graph_store.stored_values(wanted))
+    except BlobMissing as exc:  # the database lost a blob it references: nothing is journaled
+        raise StorageError(f"the blobs could not be read: {exc}") from exc
+    data = {key: base64.b64encode(blobs[key]).decode("ascii") for key in wanted}
+    return Decision({"blobs": wanted}, unjournaled={"data": data})

@@ -77,6 +77,7 @@ ROWS: tuple[Row, ...] = (
     ("graph.checkpoint.put_writes",  graph.graph_put_writes,               ALWAYS,  MUTATES | CARRIES_VALUES, "store a task's pending writes against a checkpoint"),
     ("graph.checkpoint.get",         graph.graph_get,                      ALWAYS,  READ,                     "a checkpoint (or a thread's latest) with its pending writes"),
     ("graph.checkpoint.list",        graph.graph_list,                     ALWAYS,  READ,                     "list checkpoints, newest first"),
+    ("graph.blobs.get",              graph.graph_blobs_get,                ALWAYS,  READ,                     "the bytes of values a checkpoint or store item the caller may read references"),
     ("graph.thread.create",          graph.graph_thread_create,            ALWAYS,  MUTATES,                  "create a thread, owned by the caller"),
     ("graph.thread.delete",          graph_threads.graph_thread_delete,    ALWAYS,  MUTATES,                  "delete a thread's checkpoints and writes"),
     ("graph.thread.copy",            graph_threads.graph_thread_copy,      ALWAYS,  MUTATES,                  "copy a thread's checkpoints and writes to another"),

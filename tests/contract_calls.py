@@ -223,6 +223,7 @@ _WRITES: dict[str, Any] = {
         {"channel": "__error__", **_R3},
     ],
 }
+_AT = {"thread_id": "t1", "checkpoint_ns": "", "checkpoint_id": "1f0-c1"}
 GRAPH: list[Call] = [
     ("graph.thread.create", {"thread_id": "t1"}, AGENT),  # format 4: a name is created before its use
     ("graph.thread.create", {"thread_id": "t1"}, PRINCIPAL),  # taken: refused
@@ -257,6 +258,11 @@ GRAPH: list[Call] = [
     ("graph.thread.delete", {"thread_id": "t2"}, PRINCIPAL),  # 20: denied
     ("graph.thread.delete", {"thread_id": "t2"}, AGENT),
     ("graph.checkpoint.get", {"thread_id": "t2"}, AGENT),  # nothing left: null
+    ("graph.checkpoint.put", _PUT, AGENT),  # t1 stays the agent's once deleted
+    ("graph.blobs.get", {"hashes": [_R2["hash"], _H1], "checkpoints": [_AT]}, AGENT),  # hashes journaled
+    ("graph.blobs.get", {"hashes": [_H1], "checkpoints": [_AT]}, PRINCIPAL),  # may not read t1
+    ("graph.blobs.get", {"hashes": [_R3["hash"]], "checkpoints": [_AT]}, AGENT),  # not its value: denied
+    ("graph.blobs.get", {"hashes": ["ABC"]}, AGENT),  # invalid args
 ]
 
 # LangGraph's store (specs/langgraph.md §9): the agent claims "prefs" by its first put, which carries

@@ -4,7 +4,6 @@ on PostgreSQL; each checked against its key."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from sqlalchemy import Engine, text
 from journal import blob_store
 from journal.clock import ManualClock
 from journal.engine import open_engine
-from journal.store import SqlJournalStore, _driver_idle
+from journal.store import SqlJournalStore
 from kernel.protocols import StorageError
 
 
@@ -115,43 +114,3 @@ def test_the_one_connection_of_a_memory_database_is_refused_inside_a_transaction
         with pytest.raises(StorageError, match="in a transaction"):
             blob_store.get_many(engine, [blob_store.hash_of(uncommitted)])
     engine.dispose()
-
-
-# --- read on a store's own connection, between its transactions (the LangGraph adapters' reads) -------
-
-
-@pytest.fixture
-def store(engine: Engine, clock: ManualClock) -> Iterator[SqlJournalStore]:
-    opened = SqlJournalStore(engine, clock=clock)
-    yield opened
-    opened.close()
-
-
-def test_a_store_reads_blobs_on_its_own_connection(engine: Engine, store: SqlJournalStore) -> None:
-    """Blobs committed by another connection are read, checked, and nothing stays open after."""
-    keys = put_many(engine, [b"one", b"two"])
-    assert store.read_blobs([*keys, keys[0]]) == {keys[0]: b"one", keys[1]: b"two"}
-    assert store.read_blobs([]) == {}
-    assert _driver_idle(store._connection.connection.dbapi_connection)  # nothing left open
-    missing = blob_store.hash_of(b"absent")
-    with pytest.raises(blob_store.BlobMissing, match=missing):
-        store.read_blobs([keys[0], missing])
-    with engine.begin() as connection:
-        connection.execute(
-            text("UPDATE graph_blobs SET data = :data WHERE hash = :hash"), {"data": b"x", "hash": keys[1]}
-        )
-    with pytest.raises(blob_store.BlobMissing, match=f"{keys[1]} does not hash to its key"):
-        store.read_blobs(keys)
-    put(engine, b"later")  # a write after the reads: the connection holds no lock or snapshot
-    assert store.read_blobs([blob_store.hash_of(b"later")]) == {blob_store.hash_of(b"later"): b"later"}
-
-
-def test_a_store_refuses_to_read_blobs_inside_its_own_transaction(
-    engine: Engine, store: SqlJournalStore
-) -> None:
-    key = put(engine, b"one")
-    with pytest.raises(StorageError, match="must append"), store.transaction():
-        with pytest.raises(StorageError, match="in a transaction"):
-            store.read_blobs([key])
-        # the refusal left the store's transaction as it was: still open, for the call to finish
-        assert store._sql.pipelined or not _driver_idle(store._connection.connection.dbapi_connection)

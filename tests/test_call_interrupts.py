@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from grouped_calls import SAFETY_S, calls_together
+from grouped_calls import SAFETY_S, between_calls, calls_together
 
 from journal.reader import JournalReader
 from kernel.abi import SyscallResult
@@ -75,7 +75,7 @@ def test_a_call_interrupted_while_it_waits_leaves_nothing_held_and_is_not_run(
         busy.set()
         free.wait(SAFETY_S)
 
-    holder = threading.Thread(target=kernel.between_calls, args=(hold,))
+    holder = threading.Thread(target=between_calls, args=(kernel, hold))
     holder.start()
     assert busy.wait(SAFETY_S)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from grouped_calls import calls_together
+from grouped_calls import between_calls, calls_together
 
 from journal.engine import Durability
 from journal.reader import JournalReader
@@ -284,7 +284,7 @@ def test_work_between_calls_keeps_every_call_out_until_it_ends(
         outcome["journaled during the work"] = len(_verified(path)[1])
         return "done"
 
-    worker = threading.Thread(target=lambda: outcome.setdefault("work", kernel.between_calls(work)))
+    worker = threading.Thread(target=lambda: outcome.setdefault("work", between_calls(kernel, work)))
     worker.start()
     syscall, args = _write("u1", "k")
     caller = threading.Thread(
@@ -326,7 +326,7 @@ def test_a_call_made_by_work_between_calls_runs_at_once(
 
     finished: dict[str, SyscallResult] = {}
     worker = threading.Thread(
-        target=lambda: finished.setdefault("work", kernel.between_calls(work)), daemon=True
+        target=lambda: finished.setdefault("work", between_calls(kernel, work)), daemon=True
     )
     worker.start()
     worker.join(30)
@@ -379,7 +379,7 @@ def test_a_caller_is_answered_when_its_group_commits_not_when_the_writer_is_free
 
     finished: dict[str, SyscallResult] = {}
     writer = threading.Thread(
-        target=lambda: finished.setdefault("own", kernel.between_calls(work)), daemon=True
+        target=lambda: finished.setdefault("own", between_calls(kernel, work)), daemon=True
     )
     writer.start()
     try:

@@ -29,6 +29,7 @@ from langgraph.graph import END, START, StateGraph
 from strategies import VOUCHED
 
 from integrations.langgraph import (
+    ArvisCheckpointError,
     ArvisCheckpointSaver,
     CheckpointAccessDenied,
     CheckpointArgumentsInvalid,
@@ -219,7 +220,9 @@ def test_every_operation_is_a_journal_entry_that_holds_hashes_only(
         "graph.checkpoint.put",
         "graph.checkpoint.put_writes",
         "graph.checkpoint.get",
+        "graph.blobs.get",  # the bytes of the values it references, journaled by their hashes
         "graph.checkpoint.list",
+        "graph.blobs.get",
         "graph.thread.copy",
         "graph.thread.prune",
         "graph.runs.delete",
@@ -230,6 +233,7 @@ def test_every_operation_is_a_journal_entry_that_holds_hashes_only(
         assert secret.encode() not in entry.args and secret.encode() not in entry.result
     value_hash = hash_of(saver.serde.dumps_typed(secret)[1])
     assert value_hash.encode() in entries[0].args and value_hash.encode() in entries[2].result
+    assert value_hash.encode() in entries[3].args and value_hash.encode() in entries[3].result
     assert get_many(saver.kernel.store.engine, [value_hash])  # type: ignore[attr-defined]
     assert saver.get_tuple(stored).pending_writes == [  # type: ignore[union-attr]
         ("task-1", "__interrupt__", {"why": secret}),
@@ -261,8 +265,9 @@ def test_a_tampered_blob_is_named_by_verify(db: Path, saver: ArvisCheckpointSave
     assert (
         report.divergence.seq == 3
     )  # the put that referenced it (after a refusal and the thread's creation)
-    with pytest.raises(LookupError, match=value_hash):
+    with pytest.raises(ArvisCheckpointError, match=value_hash) as refused:  # graph.blobs.get's read
         saver.get_tuple(stored)
+    assert refused.value.code == "storage_unavailable" and refused.value.seq is None  # nothing journaled
 
 
 def test_a_missing_blob_is_named_by_verify(db: Path, saver: ArvisCheckpointSaver) -> None:

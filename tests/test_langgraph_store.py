@@ -20,13 +20,12 @@ pytest.importorskip("langgraph.store.memory")
 from langgraph.store.base import BaseStore, GetOp, Item, ListNamespacesOp, MatchCondition, PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
 
-from integrations.kernel_client import LOCKED_READ
 from integrations.langgraph import ArvisStore, CheckpointAccessDenied
-from journal import blob_store
 from journal.blob_store import hash_of
 from journal.clock import ManualClock
 from journal.reader import JournalReader
 from syscalls.boot import open_kernel
+from syscalls.graph import MAX_BLOBS
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal
 
@@ -237,32 +236,33 @@ def test_time_travel_and_rollback_replay_a_filtered_search_with_the_journals_blo
     assert code == 0, err
 
 
+class _Syscalls:
+    """A kernel's logger (one event per call): the names of the calls made."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def info(self, event: str, **fields: Any) -> None:
+        self.names.append(fields["syscall"])
+
+
 @pytest.mark.parametrize("target", ["file", "memory", "postgresql"])
-def test_blobs_are_read_between_calls_only_on_sqlite_and_only_a_few(
-    request: pytest.FixtureRequest, tmp_path: Path, target: str, monkeypatch: pytest.MonkeyPatch
+def test_values_are_read_by_journaled_calls_each_naming_a_bounded_number(
+    request: pytest.FixtureRequest, tmp_path: Path, target: str
 ) -> None:
-    """On a SQLite file, a read of up to ``LOCKED_READ`` blobs goes through the kernel's own connection
-    between calls, more through a pooled one; an in-memory database's always through the kernel's (its only
-    connection); PostgreSQL's always through a pooled one. Every value comes back either way."""
+    """The values of a search are read through ``graph.blobs.get`` alone, on every database: one call for a
+    few, as many as its bounds ask for many (each within ``MAX_BLOBS`` hashes). Every value comes back."""
     url = {"file": str(tmp_path / "s.db"), "memory": ":memory:"}.get(target) or request.getfixturevalue(
         "pg_url"
     )
     with ArvisStore(open_kernel(url, create=True), principal=AGENT) as store:
-        kernel: Any = store.kernel
-        between, pooled = kernel.between_calls, blob_store.get_many
-        used: list[str] = []
-        monkeypatch.setattr(kernel, "between_calls", lambda work: used.append("between") or between(work))
-        monkeypatch.setattr(blob_store, "get_many", lambda *a: used.append("pooled") or pooled(*a))
-        many = LOCKED_READ + 7
+        many = MAX_BLOBS + 7
         store.batch([PutOp(("many",), f"k{index:04d}", {"v": index}) for index in range(many)])
-        for limit in (3, many):
-            used.clear()
+        for limit, calls in ((3, 1), (many, 2)):
+            store.kernel.logger = logged = _Syscalls()
             found = store.search(("many",), limit=limit)
             assert [(item.key, item.value) for item in found] == [
                 (f"k{index:04d}", {"v": index}) for index in range(limit)
             ]
-            expected = (
-                "between" if target == "memory" or (target == "file" and limit <= LOCKED_READ) else "pooled"
-            )
-            assert used == [expected], (target, limit)
+            assert logged.names == ["graph.store.search"] + ["graph.blobs.get"] * calls, (target, limit)
         store.kernel.close()

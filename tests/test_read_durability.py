@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from grouped_calls import between_calls
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIM = r"""
@@ -127,7 +128,7 @@ def test_on_postgresql_reads_are_journaled_and_leave_writes_synchronous(pg_url: 
             finally:
                 store._sql.rollback()  # the SHOW's implicit transaction
 
-        assert kernel.between_calls(session_setting) == "on"  # the store's own session, after reads
+        assert between_calls(kernel, session_setting) == "on"  # the store's own session, after reads
         seqs.append(kernel.call("memory.write", {**write, "key": "tz"}, principal="admin:ops").seq)
         assert seqs == [1, 2, 3, 4, 5]
     finally:

@@ -35,6 +35,7 @@ EXPECTED: list[tuple[str, bool, str]] = [
     ("access.grant", True, "always"),
     ("access.list", False, "always"),
     ("access.revoke", True, "always"),
+    ("graph.blobs.get", False, "always"),
     ("graph.checkpoint.get", False, "always"),
     ("graph.checkpoint.list", False, "always"),
     ("graph.checkpoint.put", True, "always"),
