@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable
 from contextlib import closing
@@ -25,6 +26,26 @@ def _add_format(
     parser: argparse.ArgumentParser, default: str = "table", choices: tuple[str, ...] = FORMATS
 ) -> None:
     parser.add_argument("-o", "--output", choices=choices, default=default)
+
+
+def _add_at(parser: argparse.ArgumentParser, summary: str = "right after this entry", first: int = 1) -> None:
+    """``--at SEQ``, kept as typed: ``_with_reader`` checks it against the journal's head (``_at``)."""
+    parser.add_argument("--at", metavar="SEQ", help=f"{summary} (default: the head)")
+    parser.set_defaults(at_first=first)
+
+
+def _at(reader: JournalReader, text: str, first: int) -> int:
+    """``--at``'s seq, ``first`` to the head; past it, 0 or not a number: one error naming the head."""
+    last, digits = reader.head(), text.strip()
+    head = f"the journal's head ({f'seq {last.seq}' if last else 'none: the journal is empty'})"
+    seq = (int(digits) if len(digits.lstrip("0")) < 20 else 2**63) if digits.isdecimal() else -1
+    if seq == 0 and first:
+        raise CommandError(f"--at 0 is before the first entry: seqs start at 1, up to {head}")
+    if seq < first:
+        raise CommandError(f"--at {text!r} is not a seq: --at takes a whole number from {first} to {head}")
+    if seq > (last.seq if last else 0):
+        raise CommandError(f"--at {digits} is past {head}")
+    return seq
 
 
 def _add_no_checkpoints(parser: argparse.ArgumentParser) -> None:
@@ -150,9 +171,7 @@ def _register_tree(commands: _Commands[argparse.ArgumentParser]) -> None:
     """``root``, ``prove``, ``consistency``, ``keygen``: the Merkle tree and its proofs."""
     root = commands.add_parser("root", help="the Merkle tree root (RFC 9162) of the first entries")
     add_db_argument(root)
-    root.add_argument(
-        "--at", type=seq_number, metavar="SEQ", help="the tree of entries 1..SEQ (default: all)"
-    )
+    _add_at(root, "the tree of entries 1..SEQ, 0: the empty one", first=0)
     _add_format(root)
     root.set_defaults(run=_with_reader(_proofs("run_root")))
 
@@ -187,18 +206,14 @@ def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
     snapshot = commands.add_parser("snapshot", help="a user's snapshot as of any seq (time travel)")
     add_db_argument(snapshot)
     snapshot.add_argument("--user", required=True)
-    snapshot.add_argument(
-        "--at", type=seq_number, metavar="SEQ", help="right after this entry (default: the head)"
-    )
+    _add_at(snapshot)
     _add_no_checkpoints(snapshot)
     _add_format(snapshot, default="json", choices=("json", "jsonl"))
     snapshot.set_defaults(run=_with_reader(_audit("run_snapshot")))
 
     state = commands.add_parser("state", help="the state digest and contents as of any seq")
     add_db_argument(state)
-    state.add_argument(
-        "--at", type=seq_number, metavar="SEQ", help="right after this entry (default: the head)"
-    )
+    _add_at(state)
     _add_no_checkpoints(state)
     _add_format(state)
     state.set_defaults(run=_with_reader(_audit("run_state")))
@@ -250,42 +265,21 @@ def _register_forensics(commands: _Commands[argparse.ArgumentParser]) -> None:
     diff.set_defaults(run=_run_diff)
 
 
-def _audit(name: str) -> journal_ls.Command:
-    """The auditor's command ``name`` of ``tools.journal_audit``, imported when it runs: that module
-    loads the replay machinery, which listing or exporting never needs."""
+def _lazy(module: str) -> Callable[[str], journal_ls.Command]:
+    """The commands of ``tools.MODULE``, imported when one runs: ``journal_audit`` and ``journal_forensics``
+    load the replay machinery, ``journal_proofs`` the signing library, which listing never needs."""
 
-    def run(reader: JournalReader, options: argparse.Namespace) -> int:
-        from tools import journal_audit
+    def command(name: str) -> journal_ls.Command:
+        def run(reader: JournalReader, options: argparse.Namespace) -> int:
+            found: journal_ls.Command = getattr(importlib.import_module(f"tools.{module}"), name)
+            return found(reader, options)
 
-        command: journal_ls.Command = getattr(journal_audit, name)
-        return command(reader, options)
+        return run
 
-    return run
-
-
-def _proofs(name: str) -> journal_ls.Command:
-    """The command ``name`` of ``tools.journal_proofs``, imported when it runs (it loads the signing
-    library, which other commands never need)."""
-
-    def run(reader: JournalReader, options: argparse.Namespace) -> int:
-        from tools import journal_proofs
-
-        command: journal_ls.Command = getattr(journal_proofs, name)
-        return command(reader, options)
-
-    return run
+    return command
 
 
-def _forensics(name: str) -> journal_ls.Command:
-    """The command ``name`` of ``tools.journal_forensics``, imported when it runs (it loads the replay)."""
-
-    def run(reader: JournalReader, options: argparse.Namespace) -> int:
-        from tools import journal_forensics
-
-        command: journal_ls.Command = getattr(journal_forensics, name)
-        return command(reader, options)
-
-    return run
+_audit, _proofs, _forensics = _lazy("journal_audit"), _lazy("journal_proofs"), _lazy("journal_forensics")
 
 
 def _run_rollback(options: argparse.Namespace) -> int:
@@ -324,6 +318,8 @@ def _with_reader(command: journal_ls.Command) -> Callable[[argparse.Namespace], 
     def run(options: argparse.Namespace) -> int:
         reader = _open(options.db)
         try:
+            if getattr(options, "at", None) is not None:
+                options.at = _at(reader, options.at, options.at_first)
             return command(reader, options)
         finally:
             reader.close()

@@ -22,7 +22,7 @@ from syscalls.table import SYSCALL_TABLE
 from tools import argtypes
 from tools.audit.replay import Divergence, ReplayReport, verify_journal
 from tools.audit.state_compare import StateComparison, compare_states
-from tools.audit.timetravel import NoSuchMoment, snapshot_at, state_at
+from tools.audit.timetravel import snapshot_at, state_at
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, resolve_db
 from tools.output import cell, position, print_json, printable, shown
 
@@ -226,9 +226,6 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_AT_HINT = "--at takes a seq the journal has (`arvis journal stats` shows the head)"
-
-
 def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
     try:
         options.user.encode("utf-8")
@@ -236,14 +233,9 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
         raise CommandError(
             f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text"
         ) from None
-    try:
-        value = snapshot_at(
-            reader, options.user, options.at, table=SYSCALL_TABLE, checkpoints=not options.no_checkpoints
-        )
-    except NoSuchMoment as exc:
-        raise CommandError(
-            str(exc), hint="--at takes a seq the journal has (`arvis journal stats`)"
-        ) from None
+    value = snapshot_at(  # --at is checked against the head already (``cmd_journal._at``)
+        reader, options.user, options.at, table=SYSCALL_TABLE, checkpoints=not options.no_checkpoints
+    )
     print_json(value, lines=options.output == "jsonl")
     snapshot = value.get("snapshot")
     if isinstance(snapshot, dict) and snapshot.get("total_entries") == 0:
@@ -254,12 +246,7 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
 
 
 def run_state(reader: JournalReader, options: argparse.Namespace) -> int:
-    try:
-        state = state_at(reader, options.at, table=SYSCALL_TABLE, checkpoints=not options.no_checkpoints)
-    except NoSuchMoment as exc:
-        raise CommandError(
-            str(exc), hint="--at takes a seq the journal has (`arvis journal stats`)"
-        ) from None
+    state = state_at(reader, options.at, table=SYSCALL_TABLE, checkpoints=not options.no_checkpoints)
     if options.output == "table":
         print(f"state after seq {state.seq} ({state.recorded_at}): digest {state.digest}")
         for name, rows in state.tables.items():
