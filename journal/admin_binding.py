@@ -28,6 +28,7 @@ from sqlalchemy import Connection, Engine, inspect, text
 
 from arvis.access import is_builtin_admin
 from arvis.canonical import decode
+from journal import statements
 from journal.entry import JournalEntry
 
 __all__ = [
@@ -42,11 +43,6 @@ __all__ = [
 
 BINDING_KIND = "admin_key.bound"
 """The ``kernel.record`` kind of a journaled binding or rotation."""
-
-_BINDINGS = (
-    "SELECT b.seq, b.admin_verifier, j.syscall, j.principal, j.status, j.args "
-    "FROM admin_bindings b JOIN journal j ON j.seq = b.seq ORDER BY b.seq DESC"
-)
 
 
 def binding_args(verifier: str) -> dict[str, Any]:
@@ -88,7 +84,7 @@ def current_verifier(connection: Connection) -> str | None:
     """The verifier of the journal's admin key now: the last binding whose entry holds, else the
     header's; None when the journal has none (or the database predates revision 0012)."""
     if "admin_bindings" in inspect(connection).get_table_names():
-        for row in connection.exec_driver_sql(_BINDINGS).fetchall():
+        for row in connection.exec_driver_sql(statements.ADMIN_BINDINGS).fetchall():
             if _holds(row):
                 return str(row[1])
     return header_verifier(connection)
@@ -101,7 +97,7 @@ def header_verifier(connection: Connection) -> str | None:
     columns = {column["name"] for column in inspect(connection).get_columns("journal_header")}
     if "admin_verifier" not in columns:
         return None
-    header = connection.exec_driver_sql("SELECT admin_verifier FROM journal_header").first()
+    header = connection.exec_driver_sql(statements.HEADER_VERIFIER).first()
     return None if header is None or header[0] is None else str(header[0])
 
 
@@ -109,15 +105,10 @@ def store_binding(engine: Engine, seq: int, verifier: str) -> bool:
     """Add the row of the binding journaled at ``seq``; False (nothing written) when the entry there is
     not that accepted call."""
     with engine.begin() as connection:
-        entry = connection.execute(
-            text("SELECT syscall, principal, status, args FROM journal WHERE seq = :seq"), {"seq": seq}
-        ).first()
+        entry = connection.execute(text(statements.ENTRY_CALL_AT), {"seq": seq}).first()
         if entry is None or not _holds((seq, verifier, *entry)):
             return False
-        connection.execute(
-            text("INSERT INTO admin_bindings (seq, admin_verifier) VALUES (:seq, :verifier)"),
-            {"seq": seq, "verifier": verifier},
-        )
+        connection.execute(text(statements.ADMIN_BINDING_INSERT), {"seq": seq, "admin_verifier": verifier})
     return True
 
 
@@ -144,7 +135,7 @@ class BindingCheck:
         journaled verifier and the stored one (None where there is none); None when they are equal."""
         stored: dict[int, str | None] = {}
         if "admin_bindings" in inspect(connection).get_table_names():
-            rows = connection.exec_driver_sql("SELECT seq, admin_verifier FROM admin_bindings").fetchall()
+            rows = connection.exec_driver_sql(statements.ADMIN_BINDING_ROWS).fetchall()
             stored = {int(seq): None if verifier is None else str(verifier) for seq, verifier in rows}
         for seq in sorted(stored.keys() | self.journaled.keys()):
             bound, row = self.journaled.get(seq), stored.get(seq)

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from arvis.changes import Change, Insert, Update, Upsert
+from journal import statements
 from journal.schema import STATE_TABLES, admin_bindings
-from journal.sql import SqlRunner, insert_sql
+from journal.sql import SqlRunner
 
 __all__ = ["ChangeWriter", "Planned", "UnknownChange", "plan"]
 
@@ -30,18 +31,10 @@ header, blobs, tiles and checkpoints are written by the store itself, never by a
 _COLUMNS: dict[str, frozenset[str]] = {
     table.name: frozenset(column.name for column in table.columns) for table in _CHANGED
 }
-_COUNT_ONE_MORE = (
-    "INSERT INTO memory_entry_counts (user_id, entries) VALUES (:user_id, 1) "
-    "ON CONFLICT (user_id) DO UPDATE SET entries = memory_entry_counts.entries + 1"
-)
 
 
 class UnknownChange(ValueError):
     """A change names a table that is not state, or a column its table does not have."""
-
-
-def _match(columns: Iterable[str], prefix: str = "") -> str:
-    return " AND ".join(f'"{column}" = :{prefix}{column}' for column in columns)
 
 
 _STATEMENTS: dict[tuple[Any, ...], str] = {}
@@ -69,7 +62,7 @@ class ChangeWriter:
             if isinstance(change, Insert):
                 sql.write(statement, change.row)
                 if change.table == "memory_entries":
-                    sql.write(_COUNT_ONE_MORE, {"user_id": change.row["user_id"]})
+                    sql.write(statements.COUNT_ONE_MORE, {"user_id": change.row["user_id"]})
             elif isinstance(change, Upsert):
                 sql.write(statement, change.row)
             elif isinstance(change, Update):
@@ -117,16 +110,12 @@ def _build(change: Change) -> str:
                 "memory_entries rows are only inserted and updated (its counts are kept here)"
             )
         if isinstance(change, Insert):
-            return insert_sql(table, list(change.row))
+            return statements.insert_sql(table, list(change.row))
         if not set(key) <= set(change.row):
             raise UnknownChange(f"an upsert into {table!r} must give its whole primary key {key}")
-        assignments = ", ".join(
-            f'"{column}" = excluded."{column}"' for column in change.row if column not in key
-        )
-        if not assignments:
+        if set(change.row) <= set(key):
             raise UnknownChange(f"an upsert into {table!r} must set a column outside its primary key")
-        conflict = ", ".join(f'"{column}"' for column in key)
-        return f"{insert_sql(table, list(change.row))} ON CONFLICT ({conflict}) DO UPDATE SET {assignments}"
+        return statements.upsert_sql(table, list(change.row), key)
     _known_columns(table, known, change.where)
     if set(change.where) != set(key):
         raise UnknownChange(f"a change of {table!r} must name one row by its whole primary key {key}")
@@ -134,11 +123,10 @@ def _build(change: Change) -> str:
         _known_columns(table, known, change.set)
         if not change.set or set(change.set) & set(key):
             raise UnknownChange(f"an update of {table!r} must set columns outside its primary key")
-        assignments = ", ".join(f'"{column}" = :s_{column}' for column in change.set)
-        return f"UPDATE {table} SET {assignments} WHERE {_match(key, 'w_')}"
+        return statements.update_sql(table, change.set, key)
     if table == "memory_entries":
         raise UnknownChange("memory_entries rows are never deleted (the writer counts them)")
-    return f"DELETE FROM {table} WHERE {_match(key)}"
+    return statements.delete_sql(table, key)
 
 
 def _known_columns(table: str, known: frozenset[str], columns: Iterable[str]) -> None:

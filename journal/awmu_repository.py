@@ -15,6 +15,7 @@ import msgspec
 
 from arvis.awmu.model import CanonRequest, Event, ReviewItem, Unit, UnitStatus
 from arvis.awmu.repository import AwmuReader, ContextRecord, EventQuery
+from journal import statements
 from journal.sql import SqlRunner
 
 __all__ = ["SqlAwmuReader"]
@@ -35,14 +36,11 @@ class SqlAwmuReader(AwmuReader):
         return [str(row[0]) for row in self._sql.rows(sql, values)]
 
     def _one(self, kind: type[_S], table: str, column: str, name: str) -> _S | None:
-        body = self._sql.scalar(f"SELECT body FROM {table} WHERE {column} = :id", {"id": name})
+        body = self._sql.scalar(statements.AWMU_BODY.format(table=table, column=column), {"id": name})
         return None if body is None else _load(body, kind)
 
     def _pending(self, kind: type[_Pending], table: str, context_id: str) -> list[_Pending]:
-        bodies = self._bodies(
-            f"SELECT body FROM {table} WHERE context_id = :context_id AND status = 'PENDING'",
-            {"context_id": context_id},
-        )
+        bodies = self._bodies(statements.AWMU_PENDING.format(table=table), {"context_id": context_id})
         return sorted((_load(body, kind) for body in bodies), key=lambda item: item.created_seq)
 
     def get_context(self, context_id: str) -> ContextRecord | None:
@@ -51,19 +49,13 @@ class SqlAwmuReader(AwmuReader):
     def units(self, context_id: str, statuses: Sequence[UnitStatus]) -> list[Unit]:
         found: list[Unit] = []
         for status in sorted({status.value for status in statuses}):
-            bodies = self._bodies(
-                "SELECT body FROM awmu_units WHERE context_id = :context_id AND status = :status",
-                {"context_id": context_id, "status": status},
-            )
+            values = {"context_id": context_id, "status": status}
+            bodies = self._bodies(statements.AWMU_UNITS_BY_STATUS, values)
             found.extend(_load(body, Unit) for body in bodies)
         return sorted(found, key=lambda unit: (unit.created_seq, unit.unit_id))
 
     def count_units(self, context_id: str) -> int:
-        return int(
-            self._sql.scalar(
-                "SELECT COUNT(*) FROM awmu_units WHERE context_id = :context_id", {"context_id": context_id}
-            )
-        )
+        return int(self._sql.scalar(statements.AWMU_UNIT_COUNT, {"context_id": context_id}))
 
     def get_unit(self, unit_id: str) -> Unit | None:
         return self._one(Unit, "awmu_units", "unit_id", unit_id)
@@ -81,11 +73,6 @@ class SqlAwmuReader(AwmuReader):
         return self._pending(CanonRequest, "awmu_canon_requests", context_id)
 
     def events(self, query: EventQuery) -> list[Event]:
-        sql = "SELECT body FROM awmu_events WHERE context_id = :context_id"
-        if query.after_index is None:
-            sql += " AND seq > :after_seq"
-        else:
-            sql += " AND (seq > :after_seq OR (seq = :after_seq AND idx > :after_index))"
         values: dict[str, Any] = {
             "context_id": query.context_id,
             "after_seq": query.after_seq,
@@ -94,10 +81,8 @@ class SqlAwmuReader(AwmuReader):
         if query.after_index is not None:
             values["after_index"] = query.after_index
         if query.unit_id is not None:
-            sql += " AND unit_id = :unit_id"
             values["unit_id"] = query.unit_id
         kinds = sorted(set(query.kinds))
-        if kinds:
-            sql += " AND kind IN (" + ", ".join(f":kind{index}" for index in range(len(kinds))) + ")"
-            values.update({f"kind{index}": kind for index, kind in enumerate(kinds)})
-        return [_load(body, Event) for body in self._bodies(sql + " ORDER BY seq, idx LIMIT :limit", values)]
+        values.update({f"kind{index}": kind for index, kind in enumerate(kinds)})
+        sql = statements.awmu_events(query.after_index is not None, query.unit_id is not None, len(kinds))
+        return [_load(body, Event) for body in self._bodies(sql, values)]

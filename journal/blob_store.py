@@ -20,6 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import sha256_hex
+from journal import statements
 from journal.engine import fetch_driver_sql, fetch_sql, one_line
 from journal.errors import StorageError
 from journal.sql import Prepared, SqlRunner
@@ -42,10 +43,6 @@ TABLE = "graph_blobs"
 BATCH = 500
 """Blobs read per query when verifying (a blob may be large: a checkpoint's channel values)."""
 
-PUT_SQL = f"INSERT INTO {TABLE} (hash, data) VALUES (:hash, :data) ON CONFLICT (hash) DO NOTHING"
-"""Store one blob in the open transaction (``journal.sql`` form): storing the same bytes again changes
-nothing. Written once, here, for the graph calls' values and the pieces of results (``journal.store``)."""
-
 
 class BlobMissing(LookupError):
     """A referenced blob is not stored, or its bytes no longer hash to its key."""
@@ -59,7 +56,7 @@ def store_in(sql: SqlRunner, blobs: Mapping[str, bytes]) -> None:
     """Store ``blobs`` (key -> bytes, each key the hash of its bytes) in the transaction of ``sql``:
     the call's own, so they are committed with its journal entry or not at all."""
     for key, data in blobs.items():
-        sql.write(PUT_SQL, {"hash": key, "data": data})
+        sql.write(statements.BLOB_PUT, {"hash": key, "data": data})
 
 
 def read_in(sql: SqlRunner, keys: Iterable[str]) -> dict[str, bytes]:
@@ -131,8 +128,7 @@ def present(connection: Connection, keys: Sequence[str]) -> dict[str, bytes]:
 
 @functools.cache
 def _statement(paramstyle: str, size: int) -> Prepared:
-    places = ", ".join(f":h{place}" for place in range(size))
-    return Prepared(f"SELECT hash, data FROM {TABLE} WHERE hash IN ({places})", paramstyle)
+    return Prepared(statements.blobs_in(size), paramstyle)
 
 
 def _select(paramstyle: str, batch: Sequence[str]) -> tuple[str, Any]:

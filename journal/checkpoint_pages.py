@@ -14,7 +14,6 @@ the whole state or only the pages what changed falls in.
 from __future__ import annotations
 
 import bisect
-import functools
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ import msgspec
 from sqlalchemy import Connection, Table, text
 
 from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
+from journal import statements
 from journal.errors import StorageError
 from journal.schema import STATE_TABLES
 
@@ -43,7 +43,6 @@ __all__ = [
     "closes_page",
     "connection_rows",
     "index_pages",
-    "lookup_sql",
     "manifest_bytes",
     "manifest_tables",
 ]
@@ -86,7 +85,7 @@ class CheckpointUnusable(StorageError):
     format): time travel then replays from the first entry, verification names it."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one per table (LAYOUTS): hashed by identity, as statements cache it
 class Layout:
     """How one state table is split: its columns, its partition column and its key (the primary-key
     columns but the partition column, in primary-key order: the order of rows within a partition)."""
@@ -135,48 +134,6 @@ def closes_page(key: Sequence[Any]) -> bool:
 
 Rows = Callable[[str, Mapping[str, Any]], Sequence[Sequence[Any]]]
 """Runs one statement (``:name`` placeholders) and returns its rows."""
-
-
-def _column(layout: Layout, name: str, postgres: bool) -> str:
-    """A column as compared and ordered: text as bytes (PostgreSQL's "C", SQLite's BINARY default)."""
-    return f'"{name}" COLLATE "C"' if postgres and name in layout.texts else f'"{name}"'
-
-
-def _compare(columns: list[str], operator: str, prefix: str) -> str:
-    places = [f":{prefix}{index}" for index in range(len(columns))]
-    if len(columns) == 1:
-        return f"{columns[0]} {operator} {places[0]}"
-    return f"({', '.join(columns)}) {operator} ({', '.join(places)})"
-
-
-@functools.cache
-def _range_sql(name: str, postgres: bool, lower: bool, upper: bool) -> str:
-    """The rows of one partition (or of a key range of it), in key order."""
-    layout = LAYOUTS[name]
-    key = [_column(layout, column, postgres) for column in layout.key]
-    conditions = [] if layout.partition is None else [f'"{layout.partition}" = :p']
-    if lower:
-        conditions.append(_compare(key, ">=", "lo"))
-    if upper:
-        conditions.append(_compare(key, "<", "hi"))
-    columns = ", ".join(f'"{column}"' for column in layout.columns)
-    sql = f"SELECT {columns} FROM {name}"
-    if conditions:
-        sql += " WHERE " + " AND ".join(conditions)
-    return sql + (" ORDER BY " + ", ".join(key) if key else "")
-
-
-@functools.cache
-def _partitions_sql(name: str) -> str:
-    layout = LAYOUTS[name]
-    return f'SELECT DISTINCT "{layout.partition}" FROM {name}'
-
-
-@functools.cache
-def lookup_sql(name: str) -> str:
-    layout = LAYOUTS[name]
-    where = " AND ".join(f'"{column}" = :w{index}' for index, column in enumerate(layout.primary_key))
-    return f'SELECT "{layout.partition}" FROM {name} WHERE {where}'
 
 
 _BINARY = frozenset({bytes, bytearray, memoryview})
@@ -297,7 +254,7 @@ class Builder:
         for prefix, bound in (("lo", lower), ("hi", upper)):
             if bound is not None:
                 values.update((f"{prefix}{index}", value) for index, value in enumerate(bound))
-        sql = _range_sql(layout.name, self._postgres, lower is not None, upper is not None)
+        sql = statements.checkpoint_rows(layout, self._postgres, lower is not None, upper is not None)
         found = self._rows(sql, values)
         self.rows_read += len(found)
         return found
@@ -329,7 +286,7 @@ class Builder:
     def _partitions_of(self, layout: Layout) -> list[str]:
         if layout.partition is None:
             return [WHOLE]
-        found = [row[0] for row in self._rows(_partitions_sql(layout.name), {})]
+        found = [row[0] for row in self._rows(statements.checkpoint_partitions(layout), {})]
         return sorted(str(value) for value in found)
 
     def full(self) -> Tables:

@@ -7,10 +7,9 @@ principal that created it, and its capabilities are decided against that owner
 from __future__ import annotations
 
 from journal.sql import SqlRunner
+from journal.statements import CONTEXT_OWNER
 
 __all__ = ["SqlContextOwnerRepository"]
-
-_SELECT = "SELECT owner FROM awmu_context_owners WHERE context_id = :context_id"
 
 
 class SqlContextOwnerRepository:
@@ -20,5 +19,5 @@ class SqlContextOwnerRepository:
     def owner_of(self, context_id: str) -> str | None:
         """The principal that created the context; None when none is recorded (no such context, or one
         created under the first release's rules)."""
-        row = self._sql.first(_SELECT, {"context_id": context_id})
+        row = self._sql.first(CONTEXT_OWNER, {"context_id": context_id})
         return None if row is None else str(row[0])

@@ -19,7 +19,6 @@ from journal.engine import one_line
 from journal.entry import Pos
 from journal.errors import StorageError
 from journal.header import JournalHeader, store_quota
-from journal.memory_repository import REBUILD_COUNTS
 from journal.migrate import upgrade_to_head
 from journal.schema import (
     STATE_TABLES,
@@ -30,7 +29,8 @@ from journal.schema import (
     memory_entry_counts,
 )
 from journal.state import present_state_tables
-from journal.store import APPEND_LOCK_SQL, read_header
+from journal.statements import APPEND_LOCK_SQL, LOCK_JOURNAL, REBUILD_COUNTS, REPEATABLE_READ
+from journal.store import read_header
 from journal.tile_backfill import backfill_tiles
 
 __all__ = ["CopyReport", "copy_journal"]
@@ -102,13 +102,13 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
         upgrade_to_head(target)
         with source.connect() as reading, target.begin() as writing:
             if source.dialect.name == "postgresql":  # one snapshot for the journal and its state
-                reading.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                reading.exec_driver_sql(REPEATABLE_READ)
             header = read_header(reading)
             if header is None:
                 raise StorageError("the source holds no arvis journal (no header)")
             if target.dialect.name == "postgresql":
                 writing.exec_driver_sql(APPEND_LOCK_SQL)  # as every appending writer: they wait for the copy
-                writing.exec_driver_sql("LOCK TABLE journal_header, journal IN EXCLUSIVE MODE")
+                writing.exec_driver_sql(LOCK_JOURNAL)
             targets = (
                 journal_header,
                 journal,

@@ -35,6 +35,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
 
+from journal import statements
 from journal.errors import StorageError
 from journal.rows import fetch_all, fetch_driver_sql, fetch_sql, fetch_tuples, one_line, valid_text
 
@@ -246,8 +247,8 @@ def _use_wal(cursor: Any, busy_timeout_ms: int) -> None:
     pause = 0.005
     while True:
         try:
-            if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
-                cursor.execute("PRAGMA journal_mode=WAL")
+            if str(cursor.execute(statements.SQLITE_JOURNAL_MODE).fetchone()[0]).lower() != "wal":
+                cursor.execute(statements.SQLITE_WAL)
             return
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) or time.monotonic() + pause > deadline:
@@ -352,7 +353,7 @@ def _probe(path: str, parameters: Mapping[str, str]) -> None:
     uri += "&".join(f"{key}={quote(value, safe='')}" for key, value in parameters.items())
     probe = sqlite3.connect(uri, uri=True)
     try:
-        probe.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        probe.execute(statements.SQLITE_SCHEMA_READ).fetchone()
     finally:
         probe.close()
 
@@ -390,10 +391,10 @@ def _configured(
         cursor = dbapi_connection.cursor()
         # the busy timeout first: switching to WAL takes a lock, and another process opening the same
         # new file at the same moment (migrating it, say) must be waited for, not refused
-        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cursor.execute(statements.SET_SQLITE_BUSY_TIMEOUT.format(int(busy_timeout_ms)))
         if wal:
             _use_wal(cursor, busy_timeout_ms)
-        cursor.execute(f"PRAGMA synchronous={Durability(durability).value}")
+        cursor.execute(statements.SET_SQLITE_SYNCHRONOUS.format(Durability(durability).value))
         cursor.close()
 
     # a reader's transaction is a plain (deferred) BEGIN: in WAL mode it reads one snapshot and never
@@ -402,7 +403,7 @@ def _configured(
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
         reading = read_only or connection.get_execution_options().get(_READING_OPTION, False)
-        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+        connection.exec_driver_sql(statements.BEGIN if reading else statements.BEGIN_IMMEDIATE)
 
     return engine
 
@@ -423,7 +424,7 @@ def _postgres_engine(url: URL, *, durability: Durability, busy_timeout_ms: int, 
     def _configure(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         for name, value in settings.items():
-            cursor.execute("SELECT set_config(%s, %s, false)", (name, value))
+            cursor.execute(statements.SET_POSTGRES, (name, value))
         cursor.close()
         dbapi_connection.commit()
 

@@ -7,10 +7,9 @@ from typing import Any
 
 from arvis.access import Capability, Grant
 from journal.sql import SqlRunner
+from journal.statements import GRANTS, GRANTS_OF
 
 __all__ = ["SqlGrantRepository"]
-
-_SELECT = "SELECT principal, capability, scope FROM grants"
 
 
 def _grants(rows: list[tuple[Any, ...]]) -> list[Grant]:
@@ -24,8 +23,8 @@ class SqlGrantRepository:
 
     def grants_of(self, principal: str) -> list[Grant]:
         """The principal's grants, ordered by (capability, scope)."""
-        return _grants(self._sql.rows(_SELECT + " WHERE principal = :principal", {"principal": principal}))
+        return _grants(self._sql.rows(GRANTS_OF, {"principal": principal}))
 
     def all_grants(self) -> list[Grant]:
         """Every grant, ordered by (principal, capability, scope)."""
-        return _grants(self._sql.rows(_SELECT))
+        return _grants(self._sql.rows(GRANTS))

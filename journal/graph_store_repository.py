@@ -3,19 +3,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from arvis.graph_store import ITEMS, NAMESPACES, OWNERS, SIZES, USAGE, GraphStoreRepository, StoreItem
-from journal import blob_store
+from arvis.graph_store import GraphStoreRepository, StoreItem
+from journal import blob_store, statements
 from journal.sql import SqlRunner
 
 __all__ = ["SqlGraphStoreRepository"]
-
-_ITEM_COLUMNS = tuple(field.name for field in dataclasses.fields(StoreItem))
-_SELECT_ITEMS = f"SELECT {', '.join(_ITEM_COLUMNS)} FROM {ITEMS}"
-_KEY = "namespace = :namespace AND key = :key"
 
 
 def _item(row: tuple[Any, ...]) -> StoreItem:
@@ -39,43 +34,37 @@ class SqlGraphStoreRepository(GraphStoreRepository):
         self._sql = sql
 
     def owner_of(self, prefix: str) -> str | None:
-        found = self._sql.scalar(f"SELECT owner FROM {OWNERS} WHERE prefix = :prefix", {"prefix": prefix})
+        found = self._sql.scalar(statements.STORE_OWNER, {"prefix": prefix})
         return None if found is None else str(found)
 
     def owners(self) -> dict[str, str]:
-        rows = self._sql.rows(f"SELECT prefix, owner FROM {OWNERS}")
+        rows = self._sql.rows(statements.STORE_OWNERS)
         return {str(prefix): str(owner) for prefix, owner in rows}
 
     def namespaces(self) -> dict[str, int]:
-        return {
-            str(namespace): int(seq)
-            for namespace, seq in self._sql.rows(f"SELECT namespace, created_seq FROM {NAMESPACES}")
-        }
+        return {str(namespace): int(seq) for namespace, seq in self._sql.rows(statements.STORE_NAMESPACES)}
 
     def has_namespace(self, namespace: str) -> bool:
-        sql = f"SELECT 1 FROM {NAMESPACES} WHERE namespace = :namespace"
-        return self._sql.first(sql, {"namespace": namespace}) is not None
+        return self._sql.first(statements.STORE_HAS_NAMESPACE, {"namespace": namespace}) is not None
 
     def item(self, namespace: str, key: str) -> StoreItem | None:
-        row = self._sql.first(f"{_SELECT_ITEMS} WHERE {_KEY}", {"namespace": namespace, "key": key})
+        row = self._sql.first(statements.STORE_ITEM, {"namespace": namespace, "key": key})
         return None if row is None else _item(row)
 
     def items(self) -> list[StoreItem]:
-        return [_item(row) for row in self._sql.rows(_SELECT_ITEMS)]
+        return [_item(row) for row in self._sql.rows(statements.STORE_ITEMS)]
 
     def stored_values(self, keys: Iterable[str]) -> dict[str, bytes]:
         return blob_store.read_in(self._sql, keys)
 
     def quota_bytes(self) -> int | None:
-        found = self._sql.scalar("SELECT store_quota_bytes FROM journal_header")
+        found = self._sql.scalar(statements.STORE_QUOTA)
         return None if found is None else int(found)
 
     def stored_bytes(self, owner: str) -> int:
-        found = self._sql.scalar(f"SELECT stored_bytes FROM {USAGE} WHERE owner = :owner", {"owner": owner})
+        found = self._sql.scalar(statements.STORE_USAGE, {"owner": owner})
         return 0 if found is None else int(found)
 
     def size_of(self, namespace: str, key: str) -> int:
-        found = self._sql.scalar(
-            f"SELECT value_bytes FROM {SIZES} WHERE {_KEY}", {"namespace": namespace, "key": key}
-        )
+        found = self._sql.scalar(statements.STORE_SIZE, {"namespace": namespace, "key": key})
         return 0 if found is None else int(found)

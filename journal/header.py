@@ -10,10 +10,9 @@ from journal.chain import genesis_hash
 from journal.clock import Clock
 from journal.engine import fetch_all, reading
 from journal.schema import journal_header
+from journal.statements import FIRST_PREV, LOCK_HEADER, STORE_QUOTA
 
 __all__ = ["JournalHeader", "create_header", "header_holds", "read_header"]
-
-_FIRST_PREV = "SELECT prev_hash FROM journal WHERE seq = 1"
 
 
 class JournalHeader:
@@ -66,7 +65,7 @@ def create_header(
         if read_header(connection) is not None:
             return
         if connection.dialect.name == "postgresql":  # SQLite holds its write lock since BEGIN IMMEDIATE
-            connection.exec_driver_sql("LOCK TABLE journal_header IN EXCLUSIVE MODE")
+            connection.exec_driver_sql(LOCK_HEADER)
             if read_header(connection) is not None:  # another process created it while we waited
                 return
         if copy is None:
@@ -93,7 +92,7 @@ def store_quota(connection: Connection) -> int | None:
         column["name"] for column in inspect(connection).get_columns("journal_header")
     }:
         return None
-    found = connection.exec_driver_sql("SELECT store_quota_bytes FROM journal_header").scalar()
+    found = connection.exec_driver_sql(STORE_QUOTA).scalar()
     return None if found is None else int(found)
 
 
@@ -103,6 +102,6 @@ def header_holds(connection: Connection, header: JournalHeader) -> bool:
     the original one (the full check is verification's)."""
     if header.genesis_hash != genesis_hash(header.journal_id, header.format_version):
         return False
-    first = connection.exec_driver_sql(_FIRST_PREV).first()
+    first = connection.exec_driver_sql(FIRST_PREV).first()
     connection.rollback()
     return first is None or first[0] == header.genesis_hash

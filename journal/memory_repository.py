@@ -11,41 +11,13 @@ import msgspec
 from sqlalchemy import Connection, func, inspect, select
 
 from arvis.memory.memory_rows import COLUMNS, StoredEntry, entry_from_row
+from journal import statements
 from journal.engine import fetch_all
 from journal.schema import memory_entries, memory_entry_counts
 from journal.sql import SqlRunner
 
-__all__ = ["COLUMNS", "REBUILD_COUNTS", "SqlMemoryReader", "entry_counts_hold", "entry_from_row"]
+__all__ = ["COLUMNS", "SqlMemoryReader", "entry_counts_hold", "entry_from_row"]
 
-_SELECT = "SELECT " + ", ".join(f'"{name}"' for name in COLUMNS) + " FROM memory_entries"
-# Versions of one key in version order (the spec's order is applied by the readers, a stable sort): the
-# rows come straight off the primary key (user_id, key, version), with no sort in SQL.
-_BY_KEY_AND_VERSION = ' ORDER BY "key", version'
-_WIRE_SELECT = (
-    'SELECT created_at, expires_at, governance, "key", memory_type, notes, revoked_at, source, '
-    "superseded_at, value_ref FROM memory_entries"
-)
-"""The columns of an entry's wire form, in its (sorted) key order."""
-_WIRES = _WIRE_SELECT + " WHERE user_id = :user_id" + _BY_KEY_AND_VERSION
-_CURRENT_WIRE = (
-    _WIRE_SELECT
-    + ' WHERE user_id = :user_id AND "key" = :key AND superseded_at IS NULL ORDER BY version DESC LIMIT 1'
-)
-_CURRENT = (
-    _SELECT
-    + ' WHERE user_id = :user_id AND "key" = :key AND superseded_at IS NULL ORDER BY version DESC LIMIT 1'
-)
-_CURRENT_AND_COUNT = (
-    "SELECT (SELECT entries FROM memory_entry_counts WHERE user_id = :user_id), found.*"
-    " FROM (SELECT 1 AS anchor) AS one LEFT JOIN (" + _CURRENT + ") AS found ON 1 = 1"
-)
-"""The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
-columns null when there is none)."""
-REBUILD_COUNTS = (
-    "INSERT INTO memory_entry_counts (user_id, entries) "
-    "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
-)
-"""Fills ``memory_entry_counts`` from ``memory_entries`` (after rows were copied in as stored)."""
 _COUNTS_AS_STORED = select(memory_entry_counts.c.user_id, memory_entry_counts.c.entries)
 _COUNTS_OF_ENTRIES = select(memory_entries.c.user_id, func.count()).group_by(memory_entries.c.user_id)
 
@@ -64,8 +36,8 @@ def entry_counts_hold(connection: Connection) -> bool:
 
 
 def _wire_of(row: tuple[Any, ...]) -> dict[str, Any]:
-    """An entry's wire form from its row's ``_WIRE_SELECT`` columns, as stored: times in their fixed
-    form, governance as canonical JSON text (embedded as it is, ``msgspec.Raw``)."""
+    """An entry's wire form from its row (``statements.MEMORY_WIRES``), as stored: times in their fixed form,
+    governance as canonical JSON text (embedded as it is, ``msgspec.Raw``)."""
     created, expires, governance, key, memory_type, notes, revoked, source, superseded, ref = row
     return {
         "created_at": created,
@@ -91,21 +63,21 @@ class SqlMemoryReader:
     def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
         """Straight from the rows: times are stored in their fixed form and governance as canonical JSON
         text, embedded as it is (``msgspec.Raw``)."""
-        return [_wire_of(row) for row in self._sql.rows(_WIRES, {"user_id": user_id})]
+        return [_wire_of(row) for row in self._sql.rows(statements.MEMORY_WIRES, {"user_id": user_id})]
 
     def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
         """The current entry straight from its row, as ``list_entry_wires`` gives it."""
-        row = self._sql.first(_CURRENT_WIRE, {"user_id": user_id, "key": key})
+        row = self._sql.first(statements.MEMORY_CURRENT_WIRE, {"user_id": user_id, "key": key})
         return None if row is None else _wire_of(row)
 
     def current(self, *, user_id: str, key: str) -> StoredEntry | None:
         """The key's current row (the newest version, revoked or not) with its version."""
-        row = self._sql.first(_CURRENT, {"user_id": user_id, "key": key})
+        row = self._sql.first(statements.MEMORY_CURRENT, {"user_id": user_id, "key": key})
         return None if row is None else _stored(dict(zip(COLUMNS, row, strict=True)))
 
     def current_and_count(self, *, user_id: str, key: str) -> tuple[StoredEntry | None, int]:
         """``current`` and the user's count, in one read."""
-        row = self._sql.first(_CURRENT_AND_COUNT, {"user_id": user_id, "key": key})
+        row = self._sql.first(statements.MEMORY_CURRENT_AND_COUNT, {"user_id": user_id, "key": key})
         assert row is not None  # the anchor row is always there
         count = 0 if row[0] is None else int(row[0])
         found = None if row[1] is None else _stored(dict(zip(COLUMNS, row[1:], strict=True)))

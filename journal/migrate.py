@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine, create_engine, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from journal import statements
 from journal.engine import reading
 from journal.errors import StorageError
 from journal.schema import metadata
@@ -73,7 +74,7 @@ def stored_revision(connection: Connection, tables: Collection[str] | None = Non
     stamped = inspect(connection).has_table(_VERSION_TABLE) if tables is None else _VERSION_TABLE in tables
     if not stamped:
         return None
-    rows = connection.execute(text(f"SELECT version_num FROM {_VERSION_TABLE}")).all()
+    rows = connection.execute(text(statements.REVISION)).all()
     if len(rows) > 1:
         raise StorageError(f"the database is stamped with several revisions: {sorted(r[0] for r in rows)}")
     return None if not rows else str(rows[0][0])
@@ -189,7 +190,7 @@ def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str |
     config = _config()
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            connection.execute(text(statements.MIGRATION_LOCK), {"key": _MIGRATION_LOCK})
         before = _checked(stored_revision(connection))
         if before is None:  # never migrated: it must hold no one else's tables
             _refuse_foreign(connection, "the database")

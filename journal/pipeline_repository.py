@@ -9,11 +9,9 @@ from typing import Any
 from arvis.pipeline_runs import PipelineRun
 from journal.entry import Pos
 from journal.sql import SqlRunner
+from journal.statements import ACTIVE_RUN, PIPELINE_RUN
 
 __all__ = ["ActiveRuns", "SqlPipelineRunRepository"]
-
-_SELECT = "SELECT run_id, user_id, principal, began_seq, ended_seq FROM pipeline_runs"
-_ACTIVE = _SELECT + " WHERE user_id = :user_id AND ended_seq IS NULL ORDER BY began_seq LIMIT 1"
 
 
 def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
@@ -79,7 +77,7 @@ class SqlPipelineRunRepository:
         self._active = active
 
     def get(self, run_id: str) -> PipelineRun | None:
-        return _run(self._sql.first(_SELECT + " WHERE run_id = :run_id", {"run_id": run_id}))
+        return _run(self._sql.first(PIPELINE_RUN, {"run_id": run_id}))
 
     def active_for(self, user_id: str) -> PipelineRun | None:
         """The run holding this user's memory still, if any (the oldest when several)."""
@@ -88,4 +86,4 @@ class SqlPipelineRunRepository:
         return self._active.active_for(user_id, self._read_active)
 
     def _read_active(self, user_id: str) -> PipelineRun | None:
-        return _run(self._sql.first(_ACTIVE, {"user_id": user_id}))
+        return _run(self._sql.first(ACTIVE_RUN, {"user_id": user_id}))

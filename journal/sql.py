@@ -35,15 +35,9 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-__all__ = ["Prepared", "SqlRunner", "insert_sql"]
+__all__ = ["Prepared", "SqlRunner"]
 
 _NAME = re.compile(r":([a-z_][a-z0-9_]*)")
-
-
-def insert_sql(table: str, columns: Sequence[str]) -> str:
-    """``INSERT INTO table (c1, ...) VALUES (:c1, ...)``, every column quoted."""
-    names = ", ".join(f'"{column}"' for column in columns)
-    return f"INSERT INTO {table} ({names}) VALUES ({', '.join(':' + column for column in columns)})"
 
 
 class Prepared:

@@ -2,7 +2,7 @@
 
 Order is by primary key compared as bytes (SQLite's BINARY collation, PostgreSQL's "C"), so the same
 rows give the same digest on either backend and nothing is held in memory but one batch. The pages are
-read with statements written here in the portable subset ``journal.sql`` uses, as on the write path:
+read in the portable subset ``journal.sql`` runs (``journal.statements``), as on the write path:
 verification digests two databases, and SQLAlchemy's compiler cost more than reading most tables.
 """
 
@@ -17,6 +17,7 @@ import msgspec
 from sqlalchemy import Connection, Table, inspect
 
 from arvis.canonical import canonical_bytes_of_own
+from journal import statements
 from journal.engine import fetch_sql, valid_text
 from journal.schema import STATE_TABLES
 from journal.sql import Prepared
@@ -56,42 +57,13 @@ def _names(table: Table) -> tuple[str, ...]:
     return tuple(str(column.name) for column in table.columns)
 
 
-def _key_sql(table: Table, dialect: str) -> list[str]:
-    """The primary key's columns as ordered: text by its bytes (PostgreSQL's "C" collation; SQLite's
-    BINARY is its default)."""
-    return [
-        f'"{column.name}" COLLATE "C"'
-        if dialect == "postgresql" and column.type.python_type is str
-        else f'"{column.name}"'
-        for column in table.primary_key.columns
-    ]
-
-
-def _page_sql(table: Table, dialect: str, paramstyle: str, after: tuple[bool, ...] | None) -> Prepared:
-    """The statement reading the next ``BATCH`` rows of ``table``: from the first, or (``after``) those
-    past a boundary key, one flag per key column: whether its value is sent as bytes cast back to TEXT
-    (text that is not UTF-8 cannot be sent as text; SQLite: the same bytes, so the same BINARY order).
-    Built per page (about 10 µs, next to a page's 2,000 rows: no compiler, and nothing kept)."""
-    columns = ", ".join(f'"{column.name}"' for column in table.columns)
-    keys = _key_sql(table, dialect)
-    where = ""
-    if after is not None:
-        bounds = ", ".join(
-            f"CAST(:k{place} AS TEXT)" if as_bytes else f":k{place}" for place, as_bytes in enumerate(after)
-        )
-        where = f" WHERE ({', '.join(keys)}) > ({bounds})"
-    return Prepared(
-        f'SELECT {columns} FROM "{table.name}"{where} ORDER BY {", ".join(keys)} LIMIT {BATCH}', paramstyle
-    )
-
-
 def state_batches(connection: Connection, table: Table) -> Iterator[list[tuple[Any, ...]]]:
     """The rows of one state table as stored (values in the table's column order), in primary-key
     order, a batch at a time by keyset pagination: one batch is held in memory at a time."""
-    dialect, paramstyle = str(connection.dialect.name), str(connection.dialect.paramstyle)
+    postgres, paramstyle = connection.dialect.name == "postgresql", str(connection.dialect.paramstyle)
     names = _names(table)
     key_places = [names.index(str(column.name)) for column in table.primary_key.columns]
-    statement = _page_sql(table, dialect, paramstyle, None)
+    statement = Prepared(statements.state_page(table, postgres, None, BATCH), paramstyle)
     arguments: Any = statement.bind({})
     while True:
         fetched = fetch_sql(connection, statement.sql, arguments)
@@ -101,7 +73,7 @@ def state_batches(connection: Connection, table: Table) -> Iterator[list[tuple[A
             return
         last = [fetched[-1][place] for place in key_places]
         as_bytes = tuple(isinstance(value, str) and not valid_text(value) for value in last)
-        statement = _page_sql(table, dialect, paramstyle, as_bytes)
+        statement = Prepared(statements.state_page(table, postgres, as_bytes, BATCH), paramstyle)
         arguments = statement.bind(
             {
                 f"k{place}": value.encode("utf-8", "surrogateescape") if sent_as_bytes else value

@@ -31,7 +31,7 @@ from sqlalchemy import Connection, inspect, text
 
 from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
 from arvis.changes import Change, Delete, Insert, Update, Upsert
-from journal import blob_store
+from journal import blob_store, statements
 from journal.checkpoint_pages import (
     EVERYTHING,
     LAYOUTS,
@@ -44,15 +44,13 @@ from journal.checkpoint_pages import (
     Layout,
     Tables,
     index_pages,
-    lookup_sql,
     manifest_bytes,
     manifest_tables,
 )
 from journal.entry import JournalEntry
-from journal.sql import SqlRunner
+from journal.sql import Prepared, SqlRunner
 
 __all__ = [
-    "BLOBS",
     "CHECKPOINTS",
     "DEFAULT_INTERVAL",
     "LAYOUTS",
@@ -78,8 +76,6 @@ append and about 19 MiB per checkpoint with 1,000 users x 20 keys at 10,000); 10
 time-travel target was measured with."""
 
 CHECKPOINTS = "state_checkpoints"
-DIRTY = "state_checkpoint_dirty"
-BLOBS = "graph_blobs"
 
 
 # --- what a call changed ----------------------------------------------------------------------------
@@ -121,7 +117,7 @@ def sql_lookup(sql: SqlRunner, layout: Layout, where: Mapping[str, Any]) -> Any:
     if layout.partition is None or not all(name in where for name in layout.primary_key):
         return None
     values = {f"w{index}": where[name] for index, name in enumerate(layout.primary_key)}
-    return sql.scalar(lookup_sql(layout.name), values)
+    return sql.scalar(statements.checkpoint_lookup(layout), values)
 
 
 def _dirty_row(item: Item) -> dict[str, str]:
@@ -144,19 +140,6 @@ def _item_of_row(row: Sequence[Any]) -> Item:
 
 # --- the writer -----------------------------------------------------------------------------------
 
-_DIRTY_INSERT = (
-    f"INSERT INTO {DIRTY} (tbl, part, row_key) VALUES (:tbl, :part, :row_key) ON CONFLICT DO NOTHING"
-)
-_DIRTY_SELECT = f"SELECT tbl, part, row_key FROM {DIRTY}"
-_DIRTY_CLEAR = f"DELETE FROM {DIRTY}"
-_PREVIOUS = f"SELECT seq, manifest_hash FROM {CHECKPOINTS} WHERE seq < :seq ORDER BY seq DESC LIMIT 1"
-_CHECKPOINT_INSERT = (
-    f"INSERT INTO {CHECKPOINTS} (seq, manifest_hash) VALUES (:seq, :manifest_hash) "
-    "ON CONFLICT (seq) DO UPDATE SET manifest_hash = excluded.manifest_hash"
-)
-"""A row already there (a hand edit, a copy) is replaced: checkpoints are derived, verification checks."""
-_BLOB_SELECT = f"SELECT data FROM {BLOBS} WHERE hash = :hash"
-_BLOB_INSERT = f"INSERT INTO {BLOBS} (hash, data) VALUES (:hash, :data) ON CONFLICT (hash) DO NOTHING"
 _BLOB_FLUSH = 4_096
 """Blobs written per statement at most (in key order: the ``graph_blobs`` index is written in order)."""
 
@@ -177,13 +160,13 @@ class _BlobWriter:
     def flush(self) -> None:
         if self._pending:
             pending = sorted(self._pending.items())
-            self._sql.write_many(_BLOB_INSERT, [{"hash": h, "data": d} for h, d in pending])
+            self._sql.write_many(statements.BLOB_PUT, [{"hash": h, "data": d} for h, d in pending])
             self.written += len(self._pending)
             self._pending = {}
 
 
 def _stored_blob(sql: SqlRunner, digest: str) -> bytes:
-    data = sql.scalar(_BLOB_SELECT, {"hash": digest})
+    data = sql.scalar(statements.BLOB, {"hash": digest})
     if data is None or sha256_hex(bytes(data)) != digest:
         raise CheckpointUnusable(f"blob {digest} of the previous state checkpoint is missing or damaged")
     return bytes(data)
@@ -235,13 +218,13 @@ class CheckpointWriter:
             self._store(sql, entry.seq, items)
         else:
             for item in sorted(items, key=repr):  # a few at most: one statement each
-                sql.write(_DIRTY_INSERT, _dirty_row(item))
+                sql.write(statements.DIRTY_INSERT, _dirty_row(item))
 
     def _store(self, sql: SqlRunner, seq: int, items: set[Item]) -> None:
         started = time.perf_counter()
         dirty = Dirty()
         dirty.add_all(items)
-        dirty.add_all(_item_of_row(row) for row in sql.rows(_DIRTY_SELECT))
+        dirty.add_all(_item_of_row(row) for row in sql.rows(statements.DIRTY))
         blobs = _BlobWriter(sql)
         builder = Builder(
             sql.rows,
@@ -250,7 +233,7 @@ class CheckpointWriter:
             index_of=lambda digest: index_pages(_stored_blob(sql, digest)),
         )
         tables: Tables | None = None
-        previous = sql.first(_PREVIOUS, {"seq": seq})
+        previous = sql.first(statements.CHECKPOINT_BEFORE, {"seq": seq})
         if previous is not None and not dirty.everything:
             try:
                 old = manifest_tables(_stored_blob(sql, str(previous[1])))
@@ -264,8 +247,8 @@ class CheckpointWriter:
         digest = sha256_hex(data)
         blobs.put(digest, data)
         blobs.flush()
-        sql.write(_CHECKPOINT_INSERT, {"seq": seq, "manifest_hash": digest})
-        sql.write(_DIRTY_CLEAR, {})
+        sql.write(statements.CHECKPOINT_INSERT, {"seq": seq, "manifest_hash": digest})
+        sql.write(statements.DIRTY_CLEAR, {})
         self.last = CheckpointStats(
             seq=seq,
             seconds=time.perf_counter() - started,
@@ -286,7 +269,7 @@ def stored_checkpoints(connection: Connection) -> dict[int, str]:
     """Every stored checkpoint: seq -> manifest hash (none in a database without the table)."""
     if not has_checkpoints(connection):
         return {}
-    rows = connection.execute(text(f"SELECT seq, manifest_hash FROM {CHECKPOINTS} ORDER BY seq")).all()
+    rows = connection.execute(text(statements.CHECKPOINTS)).all()
     return {int(seq): str(digest) for seq, digest in rows}
 
 
@@ -294,14 +277,7 @@ def nearest_checkpoint(connection: Connection, seq: int) -> tuple[int, str] | No
     """The stored checkpoint at ``seq`` or the closest before it: (its seq, its manifest hash)."""
     if seq < 1 or not has_checkpoints(connection):
         return None
-    row = connection.execute(
-        # a row below seq 1 is no checkpoint of any entry (a hand edit; verification names it): never used
-        text(
-            f"SELECT seq, manifest_hash FROM {CHECKPOINTS} WHERE seq <= :seq AND seq >= 1"
-            " ORDER BY seq DESC LIMIT 1"
-        ),
-        {"seq": seq},
-    ).first()
+    row = connection.execute(text(statements.CHECKPOINT_AT_OR_BEFORE), {"seq": seq}).first()
     return None if row is None else (int(row[0]), str(row[1]))
 
 
@@ -346,12 +322,11 @@ def load_state(source: Connection, manifest_hash: str, target: Connection) -> in
     """Insert into ``target`` (an empty store at head, in an open transaction) every state row the
     checkpoint holds, read from ``source``; the number of rows. Derived tables are the caller's."""
     tables = read_manifest(source, manifest_hash)
-    place = "?" if target.dialect.paramstyle == "qmark" else "%s"
+    positional = "qmark" if target.dialect.paramstyle == "qmark" else "format"  # rows go as tuples
     loaded = 0
     for name, parts in sorted(tables.items()):
         columns = LAYOUTS[name].columns
-        names = ", ".join(f'"{column}"' for column in columns)
-        insert = f"INSERT INTO {name} ({names}) VALUES ({', '.join([place] * len(columns))})"
+        insert = Prepared(statements.insert_sql(name, columns), positional).sql
         pending: list[tuple[Any, ...]] = []
         for chunk in chunks(sorted(set(parts.values()))):
             found = blobs(source, chunk)

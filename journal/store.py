@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from journal import statements
 from journal.admin_binding import current_verifier
 from journal.clock import Clock
 from journal.engine import one_line, reading
@@ -26,7 +27,7 @@ from journal.memory_repository import SqlMemoryReader
 from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import ActiveRuns
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
-from journal.sql import SqlRunner, insert_sql
+from journal.sql import SqlRunner
 from journal.state_checkpoints import (
     DEFAULT_INTERVAL,
     AppendHook,
@@ -36,32 +37,12 @@ from journal.tiles import TILE, tile_from_rows, tiles_completed
 from journal.transaction import SqlBatch, SqlTransaction
 
 __all__ = [
-    "APPEND_LOCK",
-    "APPEND_LOCK_SQL",
     "JournalHeader",
     "SqlBatch",
     "SqlJournalStore",
     "SqlTransaction",
     "read_header",
 ]
-
-
-_HEAD = "SELECT seq, entry_hash FROM journal ORDER BY seq DESC LIMIT 1"
-_ENTRY_HASH_AT = "SELECT entry_hash FROM journal WHERE seq = :seq"
-APPEND_LOCK = 0x6172_7669_736A_6E6C
-"""The PostgreSQL advisory lock (key ``"arvisjnl"``) a writer of a database's journal holds from its head
-read to its commit: a transaction-scoped lock, local to the database (one per database), that
-only appending writers wait on; a table lock on ``journal`` would also stop other statements on the
-table."""
-APPEND_LOCK_SQL = f"SELECT pg_advisory_xact_lock({APPEND_LOCK})"
-
-
-_TILE_ENTRIES = "SELECT seq, entry_hash FROM journal WHERE seq >= :first AND seq <= :last ORDER BY seq"
-_TILE_INSERT = (
-    insert_sql("merkle_tiles", ["tile", "root"]) + " ON CONFLICT (tile) DO UPDATE SET root = excluded.root"
-)
-"""A row already there (a hand edit, a partial copy) is replaced, never left to block every append that
-completes its tile: tiles are derived, and verification reports a wrong one."""
 
 
 _Opened = TypeVar("_Opened", SqlTransaction, SqlBatch)
@@ -244,15 +225,15 @@ class SqlJournalStore:
         return int(self.header.format_version)
 
     def _head(self) -> Pos:
-        """The journal's position, read under the write lock: SQLite took it at BEGIN
-        IMMEDIATE; on PostgreSQL the journal's append lock (``APPEND_LOCK``) is taken here, in the same
+        """The journal's position, read under the write lock: SQLite took it at BEGIN IMMEDIATE; on
+        PostgreSQL the journal's append lock (``statements.APPEND_LOCK``) is taken here, in the same
         transaction, so entries are inserted in commit order and no reader sees a gap fill later. Read
         committed: the head read, a statement after the lock, sees every append committed before it."""
         if not self._keep_entries:  # a private scratch store: its own last commit is the head
             return self._committed_head or Pos(0, self.header.genesis_hash)
         if self._postgres:  # pipelined: the lock and the head read are one round trip
-            self._sql.send(APPEND_LOCK_SQL)
-        head = self._sql.first(_HEAD)
+            self._sql.send(statements.APPEND_LOCK_SQL)
+        head = self._sql.first(statements.HEAD)
         return Pos(0, self.header.genesis_hash) if head is None else Pos(int(head[0]), str(head[1]))
 
     def resume_after(self, pos: Pos) -> None:
@@ -285,8 +266,8 @@ class SqlJournalStore:
         try:
             self._sql.attach()  # the connection again, opened anew if the failure invalidated it
             if self._postgres:
-                self._sql.send(APPEND_LOCK_SQL)
-            row = self._sql.first(_ENTRY_HASH_AT, {"seq": last.seq})
+                self._sql.send(statements.APPEND_LOCK_SQL)
+            row = self._sql.first(statements.ENTRY_HASH_AT, {"seq": last.seq})
         except Exception as unread:
             self._end_driver_transaction()
             raise CommitOutcomeUnknown(
@@ -321,10 +302,10 @@ class SqlJournalStore:
         for tile in tiles_completed(last_seq_before, last_seq):
             first = tile * TILE + 1
             root = tile_from_rows(
-                self._sql.rows(_TILE_ENTRIES, {"first": first, "last": first + TILE - 1}), first
+                self._sql.rows(statements.TILE_ENTRIES, {"first": first, "last": first + TILE - 1}), first
             )
             if root is not None:
-                self._sql.write(_TILE_INSERT, {"tile": tile, "root": root.hex()})
+                self._sql.write(statements.TILE_INSERT, {"tile": tile, "root": root.hex()})
 
     def _new_transaction(self, at: Pos) -> SqlTransaction:
         return SqlTransaction(
@@ -367,15 +348,15 @@ class SqlJournalStore:
         if self._postgres:
             self._sql.begin(None)
             if not durable and self._flushes is not None:
-                self._sql.send(_NO_FLUSH_POSTGRES)
+                self._sql.send(statements.NO_FLUSH_POSTGRES)
             return
         cursor = self._sql.attach()
         if self._flushes is not None:
             driver = self._connection.connection.dbapi_connection
             if durable == (self._unflushed is driver):  # the level changes: a read's, or back
-                cursor.execute(self._flushes if durable else _NO_FLUSH_SQLITE)
+                cursor.execute(self._flushes if durable else statements.NO_FLUSH_SQLITE)
                 self._unflushed = None if durable else driver
-        cursor.execute("BEGIN IMMEDIATE")
+        cursor.execute(statements.BEGIN_IMMEDIATE)
 
     @contextmanager
     def read_only(self) -> Iterator[SqlMemoryReader]:
@@ -394,19 +375,15 @@ class SqlJournalStore:
         self.engine.dispose()
 
 
-_NO_FLUSH_SQLITE = "PRAGMA synchronous=NORMAL"
-_NO_FLUSH_POSTGRES = "SET LOCAL synchronous_commit = off"
-
-
 def _flushing(connection: Connection, postgres: bool) -> str | None:
     """The statement that sets the session's own flushing level again (SQLite's ``synchronous`` as
     configured; on PostgreSQL none is needed, ``SET LOCAL`` ends with its transaction), or None where
     commits do not flush the log anyway (SQLite NORMAL or OFF, PostgreSQL ``synchronous_commit=off``)."""
     if postgres:
-        level = str(connection.exec_driver_sql("SHOW synchronous_commit").scalar())
+        level = str(connection.exec_driver_sql(statements.POSTGRES_SYNCHRONOUS).scalar())
         return None if level == "off" else level
-    number = int(connection.exec_driver_sql("PRAGMA synchronous").scalar() or 0)
-    return f"PRAGMA synchronous={number}" if number >= 2 else None
+    number = int(connection.exec_driver_sql(statements.SQLITE_SYNCHRONOUS).scalar() or 0)
+    return statements.SET_SQLITE_SYNCHRONOUS.format(number) if number >= 2 else None
 
 
 _BUSY_SQLSTATES = frozenset({"55P03", "40001", "40P01"})  # lock not available, serialization, deadlock

@@ -3,34 +3,29 @@ a database written before tiles, and what ``journal.copy`` does to a copy made r
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 
+from journal import statements
 from journal.tiles import TILE, tile_from_rows
 
 __all__ = ["backfill_tiles"]
-
-_JOURNAL = sa.table("journal", sa.column("seq", sa.BigInteger), sa.column("entry_hash", sa.String))
-_TILES = sa.table("merkle_tiles", sa.column("tile", sa.BigInteger), sa.column("root", sa.String))
 
 
 def backfill_tiles(connection: Connection) -> int:
     """Store every complete tile missing from ``merkle_tiles``, in seq order, in the caller's
     transaction; stops at the first gap or damaged entry hash (verification reports those; proofs then
     read the entries). Returns the number of tiles stored."""
-    present = set(connection.execute(sa.select(_TILES.c.tile)).scalars())
+    present = set(connection.execute(text(statements.TILES)).scalars())
     stored, first = 0, 1
     while True:
         rows = connection.execute(
-            sa.select(_JOURNAL.c.seq, _JOURNAL.c.entry_hash)
-            .where(_JOURNAL.c.seq >= first, _JOURNAL.c.seq < first + TILE)
-            .order_by(_JOURNAL.c.seq)
+            text(statements.TILE_ENTRIES), {"first": first, "last": first + TILE - 1}
         ).all()
         root = tile_from_rows(rows, first)
         if root is None:
             return stored  # the last partial tile, a gap or a damaged hash: no tile from here
         tile = (first - 1) // TILE
         if tile not in present:
-            connection.execute(sa.insert(_TILES), {"tile": tile, "root": root.hex()})
+            connection.execute(text(statements.TILE_INSERT), {"tile": tile, "root": root.hex()})
             stored += 1
         first += TILE

@@ -30,13 +30,11 @@ from journal.graph_repository import SqlGraphRepository
 from journal.graph_store_repository import SqlGraphStoreRepository
 from journal.memory_repository import SqlMemoryReader
 from journal.pipeline_repository import ActiveRuns, SqlPipelineRunRepository
-from journal.sql import SqlRunner, insert_sql
+from journal.sql import SqlRunner
 from journal.state_checkpoints import AppendHook
+from journal.statements import APPEND
 
-__all__ = ["APPEND", "SqlBatch", "SqlTransaction", "Translate"]
-
-APPEND = insert_sql("journal", [field for field in JournalEntry.__struct_fields__])
-
+__all__ = ["SqlBatch", "SqlTransaction", "Translate"]
 
 Translate = Callable[[BaseException], BaseException]
 """Maps an exception to the one to raise: a driver error to its StorageError, anything else to itself."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
-from journal import blob_store
+from journal import blob_store, statements
 from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
@@ -19,11 +19,11 @@ from kernel.protocols import StorageError
 
 def put_many(engine: Engine, blobs: list[bytes]) -> list[str]:
     """Store blobs for the reads under test, with the statement a call's transaction runs
-    (``blob_store.PUT_SQL``; nothing in arvis writes a blob outside a call); their keys, in order."""
+    (``statements.BLOB_PUT``; nothing in arvis writes a blob outside a call); their keys, in order."""
     keys = [blob_store.hash_of(blob) for blob in blobs]
     with engine.begin() as connection:
         rows = [{"hash": key, "data": blob} for key, blob in dict(zip(keys, blobs, strict=True)).items()]
-        connection.execute(text(blob_store.PUT_SQL), rows)
+        connection.execute(text(statements.BLOB_PUT), rows)
     return keys
 
 

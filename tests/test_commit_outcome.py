@@ -18,7 +18,8 @@ from sqlalchemy import text
 from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.sql import SqlRunner
-from journal.store import _ENTRY_HASH_AT, SqlJournalStore
+from journal.statements import ENTRY_HASH_AT
+from journal.store import SqlJournalStore
 from kernel.abi import ErrorCode
 from kernel.dispatcher import Kernel
 from syscalls.boot import default_services
@@ -88,7 +89,7 @@ def _read_back_fails(monkeypatch: pytest.MonkeyPatch, failure: BaseException) ->
 
     def failing(self: SqlRunner, sql: str, values: Any = None) -> Any:
         row = first(self, sql, values if values is not None else {})
-        if sql == _ENTRY_HASH_AT:
+        if sql == ENTRY_HASH_AT:
             raise failure
         return row
 

@@ -18,7 +18,8 @@ from journal.apply import ChangeWriter, plan
 from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.sql import SqlRunner
-from journal.store import APPEND_LOCK, SqlJournalStore
+from journal.statements import APPEND_LOCK
+from journal.store import SqlJournalStore
 from kernel.dispatcher import Kernel
 from kernel.protocols import StorageError
 from syscalls.boot import default_services

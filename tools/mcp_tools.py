@@ -40,14 +40,13 @@ def held_grants(engine: Engine, principal: str) -> list[tuple[str, str]]:
     """The principal's grants as (capability, scope), read from the state table (no call, no entry)."""
     from sqlalchemy import inspect, text
 
+    from journal.statements import GRANTS_OF
+
     if "grants" not in inspect(engine).get_table_names():
         return []
     with engine.connect() as connection:
-        rows = connection.execute(
-            text("SELECT capability, scope FROM grants WHERE principal = :principal"),
-            {"principal": principal},
-        )
-        return [(str(capability), str(scope)) for capability, scope in rows]
+        rows = connection.execute(text(GRANTS_OF), {"principal": principal})
+        return [(str(capability), str(scope)) for _, capability, scope in rows]
 
 
 def usable(name: str, principal: str, grants: Iterable[tuple[str, str]], *, administrator: bool) -> bool:

@@ -10,11 +10,11 @@ import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, bindparam, inspect, text
+from sqlalchemy import Connection, Engine, inspect, text
 
 from arvis.canonical import sha256_hex
 from arvis.changes import Change
-from journal import blob_store
+from journal import blob_store, statements
 from journal.blob_store import BATCH, TABLE, BadBlob, hash_of
 from journal.checkpoint_pages import (
     LAYOUTS,
@@ -30,7 +30,6 @@ from journal.checkpoint_pages import (
 )
 from journal.sql import SqlRunner
 from journal.state_checkpoints import (
-    BLOBS,
     chunks,
     dirty_items,
     has_checkpoints,
@@ -63,10 +62,7 @@ def _stored(connection: Connection) -> Iterator[tuple[str, bytes]]:
     """Every stored blob in key order, ``BATCH`` at a time (keyset pagination)."""
     last = ""
     while True:
-        rows = connection.execute(
-            text(f"SELECT hash, data FROM {TABLE} WHERE hash > :last ORDER BY hash LIMIT {BATCH}"),
-            {"last": last},
-        ).all()
+        rows = connection.execute(text(statements.BLOBS_AFTER), {"last": last, "limit": BATCH}).all()
         for key, data in rows:
             yield str(key), bytes(data)
         if len(rows) < BATCH:
@@ -78,7 +74,7 @@ def _first_reference(connection: Connection, key: str) -> int:
     """The smallest ``written_seq`` of a state row referencing ``key`` (0 when none does)."""
     seqs = [
         connection.execute(
-            text(f"SELECT MIN(written_seq) FROM {table} WHERE {column} = :key"), {"key": key}
+            text(statements.FIRST_REFERENCE.format(table=table, column=column)), {"key": key}
         ).scalar()
         for table, _, column in REFERENCES
     ]
@@ -101,14 +97,7 @@ def check_blobs(connection: Connection) -> BadBlob | None:
                 f"graph blob {key} does not hash to its key (its bytes hash to {actual})",
             )
     for table, names, column in REFERENCES:
-        columns = ", ".join(f"r.{name}" for name in names)
-        missing = connection.execute(
-            text(
-                f"SELECT r.written_seq, r.{column}, {columns} FROM {table} r "
-                f"LEFT JOIN {TABLE} b ON b.hash = r.{column} "
-                f"WHERE r.{column} IS NOT NULL AND b.hash IS NULL ORDER BY r.written_seq LIMIT 1"
-            )
-        ).first()
+        missing = connection.execute(text(statements.unstored_reference(table, column, names))).first()
         if missing is not None:
             row = ", ".join(f"{name}={value!r}" for name, value in zip(names, missing[2:], strict=True))
             return BadBlob(
@@ -200,7 +189,7 @@ def check_checkpoint_blobs(connection: Connection) -> tuple[int, str] | None:
     holds. A blob stored with bytes that do not hash to its key is ``check_blobs``'s to name."""
     if not has_checkpoints(connection):
         return None
-    head = connection.execute(text("SELECT MAX(seq) FROM journal")).scalar()
+    head = connection.execute(text(statements.LAST_SEQ)).scalar()
     head_seq = 0 if head is None else int(head)
     checked: set[str] = set()
     for seq, manifest_hash in stored_checkpoints(connection).items():
@@ -240,17 +229,14 @@ def check_checkpoint_blobs(connection: Connection) -> tuple[int, str] | None:
 
 def _missing(seq: int, digest: str, what: str) -> str:
     return (
-        f"state checkpoint at seq {seq} references graph blob {digest} ({what}), which {BLOBS} does not hold"
+        f"state checkpoint at seq {seq} references graph blob {digest} ({what}), which {TABLE} does not hold"
     )
 
 
-_KEYS_IN = text(f"SELECT hash FROM {BLOBS} WHERE hash IN :hashes").bindparams(
-    bindparam("hashes", expanding=True)
-)
-
-
 def _present_keys(connection: Connection, digests: Sequence[str]) -> set[str]:
-    return {str(row[0]) for row in connection.execute(_KEYS_IN, {"hashes": list(digests)}).all()}
+    return {
+        str(row[0]) for row in connection.execute(statements.BLOB_KEYS_IN, {"hashes": list(digests)}).all()
+    }
 
 
 def first_checkpoint_referencing(connection: Connection, digest: str) -> int:

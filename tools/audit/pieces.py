@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import functools
 
-from sqlalchemy import Engine, bindparam, inspect, text
+from sqlalchemy import Engine, inspect
 from sqlalchemy.exc import SQLAlchemyError
 
 from arvis.access import AccessRules
 from arvis.canonical import sha256_hex
+from journal.blob_store import BATCH as _READ
 from journal.blob_store import TABLE as BLOBS
-from journal.blob_store import BadBlob, get_many
+from journal.blob_store import BadBlob, get_many, present
 from journal.engine import one_line
 from journal.reader import JournalFilter, JournalReader
 from journal.store import JournalHeader
@@ -31,10 +32,6 @@ __all__ = ["PieceCheck", "expanded_result", "fetch_from", "replay_kernel"]
 
 BATCH = 200
 """Referenced pieces read per query (a piece may be megabytes: a snapshot of 10,000 entries)."""
-
-_STORED = text(f"SELECT hash, data FROM {BLOBS} WHERE hash IN :hashes").bindparams(
-    bindparam("hashes", expanding=True)
-)
 
 
 def fetch_from(engine: Engine) -> PieceFetch:
@@ -61,7 +58,9 @@ def _first_bad(reader: JournalReader, batch: list[tuple[int, str]], checked: set
     wanted = sorted({key for _, key in batch} - checked)
     try:
         with reader.engine.connect() as connection:
-            stored = {str(key): bytes(data) for key, data in connection.execute(_STORED, {"hashes": wanted})}
+            stored: dict[str, bytes] = {}
+            for start in range(0, len(wanted), _READ):
+                stored.update(present(connection, wanted[start : start + _READ]))
     except SQLAlchemyError as exc:
         raise StorageError(f"the result pieces could not be read: {one_line(exc)}") from exc
     for seq, key in batch:

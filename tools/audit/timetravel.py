@@ -18,10 +18,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
-from journal.memory_repository import REBUILD_COUNTS
 from journal.reader import JournalFilter, JournalReader
 from journal.state import present_state_tables, state_digest
 from journal.state_checkpoints import CheckpointUnusable, load_state, nearest_checkpoint
+from journal.statements import REBUILD_COUNTS
 from kernel.abi import JournalEntry
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
