@@ -94,3 +94,21 @@ def test_arguments_without_args_are_refused_with_args_named(
     assert refused.value.code == 2
     assert "did you mean --args" in capsys.readouterr().err
     assert _count(db) == before
+
+
+def test_an_mcp_client_is_given_the_hint_too(tmp_path: Path) -> None:
+    from strategies import VOUCHED
+
+    from syscalls.boot import open_kernel
+    from tools.cmd_mcp import ToolServer
+
+    kernel = open_kernel(str(tmp_path / "j.db"), identity=VOUCHED, create=True)
+    try:
+        server = ToolServer(kernel, "user:a", None, administrator=False)
+        answer, failed = server.call("memory_get", {"user_id": "a", "kee": "k"})
+        assert failed and answer["error"]["code"] == "invalid_args" and answer["seq"] == 1
+        assert answer["hint"] == "did you mean key? memory.get takes user_id, key"
+        answer, failed = server.call("memory_get", {"user_id": "a", "key": "k"})
+        assert "hint" not in answer  # a refusal that is not of the arguments: none
+    finally:
+        kernel.close()
