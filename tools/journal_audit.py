@@ -192,7 +192,7 @@ def _held(checked: dict[str, Any]) -> str:
     if "checkpoint" in checked:
         return f"checkpoint {checked['checkpoint']} held"
     what = (
-        f"{checked['tree_size']} entries, root {checked['root']}, signed by {', '.join(checked['signers'])}"
+        f"tree size {checked['tree_size']}, root {checked['root']}, signed by {', '.join(checked['signers'])}"
     )
     return f"signed checkpoint {shown(checked['file'])} held: {what}"
 
