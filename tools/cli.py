@@ -15,15 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
-from tools import (
-    cmd_call,
-    cmd_copy,
-    cmd_db,
-    cmd_demo,
-    cmd_journal,
-    cmd_mcp,
-    cmd_syscalls,
-)
+from tools import cmd_call, cmd_copy, cmd_db, cmd_demo, cmd_journal, cmd_mcp, cmd_syscalls
 from tools.common import EXIT_USAGE, CommandError
 from tools.logs import LEVELS, configure_logging
 from tools.scenario import args as scenario_args
@@ -87,6 +79,8 @@ def _unrecognized(command: argparse.ArgumentParser, extras: Sequence[str]) -> No
     flags = [option for action in command._actions for option in action.option_strings]
     for extra in extras:
         meant = _close(extra.partition("=")[0], flags) if extra.startswith("-") else None
+        if "--args" in flags and extra[:1] != "-" and ("{" in extra or "=" in extra):  # --args forgotten
+            meant = f"--args '{extra}'" if extra[:1] == "{" else """--args '{"NAME": "VALUE"}'"""
         if meant is not None:
             message += f"; did you mean {meant}?"
             break
@@ -111,11 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArvisParser(
         prog="arvis", description="A deterministic, auditable memory kernel: syscalls, journal, audit."
     )
-    parser.add_argument(
-        "--log-level",
-        choices=LEVELS,
-        help=LOG_LEVEL_HELP,
-    )
+    parser.add_argument("--log-level", choices=LEVELS, help=LOG_LEVEL_HELP)
     parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
     # every subcommand's parser is an ArvisParser (argparse makes them of the parent's class); the
     # command modules register on it as on any argparse subparsers
@@ -123,16 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
         "argparse._SubParsersAction[argparse.ArgumentParser]",
         parser.add_subparsers(dest="subcommand", required=True),
     )
-    for module in (
-        cmd_call,
-        cmd_syscalls,
-        cmd_journal,
-        cmd_copy,
-        cmd_db,
-        cmd_demo,
-        scenario_args,  # tools.cmd_scenario's arguments
-        cmd_mcp,
-    ):  # copy joins journal
+    # copy joins journal; scenario_args: tools.cmd_scenario's arguments
+    for module in (cmd_call, cmd_syscalls, cmd_journal, cmd_copy, cmd_db, cmd_demo, scenario_args, cmd_mcp):
         module.register(subparsers)
     for command in _leaf_parsers(subparsers):
         # also after the subcommand (`arvis journal ls DB --log-level info`); SUPPRESS keeps the

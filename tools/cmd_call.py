@@ -34,9 +34,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("syscall", help="e.g. memory.write")
     parser.add_argument(
         "--args",
-        default="{}",
         metavar="JSON",
-        help="the arguments as a JSON object; - reads it from stdin, @FILE from a file",
+        help="the arguments as a JSON object (default: {}); - reads it from stdin, @FILE from a file",
     )
     parser.add_argument(
         "--create",
@@ -74,7 +73,7 @@ def run(options: argparse.Namespace) -> int:
     from tools.kernel_open import opened_kernel
 
     principal = _principal(options.principal)
-    args = _parsed_args(options.args)
+    args = _parsed_args("{}" if options.args is None else options.args)
     judge = _judge(options)
     target = writable_db(options.db, create=options.create)
     _refuse_unwritable(target)
@@ -86,7 +85,7 @@ def run(options: argparse.Namespace) -> int:
     with opening as (kernel, identity):
         result = kernel.call(options.syscall, args, principal=principal, credential=identity.credential)
     print_json(result.to_dict(), lines=options.output == "jsonl")
-    _hint(options.syscall, result.to_dict(), target)
+    _hint(options, args, result.to_dict(), target)
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
@@ -122,12 +121,6 @@ def _principal(given: str | None) -> str:
     return named
 
 
-UNWRITABLE_HINT = (
-    "every call is journaled, reads included (memory.get appends an entry), so `arvis call` needs a "
-    "journal it can write; read one without writing with `arvis journal snapshot --db {db} --user ID` "
-    "or `arvis journal state --db {db}`"
-)
-
 _UNWRITABLE_SIGNS = ("readonly", "read-only", "unable to open database", "permission denied")
 
 
@@ -147,7 +140,11 @@ def _read_only_error(target: str, reason: str) -> CommandError:
 def _unwritable_hint(target: str) -> str:
     from journal.engine import shown
 
-    return UNWRITABLE_HINT.format(db=shown(target))
+    return (
+        "every call is journaled, reads included (memory.get appends an entry), so `arvis call` needs a "
+        f"journal it can write; read one without writing with `arvis journal snapshot --db {shown(target)} "
+        f"--user ID` or `arvis journal state --db {shown(target)}`"
+    )
 
 
 def _refuse_unwritable(target: str) -> None:
@@ -163,20 +160,25 @@ def _refuse_unwritable(target: str) -> None:
         raise _read_only_error(target, "the file or its directory is read-only")
 
 
-def _hint(syscall: str, answer: dict[str, Any], target: str) -> None:
-    """On stderr, after a refusal a person can correct: the syscall name or enum value meant, or, for a
-    journal that cannot be written, the commands that read one. The result (and so the journal) stays
-    the kernel's own."""
+def _hint(options: argparse.Namespace, args: Any, answer: dict[str, Any], target: str) -> None:
+    """On stderr, after an answer a person can correct: the syscall name, field or enum value meant, the
+    ``--args`` forgotten, a ``value_ref`` that is a reference, or, for a journal that cannot be written,
+    the commands that read one. The result (and so the journal) stays the kernel's own."""
     from syscalls.table import SYSCALL_TABLE
-    from tools.syscall_help import enum_hint, syscall_hint
+    from tools.syscall_help import args_hint, syscall_hint
 
-    error = answer.get("error") or {}
-    hint: str | None = None
-    if error.get("code") == "unknown_syscall":
+    syscall, error = options.syscall, answer.get("error") or {}
+    code, detail = error.get("code"), str(error.get("detail", ""))
+    ref, hint = args.get("value_ref") if isinstance(args, dict) and answer.get("ok") else None, None
+    if isinstance(ref, str) and ":" not in ref:  # specs/memory-syscalls.md §3.1a
+        hint = f'value_ref {ref!r} is a reference to a value kept elsewhere ("plain:{ref}": the value itself)'
+    elif code == "unknown_syscall":
         hint = syscall_hint(syscall, list(SYSCALL_TABLE))
-    elif error.get("code") == "invalid_args" and syscall in SYSCALL_TABLE:
-        hint = enum_hint(SYSCALL_TABLE[syscall], str(error.get("detail", "")))
-    elif error.get("code") == "storage_unavailable" and _unwritable(str(error.get("detail", ""))):
+    elif code == "invalid_args" and options.args is None:
+        hint = f"no --args given: pass --args '{{\"user_id\": …}}' (`arvis syscalls {syscall}` lists them)"
+    elif code == "invalid_args" and syscall in SYSCALL_TABLE:
+        hint = args_hint(SYSCALL_TABLE[syscall], detail)
+    elif code == "storage_unavailable" and _unwritable(detail):
         hint = _unwritable_hint(target)
     if hint is not None:
         print(f"hint: {hint}", file=sys.stderr)
@@ -195,6 +197,7 @@ def _args_text(value: str) -> bytes | str:
 ARGS_READ_LIMIT = 1 << 20
 """The most ``--args -``/``@FILE`` reads: 1 MiB, sixteen times what the kernel records
 (``kernel.arguments.MAX_ARGS_BYTES``); an endless pipe on stdin is refused, not read forever."""
+ARGS_FORMS = "--args takes JSON, - (stdin, a pipe) or @FILE (a regular file)"
 
 
 def _args_file(path: Path) -> bytes:
@@ -205,9 +208,7 @@ def _args_file(path: Path) -> bytes:
     try:
         return read_regular(path, "the --args file", ARGS_READ_LIMIT)
     except CommandError as exc:
-        raise CommandError(
-            str(exc), hint="--args takes JSON, - (stdin, a pipe) or @FILE (a regular file)"
-        ) from None
+        raise CommandError(str(exc), hint=ARGS_FORMS) from None
 
 
 def _read_args(source: str, read: Callable[[], bytes]) -> bytes:
@@ -221,9 +222,7 @@ def _read_args(source: str, read: Callable[[], bytes]) -> bytes:
         return data
     except (OSError, AttributeError, ValueError) as exc:  # no such file; stdin closed or absent
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise CommandError(
-            f"cannot read --args from {source}: {reason}", hint="--args takes JSON, - (stdin) or @FILE"
-        ) from None
+        raise CommandError(f"cannot read --args from {source}: {reason}", hint=ARGS_FORMS) from None
 
 
 def _parsed_args(value: str) -> Any:

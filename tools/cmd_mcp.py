@@ -13,7 +13,8 @@ The principal is the server's, not the model's: the kernel is opened with ``Allo
 (and, for ``admin:…``/``operator:…``, the database's admin key as ``arvis call`` needs it), and every tool
 call is one ``Kernel.call(syscall, arguments, principal=P)``. No request type has a principal field, and
 unknown fields are refused ``invalid_args`` by the kernel, journaled like any refusal. A refused call is a
-tool error (``isError``) carrying the kernel's ``code``, ``message``, ``detail`` and ``seq``.
+tool error (``isError``) carrying the kernel's ``code``, ``message``, ``detail`` and ``seq`` (and a ``hint``,
+the field or value meant, for an unknown field or enum value).
 
 The SDK is imported only when the command runs: ``arvis --help`` and the other commands never load it.
 stdout is the protocol channel; nothing here writes to it (logs go to stderr).
@@ -54,6 +55,7 @@ ADMIN_ONLY = ("access.grant", "access.revoke")
 is better not offered a way to hand out rights)."""
 ALWAYS = ("pipeline.begin", "pipeline.end", "access.list")
 
+VERIFY_DESCRIPTION = "verify the journal: its hash chain and, unless replay is false, a byte-for-byte replay"
 VERIFY_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -229,15 +231,7 @@ class ToolServer:
             for name in names
         ]  # fmt: skip
         if self.administrator:  # the journal holds every principal's calls: not for anyone else
-            tools.append(
-                _Tool(
-                    VERIFY_TOOL,
-                    None,
-                    "verify the journal: its hash chain and, unless replay is false, a byte-for-byte replay",
-                    VERIFY_SCHEMA,
-                    True,
-                )
-            )
+            tools.append(_Tool(VERIFY_TOOL, None, VERIFY_DESCRIPTION, VERIFY_SCHEMA, True))
         return tools
 
     # --- what a tool call does (blocking: run in a worker thread) ------------------------------------
@@ -258,7 +252,7 @@ class ToolServer:
             result = self.kernel.call(
                 tool.syscall, given, principal=self.principal, credential=self.credential
             )
-            return _answer(result), not result.ok
+            return _answer(result, self.kernel.table[tool.syscall]), not result.ok
         except Exception as exc:  # a tool never raises: the model sees what went wrong
             return _refusal("internal_error", f"{type(exc).__name__}: {exc}"), True
 
@@ -344,12 +338,17 @@ def _version() -> str:
         return ""
 
 
-def _answer(result: SyscallResult) -> dict[str, Any]:
-    """The result as ``arvis call`` prints it: ``{"ok", "value" | "error", "seq"}``, as plain JSON."""
+def _answer(result: SyscallResult, spec: SyscallSpec) -> dict[str, Any]:
+    """The result as ``arvis call`` prints it: ``{"ok", "value" | "error", "seq"}``, as plain JSON; a
+    refusal of the arguments with ``hint``, the field or value meant (``tools.syscall_help.args_hint``)."""
     import msgspec
 
+    from tools.syscall_help import args_hint
+
     answer: dict[str, Any] = msgspec.to_builtins(result.to_dict())
-    return answer
+    error = answer.get("error") or {}
+    hint = args_hint(spec, str(error.get("detail"))) if error.get("code") == "invalid_args" else None
+    return answer | ({"hint": hint} if hint else {})
 
 
 def _refusal(code: str, detail: str) -> dict[str, Any]:

@@ -73,6 +73,8 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     given (JSON lines: one report a line either way); every report names its ``db``. Signed
     checkpoints are read and their signatures checked before anything is replayed."""
     checkpoint, signed = _parsed_checkpoints(options.checkpoint, options.key)
+    checked = [{"checkpoint": str(pos), "seq": pos.seq, "entry_hash": pos.entry_hash} for pos in checkpoint]
+    checked += [each.to_json() for each in signed]
     targets = _verify_targets(options.db)
     several = len(targets) > 1
     reports: list[dict[str, Any]] = []
@@ -81,9 +83,10 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
         for target, reader in zip(targets, readers, strict=True):
             report = _signed_report(reader, signed)
             report = report or _verify_one(reader, options, checkpoint)
-            reports.append(_report_json(shown_target(target), report))
+            held = [each | {"held": report.verified} for each in checked]
+            reports.append(_report_json(shown_target(target), report) | {"checkpoints": held})
             if options.output == "table":
-                _print_verdict(report, f"{shown_target(target)}: " if several else "")
+                _print_verdict(report, f"{shown_target(target)}: " if several else "", checked)
             elif options.output == "jsonl":
                 print_json(reports[-1], lines=True)
     verified = sum(1 for report in reports if report["verified"])
@@ -107,15 +110,6 @@ def _verify_targets(given: Sequence[str] | str | None) -> list[str]:
     return list(given) if given else [resolve_db(None)]
 
 
-def _parsed_checkpoint(text: str) -> Pos:
-    """``--checkpoint`` as a usage error with a hint rather than argparse's usage dump: it is the one
-    argument an auditor copies by hand from an old record."""
-    try:
-        return argtypes.checkpoint(text)
-    except argparse.ArgumentTypeError as exc:
-        raise CommandError(str(exc), hint="pass SEQ:HASH as `arvis journal checkpoint` printed it") from None
-
-
 def _parsed_checkpoints(
     given: Sequence[str] | str | None, keys: Sequence[str] | None
 ) -> tuple[list[Pos], list[SignedCheckpoint]]:
@@ -134,20 +128,19 @@ def _parsed_checkpoints(
         verifiers = journal_proofs.load_keys(list(keys or ()))
         signed = [journal_proofs.load_signed_checkpoint(text, verifiers) for text in files]
     legacy: list[Pos] = []
-    for text in texts:
-        if text in files:
-            continue
-        if ":" not in text:
+    for text in (text for text in texts if text not in files):
+        try:  # a usage error with a hint, not argparse's usage dump: an auditor copies it by hand
+            legacy.append(argtypes.checkpoint(text))
+        except argparse.ArgumentTypeError as exc:
+            hint = "pass SEQ:HASH as `arvis journal checkpoint` printed it, or a FILE of `checkpoint --sign`"
             raise CommandError(
-                f"no checkpoint file {shown(text)}",
-                hint="pass SEQ:HASH, or a FILE written by `arvis journal checkpoint --sign`",
-            )
-        legacy.append(_parsed_checkpoint(text))
-    for kept in legacy:
-        if any(other.seq == kept.seq and other.entry_hash != kept.entry_hash for other in legacy):
-            raise CommandError(
-                f"two checkpoints at seq {kept.seq} with different hashes: no journal holds both"
-            )
+                str(exc) if ":" in text else f"no checkpoint file {shown(text)}", hint
+            ) from None
+    clash = min(
+        (one.seq for one in legacy for other in legacy if one.seq == other.seq and one != other), default=0
+    )
+    if clash:
+        raise CommandError(f"two checkpoints at seq {clash} with different hashes: no journal holds both")
     return legacy, signed
 
 
@@ -172,7 +165,8 @@ def _verify_one(reader: JournalReader, options: argparse.Namespace, checkpoint: 
         )
 
 
-def _print_verdict(report: ReplayReport, prefix: str) -> None:
+def _print_verdict(report: ReplayReport, prefix: str, checked: list[dict[str, Any]]) -> None:
+    """The verdict; when verified, the head, the state digest and each checkpoint that held."""
     if report.verified:
         what = "chain intact, replay byte-identical" if report.replayed else "chain intact (not replayed)"
         rate = f", {report.entries_per_second:,.0f} entries/s" if report.entries else ""
@@ -180,6 +174,8 @@ def _print_verdict(report: ReplayReport, prefix: str) -> None:
         print(f"head {report.head}")
         if report.state_digest is not None:
             print(f"state digest {report.state_digest}")
+        for each in checked:
+            print(_held(each))
         return
     divergence = report.divergence
     assert divergence is not None
@@ -189,6 +185,16 @@ def _print_verdict(report: ReplayReport, prefix: str) -> None:
         print(divergence.diff)
     elif divergence.expected is not None:
         _print_sides(divergence)
+
+
+def _held(checked: dict[str, Any]) -> str:
+    """A checkpoint that held, as the table form names it."""
+    if "checkpoint" in checked:
+        return f"checkpoint {checked['checkpoint']} held"
+    what = (
+        f"tree size {checked['tree_size']}, root {checked['root']}, signed by {', '.join(checked['signers'])}"
+    )
+    return f"signed checkpoint {shown(checked['file'])} held: {what}"
 
 
 def _print_sides(divergence: Divergence) -> None:

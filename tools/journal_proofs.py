@@ -13,6 +13,8 @@ import argparse
 import base64
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -55,15 +57,19 @@ TREE_SUFFIX = ".tree"
 _MAX_KEY_BYTES = 4096
 
 
-def _tree_error(exc: merkle.ShortTree | BadLeaf) -> CommandError:
-    if isinstance(exc, BadLeaf):
-        return CommandError(str(exc), hint="`arvis journal verify --chain-only` names what is wrong there")
-    # the entry hashes stop at the first row out of place (journal.reader.JournalReader.entry_hashes)
-    return CommandError(
-        f"the journal's seqs are not 1 to {exc.wanted} without a gap: seq {exc.found + 1} is missing "
-        "or out of place",
-        hint="`arvis journal verify --chain-only` names the gap",
-    )
+@contextmanager
+def _tree_errors() -> Iterator[None]:
+    """A bad leaf or a short tree met while building a tree: the usage error it is."""
+    try:
+        yield
+    except BadLeaf as exc:
+        raise CommandError(str(exc), hint="`journal verify --chain-only` names what is wrong there") from None
+    except merkle.ShortTree as exc:  # the entry hashes stop at the first row out of place (JournalReader)
+        raise CommandError(
+            f"the journal's seqs are not 1 to {exc.wanted} without a gap: seq {exc.found + 1} is missing "
+            "or out of place",
+            hint="`arvis journal verify --chain-only` names the gap",
+        ) from None
 
 
 def _tree_size(reader: JournalReader, asked: int | None) -> int:
@@ -92,10 +98,8 @@ def _emit(options: argparse.Namespace, title: str, value: dict[str, Any]) -> int
 
 def run_root(reader: JournalReader, options: argparse.Namespace) -> int:
     size = _tree_size(reader, options.at)
-    try:
+    with _tree_errors():
         root = merkle.root_of(journal_leaves(reader, size), size)
-    except (merkle.ShortTree, BadLeaf) as exc:
-        raise _tree_error(exc) from None
     return _emit(options, f"root of the first {size} entries", {"tree_size": size, "root": root.hex()})
 
 
@@ -106,10 +110,8 @@ def run_prove(reader: JournalReader, options: argparse.Namespace) -> int:
             f"no entry {options.seq} in the tree of size {size}",
             hint=f"a seq is from 1 to the tree size ({size})",
         )
-    try:
+    with _tree_errors():
         proof = TiledTree(reader, size).prove_inclusion(options.seq - 1)
-    except (merkle.ShortTree, BadLeaf) as exc:
-        raise _tree_error(exc) from None
     entry = reader.get(options.seq)
     value = {
         "seq": options.seq,
@@ -129,10 +131,8 @@ def run_consistency(reader: JournalReader, options: argparse.Namespace) -> int:
             f"old size {options.old_size} is larger than the tree of size {size}",
             hint="OLD_SIZE is at most --size (default: the journal's number of entries)",
         )
-    try:
+    with _tree_errors():
         proof = merkle.prove_consistency(journal_leaves(reader, size), options.old_size, size)
-    except (merkle.ShortTree, BadLeaf) as exc:
-        raise _tree_error(exc) from None
     value = {
         "old_size": proof.old_size,
         "tree_size": proof.tree_size,
@@ -231,14 +231,12 @@ def run_signed_checkpoint(reader: JournalReader, options: argparse.Namespace) ->
         for line, digest in zip((HEADER_LINE, ADMIN_HEADER_LINE), digests, strict=True)
     )
     size = journal_size(reader)
-    try:
+    with _tree_errors():
         tree_file = tree_file_of(reader, size) if options.out not in (None, "-") else None
         if tree_file is None:
             root = merkle.root_of(journal_leaves(reader, size), size)
         else:  # the nodes of any level hash to the root: one pass over the journal, not two
             root = merkle.root_of(tree_file.nodes, len(tree_file.nodes))
-    except (merkle.ShortTree, BadLeaf) as exc:
-        raise _tree_error(exc) from None
     note = sign_note(CheckpointBody(origin, size, root, bound).text(), [signer])
     if tree_file is None:
         sys.stdout.write(note)
@@ -274,6 +272,13 @@ class SignedCheckpoint:
     path: str
     body: CheckpointBody
     tree_file: TreeFile | None
+    signers: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``verify`` names it: the file, what it signs and who signed it (``NAME+ID``)."""
+        body = self.body
+        named = dict(file=self.path, origin=body.origin, tree_size=body.tree_size, root=body.root.hex())
+        return named | {"signers": list(self.signers)}
 
 
 def load_keys(paths: list[str]) -> list[VerifierKey]:
@@ -299,7 +304,7 @@ def load_signed_checkpoint(path: str, keys: list[VerifierKey]) -> SignedCheckpoi
     """The checkpoint note at ``path``, its signature verified with one of ``keys``."""
     message = _read_small(path, "a checkpoint", 1 << 20)
     try:
-        note, _ = open_note(message, keys)
+        note, signers = open_note(message, keys)
         body = CheckpointBody.parse(note.text)
     except (NoteError, ValueError) as exc:
         raise CommandError(f"{shown(path)}: {exc}", hint="is this the checkpoint and its key?") from None
@@ -310,12 +315,12 @@ def load_signed_checkpoint(path: str, keys: list[VerifierKey]) -> SignedCheckpoi
             tree_file = TreeFile.parse(Path(tree_path).read_text(encoding="utf-8"))
         except (OSError, ValueError, UnicodeDecodeError):
             tree_file = None  # only a locator: the verdict does not depend on it
-    return SignedCheckpoint(path, body, tree_file)
+    return SignedCheckpoint(path, body, tree_file, tuple(f"{key.name}+{key.key_id:08x}" for key in signers))
 
 
 def other_header(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> Divergence | None:
-    """The failure of a journal whose header is not the one a checkpoint signed: another origin (its id
-    edited, or another journal's checkpoint), or other header fields (``created_at``..., then the admin
+    """The failure of a journal whose header is not the one a checkpoint signed: another origin (another
+    journal's checkpoint, or its id edited), or other header fields (``created_at``..., then the admin
     verifier: a field is named by the first line that binds it) than a checkpoint that binds them holds.
     Bad seq 0."""
     header = reader.header()
@@ -325,8 +330,8 @@ def other_header(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> 
     for checkpoint in checkpoints:
         if checkpoint.body.origin != origin:
             reason = (
-                f"journal header altered: the journal's origin is {shown(origin)}, the signed checkpoint "
-                f"{shown(checkpoint.path)} is of {shown(checkpoint.body.origin)}"
+                f"the signed checkpoint {shown(checkpoint.path)} is another journal's: it is of "
+                f"{shown(checkpoint.body.origin)}, this journal {shown(origin)} (or its id was changed)"
             )
             labels = ("checkpoint's origin", "journal's origin")
             found = Divergence(0, "", DivergenceClass.INVALID_HISTORY, reason, checkpoint.body.origin, origin)

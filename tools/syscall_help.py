@@ -16,9 +16,10 @@ import msgspec.inspect as mi
 
 from kernel.table import SyscallSpec
 
-__all__ = ["argument_rows", "closest", "enum_hint", "syscall_hint", "type_words"]
+__all__ = ["args_hint", "argument_rows", "closest", "syscall_hint", "type_words"]
 
 _ENUM_DETAIL = re.compile(r"Invalid enum value '(?P<value>.*)' - at `\$(?P<path>[^`]*)`")
+_UNKNOWN_DETAIL = re.compile(r"unknown field `(?P<value>[^`]*)`(?: - at `\$(?P<path>[^`]*)`)?")
 _PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
 
 
@@ -116,18 +117,24 @@ def _unwrapped(info: mi.Type) -> mi.Type:
     return info
 
 
-def enum_hint(spec: SyscallSpec, detail: str) -> str | None:
-    """For an "Invalid enum value" refusal: the valid values, and the closest one."""
-    match = _ENUM_DETAIL.search(detail)
+def args_hint(spec: SyscallSpec, detail: str) -> str | None:
+    """For an ``invalid_args`` refusal: the field meant for an unknown one (``value``: ``value_ref``), or
+    the valid values, and the closest one, for an "Invalid enum value"."""
+    match = _ENUM_DETAIL.search(detail) or _UNKNOWN_DETAIL.search(detail)
     if match is None:
         return None
-    found = _field_type(mi.type_info(spec.request_type), match["path"])
-    if isinstance(found, mi.EnumType):
-        values = [str(member.value) for member in found.cls]
+    path, word = match["path"] or "", match["value"]
+    found, listing = _field_type(mi.type_info(spec.request_type), path), f"valid values for {path[1:]}:"
+    if isinstance(found, mi.StructType):
+        choices, listing = [field.encode_name for field in found.fields], f"{spec.name}{path} takes"
+        if word == "value" and "value_ref" in choices:
+            return 'a value goes in value_ref: "plain:VALUE" is the value itself, other text a reference'
+    elif isinstance(found, mi.EnumType):
+        choices = [str(member.value) for member in found.cls]
     elif isinstance(found, mi.LiteralType):
-        values = [str(value) for value in found.values]
+        choices = [str(value) for value in found.values]
     else:
         return None
-    suggestion = closest(match["value"], values)
-    valid = f"valid values for {match['path'].lstrip('.')}: {', '.join(values)}"
-    return f"did you mean {suggestion[0]}? {valid}" if suggestion else valid
+    suggestion = closest(word, choices) or difflib.get_close_matches(word, choices, n=1)
+    listing = f"{listing} {', '.join(choices)}"
+    return f"did you mean {' or '.join(suggestion)}? {listing}" if suggestion else listing
