@@ -29,10 +29,11 @@ NO_DATABASE = {
 }
 """The commands without ``--db``, each with the reason; every other command takes ``--db``."""
 
-CALLERS = {"call", "mcp", "journal ls"}
-"""Where ``--principal`` is the caller (``journal ls``: the filter on the caller of the entries)."""
-SUBJECTS = {"journal trace", "journal rollback"}
-"""Where a principal is the subject: ``--subject``, ``--principal`` only as the deprecated alias."""
+CALLERS = {"call", "mcp", "journal rollback"}
+"""The commands that make calls: ``--as P`` names who calls, ``--principal P`` its synonym."""
+RENAMED = {"journal ls": "--by", "journal trace": "--subject", "journal rollback": "--subject"}
+"""Where ``--principal`` named a principal that is not the caller: the flag it is the deprecated old
+spelling of (so ``journal rollback`` takes ``--as`` alone)."""
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
@@ -79,14 +80,46 @@ def test_every_command_that_names_a_database_takes_db(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_principal_is_the_caller_and_a_subject_is_another_flag(name: str) -> None:
+def test_one_caller_flag_and_principal_is_its_synonym(name: str) -> None:
     parser = COMMANDS[name]
-    principal = _option(parser, "--principal")
-    if name in SUBJECTS:
-        assert _option(parser, "--subject") is not None
-        assert principal is not None and "deprecated" in (principal.help or "")
-    elif principal is not None:
-        assert name in CALLERS, f"{name}: --principal names the caller only"
+    caller, principal = _option(parser, "--as"), _option(parser, "--principal")
+    assert (caller is not None) == (name in CALLERS), (
+        f"{name}: --as is the caller of a command that makes calls"
+    )
+    assert caller is None or caller.dest == "caller", f"{name}: --as is read as options.caller"
+    if name in RENAMED:
+        renamed = _option(parser, RENAMED[name])
+        assert renamed is not None and principal is not None and "deprecated" in (principal.help or "")
+        assert principal.dest == renamed.dest and principal is not caller
+    else:
+        assert principal is caller, f"{name}: --principal is the caller's synonym, or absent"
+
+
+@pytest.mark.parametrize("name", sorted(CALLERS - set(RENAMED)))
+def test_as_and_principal_give_the_same_caller(name: str) -> None:
+    parser = COMMANDS[name]
+    positionals = ["memory.get"] if name == "call" else []
+    for flag in ("--as", "--principal"):
+        assert parser.parse_args([*positionals, flag, "user:bob"]).caller == "user:bob"
+
+
+def test_call_as_a_user_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``arvis call --as user:bob`` (issue 52 point 5: it answered "did you mean --args?")."""
+    db = tmp_path / "bob.db"
+    write = '{"user_id": "bob", "key": "no_peanuts", "memory_type": "constraint", "source": "explicit_user"}'
+    code, out, err = h.cli(
+        capsys, "call", "memory.write", "--db", db, "--create", "--as", "user:bob", "--args", write
+    )
+    assert code == 0 and json.loads(out)["ok"], err
+    code, out, _ = h.cli(capsys, "journal", "ls", "--db", db, "--by", "user:bob", "-o", "json")
+    assert code == 0 and [entry["principal"] for entry in json.loads(out)] == ["user:bob"]
+
+
+def test_ls_by_and_the_old_principal_warns(capsys: pytest.CaptureFixture[str], db: Path) -> None:
+    code, new, err = h.cli(capsys, "journal", "ls", "--db", db, "--by", h.AGENT, "-o", "json")
+    assert code == 0 and err == "" and json.loads(new)
+    code, old, err = h.cli(capsys, "journal", "ls", "--db", db, "--principal", h.AGENT, "-o", "json")
+    assert code == 0 and old == new and "deprecated" in err and "--by" in err
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -223,7 +256,7 @@ def test_rollback_needs_a_subject(capsys: pytest.CaptureFixture[str], db: Path) 
 @pytest.mark.parametrize(
     ("argv", "why"),
     [
-        (["ls", "--principal", "agent:nobody"], "agent:nobody made no call"),
+        (["ls", "--by", "agent:nobody"], "agent:nobody made no call"),
         (["trace", "--subject", "agent:nobody"], "agent:nobody made no call"),
         (["snapshot", "--user", "nobody"], "no accepted memory.write names it (users with memory: "),
     ],
@@ -237,6 +270,6 @@ def test_an_empty_result_says_why(
 
 
 def test_a_result_that_is_not_empty_says_nothing_more(capsys: pytest.CaptureFixture[str], db: Path) -> None:
-    for argv in (["ls", "--principal", h.AGENT], ["snapshot", "--user", h.USER]):
+    for argv in (["ls", "--by", h.AGENT], ["snapshot", "--user", h.USER]):
         code, _, err = h.cli(capsys, "journal", *argv, "--db", db)
         assert code == 0 and err == ""

@@ -326,7 +326,7 @@ def test_a_journaled_name_the_table_lacks_is_a_valid_filter(
 def test_a_principal_that_is_not_utf8_filters(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A principal given as raw bytes (argv decoded with surrogateescape) finds the tampered entry."""
     _store_invalid_text(db, 3, "principal", b"\xffA")
-    code, out, err = h.cli(capsys, "journal", "ls", "--db", db, "--principal", "\udcffA", "-o", "json")
+    code, out, err = h.cli(capsys, "journal", "ls", "--db", db, "--by", "\udcffA", "-o", "json")
     _no_crash(err)
     assert code == 0
     assert [entry["seq"] for entry in json.loads(out)] == [3]

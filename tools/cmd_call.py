@@ -1,6 +1,6 @@
-"""``arvis call SYSCALL --principal P --args JSON``: run one syscall and print its result.
+"""``arvis call SYSCALL --as P --args JSON``: run one syscall and print its result.
 
-There is no default principal: ``--principal``, else ``$ARVIS_PRINCIPAL``. A built-in administrator
+There is no default principal: ``--as`` (``--principal``), else ``$ARVIS_PRINCIPAL``. A built-in administrator
 (``admin:…``, ``operator:…``) must be proved by the database's admin key (``tools.admin_key``); any other
 principal is taken as claimed, its rights coming from grants and ownership."""
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from tools.admin_key import add_admin_key_argument
-from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_db_argument, writable_db
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_caller_argument, add_db_argument, writable_db
 from tools.output import print_json
 
 if TYPE_CHECKING:
@@ -42,12 +42,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="start a new journal if the database file does not exist, with its admin key beside it",
     )
-    parser.add_argument(
-        "--principal",
-        metavar="P",
-        help="who calls (default: $ARVIS_PRINCIPAL; one of them is required): user:ID acts on its own "
-        "memory, others by their grants; admin:NAME and operator:NAME are administrators and need the "
-        "admin key",
+    add_caller_argument(
+        parser,
+        "who calls (default: $ARVIS_PRINCIPAL; one of them is required): user:ID acts on its own memory, "
+        "others by their grants; admin:NAME and operator:NAME are administrators and need the admin key",
     )
     add_admin_key_argument(parser)
     parser.add_argument("--durability", choices=DURABILITIES, default="NORMAL")
@@ -72,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(options: argparse.Namespace) -> int:
     from tools.kernel_open import opened_kernel
 
-    principal = _principal(options.principal)
+    principal = _principal(options.caller)
     args = _parsed_args("{}" if options.args is None else options.args)
     judge = _judge(options)
     target = writable_db(options.db, create=options.create)
@@ -102,13 +100,13 @@ def _judge(options: argparse.Namespace) -> ConflictJudge | None:
 
 
 def _principal(given: str | None) -> str:
-    """``--principal``, else ``$ARVIS_PRINCIPAL`` (empty: unset): there is no default. A name without
-    a kind (``bob``) is refused here, exit 2, before anything is journaled: it is almost always
+    """``--as`` (``--principal``), else ``$ARVIS_PRINCIPAL`` (empty: unset): there is no default. A name
+    without a kind (``bob``) is refused here, exit 2, before anything is journaled: it is almost always
     ``user:bob`` mistyped, and the kernel would journal it as a refusal of a principal no grant names."""
     named = given if given is not None else os.environ.get("ARVIS_PRINCIPAL")
     if not named:
         raise CommandError(
-            "no principal: give --principal P or set ARVIS_PRINCIPAL (there is no default)",
+            "no principal: give --as P (or --principal P) or set ARVIS_PRINCIPAL (there is no default)",
             hint="user:ID acts on its own memory; admin:NAME and operator:NAME need the database's admin key",
         )
     kind, colon, _ = named.partition(":")

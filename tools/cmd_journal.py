@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import sys
 from collections.abc import Callable
 from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
-from tools import journal_ls, journal_stats
+from tools import common, journal_ls, journal_stats
 from tools.admin_key import add_admin_key_argument
 from tools.argtypes import positive_seconds, seq_number
 from tools.common import EXIT_OK, CommandError, add_db_argument, add_pair_arguments, existing_db
@@ -55,33 +54,6 @@ def _add_no_checkpoints(parser: argparse.ArgumentParser) -> None:
         help="replay from the first entry instead of starting from a stored state checkpoint (a checkpoint "
         "is taken as stored: only `arvis journal verify` proves it)",
     )
-
-
-class _SubjectAlias(argparse.Action):
-    """``--principal`` where it names the subject (``trace``, ``rollback``): the old spelling, kept
-    working with a notice, since ``--principal`` is the caller everywhere else (``specs/cli.md``)."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: object,
-        option_string: str | None = None,
-    ) -> None:
-        print(
-            f"arvis: note: {option_string} is deprecated here (it names the subject, not the caller); "
-            f"write --subject {values}",
-            file=sys.stderr,
-        )
-        namespace.subject = values
-
-
-def _add_subject(parser: argparse.ArgumentParser, summary: str, *, required: bool) -> None:
-    """``--subject P``, the principal the command is about; ``required``: checked when it runs, since
-    the deprecated ``--principal`` may give it instead."""
-    parser.add_argument("--subject", metavar="P", help=summary + (" (required)" if required else ""))
-    parser.add_argument("--principal", action=_SubjectAlias, metavar="P", help="deprecated: --subject P")
-    parser.set_defaults(subject_required=required)
 
 
 _Commands = argparse._SubParsersAction  # the ``journal`` sub-command table
@@ -235,7 +207,7 @@ def _register_forensics(commands: _Commands[argparse.ArgumentParser]) -> None:
         "trace", help="what a principal, source or unit put into memory, what it displaced, where it was used"
     )
     add_db_argument(trace)
-    _add_subject(trace, "every call P made", required=False)
+    common.add_renamed_principal(trace, "--subject", "every call P made")
     trace.add_argument("--source", metavar="S", help="every write, seed or proposal with source S")
     trace.add_argument("--unit", metavar="ID", help="the call that created unit ID")
     _add_format(trace)
@@ -245,13 +217,13 @@ def _register_forensics(commands: _Commands[argparse.ArgumentParser]) -> None:
         "rollback", help="undo a principal's calls by compensating calls; compare with a replay without them"
     )
     add_db_argument(rollback)
-    _add_subject(rollback, "the principal whose calls to undo", required=True)
-    rollback.add_argument(
-        "--as",
-        dest="as_operator",
+    common.add_renamed_principal(rollback, "--subject", "the principal whose calls to undo (required)")
+    common.add_caller_argument(
+        rollback,
+        "the operator who makes the calls (needs the admin key)",
+        synonym=False,
         required=True,
         metavar="operator:NAME",
-        help="the operator who makes the calls (needs the database's admin key)",
     )
     add_admin_key_argument(rollback)
     _add_format(rollback)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from tools.admin_key import add_admin_key_argument
 from tools.cmd_call import DURABILITIES
-from tools.common import EXIT_OK, CommandError, add_db_argument
+from tools.common import EXIT_OK, CommandError, add_caller_argument, add_db_argument
 
 if TYPE_CHECKING:
     import mcp.types as mcp_types
@@ -73,10 +73,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "mcp", help="serve the memory syscalls as tools of an MCP server over stdio, as one principal"
     )
-    parser.add_argument(
-        "--principal",
-        metavar="P",
-        help="who every tool call runs as (default: $ARVIS_PRINCIPAL; one of them is required); "
+    add_caller_argument(
+        parser,
+        "who every tool call runs as (default: $ARVIS_PRINCIPAL; one of them is required); "
         "admin:NAME and operator:NAME need the admin key",
     )
     add_admin_key_argument(parser)
@@ -123,7 +122,7 @@ def input_schema(request_type: type[Any]) -> dict[str, Any]:
 
 
 def _principal(given: str | None) -> str:
-    """``--principal`` (else ``$ARVIS_PRINCIPAL``), refused at start (exit 2) in a form the kernel would
+    """``--as`` (else ``$ARVIS_PRINCIPAL``), refused at start (exit 2) in a form the kernel would
     refuse at every call, or as a pattern (``agent:*``)."""
     from kernel.arguments import MAX_PRINCIPAL_LENGTH, check_principal, record_text
     from kernel.errors import KernelError
@@ -170,7 +169,7 @@ def run(options: argparse.Namespace) -> int:
     from tools.kernel_open import opened_kernel
 
     _check_sdk()
-    principal = _principal(options.principal)
+    principal = _principal(options.caller)
     target = writable_db(options.db, create=options.create)
 
     def policy(proved: IdentityPolicy) -> IdentityPolicy:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
     "CommandError",
+    "add_caller_argument",
     "add_db_argument",
     "add_pair_arguments",
+    "add_renamed_principal",
     "checked_db",
     "existing_db",
     "resolve_db",
@@ -43,6 +47,30 @@ def add_db_argument(parser: argparse.ArgumentParser, *, several: bool = False) -
         parser.add_argument("--db", metavar="DB", action="append", help=DB_HELP + "; repeat for several")
     else:
         parser.add_argument("--db", metavar="DB", help=DB_HELP)
+
+
+def add_caller_argument(
+    parser: argparse.ArgumentParser, summary: str, *, synonym: bool = True, **more: Any
+) -> None:
+    """``--as P``, the caller, in every command that makes calls (``specs/cli.md``), read as
+    ``options.caller``; ``--principal P`` its synonym, unless ``synonym`` is false (``journal rollback``,
+    where the old ``--principal`` names the subject)."""
+    flags = ("--as", "--principal") if synonym else ("--as",)
+    parser.add_argument(*flags, dest="caller", **{"metavar": "P", "help": summary, **more})
+
+
+def add_renamed_principal(parser: argparse.ArgumentParser, flag: str, summary: str) -> None:
+    """``FLAG P``, a principal that is not the caller (a subject, a filter; read as ``options.FLAG``), and
+    ``--principal P``, its old spelling, kept working with a notice since ``--principal`` is the caller
+    everywhere else (``specs/cli.md``)."""
+
+    def noted(value: str) -> str:
+        print(f"arvis: note: --principal is deprecated here (it is the caller elsewhere); "
+              f"write {flag} {value}", file=sys.stderr)  # fmt: skip
+        return value
+
+    parser.add_argument(flag, metavar="P", help=summary)
+    parser.add_argument("--principal", dest=flag[2:], type=noted, metavar="P", help=f"deprecated: {flag} P")
 
 
 def add_pair_arguments(parser: argparse.ArgumentParser, second: str, metavars: tuple[str, str]) -> None:

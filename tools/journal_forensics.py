@@ -84,7 +84,7 @@ def _operator(name: str) -> str:
 
 def run_rollback(options: argparse.Namespace) -> int:
     """Plan against a replay without the principal, make the calls, compare the content digests."""
-    operator = _operator(options.as_operator)
+    operator = _operator(options.caller)
     principal = options.subject
     if not principal:
         raise CommandError("no principal to roll back", hint="give --subject P")

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tools.common import EXIT_FAILED, EXIT_OK, CommandError
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_renamed_principal
 from tools.output import cell, entry_json_bytes, print_entry, print_json_array, print_table
 
 if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported when a command runs, not when it is registered
@@ -29,7 +29,7 @@ def add_filters(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", help="entries at or after this time (ISO 8601 or an age: 2h, 30m, 1d)")
     parser.add_argument("--until", help="entries at or before this time")
     parser.add_argument("--syscall", help="syscall name or glob, e.g. 'memory.*'")
-    parser.add_argument("--principal", help="only this principal")
+    add_renamed_principal(parser, "--by", "only the entries this principal made")
     parser.add_argument("--status", help="ok, error (any refusal) or one error code")
 
 
@@ -44,7 +44,7 @@ def _filtered(
     from tools.timespec import parse_moment
 
     check_filters(reader, options.syscall, options.status)
-    split = split_filters(options.syscall, options.principal, options.status)
+    split = split_filters(options.syscall, options.by, options.status)
     where = JournalFilter(
         since=None if options.since is None else parse_moment(options.since),
         until=None if options.until is None else parse_moment(options.until),
@@ -88,7 +88,7 @@ def run_ls(reader: JournalReader, options: argparse.Namespace) -> int:
     counted = Counted(entries)
     print_entries(counted, options.output)
     if counted.count == 0 and options.lines != 0:
-        explain_empty_listing(reader, options.principal)
+        explain_empty_listing(reader, options.by)
     return EXIT_OK
 
 
