@@ -1,4 +1,4 @@
-"""``arvis mcp --db DB --principal P``: the memory syscalls as the tools of a Model Context Protocol server
+"""``arvis mcp --db DB --as P``: the memory syscalls as the tools of a Model Context Protocol server
 over stdio, with the official SDK (``pip install -e '.[mcp]'``).
 
 One tool per syscall of the ``memory.*`` family (``memory.awmu.*`` included), ``pipeline.begin``,
