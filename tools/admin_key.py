@@ -45,7 +45,7 @@ __all__ = [
     "create_key_or_fail",
     "identity_for",
     "journal_verifier",
-    "key_for_new_journal",
+    "key_file",
     "load_key",
     "shown_path",
 ]
@@ -89,12 +89,22 @@ def admin_key_path(target: str, given: str | None) -> Path | None:
     return None if file is None else Path(file + KEY_SUFFIX)
 
 
-def create_key(path: Path) -> None:
-    """Write a new key at ``path``, created 0600 (never widened, never chmod-ed after); an existing file
-    is a ``FileExistsError``, left as it is."""
+def key_file(path: str | os.PathLike[str]) -> bytes:
+    """The admin key in the file ``path`` (e.g. ``memory.db.admin-key``, where the command line looks),
+    written there first as ``arvis db keygen`` writes it when there is none: ``open_kernel(admin_key=)``."""
+    try:
+        return create_key(Path(path))
+    except FileExistsError:
+        return load_key(Path(path), keygen="arvis db keygen")
+
+
+def create_key(path: Path) -> bytes:
+    """Write a new key at ``path``, created 0600 (never widened, never chmod-ed after), and return it; an
+    existing file is a ``FileExistsError``, left as it is."""
     import secrets
 
-    content = (secrets.token_hex(KEY_BYTES) + "\n").encode("ascii")
+    key = secrets.token_bytes(KEY_BYTES)
+    content = (key.hex() + "\n").encode("ascii")
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         written = os.write(descriptor, content)
@@ -106,12 +116,13 @@ def create_key(path: Path) -> None:
         path.unlink(missing_ok=True)
         raise
     os.close(descriptor)
+    return key
 
 
-def create_key_or_fail(path: Path) -> None:
+def create_key_or_fail(path: Path) -> bytes:
     """``create_key``, its failures as usage errors (exit 2)."""
     try:
-        create_key(path)
+        return create_key(path)
     except FileExistsError:
         raise CommandError(
             f"the admin key {shown_path(path)} exists already; it is left as it is",
@@ -132,10 +143,6 @@ def load_key(path: Path, *, keygen: str) -> bytes:
         missing_hint=f"administrators (admin:…, operator:…) need it: create one with `{keygen}`, "
         "or give --admin-key FILE",
     )
-    return _parsed(path, data)
-
-
-def _parsed(path: Path, data: bytes) -> bytes:
     text = data[:-1] if data.endswith(b"\n") else data
     hexdigits = b"0123456789abcdefABCDEF"
     if len(text) != 2 * KEY_BYTES or any(byte not in hexdigits for byte in text):
@@ -175,14 +182,6 @@ def identity_for(principal: str, target: str, given: str | None) -> Identity:
     key = load_key(path, keygen=keygen_command(target, path if given else None))
     _check_bound(target, key, path, given is not None)
     return Identity(VouchedPrincipals(), admin_credential(key), key)
-
-
-def key_for_new_journal(identity: Identity, new_key: Path | None) -> bytes | None:
-    """The key a journal this command may create records: the one read for the principal, else the one
-    just written beside the new database (``arvis call --create``), else none."""
-    if identity.key is not None or new_key is None:
-        return identity.key
-    return load_key(new_key, keygen="arvis db keygen")
 
 
 _NEW = "new"
