@@ -40,9 +40,9 @@ __all__ = [
     "Identity",
     "add_admin_key_argument",
     "admin_key_path",
-    "bind_command",
     "create_key",
     "create_key_or_fail",
+    "db_command",
     "identity_for",
     "journal_verifier",
     "key_file",
@@ -179,7 +179,7 @@ def identity_for(principal: str, target: str, given: str | None) -> Identity:
             "database has no default one",
             hint="give --admin-key FILE (or set ARVIS_ADMIN_KEY); `arvis db keygen` writes one",
         )
-    key = load_key(path, keygen=keygen_command(target, path if given else None))
+    key = load_key(path, keygen=db_command("keygen", target, path if given else None))
     _check_bound(target, key, path, given is not None)
     return Identity(VouchedPrincipals(), admin_credential(key), key)
 
@@ -230,7 +230,7 @@ def _check_bound(target: str, key: bytes, path: Path, given: bool) -> None:
         raise CommandError(
             "the journal has no admin key bound (it was created without one, or by an older arvis), so "
             "it has no administrator",
-            hint=f"bind this key to it: `{bind_command(target, path if given else None)}`",
+            hint=f"bind this key to it: `{db_command('bind-admin-key', target, path if given else None)}`",
         )
     if not hmac.compare_digest(verifier, admin_verifier(key)):
         raise CommandError(
@@ -239,18 +239,9 @@ def _check_bound(target: str, key: bytes, path: Path, given: bool) -> None:
         )
 
 
-def bind_command(target: str, given: Path | None) -> str:
-    """The ``arvis db bind-admin-key`` command line that binds the key at ``given`` to ``target``."""
-    return _db_command("bind-admin-key", target, given)
-
-
-def keygen_command(target: str, given: Path | None) -> str:
-    """The ``arvis db keygen`` command line that writes the key of ``target`` (at ``given``), for a
-    hint: shell-quoted, a URL without its password."""
-    return _db_command("keygen", target, given)
-
-
-def _db_command(action: str, target: str, given: Path | None) -> str:
+def db_command(action: str, target: str, given: Path | None) -> str:
+    """The ``arvis db ACTION`` command line for the key of ``target`` (at ``given``), e.g. ``keygen``,
+    which writes it, or ``bind-admin-key``, for a hint: shell-quoted, a URL without its password."""
     from journal.engine import shown
 
     words = ["arvis", "db", action, "--db", shown(target)]

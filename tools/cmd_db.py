@@ -92,10 +92,10 @@ def run_keygen(options: argparse.Namespace) -> int:
 
 def run_bind(options: argparse.Namespace) -> int:
     """Bind the key file to a journal that has none (exit 2 when it has one, this or another)."""
-    from tools.admin_key import keygen_command, load_key
+    from tools.admin_key import db_command, load_key
 
     target, path = _key_place(options, "binding")
-    key = load_key(path, keygen=keygen_command(target, path if options.admin_key else None))
+    key = load_key(path, keygen=db_command("keygen", target, path if options.admin_key else None))
     return _report(options, "bound the admin key", path, _bind(target, key))
 
 
@@ -124,8 +124,7 @@ BINDER = "admin:key-holder"
 
 
 def _key_place(options: argparse.Namespace, unbound_for: str | None = None) -> tuple[str, Path]:
-    """The database and its key file; with ``unbound_for`` (what is refused), a journal that has a key
-    bound is a usage error."""
+    """The database and its key file; a journal with a key bound is refused for ``unbound_for``."""
     from tools.admin_key import admin_key_path, journal_verifier
 
     target = existing_db(options.db)

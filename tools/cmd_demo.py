@@ -184,14 +184,14 @@ def _outcome(result: Any) -> str:
 
 
 def _fill(args: dict[str, Any], seqs: list[int | None], units: list[str | None]) -> dict[str, Any]:
-    """Put the seq or unit id of an earlier call (by its position) where the args refer to it."""
+    """Put the seq or unit id of an earlier WORKING_MEMORY call (by its position) where the args name it."""
     filled: dict[str, Any] = {}
     for key, value in args.items():
         if isinstance(value, list):
             filled[key] = [_fill({"v": item}, seqs, units)["v"] for item in value]
         elif isinstance(value, str) and "{" in value:
             kind, _, position = value[value.index("{") + 1 : value.index("}")].partition(":")
-            found = seqs[int(position) - 1] if kind == "seq" else units[int(position) - 1]
+            found = (seqs if kind == "seq" else units)[len(SESSION) + int(position) - 1]
             filled[key] = value[: value.index("{")] + str(found) + value[value.index("}") + 1 :]
         else:
             filled[key] = value
@@ -276,13 +276,10 @@ def run(options: argparse.Namespace) -> int:
     kernel = open_kernel(str(path), identity=vouched, create=True)
     rows = []
     block = ""
+    seqs: list[int | None] = []
+    units: list[str | None] = []
     try:
-        for title, syscall, args, principal in SESSION:
-            result = kernel.call(syscall, args, principal=principal)
-            rows.append((result.seq, title, syscall, principal, _outcome(result)))
-        seqs: list[int | None] = []
-        units: list[str | None] = []
-        for title, syscall, args, principal in WORKING_MEMORY:
+        for title, syscall, args, principal in (*SESSION, *WORKING_MEMORY):
             result = kernel.call(syscall, _fill(args, seqs, units), principal=principal)
             seqs.append(result.seq)
             units.append(result.value.get("unit_id") if result.ok else None)
