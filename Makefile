@@ -64,14 +64,12 @@ bench-quick: $(BENCH_STAMP)
 model-runs: $(STAMP)
 	$(BIN)/python tests/model_runs/record.py --model "$(MODEL_URL)" --model-name "$(MODEL_NAME)"
 
-# what the targets above wrote; keys are kept wherever they are (an admin key DB.admin-key, a signing key
-# *.key and its *.key.pub: losing one locks an administrator out or orphans the checkpoints it signed)
+# what the targets above wrote, but a journal only while it is still as arvis wrote it: one you made calls on
+# is kept and named (scripts/clean_journals.py, run before the venv it needs goes: without one, the journals
+# and reports stay); keys are kept wherever they are (an admin key DB.admin-key, a signing key *.key and its
+# *.key.pub: losing one locks an administrator out or orphans the checkpoints it signed)
 clean:
+	@if [ -x $(BIN)/python ]; then \
+	  $(BIN)/python scripts/clean_journals.py demo-journal.db demo-report scenario-journals bench-report; \
+	fi
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
-	rm -f demo-journal.db demo-journal.db-wal demo-journal.db-shm
-	@for dir in demo-report scenario-journals bench-report; do \
-	  if [ -d "$$dir" ]; then \
-	    find "$$dir" -type f ! -name '*.admin-key' ! -name '*.key' ! -name '*.key.pub' -delete; \
-	    find "$$dir" -depth -type d -empty -delete; \
-	  fi; \
-	done

@@ -31,6 +31,17 @@ def test_readme_python_example_runs(tmp_path: Path) -> None:
         output = _run_block(0, tmp_path)
         assert "The patient is allergic to penicillin." in output
     assert (tmp_path / "memory.db").exists()
+    arvis = str(Path(sys.executable).parent / "arvis")
+    listed = subprocess.run(  # the key the example wrote is the one the CLI reads beside memory.db
+        [arvis, "call", "access.list", "--db", "memory.db", "--principal", "operator:me", "-o", "json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert "agent:assistant" in listed.stdout
 
 
 def test_readme_pipeline_example_runs(tmp_path: Path) -> None:

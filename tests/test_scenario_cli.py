@@ -179,6 +179,28 @@ def test_exit_1_when_a_run_is_not_verified_or_assigns_canon(
     assert "LATEST_WINS" in out
 
 
+def test_a_journal_the_user_added_calls_to_is_never_replaced(
+    tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run replaces its own journal (a second run, nothing added, exits 0); one the user made a call on,
+    or a file that is no run's journal, is a usage error naming it, left byte for byte as it was."""
+    argv = ["scenario", "run", tiny, "--out", tmp_path / "j", "-c", "FULL_AWMU", "-o", "json"]
+    journal = Path(_json(capsys, *argv)["runs"][0]["journal"])
+    assert Path(_json(capsys, *argv)["runs"][0]["journal"]) == journal
+    call = '{"user_id": "bob", "key": "k", "memory_type": "preference", "source": "explicit_user"}'
+    code, _, err = arvis(
+        capsys, "call", "memory.write", "--db", journal, "--principal", "user:bob", "--args", call
+    )
+    assert code == 0, err
+    before = journal.read_bytes()
+    code, out, err = arvis(capsys, *argv)
+    assert code == 2 and out == ""
+    assert str(journal) in _one_clean_error(err) and "calls were added" in err
+    assert journal.read_bytes() == before
+    journal.write_bytes(b"my notes")
+    assert arvis(capsys, *argv)[0] == 2 and journal.read_bytes() == b"my notes"
+
+
 def test_a_failing_run_is_reported_and_the_others_go_on(
     tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -40,12 +40,12 @@ __all__ = [
     "Identity",
     "add_admin_key_argument",
     "admin_key_path",
-    "bind_command",
     "create_key",
     "create_key_or_fail",
+    "db_command",
     "identity_for",
     "journal_verifier",
-    "key_for_new_journal",
+    "key_file",
     "load_key",
     "shown_path",
 ]
@@ -89,12 +89,22 @@ def admin_key_path(target: str, given: str | None) -> Path | None:
     return None if file is None else Path(file + KEY_SUFFIX)
 
 
-def create_key(path: Path) -> None:
-    """Write a new key at ``path``, created 0600 (never widened, never chmod-ed after); an existing file
-    is a ``FileExistsError``, left as it is."""
+def key_file(path: str | os.PathLike[str]) -> bytes:
+    """The admin key in the file ``path`` (e.g. ``memory.db.admin-key``, where the command line looks),
+    written there first as ``arvis db keygen`` writes it when there is none: ``open_kernel(admin_key=)``."""
+    try:
+        return create_key(Path(path))
+    except FileExistsError:
+        return load_key(Path(path), keygen="arvis db keygen")
+
+
+def create_key(path: Path) -> bytes:
+    """Write a new key at ``path``, created 0600 (never widened, never chmod-ed after), and return it; an
+    existing file is a ``FileExistsError``, left as it is."""
     import secrets
 
-    content = (secrets.token_hex(KEY_BYTES) + "\n").encode("ascii")
+    key = secrets.token_bytes(KEY_BYTES)
+    content = (key.hex() + "\n").encode("ascii")
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         written = os.write(descriptor, content)
@@ -106,12 +116,13 @@ def create_key(path: Path) -> None:
         path.unlink(missing_ok=True)
         raise
     os.close(descriptor)
+    return key
 
 
-def create_key_or_fail(path: Path) -> None:
+def create_key_or_fail(path: Path) -> bytes:
     """``create_key``, its failures as usage errors (exit 2)."""
     try:
-        create_key(path)
+        return create_key(path)
     except FileExistsError:
         raise CommandError(
             f"the admin key {shown_path(path)} exists already; it is left as it is",
@@ -132,10 +143,6 @@ def load_key(path: Path, *, keygen: str) -> bytes:
         missing_hint=f"administrators (admin:…, operator:…) need it: create one with `{keygen}`, "
         "or give --admin-key FILE",
     )
-    return _parsed(path, data)
-
-
-def _parsed(path: Path, data: bytes) -> bytes:
     text = data[:-1] if data.endswith(b"\n") else data
     hexdigits = b"0123456789abcdefABCDEF"
     if len(text) != 2 * KEY_BYTES or any(byte not in hexdigits for byte in text):
@@ -172,17 +179,9 @@ def identity_for(principal: str, target: str, given: str | None) -> Identity:
             "database has no default one",
             hint="give --admin-key FILE (or set ARVIS_ADMIN_KEY); `arvis db keygen` writes one",
         )
-    key = load_key(path, keygen=keygen_command(target, path if given else None))
+    key = load_key(path, keygen=db_command("keygen", target, path if given else None))
     _check_bound(target, key, path, given is not None)
     return Identity(VouchedPrincipals(), admin_credential(key), key)
-
-
-def key_for_new_journal(identity: Identity, new_key: Path | None) -> bytes | None:
-    """The key a journal this command may create records: the one read for the principal, else the one
-    just written beside the new database (``arvis call --create``), else none."""
-    if identity.key is not None or new_key is None:
-        return identity.key
-    return load_key(new_key, keygen="arvis db keygen")
 
 
 _NEW = "new"
@@ -231,7 +230,7 @@ def _check_bound(target: str, key: bytes, path: Path, given: bool) -> None:
         raise CommandError(
             "the journal has no admin key bound (it was created without one, or by an older arvis), so "
             "it has no administrator",
-            hint=f"bind this key to it: `{bind_command(target, path if given else None)}`",
+            hint=f"bind this key to it: `{db_command('bind-admin-key', target, path if given else None)}`",
         )
     if not hmac.compare_digest(verifier, admin_verifier(key)):
         raise CommandError(
@@ -240,18 +239,9 @@ def _check_bound(target: str, key: bytes, path: Path, given: bool) -> None:
         )
 
 
-def bind_command(target: str, given: Path | None) -> str:
-    """The ``arvis db bind-admin-key`` command line that binds the key at ``given`` to ``target``."""
-    return _db_command("bind-admin-key", target, given)
-
-
-def keygen_command(target: str, given: Path | None) -> str:
-    """The ``arvis db keygen`` command line that writes the key of ``target`` (at ``given``), for a
-    hint: shell-quoted, a URL without its password."""
-    return _db_command("keygen", target, given)
-
-
-def _db_command(action: str, target: str, given: Path | None) -> str:
+def db_command(action: str, target: str, given: Path | None) -> str:
+    """The ``arvis db ACTION`` command line for the key of ``target`` (at ``given``), e.g. ``keygen``,
+    which writes it, or ``bind-admin-key``, for a hint: shell-quoted, a URL without its password."""
     from journal.engine import shown
 
     words = ["arvis", "db", action, "--db", shown(target)]

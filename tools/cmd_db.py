@@ -78,17 +78,12 @@ def run_upgrade(options: argparse.Namespace) -> int:
 
 def run_keygen(options: argparse.Namespace) -> int:
     """Exit 2, nothing written, when the journal has a key already or the key file exists."""
-    from tools.admin_key import create_key_or_fail, journal_verifier, load_key
+    from tools.admin_key import create_key_or_fail
 
-    target, path = _key_place(options)
-    if journal_verifier(target) not in (None, "new"):
-        raise CommandError(
-            "the journal has an admin key already; keygen never replaces it",
-            hint="replace it with `arvis db rotate-admin-key`, which needs the current key",
-        )
-    create_key_or_fail(path)
+    target, path = _key_place(options, "keygen")
+    key = create_key_or_fail(path)
     try:
-        seq = _bind(target, load_key(path, keygen="arvis db keygen"))
+        seq = _bind(target, key)
     except BaseException:
         path.unlink(missing_ok=True)
         raise
@@ -97,15 +92,10 @@ def run_keygen(options: argparse.Namespace) -> int:
 
 def run_bind(options: argparse.Namespace) -> int:
     """Bind the key file to a journal that has none (exit 2 when it has one, this or another)."""
-    from tools.admin_key import journal_verifier, keygen_command, load_key
+    from tools.admin_key import db_command, load_key
 
-    target, path = _key_place(options)
-    key = load_key(path, keygen=keygen_command(target, path if options.admin_key else None))
-    if journal_verifier(target) not in (None, "new"):
-        raise CommandError(
-            "the journal has an admin key bound already; binding never replaces it",
-            hint="replace it with `arvis db rotate-admin-key`, which needs the current key",
-        )
+    target, path = _key_place(options, "binding")
+    key = load_key(path, keygen=db_command("keygen", target, path if options.admin_key else None))
     return _report(options, "bound the admin key", path, _bind(target, key))
 
 
@@ -114,14 +104,14 @@ def run_rotate(options: argparse.Namespace) -> int:
     until then it waits in ``FILE.rotating``."""
     import os
 
-    from tools.admin_key import create_key_or_fail, identity_for, keygen_command, load_key
+    from tools.admin_key import create_key_or_fail, identity_for
 
     target, path = _key_place(options)
     current = identity_for(BINDER, target, options.admin_key)  # exit 2 unless it is the journal's key
     pending = path.with_name(path.name + ".rotating")
-    create_key_or_fail(pending)
+    key = create_key_or_fail(pending)
     try:
-        seq = _bind(target, load_key(pending, keygen=keygen_command(target, None)), current.credential)
+        seq = _bind(target, key, current.credential)
     except BaseException:
         pending.unlink(missing_ok=True)
         raise
@@ -133,8 +123,9 @@ BINDER = "admin:key-holder"
 """The built-in administrator a binding or rotation is journaled as."""
 
 
-def _key_place(options: argparse.Namespace) -> tuple[str, Path]:
-    from tools.admin_key import admin_key_path
+def _key_place(options: argparse.Namespace, unbound_for: str | None = None) -> tuple[str, Path]:
+    """The database and its key file; a journal with a key bound is refused for ``unbound_for``."""
+    from tools.admin_key import admin_key_path, journal_verifier
 
     target = existing_db(options.db)
     path = admin_key_path(target, options.admin_key)
@@ -142,6 +133,11 @@ def _key_place(options: argparse.Namespace) -> tuple[str, Path]:
         raise CommandError(
             "a PostgreSQL database has no default place for its admin key",
             hint="give --admin-key FILE (and the same to `arvis call`, or set ARVIS_ADMIN_KEY)",
+        )
+    if unbound_for and journal_verifier(target) not in (None, "new"):
+        raise CommandError(
+            f"the journal has an admin key bound already; {unbound_for} never replaces it",
+            hint="replace it with `arvis db rotate-admin-key`, which needs the current key",
         )
     return target, path
 

@@ -10,7 +10,7 @@ from typing import Any
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.output import print_table
 
-__all__ = ["register"]
+__all__ = ["register", "written_by_the_demo"]
 
 USER = "alice"
 AGENT = "agent:assistant"
@@ -184,14 +184,14 @@ def _outcome(result: Any) -> str:
 
 
 def _fill(args: dict[str, Any], seqs: list[int | None], units: list[str | None]) -> dict[str, Any]:
-    """Put the seq or unit id of an earlier call (by its position) where the args refer to it."""
+    """Put the seq or unit id of an earlier WORKING_MEMORY call (by its position) where the args name it."""
     filled: dict[str, Any] = {}
     for key, value in args.items():
         if isinstance(value, list):
             filled[key] = [_fill({"v": item}, seqs, units)["v"] for item in value]
         elif isinstance(value, str) and "{" in value:
             kind, _, position = value[value.index("{") + 1 : value.index("}")].partition(":")
-            found = seqs[int(position) - 1] if kind == "seq" else units[int(position) - 1]
+            found = (seqs if kind == "seq" else units)[len(SESSION) + int(position) - 1]
             filled[key] = value[: value.index("{")] + str(found) + value[value.index("}") + 1 :]
         else:
             filled[key] = value
@@ -200,7 +200,7 @@ def _fill(args: dict[str, Any], seqs: list[int | None], units: list[str | None])
 
 def _fresh_file(name: str, force: bool) -> Path:
     """The file the demo writes its journal to. An existing one is replaced only on ``--force``, and
-    only when it holds the journal a demo run wrote, nothing added (``_written_by_the_demo``): any other
+    only when it holds the journal a demo run wrote, nothing added (``written_by_the_demo``): any other
     file, a journal someone wrote into among them, is refused and left as it is. A URL or ``:memory:``
     is refused, since the demo reads its journal back from the file to verify it."""
     if name == ":memory:" or "://" in name:
@@ -214,7 +214,7 @@ def _fresh_file(name: str, force: bool) -> Path:
                 f"{name} already exists",
                 hint="pass --force to replace the demo's own journal, or choose another --db",
             )
-        if not _written_by_the_demo(path):
+        if not written_by_the_demo(path):
             raise CommandError(
                 f"{name} is not the journal a demo run wrote (or calls were added to it): --force replaces "
                 "only that, and the file is left as it is",
@@ -235,7 +235,7 @@ def _demo_calls() -> list[tuple[str, dict[str, Any] | None, str]]:
     ]
 
 
-def _written_by_the_demo(path: Path) -> bool:
+def written_by_the_demo(path: Path) -> bool:
     """Whether ``path`` holds a journal whose entries are exactly the demo's calls: the same syscalls by
     the same principals with the same arguments, in the same order, and nothing after them. Read
     without changing the file (``JournalReader``: read-only, never migrated)."""
@@ -276,13 +276,10 @@ def run(options: argparse.Namespace) -> int:
     kernel = open_kernel(str(path), identity=vouched, create=True)
     rows = []
     block = ""
+    seqs: list[int | None] = []
+    units: list[str | None] = []
     try:
-        for title, syscall, args, principal in SESSION:
-            result = kernel.call(syscall, args, principal=principal)
-            rows.append((result.seq, title, syscall, principal, _outcome(result)))
-        seqs: list[int | None] = []
-        units: list[str | None] = []
-        for title, syscall, args, principal in WORKING_MEMORY:
+        for title, syscall, args, principal in (*SESSION, *WORKING_MEMORY):
             result = kernel.call(syscall, _fill(args, seqs, units), principal=principal)
             seqs.append(result.seq)
             units.append(result.value.get("unit_id") if result.ok else None)

@@ -113,6 +113,8 @@ def _play(
             journal = journals / journal_name(stem or scenario.id, condition)
             try:
                 results.append(run_scenario(scenario, condition, journal))
+            except CommandError:  # a journal it may not replace: exit 2, the file left as it is
+                raise
             except Exception as exc:  # reported, never a crash of the whole bench
                 errors.append(error_document(label, f"{type(exc).__name__}: {exc}", condition.value))
             if ticker is not None:
@@ -158,11 +160,6 @@ def _write_reports(out: Path, document: dict[str, Any]) -> None:
         raise CommandError(f"cannot write the reports under {out}: {exc}") from None
 
 
-def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-    """Rich on a terminal (figures right-aligned, nothing ever cut), tab-separated in a pipe."""
-    print_table(title, columns, rows, right_from=1)
-
-
 def _print_assertions(scenario: dict[str, Any]) -> None:
     if not scenario["assertion_summary"]:
         return
@@ -178,7 +175,7 @@ def _print_assertions(scenario: dict[str, Any]) -> None:
 
 def _print_runs(title: str, document: dict[str, Any], *, with_verdict: bool = True) -> None:
     for scenario in document["scenarios"]:
-        _table(title, RUN_COLUMNS, [run_row(run) for run in scenario["runs"]])
+        print_table(title, RUN_COLUMNS, [run_row(run) for run in scenario["runs"]], right_from=1)
         _print_assertions(scenario)
         for error in scenario["errors"]:
             print(f"{error['condition']}: run failed: {error['error']}")
@@ -237,10 +234,11 @@ def _bench(options: argparse.Namespace) -> int:
     journals = _directory(out / "journals")
     document = bench_document(conditions, _play_all(loaded, conditions, journals, out), errors)
     _write_reports(out, document)
-    _table(
+    print_table(
         f"{options.directory}: aggregate per condition",
         AGGREGATE_COLUMNS,
         [aggregate_row(item) for item in document["aggregate"]],
+        right_from=1,  # figures right-aligned
     )
     print(headline(document))
     for error in document["errors"]:
@@ -318,10 +316,11 @@ def _demo(options: argparse.Namespace) -> int:
         f"scenario {scenario.id}: {len(scenario.facts)} ground-truth facts, {len(scenario.turns)} turns, "
         "played under the blind protocol: the memory saw the seeds and each turn's text, never the answer key"
     )
-    _table(
+    print_table(
         f"{scenario.id}: the memory kernel against naive memories",
         DEMO_COLUMNS,
         [demo_row(run) for run in played["runs"]],
+        right_from=1,
     )
     print("\nIn plain words:")
     for run in played["runs"]:

@@ -38,7 +38,7 @@ def opened_kernel(
     from journal.engine import Durability
     from kernel.protocols import StorageError
     from syscalls.boot import open_kernel
-    from tools.admin_key import identity_for, key_for_new_journal
+    from tools.admin_key import identity_for
     from tools.logs import call_logger
     from tools.tracing import command_tracer
 
@@ -52,7 +52,7 @@ def opened_kernel(
                 logger=call_logger(),
                 identity=identity.policy if policy is None else policy(identity.policy),
                 tracer=tracer,
-                admin_key=key_for_new_journal(identity, new_key),
+                admin_key=identity.key if identity.key or new_key is None else new_key[1],
                 create=options.create,
                 judge=judge,
             )
@@ -67,9 +67,9 @@ def opened_kernel(
             kernel.close()
 
 
-def _create_key_with(target: str, given: str | None) -> Path | None:
+def _create_key_with(target: str, given: str | None) -> tuple[Path, bytes] | None:
     """When this call is to create the database file, its admin key, before anything else is written
-    (an existing key is kept): the key written, or None."""
+    (an existing key is kept): where the key was written and the key (the new journal's), or None."""
     from journal.engine import sqlite_file
     from tools.admin_key import admin_key_path, create_key_or_fail
 
@@ -77,15 +77,14 @@ def _create_key_with(target: str, given: str | None) -> Path | None:
     path = admin_key_path(target, given)
     if file is None or os.path.lexists(file) or path is None or os.path.lexists(path):
         return None
-    create_key_or_fail(path)
-    return path
+    return path, create_key_or_fail(path)
 
 
-def _withdraw(new_key: Path | None, target: str) -> None:
+def _withdraw(new_key: tuple[Path, bytes] | None, target: str) -> None:
     """Remove the key just written when the database it was for was not created after all (the kernel
     could not be opened: ``?mode=ro``, a missing directory…)."""
     from journal.engine import sqlite_file
 
     file = sqlite_file(target)
     if new_key is not None and file is not None and not os.path.lexists(file):
-        new_key.unlink(missing_ok=True)
+        new_key[0].unlink(missing_ok=True)

@@ -17,6 +17,7 @@ ground truth when the script establishes it, approves that narration, and flags 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
@@ -34,9 +35,11 @@ from journal.clock import ManualClock
 from journal.reader import JournalReader
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
+from kernel.protocols import StorageError
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal
+from tools.common import CommandError
 
 __all__ = [
     "AGENT_CAPABILITIES",
@@ -44,6 +47,7 @@ __all__ = [
     "RunResult",
     "ScenarioError",
     "fresh_kernel",
+    "own_journal",
     "play_script",
     "run_scenario",
     "set_up_context",
@@ -107,7 +111,10 @@ class _Run:
         self.oracle_queued: list[str] = []  # review ids of the oracle's own narration waiting for approval
 
     def call(self, syscall: str, args: dict[str, Any], principal: str = AGENT) -> dict[str, Any]:
-        result = self.kernel.call(syscall, {"context_id": self.context, **args}, principal=principal)
+        return self.checked(syscall, {"context_id": self.context, **args}, principal)
+
+    def checked(self, syscall: str, args: dict[str, Any], principal: str) -> dict[str, Any]:
+        result = self.kernel.call(syscall, args, principal=principal)
         if not result.ok:
             assert result.error is not None
             raise ScenarioError(f"{syscall} failed: {result.error.code}: {result.error.detail}")
@@ -127,24 +134,12 @@ class _Run:
             }
 
     def grant(self, principal: str, capability: str) -> None:
-        granted = self.kernel.call(
-            "access.grant",
-            {"principal": principal, "capability": capability, "scope": f"context:{self.context}"},
-            principal=OPERATOR,
-        )
-        if not granted.ok:
-            assert granted.error is not None
-            raise ScenarioError(f"access.grant failed: {granted.error.code}: {granted.error.detail}")
+        args = {"principal": principal, "capability": capability, "scope": f"context:{self.context}"}
+        self.checked("access.grant", args, OPERATOR)
 
     def review_seed(self, request_id: str, note: str) -> None:
-        decided = self.kernel.call(
-            "memory.awmu.review",
-            {"request_id": request_id, "decision": "approve", "note": note},
-            principal=REVIEWER,
-        )
-        if not decided.ok:
-            assert decided.error is not None
-            raise ScenarioError(f"canonization of a seed failed: {decided.error.code}")
+        args = {"request_id": request_id, "decision": "approve", "note": note}
+        self.checked("memory.awmu.review", args, REVIEWER)
 
     def play(self) -> None:
         by_number: dict[int, list[ScriptTurn]] = {}
@@ -337,8 +332,14 @@ def set_up_context(
 
 
 def fresh_kernel(journal: Path, journal_id: str) -> Kernel:
-    """A kernel on a fresh journal at ``journal`` (replaced, with its WAL, if it exists), on a manual clock
-    from ``START``, that vouches for the principals a script names."""
+    """A kernel on a fresh journal at ``journal`` (replaced, with its WAL, if it exists and is a run's own:
+    ``own_journal``; anything else there is a usage error, left as it is), on a manual clock from ``START``,
+    that vouches for the principals a script names."""
+    if journal.exists() and not own_journal(journal):
+        raise CommandError(
+            f"{journal} is not a journal a run wrote (or calls were added to it); it is left as it is",
+            hint="choose another --out, or move the file away yourself",
+        )
     for leftover in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
         leftover.unlink(missing_ok=True)
     journal.parent.mkdir(parents=True, exist_ok=True)
@@ -350,6 +351,19 @@ def fresh_kernel(journal: Path, journal_id: str) -> Kernel:
         identity=VouchedPrincipals(administrators=True),  # the principals it scripts
         create=True,
     )
+
+
+def own_journal(journal: Path) -> bool:
+    """Whether ``journal`` is what a run wrote, nothing added: a run's id (``scenario:…``, ``model:…``), every
+    call on a run's clock (from ``START``, a millisecond a call; a call added later gets the wall clock)."""
+    try:
+        with contextlib.closing(JournalReader.open(str(journal))) as reader:
+            header, head = reader.header(), reader.head()
+    except StorageError:
+        return False
+    if header is None or not header.journal_id.startswith(("scenario:", "model:")):
+        return False
+    return head is None or datetime.fromisoformat(head.recorded_at) < START + timedelta(days=1)
 
 
 def verified(journal: Path) -> ReplayReport:
