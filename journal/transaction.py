@@ -86,15 +86,13 @@ class SqlTransaction:
         self._active_runs = active_runs
         self._sql = sql
         self._at = at
+        self.next_seq = at.next_seq
+        """The seq the entry appended in this transaction will get."""
         self._writer = ChangeWriter(sql)
         self.appended: JournalEntry | None = None
         self.failed = False
         """Set when writing the call's changes or entry failed part way: its transaction holds some of
         them, so it must not commit (a batch it belongs to is rolled back whole)."""
-
-    @property
-    def next_seq(self) -> int:
-        return self._at.next_seq
 
     # each repository is built when the call first asks for it
     @cached_property
@@ -172,7 +170,7 @@ class SqlTransaction:
         if pieces and self._stores_pieces:  # a scratch replay store compares the references alone
             blob_store.store_in(self._sql, dict(pieces))
         effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
-        seq, prev_hash = self._at.next_seq, self._at.entry_hash
+        seq, prev_hash = self.next_seq, self._at.entry_hash
         entry_hash = compute_entry_hash(
             prev_hash=prev_hash,
             seq=seq,

@@ -213,14 +213,15 @@ class Kernel:
         callers as each group is. A job is in the queue until a writer takes it, and a writer answers
         what it took; so an empty queue means answered, or taken by a writer that was interrupted
         (``_submit`` then answers it unacknowledged)."""
-        while job.results is None:
-            with self._turn:
-                group = self._take()
-            if not group:
-                return
+        with self._turn:
+            group = self._take()
+        while group:
             self._run_group(group)
+            if group == [job]:  # no other caller to wake: the writer's own call, alone
+                return
             with self._turn:
                 self._turn.notify_all()
+                group = self._take() if job.results is None else []
 
     def _take(self) -> list[_Job]:
         """The next group, in arrival order: calls alone (up to ``GROUP_MAX``, one without group
