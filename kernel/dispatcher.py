@@ -164,23 +164,21 @@ class Kernel:
         """Queue ``job`` (if any), then wait while another thread writes: False when a writer answered
         the job meanwhile; else True, this thread the writer until the block ends (a call it makes
         meanwhile, nested, runs at once)."""
-        me = threading.get_ident()
-        with self._turn:
-            if job is not None:
-                self._queue.append(job)
-            nested = self._writer == me
-            while not nested and self._writer is not None and (job is None or job.results is None):
-                self._turn.wait()
-            answered = job is not None and job.results is not None
-            if not answered:
-                self._writer = me
-        if answered:
-            yield False
-            return
-        try:
-            yield True
+        me, took = threading.get_ident(), False
+        try:  # an interrupt anywhere after this thread took the turn still gives it back
+            with self._turn:
+                if job is not None:
+                    self._queue.append(job)
+                nested = self._writer == me
+                while not nested and self._writer is not None and (job is None or job.results is None):
+                    self._turn.wait()
+                answered = job is not None and job.results is not None
+                if not (answered or nested):
+                    took = True
+                    self._writer = me
+            yield not answered
         finally:
-            if not nested:
+            if took:
                 with self._turn:
                     self._writer = None
                     self._turn.notify_all()
