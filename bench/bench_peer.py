@@ -16,10 +16,10 @@ so lower is better for the kernel:
    ``SqliteSaver.list``;
 6. state at a middle point (target <= 10): ``ArvisCheckpointSaver.get_tuple`` against
    ``SqliteSaver.get_tuple`` of the same graph's middle checkpoint (what LangGraph's ``get_state`` reads);
-   a user's memory at a middle point, ``tools.audit.timetravel.snapshot_at`` on a journal with state
-   checkpoints against ``SqliteSaver.get_tuple`` of a graph holding the same entries in its state; and,
-   unlike for like, ``snapshot_at`` (and ``state_at``) at seq N/2 of a journal of N writes without
-   checkpoints against ``SqliteSaver.get_tuple`` of the counting thread's middle checkpoint;
+   a user's memory at a middle point, ``tools.audit.timetravel.snapshot_at`` (read from the effects log)
+   against ``SqliteSaver.get_tuple`` of a graph holding the same entries in its state; and, unlike for
+   like, ``snapshot_at`` (and ``state_at``) at seq N/2 of a journal of N writes against
+   ``SqliteSaver.get_tuple`` of the counting thread's middle checkpoint;
 7. database size after one workload (10,000 writes, 8,000 gets, 17 snapshots and 8 lists of one user) on
    both sides, after ``PRAGMA wal_checkpoint(TRUNCATE)`` (target <= 2).
 
@@ -55,7 +55,7 @@ from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
-from tools.audit.timetravel import replay_from_checkpoint, snapshot_at, state_at
+from tools.audit.timetravel import snapshot_at, state_at
 
 __all__ = [
     "DB_SIZE_NAME",
@@ -399,12 +399,9 @@ def _get_middle(saver: BaseCheckpointSaver[str], config: RunnableConfig, expecte
         raise RuntimeError(f"{type(saver).__name__}.get_tuple missed the middle checkpoint")
 
 
-def build_journal(path: Path, writes: int, *, checkpoint_interval: int = 0) -> None:
-    """A journal of ``writes`` entries, each one ``memory.write`` of a new key of ``USER`` (not timed),
-    with a state checkpoint every ``checkpoint_interval`` entries (0: none, the default)."""
-    kernel = open_kernel(
-        str(path), durability=SYNCHRONOUS, state_checkpoint_interval=checkpoint_interval, create=True
-    )
+def build_journal(path: Path, writes: int) -> None:
+    """A journal of ``writes`` entries, each one ``memory.write`` of a new key of ``USER`` (not timed)."""
+    kernel = open_kernel(str(path), durability=SYNCHRONOUS, create=True)
     try:
         _load_kernel(kernel, 0, writes, users=1)
     finally:
@@ -1051,21 +1048,14 @@ def _size(directory: Path, size: Sizes) -> BenchResult:
 
 def _memory_at(directory: Path, size: Sizes) -> BenchResult:
     """A user's memory as it was at a middle point, each side holding the same entries: the kernel's
-    ``snapshot_at`` on a journal with state checkpoints, half an interval after one (the mean distance
-    of a seq from the checkpoint before it), against LangGraph's ``get_tuple`` of the checkpoint of a graph
-    that keeps the same entries in its state (every LangGraph checkpoint holds the whole state)."""
-    interval = size.journal_writes // 10
-    moment = size.journal_writes // 2 + interval // 2
-    worst = moment + interval // 2 - 1  # the seq just before the next checkpoint
+    ``snapshot_at`` (folded from the effects log) against LangGraph's ``get_tuple`` of the checkpoint of a
+    graph that keeps the same entries in its state (every LangGraph checkpoint holds the whole state)."""
+    moment = size.journal_writes // 2
     journal = _fresh(directory, "kernel-memory")
-    build_journal(journal, size.journal_writes, checkpoint_interval=interval)
+    build_journal(journal, size.journal_writes)
     kernel_bytes = journal.stat().st_size  # the kernel closed it: its WAL is checkpointed into the file
     reader = JournalReader.open(str(journal))
     try:
-        resumed = replay_from_checkpoint(reader, moment, table=SYSCALL_TABLE)
-        if resumed is None:
-            raise RuntimeError("snapshot_at did not start from a state checkpoint")
-        resumed[0].close()
         peer_path = _fresh(directory, "peer-memory")
         with closing(_peer_connection(peer_path, autocommit=False)) as connection:
             peer = SqliteSaver(connection)
@@ -1073,49 +1063,37 @@ def _memory_at(directory: Path, size: Sizes) -> BenchResult:
             config = _holding(peer, moment)
 
             kernel_ms = _sampler(lambda: kernel_snapshot_at(reader, moment))
-            kernel_worst_ms = _sampler(lambda: kernel_snapshot_at(reader, worst))
             peer_ms = _sampler(lambda: _get_memory(peer, config, moment), size.peer_state_calls)
 
-            at_kernel, at_worst, at_peer = alternate(size.repetitions, kernel_ms, kernel_worst_ms, peer_ms)
+            at_kernel, at_peer = alternate(size.repetitions, kernel_ms, peer_ms)
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         peer_bytes = peer_path.stat().st_size
     finally:
         reader.close()
     kernel_series, peer_series = Series(tuple(at_kernel), "ms"), Series(tuple(at_peer), "ms")
-    worst_series = Series(tuple(at_worst), "ms")
     return _state_result(
         MEMORY_AT_NAME,
         f"a user's memory at a middle point, {moment:,} entries on each side: snapshot_at seq "
-        f"{moment:,} (state checkpoints every {interval:,}), against SqliteSaver.get_tuple of a graph "
-        "holding them",
-        f"tools.audit.timetravel.snapshot_at, state_checkpoint_interval={interval:,}",
+        f"{moment:,} (folded from the effects log), against SqliteSaver.get_tuple of a graph holding them",
+        "tools.audit.timetravel.snapshot_at",
         kernel_series,
         peer_series,
         notes=[
-            f"the kernel's journal: {size.journal_writes:,} memory.write entries of one user, a state "
-            f"checkpoint every {interval:,}; seq {moment:,} is half an interval after one, so snapshot_at "
-            f"loads the user's rows of that checkpoint and re-executes the {interval // 2:,} writes since, "
-            "each compared byte for byte with its journaled result",
+            f"the kernel's journal: {size.journal_writes:,} memory.write entries of one user; snapshot_at "
+            f"folds the logged effects of the first {moment:,} into a scratch store and reads the snapshot "
+            "there, re-executing nothing",
             f"the peer: a LangGraph graph whose state holds the same entries (the same keys and fields), one "
             f"more each step, {size.journal_writes:,} steps on SqliteSaver (not timed); its checkpoint of "
             f"{moment:,} entries is read and deserialized whole; each sample the mean of "
             f"{size.peer_state_calls} get_tuple calls",
-            f"the worst seq of the interval, {worst:,} ({interval - 1:,} writes re-executed since the "
-            f"checkpoint): {worst_series.describe()}, {worst_series.median / peer_series.median:.2f}x the "
-            f"same peer samples (whose checkpoint holds {worst - moment:,} fewer entries)",
-            "state checkpoints are opt-in (state_checkpoint_interval, 0 by default); what they cost each "
-            "append and in space is the timetravel_append benchmark's",
             "what each database holds: LangGraph writes the whole state at every step, "
-            f"{peer_bytes / 1e6:.1f} MB for this thread; the kernel's journal of the calls with its "
-            f"checkpoints (pages shared between them) {kernel_bytes / 1e6:.1f} MB",
+            f"{peer_bytes / 1e6:.1f} MB for this thread; the kernel's journal of the calls with its effects "
+            f"log {kernel_bytes / 1e6:.1f} MB",
             _durability_note(),
         ],
         extra={
             "journal_writes": size.journal_writes,
-            "checkpoint_interval": interval,
             "seq": moment,
-            "worst_seq": worst,
-            "kernel_worst": worst_series.to_json(),
             "kernel_bytes": kernel_bytes,
             "peer_bytes": peer_bytes,
         },

@@ -1,21 +1,15 @@
-"""Benchmark: time travel from state checkpoints (``journal.state_checkpoints``, ``journal-format.md`` §16).
+"""Benchmark: time travel read from the effects log (``journal.effects``, ``journal-format.md`` §16).
 
-A journal of 1,000,000 entries (20,000 in ``--quick``) written through ``Kernel.call_many`` with state
-checkpoints every 10,000 entries (2,000 in ``--quick``): 1,000 users (100), each with 20 keys, the calls
-replacing writes (60 %), revokes (5 %), reads (30 %) and refused writes (5 %), users and keys drawn at
-random. Measured:
-
-- ``timetravel``: ``snapshot_at`` of one user at the worst seq of the middle of the journal (the entry just
-  before a checkpoint: the most entries to scan since the previous one), against a current
-  ``memory.snapshot`` of the same user through ``Kernel.call`` on (a copy of) the same journal. Target:
-  at most 10x. Beside it, in child processes, the peak RSS and time of the same ``snapshot_at``, of
-  ``state_at``, and of the replay from the first entry (what both cost before checkpoints);
-- ``timetravel_append``: the amortized cost of an append with checkpoints every 10,000 entries against
-  none (``state_checkpoint_interval=0``), two journals grown side by side in segments, alternating; and
-  the space the checkpoints take.
+A journal of 1,000,000 entries (20,000 in ``--quick``) written through ``Kernel.call_many``: 1,000 users
+(100), each with 20 keys, the calls replacing writes (60 %), revokes (5 %), reads (30 %) and refused
+writes (5 %), users and keys drawn at random. Measured (``timetravel``): ``snapshot_at`` of one user at
+the middle of the journal, against a current ``memory.snapshot`` of the same user through ``Kernel.call``
+on (a copy of) the same journal. Target (issue 51): at most 2x. Beside it, in child processes, the peak
+RSS and time of the same ``snapshot_at``, of ``state_at``, and of the replay from the first entry (what
+both cost before the log), and the space the log takes.
 
 The large journal is cached in ``bench/journals`` (named after the workload and the code that writes
-checkpoints), with what its build measured beside it.
+it), with what its build measured beside it.
 """
 
 from __future__ import annotations
@@ -34,25 +28,22 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import journal.state_checkpoints as state_checkpoints
-from bench.common import BenchResult, Series, alternate, scratch_dir, timed
+import journal.effects as effects
+from bench.common import BenchResult, Series, alternate, timed
 from journal.clock import ManualClock
 from journal.migrate import HEAD_REVISION
 from journal.reader import JournalReader
-from journal.state_checkpoints import CheckpointWriter
-from journal.store import SqlJournalStore
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import snapshot_at
 
-__all__ = ["APPEND_NAME", "NAME", "run"]
+__all__ = ["NAME", "run"]
 
 NAME = "timetravel"
-APPEND_NAME = "timetravel_append"
 ROOT = Path(__file__).resolve().parent.parent
 JOURNALS = ROOT / "bench" / "journals"
-GOAL_RATIO = 10.0
+GOAL_RATIO = 2.0
 KEYS = 20
 BATCH = 1_000
 USER = "user-0007"
@@ -63,18 +54,12 @@ def _sizes(quick: bool) -> dict[str, int]:
     if quick:
         return {
             "entries": 20_000,
-            "interval": 2_000,
             "users": 100,
-            "append": 20_000,
-            "segments": 4,
             "reps": 5,
         }
     return {
         "entries": 1_000_000,
-        "interval": 10_000,
         "users": 1_000,
-        "append": 200_000,
-        "segments": 10,
         "reps": 15,
     }
 
@@ -129,7 +114,7 @@ def _digest(sizes: dict[str, int]) -> str:
     source = (
         inspect.getsource(_call)
         + inspect.getsource(_grow)
-        + inspect.getsource(state_checkpoints)
+        + inspect.getsource(effects)
         + HEAD_REVISION
         + json.dumps(sizes, sort_keys=True)
     )
@@ -146,39 +131,21 @@ def large(sizes: dict[str, int]) -> tuple[Path, dict[str, Any]]:
     print(f"  building a {sizes['entries']:,}-entry journal in {path} (cached for later runs)", flush=True)
     building = path.with_suffix(".building")
     _discard(building)
-    kernel = open_kernel(
-        str(building), clock=_clock(), state_checkpoint_interval=sizes["interval"], create=True
-    )
-    store = kernel.store
-    assert isinstance(store, SqlJournalStore)
-    writer = store.on_append
-    assert isinstance(writer, CheckpointWriter)
+    kernel = open_kernel(str(building), clock=_clock(), create=True)
     rng = random.Random(20261129)
     segment = max(sizes["entries"] // 10, BATCH)
     per_append: list[float] = []
-    checkpoints: list[dict[str, Any]] = []
     try:
         for first in range(1, sizes["entries"] + 1, segment):
             count = min(segment, sizes["entries"] + 1 - first)
-            seen = writer.last.seq
             with timed() as elapsed:
                 _grow(kernel, rng, first, count, sizes["users"])
             per_append.append(elapsed[0] / count * 1e6)
-            if writer.last.seq != seen:
-                last = writer.last
-                checkpoints.append(
-                    {
-                        "seq": last.seq,
-                        "seconds": last.seconds,
-                        "rows_read": last.rows_read,
-                        "blobs": last.blobs,
-                    }
-                )
             print(f"    {first + count - 1:,} entries, {per_append[-1]:.0f} µs per append", flush=True)
     finally:
         kernel.close()
     _checkpointed(building)
-    found = {"segment": segment, "us_per_append": per_append, "checkpoints": checkpoints}
+    found = {"segment": segment, "us_per_append": per_append}
     building.rename(path)
     facts.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     return path, found
@@ -208,7 +175,7 @@ started = time.perf_counter()
 if what == "snapshot":
     value = snapshot_at(reader, user, seq, table=SYSCALL_TABLE)
 elif what == "snapshot_from_seq_1":
-    value = snapshot_at(reader, user, seq, table=SYSCALL_TABLE, checkpoints=False)
+    value = snapshot_at(reader, user, seq, table=SYSCALL_TABLE, replay=True)
 else:
     value = state_at(reader, seq, table=SYSCALL_TABLE)
 sys.stderr.write(f"\\nelapsed {time.perf_counter() - started}\\n")
@@ -247,45 +214,35 @@ def _in_child(path: Path, user: str, seq: int, what: str) -> tuple[float, float]
 def _space(path: Path) -> dict[str, float]:
     connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        blobs, blob_bytes = connection.execute(
-            "SELECT COUNT(*), COALESCE(SUM(LENGTH(data)), 0) FROM graph_blobs"
+        logged, log_bytes = connection.execute(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(effects)), 0) FROM journal_effects"
         ).fetchone()
-        checkpoints = connection.execute("SELECT COUNT(*) FROM state_checkpoints").fetchone()[0]
         rows = connection.execute("SELECT COUNT(*) FROM memory_entries").fetchone()[0]
     finally:
         connection.close()
     return {
         "file_mib": path.stat().st_size / MiB,
-        "blobs": blobs,
-        "blob_mib": blob_bytes / MiB,
-        "checkpoints": checkpoints,
+        "logged_entries": logged,
+        "log_mib": log_bytes / MiB,
         "state_rows": rows,
     }
 
 
 def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchResult:
-    interval = sizes["interval"]
-    middle = (sizes["entries"] // 2) // interval * interval  # a checkpoint in the middle
-    worst = middle + interval - 1  # the most entries since it
-    best = middle + 1
+    middle = sizes["entries"] // 2
     with tempfile.TemporaryDirectory(prefix="kbench-timetravel-") as directory:
         live_path = Path(directory) / "live.db"
         shutil.copyfile(path, live_path)
         live = open_kernel(str(live_path), create=True)
         reader = JournalReader.open(str(path))
         try:
-            expected = snapshot_at(reader, USER, worst, table=SYSCALL_TABLE)
+            expected = snapshot_at(reader, USER, middle, table=SYSCALL_TABLE)
             rows_of_user = sum(1 for _ in expected["snapshot"].get("active_entries", []))
 
             def travelled() -> float:
                 with timed() as elapsed:
-                    value = snapshot_at(reader, USER, worst, table=SYSCALL_TABLE)
+                    value = snapshot_at(reader, USER, middle, table=SYSCALL_TABLE)
                 assert value == expected
-                return elapsed[0]
-
-            def travelled_best() -> float:
-                with timed() as elapsed:
-                    snapshot_at(reader, USER, best, table=SYSCALL_TABLE)
                 return elapsed[0]
 
             def current() -> float:
@@ -294,51 +251,34 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
                 assert result.ok
                 return elapsed[0]
 
-            fast, near, now = alternate(sizes["reps"], travelled, travelled_best, current)
-            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-                user_rows = db.execute(
-                    "SELECT COUNT(*) FROM memory_entries WHERE user_id = ?", (USER,)
-                ).fetchone()[0]
-                since = db.execute(
-                    "SELECT COUNT(*) FROM journal WHERE seq > ? AND seq <= ? AND syscall IN "
-                    "('memory.write', 'memory.revoke') AND status = 'ok' AND instr(args, ?) > 0",
-                    (middle, worst, f'"user_id":"{USER}"'.encode()),
-                ).fetchone()[0]
+            fast, now = alternate(sizes["reps"], travelled, current)
         finally:
             reader.close()
             live.close()
-    child_snapshot = _in_child(path, USER, worst, "snapshot")
-    child_state = _in_child(path, USER, worst, "state")
-    child_full = _in_child(path, USER, worst, "snapshot_from_seq_1")
+    child_snapshot = _in_child(path, USER, middle, "snapshot")
+    child_state = _in_child(path, USER, middle, "state")
+    child_full = _in_child(path, USER, middle, "snapshot_from_seq_1")
     kernel_series = Series(tuple(fast), "s")
     baseline = Series(tuple(now), "s")
     ratio = kernel_series.median / baseline.median
     space = _space(path)
-    checkpoints = build["checkpoints"]
     notes = [
-        f"journal: {sizes['entries']:,} entries, {sizes['users']:,} users x {KEYS} keys, a state "
-        f"checkpoint every {interval:,} entries ({space['checkpoints']} stored); the user {USER} holds "
-        f"{user_rows} rows at seq {worst:,} ({rows_of_user} active), {since} of its writes and revokes "
-        f"since the checkpoint of seq {middle:,}",
-        f"snapshot_at seq {best:,} (one entry after the checkpoint): {Series(tuple(near), 's').describe()}",
-        f"in a fresh process at seq {worst:,}: snapshot_at {child_snapshot[0]:.3f} s, peak RSS "
+        f"journal: {sizes['entries']:,} entries, {sizes['users']:,} users x {KEYS} keys; the user {USER} "
+        f"holds {rows_of_user} active entries at seq {middle:,}",
+        f"in a fresh process at seq {middle:,}: snapshot_at {child_snapshot[0]:.3f} s, peak RSS "
         f"{child_snapshot[1]:.0f} MiB; state_at {child_state[0]:.2f} s, peak RSS {child_state[1]:.0f} MiB; "
-        f"snapshot_at replaying from seq 1 (no checkpoint, as before) {child_full[0]:.1f} s, peak RSS "
+        f"snapshot_at replaying from seq 1 (--replay, as before the log) {child_full[0]:.1f} s, peak RSS "
         f"{child_full[1]:.0f} MiB",
+        f"space: {space['file_mib']:.0f} MiB in all, of which the effects log {space['log_mib']:.1f} MiB "
+        f"({space['logged_entries']:,} entries logged); {space['state_rows']:,} rows of memory_entries",
         "the build, µs per append by tenth of the journal: "
         + ", ".join(f"{value:.0f}" for value in build["us_per_append"]),
     ]
-    if checkpoints:
-        last = checkpoints[-1]
-        notes.append(
-            f"the last checkpoint of the build (seq {last['seq']:,}): {last['seconds']:.2f} s, "
-            f"{last['rows_read']:,} rows read, {last['blobs']:,} blobs written"
-        )
     return BenchResult(
         name=NAME,
         title=f"snapshot_at the middle of a {sizes['entries']:,}-entry journal ÷ a current memory.snapshot "
         f"of the same user (goal: at most {GOAL_RATIO:g}x)",
-        kernel_label=f"snapshot_at({USER!r}, seq {worst:,}) from the checkpoint of seq {middle:,}",
+        kernel_label=f"snapshot_at({USER!r}, seq {middle:,}) folded from the effects log",
         kernel=kernel_series,
         baseline_label=f"Kernel.call('memory.snapshot', {USER!r}) at the head",
         baseline=baseline,
@@ -349,8 +289,7 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
         notes=notes,
         extra={
             "entries": sizes["entries"],
-            "interval": interval,
-            "seq": worst,
+            "seq": middle,
             "child": {
                 "snapshot_at": {"seconds": child_snapshot[0], "peak_rss_mib": child_snapshot[1]},
                 "state_at": {"seconds": child_state[0], "peak_rss_mib": child_state[1]},
@@ -362,68 +301,10 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
     )
 
 
-def _append(sizes: dict[str, int]) -> BenchResult:
-    """Two journals grown side by side, one segment at a time, alternating: with checkpoints every
-    ``interval`` entries and without (interval 0, which still marks the state as changed untracked)."""
-    interval = 10_000 if sizes["entries"] >= 1_000_000 else sizes["interval"]
-    segment = sizes["append"] // sizes["segments"]
-    with scratch_dir("timetravel-append") as directory:
-        paths = {"on": directory / "on.db", "off": directory / "off.db"}
-        kernels = {
-            "on": open_kernel(
-                str(paths["on"]), clock=_clock(), state_checkpoint_interval=interval, create=True
-            ),
-            "off": open_kernel(str(paths["off"]), clock=_clock(), state_checkpoint_interval=0, create=True),
-        }
-        rngs = {name: random.Random(7) for name in kernels}
-        grown = {name: 1 for name in kernels}
-
-        def grow(name: str) -> float:
-            with timed() as elapsed:
-                _grow(kernels[name], rngs[name], grown[name], segment, sizes["users"])
-            grown[name] += segment
-            return elapsed[0] / segment * 1e6
-
-        try:
-            on, off = alternate(sizes["segments"], lambda: grow("on"), lambda: grow("off"), warmup=False)
-        finally:
-            for kernel in kernels.values():
-                kernel.close()
-        for path in paths.values():
-            _checkpointed(path)
-        space = {name: _space(path) for name, path in paths.items()}
-    with_checkpoints = Series(tuple(on), "µs")
-    without = Series(tuple(off), "µs")
-    extra_mib = space["on"]["file_mib"] - space["off"]["file_mib"]
-    return BenchResult(
-        name=APPEND_NAME,
-        title=f"µs per append (call_many, {BATCH:,} a batch) with a state checkpoint every {interval:,} "
-        "entries ÷ without",
-        kernel_label=f"state_checkpoint_interval={interval:,}, {sizes['append']:,} entries in "
-        f"{sizes['segments']} segments",
-        kernel=with_checkpoints,
-        baseline_label="state_checkpoint_interval=0",
-        baseline=without,
-        ratio=with_checkpoints.median / without.median,
-        ratio_means="µs per append with checkpoints ÷ without (informative)",
-        notes=[
-            f"amortized cost of checkpoints: {with_checkpoints.median - without.median:.1f} µs per append "
-            "(medians of the segments)",
-            f"space after {sizes['append']:,} entries: {space['on']['file_mib']:.0f} MiB with "
-            f"{space['on']['checkpoints']} checkpoints ({space['on']['blobs']:,} blobs, "
-            f"{space['on']['blob_mib']:.0f} MiB of them) against {space['off']['file_mib']:.0f} MiB without "
-            f"(+{extra_mib:.0f} MiB, {extra_mib / max(space['on']['checkpoints'], 1):.1f} MiB per "
-            "checkpoint); "
-            f"{space['on']['state_rows']:,} rows of memory_entries",
-        ],
-        extra={"interval": interval, "space": space},
-    )
-
-
 def run(quick: bool = False) -> list[BenchResult]:
     sizes = _sizes(quick)
     path, build = large(sizes)
-    return [_travel(path, sizes, build), _append(sizes)]
+    return [_travel(path, sizes, build)]
 
 
 def _main(argv: Sequence[str]) -> Iterator[str]:

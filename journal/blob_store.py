@@ -5,7 +5,7 @@ the call carries the bytes, its handler checks them against the hash it names an
 call's own transaction (``store_in``, idempotent: a blob already there is left as it is). Nothing writes a
 blob outside a call. The journal's entries carry the bytes, the state holds hashes only; verification's
 part (every stored blob hashes to its key, every hash the graph tables reference is stored) is
-``tools.audit.checkpoint_audit.check_blobs``.
+``tools.audit.blob_audit.check_blobs``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Copying a journal into another database (SQLite to PostgreSQL or back), to audit it there.
 
-The header (its admin verifier too), every journal row, every state table's rows and the admin key's
-bindings (``journal.admin_binding``) are copied as stored, in one transaction
+The header (its admin verifier too), every journal row, every state table's rows, the admin key's
+bindings (``journal.admin_binding``) and the effects log (``journal.effects``) are copied as stored, in one transaction
 on the target, which must hold no journal yet. Nothing is re-executed: verifying the copy checks the
 very bytes the source holds, so a journal damaged at the source fails verification at the same seq.
 """
@@ -25,6 +25,8 @@ from journal.schema import (
     admin_bindings,
     graph_blobs,
     journal,
+    journal_effects,
+    journal_effects_from,
     journal_header,
     memory_entry_counts,
 )
@@ -116,6 +118,8 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 memory_entry_counts,
                 graph_blobs,
                 admin_bindings,
+                journal_effects,
+                journal_effects_from,
             )
             _refuse_occupied([t.name for t in targets if not _is_empty(writing, t)])
             _copy_header(reading, writing, header)
@@ -129,10 +133,15 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 for rows in _rows(reading, table, batch):
                     writing.execute(table.insert(), rows)
                     state_rows += len(rows)
-            for table in (graph_blobs, admin_bindings):  # content the state names; the admin key's bindings
+            # content the state names; the admin key's bindings; the effects log and where it starts
+            logged = (graph_blobs, admin_bindings, journal_effects, journal_effects_from)
+            for table in logged:
                 if inspect(reading).has_table(table.name):
                     for rows in _rows(reading, table, batch):
                         writing.execute(table.insert(), rows)
+            if head is not None and not inspect(reading).has_table(journal_effects.name):
+                # a source older than the log: the copy's log covers what is appended to it from now on
+                writing.execute(journal_effects_from.insert(), {"singleton": 1, "first_seq": head.next_seq})
             writing.exec_driver_sql(REBUILD_COUNTS)
             backfill_tiles(writing)  # derived, never copied: computed from the rows just written
             reading.rollback()

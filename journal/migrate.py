@@ -39,7 +39,7 @@ __all__ = [
 
 _SCRIPTS = Path(__file__).with_name("migrations")
 
-HEAD_REVISION = "0013"
+HEAD_REVISION = "0014"
 """The revision of the newest script in migrations/versions; a test checks it equals what Alembic
 computes (``head_revision``), so a new migration cannot be added without moving it."""
 
@@ -123,8 +123,9 @@ def refuse_unknown_revision(connection: Connection, tables: Collection[str] | No
     _checked(stored_revision(connection, tables))
 
 
-ARVIS_TABLES = frozenset({*metadata.tables, _VERSION_TABLE})
-"""Every table an arvis journal's database holds (the schema's and Alembic's stamp)."""
+ARVIS_TABLES = frozenset({*metadata.tables, _VERSION_TABLE, "state_checkpoints", "state_checkpoint_dirty"})
+"""Every table an arvis journal's database holds (the schema's, Alembic's stamp, and those of revisions
+0011 to 0013 that revision 0014 drops)."""
 
 
 def foreign_tables(connection: Connection) -> list[str]:

@@ -41,14 +41,14 @@ __all__ = [
     "graph_thread_owners",
     "graph_writes",
     "journal",
+    "journal_effects",
+    "journal_effects_from",
     "journal_header",
     "memory_entries",
     "memory_entry_counts",
     "merkle_tiles",
     "metadata",
     "pipeline_runs",
-    "state_checkpoint_dirty",
-    "state_checkpoints",
 ]
 
 FORMAT_VERSION = 6
@@ -349,25 +349,23 @@ merkle_tiles = Table(
 """The Merkle tiles (revision 0008, ``journal.tiles``): derived from the journal, not state (the state
 digest leaves them out); ``journal verify`` recomputes them."""
 
-# State checkpoints (revision 0011, journal.state_checkpoints): derived from the journal, not state
-state_checkpoints = Table(
-    "state_checkpoints",
+journal_effects = Table(
+    "journal_effects",
     metadata,
     _rowid("seq"),
-    Column("manifest_hash", String(64), nullable=False),
+    Column("effects", LargeBinary, nullable=False),
 )
-"""One row per state checkpoint: the state right after entry ``seq`` is the manifest blob
-``manifest_hash`` of ``graph_blobs`` (its pages and indexes there too). Derived, not state (the state
-digest leaves it out); ``journal verify`` rebuilds every manifest from the replayed state."""
+"""Each accepted entry's effects (revision 0014, ``journal.effects``): the canonical JSON of its change
+set, the very bytes its ``effects_hash`` is taken over, so the log is checked against the chain; the
+state as of any seq is these folded in order. Entries that changed nothing have no row; a journal
+migrated from an earlier revision has none before ``journal_effects_from``. Not state (the state
+digest leaves it out)."""
 
-state_checkpoint_dirty = Table(
-    "state_checkpoint_dirty",
+journal_effects_from = Table(
+    "journal_effects_from",
     metadata,
-    Column("tbl", Text, primary_key=True),
-    Column("part", Text, primary_key=True),
-    Column("row_key", Text, primary_key=True),
-    sqlite_with_rowid=False,
+    Column("singleton", Integer, primary_key=True),
+    Column("first_seq", BigInteger, nullable=False),
 )
-"""The places of the state changed since the last state checkpoint (a table, the canonical JSON of a
-partition value or ``null`` for the whole table, of a row key or ``null`` for the whole partition),
-written in each call's transaction and emptied by the next checkpoint."""
+"""The first seq the effects log covers, in a journal that held entries when it was migrated to revision
+0014 (no row: it covers every entry)."""

@@ -8,7 +8,6 @@ import dataclasses
 import functools
 import itertools
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from sqlalchemy import Table, bindparam, text
 
@@ -17,9 +16,6 @@ from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphWri
 from arvis.graph_store import ITEMS, NAMESPACES, OWNERS, SIZES, USAGE, StoreItem
 from arvis.memory.memory_rows import COLUMNS
 from journal.entry import JournalEntry
-
-if TYPE_CHECKING:
-    from journal.checkpoint_pages import Layout
 
 # --- access, pipelines, working memory, memory ----------------------------------------------------
 
@@ -224,16 +220,18 @@ def blobs_in(size: int) -> str:
     return f"SELECT hash, data FROM graph_blobs WHERE hash IN ({_places('h', size)})"
 
 
-DIRTY_INSERT = insert_sql("state_checkpoint_dirty", ["tbl", "part", "row_key"]) + " ON CONFLICT DO NOTHING"
-DIRTY = "SELECT tbl, part, row_key FROM state_checkpoint_dirty"
-DIRTY_CLEAR = "DELETE FROM state_checkpoint_dirty"
-_CHECKPOINT_ROWS = "SELECT seq, manifest_hash FROM state_checkpoints"
-CHECKPOINT_BEFORE = _CHECKPOINT_ROWS + " WHERE seq < :seq ORDER BY seq DESC LIMIT 1"
-CHECKPOINT_INSERT = upsert_sql("state_checkpoints", ["seq", "manifest_hash"], ["seq"])
-"""A row already there (a hand edit, a copy) is replaced: checkpoints are derived, verification checks."""
-CHECKPOINTS = _CHECKPOINT_ROWS + " ORDER BY seq"
-CHECKPOINT_AT_OR_BEFORE = _CHECKPOINT_ROWS + " WHERE seq <= :seq AND seq >= 1 ORDER BY seq DESC LIMIT 1"
-"""A row below seq 1 is no checkpoint of any entry (a hand edit; verification names it): never used."""
+EFFECTS_INSERT = insert_sql("journal_effects", ["seq", "effects"])
+EFFECTS_SINCE = "SELECT first_seq FROM journal_effects_from"
+EFFECTS_UNTIL = "SELECT seq, effects FROM journal_effects WHERE seq <= :seq ORDER BY seq"
+EFFECTS_CHECKED = (
+    "SELECT j.seq, j.effects_hash, e.effects FROM journal j "
+    "LEFT JOIN journal_effects e ON e.seq = j.seq WHERE j.seq >= :since ORDER BY j.seq"
+)
+"""Every entry from the first the log covers, with its logged effects (NULL: none logged)."""
+EFFECTS_ORPHAN = (
+    "SELECT min(e.seq) FROM journal_effects e LEFT JOIN journal j ON j.seq = e.seq WHERE j.seq IS NULL"
+)
+"""The first logged effects of no entry (a hand edit): verification names it."""
 
 # --- sessions: transactions, settings, locks -------------------------------------------------------
 
@@ -296,37 +294,3 @@ def state_page(table: Table, postgres: bool, after: tuple[bool, ...] | None, siz
         )
         where = f" WHERE ({', '.join(keys)}) > ({bounds})"
     return f'SELECT {columns} FROM "{table.name}"{where} ORDER BY {", ".join(keys)} LIMIT {size}'
-
-
-def _compare(columns: list[str], operator: str, prefix: str) -> str:
-    if len(columns) == 1:
-        return f"{columns[0]} {operator} :{prefix}0"
-    return f"({', '.join(columns)}) {operator} ({_places(prefix, len(columns))})"
-
-
-@functools.cache
-def checkpoint_rows(layout: Layout, postgres: bool, lower: bool, upper: bool) -> str:
-    """The rows of one partition (``:p``), or of a key range of it (``:lo0`` ... to ``:hi0`` ...), in
-    key order."""
-    key = [_ordered(column, column in layout.texts, postgres) for column in layout.key]
-    conditions = [] if layout.partition is None else [f'"{layout.partition}" = :p']
-    if lower:
-        conditions.append(_compare(key, ">=", "lo"))
-    if upper:
-        conditions.append(_compare(key, "<", "hi"))
-    columns = ", ".join(f'"{column}"' for column in layout.columns)
-    sql = f"SELECT {columns} FROM {layout.name}"
-    if conditions:
-        sql += " WHERE " + " AND ".join(conditions)
-    return sql + (" ORDER BY " + ", ".join(key) if key else "")
-
-
-@functools.cache
-def checkpoint_partitions(layout: Layout) -> str:
-    return f'SELECT DISTINCT "{layout.partition}" FROM {layout.name}'
-
-
-@functools.cache
-def checkpoint_lookup(layout: Layout) -> str:
-    where = " AND ".join(f'"{column}" = :w{index}' for index, column in enumerate(layout.primary_key))
-    return f'SELECT "{layout.partition}" FROM {layout.name} WHERE {where}'

@@ -28,11 +28,6 @@ from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import ActiveRuns
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from journal.sql import SqlRunner
-from journal.state_checkpoints import (
-    DEFAULT_INTERVAL,
-    AppendHook,
-    CheckpointWriter,
-)
 from journal.tiles import TILE, tile_from_rows, tiles_completed
 from journal.transaction import SqlBatch, SqlTransaction
 
@@ -137,20 +132,14 @@ class SqlJournalStore:
         copy_header: JournalHeader | None = None,
         keep_entries: bool = True,
         format_version: int = FORMAT_VERSION,
-        state_checkpoint_interval: int = DEFAULT_INTERVAL,
         admin_verifier: str | None = None,
         store_quota_bytes: int | None = None,
     ) -> None:
         """``format_version`` is the format a journal created here gets (an existing one keeps its own),
         ``admin_verifier`` the verifier of its admin key it records and ``store_quota_bytes`` its graph
-        store's quota (``journal.header.create_header``; an existing journal keeps its own).
-        ``state_checkpoint_interval``: a state checkpoint is stored with every entry whose seq is a
-        multiple of it (``journal.state_checkpoints``; 0: none, and a mark so that a writer of the same
-        journal that keeps them builds its next one whole)."""
+        store's quota (``journal.header.create_header``; an existing journal keeps its own)."""
         if format_version not in FORMAT_VERSIONS:
             raise ValueError(f"unknown journal format version {format_version}")
-        if state_checkpoint_interval < 0:
-            raise ValueError("the state checkpoint interval is a number of entries, 0 for none")
         self.engine = engine
         self.last_entry: JournalEntry | None = None
         self._keep_entries = keep_entries
@@ -173,9 +162,6 @@ class SqlJournalStore:
             self._committed_head: Pos | None = None
             self._active_runs = ActiveRuns()
             """What the store learned of active pipeline runs, valid under one head (``ActiveRuns``)."""
-            self.on_append: AppendHook | None = None  # with no checkpoints to take, no hook at all
-            if keep_entries and state_checkpoint_interval:
-                self.on_append = CheckpointWriter(state_checkpoint_interval, postgres=self._postgres)
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
@@ -315,7 +301,6 @@ class SqlJournalStore:
             deferred=not self._keep_entries,
             active_runs=self._active_runs,
             stores_pieces=self._keep_entries,
-            on_append=self.on_append,
         )
 
     def _new_batch(self, at: Pos) -> SqlBatch:
@@ -325,7 +310,6 @@ class SqlJournalStore:
             translate=self._translate,
             active_runs=self._active_runs,
             keep_entries=self._keep_entries,
-            on_append=self.on_append,
         )
 
     def transaction(self, *, durable: bool = True) -> _Whole[SqlTransaction]:

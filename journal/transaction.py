@@ -31,8 +31,7 @@ from journal.graph_store_repository import SqlGraphStoreRepository
 from journal.memory_repository import SqlMemoryReader
 from journal.pipeline_repository import ActiveRuns, SqlPipelineRunRepository
 from journal.sql import SqlRunner
-from journal.state_checkpoints import AppendHook
-from journal.statements import APPEND
+from journal.statements import APPEND, EFFECTS_INSERT
 
 __all__ = ["SqlBatch", "SqlTransaction", "Translate"]
 
@@ -73,13 +72,11 @@ class SqlTransaction:
         deferred: bool = False,
         active_runs: ActiveRuns | None = None,
         stores_pieces: bool = True,
-        on_append: AppendHook | None = None,
     ) -> None:
         """``at``: the journal's position, where the entry is appended. ``stores_pieces``: whether the
-        pieces of a result journaled by reference, and the blobs a call carries (``Decision.blobs``), are
-        stored (False in a private scratch store, whose replay compares the references alone).
-        ``on_append``: called with the entry and the call's effects once the entry is appended."""
-        self._on_append = on_append
+        pieces of a result journaled by reference, the blobs a call carries (``Decision.blobs``) and its
+        effects (the log of ``journal.effects``) are stored (False in a private scratch store, whose replay
+        compares the references and the effects hash alone)."""
         self._translate = translate
         self._deferred = deferred
         self._stores_pieces = stores_pieces
@@ -169,8 +166,13 @@ class SqlTransaction:
         self._writer.write(planned)  # the one place state is written
         if pieces and self._stores_pieces:  # a scratch replay store compares the references alone
             blob_store.store_in(self._sql, dict(pieces))
-        effects_hash = sha256_hex(canonical_bytes_of_own(effects)) if effects else EMPTY_EFFECTS_HASH
         seq, prev_hash = self.next_seq, self._at.entry_hash
+        effects_hash = EMPTY_EFFECTS_HASH
+        if effects:
+            logged = canonical_bytes_of_own(effects)
+            effects_hash = sha256_hex(logged)
+            if self._stores_pieces:  # the effects log (journal.effects); a scratch replay store keeps none
+                self._sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})
         entry_hash = compute_entry_hash(
             prev_hash=prev_hash,
             seq=seq,
@@ -196,8 +198,6 @@ class SqlTransaction:
         )
         if not self._deferred:  # a batch inserts its entries together, before it commits
             self._sql.write(APPEND, msgspec.structs.asdict(entry))
-        if self._on_append is not None:  # state checkpoints, in this same transaction
-            self._on_append(self._sql, entry, effects)
         self.appended = entry
         return entry
 
@@ -220,7 +220,6 @@ class _BatchCall:
             deferred=True,
             active_runs=batch.active_runs,
             stores_pieces=batch.keep_entries,
-            on_append=batch.on_append,
         )
         return self._tx
 
@@ -259,9 +258,7 @@ class SqlBatch:
         translate: Translate,
         active_runs: ActiveRuns | None = None,
         keep_entries: bool = True,
-        on_append: AppendHook | None = None,
     ) -> None:
-        self.on_append = on_append
         self.keep_entries = keep_entries
         self.sql = sql
         self.at = at

@@ -9,7 +9,6 @@ from journal.blob_store import reader_for
 from journal.clock import Clock, SystemClock
 from journal.engine import Durability, open_engine, shown, sqlite_file
 from journal.migrate import check_writable
-from journal.state_checkpoints import DEFAULT_INTERVAL
 from journal.store import SqlJournalStore
 from kernel.dispatcher import CallLogger, Kernel
 from kernel.identity import IdentityPolicy, admin_verifier, check_admin_key
@@ -52,7 +51,6 @@ def open_kernel(
     logger: CallLogger | None = None,
     identity: IdentityPolicy | None = None,
     tracer: TracerChoice = "global",
-    state_checkpoint_interval: int = DEFAULT_INTERVAL,
     group_commit: bool = True,
     admin_key: bytes | None = None,
     create: bool = False,
@@ -74,9 +72,7 @@ def open_kernel(
     created here records the verifier of (an existing journal keeps its own, ``arvis db bind-admin-key``).
     ``tracer``: one span per call (None: no spans and OpenTelemetry never imported; ``"global"``: the
     global tracer provider's when one is set, ``kernel.telemetry.global_tracer``).
-    ``state_checkpoint_interval``: a state checkpoint with every entry whose seq is a multiple of it
-    (opt-in for its cost, ``journal-format.md`` §16.3; 10,000 meets the time-travel target), so that
-    ``--at`` reads replay only the entries since the nearest one; 0 keeps none. ``group_commit``: calls
+    ``group_commit``: calls
     made by threads at once commit together (``specs/durability.md`` §3.1). ``judge``: the working
     memory's model judge (``kernel.judge.HttpJudge``); None: the offline detectors.
     ``store_quota_bytes``: the bytes each owner may store in the LangGraph store, recorded in a journal
@@ -92,7 +88,6 @@ def open_kernel(
         open_engine(target, durability=durability),
         clock=chosen_clock,
         journal_id=journal_id,
-        state_checkpoint_interval=state_checkpoint_interval,
         admin_verifier=None if admin_key is None else admin_verifier(admin_key),
         store_quota_bytes=store_quota_bytes,
     )

@@ -220,7 +220,7 @@ def write_at_revision(
         old_tables.reflect(old)
         with written.connect() as source, old.begin() as copy:
             for name, table in old_tables.tables.items():
-                if name == "alembic_version":
+                if name == "alembic_version" or name not in new_tables.tables:  # dropped since
                     continue
                 stored = new_tables.tables[name]
                 columns = [stored.c[column.name] for column in table.columns]

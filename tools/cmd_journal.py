@@ -47,12 +47,12 @@ def _at(reader: JournalReader, text: str, first: int) -> int:
     return seq
 
 
-def _add_no_checkpoints(parser: argparse.ArgumentParser) -> None:
+def _add_replay(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--no-checkpoints",
+        "--replay",
         action="store_true",
-        help="replay from the first entry instead of starting from a stored state checkpoint (a checkpoint "
-        "is taken as stored: only `arvis journal verify` proves it)",
+        help="re-execute the journal from its first entry instead of reading its effects log (the log is "
+        "taken as stored: only `arvis journal verify` proves it)",
     )
 
 
@@ -179,14 +179,14 @@ def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
     add_db_argument(snapshot)
     snapshot.add_argument("--user", required=True)
     _add_at(snapshot)
-    _add_no_checkpoints(snapshot)
+    _add_replay(snapshot)
     _add_format(snapshot, default="json", choices=("json", "jsonl"))
     snapshot.set_defaults(run=_with_reader(_audit("run_snapshot")))
 
     state = commands.add_parser("state", help="the state digest and contents as of any seq")
     add_db_argument(state)
     _add_at(state)
-    _add_no_checkpoints(state)
+    _add_replay(state)
     _add_format(state)
     state.set_defaults(run=_with_reader(_audit("run_state")))
 

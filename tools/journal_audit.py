@@ -240,7 +240,7 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
             f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text"
         ) from None
     value = snapshot_at(  # --at is checked against the head already (``cmd_journal._at``)
-        reader, options.user, options.at, table=SYSCALL_TABLE, checkpoints=not options.no_checkpoints
+        reader, options.user, options.at, table=SYSCALL_TABLE, replay=options.replay
     )
     print_json(value, lines=options.output == "jsonl")
     snapshot = value.get("snapshot")
@@ -252,7 +252,7 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
 
 
 def run_state(reader: JournalReader, options: argparse.Namespace) -> int:
-    state = state_at(reader, options.at, table=SYSCALL_TABLE, checkpoints=not options.no_checkpoints)
+    state = state_at(reader, options.at, table=SYSCALL_TABLE, replay=options.replay)
     if options.output == "table":
         print(f"state after seq {state.seq} ({state.recorded_at}): digest {state.digest}")
         for name, rows in state.tables.items():

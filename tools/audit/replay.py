@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from journal import effects
 from journal.admin_binding import BindingCheck
 from journal.entry import Pos
 from journal.memory_repository import entry_counts_hold
@@ -23,7 +24,7 @@ from journal.tree import TileCheck, journal_size
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
-from tools.audit.checkpoint_audit import check_blobs
+from tools.audit.blob_audit import check_blobs
 from tools.audit.pieces import PieceCheck
 from tools.audit.replayer import Divergence, DivergenceClass, Replayer
 from tools.audit.verify import ChainVerifier
@@ -131,16 +132,14 @@ def _check(
     progress: Callable[[int], None] | None,
 ) -> Divergence | None:
     """Walk the entries (chain, replay, kept checkpoints), then check what the walk gathered: the
-    Merkle tiles, the result pieces, the blob store and the state checkpoints' blobs, then the admin key's
-    bindings, in that order."""
+    Merkle tiles, the result pieces, the blob store, the effects log (``journal.effects``), then the admin
+    key's bindings, in that order."""
     tiles_unreadable: StorageError | None = None
     try:  # the walk recomputes the stored tiles from the hashes it accepts
         tiles = TileCheck(reader.merkle_tile_rows())
     except StorageError as exc:  # reported where the tiles are checked, after the entries
         tiles, tiles_unreadable = TileCheck([]), exc
     pieces = PieceCheck(reader, header)  # and checks the pieces the results it accepts reference
-    if replayer is not None:
-        replayer.check_state_checkpoints(reader.engine)
     bindings = BindingCheck()
     divergence = _walk(reader, chain, replayer, kept, progress, tiles, pieces, bindings)
     if divergence is None and max(kept, default=0) > chain.head.seq:
@@ -161,9 +160,12 @@ def _check(
     bad_blob = pieces.result()
     with reader.engine.connect() as connection:
         bad_blob = bad_blob or check_blobs(connection)
+        bad_effects = None if bad_blob is not None else effects.check(connection)
         bad_binding = bindings.result(connection)
     if bad_blob is not None:
         return Divergence(bad_blob.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_blob))
+    if bad_effects is not None:
+        return Divergence(bad_effects[0], "", DivergenceClass.INVALID_HISTORY, bad_effects[1])
     if bad_binding is None:
         return None
     seq, reason, journaled, stored = bad_binding

@@ -24,7 +24,6 @@ from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
 from journal.header import store_quota
 from journal.state import state_digest
-from journal.state_checkpoints import stored_checkpoints
 from journal.store import JournalHeader, SqlBatch, SqlJournalStore
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.dispatcher import Kernel, RecordedCall
@@ -33,7 +32,6 @@ from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
 from kernel.table import Service, SyscallTable
-from tools.audit.checkpoint_audit import CheckpointCheck
 from tools.audit.verify import damaged_header, noncanonical_args
 
 __all__ = ["REPLAY_BATCH", "Divergence", "DivergenceClass", "Replayer"]
@@ -120,8 +118,6 @@ class Replayer:
         )
         self._stack: ExitStack | None = None
         self._open: SqlBatch | None = None
-        self.state_checkpoints: CheckpointCheck | None = None
-        """Set by ``check_state_checkpoints``: the stored state checkpoints ``apply`` compares."""
         self.last_entry: JournalEntry | None = None
         """The scratch store's entry of the last entry ``apply`` reproduced byte for byte."""
         self._in_batch = 0
@@ -269,41 +265,8 @@ class Replayer:
                 replayed.effects_hash,
                 labels=("recorded effects hash", "replayed effects hash"),
             )
-        if self.state_checkpoints is not None and entry.seq in self.state_checkpoints.stored:
-            bad = self._state_checkpoint(entry)
-            if bad is not None:
-                return bad
         self.last_entry = replayed  # reproduced exactly
         return None
-
-    def check_state_checkpoints(self, source: Engine) -> None:
-        """Have ``apply`` compare, at each state checkpoint the journal's database ``source`` stores,
-        the manifest the replayed state gives with the stored one (``journal.state_checkpoints``).
-        Called before the first entry: the scratch store records from then on what each call changes."""
-        with source.connect() as connection:
-            stored = stored_checkpoints(connection)
-        if stored:
-            self.state_checkpoints = CheckpointCheck(stored, source)
-            self.store.on_append = self.state_checkpoints.track
-
-    def _state_checkpoint(self, entry: JournalEntry) -> Divergence | None:
-        assert self.state_checkpoints is not None
-        failed = self.flush()  # the checkpoint is read from the committed scratch store
-        if failed is not None:
-            return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {failed}")
-        with self.store.engine.connect() as connection:
-            mismatch = self.state_checkpoints.check(entry.seq, connection)
-        if mismatch is None:
-            return None
-        return Divergence(
-            entry.seq,
-            entry.syscall,
-            DivergenceClass.INVALID_HISTORY,
-            mismatch.reason,
-            mismatch.replayed,
-            mismatch.stored,
-            labels=("replayed state's checkpoint manifest", "stored checkpoint manifest"),
-        )
 
     def state_digest(self) -> str:
         failed = self.flush()

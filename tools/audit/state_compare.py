@@ -6,7 +6,7 @@ primary-key order as the state digest reads them (``journal.state.iter_state_row
 batch of each, however large the states are. The same pass gives each side's state digest (the one
 ``verify`` and ``journal state`` print), the first row that differs (its table, its primary key, the
 columns that differ or the side that alone has it) and, per table, how many rows differ and in which
-users or contexts (the table's partition column, ``journal.state_checkpoints.PARTITION_COLUMNS``).
+users or contexts (the table's partition column, ``PARTITION_COLUMNS``).
 The content digests (``journal.content_digest``) say, per table, whether the memories *say* the same
 thing where the stored bytes differ.
 """
@@ -22,7 +22,6 @@ from sqlalchemy import Connection, Table
 from journal.content_digest import content_digests
 from journal.schema import STATE_TABLES
 from journal.state import StateDigest, iter_state_rows, present_state_tables
-from journal.state_checkpoints import LAYOUTS
 
 __all__ = ["RowDifference", "StateComparison", "TableDifference", "compare_states"]
 
@@ -30,6 +29,26 @@ SHOWN_PARTITIONS = 20
 """The users or contexts named per table at most (the count says how many differ in all)."""
 
 Side = Literal["first", "second"]
+
+PARTITION_COLUMNS: dict[str, str] = {
+    "memory_entries": "user_id",
+    "awmu_contexts": "context_id",
+    "awmu_units": "context_id",
+    "awmu_reviews": "context_id",
+    "awmu_canon_requests": "context_id",
+    "awmu_events": "context_id",
+    "pipeline_runs": "user_id",
+    "grants": "principal",
+    "awmu_context_owners": "context_id",
+    "graph_thread_owners": "thread_id",
+    "graph_checkpoints": "thread_id",
+    "graph_channel_values": "thread_id",
+    "graph_writes": "thread_id",
+    "graph_store_owners": "prefix",
+    "graph_store_items": "namespace",
+}
+"""The column naming the user, context, thread or namespace a row of each state table belongs to (a
+text column whose value never changes for a row); a table not named here is not split so."""
 
 
 @dataclass(frozen=True)
@@ -159,8 +178,7 @@ def _compare_table(
 ) -> tuple[TableDifference | None, RowDifference | None]:
     name = str(table.name)
     key = [str(column.name) for column in table.primary_key.columns]
-    layout = LAYOUTS.get(name)
-    differs = TableDifference(name, None if layout is None else layout.partition)
+    differs = TableDifference(name, PARTITION_COLUMNS.get(name))
     found: RowDifference | None = None
     for side, row, columns in _merged(key, first, second):
         differs.note(row)

@@ -1,11 +1,11 @@
-"""Time travel: the state and a user's snapshot as of any seq, rebuilt from the journal.
+"""Time travel: the state and a user's snapshot as of any seq.
 
-Both replay through the kernel (``Replayer``, ``Kernel.execute``) from the nearest state checkpoint at or
-before the seq (``journal.state_checkpoints``) when the journal has one: the checkpoint is loaded into a
-scratch store and every entry since is re-executed, each giving its journaled result byte for byte; a
-snapshot is then read from that state as ``memory.snapshot`` reads it. Without a checkpoint (a journal
-written before them, or with none kept), or when one cannot be used (a blob missing, a replay that
-departs from the record), the journal is replayed from its first entry, as before checkpoints.
+Both are read from the effects log (``journal.effects``): every change the journal's accepted entries made
+up to the seq, folded in order into a scratch store, and a snapshot read from that state as
+``memory.snapshot`` reads it. Nothing is re-executed, so a moment costs the log's length up to it, not its
+calls. A journal whose log does not cover it from its first entry (one that held entries when it was
+migrated to revision 0014), or a caller that asks for it (``replay``), replays the journal from its first
+entry through the kernel instead, each call giving its journaled result byte for byte.
 """
 
 from __future__ import annotations
@@ -18,21 +18,19 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
+from journal import effects
 from journal.reader import JournalFilter, JournalReader
+from journal.schema import STATE_TABLES
 from journal.state import present_state_tables, state_digest
-from journal.state_checkpoints import CheckpointUnusable, load_state, nearest_checkpoint
 from journal.statements import REBUILD_COUNTS
-from kernel.abi import JournalEntry
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 from tools.audit.replay import header_of
 from tools.audit.replayer import Replayer
-from tools.audit.verify import damaged_header
 
 __all__ = [
     "NoSuchMoment",
     "StateAt",
-    "replay_from_checkpoint",
     "replay_until",
     "snapshot_at",
     "state_at",
@@ -70,8 +68,6 @@ class StateAt:
     recorded_at: str | None
     digest: str
     tables: dict[str, list[dict[str, Any]]]
-    checkpoint: int | None = None
-    """The seq of the state checkpoint the replay started from (None: from the first entry)."""
 
     def to_json(self) -> dict[str, Any]:
         """The state for people and scripts: rows as stored, JSON-text columns as their objects (the
@@ -84,80 +80,61 @@ class StateAt:
         }
 
 
-def _nearest(reader: JournalReader, seq: int | None) -> tuple[JournalEntry, str] | None:
-    """The entry of the nearest state checkpoint at or before ``seq`` (the head when None) and the
-    checkpoint's manifest hash; None when there is none to start from."""
-    try:
-        if seq is None:
-            head = reader.head()
-            if head is None:
-                return None
-            seq = head.seq
-        with reader.engine.connect() as connection:
-            found = nearest_checkpoint(connection, seq)
-    except SQLAlchemyError:
-        return None
-    if found is None:
-        return None
-    start = reader.get(found[0])
-    return None if start is None else (start, found[1])
+def _moment(reader: JournalReader, seq: int | None) -> tuple[int, str | None]:
+    """The seq asked for (the head's when None) and its entry's time; ``NoSuchMoment`` past the head."""
+    head = reader.head()
+    last = 0 if head is None else head.seq
+    if seq is None or seq == last:
+        return last, None if head is None else head.recorded_at
+    entry = reader.get(seq) if 0 < seq < last else None
+    if entry is None:
+        raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last})")
+    return seq, entry.recorded_at
 
 
-class _Departed(Exception):
-    """A replay from a checkpoint that did not reproduce the record: the caller replays from seq 1."""
-
-
-def replay_from_checkpoint(
+def _folded(
     reader: JournalReader, seq: int | None, *, table: SyscallTable
-) -> tuple[Replayer, int, str | None, int] | None:
-    """A replayer holding the state right after entry ``seq`` (the head when None), loaded from the
-    nearest state checkpoint and replayed from there: with its last seq and time and the checkpoint's
-    seq. None when there is no checkpoint to start from, or it cannot be used (a blob missing or
-    damaged, a call since it that does not replay as journaled)."""
-    header = header_of(reader)
-    if damaged_header(header) is not None:
-        return None
-    nearest = _nearest(reader, seq)
-    if nearest is None:
-        return None
-    start, manifest_hash = nearest
-    replayer = Replayer(header, table=table, blobs_from=reader.engine)
-    last_seq, last_time = start.seq, start.recorded_at
+) -> tuple[Replayer, int, str | None]:
+    """A scratch store holding the state right after entry ``seq`` (the head when None), folded from the
+    effects log, with that seq and its entry's time."""
+    last_seq, last_time = _moment(reader, seq)
+    with reader.engine.connect() as connection:
+        rows = effects.state_as_of(connection, last_seq)
+    replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     try:
-        with reader.engine.connect() as source, replayer.store.engine.begin() as connection:
-            load_state(source, manifest_hash, connection)
+        with replayer.store.engine.begin() as connection:
+            for state_table in STATE_TABLES:
+                if rows[str(state_table.name)]:
+                    connection.execute(state_table.insert(), rows[str(state_table.name)])
             connection.exec_driver_sql(REBUILD_COUNTS)
-        replayer.store.resume_after(start.pos)
-        for entry in reader.entries(JournalFilter(after_seq=start.seq, until_seq=seq)):
-            if replayer.apply(entry) is not None:
-                raise _Departed
-            last_seq, last_time = entry.seq, entry.recorded_at
-        if replayer.flush() is not None:
-            raise _Departed
-    except (CheckpointUnusable, SQLAlchemyError, _Departed):
-        replayer.close()
-        return None
     except BaseException:
         replayer.close()
         raise
-    return replayer, last_seq, last_time, start.seq
+    return replayer, last_seq, last_time
+
+
+def _logged(reader: JournalReader) -> bool:
+    """Whether the effects log covers the journal from its first entry."""
+    try:
+        with reader.engine.connect() as connection:
+            return effects.covered_from(connection) == 1
+    except SQLAlchemyError:
+        return False
 
 
 def replay_until(
-    reader: JournalReader, seq: int | None, *, table: SyscallTable, checkpoints: bool = True
-) -> tuple[Replayer, int, str | None, int | None]:
-    """A replayer holding the state right after entry ``seq`` (the head when None), with its last seq
-    and time and the seq of the checkpoint it started from: from the nearest state checkpoint when there
-    is one (``checkpoints``) and it can be used, else from the first entry (the checkpoint None)."""
-    resumed = replay_from_checkpoint(reader, seq, table=table) if checkpoints else None
-    if resumed is not None:
-        replayer, last_seq, last_time, start = resumed
-    else:
-        (replayer, last_seq, last_time), start = _replay_all(reader, seq, table=table), None
+    reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False
+) -> tuple[Replayer, int, str | None]:
+    """A scratch store holding the state right after entry ``seq`` (the head when None), with its last seq
+    and time: folded from the effects log when it covers the journal, else (or when ``replay``) the
+    journal replayed from its first entry."""
+    if not replay and _logged(reader):
+        return _folded(reader, seq, table=table)
+    replayer, last_seq, last_time = _replay_all(reader, seq, table=table)
     if seq is not None and last_seq != seq:
         replayer.close()
         raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last_seq})")
-    return replayer, last_seq, last_time, start
+    return replayer, last_seq, last_time
 
 
 def _replay_all(
@@ -180,28 +157,26 @@ def _replay_all(
     return replayer, last_seq, last_time
 
 
-def state_at(
-    reader: JournalReader, seq: int | None, *, table: SyscallTable, checkpoints: bool = True
-) -> StateAt:
+def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None)."""
-    replayer, last_seq, last_time, start = replay_until(reader, seq, table=table, checkpoints=checkpoints)
+    replayer, last_seq, last_time = replay_until(reader, seq, table=table, replay=replay)
     try:
         tables: dict[str, list[dict[str, Any]]] = {}
         with replayer.store.engine.connect() as connection:
             digest = state_digest(connection, keep=tables)
             for state_table in present_state_tables(connection):
                 tables.setdefault(str(state_table.name), [])
-        return StateAt(last_seq, last_time, digest, tables, start)
+        return StateAt(last_seq, last_time, digest, tables)
     finally:
         replayer.close()
 
 
 def snapshot_at(
-    reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, checkpoints: bool = True
+    reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, replay: bool = False
 ) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``,
     its ``created_at`` being that entry's time: read from the state ``replay_until`` rebuilds."""
-    replayer, last_seq, last_time, _ = replay_until(reader, seq, table=table, checkpoints=checkpoints)
+    replayer, last_seq, last_time = replay_until(reader, seq, table=table, replay=replay)
     try:
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"

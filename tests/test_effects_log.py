@@ -1,0 +1,223 @@
+"""The effects log (``journal.effects``): each accepted entry's effects kept with it, the state as of any
+seq folded from them, checked by verification against the chain."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arvis.scenario.conditions import Condition
+from syscalls.table import SYSCALL_TABLE
+from tools.audit.timetravel import snapshot_at, state_at
+from tools.scenario.load import load_scenario
+from tools.scenario.runner import run_scenario
+
+try:
+    from tests import journal_helpers as h
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import journal_helpers as h
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "golden"))
+import generate_r4  # noqa: E402
+from contract_calls import SCENARIOS  # noqa: E402
+
+
+def _contract(path: Path) -> None:
+    """Every family's calls the contract tests make (``contract_calls``), accepted and refused."""
+    h.build_journal(path, [call for name in sorted(SCENARIOS) for call in SCENARIOS[name]])
+
+
+def _scenario(path: Path) -> None:
+    """A working-memory scenario run: contexts, units, reviews, events, decay."""
+    run_scenario(load_scenario(ROOT / "scenarios" / "poisoned-source.yml"), Condition.FULL_AWMU, path)
+
+
+def _r4(path: Path) -> None:
+    generate_r4.main(path.parent)
+    (path.parent / generate_r4.JOURNAL).rename(path)
+
+
+def _standard(path: Path) -> None:
+    h.build_journal(path)
+
+
+BUILDERS: dict[str, Callable[[Path], Any]] = {
+    "every family's contract calls": _contract,
+    "working-memory scenario": _scenario,
+    "graph store and working-memory origins": _r4,
+    "standard calls": _standard,
+}
+
+
+@pytest.fixture(scope="module", params=sorted(BUILDERS))
+def journal_path(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("effects") / "journal.db"
+    BUILDERS[request.param](path)
+    return path
+
+
+def _head(path: Path) -> int:
+    with h.reader_of(path) as reader:
+        head = reader.head()
+    assert head is not None
+    return head.seq
+
+
+def test_the_state_folded_from_the_log_is_the_state_a_replay_gives(journal_path: Path) -> None:
+    """At evenly spread seqs and the head, folding the log gives exactly the rows and the digest that
+    re-executing the journal gives: the fold applies each change as ``journal.apply`` does."""
+    head = _head(journal_path)
+    seqs = sorted({*range(1, head + 1, max(1, head // 7)), head})
+    with h.reader_of(journal_path) as reader:
+        for seq in seqs:
+            folded = state_at(reader, seq, table=SYSCALL_TABLE)
+            replayed = state_at(reader, seq, table=SYSCALL_TABLE, replay=True)
+            assert folded.digest == replayed.digest, seq
+            assert folded.tables == replayed.tables, seq
+            assert (folded.seq, folded.recorded_at) == (replayed.seq, replayed.recorded_at)
+
+
+def test_the_fold_at_the_head_is_the_stored_state(journal_path: Path) -> None:
+    assert h.verify(journal_path).verified
+    with h.reader_of(journal_path) as reader:
+        assert state_at(reader, None, table=SYSCALL_TABLE).digest == h.verify(journal_path).state_digest
+
+
+def test_every_accepted_entry_that_changed_something_is_logged_with_the_bytes_it_hashed(
+    journal_path: Path,
+) -> None:
+    import hashlib
+
+    with h.raw_db(journal_path) as connection:
+        rows = connection.execute(
+            "SELECT j.seq, j.status, j.effects_hash, e.effects FROM journal j "
+            "LEFT JOIN journal_effects e ON e.seq = j.seq"
+        ).fetchall()
+    empty = hashlib.sha256(b"[]").hexdigest()
+    changed = [row for row in rows if row[2] != empty]
+    assert changed, "the journal changes nothing: the test proves nothing"
+    for seq, status, effects_hash, effects in rows:
+        if effects_hash == empty:
+            assert effects is None, seq
+        else:
+            assert status == "ok" and hashlib.sha256(effects).hexdigest() == effects_hash, seq
+
+
+# --- verification checks the log ------------------------------------------------------------------
+
+
+@pytest.fixture
+def logged(tmp_path: Path) -> Path:
+    path = tmp_path / "journal.db"
+    h.build_journal(path)
+    return path
+
+
+def _first_logged(path: Path) -> int:
+    with h.raw_db(path) as connection:
+        return int(connection.execute("SELECT min(seq) FROM journal_effects").fetchone()[0])
+
+
+def _damage(path: Path, statement: str, *values: Any) -> None:
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute(statement, values)
+        connection.commit()
+    finally:
+        connection.close()
+
+
+def test_verification_names_logged_effects_that_were_edited(logged: Path) -> None:
+    seq = _first_logged(logged)
+    _damage(logged, "UPDATE journal_effects SET effects = CAST('[]' AS BLOB) WHERE seq = ?", seq)
+    report = h.verify(logged, replay=False)
+    assert not report.verified and report.divergence is not None
+    assert report.divergence.seq == seq
+    assert "do not hash to its effects_hash" in report.divergence.reason
+
+
+def test_verification_names_logged_effects_that_are_missing(logged: Path) -> None:
+    seq = _first_logged(logged)
+    _damage(logged, "DELETE FROM journal_effects WHERE seq = ?", seq)
+    report = h.verify(logged)
+    assert not report.verified and report.divergence is not None
+    assert (report.divergence.seq, report.divergence.reason) == (
+        seq,
+        f"the effects log holds no effects of entry {seq}",
+    )
+
+
+def test_verification_names_effects_logged_for_no_entry(logged: Path) -> None:
+    _damage(logged, "INSERT INTO journal_effects (seq, effects) VALUES (?, CAST('[]' AS BLOB))", 10_000)
+    report = h.verify(logged, replay=False)
+    assert not report.verified and report.divergence is not None
+    assert report.divergence.seq == 10_000
+
+
+def test_time_travel_reads_the_log_without_replaying(logged: Path) -> None:
+    """An entry that would not replay (its recorded result edited, its hash left) does not stop the fold:
+    reading the past re-executes nothing (verification is what re-executes and names it)."""
+    before = state_at_seq(logged, h.SEQ_REPLACE)
+    # the recorded result of the first write, changed: a replay from entry 1 departs there
+    h.tamper_one(logged, h.SEQ_FIRST_WRITE, "result", 40)
+    assert state_at_seq(logged, h.SEQ_REPLACE) == before
+    with h.reader_of(logged) as reader, pytest.raises(Exception, match="does not replay"):
+        state_at(reader, h.SEQ_REPLACE, table=SYSCALL_TABLE, replay=True)
+
+
+def state_at_seq(path: Path, seq: int) -> str:
+    with h.reader_of(path) as reader:
+        return state_at(reader, seq, table=SYSCALL_TABLE).digest
+
+
+# --- a journal older than the log ---------------------------------------------------------------
+
+
+def test_a_journal_migrated_with_entries_replays_its_past_and_logs_what_follows(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    early = h.STANDARD_CALLS
+    first_write = h.STANDARD_CALLS[h.SEQ_FIRST_WRITE - 1]
+    late = [(first_write[0], {**first_write[1], "key": "after-the-migration"}, first_write[2])] * 2
+    clock = h.make_clock()
+    h.write_at_revision(str(path), "0013", early, clock=clock)
+    h.build_journal(path, late, clock=clock)  # opening it migrates it to the head
+    with h.raw_db(path) as connection:
+        (first,) = connection.execute("SELECT first_seq FROM journal_effects_from").fetchone()
+        logged = {seq for (seq,) in connection.execute("SELECT seq FROM journal_effects")}
+    assert first == len(early) + 1
+    assert logged and min(logged) >= first
+    assert h.verify(path).verified
+    with h.reader_of(path) as reader:  # the past is replayed: the same answer either way
+        for seq in (3, len(early), len(early) + len(late)):
+            assert (
+                state_at(reader, seq, table=SYSCALL_TABLE).digest
+                == state_at(reader, seq, table=SYSCALL_TABLE, replay=True).digest
+            )
+
+
+def test_the_cli_reads_the_same_state_either_way(logged: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    for seq in (h.SEQ_FIRST_WRITE, h.SEQ_REPLACE, h.SEQ_REVOKE):
+        outs = []
+        for extra in ((), ("--replay",)):
+            code, out, err = h.cli(
+                capsys, "journal", "state", "--db", logged, "--at", seq, "-o", "json", *extra
+            )
+            assert code == 0, err
+            outs.append(json.loads(out))
+        assert outs[0] == outs[1]
+        code, out, err = h.cli(
+            capsys, "journal", "snapshot", "--db", logged, "--user", h.USER, "--at", seq, "-o", "json"
+        )
+        assert code == 0, err
+        with h.reader_of(logged) as reader:
+            assert json.loads(out) == json.loads(
+                json.dumps(snapshot_at(reader, h.USER, seq, table=SYSCALL_TABLE, replay=True))
+            )
