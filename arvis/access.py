@@ -60,6 +60,10 @@ class AccessRules(IntEnum):
     122 characters without control characters), and the scope of one that does not fit a grant's scope
     (empty, longer than 122 characters, with a control character) or that begins with ``#`` is
     ``graph:#<SHA-256 hex of its UTF-8 bytes>`` (``syscalls.graph_args.thread_scope_name``)."""
+    NAMES = 5
+    """Besides those: graph names as LangGraph has them (``syscalls.owned_names``). Any thread id or
+    namespace is anyone's to use (no ``P/rest`` reserved); the first write under a name takes it, in that
+    call; a read of a name nobody took finds nothing and takes nothing; a refusal says why."""
 
 
 class Capability(StrEnum):

@@ -44,6 +44,7 @@ _RULES = {
     4: FormatRules(4, AccessRules.TYPED, pieces=PIECES_FORMAT_3),
     5: FormatRules(5, AccessRules.THREAD_IDS, pieces=PIECES_FORMAT_3),
     6: FormatRules(6, AccessRules.THREAD_IDS, pieces=PIECES_FORMAT_3),
+    7: FormatRules(7, AccessRules.NAMES, pieces=PIECES_FORMAT_3),
 }
 
 

@@ -7,11 +7,11 @@ its decision and stored with its entry). A call that changes state returns a ``D
 results hold hashes only, and a handler decides from the graph state and its arguments alone, so a
 replay reads no blob.
 
-Access: a thread is owned by the principal that creates it (``graph.thread.create``; before the typed
-rules, the first to write into it); anyone else needs ``read`` or ``write`` on the thread's scope
-(``graph:<thread_id>``, or ``graph:#<SHA-256>`` for an id that does not fit one: ``syscalls.graph_args``)
-or on ``*``; built-in administrators may do anything. The arguments are ``syscalls.graph_args``'; the
-thread maintenance calls (delete, copy, prune) are ``syscalls.graph_threads``.
+Access: a thread is owned by the principal whose write first stores into it, in that call (in formats 4
+to 6, by the one that creates it, ``graph.thread.create``); anyone else needs ``read`` or ``write`` on the
+thread's scope (``graph:<thread_id>``, or ``graph:#<SHA-256>`` for an id that does not fit one:
+``syscalls.graph_args``) or on ``*``; built-in administrators may do anything. The arguments are
+``syscalls.graph_args``'; the thread maintenance calls (delete, copy, prune) are ``syscalls.graph_threads``.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ one of that (task, index) exists already. (A test checks it equals ``langgraph.c
 
 
 class ThreadAccess(OwnedNames):
-    """Graph threads: owned names (``syscalls.owned_names``), created by ``graph.thread.create``; a
+    """Graph threads: owned names (``syscalls.owned_names``), also created by ``graph.thread.create``; a
     thread's scope names it by ``thread_scope_name`` from format 5 on (before, by its id, which was
     always short and plain there)."""
 

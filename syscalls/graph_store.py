@@ -120,7 +120,7 @@ class ListNamespacesArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True
 
 
 def _access(ctx: CallContext) -> OwnedNames:
-    """Store namespaces, owned by their first element, created by ``graph.namespace.create``."""
+    """Store namespaces, owned by their first element, also created by ``graph.namespace.create``."""
     store = ctx.read.graph_store
     return OwnedNames(
         ctx,

@@ -2,11 +2,14 @@
 reads and writes; anyone else needs a grant on ``<prefix><name>`` (or ``*``); built-in administrators may
 do anything (``arvis.access.context_allows``, the rule contexts use).
 
-Before the typed rules (``AccessRules.TYPED``) a name nobody has written under is unclaimed: it reads as
-empty and the first writer claims it. Under the typed rules a name is created with its owner by an explicit
-call (``create``; ``graph.thread.create``, ``graph.namespace.create``), never by a write; a name of the
-form ``P/rest`` is reserved to the principal ``P``, as a context's is; and a caller that may not use a name
-gets the same refusal whether or not it exists."""
+Before the typed rules (``AccessRules.TYPED``), and again from ``AccessRules.NAMES`` on (names as LangGraph
+has them: any string is anyone's to use), a name nobody has written under is unclaimed: it reads as empty,
+takes nothing, and the first write under it takes it, in that call; from ``NAMES`` on a refusal says why
+(the name is another principal's, and which grant would do). Under the typed rules up to ``NAMES`` (formats
+4 to 6, for life) a name is created with its owner by an explicit call (``create``;
+``graph.thread.create``, ``graph.namespace.create``), never by a write; a name of the form ``P/rest`` is
+reserved to the principal ``P``, as a context's is; and a caller that may not use a name gets the same
+refusal whether or not it exists."""
 
 from __future__ import annotations
 
@@ -56,7 +59,8 @@ class OwnedNames:
         self.changes: list[Insert] = []
         self._create = create
         self._grants: list[Grant] | None = None
-        self._typed = ctx.access_rules >= AccessRules.TYPED
+        self._created_only = AccessRules.TYPED <= ctx.access_rules < AccessRules.NAMES
+        self._names = ctx.access_rules >= AccessRules.NAMES
 
     def _add_owner(self, name: str) -> None:
         table, column = self._owners
@@ -80,7 +84,9 @@ class OwnedNames:
         return context_allows(self._grants_of_caller(), principal, capability, scope, owner)
 
     def _denied(self, capability: Capability, name: str) -> KernelError:
-        why = f": not one it created ({self._create}) or was granted" if self._typed else ""
+        why = f": not one it created ({self._create}) or was granted" if self._created_only else ""
+        if self._names:  # only a name another principal holds is refused
+            why = f": it is another principal's; no grant gives {capability.value} on '{self._scope(name)}'"
         return KernelError(
             ErrorCode.MEMORY_POLICY_DENIED,
             f"principal '{self._ctx.principal}' may not {capability.value} {self._noun} '{name}'{why}",
@@ -88,17 +94,17 @@ class OwnedNames:
 
     def require(self, capability: Capability, name: str) -> str | None:
         """The name's owner (None: unclaimed, so empty); refused unless the principal may use
-        ``capability`` on a claimed name, and under the typed rules on an unclaimed one too (so the
-        refusal does not say whether the name exists: only administrators and grantees learn that)."""
+        ``capability`` on a claimed name, and in formats 4 to 6 on an unclaimed one too (so the refusal
+        does not say whether the name exists: only administrators and grantees learn that)."""
         owner = self._owner_of(name)
-        if (owner is not None or self._typed) and not self.allows(capability, name, owner):
+        if (owner is not None or self._created_only) and not self.allows(capability, name, owner):
             raise self._denied(capability, name)
         return owner
 
     def claim_unowned(self, name: str) -> None:
         """Before writing under an unclaimed name the principal may write: it becomes the principal's;
-        under the typed rules a write claims nothing: the name must be created first."""
-        if self._typed:
+        in formats 4 to 6 a write claims nothing: the name must be created first."""
+        if self._created_only:
             raise KernelError(
                 ErrorCode.MEMORY_POLICY_DENIED,
                 f"{self._noun} '{name}' has not been created: {self._create} creates it, with its owner",
@@ -112,12 +118,12 @@ class OwnedNames:
             self.claim_unowned(name)
 
     def create(self, name: str) -> dict[str, Any]:
-        """The explicit creation (typed rules): the name becomes the caller's. Its creator may be the
+        """The explicit creation: the name becomes the caller's. Before ``NAMES`` its creator may be the
         principal it is reserved to (``P`` for ``P/rest``), a built-in administrator, or a holder of
-        ``write`` on its scope; a name without a principal prefix is anyone's to create, first come.
-        Creating one's own name again changes nothing (``created`` false)."""
+        ``write`` on its scope; any other name (from ``NAMES`` on, every name) is anyone's to create,
+        first come. Creating one's own name again changes nothing (``created`` false)."""
         principal = self._ctx.principal
-        reserved = reserved_to(name)
+        reserved = None if self._names else reserved_to(name)
         scope = self._scope(name)
         may = (reserved is None or reserved == principal or is_builtin_admin(principal)) or granted(
             self._grants_of_caller(), Capability.WRITE, scope

@@ -203,16 +203,16 @@ def test_a_filtered_search_reads_a_value_put_in_the_same_transaction(db: Path, k
 
 
 def test_a_refused_put_leaves_no_blob(db: Path, clock: ManualClock) -> None:
-    """The bytes a call carries are stored with its entry, only when it is accepted: an administrator's put
-    into a namespace nobody created is refused after its value is checked, and stores nothing."""
+    """The bytes a call carries are stored with its entry, only when it is accepted: a put over its
+    owner's quota is refused, and stores nothing."""
     value = {"refused": True}
-    kernel = open_kernel(str(db), clock=clock, create=True, identity=VOUCHED)
+    kernel = open_kernel(str(db), clock=clock, create=True, identity=VOUCHED, store_quota_bytes=4)
     try:
         refused = kernel.call(
             "graph.store.put", {"namespace": ["n"], "key": "k", **stored(value)}, principal=ADMIN
         )
-        assert refused.error is not None and refused.error.code == "memory_policy_denied", refused
-        assert "has not been created" in refused.error.detail and refused.seq is not None
+        assert refused.error is not None and refused.error.code == "memory_limit_exceeded", refused
+        assert refused.seq is not None
     finally:
         kernel.close()
     assert not _has(db, sha256_hex(canonical_bytes(value)))

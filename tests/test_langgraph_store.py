@@ -118,9 +118,9 @@ def test_operations_agree_with_the_in_memory_store(db: Path, store: ArvisStore) 
     _fill(store)
     assert _plain(_reads(store)) == _plain(_reads(reference))
     calls = _syscalls(db)
-    # a namespace's first put is refused (not created yet), the adapter creates it, and puts again
-    assert calls.count("graph.namespace.create") == 2
-    assert calls.count("graph.store.put") == 9 + 2
+    # a namespace's first put takes it, in that call: nothing is refused, nothing created apart
+    assert calls.count("graph.namespace.create") == 0
+    assert calls.count("graph.store.put") == 9
     assert calls.count("graph.store.get") == 3
     assert calls.count("graph.store.search") == 9
     assert calls.count("graph.store.list_namespaces") == 6

@@ -57,12 +57,12 @@ def _verified(path: Path) -> bool:
 @contextmanager
 def _fresh() -> Iterator[tuple[SqliteSaver, ArvisCheckpointSaver]]:
     """Both savers on new in-memory databases: each example starts from nothing. The kernel's saver acts
-    as an administrator, who may create any thread (SqliteSaver has no owners): a thread id ``P/rest`` is
-    reserved to the principal ``P`` (specs/langgraph.md §5), whatever its length."""
+    as a principal that is no administrator: any thread id is anyone's to use, ``P/rest`` included, as in
+    SqliteSaver (specs/langgraph.md §5)."""
     connection = sqlite3.connect(":memory:", check_same_thread=False)
     kernel = open_kernel(":memory:", identity=VOUCHED)
     try:
-        yield SqliteSaver(connection), ArvisCheckpointSaver(kernel, principal=OPERATOR)
+        yield SqliteSaver(connection), ArvisCheckpointSaver(kernel, principal=AGENT)
     finally:
         kernel.close()
         connection.close()

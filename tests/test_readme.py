@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -110,8 +111,14 @@ def test_readme_shell_commands_run_twice(tmp_path: Path) -> None:
 
 
 def test_readme_langgraph_example_runs(tmp_path: Path) -> None:
+    """Twice, and the run journals no refused call: ``arvis journal ls --status error`` lists nothing (a
+    thread or namespace is taken by its first write, in that call)."""
     pytest.importorskip("langgraph.graph")
     for _ in range(2):
         output = _run_block(2, tmp_path)
         assert output.splitlines() == ["{'count': 1}", "{'count': 1}"]
-    assert (tmp_path / "graph.db").exists()
+    errors = ["journal", "ls", "--db", "graph.db", "--status", "error", "-o", "json"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "tools.cli", *errors]
+    listed = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert listed.stdout.strip() == "[]", listed.stdout

@@ -54,3 +54,17 @@ def test_readme_semantic_store_example_runs_twice(tmp_path: Path) -> None:
         assert "replay byte-identical" in outputs[0]
         assert "trace of principal agent:assistant" in outputs[1]
         assert "graph.store.search" in outputs[2]
+        errors = [
+            ".venv/bin/arvis",
+            "journal",
+            "ls",
+            "--db",
+            "memory-graph.db",
+            "--status",
+            "error",
+            "-o",
+            "json",
+        ]
+        assert (
+            _run([sys.executable, "-m", "tools.cli", *errors[1:]], tmp_path).strip() == "[]"
+        )  # none refused

@@ -97,6 +97,7 @@ def test_every_format_this_release_reads_has_rules() -> None:
         PIECES_FORMAT_3,
         PIECES_FORMAT_3,
         PIECES_FORMAT_3,
+        PIECES_FORMAT_3,
     ]
     with pytest.raises(UnknownFormat):
         rules_of(max(FORMAT_VERSIONS) + 1)
