@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from types import TracebackType
 from typing import Any, Self
 
+from arvis.access import AccessRules
 from arvis.canonical import canonical_bytes_of_own
 from kernel.arguments import MAX_ARGS_BYTES
 from kernel.dispatcher import Kernel
@@ -118,7 +119,45 @@ class _KernelClient:
 
     def _call(self, syscall: str, args: dict[str, Any]) -> Any:
         result = self.kernel.call(syscall, args, principal=self.principal, credential=self._credential)
+        if not result.ok and self._created(syscall, args):  # a free name, now the principal's: again
+            result = self.kernel.call(syscall, args, principal=self.principal, credential=self._credential)
         if not result.ok:
             assert result.error is not None
             raise _refusal(syscall, result.error.code, result.error.detail, result.seq)
         return result.value
+
+    def _created(self, syscall: str, args: dict[str, Any]) -> bool:
+        """After a refusal of a call on one thread or store namespace in a journal of formats 4 to 6 (where a
+        name is used only once created, ``specs/langgraph.md``): whether the name was free and this call has
+        just created it as the principal's (``graph.thread.create``, ``graph.namespace.create``), as a
+        LangGraph user expects of a thread id it uses first. Another's name stays refused. From format 7 a
+        write takes a free name itself, and nothing is retried."""
+        if not AccessRules.TYPED <= self.kernel.access_rules < AccessRules.NAMES or syscall not in _NAMED:
+            return False
+        create, field, named = _NAMED[syscall]
+        given = args.get(field)
+        names = (given if isinstance(given, list) else [given])[: 1 if field == "namespace" else None]
+        created = False
+        for name in (name for name in names if isinstance(name, str)):
+            made = self.kernel.call(
+                create, {named: name}, principal=self.principal, credential=self._credential
+            )
+            created = (made.ok and made.value["created"] is True) or created
+        return created
+
+
+_THREAD = ("graph.thread.create", "thread_id", "thread_id")
+_NAMED = {
+    "graph.checkpoint.put": _THREAD,
+    "graph.checkpoint.put_writes": _THREAD,
+    "graph.checkpoint.get": _THREAD,
+    "graph.checkpoint.list": _THREAD,
+    "graph.thread.delete": _THREAD,
+    "graph.thread.prune": ("graph.thread.create", "thread_ids", "thread_id"),
+    "graph.thread.copy": ("graph.thread.create", "target_thread_id", "thread_id"),
+    "graph.store.put": ("graph.namespace.create", "namespace", "prefix"),
+    "graph.store.get": ("graph.namespace.create", "namespace", "prefix"),
+}
+"""The calls on one name that a free name's refusal may be met by creating it (formats 4 to 6): the call
+that creates it, the argument naming it (a copy's: its target; a prune's: each thread; a namespace's first
+element), and the one creating it."""
