@@ -13,12 +13,13 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from arvis.awmu.config import AwmuConfig
+from arvis.awmu.maintenance import archive, canonize, close_context, reopen, restore, review, set_pinned, turn
 from arvis.awmu.model import Authority, Tier, UnitStatus
 from arvis.awmu.promotion import Verdict
 from arvis.awmu.repository import AwmuRepository, EventQuery
 from arvis.awmu.resolution import ConflictType
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST
-from arvis.awmu.service import UnitFilter, WorkingMemoryService
+from arvis.awmu.service import UnitFilter, WorkingMemoryService, operator_seed
 from arvis.changes import Decision, Insert
 from kernel.abi import CallContext
 from kernel.errors import KernelError
@@ -227,11 +228,16 @@ def _call(ctx: CallContext, method: _Method, **fields: Any) -> Decision:
     return _decided(ctx, method, principal=ctx.principal, **fields)
 
 
-def _operated(ctx: CallContext, method: _Method, context_id: str, **fields: Any) -> Decision:
-    """``method`` of the service class, in a context, by its operator as the kernel decides it
-    (``operator_verdict``, asked before the service is looked up)."""
+def _acted(ctx: CallContext, action: _Method, **fields: Any) -> Decision:
+    """``_call`` of the bound service's ``act``: ``action`` on the context the call names."""
+    return _call(ctx, partial(_wm(ctx).act, action), **fields)
+
+
+def _operated(ctx: CallContext, action: _Method, context_id: str, **fields: Any) -> Decision:
+    """``_acted``, in a context, by its operator as the kernel decides it (``operator_verdict``, asked
+    before the service is looked up)."""
     operator = operator_verdict(ctx, context_id)
-    return _call(ctx, partial(method, _wm(ctx)), context_id=context_id, operator=operator, **fields)
+    return _acted(ctx, action, context_id=context_id, operator=operator, **fields)
 
 
 def awmu_create(ctx: CallContext, args: CreateArgs) -> Decision:
@@ -281,7 +287,7 @@ def _may_operate(ctx: CallContext, context_id: str) -> bool | None:
 def awmu_seed(ctx: CallContext, args: SeedArgs) -> Decision:
     return _operated(
         ctx,
-        WorkingMemoryService.seed,
+        operator_seed,
         args.context_id,
         text=args.text,
         authority=args.authority,
@@ -293,9 +299,9 @@ def awmu_seed(ctx: CallContext, args: SeedArgs) -> Decision:
 
 def awmu_turn(ctx: CallContext, args: TurnArgs) -> Decision:
     require_write(ctx, args.context_id)
-    return _call(
+    return _acted(
         ctx,
-        _wm(ctx).turn,
+        turn,
         context_id=args.context_id,
         reinforce=args.reinforce,
         text=args.text,
@@ -304,23 +310,21 @@ def awmu_turn(ctx: CallContext, args: TurnArgs) -> Decision:
 
 
 def awmu_pin(ctx: CallContext, args: UnitArgs) -> Decision:
-    return _operated(ctx, WorkingMemoryService.pin, args.context_id, unit_id=args.unit_id, pinned=True)
+    return _operated(ctx, set_pinned, args.context_id, unit_id=args.unit_id, pinned=True)
 
 
 def awmu_unpin(ctx: CallContext, args: UnitArgs) -> Decision:
-    return _operated(ctx, WorkingMemoryService.pin, args.context_id, unit_id=args.unit_id, pinned=False)
+    return _operated(ctx, set_pinned, args.context_id, unit_id=args.unit_id, pinned=False)
 
 
 def awmu_archive(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
-    return _operated(
-        ctx, WorkingMemoryService.archive, args.context_id, unit_id=args.unit_id, reason=args.reason
-    )
+    return _operated(ctx, archive, args.context_id, unit_id=args.unit_id, reason=args.reason)
 
 
 def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
     return _operated(
         ctx,
-        WorkingMemoryService.restore,
+        restore,
         args.context_id,
         unit_id=args.unit_id,
         reason=args.reason,
@@ -330,35 +334,35 @@ def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
 
 def awmu_canonize(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
     require_write(ctx, args.context_id)
-    return _call(ctx, _wm(ctx).canonize, context_id=args.context_id, unit_id=args.unit_id, reason=args.reason)
+    return _acted(ctx, canonize, context_id=args.context_id, unit_id=args.unit_id, reason=args.reason)
+
+
+def _on_request(ctx: CallContext, action: _Method, args: ReviewArgs | ReopenArgs, **fields: Any) -> Decision:
+    """``_call`` of the bound service's ``decide``: ``action`` on the request ``args`` names, by the right
+    ``review`` needs in the request's context (``review_verdict``)."""
+    return _call(
+        ctx,
+        partial(_wm(ctx).decide, action),
+        request_id=args.request_id,
+        note=args.note,
+        granted=review_verdict(ctx, args.request_id),
+        **fields,
+    )
 
 
 def awmu_review(ctx: CallContext, args: ReviewArgs) -> Decision:
-    return _call(
-        ctx,
-        _wm(ctx).review,
-        request_id=args.request_id,
-        approve=args.decision == "approve",
-        note=args.note,
-        granted=review_verdict(ctx, args.request_id),
-    )
+    return _on_request(ctx, review, args, approve=args.decision == "approve")
 
 
 def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> Decision:
     """Decided by the right ``review`` needs in the request's context (``review_verdict``)."""
-    return _call(
-        ctx,
-        _wm(ctx).reopen,
-        request_id=args.request_id,
-        note=args.note,
-        granted=review_verdict(ctx, args.request_id),
-    )
+    return _on_request(ctx, reopen, args)
 
 
 def awmu_close(ctx: CallContext, args: CloseArgs) -> Decision:
     """Format 2: ``require_closer``; format 1: the context's ``operators`` patterns (the engine)."""
     operator = require_closer(ctx, args.context_id) if owned(ctx) else None
-    return _call(ctx, _wm(ctx).close, context_id=args.context_id, reason=args.reason, operator=operator)
+    return _acted(ctx, close_context, context_id=args.context_id, reason=args.reason, operator=operator)
 
 
 _STATUSES = {
