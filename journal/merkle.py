@@ -283,25 +283,33 @@ def prove_consistency(hashes: Iterable[bytes], old_size: int, size: int) -> Cons
     return ConsistencyProof(old_size, size, folded[0], folded[1], path)
 
 
+def _sides(fn: int, sn: int, count: int) -> list[bool] | None:
+    """RFC 9162's walk up the tree (§2.1.3.2, §2.1.4.2) from node ``fn``, ``sn`` the last: for each of
+    ``count`` path hashes, whether it is a left sibling; None when the path does not fit the sizes."""
+    sides = []
+    for _ in range(count):
+        if sn == 0:
+            return None
+        sides.append(bool(fn & 1) or fn == sn)
+        if sides[-1]:
+            while not fn & 1 and fn != 0:  # ii / iii: until LSB(fn) is set or fn is 0
+                fn >>= 1
+                sn >>= 1
+        fn >>= 1
+        sn >>= 1
+    return sides if sn == 0 else None
+
+
 def root_from_inclusion(index: int, size: int, leaf: bytes, path: Sequence[bytes]) -> bytes | None:
     """RFC 9162 §2.1.3.2 steps 1-5, without the final comparison: the root, or None when the path
     does not fit the index and size."""
-    if index >= size or index < 0:
+    sides = _sides(index, size - 1, len(path)) if 0 <= index < size else None
+    if sides is None:
         return None
-    fn, sn, r = index, size - 1, leaf
-    for p in path:
-        if sn == 0:
-            return None
-        if fn & 1 or fn == sn:
-            r = node_hash(p, r)
-            while not fn & 1 and fn != 0:  # ii: until LSB(fn) is set or fn is 0
-                fn >>= 1
-                sn >>= 1
-        else:
-            r = node_hash(r, p)
-        fn >>= 1
-        sn >>= 1
-    return r if sn == 0 else None
+    r = leaf
+    for p, left in zip(path, sides, strict=True):
+        r = node_hash(p, r) if left else node_hash(r, p)
+    return r
 
 
 def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes], root: bytes) -> bool:
@@ -325,21 +333,14 @@ def _roots_from_consistency(
     while fn & 1:
         fn >>= 1
         sn >>= 1
+    sides = _sides(fn, sn, len(hashes) - 1)
+    if sides is None:
+        return None
     fr = sr = hashes[0]
-    for c in hashes[1:]:
-        if sn == 0:
-            return None
-        if fn & 1 or fn == sn:
-            fr = node_hash(c, fr)
-            sr = node_hash(c, sr)
-            while not fn & 1 and fn != 0:  # iii: until LSB(fn) is set or fn is 0
-                fn >>= 1
-                sn >>= 1
-        else:
-            sr = node_hash(sr, c)
-        fn >>= 1
-        sn >>= 1
-    return (fr, sr) if sn == 0 else None
+    for c, left in zip(hashes[1:], sides, strict=True):
+        fr = node_hash(c, fr) if left else fr
+        sr = node_hash(c, sr) if left else node_hash(sr, c)
+    return fr, sr
 
 
 def verify_consistency(old_size: int, size: int, old_root: bytes, root: bytes, path: Sequence[bytes]) -> bool:

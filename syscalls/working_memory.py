@@ -13,12 +13,13 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from arvis.awmu.config import AwmuConfig
+from arvis.awmu.maintenance import archive, canonize, close_context, reopen, restore, review, set_pinned, turn
 from arvis.awmu.model import Authority, Tier, UnitStatus
 from arvis.awmu.promotion import Verdict
 from arvis.awmu.repository import AwmuRepository, EventQuery
 from arvis.awmu.resolution import ConflictType
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST
-from arvis.awmu.service import UnitFilter, WorkingMemoryService
+from arvis.awmu.service import UnitFilter, WorkingMemoryService, operator_seed
 from arvis.changes import Decision, Insert
 from kernel.abi import CallContext
 from kernel.errors import KernelError
@@ -196,6 +197,10 @@ class ContextArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     context_id: ContextId
 
 
+_ActionArgs = SeedArgs | TurnArgs | UnitArgs | ReasonedUnitArgs | CloseArgs
+"""What names a context and an engine action's own arguments, field for field (``_acted``)."""
+
+
 def _wm(ctx: CallContext) -> WorkingMemoryService:
     service = ctx.services.working_memory_service
     assert service is not None, "admission refuses a call whose service is not bound"
@@ -227,11 +232,16 @@ def _call(ctx: CallContext, method: _Method, **fields: Any) -> Decision:
     return _decided(ctx, method, principal=ctx.principal, **fields)
 
 
-def _operated(ctx: CallContext, method: _Method, context_id: str, **fields: Any) -> Decision:
-    """``method`` of the service class, in a context, by its operator as the kernel decides it
-    (``operator_verdict``, asked before the service is looked up)."""
-    operator = operator_verdict(ctx, context_id)
-    return _call(ctx, partial(method, _wm(ctx)), context_id=context_id, operator=operator, **fields)
+def _acted(ctx: CallContext, action: _Method, args: _ActionArgs, **more: Any) -> Decision:
+    """``_call`` of the bound service's ``act``: ``action`` on the context the call names, given the call's
+    arguments (each field of ``args`` by its name) and ``more``."""
+    return _call(ctx, partial(_wm(ctx).act, action), **msgspec.structs.asdict(args), **more)
+
+
+def _operated(ctx: CallContext, action: _Method, args: _ActionArgs, **more: Any) -> Decision:
+    """``_acted``, by the context's operator as the kernel decides it (``operator_verdict``, asked before
+    the service is looked up)."""
+    return _acted(ctx, action, args, operator=operator_verdict(ctx, args.context_id), **more)
 
 
 def awmu_create(ctx: CallContext, args: CreateArgs) -> Decision:
@@ -279,86 +289,62 @@ def _may_operate(ctx: CallContext, context_id: str) -> bool | None:
 
 
 def awmu_seed(ctx: CallContext, args: SeedArgs) -> Decision:
-    return _operated(
-        ctx,
-        WorkingMemoryService.seed,
-        args.context_id,
-        text=args.text,
-        authority=args.authority,
-        rank=args.rank,
-        pinned=args.pinned,
-        source=args.source,
-    )
+    return _operated(ctx, operator_seed, args)
 
 
 def awmu_turn(ctx: CallContext, args: TurnArgs) -> Decision:
     require_write(ctx, args.context_id)
-    return _call(
-        ctx,
-        _wm(ctx).turn,
-        context_id=args.context_id,
-        reinforce=args.reinforce,
-        text=args.text,
-        measure=measure_for(ctx),
-    )
+    return _acted(ctx, turn, args, measure=measure_for(ctx))
 
 
 def awmu_pin(ctx: CallContext, args: UnitArgs) -> Decision:
-    return _operated(ctx, WorkingMemoryService.pin, args.context_id, unit_id=args.unit_id, pinned=True)
+    return _operated(ctx, set_pinned, args, pinned=True)
 
 
 def awmu_unpin(ctx: CallContext, args: UnitArgs) -> Decision:
-    return _operated(ctx, WorkingMemoryService.pin, args.context_id, unit_id=args.unit_id, pinned=False)
+    return _operated(ctx, set_pinned, args, pinned=False)
 
 
 def awmu_archive(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
-    return _operated(
-        ctx, WorkingMemoryService.archive, args.context_id, unit_id=args.unit_id, reason=args.reason
-    )
+    return _operated(ctx, archive, args)
 
 
 def awmu_restore(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
-    return _operated(
-        ctx,
-        WorkingMemoryService.restore,
-        args.context_id,
-        unit_id=args.unit_id,
-        reason=args.reason,
-        canonizer=lambda: canonizer_verdict(ctx, args.context_id),  # read only for a CANON unit
-    )
+    canonizer = partial(canonizer_verdict, ctx, args.context_id)  # asked only for a CANON unit
+    return _operated(ctx, restore, args, canonizer=canonizer)
 
 
 def awmu_canonize(ctx: CallContext, args: ReasonedUnitArgs) -> Decision:
     require_write(ctx, args.context_id)
-    return _call(ctx, _wm(ctx).canonize, context_id=args.context_id, unit_id=args.unit_id, reason=args.reason)
+    return _acted(ctx, canonize, args)
+
+
+def _on_request(ctx: CallContext, action: _Method, args: ReviewArgs | ReopenArgs, **fields: Any) -> Decision:
+    """``_call`` of the bound service's ``decide``: ``action`` on the request ``args`` names, by the right
+    ``review`` needs in the request's context (``review_verdict``)."""
+    return _call(
+        ctx,
+        partial(_wm(ctx).decide, action),
+        request_id=args.request_id,
+        note=args.note,
+        granted=review_verdict(ctx, args.request_id),
+        **fields,
+    )
 
 
 def awmu_review(ctx: CallContext, args: ReviewArgs) -> Decision:
-    return _call(
-        ctx,
-        _wm(ctx).review,
-        request_id=args.request_id,
-        approve=args.decision == "approve",
-        note=args.note,
-        granted=review_verdict(ctx, args.request_id),
-    )
+    return _on_request(ctx, review, args, approve=args.decision == "approve")
 
 
 def awmu_reopen(ctx: CallContext, args: ReopenArgs) -> Decision:
     """Decided by the right ``review`` needs in the request's context (``review_verdict``)."""
-    return _call(
-        ctx,
-        _wm(ctx).reopen,
-        request_id=args.request_id,
-        note=args.note,
-        granted=review_verdict(ctx, args.request_id),
-    )
+    return _on_request(ctx, reopen, args)
 
 
 def awmu_close(ctx: CallContext, args: CloseArgs) -> Decision:
     """Format 2: ``require_closer``; format 1: the context's ``operators`` patterns (the engine)."""
     operator = require_closer(ctx, args.context_id) if owned(ctx) else None
-    return _call(ctx, _wm(ctx).close, context_id=args.context_id, reason=args.reason, operator=operator)
+    return _acted(ctx, close_context, args, operator=operator)
 
 
 _STATUSES = {

@@ -72,20 +72,18 @@ def _encodable(text: str) -> bool:
 @dataclass(frozen=True)
 class SplitFilters:
     """The ``--syscall``/``--principal``/``--status`` filters split in two: what the reader's query
-    decides, and what is compared after reading. A value holding bytes that are not UTF-8 (given as
-    raw bytes on the command line, read back as lone surrogates) cannot be bound as SQL text, but it
-    can equal a tampered column read back the same way: it is compared after reading."""
+    decides (``where``), and what is compared after reading. A value holding bytes that are not UTF-8
+    (given as raw bytes on the command line, read back as lone surrogates) cannot be bound as SQL text,
+    but it can equal a tampered column read back the same way: it is compared after reading."""
 
-    syscall: str | None
-    syscall_glob: str | None
-    principal: str | None
-    status: str | None
-    errors_only: bool
+    where: JournalFilter
     after: tuple[tuple[str, str], ...]
     """(column, value or glob) pairs compared on each entry read; a syscall is a glob."""
 
 
 def split_filters(syscall: str | None, principal: str | None, status: str | None) -> SplitFilters:
+    from journal.reader import JournalFilter
+
     after: list[tuple[str, str]] = []
     for column, value in (("syscall", syscall), ("principal", principal), ("status", status)):
         if value is not None and not _encodable(value):
@@ -93,14 +91,14 @@ def split_filters(syscall: str | None, principal: str | None, status: str | None
     late = {column for column, _ in after}
     glob = syscall is not None and any(c in syscall for c in "*?[")
     sql_syscall = None if syscall is None or "syscall" in late else syscall
-    return SplitFilters(
+    where = JournalFilter(
         syscall=None if glob else sql_syscall,
         syscall_glob=sql_syscall if glob else None,
         principal=None if "principal" in late else principal,
         status=None if status in (None, "error") or "status" in late else status,
         errors_only=status == "error",
-        after=tuple(after),
     )
+    return SplitFilters(where, tuple(after))
 
 
 def matching(entries: Iterator[JournalEntry], after: tuple[tuple[str, str], ...]) -> Iterator[JournalEntry]:

@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_renamed_principal
@@ -39,20 +39,15 @@ def _filtered(
     """The entries the options select, every filter decided by the reader's query (a glob and
     ``--status error`` too), so rows left out are never decoded. Options are read here, before
     anything is printed."""
-    from journal.reader import JournalFilter
     from tools.journal_filters import check_filters, matching, split_filters
     from tools.timespec import parse_moment
 
     check_filters(reader, options.syscall, options.status)
     split = split_filters(options.syscall, options.by, options.status)
-    where = JournalFilter(
+    where = replace(
+        split.where,
         since=None if options.since is None else parse_moment(options.since),
         until=None if options.until is None else parse_moment(options.until),
-        syscall=split.syscall,
-        syscall_glob=split.syscall_glob,
-        principal=split.principal,
-        status=split.status,
-        errors_only=split.errors_only,
         descending=descending,
     )
     return matching(reader.entries(where), split.after)

@@ -48,6 +48,7 @@ from arvis.awmu.promotion import (
     review_item,
     settle_approved,
     trust_wire,
+    verdict_wire,
 )
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution, resolve_by_tier
 from arvis.awmu.revision import Asker, learned_claims, resolve_revision
@@ -152,12 +153,7 @@ def _contested_message(
 
 
 def _verdict_wire(conflict: Conflict, reason: str | None = None) -> dict[str, Any]:
-    wire: dict[str, Any] = {
-        "unit_id": conflict.unit_id,
-        "type": conflict.type.value,
-        "confidence": conflict.confidence,
-        "detector": conflict.detector,
-    }
+    wire = verdict_wire(conflict)
     if conflict.evidence is not None and "slot" in conflict.evidence:
         wire["slot"] = conflict.evidence["slot"]
     if reason is not None:

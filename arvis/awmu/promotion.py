@@ -39,6 +39,7 @@ __all__ = [
     "seed",
     "settle_approved",
     "trust_wire",
+    "verdict_wire",
 ]
 
 
@@ -132,14 +133,21 @@ def emit_conflicts(
         session.emit(EventKind.CONFLICT, unit.unit_id, **detail)
 
 
+def verdict_wire(conflict: Conflict) -> dict[str, Any]:
+    """A conflict as results and queued proposals name it: its unit, type, confidence and detector."""
+    return {
+        "unit_id": conflict.unit_id,
+        "type": conflict.type.value,
+        "confidence": conflict.confidence,
+        "detector": conflict.detector,
+    }
+
+
 def conflict_wire(plan: list[tuple[Conflict, Unit, Resolution]]) -> list[dict[str, Any]]:
     wires = []
     for conflict, unit, resolution in plan:
-        wire: dict[str, Any] = {
-            "unit_id": conflict.unit_id,
-            "type": conflict.type.value,
-            "confidence": conflict.confidence,
-            "detector": conflict.detector,
+        wire = {
+            **verdict_wire(conflict),
             "existing_authority": unit.authority.value,
             "resolution": resolution.value,
         }
@@ -222,16 +230,7 @@ def _assess(session: ContextSession, *, text: str, source: str, confidence: floa
 
 def _review_verdicts(conflicts: list[Conflict]) -> tuple[dict[str, Any], ...]:
     """The model verdicts a reviewer sees beside a queued proposal (the lexical ones are left out)."""
-    return tuple(
-        {
-            "unit_id": c.unit_id,
-            "type": c.type.value,
-            "confidence": c.confidence,
-            "detector": c.detector,
-        }
-        for c in conflicts
-        if c.detector != "lexical"
-    )
+    return tuple(verdict_wire(c) for c in conflicts if c.detector != "lexical")
 
 
 def review_item(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from enum import Enum
 from typing import Any, TypeVar
 
 import msgspec
@@ -133,16 +134,18 @@ class AwmuRepository:
         self._requests: dict[str, CanonRequest] = {}
         self._events: list[Event] = []
 
-    def _put(self, staged: dict[str, _S], name: str, record: _S, table: str, row: dict[str, Any]) -> None:
-        staged[name] = record
+    def _put(self, staged: dict[str, _S], record: _S, table: str, columns: tuple[str, ...]) -> None:
+        """Stage ``record`` under its key (the first of ``columns``) and put its row: ``columns``, the
+        record's fields of those names (an enum's value), then its body."""
+        row = {column: _column(getattr(record, column)) for column in columns}
+        staged[row[columns[0]]] = record
         self.changes.append(Upsert(table, {**row, "body": body_of(record)}))
 
     def get_context(self, context_id: str) -> ContextRecord | None:
         return self._contexts.get(context_id) or self._reader.get_context(context_id)
 
     def put_context(self, record: ContextRecord) -> None:
-        row = {"context_id": record.context_id, "updated_seq": record.updated_seq}
-        self._put(self._contexts, record.context_id, record, "awmu_contexts", row)
+        self._put(self._contexts, record, "awmu_contexts", ("context_id", "updated_seq"))
 
     def units(self, context_id: str, statuses: Sequence[UnitStatus]) -> list[Unit]:
         found = self._reader.units(context_id, statuses)
@@ -167,13 +170,7 @@ class AwmuRepository:
         return self._units.get(unit_id) or self._reader.get_unit(unit_id)
 
     def put_unit(self, unit: Unit) -> None:
-        row = {
-            "unit_id": unit.unit_id,
-            "context_id": unit.context_id,
-            "status": unit.status.value,
-            "created_seq": unit.created_seq,
-        }
-        self._put(self._units, unit.unit_id, unit, "awmu_units", row)
+        self._put(self._units, unit, "awmu_units", ("unit_id", "context_id", "status", "created_seq"))
 
     def get_review(self, review_id: str) -> ReviewItem | None:
         return self._reviews.get(review_id) or self._reader.get_review(review_id)
@@ -182,8 +179,7 @@ class AwmuRepository:
         return _overlaid(self._reader.pending_reviews(context_id), self._reviews, context_id)
 
     def put_review(self, item: ReviewItem) -> None:
-        row = {"review_id": item.review_id, "context_id": item.context_id, "status": item.status.value}
-        self._put(self._reviews, item.review_id, item, "awmu_reviews", row)
+        self._put(self._reviews, item, "awmu_reviews", ("review_id", "context_id", "status"))
 
     def get_canon_request(self, request_id: str) -> CanonRequest | None:
         return self._requests.get(request_id) or self._reader.get_canon_request(request_id)
@@ -192,13 +188,8 @@ class AwmuRepository:
         return _overlaid(self._reader.pending_canon_requests(context_id), self._requests, context_id)
 
     def put_canon_request(self, request: CanonRequest) -> None:
-        row = {
-            "request_id": request.request_id,
-            "context_id": request.context_id,
-            "unit_id": request.unit_id,
-            "status": request.status.value,
-        }
-        self._put(self._requests, request.request_id, request, "awmu_canon_requests", row)
+        columns = ("request_id", "context_id", "unit_id", "status")
+        self._put(self._requests, request, "awmu_canon_requests", columns)
 
     def add_event(self, event: Event) -> None:
         row = {
@@ -217,6 +208,11 @@ class AwmuRepository:
         # this call's events come after every stored one (its seq is the newest)
         found.extend(event for event in self._events if _matches(event, query))
         return found[: query.limit]
+
+
+def _column(value: Any) -> Any:
+    """A field as its row holds it: an enum by its value."""
+    return value.value if isinstance(value, Enum) else value
 
 
 def _overlaid(stored: list[_Pending], staged: dict[str, _Pending], context_id: str) -> list[_Pending]:

@@ -15,7 +15,6 @@ from arvis.awmu.detection import Readings
 from arvis.awmu.engine import ContextSession, unit_wire
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 from arvis.awmu.judging import Ask
-from arvis.awmu.maintenance import archive, canonize, close_context, reopen, restore, review, set_pinned, turn
 from arvis.awmu.model import Authority, CanonRequest, EventKind, ReviewItem, Tier, Unit, UnitStatus
 from arvis.awmu.origin import OPERATOR_CHANNEL, bound_source
 from arvis.awmu.promotion import Verdict, propose, seed
@@ -23,7 +22,7 @@ from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST, SUPPORTED_RULES
 from arvis.awmu.waiting import contested_marks, waiting
 
-__all__ = ["UnitFilter", "WorkingMemoryService"]
+__all__ = ["UnitFilter", "WorkingMemoryService", "operator_seed"]
 
 
 def _UNMEASURED(text: str, units: Sequence[Unit]) -> Readings:
@@ -131,143 +130,41 @@ class WorkingMemoryService:
         session.write_back()
         return result
 
-    def seed(
+    def act(
         self,
+        action: Callable[..., dict[str, Any]],
         repo: AwmuRepository,
         *,
         context_id: str,
-        text: str,
-        authority: Authority,
-        rank: int | None,
-        pinned: bool,
-        source: str | None,
         seq: int,
         principal: str,
         operator: bool | None = None,
+        **fields: Any,
     ) -> dict[str, Any]:
-        """``operator``: whether the principal may operate, as the kernel decided it (format 2); None: the
-        context's ``operators`` patterns decide (likewise for ``pin`` and ``archive``)."""
-        session = self._open(repo, context_id, seq, principal, operator)
-        session.require_operator("seed")  # before the source: a seed is an operator's, whatever it names
-        bound = _source_of(session, source, unnamed=OPERATOR_CHANNEL)
-        result = seed(session, text=text, authority=authority, rank=rank, pinned=pinned, source=bound)
-        session.write_back()
-        return result
+        """``action`` (``operator_seed`` or one of ``arvis.awmu.maintenance``'s) with ``fields``, on the
+        context as the principal opens it. ``operator``: whether the principal may operate it, as the kernel
+        decided it (format 2); None: the context's ``operators`` patterns decide."""
+        return action(self._open(repo, context_id, seq, principal, operator), **fields)
 
-    def turn(
+    def decide(
         self,
-        repo: AwmuRepository,
-        *,
-        context_id: str,
-        reinforce: list[str],
-        seq: int,
-        principal: str,
-        text: str = "",
-        measure: Measure = _UNMEASURED,
-    ) -> dict[str, Any]:
-        session = self._open(repo, context_id, seq, principal)
-        return turn(session, reinforce=reinforce, text=text, measure=measure)
-
-    def pin(
-        self,
-        repo: AwmuRepository,
-        *,
-        context_id: str,
-        unit_id: str,
-        pinned: bool,
-        seq: int,
-        principal: str,
-        operator: bool | None = None,
-    ) -> dict[str, Any]:
-        session = self._open(repo, context_id, seq, principal, operator)
-        return set_pinned(session, unit_id=unit_id, pinned=pinned)
-
-    def archive(
-        self,
-        repo: AwmuRepository,
-        *,
-        context_id: str,
-        unit_id: str,
-        reason: str,
-        seq: int,
-        principal: str,
-        operator: bool | None = None,
-    ) -> dict[str, Any]:
-        return archive(self._open(repo, context_id, seq, principal, operator), unit_id=unit_id, reason=reason)
-
-    def restore(
-        self,
-        repo: AwmuRepository,
-        *,
-        context_id: str,
-        unit_id: str,
-        reason: str,
-        seq: int,
-        principal: str,
-        operator: bool | None = None,
-        canonizer: Callable[[], bool | None] | None = None,
-    ) -> dict[str, Any]:
-        """Bring an archived, superseded or evicted unit back. ``operator`` as for ``seed``; ``canonizer``:
-        asked only for a CANON unit, whether the principal may canonize in the context, as the kernel decides
-        it; None: the context's ``canonizers`` patterns decide."""
-        session = self._open(repo, context_id, seq, principal, operator)
-        return restore(session, unit_id=unit_id, reason=reason, canonizer=canonizer)
-
-    def canonize(
-        self, repo: AwmuRepository, *, context_id: str, unit_id: str, reason: str, seq: int, principal: str
-    ) -> dict[str, Any]:
-        return canonize(self._open(repo, context_id, seq, principal), unit_id=unit_id, reason=reason)
-
-    def review(
-        self,
+        action: Callable[..., dict[str, Any]],
         repo: AwmuRepository,
         *,
         request_id: str,
-        approve: bool,
-        note: str,
         seq: int,
         principal: str,
         granted: Callable[[str], bool] = lambda context_id: False,
+        **fields: Any,
     ) -> dict[str, Any]:
-        """Decide a canonization request or a queued proposal; its context comes from the request.
+        """``action`` (``review``, to decide, or ``reopen``, to set a decided one back to PENDING) on a
+        canonization request or a queued proposal, in the context the request comes from.
 
-        The reviewer is a canonizer of the context (its config) or ``granted(context_id)`` says so
+        The principal is a canonizer of the context (its config) or ``granted(context_id)`` says so
         (the kernel's canonize grant)."""
         found = _request(repo, request_id)
         session = self._open(repo, found.context_id, seq, principal)
-        return review(
-            session, request_id=request_id, approve=approve, note=note, granted=granted(found.context_id)
-        )
-
-    def reopen(
-        self,
-        repo: AwmuRepository,
-        *,
-        request_id: str,
-        note: str,
-        seq: int,
-        principal: str,
-        granted: Callable[[str], bool] = lambda context_id: False,
-    ) -> dict[str, Any]:
-        """Set a decided canonization request or queued proposal back to PENDING; who may review it may
-        (``granted`` as for ``review``)."""
-        found = _request(repo, request_id)
-        session = self._open(repo, found.context_id, seq, principal)
-        return reopen(session, request_id=request_id, note=note, granted=granted(found.context_id))
-
-    def close(
-        self,
-        repo: AwmuRepository,
-        *,
-        context_id: str,
-        reason: str,
-        seq: int,
-        principal: str,
-        operator: bool | None = None,
-    ) -> dict[str, Any]:
-        """Close a context for good. ``operator``: whether the principal may close it, as the kernel
-        decided it (format 2); None: the context's ``operators`` patterns decide."""
-        return close_context(self._open(repo, context_id, seq, principal, operator), reason=reason)
+        return action(session, request_id=request_id, granted=granted(found.context_id), **fields)
 
     def list(self, repo: AwmuRepository, *, context_id: str, where: UnitFilter, seq: int) -> dict[str, Any]:
         """Units and queues; a closed context too, its closure named (``closed``, only then)."""
@@ -373,6 +270,23 @@ class WorkingMemoryService:
             "window": {"conflicts": conflicts, "demotions": demotions, "compactions": compactions},
             **gauge,
         }
+
+
+def operator_seed(
+    session: ContextSession,
+    *,
+    text: str,
+    authority: Authority,
+    rank: int | None,
+    pinned: bool,
+    source: str | None,
+) -> dict[str, Any]:
+    """An operator's unit at a given authority and rank, whatever source it names."""
+    session.require_operator("seed")  # before the source: a seed is an operator's, whatever it names
+    bound = _source_of(session, source, unnamed=OPERATOR_CHANNEL)
+    result = seed(session, text=text, authority=authority, rank=rank, pinned=pinned, source=bound)
+    session.write_back()
+    return result
 
 
 def _request(repo: AwmuRepository, request_id: str) -> CanonRequest | ReviewItem:

@@ -10,7 +10,7 @@ unit's ``pinned``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "ASKING_TURN_TYPES",
@@ -122,6 +122,9 @@ class Scenario:
         return bool(self.facts) and bool(self.turns)
 
 
+_T = TypeVar("_T")
+
+
 class _Reader:
     def __init__(self) -> None:
         self.warnings: list[str] = []
@@ -129,56 +132,45 @@ class _Reader:
     def warn(self, message: str) -> None:
         self.warnings.append(message)
 
-    def text(self, value: Any, where: str, default: str = "") -> str:
+    def _read(self, value: Any, where: str, default: _T, read: _T | None, expected: str) -> _T:
+        """``read``, what ``value`` reads as; else (None) ``default``, with a warning that ``expected``
+        was expected unless ``value`` is missing (None) too."""
         if value is None:
             return default
-        if isinstance(value, str):
-            return value
-        if isinstance(value, int | float | bool):
-            return str(value)
-        self.warn(f"{where}: expected text, got {type(value).__name__}")
-        return default
+        if read is None:
+            self.warn(f"{where}: expected {expected}")
+            return default
+        return read
+
+    def text(self, value: Any, where: str, default: str = "") -> str:
+        read = str(value) if isinstance(value, str | int | float | bool) else None
+        return self._read(value, where, default, read, f"text, got {type(value).__name__}")
 
     def boolean(self, value: Any, where: str, default: bool) -> bool:
-        if value is None:
-            return default
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-            self.warn(f"{where}: a quoted boolean {value!r} read as {value.strip().lower()}")
-            return value.strip().lower() == "true"
-        self.warn(f"{where}: expected true or false, got {value!r}")
-        return default
+        quoted = value.strip().lower() if isinstance(value, str) else None
+        if quoted in ("true", "false"):
+            self.warn(f"{where}: a quoted boolean {value!r} read as {quoted}")
+            return quoted == "true"
+        read = value if isinstance(value, bool) else None
+        return self._read(value, where, default, read, f"true or false, got {value!r}")
 
     def mapping(self, value: Any, where: str) -> dict[str, Any]:
-        if value is None:
-            return {}
-        if isinstance(value, dict):
-            return value
-        self.warn(f"{where}: expected a mapping, got {type(value).__name__}")
-        return {}
+        read = value if isinstance(value, dict) else None
+        return self._read(value, where, {}, read, f"a mapping, got {type(value).__name__}")
 
     def unknown_keys(self, item: dict[str, Any], known: set[str], where: str) -> None:
         for key in sorted(set(item) - known, key=str):
             self.warn(f"{where}: unknown field {key!r} ignored")
 
     def integer(self, value: Any, where: str, default: int) -> int:
-        if value is None:
-            return default
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        self.warn(f"{where}: expected an integer, got {value!r}")
-        return default
+        digits = isinstance(value, str) and value.strip().lstrip("-").isdigit()
+        read = int(value) if digits or (isinstance(value, int) and not isinstance(value, bool)) else None
+        return self._read(value, where, default, read, f"an integer, got {value!r}")
 
     def number(self, value: Any, where: str, default: float) -> float:
-        if value is None:
-            return default
-        if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= float(value) <= 1.0:
-            return float(value)
-        self.warn(f"{where}: expected a number in [0, 1], got {value!r}")
-        return default
+        fits = isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= float(value) <= 1.0
+        read = float(value) if fits else None
+        return self._read(value, where, default, read, f"a number in [0, 1], got {value!r}")
 
     def items(self, value: Any, where: str) -> list[dict[str, Any]]:
         if value is None:

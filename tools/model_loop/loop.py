@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from arvis.access import AccessRules, ScopeKind, scope_of
 from arvis.scenario.conditions import CONDITIONS, Condition
@@ -55,7 +55,7 @@ from tools.model_loop.roles import (
 from tools.model_loop.scoring import ModelRunResult, TurnResult
 from tools.scenario.runner import set_up_context
 
-__all__ = ["KernelLike", "ModelLoopError", "ModelScenarioRun"]
+__all__ = ["KernelLike", "ModelLoopError", "ModelScenarioRun", "Play"]
 
 AGENT = "agent:model-loop"
 OPERATOR = "operator:scenario"
@@ -68,6 +68,16 @@ HISTORY_TURNS = 3
 
 class ModelLoopError(Exception):
     """A syscall the loop depends on failed (or diverged from the journal on replay): it cannot go on."""
+
+
+class Play(TypedDict, total=False):
+    """How a run plays its scenario, its models aside (``ModelScenarioRun``'s arguments of these names,
+    whose defaults they keep when left out): the ``condition``, the ``setting`` the game master is told, and
+    ``on_turn``, told (turns done, turns in all) after each turn."""
+
+    condition: Condition
+    setting: str
+    on_turn: Callable[[int, int], None] | None
 
 
 class KernelLike(Protocol):

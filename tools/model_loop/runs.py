@@ -6,10 +6,9 @@ A run made with models replays offline, byte for byte, with no model and no netw
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import yaml
 
@@ -18,7 +17,7 @@ from arvis.scenario.schema import Scenario
 from journal.reader import JournalReader
 from tools.audit.pieces import replay_kernel
 from tools.model_loop.client import ChatModel
-from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
+from tools.model_loop.loop import ModelLoopError, ModelScenarioRun, Play
 from tools.model_loop.recording import (
     CONFLICT_KIND,
     EXTRACT_KIND,
@@ -72,25 +71,14 @@ def run_with_models(
     *,
     gm: ChatModel,
     judge: ChatModel,
-    condition: Condition = Condition.FULL_AWMU,
-    setting: str = "",
     extractor: ChatModel | None = None,
-    on_turn: Callable[[int, int], None] | None = None,
+    **play: Unpack[Play],
 ) -> ModelRunReport:
     """A live run into a fresh journal at ``journal`` (replaced if it exists), then verified by replay.
-    ``on_turn(done, total)`` after each turn (a progress bar)."""
-    kernel = fresh_kernel(journal, _journal_id(scenario, condition))
+    ``play``: its condition, setting and progress bar (``Play``)."""
+    kernel = fresh_kernel(journal, _journal_id(scenario, play.get("condition", Condition.FULL_AWMU)))
     try:
-        result = ModelScenarioRun(
-            kernel,
-            scenario,
-            gm=gm,
-            judge=judge,
-            condition=condition,
-            setting=setting,
-            extractor=extractor,
-            on_turn=on_turn,
-        ).run()
+        result = ModelScenarioRun(kernel, scenario, gm=gm, judge=judge, extractor=extractor, **play).run()
     finally:
         kernel.close()
     report = verified(journal)
@@ -101,12 +89,11 @@ def replay_model_run(
     journal: Path,
     scenario: Scenario,
     *,
-    condition: Condition = Condition.FULL_AWMU,
-    setting: str = "",
     live: ChatModel | None = None,
-    on_turn: Callable[[int, int], None] | None = None,
+    **play: Unpack[Play],
 ) -> ModelRunResult:
-    """The same loop again, offline: kernel results and model answers both served from the journal.
+    """The same loop again, offline: kernel results and model answers both served from the journal,
+    played as ``play`` says (``Play``: the condition and setting it was recorded with, a progress bar).
     With ``live``, that model is asked again in place of every recorded role instead, and must give
     the recorded answers to the recorded requests from the recorded model file (``ModelDivergence``
     names the first request where it does not).
@@ -126,16 +113,9 @@ def replay_model_run(
         kernel = replay_kernel(reader)  # reads journaled by reference are served whole
         header = reader.header()
         recorded_before_6 = header is not None and header.format_version < 6
+        channels: dict[str, str] | None = {} if recorded_before_6 else None
         result = ModelScenarioRun(
-            kernel,
-            scenario,
-            gm=gm,
-            judge=judge,
-            condition=condition,
-            setting=setting,
-            extractor=extractor,
-            on_turn=on_turn,
-            channels={} if recorded_before_6 else None,
+            kernel, scenario, gm=gm, judge=judge, extractor=extractor, channels=channels, **play
         ).run()
         if not kernel.exhausted or models.remaining:
             raise ModelLoopError(
