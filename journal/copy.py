@@ -1,9 +1,9 @@
 """Copying a journal into another database (SQLite to PostgreSQL or back), to audit it there.
 
 The header (its admin verifier too), every journal row, every state table's rows, the admin key's
-bindings (``journal.admin_binding``) and the effects log (``journal.effects``) are copied as stored, in one transaction
-on the target, which must hold no journal yet. Nothing is re-executed: verifying the copy checks the
-very bytes the source holds, so a journal damaged at the source fails verification at the same seq.
+bindings (``journal.admin_binding``) and the effects log (``journal.effects``) are copied as stored, in one
+transaction on the target, which must hold no journal yet. Nothing is re-executed: verifying the copy checks
+the very bytes the source holds, so a journal damaged at the source fails verification at the same seq.
 """
 
 from __future__ import annotations
