@@ -167,12 +167,8 @@ class SqlTransaction:
         if pieces and self._stores_pieces:  # a scratch replay store compares the references alone
             blob_store.store_in(self._sql, dict(pieces))
         seq, prev_hash = self.next_seq, self._at.entry_hash
-        effects_hash = EMPTY_EFFECTS_HASH
-        if effects:
-            logged = canonical_bytes_of_own(effects)
-            effects_hash = sha256_hex(logged)
-            if self._stores_pieces:  # the effects log (journal.effects); a scratch replay store keeps none
-                self._sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})
+        logged = canonical_bytes_of_own(effects) if effects else None
+        effects_hash = EMPTY_EFFECTS_HASH if logged is None else sha256_hex(logged)
         entry_hash = compute_entry_hash(
             prev_hash=prev_hash,
             seq=seq,
@@ -196,6 +192,9 @@ class SqlTransaction:
             prev_hash=prev_hash,
             entry_hash=entry_hash,
         )
+        # the effects log (journal.effects), once the entry is whole; a scratch replay store keeps none
+        if logged is not None and self._stores_pieces:
+            self._sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})
         if not self._deferred:  # a batch inserts its entries together, before it commits
             self._sql.write(APPEND, msgspec.structs.asdict(entry))
         self.appended = entry

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from arvis.scenario.conditions import Condition
+from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import snapshot_at, state_at
 from tools.scenario.load import load_scenario
@@ -25,7 +26,8 @@ except ImportError:  # tests/ is not a package: pytest put it on sys.path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "golden"))
 import generate_r4  # noqa: E402
-from contract_calls import SCENARIOS  # noqa: E402
+from contract_calls import SCENARIOS, clock  # noqa: E402
+from strategies import VOUCHED  # noqa: E402
 
 
 def _contract(path: Path) -> None:
@@ -39,8 +41,12 @@ def _scenario(path: Path) -> None:
 
 
 def _r4(path: Path) -> None:
-    generate_r4.main(path.parent)
-    (path.parent / generate_r4.JOURNAL).rename(path)
+    """The calls of the r4 golden journal (graph store under a quota, working-memory origins), run today."""
+    kernel = open_kernel(str(path), clock=clock(), identity=VOUCHED, create=True, store_quota_bytes=600)
+    try:
+        h.run_calls(kernel, generate_r4.calls())
+    finally:
+        kernel.close()
 
 
 def _standard(path: Path) -> None:
@@ -55,11 +61,17 @@ BUILDERS: dict[str, Callable[[Path], Any]] = {
 }
 
 
-@pytest.fixture(scope="module", params=sorted(BUILDERS))
+_BUILT: dict[str, Path] = {}
+
+
+@pytest.fixture(params=sorted(BUILDERS))
 def journal_path(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("effects") / "journal.db"
-    BUILDERS[request.param](path)
-    return path
+    """Each journal built once per process (a module-scoped parametrized fixture trips xdist's ordering)."""
+    if request.param not in _BUILT:
+        path = tmp_path_factory.mktemp("effects") / "journal.db"
+        BUILDERS[request.param](path)
+        _BUILT[request.param] = path
+    return _BUILT[request.param]
 
 
 def _head(path: Path) -> int:
