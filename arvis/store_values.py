@@ -13,8 +13,10 @@ int                       itself within the signed 64-bit range, else ``int``: i
 float                     itself when finite, else ``float``: ``"nan"``, ``"inf"`` or ``"-inf"``
 list                      a list of the encoded items
 tuple                     ``tuple``: the list of its encoded items
-dict (str keys)           an object of the encoded values, unless a key is ``"$arvis"``
-any other dict            ``dict``: ``[[key, value]...]`` encoded, sorted by the canonical bytes of each key
+dict (str keys, sorted)   an object of the encoded values, unless a key is ``"$arvis"``
+any other dict            ``dict``: ``[[key, value]...]`` encoded, in the dict's order
+Enum member               its encoded ``value``
+dataclass, pydantic model the dict of its fields, in order (a model's: its ``model_dump()``)
 set, frozenset            ``set`` / ``frozenset``: the encoded items, sorted by their canonical bytes
 bytes, bytearray          ``bytes``: base64
 datetime, date, time      ``datetime`` / ``date`` / ``time``: ``isoformat()`` (offset kept, naive stays naive)
@@ -22,11 +24,12 @@ timedelta                 ``timedelta``: ``[days, seconds, microseconds]``
 UUID, Decimal             ``uuid`` / ``decimal``: ``str()``
 ========================  ==========================================================================
 
-Anything else has no encoding (``CanonicalEncodingError``). The stored bytes are the canonical JSON of
-the *envelope* ``[2, <encoded value>, <vectors or null>]``. Values stored before encoding 2 are bare JSON
-objects, never arrays, so ``open_envelope`` tells the two apart by the bytes alone, and an old value means
-what it always meant. ``vectors``: ``{"dims": n, "paths": [...], "data": <base64 of little-endian
-float32s, n per path>}``, the embeddings of the indexed fields, in path order.
+An Enum, a dataclass or a pydantic model comes back as that plain data, as LangGraph's persistent stores
+give it back (specs/langgraph.md §8.1); anything else has no encoding (``CanonicalEncodingError``). The
+stored bytes are the canonical JSON of the *envelope* ``[2, <encoded value>, <vectors or null>]``. Values
+stored before encoding 2 are bare JSON objects, never arrays, so ``open_envelope`` tells the two apart by
+the bytes alone, and an old value means what it always meant. ``vectors``: ``{"dims": n, "paths": [...],
+"data": <base64 of little-endian float32s, n per path>}``, the embeddings of the indexed fields, in order.
 """
 
 from __future__ import annotations
@@ -34,8 +37,10 @@ from __future__ import annotations
 import base64
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import fields, is_dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
+from enum import Enum
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -53,21 +58,12 @@ def _tagged(tag: str, form: Any) -> dict[str, Any]:
     return {TAG: tag, "v": form}
 
 
-def _sorted(items: list[Any]) -> list[Any]:
-    return sorted(items, key=canonical_bytes_of_own)
-
-
-def _encode_float(value: float) -> Any:
-    if math.isfinite(value):
-        return float(value)
-    return _tagged("float", "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf"))
-
-
 def _encode_mapping(value: Mapping[Any, Any], depth: int) -> Any:
-    if all(type(key) is str and key != TAG for key in value):
+    """An object when canonical JSON keeps the dict's keys and their order, else its pairs in order."""
+    keys = list(value)
+    if all(type(key) is str and key != TAG for key in keys) and keys == sorted(keys):
         return {key: encode_value(item, depth + 1) for key, item in value.items()}
-    pairs = [[encode_value(key, depth + 1), encode_value(item, depth + 1)] for key, item in value.items()]
-    return _tagged("dict", sorted(pairs, key=lambda pair: canonical_bytes_of_own(pair[0])))
+    return _tagged("dict", [encode_value([key, item], depth) for key, item in value.items()])
 
 
 def _encode_scalar(value: Any) -> Any:
@@ -93,6 +89,8 @@ def encode_value(value: Any, depth: int = 0) -> Any:
     """The encoding-2 JSON form of ``value`` (the table above); raises ``CanonicalEncodingError``."""
     if depth > _DEPTH:
         raise CanonicalEncodingError("value nested too deeply")
+    if isinstance(value, Enum):
+        return encode_value(value.value, depth + 1)
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
@@ -100,7 +98,7 @@ def encode_value(value: Any, depth: int = 0) -> Any:
     if isinstance(value, int):
         return int(value) if -_INT64 <= value < _INT64 else _tagged("int", str(int(value)))
     if isinstance(value, float):
-        return _encode_float(value)
+        return float(value) if math.isfinite(value) else _tagged("float", repr(float(value)))
     if isinstance(value, list):
         return [encode_value(item, depth + 1) for item in value]
     if isinstance(value, tuple):
@@ -109,7 +107,12 @@ def encode_value(value: Any, depth: int = 0) -> Any:
         return _encode_mapping(value, depth)
     if isinstance(value, set | frozenset):
         tag = "frozenset" if isinstance(value, frozenset) else "set"
-        return _tagged(tag, _sorted([encode_value(item, depth + 1) for item in value]))
+        items = [encode_value(item, depth + 1) for item in value]
+        return _tagged(tag, sorted(items, key=canonical_bytes_of_own))
+    if is_dataclass(value) and not isinstance(value, type):
+        return _encode_mapping({field.name: getattr(value, field.name) for field in fields(value)}, depth)
+    if callable(getattr(value, "model_dump", None)):  # a pydantic model
+        return encode_value(value.model_dump(), depth + 1)
     return _encode_scalar(value)
 
 
@@ -142,9 +145,9 @@ def _decode_tagged(tag: Any, form: Any) -> Any:
     if tag == "tuple":
         return tuple(decode_value(item) for item in form)
     if tag == "dict":
-        return {_hashable(decode_value(key)): decode_value(item) for key, item in form}
+        return {decode_value(key): decode_value(item) for key, item in form}
     if tag in ("set", "frozenset"):
-        items = (_hashable(decode_value(item)) for item in form)
+        items = (decode_value(item) for item in form)
         return set(items) if tag == "set" else frozenset(items)
     scalars: dict[str, Any] = {
         "int": int,
@@ -158,12 +161,6 @@ def _decode_tagged(tag: Any, form: Any) -> Any:
         "decimal": Decimal,
     }
     return scalars[tag](form)
-
-
-def _hashable(value: Any) -> Any:
-    if isinstance(value, list | dict | set):
-        raise CanonicalEncodingError("a key or set item must be hashable")
-    return value
 
 
 def decode_value(form: Any) -> Any:

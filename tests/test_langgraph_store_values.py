@@ -70,8 +70,8 @@ ITEMS = st.dictionaries(st.text(max_size=8) | st.just("$arvis") | _HASHABLE, VAL
 
 
 def _same(mine: Any, theirs: Any) -> bool:
-    """Equal, of the same types all the way down; NaN equal to NaN, -0.0 told from 0.0, an aware time
-    at the same instant and offset."""
+    """Equal, of the same types all the way down, dict keys in the same order; NaN equal to NaN, -0.0
+    told from 0.0, an aware time at the same instant and offset."""
     if type(mine) is not type(theirs):
         return False
     if isinstance(mine, float):
@@ -80,11 +80,10 @@ def _same(mine: Any, theirs: Any) -> bool:
         )
     if isinstance(mine, list | tuple):
         return len(mine) == len(theirs) and all(_same(a, b) for a, b in zip(mine, theirs, strict=True))
-    if isinstance(mine, dict):
-        keys = {(type(key), key): key for key in theirs}
+    if isinstance(mine, dict):  # the same keys in the same order (issue 52 point 10)
         return len(mine) == len(theirs) and all(
-            (type(key), key) in keys and _same(key, keys[(type(key), key)]) and _same(item, theirs[key])
-            for key, item in mine.items()
+            _same(key, other) and _same(item, theirs[other])
+            for (key, item), other in zip(mine.items(), theirs, strict=True)
         )
     if isinstance(mine, datetime | time):
         return bool(mine == theirs and mine.utcoffset() == theirs.utcoffset())
