@@ -16,12 +16,13 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, Table, inspect, text
 
-from arvis.canonical import sha256_hex
+from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from journal import statements
 from journal.chain import EMPTY_EFFECTS_HASH
 from journal.schema import STATE_TABLES
+from journal.sql import Prepared
 
-__all__ = ["StateRows", "check", "covered_from", "state_as_of"]
+__all__ = ["StateRows", "check", "covered_from", "load", "state_as_of"]
 
 BATCH = 2_000
 
@@ -46,22 +47,31 @@ def _logged(connection: Connection, seq: int) -> Iterator[bytes]:
         yield bytes(effects)
 
 
-def state_as_of(connection: Connection, seq: int) -> StateRows:
+def state_as_of(connection: Connection, seq: int, *, only: tuple[str, str] | None = None) -> StateRows:
     """Every state table's rows right after entry ``seq``, folded from the log (which must cover every
     entry: ``covered_from`` is 1). An insert gives the row, columns it does not name NULL; an upsert
     inserts it or sets the columns it names; an update sets columns of the row its key names, if there
     is one; a delete removes it, as the statements ``journal.apply`` runs do. Changes of tables that are
-    not state (the admin key's bindings) are not state's."""
-    folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {name: {} for name in _TABLES}
+    not state (the admin key's bindings) are not state's. ``only`` (a table, a value of its first
+    primary-key column: a user's ``memory_entries``): that table's rows with that value alone, the
+    entries whose logged bytes do not even hold the value left undecoded."""
+    folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
+        name: {} for name in _TABLES if only is None or name == only[0]
+    }
     keys = {
         name: [str(column.name) for column in table.primary_key.columns] for name, table in _TABLES.items()
     }
+    needle = b"" if only is None else canonical_bytes_of_own(only[1])  # as the log encodes it
     for effects in _logged(connection, seq):
+        if needle not in effects:
+            continue
         for change in orjson.loads(effects):
             rows = folded.get(change["table"])
             if rows is None:
                 continue
             names = keys[change["table"]]
+            if only is not None and (change.get("row") or change["where"])[names[0]] != only[1]:
+                continue
             if change["op"] in ("insert", "upsert"):
                 row = change["row"]
                 key = tuple(row[name] for name in names)
@@ -78,6 +88,17 @@ def state_as_of(connection: Connection, seq: int) -> StateRows:
             elif key in rows:
                 rows[key].update(change["set"])
     return {name: list(rows.values()) for name, rows in folded.items()}
+
+
+def load(connection: Connection, state: StateRows) -> None:
+    """Write folded rows into an empty store's state tables (a scratch store: ``tools.audit.timetravel``),
+    each table in one driver ``executemany``, and count its memory entries."""
+    paramstyle = str(connection.dialect.paramstyle)
+    for name, rows in state.items():
+        if rows:
+            statement = Prepared(statements.insert_sql(name, list(rows[0])), paramstyle)
+            connection.exec_driver_sql(statement.sql, [statement.bind(row) for row in rows])
+    connection.exec_driver_sql(statements.REBUILD_COUNTS)
 
 
 def check(connection: Connection) -> tuple[int, str] | None:

@@ -93,6 +93,11 @@ def test_the_state_folded_from_the_log_is_the_state_a_replay_gives(journal_path:
             assert folded.digest == replayed.digest, seq
             assert folded.tables == replayed.tables, seq
             assert (folded.seq, folded.recorded_at) == (replayed.seq, replayed.recorded_at)
+            users = {row["user_id"] for row in replayed.tables["memory_entries"]}
+            for user in sorted(users)[:3]:  # a snapshot folds that user's rows alone
+                assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == snapshot_at(
+                    reader, user, seq, table=SYSCALL_TABLE, replay=True
+                )
 
 
 def test_the_fold_at_the_head_is_the_stored_state(journal_path: Path) -> None:

@@ -20,9 +20,7 @@ from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal import effects
 from journal.reader import JournalFilter, JournalReader
-from journal.schema import STATE_TABLES
 from journal.state import present_state_tables, state_digest
-from journal.statements import REBUILD_COUNTS
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 from tools.audit.replay import header_of
@@ -93,20 +91,18 @@ def _moment(reader: JournalReader, seq: int | None) -> tuple[int, str | None]:
 
 
 def _folded(
-    reader: JournalReader, seq: int | None, *, table: SyscallTable
+    reader: JournalReader, seq: int | None, *, table: SyscallTable, only: tuple[str, str] | None
 ) -> tuple[Replayer, int, str | None]:
     """A scratch store holding the state right after entry ``seq`` (the head when None), folded from the
-    effects log, with that seq and its entry's time."""
+    effects log (``only``: the rows of one table and partition, ``journal.effects.state_as_of``), with
+    that seq and its entry's time."""
     last_seq, last_time = _moment(reader, seq)
     with reader.engine.connect() as connection:
-        rows = effects.state_as_of(connection, last_seq)
+        rows = effects.state_as_of(connection, last_seq, only=only)
     replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     try:
         with replayer.store.engine.begin() as connection:
-            for state_table in STATE_TABLES:
-                if rows[str(state_table.name)]:
-                    connection.execute(state_table.insert(), rows[str(state_table.name)])
-            connection.exec_driver_sql(REBUILD_COUNTS)
+            effects.load(connection, rows)
     except BaseException:
         replayer.close()
         raise
@@ -123,13 +119,18 @@ def _logged(reader: JournalReader) -> bool:
 
 
 def replay_until(
-    reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False
+    reader: JournalReader,
+    seq: int | None,
+    *,
+    table: SyscallTable,
+    replay: bool = False,
+    only: tuple[str, str] | None = None,
 ) -> tuple[Replayer, int, str | None]:
     """A scratch store holding the state right after entry ``seq`` (the head when None), with its last seq
-    and time: folded from the effects log when it covers the journal, else (or when ``replay``) the
-    journal replayed from its first entry."""
+    and time: folded from the effects log when it covers the journal (``only`` those rows), else (or when
+    ``replay``) the journal replayed from its first entry."""
     if not replay and _logged(reader):
-        return _folded(reader, seq, table=table)
+        return _folded(reader, seq, table=table, only=only)
     replayer, last_seq, last_time = _replay_all(reader, seq, table=table)
     if seq is not None and last_seq != seq:
         replayer.close()
@@ -176,7 +177,8 @@ def snapshot_at(
 ) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``,
     its ``created_at`` being that entry's time: read from the state ``replay_until`` rebuilds."""
-    replayer, last_seq, last_time = replay_until(reader, seq, table=table, replay=replay)
+    only = ("memory_entries", user_id)  # all a snapshot reads (``MemoryService.snapshot``)
+    replayer, last_seq, last_time = replay_until(reader, seq, table=table, replay=replay, only=only)
     try:
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
