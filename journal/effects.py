@@ -10,7 +10,6 @@ re-executes the journal.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -39,14 +38,6 @@ def covered_from(connection: Connection) -> int:
     return 1 if found is None else int(found)
 
 
-def _logged(connection: Connection, seq: int) -> Iterator[bytes]:
-    result = connection.execution_options(yield_per=BATCH).execute(
-        text(statements.EFFECTS_UNTIL), {"seq": seq}
-    )
-    for _, effects in result:
-        yield bytes(effects)
-
-
 def state_as_of(connection: Connection, seq: int, *, only: tuple[str, str] | None = None) -> StateRows:
     """Every state table's rows right after entry ``seq``, folded from the log (which must cover every
     entry: ``covered_from`` is 1). An insert gives the row, columns it does not name NULL; an upsert
@@ -62,7 +53,10 @@ def state_as_of(connection: Connection, seq: int, *, only: tuple[str, str] | Non
         name: [str(column.name) for column in table.primary_key.columns] for name, table in _TABLES.items()
     }
     needle = b"" if only is None else canonical_bytes_of_own(only[1])  # as the log encodes it
-    for effects in _logged(connection, seq):
+    logged = connection.execution_options(yield_per=BATCH).execute(
+        text(statements.EFFECTS_UNTIL), {"seq": seq}
+    )
+    for effects in (bytes(row[1]) for row in logged):
         if needle not in effects:
             continue
         for change in orjson.loads(effects):

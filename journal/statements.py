@@ -9,7 +9,7 @@ import functools
 import itertools
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import Table, bindparam, text
+from sqlalchemy import Table
 
 from arvis.graph_checkpoints import OWNERS as GRAPH_OWNERS
 from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphWrite
@@ -161,7 +161,7 @@ GRAPH_WRITE_EXISTS = f"SELECT 1 FROM graph_writes WHERE {_match(GraphWrite._fiel
 GRAPH_OWNER = f"SELECT owner FROM {GRAPH_OWNERS} WHERE thread_id = :thread_id"
 GRAPH_OWNERS_ALL = f"SELECT thread_id, owner FROM {GRAPH_OWNERS}"
 
-# --- the journal, its tiles, blobs and state checkpoints ------------------------------------------
+# --- the journal, its tiles and blobs ------------------------------------------------------------
 
 
 def insert_sql(table: str, columns: Sequence[str]) -> str:
@@ -213,7 +213,6 @@ TILE_INSERT = upsert_sql("merkle_tiles", ["tile", "root"], ["tile"])
 completes its tile: tiles are derived, and verification reports a wrong one."""
 BLOB_PUT = insert_sql("graph_blobs", ["hash", "data"]) + ' ON CONFLICT ("hash") DO NOTHING'
 """Store one blob in the open transaction: storing the same bytes again changes nothing."""
-BLOB = "SELECT data FROM graph_blobs WHERE hash = :hash"
 
 
 def blobs_in(size: int) -> str:
@@ -255,12 +254,8 @@ POSTGRES_SYNCHRONOUS = "SHOW synchronous_commit"
 
 # --- verification ---------------------------------------------------------------------------------
 
-LAST_SEQ = "SELECT MAX(seq) FROM journal"
 BLOBS_AFTER = "SELECT hash, data FROM graph_blobs WHERE hash > :last ORDER BY hash LIMIT :limit"
 FIRST_REFERENCE = "SELECT MIN(written_seq) FROM {table} WHERE {column} = :key"
-BLOB_KEYS_IN = text("SELECT hash FROM graph_blobs WHERE hash IN :hashes").bindparams(
-    bindparam("hashes", expanding=True)
-)
 
 
 def unstored_reference(table: str, column: str, names: Sequence[str]) -> str:
@@ -272,7 +267,7 @@ def unstored_reference(table: str, column: str, names: Sequence[str]) -> str:
     )
 
 
-# --- state tables: pages of rows, checkpoints' partitions -----------------------------------------
+# --- state tables: pages of rows -----------------------------------------------------------------
 
 
 def _ordered(name: str, text: bool, postgres: bool) -> str:

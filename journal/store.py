@@ -222,13 +222,6 @@ class SqlJournalStore:
         head = self._sql.first(statements.HEAD)
         return Pos(0, self.header.genesis_hash) if head is None else Pos(int(head[0]), str(head[1]))
 
-    def resume_after(self, pos: Pos) -> None:
-        """A private scratch store (``keep_entries=False``) given the state at ``pos`` (a state
-        checkpoint, ``tools.audit.timetravel``): its next call is appended there."""
-        if self._keep_entries:
-            raise StorageError("only a scratch store resumes from a state checkpoint")
-        self._committed_head = pos
-
     def _translate(self, error: BaseException) -> BaseException:
         """A driver error as the StorageError to raise; anything else as it is."""
         if isinstance(error, DBAPIError):

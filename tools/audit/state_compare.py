@@ -31,24 +31,14 @@ SHOWN_PARTITIONS = 20
 Side = Literal["first", "second"]
 
 PARTITION_COLUMNS: dict[str, str] = {
-    "memory_entries": "user_id",
-    "awmu_contexts": "context_id",
     "awmu_units": "context_id",
     "awmu_reviews": "context_id",
     "awmu_canon_requests": "context_id",
     "awmu_events": "context_id",
     "pipeline_runs": "user_id",
-    "grants": "principal",
-    "awmu_context_owners": "context_id",
-    "graph_thread_owners": "thread_id",
-    "graph_checkpoints": "thread_id",
-    "graph_channel_values": "thread_id",
-    "graph_writes": "thread_id",
-    "graph_store_owners": "prefix",
-    "graph_store_items": "namespace",
 }
-"""The column naming the user, context, thread or namespace a row of each state table belongs to (a
-text column whose value never changes for a row); a table not named here is not split so."""
+"""The column naming the user or context a row of each state table belongs to, where it is not the first
+column of the table's primary key (a user's, a context's, a thread's or a namespace's rows elsewhere)."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +168,7 @@ def _compare_table(
 ) -> tuple[TableDifference | None, RowDifference | None]:
     name = str(table.name)
     key = [str(column.name) for column in table.primary_key.columns]
-    differs = TableDifference(name, PARTITION_COLUMNS.get(name))
+    differs = TableDifference(name, PARTITION_COLUMNS.get(name, key[0]))
     found: RowDifference | None = None
     for side, row, columns in _merged(key, first, second):
         differs.note(row)
