@@ -29,7 +29,7 @@ from journal.pipeline_repository import ActiveRuns
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from journal.sql import SqlRunner
 from journal.tiles import TILE, tile_from_rows, tiles_completed
-from journal.transaction import SqlBatch, SqlTransaction
+from journal.transaction import SqlBatch, SqlReader, SqlTransaction
 
 __all__ = [
     "JournalHeader",
@@ -162,6 +162,7 @@ class SqlJournalStore:
             self._committed_head: Pos | None = None
             self._active_runs = ActiveRuns()
             """What the store learned of active pipeline runs, valid under one head (``ActiveRuns``)."""
+            self._read = SqlReader(self._sql, self._active_runs)
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
@@ -291,6 +292,7 @@ class SqlJournalStore:
             self._sql,
             at=at,
             translate=self._translate,
+            read=self._read,
             deferred=not self._keep_entries,
             active_runs=self._active_runs,
             stores_pieces=self._keep_entries,
@@ -301,6 +303,7 @@ class SqlJournalStore:
             self._sql,
             at=at,
             translate=self._translate,
+            read=self._read,
             active_runs=self._active_runs,
             keep_entries=self._keep_entries,
         )

@@ -6,7 +6,6 @@ the append of its journal entry, which writes them (``journal.apply``) in the sa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cached_property
 from types import TracebackType
 from typing import Any
 
@@ -33,7 +32,7 @@ from journal.pipeline_repository import ActiveRuns, SqlPipelineRunRepository
 from journal.sql import SqlRunner
 from journal.statements import APPEND, EFFECTS_INSERT
 
-__all__ = ["SqlBatch", "SqlTransaction", "Translate"]
+__all__ = ["SqlBatch", "SqlReader", "SqlTransaction", "Translate"]
 
 Translate = Callable[[BaseException], BaseException]
 """Maps an exception to the one to raise: a driver error to its StorageError, anything else to itself."""
@@ -60,8 +59,24 @@ class _HandlerScope:
             raise translated from error
 
 
+class SqlReader:
+    """What a handler reads through (``kernel.protocols.Reader``): a read-only view per family over the
+    store's one runner, each reading in the transaction open on it: one serves all the store's calls."""
+
+    __slots__ = ("awmu", "context_owners", "grants", "graph", "graph_store", "memory", "pipeline_runs")
+
+    def __init__(self, sql: SqlRunner, active_runs: ActiveRuns | None = None) -> None:
+        self.memory: MemoryReader = SqlMemoryReader(sql)
+        self.awmu: AwmuReader = SqlAwmuReader(sql)
+        self.pipeline_runs = SqlPipelineRunRepository(sql, active=active_runs)
+        self.grants = SqlGrantRepository(sql)
+        self.context_owners = SqlContextOwnerRepository(sql)
+        self.graph: GraphRepository = SqlGraphRepository(sql)
+        self.graph_store: GraphStoreRepository = SqlGraphStoreRepository(sql)
+
+
 class SqlTransaction:
-    """One open write transaction: repositories bound to it, and the append of its journal entry."""
+    """One open write transaction: what its handler reads through, and the append of its journal entry."""
 
     def __init__(
         self,
@@ -70,10 +85,12 @@ class SqlTransaction:
         at: Pos,
         translate: Translate,
         deferred: bool = False,
+        read: SqlReader,
         active_runs: ActiveRuns | None = None,
         stores_pieces: bool = True,
     ) -> None:
-        """``at``: the journal's position, where the entry is appended. ``stores_pieces``: whether the
+        """``at``: the journal's position, where the entry is appended. ``read``: what the handler reads
+        through. ``stores_pieces``: whether the
         pieces of a result journaled by reference, the blobs a call carries (``Decision.blobs``) and its
         effects (the log of ``journal.effects``) are stored (False in a private scratch store, whose replay
         compares the references and the effects hash alone)."""
@@ -83,6 +100,7 @@ class SqlTransaction:
         self._active_runs = active_runs
         self._sql = sql
         self._at = at
+        self.read = read
         self.next_seq = at.next_seq
         """The seq the entry appended in this transaction will get."""
         self._writer = ChangeWriter(sql)
@@ -90,35 +108,6 @@ class SqlTransaction:
         self.failed = False
         """Set when writing the call's changes or entry failed part way: its transaction holds some of
         them, so it must not commit (a batch it belongs to is rolled back whole)."""
-
-    # each repository is built when the call first asks for it
-    @cached_property
-    def memory(self) -> MemoryReader:
-        return SqlMemoryReader(self._sql)
-
-    @cached_property
-    def awmu(self) -> AwmuReader:
-        return SqlAwmuReader(self._sql)
-
-    @cached_property
-    def pipeline_runs(self) -> SqlPipelineRunRepository:
-        return SqlPipelineRunRepository(self._sql, active=self._active_runs)
-
-    @cached_property
-    def grants(self) -> SqlGrantRepository:
-        return SqlGrantRepository(self._sql)
-
-    @cached_property
-    def context_owners(self) -> SqlContextOwnerRepository:
-        return SqlContextOwnerRepository(self._sql)
-
-    @cached_property
-    def graph(self) -> GraphRepository:
-        return SqlGraphRepository(self._sql)
-
-    @cached_property
-    def graph_store(self) -> GraphStoreRepository:
-        return SqlGraphStoreRepository(self._sql)
 
     def handler_scope(self) -> _HandlerScope:
         """Where the handler runs: it only reads (what it decides is handed to ``append``), so nothing
@@ -217,6 +206,7 @@ class _BatchCall:
             at=batch.at,
             translate=batch.translate,
             deferred=True,
+            read=batch.read,
             active_runs=batch.active_runs,
             stores_pieces=batch.keep_entries,
         )
@@ -255,10 +245,12 @@ class SqlBatch:
         *,
         at: Pos,
         translate: Translate,
+        read: SqlReader,
         active_runs: ActiveRuns | None = None,
         keep_entries: bool = True,
     ) -> None:
         self.keep_entries = keep_entries
+        self.read = read
         self.sql = sql
         self.at = at
         """The journal's position after the batch's calls so far: where its next call appends."""

@@ -90,7 +90,7 @@ class Execution:
             now=now,
             principal=recorded.principal,
             services=self.services,
-            read=tx,
+            read=tx.read,
             recorded=recorded.result,
         )
         try:

@@ -1,4 +1,4 @@
-"""What the kernel needs from storage: a transaction that offers the repositories and appends the
+"""What the kernel needs from storage: a transaction that offers what a handler reads and appends the
 journal entry that commits with them."""
 
 from __future__ import annotations
@@ -57,7 +57,12 @@ class Reader(Protocol):
     def graph_store(self) -> GraphStoreRepository: ...
 
 
-class Transaction(Reader, Protocol):
+class Transaction(Protocol):
+    @property
+    def read(self) -> Reader:
+        """What the call's handler reads through, in this transaction."""
+        ...
+
     @property
     def next_seq(self) -> int:
         """The seq the entry appended in this transaction will get."""

@@ -210,7 +210,7 @@ def test_a_working_memory_call_reads_what_it_staged_before_what_is_stored(kernel
     )
     assert proposed.ok
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
-        repo = AwmuRepository(tx.awmu)
+        repo = AwmuRepository(tx.read.awmu)
         (unit,) = repo.units("agent:a/c", [UnitStatus.ACTIVE])
         assert repo.count_units("agent:a/c") == 1
         archived = msgspec.structs.replace(unit, status=UnitStatus.ARCHIVED)
@@ -224,8 +224,8 @@ def test_a_working_memory_call_reads_what_it_staged_before_what_is_stored(kernel
         assert len(repo.changes) == 2  # kept by the call's view: a refusal drops them with it
         _record(tx, agent, second=0)
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
-        assert [u.unit_id for u in tx.awmu.units("agent:a/c", [UnitStatus.ACTIVE])] == [unit.unit_id]
-        assert tx.awmu.count_units("agent:a/c") == 1
+        assert [u.unit_id for u in tx.read.awmu.units("agent:a/c", [UnitStatus.ACTIVE])] == [unit.unit_id]
+        assert tx.read.awmu.count_units("agent:a/c") == 1
         _record(tx, agent, second=1)
 
 
@@ -285,7 +285,7 @@ def test_a_pending_review_put_again_keeps_its_place(kernel: Kernel) -> None:
     agent = "agent:a"
     assert kernel.call("memory.awmu.create", {"context_id": "agent:a/c"}, principal=agent).ok
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
-        repo = AwmuRepository(tx.awmu)
+        repo = AwmuRepository(tx.read.awmu)
         items = [
             msgspec.convert(
                 {
@@ -308,7 +308,7 @@ def test_a_pending_review_put_again_keeps_its_place(kernel: Kernel) -> None:
             repo.put_review(item)
         _record(tx, agent, second=0, changes=repo.changes)
     with kernel.store.transaction() as tx:  # type: ignore[attr-defined]
-        repo = AwmuRepository(tx.awmu)
+        repo = AwmuRepository(tx.read.awmu)
         stored = [item.review_id for item in repo.pending_reviews("agent:a/c")]
         repo.put_review(items[0])
         assert [item.review_id for item in repo.pending_reviews("agent:a/c")] == stored
