@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from functools import partial
 from types import TracebackType
 from typing import Generic, TypeVar
 
@@ -29,7 +30,7 @@ from journal.pipeline_repository import ActiveRuns
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from journal.sql import SqlRunner
 from journal.tiles import TILE, tile_from_rows, tiles_completed
-from journal.transaction import SqlBatch, SqlReader, SqlTransaction
+from journal.transaction import Shared, SqlBatch, SqlTransaction, Translate
 
 __all__ = [
     "JournalHeader",
@@ -64,7 +65,7 @@ class _Whole(Generic[_Opened]):
         try:
             store._begin(self._durable)
             self._start = start = store._head()
-            store._active_runs.start(start)
+            store._shared.active_runs.start(start)
         except BaseException as error:
             store._end_driver_transaction()
             raise store._translate(error) from error
@@ -104,7 +105,7 @@ class _Whole(Generic[_Opened]):
             if last is not None:
                 store.last_entry = last
                 store._committed_head = last.pos
-                store._active_runs.committed(last.pos)
+                store._shared.active_runs.committed(last.pos)
             return
         store._end_driver_transaction()
         translated = store._translate(error)
@@ -152,7 +153,8 @@ class SqlJournalStore:
             header = read_header(self._connection)
             self._connection.rollback()
             self._sql = SqlRunner(self._connection)
-            self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
+            # the driver's alone, not a method: the transactions share it, and no cycle holds the store
+            self._translate: Translate = partial(_translated, engine.dialect.loaded_dbapi.Error)
             self._postgres = engine.dialect.name == "postgresql"
             self._flushes = _flushing(self._connection, self._postgres)
             """How this session's commits flush the log, or None where they do not (``_begin``)."""
@@ -160,9 +162,7 @@ class SqlJournalStore:
             """The SQLite driver connection set to ``synchronous=NORMAL`` for a read, if any."""
             # the position this store's last commit left: a scratch store's head (``_head``)
             self._committed_head: Pos | None = None
-            self._active_runs = ActiveRuns()
-            """What the store learned of active pipeline runs, valid under one head (``ActiveRuns``)."""
-            self._read = SqlReader(self._sql, self._active_runs)
+            self._shared = Shared(self._sql, self._translate, ActiveRuns(), keep_entries)
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the journal database: {one_line(exc)}") from exc
         assert header is not None
@@ -223,14 +223,6 @@ class SqlJournalStore:
         head = self._sql.first(statements.HEAD)
         return Pos(0, self.header.genesis_hash) if head is None else Pos(int(head[0]), str(head[1]))
 
-    def _translate(self, error: BaseException) -> BaseException:
-        """A driver error as the StorageError to raise; anything else as it is."""
-        if isinstance(error, DBAPIError):
-            return _storage_error(error.orig if error.orig is not None else error)
-        if isinstance(error, self._driver_error):
-            return _storage_error(error)
-        return error
-
     def _committed(self, last: JournalEntry, failure: Exception) -> bool:
         """After a failed commit: whether the transaction committed all the same, read back from the
         journal (its last entry is there, with its hash). The COMMIT may have reached the server before
@@ -287,37 +279,16 @@ class SqlJournalStore:
             if root is not None:
                 self._sql.write(statements.TILE_INSERT, {"tile": tile, "root": root.hex()})
 
-    def _new_transaction(self, at: Pos) -> SqlTransaction:
-        return SqlTransaction(
-            self._sql,
-            at=at,
-            translate=self._translate,
-            read=self._read,
-            deferred=not self._keep_entries,
-            active_runs=self._active_runs,
-            stores_pieces=self._keep_entries,
-        )
-
-    def _new_batch(self, at: Pos) -> SqlBatch:
-        return SqlBatch(
-            self._sql,
-            at=at,
-            translate=self._translate,
-            read=self._read,
-            active_runs=self._active_runs,
-            keep_entries=self._keep_entries,
-        )
-
     def transaction(self, *, durable: bool = True) -> _Whole[SqlTransaction]:
         """One call: BEGIN IMMEDIATE, the head read, the entry, COMMIT. ``durable=False`` for a read
         (a call that changes no state): its commit need not flush the log (``_begin``)."""
-        return _Whole(self, self._new_transaction, durable)
+        return _Whole(self, partial(SqlTransaction, self._shared), durable)
 
     def batch(self, *, durable: bool = True) -> _Whole[SqlBatch]:
         """Many calls in one database transaction (bulk loads): each call still gets its own journal
         entry, and a refused call changes nothing (it decided, and nothing was written). The batch
         commits as a whole or not at all. ``durable=False``: its calls are reads alone."""
-        return _Whole(self, self._new_batch, durable)
+        return _Whole(self, partial(SqlBatch, self._shared), durable)
 
     def _begin(self, durable: bool) -> None:
         """Begin a write transaction. Where commits flush the log (SQLite ``synchronous`` FULL or
@@ -367,6 +338,15 @@ def _flushing(connection: Connection, postgres: bool) -> str | None:
 
 
 _BUSY_SQLSTATES = frozenset({"55P03", "40001", "40P01"})  # lock not available, serialization, deadlock
+
+
+def _translated(driver_error: type[Exception], error: BaseException) -> BaseException:
+    """A driver error (a ``driver_error``) as the StorageError to raise; anything else as it is."""
+    if isinstance(error, DBAPIError):
+        return _storage_error(error.orig if error.orig is not None else error)
+    if isinstance(error, driver_error):
+        return _storage_error(error)
+    return error
 
 
 def _storage_error(exc: BaseException) -> StorageError:

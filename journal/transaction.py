@@ -6,6 +6,7 @@ the append of its journal entry, which writes them (``journal.apply``) in the sa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
@@ -32,7 +33,7 @@ from journal.pipeline_repository import ActiveRuns, SqlPipelineRunRepository
 from journal.sql import SqlRunner
 from journal.statements import APPEND, EFFECTS_INSERT
 
-__all__ = ["SqlBatch", "SqlReader", "SqlTransaction", "Translate"]
+__all__ = ["Shared", "SqlBatch", "SqlReader", "SqlTransaction", "Translate"]
 
 Translate = Callable[[BaseException], BaseException]
 """Maps an exception to the one to raise: a driver error to its StorageError, anything else to itself."""
@@ -65,7 +66,7 @@ class SqlReader:
 
     __slots__ = ("awmu", "context_owners", "grants", "graph", "graph_store", "memory", "pipeline_runs")
 
-    def __init__(self, sql: SqlRunner, active_runs: ActiveRuns | None = None) -> None:
+    def __init__(self, sql: SqlRunner, active_runs: ActiveRuns) -> None:
         self.memory: MemoryReader = SqlMemoryReader(sql)
         self.awmu: AwmuReader = SqlAwmuReader(sql)
         self.pipeline_runs = SqlPipelineRunRepository(sql, active=active_runs)
@@ -75,35 +76,36 @@ class SqlReader:
         self.graph_store: GraphStoreRepository = SqlGraphStoreRepository(sql)
 
 
+@dataclass(slots=True)
+class Shared:
+    """What every transaction of one store shares (``journal.store``): its runner, how it translates
+    driver errors, what it learned of active pipeline runs (valid under one head), the reader handlers read
+    through, and whether it keeps entries (False: a private scratch store, storing neither entries nor the
+    pieces a result journals by reference, blobs and effects: its replay compares references and hashes)."""
+
+    sql: SqlRunner
+    translate: Translate
+    active_runs: ActiveRuns
+    keep_entries: bool
+    read: SqlReader = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.read = SqlReader(self.sql, self.active_runs)
+
+
 class SqlTransaction:
     """One open write transaction: what its handler reads through, and the append of its journal entry."""
 
-    def __init__(
-        self,
-        sql: SqlRunner,
-        *,
-        at: Pos,
-        translate: Translate,
-        deferred: bool = False,
-        read: SqlReader,
-        active_runs: ActiveRuns | None = None,
-        stores_pieces: bool = True,
-    ) -> None:
-        """``at``: the journal's position, where the entry is appended. ``read``: what the handler reads
-        through. ``stores_pieces``: whether the
-        pieces of a result journaled by reference, the blobs a call carries (``Decision.blobs``) and its
-        effects (the log of ``journal.effects``) are stored (False in a private scratch store, whose replay
-        compares the references and the effects hash alone)."""
-        self._translate = translate
-        self._deferred = deferred
-        self._stores_pieces = stores_pieces
-        self._active_runs = active_runs
-        self._sql = sql
+    def __init__(self, shared: Shared, at: Pos, *, batched: bool = False) -> None:
+        """``at``: the journal's position, where the entry is appended; ``batched``: a batch's call,
+        whose entry the batch inserts with the others before it commits."""
+        self._shared = shared
+        self._inserts = shared.keep_entries and not batched
         self._at = at
-        self.read = read
+        self.read = shared.read
         self.next_seq = at.next_seq
         """The seq the entry appended in this transaction will get."""
-        self._writer = ChangeWriter(sql)
+        self._writer = ChangeWriter(shared.sql)
         self.appended: JournalEntry | None = None
         self.failed = False
         """Set when writing the call's changes or entry failed part way: its transaction holds some of
@@ -112,7 +114,7 @@ class SqlTransaction:
     def handler_scope(self) -> _HandlerScope:
         """Where the handler runs: it only reads (what it decides is handed to ``append``), so nothing
         has to be undone when it fails; driver errors become StorageError."""
-        return _HandlerScope(self._translate)
+        return _HandlerScope(self._shared.translate)
 
     def append(
         self,
@@ -129,8 +131,8 @@ class SqlTransaction:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
         effects = list(changes) if status == "ok" else []
-        if self._active_runs is not None and any(change.table == "pipeline_runs" for change in effects):
-            self._active_runs.changed()  # a run began or ended: what was kept of active runs is stale
+        if any(change.table == "pipeline_runs" for change in effects):
+            self._shared.active_runs.changed()  # a run began or ended: what was kept of active runs is stale
         planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on
         try:  # from the first write on, a failure leaves part of the call written: never commit it
             return self._write(
@@ -153,8 +155,9 @@ class SqlTransaction:
         result: bytes,
     ) -> JournalEntry:
         self._writer.write(planned)  # the one place state is written
-        if pieces and self._stores_pieces:  # a scratch replay store compares the references alone
-            blob_store.store_in(self._sql, dict(pieces))
+        shared = self._shared
+        if pieces and shared.keep_entries:  # a scratch replay store compares the references alone
+            blob_store.store_in(shared.sql, dict(pieces))
         seq, prev_hash = self.next_seq, self._at.entry_hash
         logged = canonical_bytes_of_own(effects) if effects else None
         effects_hash = EMPTY_EFFECTS_HASH if logged is None else sha256_hex(logged)
@@ -182,10 +185,10 @@ class SqlTransaction:
             entry_hash=entry_hash,
         )
         # the effects log (journal.effects), once the entry is whole; a scratch replay store keeps none
-        if logged is not None and self._stores_pieces:
-            self._sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})
-        if not self._deferred:  # a batch inserts its entries together, before it commits
-            self._sql.write(APPEND, msgspec.structs.asdict(entry))
+        if logged is not None and shared.keep_entries:
+            shared.sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})
+        if self._inserts:  # a batch inserts its entries together, before it commits
+            shared.sql.write(APPEND, msgspec.structs.asdict(entry))
         self.appended = entry
         return entry
 
@@ -201,15 +204,7 @@ class _BatchCall:
 
     def __enter__(self) -> SqlTransaction:
         batch = self._batch
-        self._tx = SqlTransaction(
-            batch.sql,
-            at=batch.at,
-            translate=batch.translate,
-            deferred=True,
-            read=batch.read,
-            active_runs=batch.active_runs,
-            stores_pieces=batch.keep_entries,
-        )
+        self._tx = SqlTransaction(batch.shared, batch.at, batched=True)
         return self._tx
 
     def __exit__(
@@ -223,14 +218,14 @@ class _BatchCall:
             error = StorageError("a transaction must append its journal entry before commit")
         if error is None:
             assert tx.appended is not None
-            if batch.keep_entries:
+            if batch.shared.keep_entries:
                 batch.journal_rows.append(msgspec.structs.asdict(tx.appended))
             batch.last_entry = tx.appended
             batch.at = tx.appended.pos
             return
         # nothing was written before the call appended (it only decided); a failure while it wrote
         # marked the batch failed above, so the batch cannot commit and nothing needs undoing here
-        translated = batch.translate(error)
+        translated = batch.shared.translate(error)
         if translated is not error or kind is None:  # a new error, or one raised here: raise it
             raise translated from error if translated is not error else None
 
@@ -239,23 +234,10 @@ class SqlBatch:
     """The open transaction of a batch; ``transaction()`` gives each call its own scope, whose changes
     are applied when its entry is appended."""
 
-    def __init__(
-        self,
-        sql: SqlRunner,
-        *,
-        at: Pos,
-        translate: Translate,
-        read: SqlReader,
-        active_runs: ActiveRuns | None = None,
-        keep_entries: bool = True,
-    ) -> None:
-        self.keep_entries = keep_entries
-        self.read = read
-        self.sql = sql
+    def __init__(self, shared: Shared, at: Pos) -> None:
+        self.shared = shared
         self.at = at
         """The journal's position after the batch's calls so far: where its next call appends."""
-        self.translate = translate
-        self.active_runs = active_runs
         self.last_entry: JournalEntry | None = None
         self.journal_rows: list[dict[str, Any]] = []
         self.failed = False
@@ -268,5 +250,5 @@ class SqlBatch:
     def insert_entries(self) -> None:
         """Insert the entries of the calls so far, in one statement (no call reads the journal)."""
         if self.journal_rows:
-            self.sql.write_many(APPEND, self.journal_rows)
+            self.shared.sql.write_many(APPEND, self.journal_rows)
             self.journal_rows = []
