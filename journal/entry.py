@@ -5,7 +5,19 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["JournalEntry", "Pos"]
+__all__ = ["EntryContent", "JournalEntry", "Pos"]
+
+
+class EntryContent(msgspec.Struct, frozen=True):
+    """What a call's entry records of it, the fields of ``JournalEntry`` the transaction does not add
+    (its seq, effects hash and the chain's hashes): the call as journaled and its answer."""
+
+    recorded_at: str
+    syscall: str
+    principal: str
+    args: bytes
+    status: str
+    result: bytes
 
 
 class JournalEntry(msgspec.Struct, frozen=True):

@@ -23,7 +23,7 @@ from journal.apply import ChangeWriter, Planned, plan
 from journal.awmu_repository import SqlAwmuReader
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash
 from journal.context_owner_repository import SqlContextOwnerRepository
-from journal.entry import JournalEntry, Pos
+from journal.entry import EntryContent, JournalEntry, Pos
 from journal.errors import StorageError
 from journal.grant_repository import SqlGrantRepository
 from journal.graph_repository import SqlGraphRepository
@@ -118,26 +118,19 @@ class SqlTransaction:
 
     def append(
         self,
+        content: EntryContent,
         *,
-        recorded_at: str,
-        syscall: str,
-        principal: str,
-        args: bytes,
-        status: str,
-        result: bytes,
         changes: Sequence[Change] = (),
         pieces: Sequence[tuple[str, bytes]] = (),
     ) -> JournalEntry:
         if self.appended is not None:
             raise StorageError("a transaction appends exactly one journal entry")
-        effects = list(changes) if status == "ok" else []
+        effects = list(changes) if content.status == "ok" else []
         if any(change.table == "pipeline_runs" for change in effects):
             self._shared.active_runs.changed()  # a run began or ended: what was kept of active runs is stale
         planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on
         try:  # from the first write on, a failure leaves part of the call written: never commit it
-            return self._write(
-                planned, effects, pieces, recorded_at, syscall, principal, args, status, result
-            )
+            return self._write(planned, effects, pieces, content)
         except BaseException:
             self.failed = True
             raise
@@ -147,43 +140,19 @@ class SqlTransaction:
         planned: Planned,
         effects: list[Change],
         pieces: Sequence[tuple[str, bytes]],
-        recorded_at: str,
-        syscall: str,
-        principal: str,
-        args: bytes,
-        status: str,
-        result: bytes,
+        content: EntryContent,
     ) -> JournalEntry:
         self._writer.write(planned)  # the one place state is written
         shared = self._shared
         if pieces and shared.keep_entries:  # a scratch replay store compares the references alone
             blob_store.store_in(shared.sql, dict(pieces))
-        seq, prev_hash = self.next_seq, self._at.entry_hash
+        seq = self.next_seq
         logged = canonical_bytes_of_own(effects) if effects else None
         effects_hash = EMPTY_EFFECTS_HASH if logged is None else sha256_hex(logged)
-        entry_hash = compute_entry_hash(
-            prev_hash=prev_hash,
-            seq=seq,
-            recorded_at=recorded_at,
-            syscall=syscall,
-            principal=principal,
-            args=args,
-            status=status,
-            result=result,
-            effects_hash=effects_hash,
-        )
-        entry = JournalEntry(
-            seq=seq,
-            recorded_at=recorded_at,
-            syscall=syscall,
-            principal=principal,
-            args=args,
-            status=status,
-            result=result,
-            effects_hash=effects_hash,
-            prev_hash=prev_hash,
-            entry_hash=entry_hash,
-        )
+        fields = msgspec.structs.asdict(content)  # the call and its answer; then what the chain adds
+        chained: dict[str, Any] = {"seq": seq, "effects_hash": effects_hash, "prev_hash": self._at.entry_hash}
+        entry_hash = compute_entry_hash(**fields, **chained)
+        entry = JournalEntry(**fields, **chained, entry_hash=entry_hash)
         # the effects log (journal.effects), once the entry is whole; a scratch replay store keeps none
         if logged is not None and shared.keep_entries:
             shared.sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})

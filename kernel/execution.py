@@ -20,7 +20,7 @@ from kernel.arguments import check_principal, check_refused
 from kernel.errors import ErrorCode, KernelError
 from kernel.formats import FormatRules
 from kernel.identity import refusal_detail
-from kernel.protocols import StorageError, Transaction
+from kernel.protocols import EntryContent, StorageError, Transaction
 from kernel.recorded import RecordedCall
 from kernel.registry import KernelServiceRegistry
 from kernel.result_pieces import split as split_result
@@ -65,16 +65,11 @@ class Execution:
                 decided = self._decide(spec, request, recorded, tx, now)
             result, journaled, pieces = self._answer(spec, decided, tx.next_seq)
             accepted = decided if isinstance(decided, Decision) else Decision({})
-            tx.append(
-                recorded_at=recorded.recorded_at,
-                syscall=recorded.syscall,
-                principal=recorded.principal,
-                args=recorded.args,
-                status=decided.code if isinstance(decided, SyscallError) else "ok",
-                result=journaled,
-                changes=accepted.changes,
-                pieces=(*pieces, *accepted.blobs),
+            status = decided.code if isinstance(decided, SyscallError) else "ok"
+            content = EntryContent(
+                recorded.recorded_at, recorded.syscall, recorded.principal, recorded.args, status, journaled
             )
+            tx.append(content, changes=accepted.changes, pieces=(*pieces, *accepted.blobs))
         return result
 
     def _decide(

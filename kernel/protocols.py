@@ -13,7 +13,7 @@ from arvis.graph_checkpoints import GraphRepository
 from arvis.graph_store import GraphStoreRepository
 from arvis.memory.memory_service import MemoryReader
 from journal.context_owner_repository import SqlContextOwnerRepository
-from journal.entry import JournalEntry
+from journal.entry import EntryContent, JournalEntry
 from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
 from journal.grant_repository import SqlGrantRepository
 from journal.pipeline_repository import SqlPipelineRunRepository
@@ -21,14 +21,15 @@ from journal.pipeline_repository import SqlPipelineRunRepository
 __all__ = [
     "Batch",
     "CommitOutcomeUnknown",
+    "EntryContent",
     "JournalStore",
     "Reader",
     "StorageBusy",
     "StorageError",
     "Transaction",
 ]
-"""The storage errors are ``journal.errors``'s, named here too: they are part of what the kernel needs from
-storage."""
+"""The storage errors (``journal.errors``) and ``EntryContent`` (``journal.entry``) are named here too: they
+are part of what the kernel needs from storage."""
 
 
 class Reader(Protocol):
@@ -74,13 +75,8 @@ class Transaction(Protocol):
 
     def append(
         self,
+        content: EntryContent,
         *,
-        recorded_at: str,
-        syscall: str,
-        principal: str,
-        args: bytes,
-        status: str,
-        result: bytes,
         changes: Sequence[Change] = (),
         pieces: Sequence[tuple[str, bytes]] = (),
     ) -> JournalEntry:

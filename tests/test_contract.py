@@ -54,6 +54,7 @@ from arvis.memory.memory_rows import insert_entry
 from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
+from journal.entry import EntryContent
 from journal.migrate import current_revision, head_revision, upgrade_to_head
 from journal.reader import JournalFilter
 from journal.schema import FORMAT_VERSION, memory_entries
@@ -208,13 +209,15 @@ class Contract:
         try:
             with pytest.raises(RuntimeError), store.transaction() as tx:
                 tx.append(
+                    EntryContent(
+                        recorded_at="2026-01-01T00:00:01.000000Z",
+                        syscall="memory.write",
+                        principal=PRINCIPAL,
+                        args=b"{}",
+                        status="ok",
+                        result=b"{}",
+                    ),
                     changes=[insert_entry(USER, entry, version=1, seq=tx.next_seq)],
-                    recorded_at="2026-01-01T00:00:01.000000Z",
-                    syscall="memory.write",
-                    principal=PRINCIPAL,
-                    args=b"{}",
-                    status="ok",
-                    result=b"{}",
                 )
                 raise RuntimeError("the handler failed after writing")
             with pytest.raises(StorageError, match="must append"), store.transaction() as tx:
@@ -222,22 +225,26 @@ class Contract:
             with pytest.raises(StorageError, match="exactly one"), store.transaction() as tx:
                 for _ in range(2):
                     tx.append(
-                        recorded_at="2026-01-01T00:00:01.000000Z",
-                        syscall="kernel.record",
-                        principal=PRINCIPAL,
-                        args=b"{}",
-                        status="ok",
-                        result=b"{}",
+                        EntryContent(
+                            recorded_at="2026-01-01T00:00:01.000000Z",
+                            syscall="kernel.record",
+                            principal=PRINCIPAL,
+                            args=b"{}",
+                            status="ok",
+                            result=b"{}",
+                        ),
                     )
             with store.transaction() as tx:
                 assert tx.next_seq == 1
                 kept = tx.append(
-                    recorded_at="2026-01-01T00:00:01.000000Z",
-                    syscall="kernel.record",
-                    principal=PRINCIPAL,
-                    args=b'{"kind":"x"}',
-                    status="ok",
-                    result=b"{}",
+                    EntryContent(
+                        recorded_at="2026-01-01T00:00:01.000000Z",
+                        syscall="kernel.record",
+                        principal=PRINCIPAL,
+                        args=b'{"kind":"x"}',
+                        status="ok",
+                        result=b"{}",
+                    ),
                 )
             assert store.last_entry == kept
             with store.engine.connect() as connection:

@@ -18,6 +18,7 @@ from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Decision, Delete, Insert, Update, Upsert
 from journal.chain import EMPTY_EFFECTS_HASH
+from journal.entry import EntryContent
 from kernel.abi import CallContext
 from kernel.dispatcher import Kernel
 from kernel.table import Service, Support, SyscallSpec, SyscallTable
@@ -186,13 +187,15 @@ def test_the_writer_refuses_a_change_outside_the_state_and_nothing_is_acknowledg
 def _record(tx: Any, principal: str, *, second: int, changes: Any = ()) -> None:
     """Close a hand-driven transaction with a ``kernel.record`` entry (``changes`` applied)."""
     tx.append(
+        EntryContent(
+            recorded_at=f"2027-01-01T00:00:0{second}.000000Z",
+            syscall="kernel.record",
+            principal=principal,
+            args=b"{}",
+            status="ok",
+            result=b"{}",
+        ),
         changes=changes,
-        recorded_at=f"2027-01-01T00:00:0{second}.000000Z",
-        syscall="kernel.record",
-        principal=principal,
-        args=b"{}",
-        status="ok",
-        result=b"{}",
     )
 
 

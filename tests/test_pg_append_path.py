@@ -17,6 +17,7 @@ from arvis.changes import Insert, Upsert
 from journal.apply import ChangeWriter, plan
 from journal.clock import SystemClock
 from journal.engine import open_engine
+from journal.entry import EntryContent
 from journal.sql import SqlRunner
 from journal.statements import APPEND_LOCK
 from journal.store import SqlJournalStore
@@ -111,13 +112,15 @@ def test_a_statement_failing_inside_the_pipeline_fails_the_commit_and_leaves_not
     before = _head(observer)
     with pytest.raises(StorageError), store.transaction() as tx:
         tx.append(
+            EntryContent(
+                recorded_at="2026-12-01T00:00:00.000000Z",
+                syscall="memory.write",
+                principal=USER,
+                args=b"{}",
+                status="ok",
+                result=b"{}",
+            ),
             changes=[Insert(table="memory_entries", row=row)],  # the same primary key again
-            recorded_at="2026-12-01T00:00:00.000000Z",
-            syscall="memory.write",
-            principal=USER,
-            args=b"{}",
-            status="ok",
-            result=b"{}",
         )  # sent, not yet answered: the duplicate key is reported when the pipeline ends (the COMMIT
         # queued behind it is skipped by the server)
     assert _head(observer) == before
