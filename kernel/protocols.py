@@ -36,26 +36,13 @@ class Reader(Protocol):
     """All a handler sees of storage: one read-only view per family, in the call's transaction. It
     never writes: the handler returns its changes (``arvis.changes.Decision``)."""
 
-    @property
-    def memory(self) -> MemoryReader: ...
-
-    @property
-    def awmu(self) -> AwmuReader: ...
-
-    @property
-    def pipeline_runs(self) -> SqlPipelineRunRepository: ...
-
-    @property
-    def grants(self) -> SqlGrantRepository: ...
-
-    @property
-    def context_owners(self) -> SqlContextOwnerRepository: ...
-
-    @property
-    def graph(self) -> GraphRepository: ...
-
-    @property
-    def graph_store(self) -> GraphStoreRepository: ...
+    memory: MemoryReader
+    awmu: AwmuReader
+    pipeline_runs: SqlPipelineRunRepository
+    grants: SqlGrantRepository
+    context_owners: SqlContextOwnerRepository
+    graph: GraphRepository
+    graph_store: GraphStoreRepository
 
 
 class Transaction(Protocol):
