@@ -284,13 +284,8 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     def get_next_version(self, current: str | None, channel: None) -> str:
         """As LangGraph's in-memory and SQL savers: a zero-padded counter and a random fraction, so two
         branches forked from one checkpoint never give one channel the same version."""
-        if current is None:
-            current_v = 0
-        elif isinstance(current, int):
-            current_v = current
-        else:
-            current_v = int(current.split(".")[0])
-        return f"{current_v + 1:032}.{random.random():016}"
+        number = 0 if current is None else current if isinstance(current, int) else int(current.split(".")[0])
+        return f"{number + 1:032}.{random.random():016}"
 
     # --- async: the sync methods, in a worker thread ---------------------------------------------
 
