@@ -278,20 +278,18 @@ def _matching(
         raise KernelError(
             ErrorCode.NO_MEMORY_SERVICE, "no blob reader is bound: a search with a filter cannot read values"
         )
-    outcomes: dict[str, tuple[bool, Stored | None]] = {}  # by value hash: what a search keeps of a value
-    known = _EMBEDDINGS if wanted is None and ctx.recorded is None else {}  # a replay reads each value
+    # by value hash: what a search keeps of a value (a live ranking: kept for the next, a replay reads anew)
+    outcomes = _EMBEDDINGS if wanted is None and ctx.recorded is None else {}
     kept: list[tuple[StoreItem, Stored | None]] = []
     for row in rows:
         if enough is not None and len(kept) >= enough:
             break
-        if row.value_hash in known:
-            outcomes[row.value_hash] = True, known[row.value_hash]
-        elif row.value_hash not in outcomes:
+        if row.value_hash not in outcomes:
             data = _blob(ctx, reader, row.value_hash)
             if wanted is None:
-                if len(_EMBEDDINGS) >= 100_000:
-                    _EMBEDDINGS.clear()
-                outcomes[row.value_hash] = True, _EMBEDDINGS.setdefault(row.value_hash, _embeddings(data))
+                if len(outcomes) >= 100_000:
+                    outcomes.clear()
+                outcomes[row.value_hash] = True, _embeddings(data)
             else:
                 value, vectors = open_envelope(decode(data))
                 outcomes[row.value_hash] = (
@@ -303,7 +301,7 @@ def _matching(
     return kept
 
 
-_EMBEDDINGS: dict[str, Stored | None] = {}
+_EMBEDDINGS: dict[str, tuple[bool, Stored | None]] = {}
 """Embeddings read, by their value's hash (whose bytes never change): a live ranking without a filter reads a
 value once per process (up to 100,000, then all are dropped), as ``InMemoryStore`` keeps its vectors."""
 
@@ -441,13 +439,14 @@ def store_search(ctx: CallContext, args: SearchArgs) -> Decision:
         if wanted[row.namespace] and _live(row, ctx.now):
             rows.append(row)
     rows.sort(key=lambda row: (order.get(row.namespace, 0), row.order_seq, row.namespace, row.key))
-    found: list[tuple[StoreItem, Stored | None]] = [(row, None) for row in rows]
+    found: list[tuple[StoreItem, Stored | None]] = [(row, None) for row in rows[: args.offset + args.limit]]
     if args.filter or query is not None:  # an unranked search that cannot be refused stops at its page
         enough = None if query is not None or orders else args.offset + args.limit
         found = _matching(ctx, rows, args.filter or None, query is not None, enough)
-    chosen: list[tuple[StoreItem, float | None]] = [(row, None) for row, _ in found]
     if query is None:
-        chosen = chosen[args.offset : args.offset + args.limit]
+        chosen: list[tuple[StoreItem, float | None]] = [
+            (row, None) for row, _ in found[args.offset : args.offset + args.limit]
+        ]
     else:
         chosen = ranked(
             [row for row, _ in found], [vectors for _, vectors in found], query, args.offset, args.limit
