@@ -284,20 +284,19 @@ def _matching(
     for row in rows:
         if enough is not None and len(kept) >= enough:
             break
-        if row.value_hash not in outcomes:
+        outcome = outcomes.get(row.value_hash)  # one read: another kernel's search may clear them
+        if outcome is None:
             data = _blob(ctx, reader, row.value_hash)
             if wanted is None:
                 if len(outcomes) >= 100_000:
                     outcomes.clear()
-                outcomes[row.value_hash] = True, _embeddings(data)
+                outcome = True, _embeddings(data)
             else:
                 value, vectors = open_envelope(decode(data))
-                outcomes[row.value_hash] = (
-                    _matches(row, value, wanted),
-                    vectors_of(vectors) if ranks else None,
-                )
-        if outcomes[row.value_hash][0]:
-            kept.append((row, outcomes[row.value_hash][1]))
+                outcome = _matches(row, value, wanted), vectors_of(vectors) if ranks else None
+            outcomes[row.value_hash] = outcome
+        if outcome[0]:
+            kept.append((row, outcome[1]))
     return kept
 
 
