@@ -454,16 +454,17 @@ def store_search(ctx: CallContext, args: SearchArgs) -> Decision:
     if args.refresh_ttl:
         chosen = [(_refreshed(row, ctx, changes), score) for row, score in chosen]
     items = [_wire(row) if query is None else {**_wire(row), "score": score} for row, score in chosen]
-    return Decision({"items": items}, tuple(changes), unjournaled=_values(ctx, [row for row, _ in chosen]))
+    hashes = [row.value_hash for row, _ in chosen]
+    return Decision({"items": items}, tuple(changes), unjournaled=values_answer(ctx, hashes))
 
 
-def _values(ctx: CallContext, rows: list[StoreItem]) -> dict[str, Any] | None:
-    """What a live search gives its caller alone (a replay reads none): the bytes of the values it returns
-    (base64 by hash) in search order, until they would pass ``ANSWER_BYTES`` or one is not stored intact
-    (the rest the caller reads with ``graph.blobs.get``, which names what is wrong)."""
+def values_answer(ctx: CallContext, hashes: list[str]) -> dict[str, Any] | None:
+    """What a live read (a search, a checkpoint's ``get``) gives its caller alone (a replay reads none): the
+    bytes of the values it names (base64 by hash) in order, until they would pass ``ANSWER_BYTES`` or one
+    is not stored intact (the rest the caller reads with ``graph.blobs.get``, which names what is wrong)."""
     data: dict[str, str] = {}
     total = 0
-    for key in dict.fromkeys(row.value_hash for row in rows) if ctx.recorded is None else ():
+    for key in dict.fromkeys(hashes) if ctx.recorded is None else ():
         blob = ctx.read.graph_store.stored_values([key]).get(key)
         total += 0 if blob is None else len(blob)
         if blob is None or total > ANSWER_BYTES or sha256_hex(blob) != key:
