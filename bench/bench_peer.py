@@ -21,7 +21,9 @@ so lower is better for the kernel:
    like, ``snapshot_at`` (and ``state_at``) at seq N/2 of a journal of N writes against
    ``SqliteSaver.get_tuple`` of the counting thread's middle checkpoint;
 7. database size after one workload (10,000 writes, 8,000 gets, 17 snapshots and 8 lists of one user) on
-   both sides, after ``PRAGMA wal_checkpoint(TRUNCATE)`` (target <= 2).
+   both sides, after ``PRAGMA wal_checkpoint(TRUNCATE)`` (target <= 2);
+8. database size after the graph workload of 5 and 6 (the counting thread of 2,000 checkpoints, nothing
+   else) through ``ArvisCheckpointSaver`` and through ``SqliteSaver`` (target <= 3, issue 52).
 
 ``python -m bench.bench_peer [--quick]`` runs it alone; ``python -m bench.run --only peer`` with the rest.
 """
@@ -61,6 +63,7 @@ __all__ = [
     "DB_SIZE_NAME",
     "GET_NAME",
     "GRAPH_AT_NAME",
+    "GRAPH_SIZE_NAME",
     "MEMORY_AT_NAME",
     "NAME",
     "SNAPSHOT_AT_NAME",
@@ -86,6 +89,7 @@ STATE_AT_NAME = "peer_state_at_middle"
 GRAPH_AT_NAME = "peer_graph_state_at_middle"
 MEMORY_AT_NAME = "peer_memory_at_middle"
 DB_SIZE_NAME = "peer_db_size"
+GRAPH_SIZE_NAME = "peer_graph_db_size"
 
 SYNCHRONOUS = Durability.NORMAL
 """The ``synchronous`` level of both sides: the kernel's durability, and the PRAGMA set on every
@@ -96,6 +100,7 @@ _SYNCHRONOUS_CODE = {Durability.OFF: 0, Durability.NORMAL: 1, Durability.FULL: 2
 GET_TARGET = 2.0
 STATE_TARGET = 10.0
 SIZE_TARGET = 2.0
+GRAPH_SIZE_TARGET = 3.0
 
 USER = "user-0"
 READER = f"user:{USER}"  # the user reads their own memory
@@ -1100,6 +1105,47 @@ def _memory_at(directory: Path, size: Sizes) -> BenchResult:
     )
 
 
+def _graph_size(directory: Path, size: Sizes) -> BenchResult:
+    """The saver's database after the graph workload alone (``run_thread``: the counting thread of
+    ``size.steps`` checkpoints, no read), each side on a fresh file, after a TRUNCATE checkpoint."""
+    kernel_path, peer_path = _fresh(directory, "kernel-graph-size"), _fresh(directory, "peer-graph-size")
+    kernel = _open_kernel(kernel_path)
+    try:
+        run_thread(ArvisCheckpointSaver(kernel, principal=AGENT), size.steps)
+    finally:
+        kernel.close()
+    with closing(_peer_connection(peer_path, autocommit=False)) as connection:
+        run_thread(SqliteSaver(connection), size.steps)
+    for path in (kernel_path, peer_path):
+        with closing(sqlite3.connect(str(path))) as connection:
+            _checkpoint(connection)
+    kernel_bytes, peer_bytes = float(_file_bytes(kernel_path)), float(_file_bytes(peer_path))
+    tables, journal = _table_bytes(kernel_path), _journal_bytes(kernel_path)
+    kernel_series, peer_series = Series((kernel_bytes,), "bytes"), Series((peer_bytes,), "bytes")
+    return BenchResult(
+        name=GRAPH_SIZE_NAME,
+        title=f"database size after a LangGraph thread of {size.steps:,} checkpoints, against SqliteSaver",
+        kernel_label="the kernel's SQLite file (ArvisCheckpointSaver)",
+        kernel=kernel_series,
+        baseline_label="SqliteSaver's SQLite file",
+        baseline=peer_series,
+        ratio=kernel_bytes / peer_bytes,
+        ratio_means="kernel bytes ÷ SqliteSaver bytes (lower is better)",
+        target=GRAPH_SIZE_TARGET,
+        direction="<=",
+        notes=[
+            f"the graph of 5 and 6 run once on each saver, {size.steps:,} checkpoints, nothing read after; "
+            "sizes after PRAGMA wal_checkpoint(TRUNCATE), one run (the bytes do not vary from run to run "
+            "but for the checkpoints' random version fractions)",
+            f"largest tables and indexes (dbstat, bytes): kernel {_top(tables, 8)}; "
+            f"peer {_top(_table_bytes(peer_path))}",
+            "the kernel's journal by column (LENGTH of the stored values, bytes): "
+            f"{_top({name: size for name, size in journal.items() if name != 'entries'}, 6)}",
+        ],
+        extra={"kernel_bytes": int(kernel_bytes), "peer_bytes": int(peer_bytes), "kernel_tables": tables},
+    )
+
+
 def run(quick: bool = False) -> list[BenchResult]:
     size = sizes(quick)
     with scratch_dir(NAME) as directory:
@@ -1108,6 +1154,7 @@ def run(quick: bool = False) -> list[BenchResult]:
         results += _thread(directory, size)
         results.append(_memory_at(directory, size))
         results.append(_size(directory, size))
+        results.append(_graph_size(directory, size))
     return results
 
 
@@ -1147,5 +1194,11 @@ def profile_setup_state_at(directory: Path, quick: bool) -> ProfileJob:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes")
-    for found in run(parser.parse_args().quick):
-        print(found.report(), flush=True)
+    parser.add_argument("--graph-size", action="store_true", help="only the graph workload's database size")
+    options = parser.parse_args()
+    if options.graph_size:
+        with scratch_dir(NAME) as scratch:
+            print(_graph_size(scratch, sizes(options.quick)).report(), flush=True)
+    else:
+        for found in run(options.quick):
+            print(found.report(), flush=True)

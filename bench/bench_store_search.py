@@ -4,7 +4,9 @@ specs/langgraph.md §8.5) beside LangGraph's ``InMemoryStore`` with the same ind
 10,000 items (500 in ``--quick``) in one namespace, each ``{"text": ..., "n": i}`` indexed on ``text``,
 stored in ``ArvisStore`` (a SQLite file, each put a journaled call carrying its embedding) and in
 ``InMemoryStore``. Measured: ``search(("bench",), query=..., limit=10)``, the two stores alternating,
-the same queries. Ratio: ArvisStore's seconds per search ÷ InMemoryStore's (lower is better; no target).
+the same queries. Ratio: ArvisStore's seconds per search ÷ InMemoryStore's (lower is better; target 1.5,
+issue 52). Each side's first search is an untimed warm-up: ArvisStore's first ranking of the prefix in a
+process reads every value once, later ones use the embeddings it kept (``specs/langgraph.md`` §8.5).
 
 Both use one embedding function: a deterministic pseudo-random unit vector of 384 dimensions per text
 (numpy, seeded by the text's SHA-256), not a model: a model's cost is the same on both sides (the query
@@ -34,6 +36,7 @@ from syscalls.boot import open_kernel
 __all__ = ["NAME", "run"]
 
 NAME = "store_search"
+TARGET = 1.5
 DIMS = 384
 BATCH = 500
 QUERIES = ["what does the user drink", "meetings on monday", "the dog's name", "travel plans", "tea"]
@@ -90,6 +93,7 @@ def run(quick: bool) -> BenchResult:
                 _fill(arvis, items)
             with timed() as fill_memory:
                 _fill(memory, items)
+            mine_first, theirs_first = _searcher(arvis)(), _searcher(memory)()  # each side's first, alone
             mine, theirs = alternate(repetitions, _searcher(arvis), _searcher(memory))
         finally:
             arvis.close()
@@ -105,7 +109,7 @@ def run(quick: bool) -> BenchResult:
         baseline=baseline,
         ratio=kernel_series.median / baseline.median,
         ratio_means="ArvisStore seconds per search ÷ InMemoryStore seconds per search (lower is better)",
-        target=None,
+        target=TARGET,
         direction="<=",
         notes=[
             f"{items:,} items of {DIMS} dimensions, limit 10, {len(QUERIES)} queries in turn",
@@ -113,6 +117,9 @@ def run(quick: bool) -> BenchResult:
             f"filling took {fill_arvis[0]:.1f} s (ArvisStore, {BATCH} puts per batch) and "
             f"{fill_memory[0]:.1f} s (InMemoryStore)",
             "SqliteStore with sqlite-vec: not measured (its vector index loads an SQLite extension)",
+            f"the first search after filling, not in the ratio: ArvisStore {mine_first:.3g} s (its first "
+            f"ranking reads every value), InMemoryStore {theirs_first:.3g} s "
+            f"({mine_first / theirs_first:.2f}x)",
         ],
         extra={"items": items, "dims": DIMS},
     )

@@ -51,6 +51,7 @@ from integrations.kernel_client import (
 )
 from journal import blob_store
 from kernel.dispatcher import Kernel
+from syscalls.graph import value_hashes
 from syscalls.graph_args import MAX_LIST
 
 if TYPE_CHECKING:
@@ -117,8 +118,7 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
             (
                 "checkpoints",
                 {key: row[key] for key in ("thread_id", "checkpoint_ns", "checkpoint_id")},
-                [ref["hash"] for ref in (row["checkpoint"], *row["channel_values"].values())]
-                + [write["hash"] for write in row["pending_writes"]],
+                value_hashes(row),
             )
             for row in rows
         )
@@ -164,10 +164,13 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         if checkpoint_id:
             args["checkpoint_id"] = checkpoint_id
         with self._lock:
-            row = self._call("graph.checkpoint.get", args)["checkpoint"]
+            answer = self._call("graph.checkpoint.get", args)
+            row = answer["checkpoint"]
             if row is None:
                 return None
-            blobs = self._fetch([row])
+            blobs = {key: base64.b64decode(text) for key, text in answer.get("data", {}).items()}
+            if not blobs.keys() >= set(value_hashes(row)):  # past what one answer carries
+                blobs = self._fetch([row])
         # as LangGraph's own savers: the config asked by id is returned as given
         return self._tuple(row, blobs, config if checkpoint_id else None)
 
@@ -284,13 +287,8 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     def get_next_version(self, current: str | None, channel: None) -> str:
         """As LangGraph's in-memory and SQL savers: a zero-padded counter and a random fraction, so two
         branches forked from one checkpoint never give one channel the same version."""
-        if current is None:
-            current_v = 0
-        elif isinstance(current, int):
-            current_v = current
-        else:
-            current_v = int(current.split(".")[0])
-        return f"{current_v + 1:032}.{random.random():016}"
+        number = 0 if current is None else current if isinstance(current, int) else int(current.split(".")[0])
+        return f"{number + 1:032}.{random.random():016}"
 
     # --- async: the sync methods, in a worker thread ---------------------------------------------
 
@@ -311,23 +309,11 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         for item in found:
             yield item
 
-    async def aput(
-        self,
-        config: RunnableConfig,
-        checkpoint: Checkpoint,
-        metadata: CheckpointMetadata,
-        new_versions: ChannelVersions,
-    ) -> RunnableConfig:
-        return await asyncio.to_thread(self.put, config, checkpoint, metadata, new_versions)
+    async def aput(self, *args: Any, **kwargs: Any) -> RunnableConfig:  # ``put``'s, forwarded whole
+        return await asyncio.to_thread(self.put, *args, **kwargs)
 
-    async def aput_writes(
-        self,
-        config: RunnableConfig,
-        writes: Sequence[tuple[str, Any]],
-        task_id: str,
-        task_path: str = "",
-    ) -> None:
-        await asyncio.to_thread(self.put_writes, config, writes, task_id, task_path)
+    async def aput_writes(self, *args: Any, **kwargs: Any) -> None:  # ``put_writes``'s, forwarded whole
+        await asyncio.to_thread(self.put_writes, *args, **kwargs)
 
     async def adelete_thread(self, thread_id: str) -> None:
         await asyncio.to_thread(self.delete_thread, thread_id)

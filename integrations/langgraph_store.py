@@ -222,16 +222,19 @@ class ArvisStore(_KernelClient, BaseStore):
             if op.query in queries:
                 args["query_vector"] = queries[op.query]
         rows: _List[dict[str, Any]] = []
+        data: dict[str, str] = {}
         offset, remaining = op.offset, op.limit
-        while True:  # at most MAX_SEARCH items a call
+        while True:  # at most MAX_SEARCH items a call, each answer with its values' bytes
             page = min(remaining, MAX_SEARCH)
-            found = self._call("graph.store.search", {**args, "limit": page, "offset": offset})["items"]
-            rows.extend(found)
-            remaining -= len(found)
-            offset += len(found)
-            if len(found) < page or remaining <= 0:
+            found = self._call("graph.store.search", {**args, "limit": page, "offset": offset})
+            rows.extend(found["items"])
+            data.update(found.get("data", {}))
+            remaining -= len(found["items"])
+            offset += len(found["items"])
+            if len(found["items"]) < page or remaining <= 0:
                 break
-        values = self._values(rows)
+        values = {key: open_envelope(decode(base64.b64decode(text)))[0] for key, text in data.items()}
+        values.update(self._values([row for row in rows if row["value_hash"] not in values]))
         return [
             SearchItem(
                 namespace=tuple(row["namespace"]),

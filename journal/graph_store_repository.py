@@ -4,29 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from arvis.graph_store import GraphStoreRepository, StoreItem
 from journal import blob_store, statements
 from journal.sql import SqlRunner
 
 __all__ = ["SqlGraphStoreRepository"]
-
-
-def _item(row: tuple[Any, ...]) -> StoreItem:
-    namespace, key, prefix, value_hash, created_at, updated_at, expires_at, ttl, order_seq, seq = row
-    return StoreItem(
-        str(namespace),
-        str(key),
-        str(prefix),
-        str(value_hash),
-        str(created_at),
-        str(updated_at),
-        None if expires_at is None else str(expires_at),
-        None if ttl is None else str(ttl),
-        int(order_seq),
-        int(seq),
-    )
 
 
 class SqlGraphStoreRepository(GraphStoreRepository):
@@ -49,10 +32,10 @@ class SqlGraphStoreRepository(GraphStoreRepository):
 
     def item(self, namespace: str, key: str) -> StoreItem | None:
         row = self._sql.first(statements.STORE_ITEM, {"namespace": namespace, "key": key})
-        return None if row is None else _item(row)
+        return None if row is None else StoreItem(*row)
 
     def items(self) -> list[StoreItem]:
-        return [_item(row) for row in self._sql.rows(statements.STORE_ITEMS)]
+        return [StoreItem(*row) for row in self._sql.rows(statements.STORE_ITEMS)]  # as the drivers read them
 
     def stored_values(self, keys: Iterable[str]) -> dict[str, bytes]:
         return blob_store.read_in(self._sql, keys)

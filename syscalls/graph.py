@@ -252,10 +252,10 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
     return Decision({"stored": len(changes) - len(access.changes)}, tuple(changes), tuple(blobs.items()))
 
 
-def graph_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
+def graph_get(ctx: CallContext, args: GetArgs) -> Decision:
     """``get_tuple``: the checkpoint of that id, or the thread's latest in the namespace (the greatest
     id, by code point); null when there is none. Reads that checkpoint, the channel values it names and
-    its writes, nothing else."""
+    its writes, nothing else; the caller alone also gets their values' bytes (``values_answer``)."""
     ThreadAccess(ctx).require(Capability.READ, args.thread_id)
     graph = ctx.read.graph
     if args.checkpoint_id is not None:
@@ -264,8 +264,17 @@ def graph_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
         latest = graph.newest_checkpoints(args.thread_id, args.checkpoint_ns, limit=1)
         row = latest[0] if latest else None
     if row is None:
-        return {"checkpoint": None}
-    return {"checkpoint": _wired(graph, [row])[0]}
+        return Decision({"checkpoint": None})
+    found = _wired(graph, [row])[0]
+    return Decision({"checkpoint": found}, unjournaled=graph_store.values_answer(ctx, value_hashes(found)))
+
+
+def value_hashes(found: dict[str, Any]) -> list[str]:
+    """The hashes of a wired checkpoint's values: itself, its channel values, its pending writes."""
+    return [
+        ref["hash"]
+        for ref in (found["checkpoint"], *found["channel_values"].values(), *found["pending_writes"])
+    ]
 
 
 def _place(row: GraphCheckpoint) -> tuple[str, str]:
@@ -390,8 +399,7 @@ def graph_blobs_get(ctx: CallContext, args: BlobsArgs) -> Decision:
         access.require(Capability.READ, thread_id)
     places = dict.fromkeys((at.thread_id, at.checkpoint_ns, at.checkpoint_id) for at in args.checkpoints)
     for found in _wired(graph, sorted(filter(None, (graph.checkpoint(*at) for at in places)), key=_place)):
-        refs = [found["checkpoint"], *found["channel_values"].values(), *found["pending_writes"]]
-        values.update(ref["hash"] for ref in refs)
+        values.update(value_hashes(found))
     for at in args.items:
         item = graph_store.store_get(ctx, graph_store.GetArgs(at.namespace, at.key, False)).value["item"]
         values.update([] if item is None else [item["value_hash"]])

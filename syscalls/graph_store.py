@@ -16,6 +16,7 @@ built-in administrators may do anything.
 
 from __future__ import annotations
 
+import base64
 import operator
 from dataclasses import asdict, replace
 from datetime import datetime, timedelta
@@ -57,6 +58,8 @@ MAX_PREFIX_LENGTH = 128 - len(STORE_SCOPE_PREFIX)
 """So that the scope fits a grant's scope (128 characters)."""
 MAX_SEARCH = 1000
 """The most items one ``graph.store.search`` and namespaces one ``graph.store.list_namespaces`` return."""
+ANSWER_BYTES = 256 << 10
+"""The most bytes of values a search's answer carries (``data``, never journaled)."""
 _ORDERS = {"$gt": operator.gt, "$gte": operator.ge, "$lt": operator.lt, "$lte": operator.le}
 OPERATORS = ("$eq", "$ne", *_ORDERS)
 """The filter operators of LangGraph's ``InMemoryStore``."""
@@ -275,24 +278,31 @@ def _matching(
         raise KernelError(
             ErrorCode.NO_MEMORY_SERVICE, "no blob reader is bound: a search with a filter cannot read values"
         )
-    outcomes: dict[str, tuple[bool, Stored | None]] = {}  # by value hash: what a search keeps of a value
+    # by value hash: what a search keeps of a value (a live ranking: kept for the next, a replay reads anew)
+    outcomes = _EMBEDDINGS if wanted is None and ctx.recorded is None else {}
     kept: list[tuple[StoreItem, Stored | None]] = []
     for row in rows:
         if enough is not None and len(kept) >= enough:
             break
-        if row.value_hash not in outcomes:
+        outcome = outcomes.get(row.value_hash)  # one read: another kernel's search may clear them
+        if outcome is None:
             data = _blob(ctx, reader, row.value_hash)
             if wanted is None:
-                outcomes[row.value_hash] = True, _embeddings(data)
+                if len(outcomes) >= 100_000:
+                    outcomes.clear()
+                outcome = True, _embeddings(data)
             else:
                 value, vectors = open_envelope(decode(data))
-                outcomes[row.value_hash] = (
-                    _matches(row, value, wanted),
-                    vectors_of(vectors) if ranks else None,
-                )
-        if outcomes[row.value_hash][0]:
-            kept.append((row, outcomes[row.value_hash][1]))
+                outcome = _matches(row, value, wanted), vectors_of(vectors) if ranks else None
+            outcomes[row.value_hash] = outcome
+        if outcome[0]:
+            kept.append((row, outcome[1]))
     return kept
+
+
+_EMBEDDINGS: dict[str, tuple[bool, Stored | None]] = {}
+"""Embeddings read, by their value's hash (whose bytes never change): a live ranking without a filter reads a
+value once per process (up to 100,000, then all are dropped), as ``InMemoryStore`` keeps its vectors."""
 
 
 # --- handlers ---------------------------------------------------------------------------------------
@@ -418,14 +428,17 @@ def store_search(ctx: CallContext, args: SearchArgs) -> Decision:
     owners = store.owners()
     depth = len(args.namespace_prefix)
     rows = []
+    wanted: dict[str, bool] = {}  # by namespace: under the prefix, and readable by the principal
     for row in store.items():
-        namespace = decode(row.namespace.encode("utf-8"))
-        if namespace[:depth] != args.namespace_prefix or not _live(row, ctx.now):
-            continue
-        if access.allows(Capability.READ, row.prefix, owners.get(row.prefix)):
+        if row.namespace not in wanted:
+            under = decode(row.namespace.encode("utf-8"))[:depth] == args.namespace_prefix
+            wanted[row.namespace] = under and access.allows(
+                Capability.READ, row.prefix, owners.get(row.prefix)
+            )
+        if wanted[row.namespace] and _live(row, ctx.now):
             rows.append(row)
     rows.sort(key=lambda row: (order.get(row.namespace, 0), row.order_seq, row.namespace, row.key))
-    found: list[tuple[StoreItem, Stored | None]] = [(row, None) for row in rows]
+    found: list[tuple[StoreItem, Stored | None]] = [(row, None) for row in rows[: args.offset + args.limit]]
     if args.filter or query is not None:  # an unranked search that cannot be refused stops at its page
         enough = None if query is not None or orders else args.offset + args.limit
         found = _matching(ctx, rows, args.filter or None, query is not None, enough)
@@ -440,22 +453,32 @@ def store_search(ctx: CallContext, args: SearchArgs) -> Decision:
     changes: list[Change] = []
     if args.refresh_ttl:
         chosen = [(_refreshed(row, ctx, changes), score) for row, score in chosen]
-    if query is None:
-        return Decision({"items": [_wire(row) for row, _ in chosen]}, tuple(changes))
-    return Decision({"items": [{**_wire(row), "score": score} for row, score in chosen]}, tuple(changes))
+    items = [_wire(row) if query is None else {**_wire(row), "score": score} for row, score in chosen]
+    hashes = [row.value_hash for row, _ in chosen]
+    return Decision({"items": items}, tuple(changes), unjournaled=values_answer(ctx, hashes))
+
+
+def values_answer(ctx: CallContext, hashes: list[str]) -> dict[str, Any] | None:
+    """What a live read (a search, a checkpoint's ``get``) gives its caller alone (a replay reads none): the
+    bytes of the values it names (base64 by hash) in order, until they would pass ``ANSWER_BYTES`` or one
+    is not stored intact (the rest the caller reads with ``graph.blobs.get``, which names what is wrong)."""
+    data: dict[str, str] = {}
+    total = 0
+    for key in dict.fromkeys(hashes) if ctx.recorded is None else ():
+        blob = ctx.read.graph_store.stored_values([key]).get(key)
+        total += 0 if blob is None else len(blob)
+        if blob is None or total > ANSWER_BYTES or sha256_hex(blob) != key:
+            break
+        data[key] = base64.b64encode(blob).decode("ascii")
+    return {"data": data} if data else None
 
 
 def _does_match(condition: MatchCondition, namespace: list[str]) -> bool:
     """``InMemoryStore``'s ``_does_match``: a prefix or suffix, ``"*"`` matching any element."""
-    path = condition.path
-    if len(namespace) < len(path):
-        return False
-    pairs = (
-        zip(namespace, path, strict=False)
-        if condition.match_type == "prefix"
-        else zip(reversed(namespace), reversed(path), strict=False)
-    )
-    return all(wanted == "*" or mine == wanted for mine, wanted in pairs)
+    step = 1 if condition.match_type == "prefix" else -1
+    mine, path = namespace[::step], condition.path[::step]
+    pairs = zip(mine, path, strict=False)
+    return len(mine) >= len(path) and all(wanted in ("*", own) for own, wanted in pairs)
 
 
 def store_list_namespaces(ctx: CallContext, args: ListNamespacesArgs) -> dict[str, Any]:

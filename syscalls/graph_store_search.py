@@ -7,7 +7,7 @@ shape and ranks by cosine similarity. Every vector is little-endian float32. A s
 double arithmetic in one fixed order: each product of two float32 components is exact in a double; the
 products are added from the first to the last (each sum rounded); a norm is the correctly rounded square
 root of the same sum of squares; the cosine is ``dot / (query_norm * norm)`` (0 when a norm is 0). numpy,
-when installed, computes exactly that (elementwise products, then running sums along each row);
+when installed, computes exactly that (the products of one column at a time added to running sums);
 without it a plain loop does, bit for bit the same (``tests/test_langgraph_store_search.py``). So a score
 is the same float on every platform, and a replay reproduces the recorded result byte for byte.
 """
@@ -130,26 +130,20 @@ def _scores_python(query: bytes, dims: int, matrix: bytes) -> list[float]:
     ]
 
 
-def _sequential_row_sums(np: Any, matrix: Any) -> Any:
-    """Each row's sum, its columns added first to last: the last column of its running sums (``cumsum``,
-    an accumulation: each sum is the previous one plus the next column, by definition)."""
-    return np.cumsum(matrix, axis=1)[:, -1]
-
-
 def _scores_numpy(query: bytes, dims: int, matrix: bytes) -> list[float]:
-    np = _numpy()
-    vector = np.frombuffer(query, dtype="<f4").astype(np.float64)
-    query_norm = math.sqrt(float(_sequential_row_sums(np, (vector * vector)[None, :])[0]))
-    rows = np.frombuffer(matrix, dtype="<f4").astype(np.float64).reshape(-1, dims)
-    dots = _sequential_row_sums(np, rows * vector)
-    norms = np.sqrt(_sequential_row_sums(np, rows * rows))
-    if query_norm == 0.0:
-        return [0.0] * len(norms)
+    """The matrix transposed, so that each row's products are added a column at a time, first to last:
+    each sum the previous one plus the next column's (exact) product, as the definition adds them."""
+    np, vector = _numpy(), _unpacked(query).tolist()
+    query_norm = math.sqrt(functools.reduce(add, map(mul, vector, vector)))
+    columns = np.ascontiguousarray(np.frombuffer(matrix, dtype="<f4").reshape(-1, dims).T, dtype=np.float64)
+    dots, squares = columns[0] * vector[0], columns[0] * columns[0]
+    for column, component in zip(columns[1:], vector[1:], strict=True):
+        dots += column * component
+        squares += column * column
+    norms = np.sqrt(squares)
     with np.errstate(divide="ignore", invalid="ignore"):
         cosines = dots / (query_norm * norms)
-    return [
-        0.0 if norm == 0.0 else score for score, norm in zip(cosines.tolist(), norms.tolist(), strict=True)
-    ]
+    return [0.0] * len(norms) if query_norm == 0.0 else np.where(norms == 0.0, 0.0, cosines).tolist()
 
 
 def scores(query: bytes, dims: int, matrix: bytes, *, use_numpy: bool = True) -> list[float]:

@@ -26,6 +26,7 @@ from journal.clock import ManualClock
 from journal.reader import JournalReader
 from syscalls.boot import open_kernel
 from syscalls.graph import MAX_BLOBS
+from syscalls.graph_store import ANSWER_BYTES
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal
 
@@ -246,23 +247,55 @@ class _Syscalls:
         self.names.append(fields["syscall"])
 
 
+def test_a_search_journals_its_values_by_hash_whatever_their_size(db: Path, clock: ManualClock) -> None:
+    """The journaled search names each value by its hash: its entry is as long for a value of 300 KiB as
+    for one of 10 bytes. Its answer carries the values' bytes up to ``ANSWER_BYTES``; a larger value is
+    read after it by ``graph.blobs.get``. Verification replays both searches."""
+    lengths = {}
+    with ArvisStore(open_kernel(str(db), create=True, clock=clock), principal=AGENT) as store:
+        small, big = {"t": "x"}, {"t": "x" * (ANSWER_BYTES + 1)}
+        store.batch([PutOp(("s",), "k", small), PutOp(("b",), "k", big)])
+        for namespace, value, names in (
+            ("s", small, ["graph.store.search"]),
+            ("b", big, ["graph.store.search", "graph.blobs.get"]),
+        ):
+            store.kernel.logger = logged = _Syscalls()
+            assert [item.value for item in store.search((namespace,))] == [value]
+            assert logged.names == names
+        store.kernel.close()
+    with sqlite3.connect(db) as connection:
+        for namespace in ("s", "b"):
+            lengths[namespace] = connection.execute(
+                "SELECT LENGTH(args) + LENGTH(result) FROM journal WHERE syscall = 'graph.store.search' "
+                "AND CAST(args AS TEXT) LIKE ?",
+                (f'%"{namespace}"%',),
+            ).fetchone()[0]
+    assert lengths["s"] == lengths["b"] < 1024, lengths
+    assert _verify(db).verified
+
+
 @pytest.mark.parametrize("target", ["file", "memory", "postgresql"])
-def test_values_are_read_by_journaled_calls_each_naming_a_bounded_number(
+def test_a_search_answers_with_its_values_in_one_journaled_call(
     request: pytest.FixtureRequest, tmp_path: Path, target: str
 ) -> None:
-    """The values of a search are read through ``graph.blobs.get`` alone, on every database: one call for a
-    few, as many as its bounds ask for many (each within ``MAX_BLOBS`` hashes). Every value comes back."""
+    """A search's answer carries the bytes of the values it returns, on every database: one journaled call
+    (``graph.store.search``) for a few or for more than ``graph.blobs.get`` names at once, never a second
+    call that names every item again; a get still reads its value through ``graph.blobs.get``."""
     url = {"file": str(tmp_path / "s.db"), "memory": ":memory:"}.get(target) or request.getfixturevalue(
         "pg_url"
     )
     with ArvisStore(open_kernel(url, create=True), principal=AGENT) as store:
         many = MAX_BLOBS + 7
         store.batch([PutOp(("many",), f"k{index:04d}", {"v": index}) for index in range(many)])
-        for limit, calls in ((3, 1), (many, 2)):
+        for limit in (3, many):
             store.kernel.logger = logged = _Syscalls()
             found = store.search(("many",), limit=limit)
             assert [(item.key, item.value) for item in found] == [
                 (f"k{index:04d}", {"v": index}) for index in range(limit)
             ]
-            assert logged.names == ["graph.store.search"] + ["graph.blobs.get"] * calls, (target, limit)
+            assert logged.names == ["graph.store.search"], (target, limit)
+        store.kernel.logger = logged = _Syscalls()
+        item = store.get(("many",), "k0001")
+        assert item is not None and item.value == {"v": 1}
+        assert logged.names == ["graph.store.get", "graph.blobs.get"]
         store.kernel.close()
