@@ -24,6 +24,7 @@ from strategies import T0
 
 from arvis.access import Capability
 from arvis.canonical import canonical_bytes_of_own, decode
+from arvis.changes import Decision
 from arvis.graph_checkpoints import EMPTY_VALUE, GraphChannelValue, GraphCheckpoint, GraphWrite
 from journal.clock import ManualClock
 from kernel.abi import CallContext
@@ -158,9 +159,11 @@ Outcome = tuple[str, bytes]
 """("ok", canonical bytes of the value) or ("refused", canonical bytes of [code, detail])."""
 
 
-def _outcome(handler: Callable[[CallContext, Any], dict[str, Any]], ctx: CallContext, args: Any) -> Outcome:
+def _outcome(handler: Callable[[CallContext, Any], Any], ctx: CallContext, args: Any) -> Outcome:
+    """The journaled value's outcome (a ``Decision``'s value; what the caller alone gets is not compared)."""
     try:
-        return ("ok", canonical_bytes_of_own(handler(ctx, args)))
+        answered = handler(ctx, args)
+        return ("ok", canonical_bytes_of_own(answered.value if isinstance(answered, Decision) else answered))
     except KernelError as exc:
         return ("refused", canonical_bytes_of_own([str(exc.code), exc.detail]))
 
