@@ -1,4 +1,5 @@
-"""The values a graph call carries (specs/langgraph.md §2): content enters with the call that stores it.
+"""The values a graph call carries (specs/langgraph.md §2): content enters with the call that stores it,
+and leaves with the answer of a live read that names it (``values_answer``).
 
 A ``graph.checkpoint.put``, ``graph.checkpoint.put_writes`` or ``graph.store.put`` names each value it
 stores by its hash *and* carries its bytes; the handler recomputes the hash (so does every replay, from
@@ -15,7 +16,9 @@ in every format, whether or not the bytes are stored.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable
+from typing import Any
 
 from arvis.access import AccessRules
 from arvis.canonical import sha256_hex
@@ -58,3 +61,23 @@ def carried(ctx: CallContext, named: Iterable[Named]) -> dict[str, bytes]:
             )
         blobs[key] = data
     return blobs
+
+
+ANSWER_BYTES = 256 << 10
+"""The most bytes of values a read's answer carries (``data``, never journaled)."""
+
+
+def values_answer(ctx: CallContext, hashes: list[str]) -> dict[str, Any] | None:
+    """What a live read (a search, a checkpoint's ``get``) gives its caller alone (a replay reads none): the
+    bytes of the values it names (base64 by hash) in order, until they would pass ``ANSWER_BYTES`` or one is
+    not stored intact (the rest the caller reads with ``graph.blobs.get``, which names why). One value is
+    read at a time: a value may be 16 MiB, so reading a page's values at once could hold gigabytes."""
+    data: dict[str, str] = {}
+    total = 0
+    for key in dict.fromkeys(hashes) if ctx.recorded is None else ():
+        blob = ctx.read.graph_store.stored_values([key]).get(key)
+        total += 0 if blob is None else len(blob)
+        if blob is None or total > ANSWER_BYTES or sha256_hex(blob) != key:
+            break
+        data[key] = base64.b64encode(blob).decode("ascii")
+    return {"data": data} if data else None

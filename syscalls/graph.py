@@ -40,7 +40,7 @@ from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from kernel.protocols import StorageError
 from syscalls import graph_store
-from syscalls.carried import Named, carried
+from syscalls.carried import Named, carried, values_answer
 from syscalls.graph_args import (
     MAX_LIST,
     THREAD_SCOPE_PREFIX,
@@ -266,15 +266,13 @@ def graph_get(ctx: CallContext, args: GetArgs) -> Decision:
     if row is None:
         return Decision({"checkpoint": None})
     found = _wired(graph, [row])[0]
-    return Decision({"checkpoint": found}, unjournaled=graph_store.values_answer(ctx, value_hashes(found)))
+    return Decision({"checkpoint": found}, unjournaled=values_answer(ctx, value_hashes(found)))
 
 
 def value_hashes(found: dict[str, Any]) -> list[str]:
     """The hashes of a wired checkpoint's values: itself, its channel values, its pending writes."""
-    return [
-        ref["hash"]
-        for ref in (found["checkpoint"], *found["channel_values"].values(), *found["pending_writes"])
-    ]
+    refs = (found["checkpoint"], *found["channel_values"].values(), *found["pending_writes"])
+    return [ref["hash"] for ref in refs]
 
 
 def _place(row: GraphCheckpoint) -> tuple[str, str]:

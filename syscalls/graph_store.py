@@ -16,7 +16,6 @@ built-in administrators may do anything.
 
 from __future__ import annotations
 
-import base64
 import operator
 from dataclasses import asdict, replace
 from datetime import datetime, timedelta
@@ -32,7 +31,7 @@ from arvis.store_values import ENCODING, open_envelope
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from kernel.registry import BlobReader
-from syscalls.carried import carried
+from syscalls.carried import carried, values_answer
 from syscalls.graph_store_search import Stored, check_envelope, query_vector, ranked, vectors_of
 from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL
@@ -58,8 +57,6 @@ MAX_PREFIX_LENGTH = 128 - len(STORE_SCOPE_PREFIX)
 """So that the scope fits a grant's scope (128 characters)."""
 MAX_SEARCH = 1000
 """The most items one ``graph.store.search`` and namespaces one ``graph.store.list_namespaces`` return."""
-ANSWER_BYTES = 256 << 10
-"""The most bytes of values a search's answer carries (``data``, never journaled)."""
 _ORDERS = {"$gt": operator.gt, "$gte": operator.ge, "$lt": operator.lt, "$lte": operator.le}
 OPERATORS = ("$eq", "$ne", *_ORDERS)
 """The filter operators of LangGraph's ``InMemoryStore``."""
@@ -456,21 +453,6 @@ def store_search(ctx: CallContext, args: SearchArgs) -> Decision:
     items = [_wire(row) if query is None else {**_wire(row), "score": score} for row, score in chosen]
     hashes = [row.value_hash for row, _ in chosen]
     return Decision({"items": items}, tuple(changes), unjournaled=values_answer(ctx, hashes))
-
-
-def values_answer(ctx: CallContext, hashes: list[str]) -> dict[str, Any] | None:
-    """What a live read (a search, a checkpoint's ``get``) gives its caller alone (a replay reads none): the
-    bytes of the values it names (base64 by hash) in order, until they would pass ``ANSWER_BYTES`` or one
-    is not stored intact (the rest the caller reads with ``graph.blobs.get``, which names what is wrong)."""
-    data: dict[str, str] = {}
-    total = 0
-    for key in dict.fromkeys(hashes) if ctx.recorded is None else ():
-        blob = ctx.read.graph_store.stored_values([key]).get(key)
-        total += 0 if blob is None else len(blob)
-        if blob is None or total > ANSWER_BYTES or sha256_hex(blob) != key:
-            break
-        data[key] = base64.b64encode(blob).decode("ascii")
-    return {"data": data} if data else None
 
 
 def _does_match(condition: MatchCondition, namespace: list[str]) -> bool:

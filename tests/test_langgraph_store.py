@@ -25,8 +25,8 @@ from journal.blob_store import hash_of
 from journal.clock import ManualClock
 from journal.reader import JournalReader
 from syscalls.boot import open_kernel
+from syscalls.carried import ANSWER_BYTES
 from syscalls.graph import MAX_BLOBS
-from syscalls.graph_store import ANSWER_BYTES
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal
 
