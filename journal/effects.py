@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Table, inspect, text
+from sqlalchemy import Connection, inspect, text
 
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from journal import statements
@@ -28,7 +28,11 @@ BATCH = 2_000
 StateRows = dict[str, list[dict[str, Any]]]
 """Each state table's rows by name, every column given."""
 
-_TABLES: dict[str, Table] = {str(table.name): table for table in STATE_TABLES}
+_KEYS = {str(table.name): [str(column.name) for column in table.primary_key] for table in STATE_TABLES}
+_EMPTY = {
+    str(table.name): dict.fromkeys(str(column.name) for column in table.columns) for table in STATE_TABLES
+}
+"""Each state table's primary-key columns, and its row with every column NULL (what an insert starts from)."""
 
 
 def covered_from(connection: Connection) -> int:
@@ -47,10 +51,7 @@ def state_as_of(connection: Connection, seq: int, *, only: tuple[str, str] | Non
     primary-key column: a user's ``memory_entries``): that table's rows with that value alone, the
     entries whose logged bytes do not even hold the value left undecoded."""
     folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
-        name: {} for name in _TABLES if only is None or name == only[0]
-    }
-    keys = {
-        name: [str(column.name) for column in table.primary_key.columns] for name, table in _TABLES.items()
+        name: {} for name in _KEYS if only is None or name == only[0]
     }
     needle = b"" if only is None else canonical_bytes_of_own(only[1])  # as the log encodes it
     logged = connection.execution_options(yield_per=BATCH).execute(
@@ -63,7 +64,7 @@ def state_as_of(connection: Connection, seq: int, *, only: tuple[str, str] | Non
             rows = folded.get(change["table"])
             if rows is None:
                 continue
-            names = keys[change["table"]]
+            names = _KEYS[change["table"]]
             if only is not None and (change.get("row") or change["where"])[names[0]] != only[1]:
                 continue
             if change["op"] in ("insert", "upsert"):
@@ -71,8 +72,7 @@ def state_as_of(connection: Connection, seq: int, *, only: tuple[str, str] | Non
                 key = tuple(row[name] for name in names)
                 found = rows.get(key)
                 if found is None or change["op"] == "insert":
-                    table = _TABLES[change["table"]]
-                    rows[key] = {str(column.name): None for column in table.columns} | row
+                    rows[key] = _EMPTY[change["table"]] | row
                 else:
                     found.update(row)
                 continue
@@ -112,8 +112,6 @@ def check(connection: Connection) -> tuple[int, str] | None:
         elif sha256_hex(bytes(effects)) != effects_hash:
             return int(seq), f"the effects logged for entry {seq} do not hash to its effects_hash"
     orphan = connection.execute(text(statements.EFFECTS_ORPHAN)).scalar()
-    if orphan is not None:
-        return int(
-            orphan
-        ), f"the effects log holds effects of entry {orphan}, which the journal does not hold"
-    return None
+    if orphan is None:
+        return None
+    return int(orphan), f"the effects log holds effects of entry {orphan}, which the journal does not hold"

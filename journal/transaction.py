@@ -151,13 +151,13 @@ class SqlTransaction:
         effects_hash = EMPTY_EFFECTS_HASH if logged is None else sha256_hex(logged)
         fields = msgspec.structs.asdict(content)  # the call and its answer; then what the chain adds
         chained: dict[str, Any] = {"seq": seq, "effects_hash": effects_hash, "prev_hash": self._at.entry_hash}
-        entry_hash = compute_entry_hash(**fields, **chained)
-        entry = JournalEntry(**fields, **chained, entry_hash=entry_hash)
+        row = {**fields, **chained, "entry_hash": compute_entry_hash(**fields, **chained)}
+        entry = JournalEntry(**row)
         # the effects log (journal.effects), once the entry is whole; a scratch replay store keeps none
         if logged is not None and shared.keep_entries:
             shared.sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})
         if self._inserts:  # a batch inserts its entries together, before it commits
-            shared.sql.write(APPEND, msgspec.structs.asdict(entry))
+            shared.sql.write(APPEND, row)
         self.appended = entry
         return entry
 
