@@ -14,7 +14,7 @@ import pytest
 from arvis.scenario.conditions import Condition
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
-from tools.audit.timetravel import snapshot_at, state_at
+from tools.audit.timetravel import NoSuchMoment, snapshot_at, state_at
 from tools.scenario.load import load_scenario
 from tools.scenario.runner import run_scenario
 
@@ -238,3 +238,11 @@ def test_the_cli_reads_the_same_state_either_way(logged: Path, capsys: pytest.Ca
             assert json.loads(out) == json.loads(
                 json.dumps(snapshot_at(reader, h.USER, seq, table=SYSCALL_TABLE, replay=True))
             )
+
+
+def test_a_moment_past_the_head_is_refused_before_any_replay(logged: Path) -> None:
+    head = _head(logged)
+    with h.reader_of(logged) as reader:
+        for replay in (False, True):
+            with pytest.raises(NoSuchMoment, match=f"no entry {head + 5} \\(it ends at {head}\\)"):
+                state_at(reader, head + 5, table=SYSCALL_TABLE, replay=replay)

@@ -91,14 +91,12 @@ def _moment(reader: JournalReader, seq: int | None) -> tuple[int, str | None]:
 
 
 def _folded(
-    reader: JournalReader, seq: int | None, *, table: SyscallTable, only: tuple[str, str] | None
-) -> tuple[Replayer, int, str | None]:
-    """A scratch store holding the state right after entry ``seq`` (the head when None), folded from the
-    effects log (``only``: the rows of one table and partition, ``journal.effects.state_as_of``), with
-    that seq and its entry's time."""
-    last_seq, last_time = _moment(reader, seq)
+    reader: JournalReader, seq: int, *, table: SyscallTable, only: tuple[str, str] | None
+) -> Replayer:
+    """A scratch store holding the state right after entry ``seq``, folded from the effects log
+    (``only``: the rows of one table and partition, ``journal.effects.state_as_of``)."""
     with reader.engine.connect() as connection:
-        rows = effects.state_as_of(connection, last_seq, only=only)
+        rows = effects.state_as_of(connection, seq, only=only)
     replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     try:
         with replayer.store.engine.begin() as connection:
@@ -106,7 +104,7 @@ def _folded(
     except BaseException:
         replayer.close()
         raise
-    return replayer, last_seq, last_time
+    return replayer
 
 
 def _logged(reader: JournalReader) -> bool:
@@ -128,14 +126,11 @@ def replay_until(
 ) -> tuple[Replayer, int, str | None]:
     """A scratch store holding the state right after entry ``seq`` (the head when None), with its last seq
     and time: folded from the effects log when it covers the journal (``only`` those rows), else (or when
-    ``replay``) the journal replayed from its first entry."""
+    ``replay``) the journal replayed from its first entry. A seq past the head is refused before either."""
+    last_seq, last_time = _moment(reader, seq)
     if not replay and _logged(reader):
-        return _folded(reader, seq, table=table, only=only)
-    replayer, last_seq, last_time = _replay_all(reader, seq, table=table)
-    if seq is not None and last_seq != seq:
-        replayer.close()
-        raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last_seq})")
-    return replayer, last_seq, last_time
+        return _folded(reader, last_seq, table=table, only=only), last_seq, last_time
+    return _replay_all(reader, last_seq, table=table)[0], last_seq, last_time
 
 
 def _replay_all(
