@@ -14,7 +14,7 @@ from arvis.memory.memory_service import MemoryService
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from syscalls.access import authorize
-from syscalls.pipeline import RunId, find_run, refuse_in_flight_mutation
+from syscalls.pipeline import RunId, find_run
 from syscalls.types import NO_NUL, AwareDatetime, UserId
 
 __all__ = [
@@ -94,13 +94,24 @@ def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
     return {**value, "run_id": run.run_id}
 
 
+def _refuse_in_flight(ctx: CallContext, user_id: str) -> None:
+    """Memory is consumed as a snapshot during a run: no mutation of its user until it ends (the in-flight
+    rule, ``access-and-pipelines.md`` §2.2)."""
+    run = ctx.read.pipeline_runs.active_for(user_id)
+    if run is not None:
+        raise KernelError(
+            ErrorCode.MEMORY_POLICY_DENIED,
+            f"in-flight mutation: pipeline run '{run.run_id}' holds this user's memory until it ends",
+        )
+
+
 def memory_write(ctx: CallContext, args: WriteArgs) -> Decision:
     authorize(ctx, Capability.WRITE, args.user_id)
-    refuse_in_flight_mutation(ctx, args.user_id)
+    _refuse_in_flight(ctx, args.user_id)
     return _memory(ctx).write(ctx.read.memory, args, now=ctx.now, seq=ctx.seq)
 
 
 def memory_revoke(ctx: CallContext, args: KeyArgs) -> Decision:
     authorize(ctx, Capability.REVOKE, args.user_id)
-    refuse_in_flight_mutation(ctx, args.user_id)
+    _refuse_in_flight(ctx, args.user_id)
     return _memory(ctx).revoke(ctx.read.memory, user_id=args.user_id, key=args.key, now=ctx.now)

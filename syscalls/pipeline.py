@@ -27,7 +27,6 @@ __all__ = [
     "find_run",
     "pipeline_begin",
     "pipeline_end",
-    "refuse_in_flight_mutation",
 ]
 
 MAX_RUN_ID_LENGTH = 128
@@ -66,16 +65,6 @@ def find_run(ctx: CallContext, run_id: str) -> PipelineRun | None:
     if own is not None and own.principal == ctx.principal:  # not a run of a principal named "<caller>/…"
         return own
     return runs.get(run_id)
-
-
-def refuse_in_flight_mutation(ctx: CallContext, user_id: str) -> None:
-    """Memory is consumed as a snapshot during a run: no mutation of its user until it ends."""
-    run = ctx.read.pipeline_runs.active_for(user_id)
-    if run is not None:
-        raise KernelError(
-            ErrorCode.MEMORY_POLICY_DENIED,
-            f"in-flight mutation: pipeline run '{run.run_id}' holds this user's memory until it ends",
-        )
 
 
 def _check_qualified(given: str, qualified: str) -> None:
