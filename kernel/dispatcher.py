@@ -23,7 +23,7 @@ import msgspec
 
 from arvis.canonical import format_time
 from journal.clock import Clock
-from kernel.abi import SyscallError, SyscallResult
+from kernel.abi import Execution, SyscallError, SyscallResult, TransactionSource
 from kernel.arguments import (
     MAX_NAME_LENGTH,
     MAX_PRINCIPAL_LENGTH,
@@ -31,7 +31,6 @@ from kernel.arguments import (
     record_text,
 )
 from kernel.errors import ErrorCode
-from kernel.execution import Execution, TransactionSource
 from kernel.formats import rules_of
 from kernel.identity import IdentityPolicy, journal_identity
 from kernel.pipeline import pipeline

@@ -8,20 +8,26 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Flag as _Flag
 from enum import StrEnum, auto
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
-from kernel.abi import CallContext
 from kernel.arguments import MAX_ARGS_BYTES, MAX_VALUE_ARGS_BYTES
+
+if TYPE_CHECKING:
+    from kernel.abi import CallContext
 
 __all__ = ["Flag", "Handler", "Row", "Service", "Support", "SyscallSpec", "SyscallTable", "SyscallTableError"]
 
-Handler = Callable[[CallContext, Any], Any]
+
+class Handler(Protocol):
+    """A syscall's handler: the call's context and its decoded request in, its decision or value out."""
+
+    def __call__(self, ctx: CallContext, request: Any, /) -> Any: ...
 
 
 class Service(StrEnum):
@@ -51,7 +57,7 @@ class Flag(_Flag):
     READ = 0
     MUTATES = auto()
     """The call may change state; a row without it whose decision changes state is refused, as a kernel
-    error (``internal_error``, journaled: ``kernel.execution``)."""
+    error (``internal_error``, journaled: ``kernel.abi.Execution``)."""
     UPSTREAM = auto()
     """``Support.UPSTREAM``; without it a row is ``Support.EXTENSION``."""
     CARRIES_VALUES = auto()

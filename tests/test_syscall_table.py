@@ -18,10 +18,9 @@ from journal_helpers import make_clock, reader_of, verify
 
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
-from kernel.abi import CallContext
+from kernel.abi import READ_CHANGED_STATE, CallContext
 from kernel.arguments import MAX_ARGS_BYTES, MAX_VALUE_ARGS_BYTES
 from kernel.dispatcher import Kernel
-from kernel.execution import READ_CHANGED_STATE
 from kernel.registry import KernelServiceRegistry
 from kernel.table import Flag, Service, Support, SyscallSpec, SyscallTable, SyscallTableError
 from syscalls import graph_args, working_memory
