@@ -1,6 +1,8 @@
-"""The kernel ABI and one call's execution under it: what a handler sees (``CallContext``), what a call
-returns (``SyscallResult``, ``SyscallError``), what a journal entry holds, and the run of one recorded call in
-one transaction (``Execution.run``): the checks that need no state, the handler's decision, the answer and the
+"""The kernel ABI, one call from its recorded form to its answer: the call as the journal holds it
+(``RecordedCall``: its arguments, name and principal recorded by ``record_args`` and ``record_text``, so
+that a replay, which only has the journal, takes the same path), what a handler sees (``CallContext``),
+what a call returns (``SyscallResult``, ``SyscallError``), and the run of one recorded call in one
+transaction (``Execution.run``): the checks that need no state, the handler's decision, the answer and the
 entry that holds it. ``kernel.dispatcher`` decides which transaction, and when."""
 
 from __future__ import annotations
@@ -14,29 +16,112 @@ import msgspec
 
 from arvis.access import AccessRules, Grant
 from arvis.awmu.errors import AwmuRuleError
-from arvis.canonical import canonical_bytes_of_own, parse_time
+from arvis.canonical import (
+    CanonicalEncodingError,
+    canonical_bytes,
+    canonical_bytes_of_own,
+    decode,
+    parse_time,
+)
 from arvis.changes import Decision
 from arvis.memory.errors import MemoryRuleError
 from journal.entry import JournalEntry
-from kernel.arguments import check_principal, check_refused
+from kernel.arguments import MAX_ARGS_BYTES, MAX_PRINCIPAL_LENGTH
 from kernel.errors import ERROR_MESSAGES, ErrorCode, KernelError
 from kernel.formats import FormatRules
 from kernel.identity import refusal_detail
 from kernel.protocols import EntryContent, Reader, StorageError, Transaction
-from kernel.recorded import RecordedCall
 from kernel.registry import KernelServiceRegistry
 from kernel.result_pieces import split as split_result
 from kernel.table import Service, SyscallSpec, SyscallTable
 
 __all__ = [
     "READ_CHANGED_STATE",
+    "REFUSED_ARGS_MARKER",
     "CallContext",
     "Execution",
     "JournalEntry",
+    "RecordedCall",
     "SyscallError",
     "SyscallResult",
     "TransactionSource",
+    "check_principal",
+    "check_refused",
+    "record_args",
+    "record_text",
 ]
+
+
+REFUSED_ARGS_MARKER = "$refused_args"
+
+
+def record_args(args: object, limit: int = MAX_ARGS_BYTES) -> bytes:
+    """The canonical bytes to journal for ``args``; arguments with no acceptable form (or longer than
+    ``limit``, the syscall's own) are recorded as ``{"$refused_args": reason}`` so that the refusal replays
+    identically."""
+    try:
+        data = canonical_bytes(args)
+    except (CanonicalEncodingError, RecursionError) as exc:
+        reason = str(exc) if isinstance(exc, CanonicalEncodingError) else "value nested too deeply"
+        return canonical_bytes({REFUSED_ARGS_MARKER: f"arguments have no JSON form: {reason}"})
+    except Exception as exc:  # a caller's object that fails when read (a broken mapping, say)
+        return canonical_bytes({REFUSED_ARGS_MARKER: f"arguments could not be read: {type(exc).__name__}"})
+    if len(data) > limit:
+        return canonical_bytes({REFUSED_ARGS_MARKER: f"arguments exceed {limit} bytes ({len(data)})"})
+    return data
+
+
+_REFUSED_PREFIX = b'{"' + REFUSED_ARGS_MARKER.encode() + b'":'
+
+
+def check_refused(data: bytes) -> None:
+    """Refuse recorded arguments that carry the refusal marker (canonical order puts it first)."""
+    if data.startswith(_REFUSED_PREFIX):
+        reason = decode(data).get(REFUSED_ARGS_MARKER)
+        raise KernelError(ErrorCode.INVALID_ARGS, str(reason))
+
+
+def record_text(value: object, limit: int) -> str:
+    """The form of a syscall name or principal that is journaled: the string itself when it is a
+    UTF-8-encodable string of at most ``limit`` characters, else the empty string (always refused). A
+    ``str`` subclass is copied to a plain ``str`` before any check, so none of its own methods (a ``__len__``
+    that lies, one that raises) is ever run; a copy that fails is recorded as ``""``."""
+    if not isinstance(value, str):
+        return ""
+    try:
+        text = str.__str__(value)  # a plain copy first: every check below runs on str's own methods
+        if len(text) > limit or "\x00" in text:
+            return ""
+        text.encode("utf-8")
+    except Exception:  # UnicodeEncodeError, or whatever a hostile subclass raises
+        return ""
+    return text
+
+
+def check_principal(principal: str) -> None:
+    """Refuse an empty principal or one with control characters."""
+    if not principal or not principal.isprintable():
+        raise KernelError(
+            ErrorCode.INVALID_PRINCIPAL,
+            f"principal must be 1 to {MAX_PRINCIPAL_LENGTH} printable characters",
+        )
+
+
+class RecordedCall(msgspec.Struct, frozen=True):
+    """A call in the exact form the journal holds it: what replay feeds back to ``Kernel.execute``."""
+
+    syscall: str
+    principal: str
+    args: bytes
+    recorded_at: str
+    result: bytes | None = None
+    """The journaled result when a recorded entry is re-executed (verification): ``CallContext.recorded``."""
+    identity_refused: bool = False
+    """The deployment's identity policy refused the principal (live), or the journal records that it
+    did (replay): the call is refused ``principal_not_allowed`` (``kernel.identity``)."""
+    unknown_when_recorded: bool = False
+    """Replay only: the journal records the name as not in the table then. A later release may add a
+    syscall of that name; the entry must still replay as the ``unknown_syscall`` it was."""
 
 
 class SyscallError(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

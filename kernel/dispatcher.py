@@ -23,19 +23,21 @@ import msgspec
 
 from arvis.canonical import format_time
 from journal.clock import Clock
-from kernel.abi import Execution, SyscallError, SyscallResult, TransactionSource
-from kernel.arguments import (
-    MAX_NAME_LENGTH,
-    MAX_PRINCIPAL_LENGTH,
+from kernel.abi import (
+    Execution,
+    RecordedCall,
+    SyscallError,
+    SyscallResult,
+    TransactionSource,
     record_args,
     record_text,
 )
+from kernel.arguments import MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH
 from kernel.errors import ErrorCode
 from kernel.formats import rules_of
 from kernel.identity import IdentityPolicy, journal_identity
 from kernel.pipeline import pipeline
 from kernel.protocols import CommitOutcomeUnknown, JournalStore, StorageBusy, StorageError
-from kernel.recorded import RecordedCall
 from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
 from kernel.telemetry import CallTracer, end_span, start_span

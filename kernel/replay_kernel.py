@@ -15,8 +15,8 @@ import orjson
 
 from arvis.access import AccessRules
 from arvis.canonical import decode
-from kernel.abi import JournalEntry, SyscallError, SyscallResult
-from kernel.arguments import MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH, record_args, record_text
+from kernel.abi import JournalEntry, SyscallError, SyscallResult, record_args, record_text
+from kernel.arguments import MAX_NAME_LENGTH, MAX_PRINCIPAL_LENGTH
 from kernel.errors import ErrorCode
 from kernel.formats import piece_paths
 from kernel.pipeline import pipeline

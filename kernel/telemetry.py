@@ -23,8 +23,7 @@ from arvis.canonical import canonical_bytes_of_own
 from kernel.errors import ErrorCode
 
 if TYPE_CHECKING:
-    from kernel.abi import SyscallResult
-    from kernel.recorded import RecordedCall
+    from kernel.abi import RecordedCall, SyscallResult
     from kernel.table import SyscallTable
 
 __all__ = [

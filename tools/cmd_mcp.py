@@ -124,7 +124,8 @@ def input_schema(request_type: type[Any]) -> dict[str, Any]:
 def _principal(given: str | None) -> str:
     """``--as`` (else ``$ARVIS_PRINCIPAL``), refused at start (exit 2) in a form the kernel would
     refuse at every call, or as a pattern (``agent:*``)."""
-    from kernel.arguments import MAX_PRINCIPAL_LENGTH, check_principal, record_text
+    from kernel.abi import check_principal, record_text
+    from kernel.arguments import MAX_PRINCIPAL_LENGTH
     from kernel.errors import KernelError
     from tools.cmd_call import _principal as named_principal
 
