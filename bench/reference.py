@@ -2,7 +2,7 @@
 
 Per call: the arguments, the state row, the effects and the result encoded canonically (JSON,
 keys sorted, no whitespace, with msgspec as ``arvis.canonical`` does), the effects hashed, the entry
-hash chained with the framing of ``journal/chain.py`` (re-implemented here, checked against it by
+hash chained with the framing of ``journal/entry.py`` (re-implemented here, checked against it by
 ``check_same_hash``), then one transaction: ``BEGIN IMMEDIATE``, state upsert, journal insert,
 ``COMMIT``. No validation, no handler, no result decoding: the physical floor of the job.
 
@@ -79,7 +79,7 @@ def chain_hash(
     result: bytes,
     effects_hash: str,
 ) -> str:
-    """SHA-256 over the previous hash's raw bytes and the eight framed fields (journal/chain.py)."""
+    """SHA-256 over the previous hash's raw bytes and the eight framed fields (journal/entry.py)."""
     digest = hashlib.sha256(bytes.fromhex(prev_hash))
     digest.update(
         b"".join(
@@ -101,7 +101,7 @@ def chain_hash(
 
 def check_same_hash() -> None:
     """The reference chains exactly as the kernel does (not timed; fails loudly if it drifts)."""
-    from journal.chain import compute_entry_hash, genesis_hash
+    from journal.entry import compute_entry_hash, genesis_hash
 
     prev = genesis_hash("bench", 1)
     fields: dict[str, Any] = {
@@ -115,7 +115,7 @@ def check_same_hash() -> None:
         "effects_hash": _EMPTY_EFFECTS,
     }
     if chain_hash(prev, **fields) != compute_entry_hash(prev_hash=prev, **fields):
-        raise AssertionError("the reference's chain framing differs from journal/chain.py")
+        raise AssertionError("the reference's chain framing differs from journal/entry.py")
 
 
 class RawJournal:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from sqlalchemy import Connection, Engine, inspect, select
 
 from arvis.canonical import format_time, sha256_hex
-from journal.chain import genesis_hash
 from journal.clock import Clock
 from journal.engine import fetch_all, reading
+from journal.entry import genesis_hash
 from journal.schema import journal_header
 from journal.statements import FIRST_PREV, LOCK_HEADER, STORE_QUOTA
 

@@ -24,10 +24,9 @@ from hypothesis import strategies as st
 from arvis.changes import Decision
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_rows import insert_entry
-from journal.chain import compute_entry_hash
 from journal.clock import ManualClock
 from journal.engine import open_engine
-from journal.entry import Pos
+from journal.entry import Pos, compute_entry_hash
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.abi import CallContext, SyscallResult

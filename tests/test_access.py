@@ -27,8 +27,8 @@ from strategies import (
 )
 
 from arvis.access import Capability, Grant, allows
-from journal.chain import EMPTY_EFFECTS_HASH
 from journal.clock import ManualClock
+from journal.entry import EMPTY_EFFECTS_HASH
 from journal.reader import JournalReader
 from journal.state import state_digest
 from kernel.abi import SyscallResult

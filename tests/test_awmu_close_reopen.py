@@ -18,10 +18,10 @@ import pytest
 from strategies import journal_entries
 
 from arvis.access import AccessRules
-from journal.chain import EMPTY_EFFECTS_HASH
 from journal.clock import ManualClock
 from journal.content_digest import closed_contexts, content_digest
 from journal.engine import open_engine
+from journal.entry import EMPTY_EFFECTS_HASH
 from journal.reader import JournalReader
 from journal.state import state_digest
 from journal.store import SqlJournalStore

@@ -1,5 +1,5 @@
 """The entry hash is one function of the row, however it is fed: small rows are framed into one buffer,
-large ones fed piece by piece (``journal/chain.py``); both must give the hash §6.1 defines."""
+large ones fed piece by piece (``journal/entry.py``); both must give the hash §6.1 defines."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import hashlib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from journal.chain import compute_entry_hash
+from journal.entry import compute_entry_hash
 
 
 def _by_the_spec(prev_hash: str, fields: list[bytes]) -> str:

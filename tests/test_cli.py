@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from arvis.canonical import canonical_bytes
-from journal.chain import compute_entry_hash
+from journal.entry import compute_entry_hash
 from tools import journal_ls
 
 try:

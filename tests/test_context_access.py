@@ -31,9 +31,9 @@ from arvis.access import (
     pattern_names,
     reserved_to,
 )
-from journal.chain import EMPTY_EFFECTS_HASH
 from journal.clock import ManualClock
 from journal.engine import open_engine
+from journal.entry import EMPTY_EFFECTS_HASH
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest

@@ -51,10 +51,9 @@ from strategies import VOUCHED
 
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_rows import insert_entry
-from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash, genesis_hash
 from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
-from journal.entry import EntryContent
+from journal.entry import EMPTY_EFFECTS_HASH, EntryContent, compute_entry_hash, genesis_hash
 from journal.migrate import current_revision, head_revision, upgrade_to_head
 from journal.reader import JournalFilter
 from journal.schema import FORMAT_VERSION, memory_entries

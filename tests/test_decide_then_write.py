@@ -17,8 +17,7 @@ from arvis.awmu.model import UnitStatus
 from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Decision, Delete, Insert, Update, Upsert
-from journal.chain import EMPTY_EFFECTS_HASH
-from journal.entry import EntryContent
+from journal.entry import EMPTY_EFFECTS_HASH, EntryContent
 from kernel.abi import CallContext
 from kernel.dispatcher import Kernel
 from kernel.table import Service, Support, SyscallSpec, SyscallTable

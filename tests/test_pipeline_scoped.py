@@ -16,9 +16,9 @@ import pytest
 from strategies import T0, VOUCHED, journal_entries
 
 from arvis.access import AccessRules, ScopeKind, scope_of
-from journal.chain import EMPTY_EFFECTS_HASH
 from journal.clock import ManualClock
 from journal.engine import open_engine
+from journal.entry import EMPTY_EFFECTS_HASH
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest

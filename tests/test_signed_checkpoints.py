@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from journal import merkle
-from journal.chain import genesis_hash
+from journal.entry import genesis_hash
 from journal.schema import FORMAT_VERSION
 from journal.signed_note import (
     InvalidSignature,

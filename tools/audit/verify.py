@@ -12,9 +12,8 @@ from dataclasses import dataclass
 import msgspec
 
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode, parse_time
-from journal.chain import compute_entry_hash, genesis_hash
 from journal.engine import valid_text
-from journal.entry import Pos
+from journal.entry import Pos, compute_entry_hash, genesis_hash
 from journal.schema import FORMAT_VERSIONS
 from journal.store import JournalHeader
 from kernel.abi import JournalEntry
