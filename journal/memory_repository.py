@@ -10,7 +10,8 @@ from typing import Any
 import msgspec
 from sqlalchemy import Connection, func, inspect, select
 
-from arvis.memory.memory_rows import COLUMNS, StoredEntry, entry_from_row
+from arvis.memory.memory_rows import COLUMNS
+from arvis.memory.memory_service import StoredEntry, entry_from_row
 from journal import statements
 from journal.engine import fetch_all
 from journal.schema import memory_entries, memory_entry_counts

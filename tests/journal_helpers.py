@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from arvis.changes import Decision
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
-from arvis.memory.memory_rows import insert_entry
+from arvis.memory.memory_service import insert_entry
 from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.entry import Pos, compute_entry_hash

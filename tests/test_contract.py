@@ -50,7 +50,7 @@ from sqlalchemy.exc import DBAPIError
 from strategies import VOUCHED
 
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
-from arvis.memory.memory_rows import insert_entry
+from arvis.memory.memory_service import insert_entry
 from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
 from journal.entry import EMPTY_EFFECTS_HASH, EntryContent, compute_entry_hash, genesis_hash

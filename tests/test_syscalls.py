@@ -616,7 +616,7 @@ def _echo(ctx: CallContext, args: EchoArgs) -> dict[str, Any]:
 
 def _write_then_fail(ctx: CallContext, args: EchoArgs) -> None:
     from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
-    from arvis.memory.memory_rows import insert_entry
+    from arvis.memory.memory_service import insert_entry
 
     entry = MemoryLongEntry(
         memory_type=MemoryLongType.RULE, key=args.text, created_at=ctx.now, source="proposed"

@@ -1,26 +1,28 @@
 """The memory service bound in the kernel registry: the five ARVIS-MEM-01 operations as pure rules.
 
 Each operation takes a reader of the current transaction and the call's time, and only reads: a write
-or a revoke returns its result with the changes it decided (``arvis.changes.Decision``), which the
-journal applies; a refusal raises ``MemoryRuleError`` and changes nothing.
+or a revoke returns its result with the changes it decided (``arvis.changes.Decision``) to the rows of
+``memory_entries`` (``memory_rows``), which the journal applies; a refusal raises ``MemoryRuleError`` and
+changes nothing. A stored row turns back into an entry here too (``entry_from_row``), for the reader.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from arvis.canonical import format_time
-from arvis.changes import Change, Decision
+from arvis.canonical import canonical_bytes_of_own, decode, format_time
+from arvis.changes import Change, Decision, Insert, Update
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 from arvis.memory.governance import Governance, GovernanceArgs
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
 from arvis.memory.memory_long_projector import MemoryLongContextProjector
-from arvis.memory.memory_rows import StoredEntry, insert_entry, set_on_current
+from arvis.memory.memory_rows import TABLE
 from arvis.memory.snapshot_wire import build_list_wire, build_snapshot_wire, wire_status
 
 __all__ = [
@@ -28,9 +30,14 @@ __all__ = [
     "MAX_KEY_LENGTH",
     "MemoryReader",
     "MemoryService",
+    "StoredEntry",
     "WireReader",
     "WriteFields",
+    "entry_from_row",
+    "entry_row",
     "governance_of",
+    "insert_entry",
+    "set_on_current",
     "validate_key",
 ]
 
@@ -57,6 +64,48 @@ def validate_key(key: str) -> None:
         raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key holds control characters")
     if key != key.strip():
         raise MemoryRuleError(MemoryErrorCode.INVALID_KEY, "key has leading or trailing whitespace")
+
+
+class StoredEntry(NamedTuple):
+    """A key's current entry as stored: the entry and its version (the key's newest)."""
+
+    entry: MemoryLongEntry
+    version: int
+
+
+def entry_from_row(row: Mapping[str, Any]) -> MemoryLongEntry:
+    """A stored row as an entry: the row holds the entry's JSON form, governance as canonical text."""
+    return MemoryLongEntry.from_wire({**row, "governance": decode(str(row["governance"]).encode("utf-8"))})
+
+
+def entry_row(user_id: str, entry: MemoryLongEntry, *, version: int, seq: int) -> dict[str, Any]:
+    """The row of ``entry`` as version ``version`` of its key, written by the call at ``seq``."""
+    wire = entry.wire_view()
+    return {
+        "user_id": user_id,
+        "key": entry.key,
+        "version": version,
+        "memory_type": wire["memory_type"],
+        "created_at": wire["created_at"],
+        "source": entry.source,
+        "notes": entry.notes,
+        "value_ref": entry.value_ref,
+        "expires_at": wire["expires_at"],
+        "revoked_at": wire["revoked_at"],
+        "superseded_at": wire["superseded_at"],
+        "governance": canonical_bytes_of_own(wire["governance"]).decode("utf-8"),
+        "written_seq": seq,
+    }
+
+
+def insert_entry(user_id: str, entry: MemoryLongEntry, *, version: int, seq: int) -> Insert:
+    return Insert(TABLE, entry_row(user_id, entry, version=version, seq=seq))
+
+
+def set_on_current(user_id: str, current: StoredEntry, column: str, at: datetime) -> Update:
+    """``column`` (``superseded_at`` or ``revoked_at``) set to ``at`` on the current version."""
+    where = {"user_id": user_id, "key": current.entry.key, "version": current.version}
+    return Update(TABLE, where, {column: format_time(at)})
 
 
 class WriteFields(Protocol):
