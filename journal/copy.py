@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Table, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from journal.apply import derive_version_seqs
 from journal.engine import one_line
 from journal.entry import Pos
 from journal.errors import StorageError
@@ -144,6 +145,7 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 writing.execute(journal_effects_from.insert(), {"singleton": 1, "first_seq": head.next_seq})
             writing.exec_driver_sql(REBUILD_COUNTS)
             backfill_tiles(writing)  # derived, never copied: computed from the rows just written
+            derive_version_seqs(writing)  # so are the version columns (``journal.schema.VERSION_SEQS``)
             reading.rollback()
     except SQLAlchemyError as exc:
         raise StorageError(f"the copy failed: {one_line(exc)}") from exc

@@ -65,6 +65,29 @@ MEMORY_CURRENT_AND_COUNT = (
 )
 """The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
 columns null when there is none)."""
+SUPERSEDED_SEQS = (
+    "UPDATE memory_entries SET superseded_seq = (SELECT n.written_seq FROM memory_entries n WHERE n.user_id ="
+    ' memory_entries.user_id AND n."key" = memory_entries."key" AND n.version = memory_entries.version + 1)'
+    " WHERE superseded_at IS NOT NULL"
+)
+"""A superseded version's ``superseded_seq``: the seq that wrote the next version (the same call)."""
+ACCEPTED_REVOKES = "SELECT seq, args FROM journal WHERE syscall = 'memory.revoke' AND status = 'ok'"
+REVOKED_SEQ = (
+    'UPDATE memory_entries SET revoked_seq = :seq WHERE user_id = :user_id AND "key" = :key AND revoked_at'
+    " IS NOT NULL AND version = (SELECT max(v.version) FROM memory_entries v WHERE v.user_id = :user_id"
+    ' AND v."key" = :key AND v.written_seq < :seq)'
+)
+"""The revoke at ``:seq`` revoked the version of the key current then: the newest written before it."""
+MEMORY_AS_OF = (
+    'SELECT created_at, expires_at, governance, "key", memory_type, notes,'
+    " CASE WHEN revoked_seq <= :seq THEN revoked_at END, source,"
+    " CASE WHEN superseded_seq <= :seq THEN superseded_at END, value_ref,"
+    " CASE WHEN (revoked_at IS NULL OR revoked_seq IS NOT NULL)"
+    " AND (superseded_at IS NULL OR superseded_seq IS NOT NULL) THEN 1 ELSE 0 END"
+    " FROM memory_entries WHERE user_id = :user_id AND written_seq <= :seq" + _BY_KEY_AND_VERSION
+)
+"""A user's rows as of ``:seq`` in ``MEMORY_WIRES``' columns and order (those written by then, a time set
+later blanked), then 0 for a row whose version seqs could not be derived (``journal.schema.VERSION_SEQS``)."""
 REBUILD_COUNTS = (
     "INSERT INTO memory_entry_counts (user_id, entries) "
     "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"

@@ -142,11 +142,11 @@ class SqlTransaction:
         pieces: Sequence[tuple[str, bytes]],
         content: EntryContent,
     ) -> JournalEntry:
-        self._writer.write(planned)  # the one place state is written
+        seq = self.next_seq
+        self._writer.write(planned, seq)  # the one place state is written
         shared = self._shared
         if pieces and shared.keep_entries:  # a scratch replay store compares the references alone
             blob_store.store_in(shared.sql, dict(pieces))
-        seq = self.next_seq
         logged = canonical_bytes_of_own(effects) if effects else None
         effects_hash = EMPTY_EFFECTS_HASH if logged is None else sha256_hex(logged)
         fields = msgspec.structs.asdict(content)  # the call and its answer; then what the chain adds

@@ -1,26 +1,34 @@
 """Time travel: the state and a user's snapshot as of any seq.
 
-Both are read from the effects log (``journal.effects``): every change the journal's accepted entries made
-up to the seq, folded in order into a scratch store, and a snapshot read from that state as
-``memory.snapshot`` reads it. Nothing is re-executed, so a moment costs the log's length up to it, not its
-calls. A journal whose log does not cover it from its first entry (one that held entries when it was
-migrated to revision 0014), or a caller that asks for it (``replay``), replays the journal from its first
-entry through the kernel instead, each call giving its journaled result byte for byte.
+A user's snapshot is read from that user's rows as of the seq, by one query over the version columns
+(``journal.schema.VERSION_SEQS``): the rows written by then, a ``revoked_at`` or ``superseded_at`` set later
+blanked, then read as ``memory.snapshot`` reads them. The whole state is read from the effects log
+(``journal.effects``): every change the journal's accepted entries made up to the seq, folded in order into a
+scratch store. Nothing is re-executed. A journal whose log does not cover it from its first entry (one that
+held entries when it was migrated to revision 0014), or a caller that asks for it (``replay``), replays the
+journal from its first entry through the kernel instead, each call giving its journaled result byte for byte;
+a snapshot whose rows predate the version columns, or hold one that could not be derived, is folded or
+replayed so too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal import effects
+from journal.memory_repository import _wire_of
+from journal.migrate import stored_revision
 from journal.reader import JournalFilter, JournalReader
 from journal.state import present_state_tables, state_digest
+from journal.statements import MEMORY_AS_OF
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 from tools.audit.replay import header_of
@@ -29,7 +37,6 @@ from tools.audit.replayer import Replayer
 __all__ = [
     "NoSuchMoment",
     "StateAt",
-    "replay_until",
     "snapshot_at",
     "state_at",
 ]
@@ -90,13 +97,10 @@ def _moment(reader: JournalReader, seq: int | None) -> tuple[int, str | None]:
     return seq, entry.recorded_at
 
 
-def _folded(
-    reader: JournalReader, seq: int, *, table: SyscallTable, only: tuple[str, str] | None
-) -> Replayer:
-    """A scratch store holding the state right after entry ``seq``, folded from the effects log
-    (``only``: the rows of one table and partition, ``journal.effects.state_as_of``)."""
+def _folded(reader: JournalReader, seq: int, *, table: SyscallTable) -> Replayer:
+    """A scratch store holding the state right after entry ``seq``, folded from the effects log."""
     with reader.engine.connect() as connection:
-        rows = effects.state_as_of(connection, seq, only=only)
+        rows = effects.state_as_of(connection, seq)
     replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     try:
         with replayer.store.engine.begin() as connection:
@@ -116,46 +120,58 @@ def _logged(reader: JournalReader) -> bool:
         return False
 
 
-def replay_until(
-    reader: JournalReader,
-    seq: int | None,
-    *,
-    table: SyscallTable,
-    replay: bool = False,
-    only: tuple[str, str] | None = None,
-) -> tuple[Replayer, int, str | None]:
-    """A scratch store holding the state right after entry ``seq`` (the head when None), with its last seq
-    and time: folded from the effects log when it covers the journal (``only`` those rows), else (or when
-    ``replay``) the journal replayed from its first entry. A seq past the head is refused before either."""
-    last_seq, last_time = _moment(reader, seq)
+def _rebuilt(reader: JournalReader, seq: int, *, table: SyscallTable, replay: bool) -> Replayer:
+    """A scratch store holding the state right after entry ``seq``: folded from the effects log when it
+    covers the journal, else (or when ``replay``) the journal replayed from its first entry."""
     if not replay and _logged(reader):
-        return _folded(reader, last_seq, table=table, only=only), last_seq, last_time
-    return _replay_all(reader, last_seq, table=table)[0], last_seq, last_time
+        return _folded(reader, seq, table=table)
+    return _replay_all(reader, seq, table=table)
 
 
-def _replay_all(
-    reader: JournalReader, seq: int | None, *, table: SyscallTable
-) -> tuple[Replayer, int, str | None]:
+class _EntriesAsOf:
+    """A user's entries as of a seq in their stored wire form, what ``MemoryService.snapshot`` reads."""
+
+    def __init__(self, rows: Sequence[Any]) -> None:
+        self._wires = [_wire_of(row[:-1]) for row in rows]
+
+    def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
+        return self._wires
+
+    def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
+        raise NotImplementedError("a snapshot reads every entry of the user")
+
+
+def _versioned(reader: JournalReader, user_id: str, seq: int) -> _EntriesAsOf | None:
+    """The user's entries as of ``seq`` by one query over the version columns (revision 0015,
+    ``journal.schema.VERSION_SEQS``); None where the database predates them or a row's could not be
+    derived when it was migrated (then the past is folded or replayed)."""
+    with reader.engine.connect() as connection:
+        if (stored_revision(connection) or "") < "0015":
+            return None
+        rows = connection.execute(text(MEMORY_AS_OF), {"user_id": user_id, "seq": seq}).all()
+    return _EntriesAsOf(rows) if all(row[-1] for row in rows) else None
+
+
+def _replay_all(reader: JournalReader, seq: int, *, table: SyscallTable) -> Replayer:
     replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
-    last_seq, last_time = 0, None
     try:
         for entry in reader.entries(JournalFilter(until_seq=seq)):
             diverged = replayer.apply(entry)
             if diverged is not None:
                 raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
-            last_seq, last_time = entry.seq, entry.recorded_at
         failed = replayer.flush()
         if failed is not None:
             raise StorageError(f"the replay could not commit: {failed}")
     except BaseException:
         replayer.close()
         raise
-    return replayer, last_seq, last_time
+    return replayer
 
 
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None)."""
-    replayer, last_seq, last_time = replay_until(reader, seq, table=table, replay=replay)
+    last_seq, last_time = _moment(reader, seq)
+    replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
     try:
         tables: dict[str, list[dict[str, Any]]] = {}
         with replayer.store.engine.connect() as connection:
@@ -170,16 +186,21 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
 def snapshot_at(
     reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, replay: bool = False
 ) -> dict[str, Any]:
-    """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``,
-    its ``created_at`` being that entry's time: read from the state ``replay_until`` rebuilds."""
-    only = ("memory_entries", user_id)  # all a snapshot reads (``MemoryService.snapshot``)
-    replayer, last_seq, last_time = replay_until(reader, seq, table=table, replay=replay, only=only)
+    """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``, its
+    ``created_at`` being that entry's time: read from the user's rows as of then (``_versioned``), or from
+    the state ``_rebuilt`` gives (``replay``, or a database whose version columns do not serve)."""
+    last_seq, last_time = _moment(reader, seq)
+    if last_time is None:
+        where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
+        raise StorageError(f"{where}: there is no moment to take a snapshot at")
+    now = parse_time(last_time)
+    entries = None if replay else _versioned(reader, user_id, last_seq)
+    if entries is not None:
+        return {"seq": last_seq, **plain(MemoryService().snapshot(entries, user_id=user_id, now=now))}
+    replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
     try:
-        if last_time is None:
-            where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
-            raise StorageError(f"{where}: there is no moment to take a snapshot at")
         with replayer.store.read_only() as repository:
-            value = plain(MemoryService().snapshot(repository, user_id=user_id, now=parse_time(last_time)))
+            value = plain(MemoryService().snapshot(repository, user_id=user_id, now=now))
         return {"seq": last_seq, **value}
     finally:
         replayer.close()
