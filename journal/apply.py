@@ -6,9 +6,8 @@ depends on another's row count, so on PostgreSQL they are all sent at once). Tab
 checked against the schema (``journal.schema``) before they reach SQL text, so a change can name only a state
 table and its own columns; an update or a delete names exactly one row, by its whole primary key. Derived
 state the effects do not cover is kept in step here too: each row inserted into ``memory_entries`` counts
-one more in ``memory_entry_counts`` (revision 0006 on), so that table's rows are only inserted and updated;
-setting its ``superseded_at`` or ``revoked_at`` also sets the version column beside it to the call's seq
-(revision 0015, ``journal.schema.VERSION_SEQS``).
+one more in ``memory_entry_counts`` (revision 0006 on), so that table's rows are only inserted and updated,
+and an update of its ``superseded_at`` or ``revoked_at`` sets the call's seq beside it (``VERSION_SEQS``).
 """
 
 from __future__ import annotations
@@ -16,15 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import orjson
-from sqlalchemy import Connection, text
-
 from arvis.changes import Change, Insert, Update, Upsert
 from journal import statements
 from journal.schema import STATE_TABLES, VERSION_SEQS, admin_bindings
 from journal.sql import SqlRunner
 
-__all__ = ["ChangeWriter", "Planned", "UnknownChange", "derive_version_seqs", "plan"]
+__all__ = ["ChangeWriter", "Planned", "UnknownChange", "plan"]
 
 _CHANGED = (*STATE_TABLES, admin_bindings)
 _KEYS: dict[str, tuple[str, ...]] = {
@@ -56,9 +52,6 @@ class ChangeWriter:
 
     def __init__(self, sql: SqlRunner) -> None:
         self._sql = sql
-
-    def apply(self, changes: Iterable[Change], seq: int) -> None:
-        self.write(plan(changes), seq)
 
     def write(self, planned: Planned, seq: int) -> None:
         """Write changes ``plan`` checked, made by the call at ``seq``."""
@@ -146,20 +139,3 @@ def _version_seqs(change: Update) -> list[str]:
     if change.table != "memory_entries":
         return []
     return [VERSION_SEQS[column] for column in change.set if column in VERSION_SEQS]
-
-
-def derive_version_seqs(connection: Connection) -> None:
-    """Fill the version columns of rows written before revision 0015 (or copied: ``journal.copy``) from
-    what they follow from: a version superseded by the write of the next one, a revoke by the accepted
-    ``memory.revoke`` of its key after it was written (before the next version). A row whose column is set
-    and whose call is not found (a hand edit) keeps NULL there: time travel folds that user's past."""
-    connection.execute(text(statements.SUPERSEDED_SEQS))
-    revokes = []
-    for seq, args in connection.execute(text(statements.ACCEPTED_REVOKES)):
-        try:
-            called = orjson.loads(bytes(args))
-            revokes.append({"seq": seq, "user_id": str(called["user_id"]), "key": str(called["key"])})
-        except (orjson.JSONDecodeError, TypeError, KeyError):
-            continue
-    if revokes:
-        connection.execute(text(statements.REVOKED_SEQ), revokes)

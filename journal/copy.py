@@ -12,10 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, func, inspect, select
+from sqlalchemy import Connection, Engine, MetaData, Table, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from journal.apply import derive_version_seqs
 from journal.engine import one_line
 from journal.entry import Pos
 from journal.errors import StorageError
@@ -29,6 +28,7 @@ from journal.schema import (
     journal_effects,
     journal_effects_from,
     journal_header,
+    memory_entries,
     memory_entry_counts,
 )
 from journal.state import present_state_tables
@@ -131,6 +131,8 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 head = Pos(int(rows[-1]["seq"]), str(rows[-1]["entry_hash"]))
             state_rows = 0
             for table in present_state_tables(reading):
+                if table is memory_entries:  # its version columns too (``VERSION_SEQS``), where it has them
+                    table = Table(table.name, MetaData(), autoload_with=reading)
                 for rows in _rows(reading, table, batch):
                     writing.execute(table.insert(), rows)
                     state_rows += len(rows)
@@ -145,7 +147,6 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 writing.execute(journal_effects_from.insert(), {"singleton": 1, "first_seq": head.next_seq})
             writing.exec_driver_sql(REBUILD_COUNTS)
             backfill_tiles(writing)  # derived, never copied: computed from the rows just written
-            derive_version_seqs(writing)  # so are the version columns (``journal.schema.VERSION_SEQS``)
             reading.rollback()
     except SQLAlchemyError as exc:
         raise StorageError(f"the copy failed: {one_line(exc)}") from exc

@@ -140,11 +140,10 @@ memory_entries = Table(
 )
 
 VERSION_SEQS = {"superseded_at": "superseded_seq", "revoked_at": "revoked_seq"}
-"""Revision 0015: beside each of these ``memory_entries`` columns, the seq of the call that set it, which
-``journal.apply`` writes with it, so that a user's entries as of any seq are one query (time travel). Version
-columns, left out of the table above (what a row means): not in the effects, the state digest, a state's rows
-shown, compared or folded; ``journal copy`` derives them again. NULL beside a set column: not derivable when
-the database was migrated (``journal.apply.derive_version_seqs``), and time travel folds that user's past."""
+"""Revision 0015: beside each of these ``memory_entries`` columns, the seq of the call that set it
+(``journal.apply``), so that a user's entries as of any seq are one query (time travel). Version columns,
+not in the table above (what a row means): not in the effects, the state digest, a state's rows shown,
+compared or folded. NULL beside a set column: not derivable when migrated; time travel then folds."""
 
 memory_entry_counts = Table(
     "memory_entry_counts",

@@ -65,19 +65,6 @@ MEMORY_CURRENT_AND_COUNT = (
 )
 """The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
 columns null when there is none)."""
-SUPERSEDED_SEQS = (
-    "UPDATE memory_entries SET superseded_seq = (SELECT n.written_seq FROM memory_entries n WHERE n.user_id ="
-    ' memory_entries.user_id AND n."key" = memory_entries."key" AND n.version = memory_entries.version + 1)'
-    " WHERE superseded_at IS NOT NULL"
-)
-"""A superseded version's ``superseded_seq``: the seq that wrote the next version (the same call)."""
-ACCEPTED_REVOKES = "SELECT seq, args FROM journal WHERE syscall = 'memory.revoke' AND status = 'ok'"
-REVOKED_SEQ = (
-    'UPDATE memory_entries SET revoked_seq = :seq WHERE user_id = :user_id AND "key" = :key AND revoked_at'
-    " IS NOT NULL AND version = (SELECT max(v.version) FROM memory_entries v WHERE v.user_id = :user_id"
-    ' AND v."key" = :key AND v.written_seq < :seq)'
-)
-"""The revoke at ``:seq`` revoked the version of the key current then: the newest written before it."""
 MEMORY_AS_OF = (
     'SELECT created_at, expires_at, governance, "key", memory_type, notes,'
     " CASE WHEN revoked_seq <= :seq THEN revoked_at END, source,"

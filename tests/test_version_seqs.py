@@ -168,9 +168,23 @@ def test_a_seq_that_cannot_be_derived_falls_back_to_the_log(tmp_path: Path) -> N
     _travelled(path, expected)
 
 
-def test_a_copy_derives_the_version_seqs_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_copy_keeps_the_version_seqs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source, target = tmp_path / "source.db", tmp_path / "copy.db"
     h.build_journal(source, MIXED)
     code, _, err = h.cli(capsys, "journal", "copy", "--db", source, "--to", target)
     assert code == 0, err
     assert _versions(str(target)) == _versions(str(source))
+
+
+def test_a_copy_to_postgresql_keeps_them_and_answers_alike(
+    pg_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "source.db"
+    h.build_journal(source, MIXED)
+    code, _, err = h.cli(capsys, "journal", "copy", "--db", source, "--to", pg_url)
+    assert code == 0, err
+    assert _versions(pg_url) == _versions(str(source))
+    expected = _replayed_snapshots(source)
+    with h.reader_of(pg_url) as reader:  # type: ignore[arg-type]  # a URL opens as a path does
+        for (user, seq), value in expected.items():
+            assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == value, (user, seq)

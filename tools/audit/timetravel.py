@@ -34,12 +34,7 @@ from kernel.table import SyscallTable
 from tools.audit.replay import header_of
 from tools.audit.replayer import Replayer
 
-__all__ = [
-    "NoSuchMoment",
-    "StateAt",
-    "snapshot_at",
-    "state_at",
-]
+__all__ = ["NoSuchMoment", "StateAt", "snapshot_at", "state_at"]
 
 
 class NoSuchMoment(StorageError):
