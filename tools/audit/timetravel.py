@@ -1,14 +1,11 @@
 """Time travel: the state and a user's snapshot as of any seq.
 
-A user's snapshot is read from that user's rows as of the seq, by one query over the version columns
-(``journal.schema.VERSION_SEQS``): the rows written by then, a ``revoked_at`` or ``superseded_at`` set later
-blanked, then read as ``memory.snapshot`` reads them. The whole state is read from the effects log
-(``journal.effects``): every change the journal's accepted entries made up to the seq, folded in order into a
-scratch store. Nothing is re-executed. A journal whose log does not cover it from its first entry (one that
-held entries when it was migrated to revision 0014), or a caller that asks for it (``replay``), replays the
-journal from its first entry through the kernel instead, each call giving its journaled result byte for byte;
-a snapshot whose rows predate the version columns, or hold one that could not be derived, is folded or
-replayed so too.
+A snapshot reads the user's rows as of the seq by one query over the version columns
+(``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them. The whole state is the effects log
+(``journal.effects``) up to the seq folded into a scratch store. Nothing is re-executed; but a journal whose
+log does not cover it from entry 1 (it held entries when migrated to revision 0014), or a caller that asks
+(``replay``), replays the journal from entry 1, each call giving its journaled result byte for byte; a
+snapshot whose version columns do not serve (before 0015, or not derivable) is folded or replayed so too.
 """
 
 from __future__ import annotations
@@ -19,7 +16,6 @@ from typing import Any
 
 import orjson
 from sqlalchemy import text
-from sqlalchemy.exc import SQLAlchemyError
 
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
@@ -92,35 +88,34 @@ def _moment(reader: JournalReader, seq: int | None) -> tuple[int, str | None]:
     return seq, entry.recorded_at
 
 
-def _folded(reader: JournalReader, seq: int, *, table: SyscallTable) -> Replayer:
-    """A scratch store holding the state right after entry ``seq``, folded from the effects log."""
-    with reader.engine.connect() as connection:
-        rows = effects.state_as_of(connection, seq)
+def _logged(reader: JournalReader) -> bool:
+    """Whether the effects log covers the journal from its first entry."""
+    with reader.engine.connect() as connection:  # a database older than 0014 has no log
+        return (stored_revision(connection) or "") >= "0014" and effects.covered_from(connection) == 1
+
+
+def _rebuilt(reader: JournalReader, seq: int, *, table: SyscallTable, replay: bool) -> Replayer:
+    """A scratch store holding the state right after entry ``seq``: the effects log folded into it when
+    the log covers the journal, else (or when ``replay``) the journal replayed from its first entry."""
     replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     try:
-        with replayer.store.engine.begin() as connection:
-            effects.load(connection, rows)
+        if not replay and _logged(reader):
+            with reader.engine.connect() as connection:
+                rows = effects.state_as_of(connection, seq)
+            with replayer.store.engine.begin() as connection:
+                effects.load(connection, rows)
+            return replayer
+        for entry in reader.entries(JournalFilter(until_seq=seq)):
+            diverged = replayer.apply(entry)
+            if diverged is not None:
+                raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
+        failed = replayer.flush()
+        if failed is not None:
+            raise StorageError(f"the replay could not commit: {failed}")
     except BaseException:
         replayer.close()
         raise
     return replayer
-
-
-def _logged(reader: JournalReader) -> bool:
-    """Whether the effects log covers the journal from its first entry."""
-    try:
-        with reader.engine.connect() as connection:
-            return effects.covered_from(connection) == 1
-    except SQLAlchemyError:
-        return False
-
-
-def _rebuilt(reader: JournalReader, seq: int, *, table: SyscallTable, replay: bool) -> Replayer:
-    """A scratch store holding the state right after entry ``seq``: folded from the effects log when it
-    covers the journal, else (or when ``replay``) the journal replayed from its first entry."""
-    if not replay and _logged(reader):
-        return _folded(reader, seq, table=table)
-    return _replay_all(reader, seq, table=table)
 
 
 class _EntriesAsOf:
@@ -145,22 +140,6 @@ def _versioned(reader: JournalReader, user_id: str, seq: int) -> _EntriesAsOf | 
             return None
         rows = connection.execute(text(MEMORY_AS_OF), {"user_id": user_id, "seq": seq}).all()
     return _EntriesAsOf(rows) if all(row[-1] for row in rows) else None
-
-
-def _replay_all(reader: JournalReader, seq: int, *, table: SyscallTable) -> Replayer:
-    replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
-    try:
-        for entry in reader.entries(JournalFilter(until_seq=seq)):
-            diverged = replayer.apply(entry)
-            if diverged is not None:
-                raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
-        failed = replayer.flush()
-        if failed is not None:
-            raise StorageError(f"the replay could not commit: {failed}")
-    except BaseException:
-        replayer.close()
-        raise
-    return replayer
 
 
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
