@@ -141,9 +141,8 @@ memory_entries = Table(
 
 VERSION_SEQS = {"superseded_at": "superseded_seq", "revoked_at": "revoked_seq"}
 """Revision 0015: beside each of these ``memory_entries`` columns, the seq of the call that set it
-(``journal.apply``), so that a user's entries as of any seq are one query (time travel). Version columns,
-not in the table above (what a row means): not in the effects, the state digest, a state's rows shown,
-compared or folded. NULL beside a set column: not derivable when migrated; time travel then folds."""
+(``journal.apply``), so that a user's entries as of any seq are one query. Not in the table above (what a
+row means), the effects, the state digest or a state shown; NULL beside a set column: not derivable."""
 
 memory_entry_counts = Table(
     "memory_entry_counts",

@@ -73,8 +73,7 @@ MEMORY_AS_OF = (
     " AND (superseded_at IS NULL OR superseded_seq IS NOT NULL) THEN 1 ELSE 0 END"
     " FROM memory_entries WHERE user_id = :user_id AND written_seq <= :seq" + _BY_KEY_AND_VERSION
 )
-"""A user's rows as of ``:seq`` in ``MEMORY_WIRES``' columns and order (those written by then, a time set
-later blanked), then 0 for a row whose version seqs could not be derived (``journal.schema.VERSION_SEQS``)."""
+"""A user's rows as of ``:seq`` as ``MEMORY_WIRES`` reads them, then 0 if a version seq is not derivable."""
 REBUILD_COUNTS = (
     "INSERT INTO memory_entry_counts (user_id, entries) "
     "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
@@ -208,6 +207,11 @@ APPEND_LOCK = 0x6172_7669_736A_6E6C
 read to its commit: a transaction-scoped lock, local to the database (one per database), that only
 appending writers wait on; a table lock on ``journal`` would also stop other statements on the table."""
 APPEND_LOCK_SQL = f"SELECT pg_advisory_xact_lock({APPEND_LOCK})"
+MOMENT = (
+    "SELECT seq, recorded_at FROM journal WHERE seq IN ((SELECT max(seq) FROM journal), :seq)"
+    " ORDER BY seq DESC"
+)
+"""The head's seq and time, then (a second row) those of entry ``:seq`` when it is another entry."""
 ENTRY_CALL_AT = "SELECT syscall, principal, status, args FROM journal WHERE seq = :seq"
 ADMIN_BINDINGS = (
     "SELECT b.seq, b.admin_verifier, j.syscall, j.principal, j.status, j.args "

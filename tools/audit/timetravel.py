@@ -15,16 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal import effects
 from journal.memory_repository import _wire_of
-from journal.migrate import stored_revision
 from journal.reader import JournalFilter, JournalReader
 from journal.state import present_state_tables, state_digest
-from journal.statements import MEMORY_AS_OF
+from journal.statements import MEMORY_AS_OF, MOMENT, REVISION
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 from tools.audit.replay import header_of
@@ -76,22 +75,19 @@ class StateAt:
         }
 
 
-def _moment(reader: JournalReader, seq: int | None) -> tuple[int, str | None]:
+def _moment(connection: Connection, seq: int | None) -> tuple[int, str | None]:
     """The seq asked for (the head's when None) and its entry's time; ``NoSuchMoment`` past the head."""
-    head = reader.head()
-    last = 0 if head is None else head.seq
+    rows = connection.execute(text(MOMENT), {"seq": seq}).all()
+    last, last_time = (int(rows[0][0]), rows[0][1]) if rows else (0, None)
     if seq is None or seq == last:
-        return last, None if head is None else head.recorded_at
-    entry = reader.get(seq) if 0 < seq < last else None
-    if entry is None:
+        return last, last_time
+    if len(rows) < 2:
         raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last})")
-    return seq, entry.recorded_at
+    return seq, rows[1][1]
 
 
-def _logged(reader: JournalReader) -> bool:
-    """Whether the effects log covers the journal from its first entry."""
-    with reader.engine.connect() as connection:  # a database older than 0014 has no log
-        return (stored_revision(connection) or "") >= "0014" and effects.covered_from(connection) == 1
+def _revision(connection: Connection) -> str:
+    return str(connection.execute(text(REVISION)).scalar() or "")
 
 
 def _rebuilt(reader: JournalReader, seq: int, *, table: SyscallTable, replay: bool) -> Replayer:
@@ -99,9 +95,10 @@ def _rebuilt(reader: JournalReader, seq: int, *, table: SyscallTable, replay: bo
     the log covers the journal, else (or when ``replay``) the journal replayed from its first entry."""
     replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     try:
-        if not replay and _logged(reader):
-            with reader.engine.connect() as connection:
-                rows = effects.state_as_of(connection, seq)
+        with reader.engine.connect() as connection:  # the log: from revision 0014, if it covers entry 1
+            logged = not replay and _revision(connection) >= "0014" and effects.covered_from(connection) == 1
+            rows = effects.state_as_of(connection, seq) if logged else None
+        if rows is not None:
             with replayer.store.engine.begin() as connection:
                 effects.load(connection, rows)
             return replayer
@@ -131,20 +128,20 @@ class _EntriesAsOf:
         raise NotImplementedError("a snapshot reads every entry of the user")
 
 
-def _versioned(reader: JournalReader, user_id: str, seq: int) -> _EntriesAsOf | None:
+def _versioned(connection: Connection, user_id: str, seq: int) -> _EntriesAsOf | None:
     """The user's entries as of ``seq`` by one query over the version columns (revision 0015,
     ``journal.schema.VERSION_SEQS``); None where the database predates them or a row's could not be
     derived when it was migrated (then the past is folded or replayed)."""
-    with reader.engine.connect() as connection:
-        if (stored_revision(connection) or "") < "0015":
-            return None
-        rows = connection.execute(text(MEMORY_AS_OF), {"user_id": user_id, "seq": seq}).all()
+    if _revision(connection) < "0015":
+        return None
+    rows = connection.execute(text(MEMORY_AS_OF), {"user_id": user_id, "seq": seq}).all()
     return _EntriesAsOf(rows) if all(row[-1] for row in rows) else None
 
 
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None)."""
-    last_seq, last_time = _moment(reader, seq)
+    with reader.reading() as connection:
+        last_seq, last_time = _moment(connection, seq)
     replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
     try:
         tables: dict[str, list[dict[str, Any]]] = {}
@@ -163,18 +160,18 @@ def snapshot_at(
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``, its
     ``created_at`` being that entry's time: read from the user's rows as of then (``_versioned``), or from
     the state ``_rebuilt`` gives (``replay``, or a database whose version columns do not serve)."""
-    last_seq, last_time = _moment(reader, seq)
-    if last_time is None:
-        where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
-        raise StorageError(f"{where}: there is no moment to take a snapshot at")
+    with reader.reading() as connection:  # the moment and the rows in one read
+        last_seq, last_time = _moment(connection, seq)
+        if last_time is None:
+            where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
+            raise StorageError(f"{where}: there is no moment to take a snapshot at")
+        entries = None if replay else _versioned(connection, user_id, last_seq)
     now = parse_time(last_time)
-    entries = None if replay else _versioned(reader, user_id, last_seq)
     if entries is not None:
         return {"seq": last_seq, **plain(MemoryService().snapshot(entries, user_id=user_id, now=now))}
     replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
     try:
         with replayer.store.read_only() as repository:
-            value = plain(MemoryService().snapshot(repository, user_id=user_id, now=now))
-        return {"seq": last_seq, **value}
+            return {"seq": last_seq, **plain(MemoryService().snapshot(repository, user_id=user_id, now=now))}
     finally:
         replayer.close()
