@@ -16,7 +16,7 @@ so lower is better for the kernel:
    ``SqliteSaver.list``;
 6. state at a middle point (target <= 10): ``ArvisCheckpointSaver.get_tuple`` against
    ``SqliteSaver.get_tuple`` of the same graph's middle checkpoint (what LangGraph's ``get_state`` reads);
-   a user's memory at a middle point, ``tools.audit.timetravel.snapshot_at`` (read from the effects log)
+   a user's memory at a middle point, ``tools.audit.timetravel.snapshot_at`` (one query, version columns)
    against ``SqliteSaver.get_tuple`` of a graph holding the same entries in its state; and, unlike for
    like, ``snapshot_at`` (and ``state_at``) at seq N/2 of a journal of N writes against
    ``SqliteSaver.get_tuple`` of the counting thread's middle checkpoint;
@@ -1053,7 +1053,7 @@ def _size(directory: Path, size: Sizes) -> BenchResult:
 
 def _memory_at(directory: Path, size: Sizes) -> BenchResult:
     """A user's memory as it was at a middle point, each side holding the same entries: the kernel's
-    ``snapshot_at`` (folded from the effects log) against LangGraph's ``get_tuple`` of the checkpoint of a
+    ``snapshot_at`` (one query, version columns) against LangGraph's ``get_tuple`` of the checkpoint of a
     graph that keeps the same entries in its state (every LangGraph checkpoint holds the whole state)."""
     moment = size.journal_writes // 2
     journal = _fresh(directory, "kernel-memory")
@@ -1079,7 +1079,7 @@ def _memory_at(directory: Path, size: Sizes) -> BenchResult:
     return _state_result(
         MEMORY_AT_NAME,
         f"a user's memory at a middle point, {moment:,} entries on each side: snapshot_at seq "
-        f"{moment:,} (folded from the effects log), against SqliteSaver.get_tuple of a graph holding them",
+        f"{moment:,} (one query, version columns), against SqliteSaver.get_tuple of a graph holding them",
         "tools.audit.timetravel.snapshot_at",
         kernel_series,
         peer_series,

@@ -1,4 +1,5 @@
-"""Benchmark: time travel read from the effects log (``journal.effects``, ``journal-format.md`` §16).
+"""Benchmark: time travel (a snapshot read by one query over the version columns, ``journal-format.md``
+§16.4; the state folded from the effects log, ``journal.effects``).
 
 A journal of 1,000,000 entries (20,000 in ``--quick``) written through ``Kernel.call_many``: 1,000 users
 (100), each with 20 keys, the calls replacing writes (60 %), revokes (5 %), reads (30 %) and refused
@@ -278,7 +279,7 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
         name=NAME,
         title=f"snapshot_at the middle of a {sizes['entries']:,}-entry journal ÷ a current memory.snapshot "
         f"of the same user (goal: at most {GOAL_RATIO:g}x)",
-        kernel_label=f"snapshot_at({USER!r}, seq {middle:,}) folded from the effects log",
+        kernel_label=f"snapshot_at({USER!r}, seq {middle:,}) read by one query over the version columns",
         kernel=kernel_series,
         baseline_label=f"Kernel.call('memory.snapshot', {USER!r}) at the head",
         baseline=baseline,

@@ -6,7 +6,8 @@ depends on another's row count, so on PostgreSQL they are all sent at once). Tab
 checked against the schema (``journal.schema``) before they reach SQL text, so a change can name only a state
 table and its own columns; an update or a delete names exactly one row, by its whole primary key. Derived
 state the effects do not cover is kept in step here too: each row inserted into ``memory_entries`` counts
-one more in ``memory_entry_counts`` (revision 0006 on), so that table's rows are only inserted and updated.
+one more in ``memory_entry_counts`` (revision 0006 on), so that table's rows are only inserted and updated,
+and an update of its ``superseded_at`` or ``revoked_at`` sets the call's seq beside it (``VERSION_SEQS``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from arvis.changes import Change, Insert, Update, Upsert
 from journal import statements
-from journal.schema import STATE_TABLES, admin_bindings
+from journal.schema import STATE_TABLES, VERSION_SEQS, admin_bindings
 from journal.sql import SqlRunner
 
 __all__ = ["ChangeWriter", "Planned", "UnknownChange", "plan"]
@@ -52,11 +53,8 @@ class ChangeWriter:
     def __init__(self, sql: SqlRunner) -> None:
         self._sql = sql
 
-    def apply(self, changes: Iterable[Change]) -> None:
-        self.write(plan(changes))
-
-    def write(self, planned: Planned) -> None:
-        """Write changes ``plan`` checked."""
+    def write(self, planned: Planned, seq: int) -> None:
+        """Write changes ``plan`` checked, made by the call at ``seq``."""
         sql = self._sql
         for statement, change in planned:
             if isinstance(change, Insert):
@@ -68,6 +66,7 @@ class ChangeWriter:
             elif isinstance(change, Update):
                 values = {f"w_{column}": value for column, value in change.where.items()}
                 values.update((f"s_{column}", value) for column, value in change.set.items())
+                values.update((f"s_{column}", seq) for column in _version_seqs(change))
                 sql.write(statement, values)
             else:
                 sql.write(statement, change.where)
@@ -123,7 +122,7 @@ def _build(change: Change) -> str:
         _known_columns(table, known, change.set)
         if not change.set or set(change.set) & set(key):
             raise UnknownChange(f"an update of {table!r} must set columns outside its primary key")
-        return statements.update_sql(table, change.set, key)
+        return statements.update_sql(table, [*change.set, *_version_seqs(change)], key)
     if table == "memory_entries":
         raise UnknownChange("memory_entries rows are never deleted (the writer counts them)")
     return statements.delete_sql(table, key)
@@ -133,3 +132,10 @@ def _known_columns(table: str, known: frozenset[str], columns: Iterable[str]) ->
     unknown = sorted(set(columns) - known)
     if unknown:
         raise UnknownChange(f"{table!r} has no column {unknown[0]!r}")
+
+
+def _version_seqs(change: Update) -> list[str]:
+    """The version columns an update of ``memory_entries`` sets with the columns it names."""
+    if change.table != "memory_entries":
+        return []
+    return [VERSION_SEQS[column] for column in change.set if column in VERSION_SEQS]

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, func, inspect, select
+from sqlalchemy import Connection, Engine, MetaData, Table, func, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from journal.engine import one_line
@@ -28,6 +28,7 @@ from journal.schema import (
     journal_effects,
     journal_effects_from,
     journal_header,
+    memory_entries,
     memory_entry_counts,
 )
 from journal.state import present_state_tables
@@ -130,6 +131,8 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 head = Pos(int(rows[-1]["seq"]), str(rows[-1]["entry_hash"]))
             state_rows = 0
             for table in present_state_tables(reading):
+                if table is memory_entries:  # its version columns too (``VERSION_SEQS``), where it has them
+                    table = Table(table.name, MetaData(), autoload_with=reading)
                 for rows in _rows(reading, table, batch):
                     writing.execute(table.insert(), rows)
                     state_rows += len(rows)

@@ -15,9 +15,9 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, inspect, text
 
-from arvis.canonical import canonical_bytes_of_own, sha256_hex
+from arvis.canonical import sha256_hex
 from journal import statements
-from journal.chain import EMPTY_EFFECTS_HASH
+from journal.entry import EMPTY_EFFECTS_HASH
 from journal.schema import STATE_TABLES
 from journal.sql import Prepared
 
@@ -42,31 +42,22 @@ def covered_from(connection: Connection) -> int:
     return 1 if found is None else int(found)
 
 
-def state_as_of(connection: Connection, seq: int, *, only: tuple[str, str] | None = None) -> StateRows:
+def state_as_of(connection: Connection, seq: int) -> StateRows:
     """Every state table's rows right after entry ``seq``, folded from the log (which must cover every
     entry: ``covered_from`` is 1). An insert gives the row, columns it does not name NULL; an upsert
     inserts it or sets the columns it names; an update sets columns of the row its key names, if there
     is one; a delete removes it, as the statements ``journal.apply`` runs do. Changes of tables that are
-    not state (the admin key's bindings) are not state's. ``only`` (a table, a value of its first
-    primary-key column: a user's ``memory_entries``): that table's rows with that value alone, the
-    entries whose logged bytes do not even hold the value left undecoded."""
-    folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
-        name: {} for name in _KEYS if only is None or name == only[0]
-    }
-    needle = b"" if only is None else canonical_bytes_of_own(only[1])  # as the log encodes it
+    not state (the admin key's bindings) are not state's."""
+    folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {name: {} for name in _KEYS}
     logged = connection.execution_options(yield_per=BATCH).execute(
         text(statements.EFFECTS_UNTIL), {"seq": seq}
     )
     for effects in (bytes(row[1]) for row in logged):
-        if needle not in effects:
-            continue
         for change in orjson.loads(effects):
             rows = folded.get(change["table"])
             if rows is None:
                 continue
             names = _KEYS[change["table"]]
-            if only is not None and (change.get("row") or change["where"])[names[0]] != only[1]:
-                continue
             if change["op"] in ("insert", "upsert"):
                 row = change["row"]
                 key = tuple(row[name] for name in names)

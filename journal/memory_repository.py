@@ -17,7 +17,7 @@ from journal.engine import fetch_all
 from journal.schema import memory_entries, memory_entry_counts
 from journal.sql import SqlRunner
 
-__all__ = ["COLUMNS", "SqlMemoryReader", "entry_counts_hold", "entry_from_row"]
+__all__ = ["COLUMNS", "SqlMemoryReader", "entry_counts_hold", "entry_from_row", "wire_of"]
 
 _COUNTS_AS_STORED = select(memory_entry_counts.c.user_id, memory_entry_counts.c.entries)
 _COUNTS_OF_ENTRIES = select(memory_entries.c.user_id, func.count()).group_by(memory_entries.c.user_id)
@@ -36,7 +36,7 @@ def entry_counts_hold(connection: Connection) -> bool:
     return stored == derived
 
 
-def _wire_of(row: tuple[Any, ...]) -> dict[str, Any]:
+def wire_of(row: tuple[Any, ...]) -> dict[str, Any]:
     """An entry's wire form from its row (``statements.MEMORY_WIRES``), as stored: times in their fixed form,
     governance as canonical JSON text (embedded as it is, ``msgspec.Raw``)."""
     created, expires, governance, key, memory_type, notes, revoked, source, superseded, ref = row
@@ -64,12 +64,12 @@ class SqlMemoryReader:
     def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
         """Straight from the rows: times are stored in their fixed form and governance as canonical JSON
         text, embedded as it is (``msgspec.Raw``)."""
-        return [_wire_of(row) for row in self._sql.rows(statements.MEMORY_WIRES, {"user_id": user_id})]
+        return [wire_of(row) for row in self._sql.rows(statements.MEMORY_WIRES, {"user_id": user_id})]
 
     def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
         """The current entry straight from its row, as ``list_entry_wires`` gives it."""
         row = self._sql.first(statements.MEMORY_CURRENT_WIRE, {"user_id": user_id, "key": key})
-        return None if row is None else _wire_of(row)
+        return None if row is None else wire_of(row)
 
     def current(self, *, user_id: str, key: str) -> StoredEntry | None:
         """The key's current row (the newest version, revoked or not) with its version."""

@@ -204,7 +204,7 @@ class JournalReader:
             raise StorageError(f"cannot open the journal: {one_line(exc)}") from exc
 
     @contextlib.contextmanager
-    def _reading(self, what: str = "the journal") -> Iterator[Connection]:
+    def reading(self, what: str = "the journal") -> Iterator[Connection]:
         """A connection whose SQL errors come out as ``StorageError`` ("cannot read <what>: ...")."""
         try:
             with self._connect() as connection:
@@ -215,7 +215,7 @@ class JournalReader:
     def header(self) -> JournalHeader | None:
         """The journal's header, or None when the database holds no arvis journal. A database whose
         schema a newer arvis migrated is refused (``StorageError``) rather than read by guesswork."""
-        with self._reading("the journal header") as connection:
+        with self.reading("the journal header") as connection:
             tables = frozenset(inspect(connection).get_table_names())  # one look for both questions
             refuse_unknown_revision(connection, tables)
             if "journal_header" not in tables:
@@ -224,22 +224,22 @@ class JournalReader:
 
     def admin_verifier(self) -> str | None:
         """The verifier the header was written with (``journal.admin_binding.header_verifier``)."""
-        with self._reading("the journal header") as connection:
+        with self.reading("the journal header") as connection:
             return header_verifier(connection)
 
     def head(self) -> JournalEntry | None:
         """The last entry, or None for an empty journal."""
-        with self._reading() as connection:
+        with self.reading() as connection:
             rows = fetch_all(connection, select(journal).order_by(journal.c.seq.desc()).limit(1))
             row = rows[0] if rows else None
         return None if row is None else row_to_entry(row)
 
     def count(self) -> int:
-        with self._reading() as connection:
+        with self.reading() as connection:
             return int(connection.execute(select(func.count()).select_from(journal)).scalar_one())
 
     def get(self, seq: int) -> JournalEntry | None:
-        with self._reading() as connection:
+        with self.reading() as connection:
             rows = fetch_all(connection, select(journal).where(journal.c.seq == seq))
             row = rows[0] if rows else None
         return None if row is None else row_to_entry(row)
@@ -255,7 +255,7 @@ class JournalReader:
         which then fails as a leaf (not 64 hex digits)."""
         column = journal.c
         expected = 1
-        with self._reading() as connection:
+        with self.reading() as connection:
             while until_seq is None or expected <= until_seq:
                 query = select(column.seq, column.entry_hash).order_by(column.seq).limit(batch)
                 if expected > 1:  # the first batch has no lower bound: a row below seq 1 is out of place
@@ -283,7 +283,7 @@ class JournalReader:
             .where(column.seq >= first_seq, column.seq <= last_seq)
             .order_by(column.seq)
         )
-        with self._reading() as connection:
+        with self.reading() as connection:
             rows = fetch_tuples(connection, query)
         return _hash_texts(rows[: _in_place(rows, first_seq)])
 
@@ -292,7 +292,7 @@ class JournalReader:
         32-byte roots; a stored value that is not 64 lower-case hex digits is left out (the tile is then
         computed from the entries, and ``journal verify`` reports the row). Empty when the database
         predates tiles."""
-        with self._reading("the Merkle tiles") as connection:
+        with self.reading("the Merkle tiles") as connection:
             if not inspect(connection).has_table(merkle_tiles.name):
                 return {}
             query = select(merkle_tiles.c.tile, merkle_tiles.c.root)
@@ -310,7 +310,7 @@ class JournalReader:
 
     def merkle_tile_rows(self) -> list[tuple[Any, Any]]:
         """Every stored tile row as stored, ordered by its index (for verification)."""
-        with self._reading("the Merkle tiles") as connection:
+        with self.reading("the Merkle tiles") as connection:
             if not inspect(connection).has_table(merkle_tiles.name):
                 return []
             query = select(merkle_tiles.c.tile, merkle_tiles.c.root).order_by(merkle_tiles.c.tile)
@@ -325,7 +325,7 @@ class JournalReader:
         ``MAX_GLOB_NAMES`` names are stored or a matching one is not valid UTF-8: then every row is
         matched in Python instead (slower, as exact)."""
         query = select(journal.c.syscall).distinct().limit(MAX_GLOB_NAMES + 1)
-        with self._reading() as connection:
+        with self.reading() as connection:
             stored = [row[0] for row in fetch_tuples(connection, query)]
         if len(stored) > MAX_GLOB_NAMES:
             return None
@@ -346,7 +346,7 @@ class JournalReader:
         boundary: int | None = None
         while True:
             query = select(journal).where(*_seq_range(chosen, boundary), *conditions)
-            with self._reading() as connection:
+            with self.reading() as connection:
                 rows = [
                     row_to_entry(row) for row in fetch_tuples(connection, query.order_by(order).limit(batch))
                 ]

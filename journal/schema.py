@@ -22,6 +22,7 @@ __all__ = [
     "FORMAT_VERSION",
     "FORMAT_VERSIONS",
     "STATE_TABLES",
+    "VERSION_SEQS",
     "admin_bindings",
     "awmu_canon_requests",
     "awmu_context_owners",
@@ -137,6 +138,11 @@ memory_entries = Table(
     Column("written_seq", BigInteger, nullable=False),
     sqlite_with_rowid=False,  # one B-tree on SQLite (0006)
 )
+
+VERSION_SEQS = {"superseded_at": "superseded_seq", "revoked_at": "revoked_seq"}
+"""Revision 0015: beside each of these ``memory_entries`` columns, the seq of the call that set it
+(``journal.apply``), so that a user's entries as of any seq are one query. Not in the table above (what a
+row means), the effects, the state digest or a state shown; NULL beside a set column: not derivable."""
 
 memory_entry_counts = Table(
     "memory_entry_counts",

@@ -65,6 +65,15 @@ MEMORY_CURRENT_AND_COUNT = (
 )
 """The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
 columns null when there is none)."""
+MEMORY_AS_OF = (
+    'SELECT created_at, expires_at, governance, "key", memory_type, notes,'
+    " CASE WHEN revoked_seq <= :seq THEN revoked_at END, source,"
+    " CASE WHEN superseded_seq <= :seq THEN superseded_at END, value_ref,"
+    " CASE WHEN (revoked_at IS NULL OR revoked_seq IS NOT NULL)"
+    " AND (superseded_at IS NULL OR superseded_seq IS NOT NULL) THEN 1 ELSE 0 END"
+    " FROM memory_entries WHERE user_id = :user_id AND written_seq <= :seq" + _BY_KEY_AND_VERSION
+)
+"""A user's rows as of ``:seq`` as ``MEMORY_WIRES`` reads them, then 0 if a version seq is not derivable."""
 REBUILD_COUNTS = (
     "INSERT INTO memory_entry_counts (user_id, entries) "
     "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
@@ -198,6 +207,11 @@ APPEND_LOCK = 0x6172_7669_736A_6E6C
 read to its commit: a transaction-scoped lock, local to the database (one per database), that only
 appending writers wait on; a table lock on ``journal`` would also stop other statements on the table."""
 APPEND_LOCK_SQL = f"SELECT pg_advisory_xact_lock({APPEND_LOCK})"
+MOMENT = (
+    "SELECT seq, recorded_at FROM journal WHERE seq IN ((SELECT max(seq) FROM journal), :seq)"
+    " ORDER BY seq DESC"
+)
+"""The head's seq and time, then (a second row) those of entry ``:seq`` when it is another entry."""
 ENTRY_CALL_AT = "SELECT syscall, principal, status, args FROM journal WHERE seq = :seq"
 ADMIN_BINDINGS = (
     "SELECT b.seq, b.admin_verifier, j.syscall, j.principal, j.status, j.args "

@@ -9,8 +9,7 @@ database upgraded from before tiles gets the tiles of its existing entries from 
 Tiles are derived data, not state: the state digest leaves them out. They are trusted only as far as
 the journal is: ``journal.tree.TiledTree`` uses a stored tile where there is one and the entries
 elsewhere, so a proof is correct for the stored tiles; ``journal verify`` recomputes every stored
-tile from the entry hashes its walk accepts (``journal.tree.TileCheck``; ``check_tiles`` does the same on
-its own) and names the first that differs.
+tile from the entry hashes its walk accepts (``journal.tree.TileCheck``) and names the first that differs.
 """
 
 from __future__ import annotations

@@ -21,9 +21,8 @@ from arvis.memory.memory_service import MemoryReader
 from journal import blob_store
 from journal.apply import ChangeWriter, Planned, plan
 from journal.awmu_repository import SqlAwmuReader
-from journal.chain import EMPTY_EFFECTS_HASH, compute_entry_hash
 from journal.context_owner_repository import SqlContextOwnerRepository
-from journal.entry import EntryContent, JournalEntry, Pos
+from journal.entry import EMPTY_EFFECTS_HASH, EntryContent, JournalEntry, Pos, compute_entry_hash
 from journal.errors import StorageError
 from journal.grant_repository import SqlGrantRepository
 from journal.graph_repository import SqlGraphRepository
@@ -142,11 +141,11 @@ class SqlTransaction:
         pieces: Sequence[tuple[str, bytes]],
         content: EntryContent,
     ) -> JournalEntry:
-        self._writer.write(planned)  # the one place state is written
+        seq = self.next_seq
+        self._writer.write(planned, seq)  # the one place state is written
         shared = self._shared
         if pieces and shared.keep_entries:  # a scratch replay store compares the references alone
             blob_store.store_in(shared.sql, dict(pieces))
-        seq = self.next_seq
         logged = canonical_bytes_of_own(effects) if effects else None
         effects_hash = EMPTY_EFFECTS_HASH if logged is None else sha256_hex(logged)
         fields = msgspec.structs.asdict(content)  # the call and its answer; then what the chain adds

@@ -17,7 +17,7 @@ from journal import merkle
 from journal.reader import JournalReader
 from journal.tiles import TILE, BadLeaf, leaves_of_texts
 
-__all__ = ["BadLeaf", "BadTile", "TileCheck", "TiledTree", "check_tiles", "journal_leaves", "journal_size"]
+__all__ = ["BadLeaf", "BadTile", "TileCheck", "TiledTree", "journal_leaves", "journal_size"]
 
 
 def journal_size(reader: JournalReader) -> int:
@@ -93,23 +93,9 @@ class BadTile(ValueError):
         self.tile = tile
 
 
-def check_tiles(reader: JournalReader) -> BadTile | None:
-    """Recompute every stored tile from the entries (one pass over the entry hashes) and compare each
-    stored row, as stored: the first row whose index is not a complete tile of the journal, whose root is
-    not 64 lower-case hex digits, or whose root differs, is returned. A leaf that is not 64 hex digits is
-    the chain check's to report: no stored tile from the first one holding such a leaf on is recomputed
-    here."""
-    check = TileCheck(reader.merkle_tile_rows())
-    if not check.rows:
-        return None
-    size = journal_size(reader)
-    check.feed(reader.entry_hashes((size // TILE) * TILE))
-    return check.result(size)
-
-
 class TileCheck:
-    """``check_tiles`` over entry hashes given in seq order from entry 1 on, by whoever reads them
-    anyway (verification's walk feeds each entry it accepted, so the journal is not read twice). Only
+    """The stored tiles checked against entry hashes given in seq order from entry 1 on, by whoever reads
+    them anyway (verification's walk feeds each entry it accepted, so the journal is not read twice). Only
     the tiles a row is stored for are recomputed; the hashes of one tile are held at a time."""
 
     def __init__(self, rows: list[tuple[Any, Any]]) -> None:

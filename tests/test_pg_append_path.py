@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, select, text
 
 from arvis.changes import Insert, Upsert
 from journal.apply import ChangeWriter, plan
 from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.entry import EntryContent
+from journal.schema import memory_entries
 from journal.sql import SqlRunner
 from journal.statements import APPEND_LOCK
 from journal.store import SqlJournalStore
@@ -108,7 +109,7 @@ def test_a_statement_failing_inside_the_pipeline_fails_the_commit_and_leaves_not
     kernel, store, observer = pg_kernel
     assert kernel.call("memory.write", {**WRITE, "value_ref": "en"}, principal=USER).ok
     with observer.connect() as connection:
-        row = dict(connection.execute(text("SELECT * FROM memory_entries")).mappings().one())
+        row = dict(connection.execute(select(memory_entries)).mappings().one())  # its version columns aside
     before = _head(observer)
     with pytest.raises(StorageError), store.transaction() as tx:
         tx.append(
@@ -140,8 +141,8 @@ def test_an_upsert_is_one_statement_that_inserts_then_updates(tmp_path: Path) ->
         runner = SqlRunner(connection)
         runner.begin("BEGIN IMMEDIATE")
         writer = ChangeWriter(runner)
-        writer.apply([change])
-        writer.apply([Upsert(table="pipeline_runs", row=_run("r1", 7))])
+        writer.write(plan([change]), 1)
+        writer.write(plan([Upsert(table="pipeline_runs", row=_run("r1", 7))]), 2)
         runner.commit()
         runner.close()
     engine.dispose()

@@ -1,38 +1,35 @@
 """Time travel: the state and a user's snapshot as of any seq.
 
-Both are read from the effects log (``journal.effects``): every change the journal's accepted entries made
-up to the seq, folded in order into a scratch store, and a snapshot read from that state as
-``memory.snapshot`` reads it. Nothing is re-executed, so a moment costs the log's length up to it, not its
-calls. A journal whose log does not cover it from its first entry (one that held entries when it was
-migrated to revision 0014), or a caller that asks for it (``replay``), replays the journal from its first
-entry through the kernel instead, each call giving its journaled result byte for byte.
+A snapshot reads the user's rows as of the seq by one query over the version columns
+(``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them. The whole state is the effects log
+(``journal.effects``) up to the seq folded into a scratch store. Nothing is re-executed; but a journal whose
+log does not cover it from entry 1 (it held entries when migrated to revision 0014), or a caller that asks
+(``replay``), replays the journal from entry 1, each call giving its journaled result byte for byte; a
+snapshot whose version columns do not serve (before 0015, or not derivable) is folded or replayed so too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import Connection, text
 
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal import effects
+from journal.memory_repository import wire_of
 from journal.reader import JournalFilter, JournalReader
 from journal.state import present_state_tables, state_digest
+from journal.statements import MEMORY_AS_OF, MOMENT, REVISION
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 from tools.audit.replay import header_of
 from tools.audit.replayer import Replayer
 
-__all__ = [
-    "NoSuchMoment",
-    "StateAt",
-    "replay_until",
-    "snapshot_at",
-    "state_at",
-]
+__all__ = ["NoSuchMoment", "StateAt", "snapshot_at", "state_at"]
 
 
 class NoSuchMoment(StorageError):
@@ -78,84 +75,74 @@ class StateAt:
         }
 
 
-def _moment(reader: JournalReader, seq: int | None) -> tuple[int, str | None]:
+def _moment(connection: Connection, seq: int | None) -> tuple[int, str | None]:
     """The seq asked for (the head's when None) and its entry's time; ``NoSuchMoment`` past the head."""
-    head = reader.head()
-    last = 0 if head is None else head.seq
+    rows = connection.execute(text(MOMENT), {"seq": seq}).all()
+    last, last_time = (int(rows[0][0]), rows[0][1]) if rows else (0, None)
     if seq is None or seq == last:
-        return last, None if head is None else head.recorded_at
-    entry = reader.get(seq) if 0 < seq < last else None
-    if entry is None:
+        return last, last_time
+    if len(rows) < 2:
         raise NoSuchMoment(f"the journal has no entry {seq} (it ends at {last})")
-    return seq, entry.recorded_at
+    return seq, rows[1][1]
 
 
-def _folded(
-    reader: JournalReader, seq: int, *, table: SyscallTable, only: tuple[str, str] | None
-) -> Replayer:
-    """A scratch store holding the state right after entry ``seq``, folded from the effects log
-    (``only``: the rows of one table and partition, ``journal.effects.state_as_of``)."""
-    with reader.engine.connect() as connection:
-        rows = effects.state_as_of(connection, seq, only=only)
+def _revision(connection: Connection) -> str:
+    return str(connection.execute(text(REVISION)).scalar() or "")
+
+
+def _rebuilt(reader: JournalReader, seq: int, *, table: SyscallTable, replay: bool) -> Replayer:
+    """A scratch store holding the state right after entry ``seq``: the effects log folded into it when
+    the log covers the journal, else (or when ``replay``) the journal replayed from its first entry."""
     replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     try:
-        with replayer.store.engine.begin() as connection:
-            effects.load(connection, rows)
-    except BaseException:
-        replayer.close()
-        raise
-    return replayer
-
-
-def _logged(reader: JournalReader) -> bool:
-    """Whether the effects log covers the journal from its first entry."""
-    try:
-        with reader.engine.connect() as connection:
-            return effects.covered_from(connection) == 1
-    except SQLAlchemyError:
-        return False
-
-
-def replay_until(
-    reader: JournalReader,
-    seq: int | None,
-    *,
-    table: SyscallTable,
-    replay: bool = False,
-    only: tuple[str, str] | None = None,
-) -> tuple[Replayer, int, str | None]:
-    """A scratch store holding the state right after entry ``seq`` (the head when None), with its last seq
-    and time: folded from the effects log when it covers the journal (``only`` those rows), else (or when
-    ``replay``) the journal replayed from its first entry. A seq past the head is refused before either."""
-    last_seq, last_time = _moment(reader, seq)
-    if not replay and _logged(reader):
-        return _folded(reader, last_seq, table=table, only=only), last_seq, last_time
-    return _replay_all(reader, last_seq, table=table)[0], last_seq, last_time
-
-
-def _replay_all(
-    reader: JournalReader, seq: int | None, *, table: SyscallTable
-) -> tuple[Replayer, int, str | None]:
-    replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
-    last_seq, last_time = 0, None
-    try:
+        with reader.engine.connect() as connection:  # the log: from revision 0014, if it covers entry 1
+            logged = not replay and _revision(connection) >= "0014" and effects.covered_from(connection) == 1
+            rows = effects.state_as_of(connection, seq) if logged else None
+        if rows is not None:
+            with replayer.store.engine.begin() as connection:
+                effects.load(connection, rows)
+            return replayer
         for entry in reader.entries(JournalFilter(until_seq=seq)):
             diverged = replayer.apply(entry)
             if diverged is not None:
                 raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
-            last_seq, last_time = entry.seq, entry.recorded_at
         failed = replayer.flush()
         if failed is not None:
             raise StorageError(f"the replay could not commit: {failed}")
     except BaseException:
         replayer.close()
         raise
-    return replayer, last_seq, last_time
+    return replayer
+
+
+class _EntriesAsOf:
+    """A user's entries as of a seq in their stored wire form, what ``MemoryService.snapshot`` reads."""
+
+    def __init__(self, rows: Sequence[Any]) -> None:
+        self._wires = [wire_of(row[:-1]) for row in rows]
+
+    def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
+        return self._wires
+
+    def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
+        raise NotImplementedError("a snapshot reads every entry of the user")
+
+
+def _versioned(connection: Connection, user_id: str, seq: int) -> _EntriesAsOf | None:
+    """The user's entries as of ``seq`` by one query over the version columns (revision 0015,
+    ``journal.schema.VERSION_SEQS``); None where the database predates them or a row's could not be
+    derived when it was migrated (then the past is folded or replayed)."""
+    if _revision(connection) < "0015":
+        return None
+    rows = connection.execute(text(MEMORY_AS_OF), {"user_id": user_id, "seq": seq}).all()
+    return _EntriesAsOf(rows) if all(row[-1] for row in rows) else None
 
 
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None)."""
-    replayer, last_seq, last_time = replay_until(reader, seq, table=table, replay=replay)
+    with reader.reading() as connection:
+        last_seq, last_time = _moment(connection, seq)
+    replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
     try:
         tables: dict[str, list[dict[str, Any]]] = {}
         with replayer.store.engine.connect() as connection:
@@ -170,16 +157,21 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
 def snapshot_at(
     reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, replay: bool = False
 ) -> dict[str, Any]:
-    """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``,
-    its ``created_at`` being that entry's time: read from the state ``replay_until`` rebuilds."""
-    only = ("memory_entries", user_id)  # all a snapshot reads (``MemoryService.snapshot``)
-    replayer, last_seq, last_time = replay_until(reader, seq, table=table, replay=replay, only=only)
-    try:
+    """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``, its
+    ``created_at`` being that entry's time: read from the user's rows as of then (``_versioned``), or from
+    the state ``_rebuilt`` gives (``replay``, or a database whose version columns do not serve)."""
+    with reader.reading() as connection:  # the moment and the rows in one read
+        last_seq, last_time = _moment(connection, seq)
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
             raise StorageError(f"{where}: there is no moment to take a snapshot at")
+        entries = None if replay else _versioned(connection, user_id, last_seq)
+    now = parse_time(last_time)
+    if entries is not None:
+        return {"seq": last_seq, **plain(MemoryService().snapshot(entries, user_id=user_id, now=now))}
+    replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
+    try:
         with replayer.store.read_only() as repository:
-            value = plain(MemoryService().snapshot(repository, user_id=user_id, now=parse_time(last_time)))
-        return {"seq": last_seq, **value}
+            return {"seq": last_seq, **plain(MemoryService().snapshot(repository, user_id=user_id, now=now))}
     finally:
         replayer.close()
