@@ -106,6 +106,16 @@ GOLDENS = (
         "e7d0b314a114234537739128c87fa4d7d66736bb3f90ca72c272ae818472053c",
         "f43f35282ecf90ea797adf11b30fb29564c610ec9d380db7fb58475bf715f294",
     ),
+    # journal format 7 at revision 0014 (the effects log): a working-memory context under rules 5 (the
+    # Sybil bound) and a store name taken by its first write (generate_r5.py)
+    Golden(
+        "r5-sybil.db",
+        "golden:r5-sybil",
+        23,
+        "8f9f35f4f1db74d7da6b19189e966a161ba33f5897d22b9df0373ed96b4ec4a7",
+        "188290fde84b8abaf2a4fe6daea9f4c3ccf607ea3c52a99baabca156e1708416",
+        "5d9d9fff90f89666da0bdbc25682c124d0c8bc410a2b27ee5202ba0725543d73",
+    ),
 )
 
 

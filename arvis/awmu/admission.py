@@ -18,7 +18,7 @@ polarity; semantic similarity links texts that share few words) → the tier tab
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -36,6 +36,7 @@ from arvis.awmu.model import (
     Unit,
     authority_rank,
 )
+from arvis.awmu.origin import declared
 from arvis.awmu.promotion import (
     Verdict,
     check_text,
@@ -261,7 +262,12 @@ def propose_by_content(
     key = normalize(text)
     pending = session.repo.pending_reviews(session.context_id)
     copies = [item for item in pending if normalize(item.text) == key]
-    sources = len({item.source for item in copies} | {source})
+    speakers = {item.source for item in copies} | {source}
+    bound = session.rules >= 5 and not declared(session.config, source)  # rules 5: the Sybil bound
+    if session.rules >= 5:
+        copies = [] if bound else copies
+        speakers = {speaker for speaker in speakers if declared(session.config, speaker)}
+    sources = max(len(speakers), 1)
     trust = assess_trust(
         session.config,
         text=text,
@@ -270,6 +276,8 @@ def propose_by_content(
         active=ranked,
         corroborating_sources=sources,
     )
+    if bound:
+        trust = replace(trust, ceiling=Authority.PROVISIONAL)
     asker = Asker(source, session.is_operator())
     judge = _judge(session, trust.ceiling, asker, corroborated=sources >= 2)
     judged_plan = [(c, session.active[c.unit_id], *judge(c, session.active[c.unit_id])) for c in conflicts]

@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 
-__all__ = ["OPERATOR_CHANNEL", "authority_of", "bound_source", "channel_of"]
+__all__ = ["OPERATOR_CHANNEL", "authority_of", "bound_source", "channel_of", "declared"]
 
 OPERATOR_CHANNEL = "operator"
 """The channel of the principals who operate a context, unless the context's ``channels`` say otherwise."""
@@ -49,3 +49,11 @@ def bound_source(config: AwmuConfig, principal: str, *, operator: bool, named: s
             f"that channel or a less trusted one that belongs to no principal, not as '{named}'",
         )
     return named
+
+
+def declared(config: AwmuConfig, source: str) -> bool:
+    """Whether the deployment declared ``source`` as a channel principals speak on: the operators' channel
+    or a value of the context's ``channels``. Any other source (a principal speaking on its own id, or a
+    channel a caller describes its statement as) is one of as many as a caller can make up: rules 5 lets
+    no number of them corroborate one another or lift a statement above PROVISIONAL (the Sybil bound)."""
+    return source == OPERATOR_CHANNEL or source in config.channels.values()

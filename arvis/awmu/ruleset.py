@@ -25,6 +25,12 @@ message's claims never dropped as a recap, values compared by attribute and enti
 Rules 4 (origin bound to who calls, ``arvis.awmu.origin``): rules 3, with a statement's source taken from
 the calling principal and the context's ``channels`` instead of the caller's word; a caller may only
 describe its statement as coming from a less trusted channel that belongs to no principal.
+
+Rules 5 (a Sybil bound, ``arvis.awmu.origin.declared``): rules 4, where only the channels the deployment
+declared (the operators', the ``channels`` map's) count as independent sources, and a statement from any
+other source enters with the trust ceiling PROVISIONAL. An attacker holding any number of principals that
+holds no approval neither corroborates itself (a queued item it proposed stays queued) nor reinforces its
+statements above PROVISIONAL.
 """
 
 from __future__ import annotations
@@ -46,8 +52,8 @@ __all__ = [
 ]
 
 RULES_FIRST = 1
-RULES_LATEST = 4
-SUPPORTED_RULES = (1, 2, 3, 4)
+RULES_LATEST = 5
+SUPPORTED_RULES = (1, 2, 3, 4, 5)
 
 # Thresholds measured on all-MiniLM-L6-v2 (bench/SEMANTIC_MODELS.md: a fact against a turn about it, median
 # 0.575; against another fact of the same scenario, median 0.182; a restatement, median 0.86).
