@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, func, inspect, select
+from sqlalchemy import Connection, func, inspect, select, text
 
 from arvis.memory.memory_rows import COLUMNS
 from arvis.memory.memory_service import StoredEntry, entry_from_row
@@ -17,7 +17,7 @@ from journal.engine import fetch_all
 from journal.schema import memory_entries, memory_entry_counts
 from journal.sql import SqlRunner
 
-__all__ = ["COLUMNS", "SqlMemoryReader", "entry_counts_hold", "entry_from_row", "wire_of"]
+__all__ = ["COLUMNS", "SqlMemoryReader", "entry_counts_hold", "entry_from_row", "version_seqs", "wire_of"]
 
 _COUNTS_AS_STORED = select(memory_entry_counts.c.user_id, memory_entry_counts.c.entries)
 _COUNTS_OF_ENTRIES = select(memory_entries.c.user_id, func.count()).group_by(memory_entries.c.user_id)
@@ -34,6 +34,13 @@ def entry_counts_hold(connection: Connection) -> bool:
     stored = {str(user): int(count) for user, count in stored_rows if count}
     derived = {str(user): int(count) for user, count in derived_rows}
     return stored == derived
+
+
+def version_seqs(connection: Connection) -> list[Any] | None:
+    """The version seqs time travel reads, set ones only; None where revision 0015 has not added them."""
+    if "revoked_seq" not in {column["name"] for column in inspect(connection).get_columns("memory_entries")}:
+        return None
+    return fetch_all(connection, text(statements.VERSION_SEQS_SET))
 
 
 def wire_of(row: tuple[Any, ...]) -> dict[str, Any]:

@@ -74,6 +74,11 @@ MEMORY_AS_OF = (
     " FROM memory_entries WHERE user_id = :user_id AND written_seq <= :seq" + _BY_KEY_AND_VERSION
 )
 """A user's rows as of ``:seq`` as ``MEMORY_WIRES`` reads them, then 0 if a version seq is not derivable."""
+VERSION_SEQS_SET = (
+    'SELECT user_id, "key", version, superseded_seq, revoked_seq FROM memory_entries'
+    ' WHERE superseded_seq IS NOT NULL OR revoked_seq IS NOT NULL ORDER BY user_id, "key", version'
+)
+"""Every version seq time travel reads (``journal.schema.VERSION_SEQS``), for verification."""
 REBUILD_COUNTS = (
     "INSERT INTO memory_entry_counts (user_id, entries) "
     "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"

@@ -168,6 +168,21 @@ def test_a_seq_that_cannot_be_derived_falls_back_to_the_log(tmp_path: Path) -> N
     _travelled(path, expected)
 
 
+@pytest.mark.parametrize("edit", ["revoked_seq = 5", "revoked_seq = NULL", "superseded_seq = 12"])
+def test_verification_holds_the_version_seqs_to_the_journal(tmp_path: Path, edit: str) -> None:
+    """The seqs time travel reads are not in the state digest, so verification compares them with the
+    replay's: an edited one (it would change what ``snapshot --at`` answers) fails verification."""
+    path = tmp_path / "journal.db"
+    h.build_journal(path, MIXED)
+    assert h.verify(path).verified
+    with h.raw_db(path) as connection:
+        connection.execute(f"UPDATE memory_entries SET {edit} WHERE user_id = 'u1' AND \"key\" = 'b'")
+        connection.commit()
+    report = h.verify(path)
+    assert not report.verified and report.divergence is not None
+    assert "seqs that superseded or revoked memory entries differ" in report.divergence.reason
+
+
 def test_a_copy_keeps_the_version_seqs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source, target = tmp_path / "source.db", tmp_path / "copy.db"
     h.build_journal(source, MIXED)

@@ -16,7 +16,7 @@ from typing import Any
 from journal import effects
 from journal.admin_binding import BindingCheck
 from journal.entry import Pos
-from journal.memory_repository import entry_counts_hold
+from journal.memory_repository import entry_counts_hold, version_seqs
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.store import JournalHeader
@@ -108,7 +108,7 @@ def verify_journal(
             divergence = _check(reader, header, chain, replayer, kept, progress)
         if divergence is None and replayer is not None:
             digest = replayer.state_digest()
-            divergence = _stored_state(reader, chain.head.seq, digest)
+            divergence = _stored_state(reader, chain.head.seq, digest, replayer)
     finally:
         if replayer is not None:
             replayer.close()
@@ -173,12 +173,15 @@ def _check(
     return Divergence(seq, "", DivergenceClass.INVALID_HISTORY, reason, journaled, stored, labels=labels)
 
 
-def _stored_state(reader: JournalReader, entries: int, digest: str) -> Divergence | None:
-    """The audited database's state against the replayed one (``digest``), and its per-user counts
-    against its own entries."""
+def _stored_state(reader: JournalReader, entries: int, digest: str, replayer: Replayer) -> Divergence | None:
+    """The audited database's state against the replayed one (``digest``; the version seqs time travel
+    reads, which the digest leaves out, row by row), and its per-user counts against its own entries."""
     with reader.engine.connect() as connection:
         stored = state_digest(connection)
         counts_hold = entry_counts_hold(connection)
+        stored_seqs = version_seqs(connection)
+    with replayer.store.engine.connect() as connection:
+        replayed_seqs = version_seqs(connection)
     if stored != digest:
         return Divergence(
             entries,
@@ -188,6 +191,13 @@ def _stored_state(reader: JournalReader, entries: int, digest: str) -> Divergenc
             digest,
             stored,
             labels=("replayed state", "stored state"),
+        )
+    if stored_seqs is not None and stored_seqs != replayed_seqs:
+        return Divergence(
+            entries,
+            "",
+            DivergenceClass.INVALID_HISTORY,
+            "the stored seqs that superseded or revoked memory entries differ from those its journal gives",
         )
     if not counts_hold:
         return Divergence(
