@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ __all__ = [
     "add_renamed_principal",
     "checked_db",
     "existing_db",
+    "later",
     "resolve_db",
     "short_name",
     "writable_db",
@@ -35,6 +38,18 @@ class CommandError(Exception):
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
         self.hint = hint
+
+
+def later(module: str, name: str) -> Callable[..., int]:
+    """The command ``name`` of ``tools.MODULE``, imported when it runs (and looked up then, so a test that
+    patches the module sees its patch): registering the commands never loads what they run (SQLAlchemy,
+    the replay machinery, the signing library, the scenario tools)."""
+
+    def run(*args: Any) -> int:
+        command: Callable[..., int] = getattr(importlib.import_module(f"tools.{module}"), name)
+        return command(*args)
+
+    return run
 
 
 DB_HELP = "a file path (taken literally), sqlite:///PATH or postgresql://... URL (default: $ARVIS_DB)"
