@@ -192,7 +192,7 @@ def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
     stats = commands.add_parser("stats", help="counts per syscall and status, times, size, head")
     add_db_argument(stats)
     _add_format(stats)
-    stats.set_defaults(run=_run_stats)
+    stats.set_defaults(run=_with_reader(journal_stats.run_stats))
 
     export = commands.add_parser("export", help="every entry as a JSON line, canonical bytes exact")
     add_db_argument(export)
@@ -273,14 +273,11 @@ def _run_show(reader: JournalReader, options: argparse.Namespace) -> int:
     entry = reader.get(options.seq)
     if entry is None:
         raise CommandError(f"no entry with seq {options.seq}")
-    if options.expand:
-        shown_entry = {**entry_to_json(entry), "result_expanded": _expanded_result(reader, entry)}
-        if options.output == "table":
-            print_table(f"entry {entry.seq}", ("field", "value"), shown_entry.items())
-        else:
-            print_json(shown_entry, lines=options.output == "jsonl")
-    elif options.output == "table":
-        print_table(f"entry {entry.seq}", ("field", "value"), entry_to_json(entry).items())
+    expanded = {"result_expanded": _expanded_result(reader, entry)} if options.expand else {}
+    if options.output == "table":
+        print_table(f"entry {entry.seq}", ("field", "value"), (entry_to_json(entry) | expanded).items())
+    elif expanded:
+        print_json(entry_to_json(entry) | expanded, lines=options.output == "jsonl")
     else:
         print_entry(entry, lines=options.output == "jsonl")
     return EXIT_OK
@@ -300,15 +297,6 @@ def _expanded_result(reader: JournalReader, entry: JournalEntry) -> Any:
         ) from None
     except ValueError:
         raise CommandError(f"entry {entry.seq}: its result is not canonical JSON") from None
-
-
-def _run_stats(options: argparse.Namespace) -> int:
-    target = existing_db(options.db)
-    reader = _open(target)
-    try:
-        return journal_stats.run_stats(reader, options, target)
-    finally:
-        reader.close()
 
 
 def _run_verify(options: argparse.Namespace) -> int:
