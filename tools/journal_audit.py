@@ -75,7 +75,7 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     checkpoint, signed = _parsed_checkpoints(options.checkpoint, options.key)
     checked = [{"checkpoint": str(pos), "seq": pos.seq, "entry_hash": pos.entry_hash} for pos in checkpoint]
     checked += [each.to_json() for each in signed]
-    targets = _verify_targets(options.db)
+    targets = list(options.db) if options.db else [resolve_db(None)]  # those named, else $ARVIS_DB
     several = len(targets) > 1
     reports: list[dict[str, Any]] = []
     with ExitStack() as stack:
@@ -103,19 +103,12 @@ def _report_json(db: str, report: ReplayReport) -> dict[str, Any]:
     return {"db": db, **report.to_json(), "position": position(report.head)}
 
 
-def _verify_targets(given: Sequence[str] | str | None) -> list[str]:
-    """The databases to verify: those named, else ``$ARVIS_DB``."""
-    if isinstance(given, str):
-        return [given]
-    return list(given) if given else [resolve_db(None)]
-
-
 def _parsed_checkpoints(
-    given: Sequence[str] | str | None, keys: Sequence[str] | None
+    given: Sequence[str] | None, keys: Sequence[str] | None
 ) -> tuple[list[Pos], list[SignedCheckpoint]]:
     """Each ``--checkpoint``: a signed checkpoint FILE (an existing file, verified with ``--key``), else
     ``SEQ:HASH``."""
-    texts = [given] if isinstance(given, str) else list(given or ())
+    texts = list(given or ())
     files = [text for text in texts if Path(text).is_file()]
     if files and not keys:
         raise CommandError("a signed checkpoint needs the key that signed it", hint="add --key KEYFILE.pub")
