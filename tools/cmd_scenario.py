@@ -11,20 +11,16 @@ or run failed; 1 otherwise; 2 on a usage or I/O problem (a scenario file that ca
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.expectations import CONDITION_SUMMARY
 from arvis.scenario.schema import Scenario
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
-from tools.output import print_json, print_table
+from tools.output import print_json, print_table, progress_bar
 from tools.scenario.load import iter_scenario_files, load_scenario
 from tools.scenario.report import (
     AGGREGATE_COLUMNS,
@@ -68,31 +64,6 @@ def _directory(path: Path) -> Path:
     return path
 
 
-class _Ticker:
-    """The progress bar of a bench on a terminal; silent in a pipe (and in tests)."""
-
-    def __init__(self, total: int) -> None:
-        console = Console(stderr=True)
-        self.progress: Progress | None = None
-        if console.is_terminal and total:
-            self.progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=console,
-                transient=True,
-            )
-            self.task = self.progress.add_task("scenarios", total=total)
-
-    def start(self, description: str) -> None:
-        if self.progress is not None:
-            self.progress.update(self.task, description=description)
-
-    def done(self) -> None:
-        if self.progress is not None:
-            self.progress.advance(self.task)
-
-
 def _play(
     label: str,
     scenario: Scenario,
@@ -100,7 +71,7 @@ def _play(
     journals: Path,
     *,
     base: Path | None = None,
-    ticker: _Ticker | None = None,
+    tick: Callable[..., None] | None = None,
     stem: str | None = None,
 ) -> dict[str, Any]:
     """Every condition on one scenario; a run that fails is recorded, the others go on."""
@@ -108,8 +79,8 @@ def _play(
     errors: list[dict[str, Any]] = []
     if scenario.runnable:
         for condition in conditions:
-            if ticker is not None:
-                ticker.start(f"{scenario.id} {condition.value}")
+            if tick is not None:
+                tick(description=f"{scenario.id} {condition.value}")
             journal = journals / journal_name(stem or scenario.id, condition)
             try:
                 results.append(run_scenario(scenario, condition, journal))
@@ -117,8 +88,8 @@ def _play(
                 raise
             except Exception as exc:  # reported, never a crash of the whole bench
                 errors.append(error_document(label, f"{type(exc).__name__}: {exc}", condition.value))
-            if ticker is not None:
-                ticker.done()
+            if tick is not None:
+                tick(advance=1)
     return scenario_document(label, scenario, results, errors=errors, base=base)
 
 
@@ -127,16 +98,14 @@ def _play_all(
 ) -> list[dict[str, Any]]:
     """Every file; two files with the same scenario id get distinct journals (the second one's file name
     is added to its journals' names)."""
-    ticker = _Ticker(sum(len(conditions) for _, scenario in files if scenario.runnable))
+    runs = sum(len(conditions) for _, scenario in files if scenario.runnable)
     seen: set[str] = set()
     documents = []
-    with ticker.progress or contextlib.nullcontext():
+    with progress_bar("scenarios", runs) as tick:
         for label, scenario in files:
             stem = scenario.id if scenario.id not in seen else f"{scenario.id}.{Path(label).stem}"
             seen.add(scenario.id)
-            documents.append(
-                _play(label, scenario, conditions, journals, base=base, ticker=ticker, stem=stem)
-            )
+            documents.append(_play(label, scenario, conditions, journals, base=base, tick=tick, stem=stem))
     return documents
 
 

@@ -18,13 +18,11 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import TimeElapsedColumn
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
@@ -33,6 +31,7 @@ from tools.model_loop.client import ChatModel, HttpChatModel
 from tools.model_loop.loop import ModelLoopError
 from tools.model_loop.recording import ModelDivergence
 from tools.model_loop.runs import load_with_setting, replay_model_run, run_with_models
+from tools.output import progress_bar
 from tools.scenario.report import journal_name
 
 __all__ = ["DEFAULT_CONDITIONS", "command", "open_model"]
@@ -57,19 +56,6 @@ def open_model(spec: str, *, name: str | None, timeout_s: float | None) -> ChatM
         f"--model takes an OpenAI-compatible server's http(s):// URL, not {spec!r}",
         hint="serve a model with llama.cpp's server, vLLM or Ollama, then --model http://127.0.0.1:8080/v1",
     )
-
-
-@contextmanager
-def _progress(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
-    """A bar on a terminal (stderr), silent in a pipe and in tests."""
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        yield lambda done, total: None
-        return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(description, total=total)
-        yield lambda done, total: progress.update(task, completed=done, total=total)
 
 
 def _conditions(chosen: Sequence[str] | None) -> list[Condition]:
@@ -119,7 +105,10 @@ def command(options: argparse.Namespace) -> int:
     for condition, journal in journals.items():
         started = time.perf_counter()
         try:
-            with _progress(f"{scenario.id} {condition.value}", len(scenario.turns)) as on_turn:
+            with progress_bar(
+                f"{scenario.id} {condition.value}", len(scenario.turns), TimeElapsedColumn()
+            ) as bar:
+                on_turn = lambda done, total: bar(completed=done, total=total)  # noqa: E731
                 output = _play(options, model, scenario, setting, condition, journal, on_turn)
         except (ModelLoopError, ModelDivergence) as exc:
             print(f"arvis: {condition.value}: {exc}", file=sys.stderr)
@@ -143,9 +132,14 @@ def _play(
     setting: str,
     condition: Condition,
     journal: Path,
-    on_turn: Callable[[int, int], None],
+    bar: Callable[..., None],
 ) -> dict[str, Any]:
-    """One condition: replayed from ``journal`` (``--replay``), else played live into it."""
+    """One condition: replayed from ``journal`` (``--replay``), else played live into it; ``bar``
+    (``tools.output.progress_bar``) shows the turns played."""
+
+    def on_turn(done: int, total: int) -> None:
+        bar(completed=done, total=total)
+
     if options.replay:
         replayed = replay_model_run(
             journal, scenario, condition=condition, setting=setting, live=model, on_turn=on_turn
