@@ -130,28 +130,26 @@ def _write_reports(out: Path, document: dict[str, Any]) -> None:
 
 
 def _print_assertions(scenario: dict[str, Any]) -> None:
-    if not scenario["assertion_summary"]:
-        return
-    ran = [run["condition"] for run in scenario["runs"]]
-    rows = [assertion_row(row, ran) for row in scenario["assertion_summary"]]
-    print_table(
-        f"{scenario['scenario']}: the scenario's own assertions, on the final state", ASSERTION_COLUMNS, rows
-    )
-    said = expectation_verdict(scenario)
-    if said:
-        print(said)
+    """The scenario's own assertions across the runs, then each run that failed."""
+    if scenario["assertion_summary"]:
+        ran = [run["condition"] for run in scenario["runs"]]
+        rows = [assertion_row(row, ran) for row in scenario["assertion_summary"]]
+        title = f"{scenario['scenario']}: the scenario's own assertions, on the final state"
+        print_table(title, ASSERTION_COLUMNS, rows)
+        said = expectation_verdict(scenario)
+        if said:
+            print(said)
+    for error in scenario["errors"]:
+        print(f"{error['condition']}: run failed: {error['error']}")
 
 
-def _print_runs(title: str, document: dict[str, Any], *, with_verdict: bool = True) -> None:
+def _print_runs(title: str, document: dict[str, Any]) -> None:
     for scenario in document["scenarios"]:
         print_table(title, RUN_COLUMNS, [run_row(run) for run in scenario["runs"]], right_from=1)
         _print_assertions(scenario)
-        for error in scenario["errors"]:
-            print(f"{error['condition']}: run failed: {error['error']}")
     for skipped in document["skipped"]:
         print(f"skipped {skipped['file']}: {skipped['reason']}")
-    if with_verdict:
-        print(verdict(document))
+    print(verdict(document))
 
 
 def _load(path: Path) -> Scenario:
@@ -296,8 +294,6 @@ def _demo(options: argparse.Namespace) -> int:
         print(f"- {in_plain_words(run)}")
     print()
     _print_assertions(played)
-    for error in played["errors"]:
-        print(f"{error['condition']}: run failed: {error['error']}")
     summary = document["summary"]
     if summary["errors"]:
         print(f"FAILED: {summary['errors']} run(s) failed (above); {verdict(document)}")
