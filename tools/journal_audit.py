@@ -84,7 +84,9 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
             report = _signed_report(reader, signed)
             report = report or _verify_one(reader, options, checkpoint)
             held = [each | {"held": report.verified} for each in checked]
-            reports.append(_report_json(shown_target(target), report) | {"checkpoints": held})
+            # named by its db (never a URL's password), its head also as a position (specs/cli.md)
+            named = {"db": shown_target(target), **report.to_json(), "position": position(report.head)}
+            reports.append(named | {"checkpoints": held})
             if options.output == "table":
                 _print_verdict(report, f"{shown_target(target)}: " if several else "", checked)
             elif options.output == "jsonl":
@@ -95,12 +97,6 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     elif options.output == "table" and several:
         print(f"{verified} of {len(reports)} journals verified")
     return EXIT_OK if verified == len(reports) else EXIT_FAILED
-
-
-def _report_json(db: str, report: ReplayReport) -> dict[str, Any]:
-    """A journal's verify report as JSON, named by its ``db`` (never a URL's password), its head also as
-    a ``position`` (``specs/cli.md``) beside ``head_seq``/``head_hash``."""
-    return {"db": db, **report.to_json(), "position": position(report.head)}
 
 
 def _parsed_checkpoints(
@@ -193,7 +189,7 @@ def _held(checked: dict[str, Any]) -> str:
 def _print_sides(divergence: Divergence) -> None:
     """The two sides of a divergence, each named for what it is (the replayed state, the stored one)."""
     sides = [
-        (_side(label, role), value)
+        (f"{label}:" if label == role else f"{label} ({role}):", value)
         for label, role, value in zip(
             divergence.labels, ("expected", "found"), (divergence.expected, divergence.found), strict=True
         )
@@ -201,10 +197,6 @@ def _print_sides(divergence: Divergence) -> None:
     width = max(len(name) for name, _ in sides)
     for name, value in sides:
         print(f"{name:<{width}} {value}")
-
-
-def _side(label: str, role: str) -> str:
-    return f"{label}:" if label == role else f"{label} ({role}):"
 
 
 def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
