@@ -19,7 +19,7 @@ from typing import Any
 from arvis.scenario.conditions import Condition
 from arvis.scenario.expectations import CONDITION_SUMMARY
 from arvis.scenario.schema import Scenario
-from tools.common import EXIT_FAILED, EXIT_OK, CommandError
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError, made_directory
 from tools.output import print_json, print_table, progress_bar
 from tools.scenario.load import iter_scenario_files, load_scenario
 from tools.scenario.report import (
@@ -54,14 +54,6 @@ def _conditions(chosen: Sequence[str] | None) -> list[Condition]:
     """The chosen conditions in their canonical order, each once."""
     wanted = set(chosen or [condition.value for condition in Condition])
     return [condition for condition in Condition if condition.value in wanted]
-
-
-def _directory(path: Path) -> Path:
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CommandError(f"cannot create the directory {path}: {exc}") from None
-    return path
 
 
 def _play(
@@ -166,7 +158,7 @@ def _run(options: argparse.Namespace) -> int:
     if getattr(options, "legacy_out", None) is not None:
         print("arvis: note: `scenario run --db DIR` is deprecated; write --out DIR", file=sys.stderr)
         options.out = options.legacy_out
-    journals = _directory(options.out) if scenario.runnable else options.out
+    journals = made_directory(options.out) if scenario.runnable else options.out
     single = _play(str(options.file), scenario, conditions, journals)
     document = bench_document(conditions, [single])
     if not scenario.runnable:
@@ -198,7 +190,7 @@ def _bench(options: argparse.Namespace) -> int:
     out: Path = options.out
     loaded, errors = _load_all(list(iter_scenario_files(options.directory)))
     conditions = _conditions(options.condition)
-    journals = _directory(out / "journals")
+    journals = made_directory(out / "journals")
     document = bench_document(conditions, _play_all(loaded, conditions, journals, out), errors)
     _write_reports(out, document)
     print_table(
@@ -273,7 +265,7 @@ def _demo(options: argparse.Namespace) -> int:
             f"{path} cannot run offline: {scenario_document(path.name, scenario, [])['skipped']}"
         )
     out: Path = options.out
-    journals = _directory(out / "journals")
+    journals = made_directory(out / "journals")
     document = bench_document(
         DEMO_CONDITIONS, _play_all([(path.name, scenario)], DEMO_CONDITIONS, journals, out)
     )

@@ -22,6 +22,7 @@ __all__ = [
     "checked_db",
     "existing_db",
     "later",
+    "made_directory",
     "resolve_db",
     "short_name",
     "writable_db",
@@ -50,6 +51,15 @@ def later(module: str, name: str) -> Callable[..., int]:
         return command(*args)
 
     return run
+
+
+def made_directory(path: Path) -> Path:
+    """``path``, a directory created with its parents when missing (exit 2 when it cannot be)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot create the directory {path}: {exc}") from None
+    return path
 
 
 DB_HELP = "a file path (taken literally), sqlite:///PATH or postgresql://... URL (default: $ARVIS_DB)"

@@ -26,7 +26,7 @@ from rich.progress import TimeElapsedColumn
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
-from tools.common import EXIT_FAILED, EXIT_OK, CommandError
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError, made_directory
 from tools.model_loop.client import ChatModel, HttpChatModel
 from tools.model_loop.loop import ModelLoopError
 from tools.model_loop.recording import ModelDivergence
@@ -96,10 +96,7 @@ def command(options: argparse.Namespace) -> int:
                 f"no recorded run at {', '.join(missing)}", hint="run it first, without --replay"
             )
     else:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CommandError(f"cannot create the directory {out}: {exc}") from None
+        made_directory(out)
     rows: list[dict[str, Any]] = []
     status = EXIT_OK
     for condition, journal in journals.items():
