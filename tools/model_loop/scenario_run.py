@@ -102,11 +102,9 @@ def command(options: argparse.Namespace) -> int:
     for condition, journal in journals.items():
         started = time.perf_counter()
         try:
-            with progress_bar(
-                f"{scenario.id} {condition.value}", len(scenario.turns), TimeElapsedColumn()
-            ) as bar:
-                on_turn = lambda done, total: bar(completed=done, total=total)  # noqa: E731
-                output = _play(options, model, scenario, setting, condition, journal, on_turn)
+            title = f"{scenario.id} {condition.value}"
+            with progress_bar(title, len(scenario.turns), TimeElapsedColumn()) as bar:
+                output = _play(options, model, scenario, setting, condition, journal, bar)
         except (ModelLoopError, ModelDivergence) as exc:
             print(f"arvis: {condition.value}: {exc}", file=sys.stderr)
             status = EXIT_FAILED
