@@ -15,6 +15,7 @@ from arvis.graph_checkpoints import (
     GraphChannelValue,
     GraphCheckpoint,
     GraphRepository,
+    GraphRow,
     GraphWrite,
     deleted,
     stored,
@@ -27,51 +28,29 @@ from syscalls.graph_args import CopyArgs, PruneArgs, RunsArgs, ThreadArgs
 __all__ = ["graph_runs_delete", "graph_thread_copy", "graph_thread_delete", "graph_thread_prune"]
 
 
-def _checkpoint_key(row: GraphCheckpoint) -> tuple[str, str, str]:
-    return (row.thread_id, row.checkpoint_ns, row.checkpoint_id)
-
-
-def _write_key(row: GraphWrite) -> tuple[str, str, str, str, int]:
-    return (row.thread_id, row.checkpoint_ns, row.checkpoint_id, row.task_id, row.idx)
-
-
-def _value_key(row: GraphChannelValue) -> tuple[str, str, str, str]:
-    return (row.thread_id, row.checkpoint_ns, row.channel, row.version)
-
-
 class _Deleted:
     """What a call deletes (``changes``), row by row in key order (so the effects come in one order on
-    every backend)."""
+    every backend), and how many rows of each kind (``counts``). A row sorts by its key as it is: the key
+    is its first fields (``arvis.graph_checkpoints``), unique in its table, so no later field is compared."""
 
     def __init__(self, graph: GraphRepository) -> None:
         self._graph = graph
         self.changes: list[Change] = []
-        self.checkpoints = self.writes = self.channel_values = 0
+        self.counts = {"checkpoints": 0, "writes": 0, "channel_values": 0}
 
-    def checkpoint_rows(self, rows: Iterable[GraphCheckpoint]) -> None:
-        for row in sorted(rows, key=_checkpoint_key):
+    def rows(self, kind: str, rows: Iterable[GraphRow]) -> None:
+        for row in sorted(rows):
             self.changes.append(deleted(row))
-            self.checkpoints += 1
-
-    def write_rows(self, rows: Iterable[GraphWrite]) -> None:
-        for row in sorted(rows, key=_write_key):
-            self.changes.append(deleted(row))
-            self.writes += 1
-
-    def value_rows(self, rows: Iterable[GraphChannelValue]) -> None:
-        for row in sorted(rows, key=_value_key):
-            self.changes.append(deleted(row))
-            self.channel_values += 1
+            self.counts[kind] += 1
 
     def thread(self, thread_id: str) -> None:
-        self.checkpoint_rows(self._graph.checkpoints(thread_id))
-        self.write_rows(self._graph.writes(thread_id))
-        self.value_rows(self._graph.channel_values(thread_id))
+        self.rows("checkpoints", self._graph.checkpoints(thread_id))
+        self.rows("writes", self._graph.writes(thread_id))
+        self.rows("channel_values", self._graph.channel_values(thread_id))
 
     def decision(self, value: dict[str, Any]) -> Decision:
         """The call's ``value``, with what it deleted under ``deleted``, and the deletions."""
-        wire = {"checkpoints": self.checkpoints, "writes": self.writes, "channel_values": self.channel_values}
-        return Decision({**value, "deleted": wire}, tuple(self.changes))
+        return Decision({**value, "deleted": dict(self.counts)}, tuple(self.changes))
 
 
 def graph_thread_delete(ctx: CallContext, args: ThreadArgs) -> Decision:
@@ -103,9 +82,9 @@ def graph_runs_delete(ctx: CallContext, args: RunsArgs) -> Decision:
         and access.allows(Capability.WRITE, row.thread_id, owners.get(row.thread_id))
     ]
     deleted = _Deleted(graph)
-    for row in sorted(victims, key=_checkpoint_key):
-        deleted.write_rows(graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id))
-        deleted.checkpoint_rows([row])
+    for row in sorted(victims):
+        deleted.rows("writes", graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id))
+        deleted.rows("checkpoints", [row])
     return deleted.decision({})
 
 
@@ -120,9 +99,9 @@ def graph_thread_copy(ctx: CallContext, args: CopyArgs) -> Decision:
     access.require(Capability.READ, source)
     target_owner = access.require(Capability.WRITE, target)
     graph = ctx.read.graph
-    checkpoints = sorted(graph.checkpoints(source), key=_checkpoint_key)
-    values = sorted(graph.channel_values(source), key=_value_key)
-    writes = sorted(graph.writes(source), key=_write_key)
+    checkpoints = sorted(graph.checkpoints(source))  # in key order, as ``_Deleted``
+    values = sorted(graph.channel_values(source))
+    writes = sorted(graph.writes(source))
     if (checkpoints or values or writes) and target_owner is None:
         access.claim_unowned(target)
     copies: list[GraphChannelValue | GraphCheckpoint | GraphWrite] = [
@@ -150,16 +129,17 @@ def _prune_keep_latest(graph: GraphRepository, deleted: _Deleted, thread_id: str
         for row in latest.values()
         for channel, version in decode(row.channel_versions.encode("utf-8")).items()
     }
-    deleted.checkpoint_rows(row for row in rows if (row.checkpoint_ns, row.checkpoint_id) not in kept_ids)
-    deleted.write_rows(
-        write
-        for write in graph.writes(thread_id)
-        if (write.checkpoint_ns, write.checkpoint_id) not in kept_ids
+    deleted.rows(
+        "checkpoints", [row for row in rows if (row.checkpoint_ns, row.checkpoint_id) not in kept_ids]
     )
-    deleted.value_rows(
-        value
-        for value in graph.channel_values(thread_id)
-        if (value.checkpoint_ns, value.channel, value.version) not in referenced
+    writes = graph.writes(thread_id)
+    deleted.rows(
+        "writes", [write for write in writes if (write.checkpoint_ns, write.checkpoint_id) not in kept_ids]
+    )
+    values = graph.channel_values(thread_id)
+    deleted.rows(
+        "channel_values",
+        [value for value in values if (value.checkpoint_ns, value.channel, value.version) not in referenced],
     )
 
 

@@ -20,7 +20,7 @@ from tools.common import EXIT_USAGE, CommandError
 from tools.logs import LEVELS, configure_logging
 from tools.scenario import args as scenario_args
 
-__all__ = ["DISTRIBUTION", "ArvisParser", "build_parser", "leaf_parser", "main"]
+__all__ = ["DISTRIBUTION", "ArvisParser", "build_parser", "installed_version", "leaf_parser", "main"]
 
 DISTRIBUTION = "arvis-kernel"
 """The installed distribution whose version ``arvis --version`` prints (pyproject.toml's name)."""
@@ -40,17 +40,20 @@ class _VersionAction(argparse.Action):
         values: object,
         option_string: str | None = None,
     ) -> None:
-        sys.stdout.write(f"{parser.prog} {_version()}\n")
+        version = installed_version() or "(not installed: run `pip install -e .`)"
+        sys.stdout.write(f"{parser.prog} {version}\n")
         parser.exit()
 
 
-def _version() -> str:
+def installed_version() -> str | None:
+    """The version of the installed distribution (also what ``arvis mcp`` tells its clients); None when
+    it is not installed."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
-        return "(not installed: run `pip install -e .`)"
+        return None
 
 
 def _close(word: str, candidates: Sequence[str]) -> str | None:

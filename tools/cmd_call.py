@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -186,7 +185,17 @@ def _args_text(value: str) -> bytes | str:
     """The JSON text ``--args`` gives: itself, stdin for ``-``, a file's contents for ``@FILE`` (long
     or generated arguments need no shell quoting). JSON never starts with ``@``, so nothing is lost."""
     if value == "-":
-        return _read_args("stdin", lambda: sys.stdin.buffer.read(ARGS_READ_LIMIT + 1))
+        try:
+            data = sys.stdin.buffer.read(ARGS_READ_LIMIT + 1)
+        except (OSError, AttributeError, ValueError) as exc:  # stdin closed or absent
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise CommandError(f"cannot read --args from stdin: {reason}", hint=ARGS_FORMS) from None
+        if len(data) > ARGS_READ_LIMIT:
+            raise CommandError(
+                f"--args from stdin is larger than {ARGS_READ_LIMIT} bytes",
+                hint="the kernel records arguments of at most 65536 bytes",
+            )
+        return data
     if value.startswith("@"):
         return _args_file(Path(value[1:]))
     return value
@@ -207,20 +216,6 @@ def _args_file(path: Path) -> bytes:
         return read_regular(path, "the --args file", ARGS_READ_LIMIT)
     except CommandError as exc:
         raise CommandError(str(exc), hint=ARGS_FORMS) from None
-
-
-def _read_args(source: str, read: Callable[[], bytes]) -> bytes:
-    try:
-        data = read()
-        if len(data) > ARGS_READ_LIMIT:
-            raise CommandError(
-                f"--args from {source} is larger than {ARGS_READ_LIMIT} bytes",
-                hint="the kernel records arguments of at most 65536 bytes",
-            )
-        return data
-    except (OSError, AttributeError, ValueError) as exc:  # no such file; stdin closed or absent
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise CommandError(f"cannot read --args from {source}: {reason}", hint=ARGS_FORMS) from None
 
 
 def _parsed_args(value: str) -> Any:

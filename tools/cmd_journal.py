@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 from collections.abc import Callable
 from contextlib import closing
 from typing import TYPE_CHECKING, Any
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tools import common, journal_ls, journal_stats
 from tools.admin_key import add_admin_key_argument
 from tools.argtypes import positive_seconds, seq_number
-from tools.common import EXIT_OK, CommandError, add_db_argument, add_pair_arguments, existing_db
+from tools.common import EXIT_OK, CommandError, add_db_argument, add_pair_arguments, existing_db, later
 from tools.output import FORMATS, entry_to_json, print_entry, print_json, print_table
 
 if TYPE_CHECKING:
@@ -145,14 +144,14 @@ def _register_tree(commands: _Commands[argparse.ArgumentParser]) -> None:
     add_db_argument(root)
     _add_at(root, "the tree of entries 1..SEQ, 0: the empty one", first=0)
     _add_format(root)
-    root.set_defaults(run=_with_reader(_proofs("run_root")))
+    root.set_defaults(run=_with_reader(later("journal_proofs", "run_root")))
 
     prove = commands.add_parser("prove", help="an inclusion proof of one entry in the tree")
     add_db_argument(prove)
     prove.add_argument("seq", type=seq_number, metavar="SEQ")
     prove.add_argument("--size", type=seq_number, metavar="N", help="in the tree of N entries (default: all)")
     _add_format(prove, default="json")
-    prove.set_defaults(run=_with_reader(_proofs("run_prove")))
+    prove.set_defaults(run=_with_reader(later("journal_proofs", "run_prove")))
 
     consistency = commands.add_parser(
         "consistency", help="a consistency proof: the tree of OLD_SIZE entries is a prefix of the tree"
@@ -161,7 +160,7 @@ def _register_tree(commands: _Commands[argparse.ArgumentParser]) -> None:
     consistency.add_argument("old_size", type=seq_number, metavar="OLD_SIZE")
     consistency.add_argument("--size", type=seq_number, metavar="N", help="the later tree (default: all)")
     _add_format(consistency, default="json")
-    consistency.set_defaults(run=_with_reader(_proofs("run_consistency")))
+    consistency.set_defaults(run=_with_reader(later("journal_proofs", "run_consistency")))
 
     keygen = commands.add_parser("keygen", help="a new Ed25519 key for signing checkpoints")
     keygen.add_argument("--name", required=True, help="the key's name, e.g. example.com/arvis-audit")
@@ -170,7 +169,7 @@ def _register_tree(commands: _Commands[argparse.ArgumentParser]) -> None:
     )
     keygen.add_argument("--force", action="store_true", help="replace an existing KEYFILE")
     _add_format(keygen, choices=("table", "json"))
-    keygen.set_defaults(run=_run_keygen)
+    keygen.set_defaults(run=later("journal_proofs", "run_keygen"))
 
 
 def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
@@ -181,19 +180,19 @@ def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
     _add_at(snapshot)
     _add_replay(snapshot)
     _add_format(snapshot, default="json", choices=("json", "jsonl"))
-    snapshot.set_defaults(run=_with_reader(_audit("run_snapshot")))
+    snapshot.set_defaults(run=_with_reader(later("journal_audit", "run_snapshot")))
 
     state = commands.add_parser("state", help="the state digest and contents as of any seq")
     add_db_argument(state)
     _add_at(state)
     _add_replay(state)
     _add_format(state)
-    state.set_defaults(run=_with_reader(_audit("run_state")))
+    state.set_defaults(run=_with_reader(later("journal_audit", "run_state")))
 
     stats = commands.add_parser("stats", help="counts per syscall and status, times, size, head")
     add_db_argument(stats)
     _add_format(stats)
-    stats.set_defaults(run=_run_stats)
+    stats.set_defaults(run=_with_reader(journal_stats.run_stats))
 
     export = commands.add_parser("export", help="every entry as a JSON line, canonical bytes exact")
     add_db_argument(export)
@@ -211,7 +210,7 @@ def _register_forensics(commands: _Commands[argparse.ArgumentParser]) -> None:
     trace.add_argument("--source", metavar="S", help="every write, seed or proposal with source S")
     trace.add_argument("--unit", metavar="ID", help="the call that created unit ID")
     _add_format(trace)
-    trace.set_defaults(run=_with_reader(_forensics("run_trace")))
+    trace.set_defaults(run=_with_reader(later("journal_forensics", "run_trace")))
 
     rollback = commands.add_parser(
         "rollback", help="undo a principal's calls by compensating calls; compare with a replay without them"
@@ -227,7 +226,7 @@ def _register_forensics(commands: _Commands[argparse.ArgumentParser]) -> None:
     )
     add_admin_key_argument(rollback)
     _add_format(rollback)
-    rollback.set_defaults(run=_run_rollback)
+    rollback.set_defaults(run=later("journal_forensics", "run_rollback"))
 
     diff = commands.add_parser(
         "diff", help="where two journals differ: the first entry, then the first state row"
@@ -237,42 +236,13 @@ def _register_forensics(commands: _Commands[argparse.ArgumentParser]) -> None:
     diff.set_defaults(run=_run_diff)
 
 
-def _lazy(module: str) -> Callable[[str], journal_ls.Command]:
-    """The commands of ``tools.MODULE``, imported when one runs: ``journal_audit`` and ``journal_forensics``
-    load the replay machinery, ``journal_proofs`` the signing library, which listing never needs."""
-
-    def command(name: str) -> journal_ls.Command:
-        def run(reader: JournalReader, options: argparse.Namespace) -> int:
-            found: journal_ls.Command = getattr(importlib.import_module(f"tools.{module}"), name)
-            return found(reader, options)
-
-        return run
-
-    return command
-
-
-_audit, _proofs, _forensics = _lazy("journal_audit"), _lazy("journal_proofs"), _lazy("journal_forensics")
-
-
-def _run_rollback(options: argparse.Namespace) -> int:
-    from tools import journal_forensics
-
-    return journal_forensics.run_rollback(options)
-
-
 def _run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
     """``--sign``: a signed checkpoint note (to ``--out FILE`` or stdout); else the head's position."""
     if options.sign is not None:
-        return _proofs("run_signed_checkpoint")(reader, options)
+        return later("journal_proofs", "run_signed_checkpoint")(reader, options)
     if options.out is not None:
         raise CommandError("--out writes a signed checkpoint", hint="add --sign KEY")
-    return _audit("run_checkpoint")(reader, options)
-
-
-def _run_keygen(options: argparse.Namespace) -> int:
-    from tools import journal_proofs
-
-    return journal_proofs.run_keygen(options)
+    return later("journal_audit", "run_checkpoint")(reader, options)
 
 
 def _open(target: str | None) -> JournalReader:
@@ -303,14 +273,11 @@ def _run_show(reader: JournalReader, options: argparse.Namespace) -> int:
     entry = reader.get(options.seq)
     if entry is None:
         raise CommandError(f"no entry with seq {options.seq}")
-    if options.expand:
-        shown_entry = {**entry_to_json(entry), "result_expanded": _expanded_result(reader, entry)}
-        if options.output == "table":
-            print_table(f"entry {entry.seq}", ("field", "value"), shown_entry.items())
-        else:
-            print_json(shown_entry, lines=options.output == "jsonl")
-    elif options.output == "table":
-        print_table(f"entry {entry.seq}", ("field", "value"), entry_to_json(entry).items())
+    expanded = {"result_expanded": _expanded_result(reader, entry)} if options.expand else {}
+    if options.output == "table":
+        print_table(f"entry {entry.seq}", ("field", "value"), (entry_to_json(entry) | expanded).items())
+    elif expanded:
+        print_json(entry_to_json(entry) | expanded, lines=options.output == "jsonl")
     else:
         print_entry(entry, lines=options.output == "jsonl")
     return EXIT_OK
@@ -330,15 +297,6 @@ def _expanded_result(reader: JournalReader, entry: JournalEntry) -> Any:
         ) from None
     except ValueError:
         raise CommandError(f"entry {entry.seq}: its result is not canonical JSON") from None
-
-
-def _run_stats(options: argparse.Namespace) -> int:
-    target = existing_db(options.db)
-    reader = _open(target)
-    try:
-        return journal_stats.run_stats(reader, options, target)
-    finally:
-        reader.close()
 
 
 def _run_verify(options: argparse.Namespace) -> int:

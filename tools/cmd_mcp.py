@@ -290,6 +290,8 @@ class ToolServer:
         from mcp.server.lowlevel import Server
         from mcp.server.stdio import stdio_server
 
+        from tools.cli import installed_version
+
         limiter = anyio.CapacityLimiter(1)  # one call at a time: a verify never sees half a call
         listed = types.ListToolsResult(tools=[self._listed(tool) for tool in self.tools.values()])
 
@@ -304,7 +306,7 @@ class ToolServer:
 
         server: Server[Any] = Server(
             "arvis",
-            version=_version(),
+            version=installed_version() or "",
             instructions=self._instructions(),
             on_list_tools=list_tools,
             on_call_tool=call_tool,
@@ -327,15 +329,6 @@ class ToolServer:
         from tools.mcp_tools import instructions
 
         return instructions(self.principal)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("arvis-kernel")
-    except PackageNotFoundError:
-        return ""
 
 
 def _answer(result: SyscallResult, spec: SyscallSpec) -> dict[str, Any]:

@@ -11,20 +11,16 @@ or run failed; 1 otherwise; 2 on a usage or I/O problem (a scenario file that ca
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.expectations import CONDITION_SUMMARY
 from arvis.scenario.schema import Scenario
-from tools.common import EXIT_FAILED, EXIT_OK, CommandError
-from tools.output import print_json, print_table
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError, made_directory
+from tools.output import print_json, print_table, progress_bar
 from tools.scenario.load import iter_scenario_files, load_scenario
 from tools.scenario.report import (
     AGGREGATE_COLUMNS,
@@ -60,39 +56,6 @@ def _conditions(chosen: Sequence[str] | None) -> list[Condition]:
     return [condition for condition in Condition if condition.value in wanted]
 
 
-def _directory(path: Path) -> Path:
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CommandError(f"cannot create the directory {path}: {exc}") from None
-    return path
-
-
-class _Ticker:
-    """The progress bar of a bench on a terminal; silent in a pipe (and in tests)."""
-
-    def __init__(self, total: int) -> None:
-        console = Console(stderr=True)
-        self.progress: Progress | None = None
-        if console.is_terminal and total:
-            self.progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=console,
-                transient=True,
-            )
-            self.task = self.progress.add_task("scenarios", total=total)
-
-    def start(self, description: str) -> None:
-        if self.progress is not None:
-            self.progress.update(self.task, description=description)
-
-    def done(self) -> None:
-        if self.progress is not None:
-            self.progress.advance(self.task)
-
-
 def _play(
     label: str,
     scenario: Scenario,
@@ -100,7 +63,7 @@ def _play(
     journals: Path,
     *,
     base: Path | None = None,
-    ticker: _Ticker | None = None,
+    tick: Callable[..., None] | None = None,
     stem: str | None = None,
 ) -> dict[str, Any]:
     """Every condition on one scenario; a run that fails is recorded, the others go on."""
@@ -108,8 +71,8 @@ def _play(
     errors: list[dict[str, Any]] = []
     if scenario.runnable:
         for condition in conditions:
-            if ticker is not None:
-                ticker.start(f"{scenario.id} {condition.value}")
+            if tick is not None:
+                tick(description=f"{scenario.id} {condition.value}")
             journal = journals / journal_name(stem or scenario.id, condition)
             try:
                 results.append(run_scenario(scenario, condition, journal))
@@ -117,8 +80,8 @@ def _play(
                 raise
             except Exception as exc:  # reported, never a crash of the whole bench
                 errors.append(error_document(label, f"{type(exc).__name__}: {exc}", condition.value))
-            if ticker is not None:
-                ticker.done()
+            if tick is not None:
+                tick(advance=1)
     return scenario_document(label, scenario, results, errors=errors, base=base)
 
 
@@ -127,16 +90,14 @@ def _play_all(
 ) -> list[dict[str, Any]]:
     """Every file; two files with the same scenario id get distinct journals (the second one's file name
     is added to its journals' names)."""
-    ticker = _Ticker(sum(len(conditions) for _, scenario in files if scenario.runnable))
+    runs = sum(len(conditions) for _, scenario in files if scenario.runnable)
     seen: set[str] = set()
     documents = []
-    with ticker.progress or contextlib.nullcontext():
+    with progress_bar("scenarios", runs) as tick:
         for label, scenario in files:
             stem = scenario.id if scenario.id not in seen else f"{scenario.id}.{Path(label).stem}"
             seen.add(scenario.id)
-            documents.append(
-                _play(label, scenario, conditions, journals, base=base, ticker=ticker, stem=stem)
-            )
+            documents.append(_play(label, scenario, conditions, journals, base=base, tick=tick, stem=stem))
     return documents
 
 
@@ -161,28 +122,26 @@ def _write_reports(out: Path, document: dict[str, Any]) -> None:
 
 
 def _print_assertions(scenario: dict[str, Any]) -> None:
-    if not scenario["assertion_summary"]:
-        return
-    ran = [run["condition"] for run in scenario["runs"]]
-    rows = [assertion_row(row, ran) for row in scenario["assertion_summary"]]
-    print_table(
-        f"{scenario['scenario']}: the scenario's own assertions, on the final state", ASSERTION_COLUMNS, rows
-    )
-    said = expectation_verdict(scenario)
-    if said:
-        print(said)
+    """The scenario's own assertions across the runs, then each run that failed."""
+    if scenario["assertion_summary"]:
+        ran = [run["condition"] for run in scenario["runs"]]
+        rows = [assertion_row(row, ran) for row in scenario["assertion_summary"]]
+        title = f"{scenario['scenario']}: the scenario's own assertions, on the final state"
+        print_table(title, ASSERTION_COLUMNS, rows)
+        said = expectation_verdict(scenario)
+        if said:
+            print(said)
+    for error in scenario["errors"]:
+        print(f"{error['condition']}: run failed: {error['error']}")
 
 
-def _print_runs(title: str, document: dict[str, Any], *, with_verdict: bool = True) -> None:
+def _print_runs(title: str, document: dict[str, Any]) -> None:
     for scenario in document["scenarios"]:
         print_table(title, RUN_COLUMNS, [run_row(run) for run in scenario["runs"]], right_from=1)
         _print_assertions(scenario)
-        for error in scenario["errors"]:
-            print(f"{error['condition']}: run failed: {error['error']}")
     for skipped in document["skipped"]:
         print(f"skipped {skipped['file']}: {skipped['reason']}")
-    if with_verdict:
-        print(verdict(document))
+    print(verdict(document))
 
 
 def _load(path: Path) -> Scenario:
@@ -199,7 +158,7 @@ def _run(options: argparse.Namespace) -> int:
     if getattr(options, "legacy_out", None) is not None:
         print("arvis: note: `scenario run --db DIR` is deprecated; write --out DIR", file=sys.stderr)
         options.out = options.legacy_out
-    journals = _directory(options.out) if scenario.runnable else options.out
+    journals = made_directory(options.out) if scenario.runnable else options.out
     single = _play(str(options.file), scenario, conditions, journals)
     document = bench_document(conditions, [single])
     if not scenario.runnable:
@@ -231,7 +190,7 @@ def _bench(options: argparse.Namespace) -> int:
     out: Path = options.out
     loaded, errors = _load_all(list(iter_scenario_files(options.directory)))
     conditions = _conditions(options.condition)
-    journals = _directory(out / "journals")
+    journals = made_directory(out / "journals")
     document = bench_document(conditions, _play_all(loaded, conditions, journals, out), errors)
     _write_reports(out, document)
     print_table(
@@ -306,7 +265,7 @@ def _demo(options: argparse.Namespace) -> int:
             f"{path} cannot run offline: {scenario_document(path.name, scenario, [])['skipped']}"
         )
     out: Path = options.out
-    journals = _directory(out / "journals")
+    journals = made_directory(out / "journals")
     document = bench_document(
         DEMO_CONDITIONS, _play_all([(path.name, scenario)], DEMO_CONDITIONS, journals, out)
     )
@@ -327,8 +286,6 @@ def _demo(options: argparse.Namespace) -> int:
         print(f"- {in_plain_words(run)}")
     print()
     _print_assertions(played)
-    for error in played["errors"]:
-        print(f"{error['condition']}: run failed: {error['error']}")
     summary = document["summary"]
     if summary["errors"]:
         print(f"FAILED: {summary['errors']} run(s) failed (above); {verdict(document)}")

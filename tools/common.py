@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,8 @@ __all__ = [
     "add_renamed_principal",
     "checked_db",
     "existing_db",
+    "later",
+    "made_directory",
     "resolve_db",
     "short_name",
     "writable_db",
@@ -35,6 +39,27 @@ class CommandError(Exception):
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
         self.hint = hint
+
+
+def later(module: str, name: str) -> Callable[..., int]:
+    """The command ``name`` of ``tools.MODULE``, imported when it runs (and looked up then, so a test that
+    patches the module sees its patch): registering the commands never loads what they run (SQLAlchemy,
+    the replay machinery, the signing library, the scenario tools)."""
+
+    def run(*args: Any) -> int:
+        command: Callable[..., int] = getattr(importlib.import_module(f"tools.{module}"), name)
+        return command(*args)
+
+    return run
+
+
+def made_directory(path: Path) -> Path:
+    """``path``, a directory created with its parents when missing (exit 2 when it cannot be)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot create the directory {path}: {exc}") from None
+    return path
 
 
 DB_HELP = "a file path (taken literally), sqlite:///PATH or postgresql://... URL (default: $ARVIS_DB)"

@@ -75,7 +75,7 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     checkpoint, signed = _parsed_checkpoints(options.checkpoint, options.key)
     checked = [{"checkpoint": str(pos), "seq": pos.seq, "entry_hash": pos.entry_hash} for pos in checkpoint]
     checked += [each.to_json() for each in signed]
-    targets = _verify_targets(options.db)
+    targets = list(options.db) if options.db else [resolve_db(None)]  # those named, else $ARVIS_DB
     several = len(targets) > 1
     reports: list[dict[str, Any]] = []
     with ExitStack() as stack:
@@ -84,7 +84,9 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
             report = _signed_report(reader, signed)
             report = report or _verify_one(reader, options, checkpoint)
             held = [each | {"held": report.verified} for each in checked]
-            reports.append(_report_json(shown_target(target), report) | {"checkpoints": held})
+            # named by its db (never a URL's password), its head also as a position (specs/cli.md)
+            named = {"db": shown_target(target), **report.to_json(), "position": position(report.head)}
+            reports.append(named | {"checkpoints": held})
             if options.output == "table":
                 _print_verdict(report, f"{shown_target(target)}: " if several else "", checked)
             elif options.output == "jsonl":
@@ -97,25 +99,12 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     return EXIT_OK if verified == len(reports) else EXIT_FAILED
 
 
-def _report_json(db: str, report: ReplayReport) -> dict[str, Any]:
-    """A journal's verify report as JSON, named by its ``db`` (never a URL's password), its head also as
-    a ``position`` (``specs/cli.md``) beside ``head_seq``/``head_hash``."""
-    return {"db": db, **report.to_json(), "position": position(report.head)}
-
-
-def _verify_targets(given: Sequence[str] | str | None) -> list[str]:
-    """The databases to verify: those named, else ``$ARVIS_DB``."""
-    if isinstance(given, str):
-        return [given]
-    return list(given) if given else [resolve_db(None)]
-
-
 def _parsed_checkpoints(
-    given: Sequence[str] | str | None, keys: Sequence[str] | None
+    given: Sequence[str] | None, keys: Sequence[str] | None
 ) -> tuple[list[Pos], list[SignedCheckpoint]]:
     """Each ``--checkpoint``: a signed checkpoint FILE (an existing file, verified with ``--key``), else
     ``SEQ:HASH``."""
-    texts = [given] if isinstance(given, str) else list(given or ())
+    texts = list(given or ())
     files = [text for text in texts if Path(text).is_file()]
     if files and not keys:
         raise CommandError("a signed checkpoint needs the key that signed it", hint="add --key KEYFILE.pub")
@@ -200,7 +189,7 @@ def _held(checked: dict[str, Any]) -> str:
 def _print_sides(divergence: Divergence) -> None:
     """The two sides of a divergence, each named for what it is (the replayed state, the stored one)."""
     sides = [
-        (_side(label, role), value)
+        (f"{label}:" if label == role else f"{label} ({role}):", value)
         for label, role, value in zip(
             divergence.labels, ("expected", "found"), (divergence.expected, divergence.found), strict=True
         )
@@ -208,10 +197,6 @@ def _print_sides(divergence: Divergence) -> None:
     width = max(len(name) for name, _ in sides)
     for name, value in sides:
         print(f"{name:<{width}} {value}")
-
-
-def _side(label: str, role: str) -> str:
-    return f"{label}:" if label == role else f"{label} ({role}):"
 
 
 def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:

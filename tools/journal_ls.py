@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_renamed_principal
@@ -72,12 +73,12 @@ def run_ls(reader: JournalReader, options: argparse.Namespace) -> int:
         raise CommandError("-n must be zero or more")
     if options.lines is not None and not options.reverse:
         # the last N in ascending order: read backwards, keep N, turn them round
-        newest = list(_take(_filtered(reader, options, descending=True), options.lines))
+        newest = list(islice(_filtered(reader, options, descending=True), options.lines))
         entries: Iterable[JournalEntry] = reversed(newest)
     else:
         entries = _filtered(reader, options, descending=options.reverse)
         if options.lines is not None:
-            entries = _take(entries, options.lines)
+            entries = islice(entries, options.lines)
     from tools.journal_empty import Counted, explain_empty_listing
 
     counted = Counted(entries)
@@ -85,13 +86,6 @@ def run_ls(reader: JournalReader, options: argparse.Namespace) -> int:
     if counted.count == 0 and options.lines != 0:
         explain_empty_listing(reader, options.by)
     return EXIT_OK
-
-
-def _take(entries: Iterator[JournalEntry], count: int) -> Iterator[JournalEntry]:
-    for index, entry in enumerate(entries):
-        if index >= count:
-            return
-        yield entry
 
 
 def _print_lines(entries: Iterable[JournalEntry], fmt: str) -> None:
@@ -113,7 +107,7 @@ def run_tail(reader: JournalReader, options: argparse.Namespace) -> int:
         raise CommandError("-o json prints one array, which -f never closes", hint="follow with -o jsonl")
     head = reader.head()  # read first: whatever is appended from now on is printed by the follow loop
     seen = 0 if head is None else head.seq
-    last = list(_take(reader.entries(JournalFilter(until_seq=seen, descending=True)), options.lines))[::-1]
+    last = list(islice(reader.entries(JournalFilter(until_seq=seen, descending=True)), options.lines))[::-1]
     _print_lines(last, options.output)
     if not options.follow:
         return EXIT_OK

@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from tools.common import EXIT_OK
+from tools.common import EXIT_OK, resolve_db
 from tools.output import cell, entry_json_bytes, position, print_json, print_json_array, print_table
 
 if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported by the command that opens it, when it runs
@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported by the command that ope
 __all__ = ["export_line", "run_export", "run_stats"]
 
 
-def run_stats(reader: JournalReader, options: argparse.Namespace, target: str) -> int:
+def run_stats(reader: JournalReader, options: argparse.Namespace) -> int:
     per_syscall: Counter[tuple[str, str]] = Counter()
     first: str | None = None
     last: str | None = None
@@ -28,6 +28,7 @@ def run_stats(reader: JournalReader, options: argparse.Namespace, target: str) -
         last = entry.recorded_at
     head = reader.head()
     header = reader.header()
+    target = resolve_db(options.db)  # the database the reader was opened on
     size = os.path.getsize(target) if "://" not in target else None
     stats: dict[str, Any] = {
         "journal_id": None if header is None else header.journal_id,

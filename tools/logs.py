@@ -40,7 +40,12 @@ def _chosen_level() -> str:
     return chosen if chosen in LEVELS else "warning"
 
 
-def _configure_structlog(chosen: str) -> None:
+def call_logger() -> CallLogger | None:
+    """The kernel's call logger, structlog configured at the level in force; None when that level hides
+    the call events (they are ``info``), so that nothing is built, or imported, only to be dropped."""
+    chosen = _chosen_level()
+    if getattr(logging, chosen.upper()) > logging.INFO:
+        return None
     import structlog
 
     renderer: structlog.types.Processor = (
@@ -58,16 +63,5 @@ def _configure_structlog(chosen: str) -> None:
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,
     )
-
-
-def call_logger() -> CallLogger | None:
-    """The kernel's call logger, structlog configured at the level in force; None when that level hides
-    the call events (they are ``info``), so that nothing is built, or imported, only to be dropped."""
-    chosen = _chosen_level()
-    if getattr(logging, chosen.upper()) > logging.INFO:
-        return None
-    import structlog
-
-    _configure_structlog(chosen)
     logger: CallLogger = structlog.get_logger("arvis.kernel")
     return logger

@@ -5,7 +5,8 @@ from __future__ import annotations
 import base64
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -15,6 +16,7 @@ from arvis.canonical import canonical_bytes_of_own, decode
 
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
     from rich.console import Console
+    from rich.progress import ProgressColumn
     from rich.table import Table
 
     from journal.entry import Pos
@@ -31,6 +33,7 @@ __all__ = [
     "print_json",
     "print_json_array",
     "print_table",
+    "progress_bar",
     "shown",
 ]
 
@@ -244,3 +247,22 @@ def print_table(
         table.show_header = first
         screen.print(table)
         first = False
+
+
+@contextmanager
+def progress_bar(description: str, total: int, *more: ProgressColumn) -> Iterator[Callable[..., None]]:
+    """A bar on a terminal (stderr, gone when done) for one task of ``total`` steps, with the ``more``
+    columns after its count, and what moves it (``Progress.update``'s keywords: ``completed``,
+    ``advance``, ``description``…); in a pipe, in tests or for nothing to do, no bar, and moving it does
+    nothing."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal or not total:
+        yield lambda **changes: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *more)
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda **changes: progress.update(task, **changes)

@@ -47,7 +47,8 @@ def _read_checked(
         raise CommandError(f"cannot read {what} {shown_path(path)}: {_reason(exc)}") from None
     try:
         status = os.fstat(descriptor)
-        _check_regular(path, what, status)
+        if not stat.S_ISREG(status.st_mode):
+            raise CommandError(f"{what} {shown_path(path)} is not a regular file")
         data = read_bounded(descriptor, limit + 1)
     except OSError as exc:
         raise CommandError(f"cannot read {what} {shown_path(path)}: {_reason(exc)}") from None
@@ -83,11 +84,6 @@ def read_private(
         validate(data)
     _check_private(path, what, status)
     return data
-
-
-def _check_regular(path: Path, what: str, status: os.stat_result) -> None:
-    if not stat.S_ISREG(status.st_mode):
-        raise CommandError(f"{what} {shown_path(path)} is not a regular file")
 
 
 def _check_private(path: Path, what: str, status: os.stat_result) -> None:

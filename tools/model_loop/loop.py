@@ -140,37 +140,28 @@ class ModelScenarioRun:
             raise ModelLoopError(f"{syscall} failed: {result.error.code}: {result.error.detail}")
         return result
 
-    def call(self, syscall: str, args: dict[str, Any], principal: str = AGENT) -> dict[str, Any]:
-        result = self.kernel.call(syscall, {"context_id": self.context, **args}, principal=principal)
+    def _must(self, syscall: str, args: dict[str, Any], principal: str) -> dict[str, Any]:
+        """The value of a call the loop cannot go on without (``ModelLoopError`` when it fails)."""
+        result = self.kernel.call(syscall, args, principal=principal)
         value: dict[str, Any] = self._checked(syscall, result, fatal=True).value
         return value
 
+    def call(self, syscall: str, args: dict[str, Any], principal: str = AGENT) -> dict[str, Any]:
+        return self._must(syscall, {"context_id": self.context, **args}, principal)
+
     def review(self, review_id: str, note: str) -> None:
-        result = self.kernel.call(
-            "memory.awmu.review",
-            {"request_id": review_id, "decision": "approve", "note": note},
-            principal=REVIEWER,
-        )
-        self._checked("memory.awmu.review", result, fatal=True)
+        args = {"request_id": review_id, "decision": "approve", "note": note}
+        self._must("memory.awmu.review", args, REVIEWER)
 
     def grant(self, principal: str, capability: str) -> None:
         """The operator grants ``principal`` ``capability`` on the context (journaled ``access.grant``)."""
-        result = self.kernel.call(
-            "access.grant",
-            {
-                "principal": principal,
-                "capability": capability,
-                "scope": scope_of(self.kernel.access_rules, ScopeKind.CONTEXT, self.context),
-            },
-            principal=OPERATOR,
+        scope = scope_of(self.kernel.access_rules, ScopeKind.CONTEXT, self.context)
+        self._must(
+            "access.grant", {"principal": principal, "capability": capability, "scope": scope}, OPERATOR
         )
-        self._checked("access.grant", result, fatal=True)
 
     def record(self, kind: str, payload: dict[str, Any]) -> None:
-        result = self.kernel.call(
-            "kernel.record", {"kind": kind, "payload": payload, "run_id": self.run_id}, principal=AGENT
-        )
-        self._checked("kernel.record", result, fatal=True)
+        self._must("kernel.record", {"kind": kind, "payload": payload, "run_id": self.run_id}, AGENT)
 
     def active(self) -> list[dict[str, Any]]:
         units: list[dict[str, Any]] = self.call("memory.awmu.list", {})["units"]

@@ -61,10 +61,6 @@ class ModelRunReport:
         }
 
 
-def _journal_id(scenario: Scenario, condition: Condition) -> str:
-    return f"model:{scenario.id}:{condition.value}"
-
-
 def run_with_models(
     scenario: Scenario,
     journal: Path,
@@ -76,7 +72,8 @@ def run_with_models(
 ) -> ModelRunReport:
     """A live run into a fresh journal at ``journal`` (replaced if it exists), then verified by replay.
     ``play``: its condition, setting and progress bar (``Play``)."""
-    kernel = fresh_kernel(journal, _journal_id(scenario, play.get("condition", Condition.FULL_AWMU)))
+    condition = play.get("condition", Condition.FULL_AWMU)
+    kernel = fresh_kernel(journal, f"model:{scenario.id}:{condition.value}")
     try:
         result = ModelScenarioRun(kernel, scenario, gm=gm, judge=judge, extractor=extractor, **play).run()
     finally:

@@ -18,21 +18,20 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import TimeElapsedColumn
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.schema import Scenario
-from tools.common import EXIT_FAILED, EXIT_OK, CommandError
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError, made_directory
 from tools.model_loop.client import ChatModel, HttpChatModel
 from tools.model_loop.loop import ModelLoopError
 from tools.model_loop.recording import ModelDivergence
 from tools.model_loop.runs import load_with_setting, replay_model_run, run_with_models
+from tools.output import progress_bar
 from tools.scenario.report import journal_name
 
 __all__ = ["DEFAULT_CONDITIONS", "command", "open_model"]
@@ -57,19 +56,6 @@ def open_model(spec: str, *, name: str | None, timeout_s: float | None) -> ChatM
         f"--model takes an OpenAI-compatible server's http(s):// URL, not {spec!r}",
         hint="serve a model with llama.cpp's server, vLLM or Ollama, then --model http://127.0.0.1:8080/v1",
     )
-
-
-@contextmanager
-def _progress(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
-    """A bar on a terminal (stderr), silent in a pipe and in tests."""
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        yield lambda done, total: None
-        return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(description, total=total)
-        yield lambda done, total: progress.update(task, completed=done, total=total)
 
 
 def _conditions(chosen: Sequence[str] | None) -> list[Condition]:
@@ -110,17 +96,15 @@ def command(options: argparse.Namespace) -> int:
                 f"no recorded run at {', '.join(missing)}", hint="run it first, without --replay"
             )
     else:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CommandError(f"cannot create the directory {out}: {exc}") from None
+        made_directory(out)
     rows: list[dict[str, Any]] = []
     status = EXIT_OK
     for condition, journal in journals.items():
         started = time.perf_counter()
         try:
-            with _progress(f"{scenario.id} {condition.value}", len(scenario.turns)) as on_turn:
-                output = _play(options, model, scenario, setting, condition, journal, on_turn)
+            title = f"{scenario.id} {condition.value}"
+            with progress_bar(title, len(scenario.turns), TimeElapsedColumn()) as bar:
+                output = _play(options, model, scenario, setting, condition, journal, bar)
         except (ModelLoopError, ModelDivergence) as exc:
             print(f"arvis: {condition.value}: {exc}", file=sys.stderr)
             status = EXIT_FAILED
@@ -143,9 +127,14 @@ def _play(
     setting: str,
     condition: Condition,
     journal: Path,
-    on_turn: Callable[[int, int], None],
+    bar: Callable[..., None],
 ) -> dict[str, Any]:
-    """One condition: replayed from ``journal`` (``--replay``), else played live into it."""
+    """One condition: replayed from ``journal`` (``--replay``), else played live into it; ``bar``
+    (``tools.output.progress_bar``) shows the turns played."""
+
+    def on_turn(done: int, total: int) -> None:
+        bar(completed=done, total=total)
+
     if options.replay:
         replayed = replay_model_run(
             journal, scenario, condition=condition, setting=setting, live=model, on_turn=on_turn

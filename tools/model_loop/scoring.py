@@ -137,17 +137,13 @@ def metrics(
         "judge_coverage": _share(usable, len(evaluated) * len(fact_ids)),
         "facts_judged": len(judged_facts),
         "fact_survival_judged": _share(len(judged_facts - contradicted), len(judged_facts)),
-        "fact_survival_value": (
-            round((len(fact_ids) - len(value_contradicted)) / len(fact_ids), 6)
-            if by_value and fact_ids
-            else None
-        ),
+        "fact_survival_value": _share(len(fact_ids) - len(value_contradicted), len(fact_ids))
+        if by_value
+        else None,
         "judge_value_agreement": {
             "pairs": compared,
             **{key: agreement[key] for key in ("both", "judge_only", "value_only", "neither")},
             "agreement": _share(agreement["both"] + agreement["neither"], compared),
         },
-        "fact_survival_block": (
-            round(len(kept_in_block) / len(fact_ids), 6) if fact_ids and block_shown else None
-        ),
+        "fact_survival_block": _share(len(kept_in_block), len(fact_ids)) if block_shown else None,
     }

@@ -9,30 +9,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from arvis.scenario.conditions import Condition
+from tools.common import later
 
 __all__ = ["FLAGSHIP", "register"]
 
 FLAGSHIP = Path("scenarios/flagship-dead-king.yml")
-
-Run = Callable[[argparse.Namespace], int]
-"""A command's entry point, as ``tools.cli.main`` calls it."""
-
-
-def _later(name: str) -> Run:
-    """``tools.cmd_scenario``'s command ``name``, imported when it runs (and looked up then, so a test
-    that patches the module sees its patch)."""
-
-    def run(options: argparse.Namespace) -> int:
-        from tools import cmd_scenario
-
-        command: Run = getattr(cmd_scenario, name)
-        return command(options)
-
-    return run
 
 
 def _scenario_run(options: argparse.Namespace) -> int:
@@ -40,7 +24,7 @@ def _scenario_run(options: argparse.Namespace) -> int:
     else every condition offline (``tools.cmd_scenario``)."""
     if options.model is None and not options.replay:
         options.out = options.out or Path("scenario-journals")
-        return _later("_run")(options)
+        return later("cmd_scenario", "_run")(options)
     if getattr(options, "legacy_out", None) is not None:
         print("arvis: note: `scenario run --db DIR` is deprecated; write --out DIR", file=sys.stderr)
         options.out = options.legacy_out
@@ -118,9 +102,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     bench.add_argument("directory", metavar="DIR", type=Path)
     _add_conditions(bench)
     bench.add_argument("--out", type=Path, default=Path("bench-report"), metavar="DIR")
-    bench.set_defaults(run=_later("_bench"))
+    bench.set_defaults(run=later("cmd_scenario", "_bench"))
 
     demo = commands.add_parser("demo", help="the flagship adversarial scenario against naive memories")
     demo.add_argument("file", metavar="FILE", type=Path, nargs="?", default=FLAGSHIP)
     demo.add_argument("--out", type=Path, default=Path("demo-report"), metavar="DIR")
-    demo.set_defaults(run=_later("_demo"))
+    demo.set_defaults(run=later("cmd_scenario", "_demo"))

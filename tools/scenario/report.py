@@ -14,6 +14,7 @@ import orjson
 
 from arvis.scenario.conditions import Condition
 from arvis.scenario.expectations import checks, not_expected
+from arvis.scenario.outcome import rate
 from arvis.scenario.schema import Scenario
 from tools.scenario.runner import RunResult
 
@@ -128,13 +129,7 @@ RATE_METRICS = (
 
 def _pooled(metrics: Sequence[dict[str, Any]], name: str) -> dict[str, Any]:
     """A figure over many runs: the sum of the numerators over the sum of the denominators."""
-    numerator = sum(m[name]["numerator"] for m in metrics)
-    denominator = sum(m[name]["denominator"] for m in metrics)
-    return {
-        "value": round(numerator / denominator, 6) if denominator else None,
-        "numerator": numerator,
-        "denominator": denominator,
-    }
+    return rate(sum(m[name]["numerator"] for m in metrics), sum(m[name]["denominator"] for m in metrics))
 
 
 def _aggregate(condition: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -163,16 +158,8 @@ def assertions_pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 expected += 1
                 expected_held += assertion["passed"]
     return {
-        "assertions_held": {
-            "value": round(held / total, 6) if total else None,
-            "numerator": held,
-            "denominator": total,
-        },
-        "assertions_held_where_expected": {
-            "value": round(expected_held / expected, 6) if expected else None,
-            "numerator": expected_held,
-            "denominator": expected,
-        },
+        "assertions_held": rate(held, total),
+        "assertions_held_where_expected": rate(expected_held, expected),
     }
 
 
