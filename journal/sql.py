@@ -125,6 +125,11 @@ class SqlRunner:
             self._pipeline = pipeline
             self._sender.execute("BEGIN")
 
+    @property
+    def pipelined(self) -> bool:
+        """Whether a write transaction is open in pipeline mode now."""
+        return self._pipeline is not None
+
     def commit(self) -> None:
         """Commit. In pipeline mode the COMMIT is queued behind the transaction's statements and the
         pipeline is left: its sync sends what is still queued and reads every answer, in order, so a
