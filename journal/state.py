@@ -22,7 +22,14 @@ from journal.engine import fetch_sql, valid_text
 from journal.schema import STATE_TABLES
 from journal.sql import Prepared
 
-__all__ = ["StateDigest", "iter_state_rows", "present_state_tables", "state_batches", "state_digest"]
+__all__ = [
+    "StateDigest",
+    "iter_state_rows",
+    "present_state_tables",
+    "row_dicts",
+    "state_batches",
+    "state_digest",
+]
 
 BATCH = 2_000
 
@@ -83,15 +90,21 @@ def state_batches(connection: Connection, table: Table) -> Iterator[list[tuple[A
 
 
 def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, Any]]:
-    """Rows of one state table in primary-key order, as the digest reads them (bytes, from a binary
-    column or a blob a hand edit put in a text column, as hex)."""
-    names = _names(table)
+    """Rows of one state table in primary-key order, as the digest reads them."""
     for batch in state_batches(connection, table):
-        for values in batch:
-            if _BINARY.isdisjoint(map(type, values)):
-                yield dict(zip(names, values, strict=True))
-            else:
-                yield dict(zip(names, map(_normal, values), strict=True))
+        yield from row_dicts(table, batch)
+
+
+def row_dicts(table: Table, batch: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    """Stored rows of ``table`` (values in its column order) as the digest reads them: bytes, from a
+    binary column or a blob a hand edit put in a text column, as hex."""
+    names = _names(table)
+    return [
+        dict(
+            zip(names, values if _BINARY.isdisjoint(map(type, values)) else map(_normal, values), strict=True)
+        )
+        for values in batch
+    ]
 
 
 # --- digesting ----------------------------------------------------------------------------------------
@@ -175,17 +188,10 @@ def present_state_tables(connection: Connection) -> list[Table]:
     return [table for table in STATE_TABLES if table.name in names]
 
 
-def state_digest(connection: Connection, *, keep: dict[str, list[dict[str, Any]]] | None = None) -> str:
-    """The digest of every state table as stored now; with ``keep``, the rows are also collected
-    there per table (for showing the state; without it nothing is held in memory)."""
+def state_digest(connection: Connection) -> str:
+    """The digest of every state table as stored now, a batch of rows in memory at a time."""
     digest = StateDigest()
     for table in present_state_tables(connection):
-        if keep is None:
-            for batch in state_batches(connection, table):
-                digest.add_batch(table, batch)
-            continue
-        name = str(table.name)
-        for row in iter_state_rows(connection, table):
-            digest.add(name, row)
-            keep.setdefault(name, []).append(row)
+        for batch in state_batches(connection, table):
+            digest.add_batch(table, batch)
     return digest.hexdigest()

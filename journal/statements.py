@@ -65,15 +65,33 @@ MEMORY_CURRENT_AND_COUNT = (
 )
 """The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
 columns null when there is none)."""
-MEMORY_AS_OF = (
-    'SELECT created_at, expires_at, governance, "key", memory_type, notes,'
-    " CASE WHEN revoked_seq <= :seq THEN revoked_at END, source,"
-    " CASE WHEN superseded_seq <= :seq THEN superseded_at END, value_ref,"
-    " CASE WHEN (revoked_at IS NULL OR revoked_seq IS NOT NULL)"
+_AS_OF = {
+    "revoked_at": "CASE WHEN revoked_seq <= :seq THEN revoked_at END",
+    "superseded_at": "CASE WHEN superseded_seq <= :seq THEN superseded_at END",
+}
+"""The columns with a version seq (``journal.schema.VERSION_SEQS``) as of ``:seq``: NULL where set after."""
+_DERIVABLE = (
+    "CASE WHEN (revoked_at IS NULL OR revoked_seq IS NOT NULL)"
     " AND (superseded_at IS NULL OR superseded_seq IS NOT NULL) THEN 1 ELSE 0 END"
+)
+MEMORY_AS_OF = (
+    f'SELECT created_at, expires_at, governance, "key", memory_type, notes, {_AS_OF["revoked_at"]}, source,'
+    f" {_AS_OF['superseded_at']}, value_ref, {_DERIVABLE}"
     " FROM memory_entries WHERE user_id = :user_id AND written_seq <= :seq" + _BY_KEY_AND_VERSION
 )
 """A user's rows as of ``:seq`` as ``MEMORY_WIRES`` reads them, then 0 if a version seq is not derivable."""
+
+
+def memory_state_as_of(table: Table, postgres: bool) -> str:
+    """Every user's rows of ``memory_entries`` (``table``) as of ``:seq`` as ``state_page`` reads them
+    (its columns, primary-key order), the version seqs applied as ``MEMORY_AS_OF`` applies them, then
+    its flag: ``journal state --at`` reads the table so instead of folding its changes."""
+    columns = ", ".join(_AS_OF.get(str(column.name), f'"{column.name}"') for column in table.columns)
+    keys = [_ordered(column.name, column.type.python_type is str, postgres) for column in table.primary_key]
+    where = "written_seq <= :seq ORDER BY " + ", ".join(keys)
+    return f"SELECT {columns}, {_DERIVABLE} FROM {table.name} WHERE {where}"
+
+
 VERSION_SEQS_SET = (
     'SELECT user_id, "key", version, superseded_seq, revoked_seq FROM memory_entries'
     ' WHERE superseded_seq IS NOT NULL OR revoked_seq IS NOT NULL ORDER BY user_id, "key", version'

@@ -15,14 +15,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Table, text
 
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
-from journal import effects
+from journal import effects, statements
+from journal.engine import fetch_sql
 from journal.memory_repository import wire_of
 from journal.reader import JournalFilter, JournalReader
-from journal.state import present_state_tables, state_digest
+from journal.schema import STATE_TABLES, memory_entries
+from journal.sql import Prepared
+from journal.state import StateDigest, present_state_tables, row_dicts, state_batches
 from journal.statements import MEMORY_AS_OF, MOMENT, REVISION
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
@@ -90,14 +93,21 @@ def _revision(connection: Connection) -> str:
     return str(connection.execute(text(REVISION)).scalar() or "")
 
 
-def _rebuilt(reader: JournalReader, seq: int, *, table: SyscallTable, replay: bool) -> Replayer:
-    """A scratch store holding the state right after entry ``seq``: the effects log folded into it when
-    the log covers the journal, else (or when ``replay``) the journal replayed from its first entry."""
+def _logged(connection: Connection, seq: int, *, memory: bool = True) -> effects.StateRows | None:
+    """The state tables' rows right after entry ``seq`` folded from the log (without ``memory``, all but
+    ``memory_entries``); None where the log does not cover the journal from its first entry."""
+    if _revision(connection) < "0014" or effects.covered_from(connection) != 1:
+        return None
+    return effects.state_as_of(connection, seq, memory=memory)
+
+
+def _scratch(
+    reader: JournalReader, seq: int, rows: effects.StateRows | None, *, table: SyscallTable
+) -> Replayer:
+    """A scratch store holding ``rows`` (folded from the log), or where None the state right after entry
+    ``seq`` replayed from the journal's first entry."""
     replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
     try:
-        with reader.engine.connect() as connection:  # the log: from revision 0014, if it covers entry 1
-            logged = not replay and _revision(connection) >= "0014" and effects.covered_from(connection) == 1
-            rows = effects.state_as_of(connection, seq) if logged else None
         if rows is not None:
             with replayer.store.engine.begin() as connection:
                 effects.load(connection, rows)
@@ -138,20 +148,51 @@ def _versioned(connection: Connection, user_id: str, seq: int) -> _EntriesAsOf |
     return _EntriesAsOf(rows) if all(row[-1] for row in rows) else None
 
 
+def _memory_as_of(connection: Connection, seq: int) -> list[tuple[Any, ...]] | None:
+    """Every user's ``memory_entries`` rows as of ``seq`` by one query over the version columns, as the
+    state digest reads rows; None where the database predates them or one of the rows' could not be
+    derived when it was migrated (then they are folded from the log, as ``_versioned`` falls back)."""
+    if _revision(connection) < "0015":
+        return None
+    sql = statements.memory_state_as_of(memory_entries, connection.dialect.name == "postgresql")
+    prepared = Prepared(sql, str(connection.dialect.paramstyle))
+    rows = fetch_sql(connection, prepared.sql, prepared.bind({"seq": seq}))
+    return [row[:-1] for row in rows] if all(row[-1] for row in rows) else None
+
+
+def _take(tables: dict[str, list[dict[str, Any]]], digest: StateDigest, table: Table, batch: Any) -> None:
+    """One batch of a state table's rows (stored values, primary-key order) into the digest and the rows
+    shown."""
+    if batch:
+        digest.add_batch(table, batch)
+        tables.setdefault(str(table.name), []).extend(row_dicts(table, batch))
+
+
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
-    """Every state table's rows and the state digest right after entry ``seq`` (the head when None)."""
+    """Every state table's rows and the state digest right after entry ``seq`` (the head when None):
+    ``memory_entries`` by query (``_memory_as_of``), the other tables folded from the log into a scratch
+    store where they hold rows; the whole state replayed where the log does not serve or ``replay``."""
     with reader.reading() as connection:
         last_seq, last_time = _moment(connection, seq)
-    replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
-    try:
-        tables: dict[str, list[dict[str, Any]]] = {}
-        with replayer.store.engine.connect() as connection:
-            digest = state_digest(connection, keep=tables)
-            for state_table in present_state_tables(connection):
-                tables.setdefault(str(state_table.name), [])
-        return StateAt(last_seq, last_time, digest, tables)
-    finally:
-        replayer.close()
+        memory = None if replay else _memory_as_of(connection, last_seq)
+        rows = None if replay else _logged(connection, last_seq, memory=memory is None)
+    tables: dict[str, list[dict[str, Any]]] = {}
+    digest = StateDigest()
+    if rows is not None and memory is not None:
+        _take(tables, digest, memory_entries, memory)
+    if rows is None or any(rows.values()):
+        replayer = _scratch(reader, last_seq, rows, table=table)
+        try:
+            with replayer.store.engine.connect() as connection:
+                for state_table in present_state_tables(connection):
+                    for batch in state_batches(connection, state_table):
+                        _take(tables, digest, state_table, batch)
+        finally:
+            replayer.close()
+    missing: dict[str, list[dict[str, Any]]] = {
+        str(state_table.name): [] for state_table in STATE_TABLES if state_table.name not in tables
+    }
+    return StateAt(last_seq, last_time, digest.hexdigest(), tables | missing)
 
 
 def snapshot_at(
@@ -159,17 +200,18 @@ def snapshot_at(
 ) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``, its
     ``created_at`` being that entry's time: read from the user's rows as of then (``_versioned``), or from
-    the state ``_rebuilt`` gives (``replay``, or a database whose version columns do not serve)."""
+    the state ``_scratch`` holds (``replay``, or a database whose version columns do not serve)."""
     with reader.reading() as connection:  # the moment and the rows in one read
         last_seq, last_time = _moment(connection, seq)
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
             raise StorageError(f"{where}: there is no moment to take a snapshot at")
         entries = None if replay else _versioned(connection, user_id, last_seq)
+        rows = None if replay or entries is not None else _logged(connection, last_seq)
     now = parse_time(last_time)
     if entries is not None:
         return {"seq": last_seq, **plain(MemoryService().snapshot(entries, user_id=user_id, now=now))}
-    replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
+    replayer = _scratch(reader, last_seq, rows, table=table)
     try:
         with replayer.store.read_only() as repository:
             return {"seq": last_seq, **plain(MemoryService().snapshot(repository, user_id=user_id, now=now))}
