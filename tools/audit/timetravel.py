@@ -56,8 +56,11 @@ def _as_object(text: Any) -> Any:
     return value if isinstance(value, dict) else text
 
 
-def _shown_row(row: dict[str, Any]) -> dict[str, Any]:
-    return {name: _as_object(value) if name in JSON_TEXT_COLUMNS else value for name, value in row.items()}
+def _shown(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A table's rows, JSON-text columns as their objects: the columns are found once (a table's rows
+    share theirs), each row copied by one merge that keeps its key order (most of ``state``'s output)."""
+    columns = JSON_TEXT_COLUMNS.intersection(rows[0]) if rows else ()
+    return [row | {name: _as_object(row[name]) for name in columns} for row in rows] if columns else rows
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ class StateAt:
             "seq": self.seq,
             "recorded_at": self.recorded_at,
             "state_digest": self.digest,
-            "tables": {name: [_shown_row(row) for row in rows] for name, rows in self.tables.items()},
+            "tables": {name: _shown(rows) for name, rows in self.tables.items()},
         }
 
 
