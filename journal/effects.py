@@ -42,28 +42,23 @@ def covered_from(connection: Connection) -> int:
     return 1 if found is None else int(found)
 
 
-_TABLE = b'"table":"'
-_MEMORY_TABLE = b'"table":"memory_entries"'
-"""How a change names its table in the log's canonical JSON, and how it names ``memory_entries``."""
-
-
 def state_as_of(connection: Connection, seq: int, *, memory: bool = True) -> StateRows:
     """Every state table's rows right after entry ``seq``, folded from the log (which must cover every
     entry: ``covered_from`` is 1). An insert gives the row, columns it does not name NULL; an upsert
     inserts it or sets the columns it names; an update sets columns of the row its key names, if there
     is one; a delete removes it, as the statements ``journal.apply`` runs do. Changes of tables that are
     not state (the admin key's bindings) are not state's. Without ``memory``, ``memory_entries`` is left
-    out (time travel reads it by query) and an entry whose changes are all of it is not even parsed: a
-    change names its table by the bytes ``"table":"<name>"``, which no column name ends in and no value
-    holds (a quote in a string is escaped), so where every such run names it, every change does."""
-    folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
-        name: {} for name in _KEYS if memory or name != "memory_entries"
-    }
+    out (time travel reads it by query), unparsed where an entry changes nothing else: a change names its
+    table by the bytes ``"table":"<name>"``, no column name ends in ``table`` and a value's quotes are
+    escaped, so where every such run names ``memory_entries``, every change does."""
+    folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {name: {} for name in _KEYS}
+    if not memory:
+        del folded["memory_entries"]
     logged = connection.execution_options(yield_per=BATCH).execute(
         text(statements.EFFECTS_UNTIL), {"seq": seq}
     )
     for effects in (bytes(row[1]) for row in logged):
-        if not memory and effects.count(_TABLE) == effects.count(_MEMORY_TABLE):
+        if not memory and effects.count(b'"table":"') == effects.count(b'"table":"memory_entries"'):
             continue
         for change in orjson.loads(effects):
             rows = folded.get(change["table"])

@@ -22,14 +22,7 @@ from journal.engine import fetch_sql, valid_text
 from journal.schema import STATE_TABLES
 from journal.sql import Prepared
 
-__all__ = [
-    "StateDigest",
-    "iter_state_rows",
-    "present_state_tables",
-    "row_dicts",
-    "state_batches",
-    "state_digest",
-]
+__all__ = ["StateDigest", "iter_state_rows", "present_state_tables", "state_batches", "state_digest"]
 
 BATCH = 2_000
 
@@ -90,21 +83,15 @@ def state_batches(connection: Connection, table: Table) -> Iterator[list[tuple[A
 
 
 def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, Any]]:
-    """Rows of one state table in primary-key order, as the digest reads them."""
-    for batch in state_batches(connection, table):
-        yield from row_dicts(table, batch)
-
-
-def row_dicts(table: Table, batch: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
-    """Stored rows of ``table`` (values in its column order) as the digest reads them: bytes, from a
-    binary column or a blob a hand edit put in a text column, as hex."""
+    """Rows of one state table in primary-key order, as the digest reads them (bytes, from a binary
+    column or a blob a hand edit put in a text column, as hex)."""
     names = _names(table)
-    return [
-        dict(
-            zip(names, values if _BINARY.isdisjoint(map(type, values)) else map(_normal, values), strict=True)
-        )
-        for values in batch
-    ]
+    for batch in state_batches(connection, table):
+        for values in batch:
+            if _BINARY.isdisjoint(map(type, values)):
+                yield dict(zip(names, values, strict=True))
+            else:
+                yield dict(zip(names, map(_normal, values), strict=True))
 
 
 # --- digesting ----------------------------------------------------------------------------------------
@@ -143,18 +130,22 @@ class StateDigest:
         self._hash.update(len(data).to_bytes(8, "big") + data)
         self.rows += 1
 
-    def add_batch(self, table: Table, batch: Sequence[Sequence[Any]]) -> None:
+    def add_batch(self, table: Table, batch: Sequence[Sequence[Any]], keep: list[Any] | None = None) -> None:
         """``add`` for each stored row of ``batch`` (values in ``table``'s column order), without
         building a dict per row: the row is encoded as a struct of its columns in sorted order (or as
         ``add`` encodes it: a row holding bytes or text that is not UTF-8, a table ``_row_shape`` cannot
-        give a struct)."""
+        give a struct). With ``keep``, each row is also kept there as ``iter_state_rows`` gives it (to
+        show the state), in the same pass."""
         name = str(table.name)
         shaped = _row_shape(table)
         names = _names(table)
         parts: list[bytes] = []
         for values in batch:
             data = None
-            if shaped is not None and _BINARY.isdisjoint(map(type, values)):
+            plain = _BINARY.isdisjoint(map(type, values))
+            if keep is not None:
+                keep.append(dict(zip(names, values if plain else map(_normal, values), strict=True)))
+            if shaped is not None and plain:
                 shape, pick = shaped
                 try:
                     data = canonical_bytes_of_own([name, shape(*pick(values))])

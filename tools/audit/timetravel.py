@@ -15,18 +15,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Table, text
+from sqlalchemy import Connection, text
 
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
-from journal import effects, statements
+from journal import effects
 from journal.engine import fetch_sql
 from journal.memory_repository import wire_of
 from journal.reader import JournalFilter, JournalReader
 from journal.schema import STATE_TABLES, memory_entries
 from journal.sql import Prepared
-from journal.state import StateDigest, present_state_tables, row_dicts, state_batches
-from journal.statements import MEMORY_AS_OF, MOMENT, REVISION
+from journal.state import StateDigest, present_state_tables, state_batches
+from journal.statements import MEMORY_AS_OF, MEMORY_STATE_AS_OF, MOMENT, REVISION
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 from tools.audit.replay import header_of
@@ -132,7 +132,7 @@ class _EntriesAsOf:
     """A user's entries as of a seq in their stored wire form, what ``MemoryService.snapshot`` reads."""
 
     def __init__(self, rows: Sequence[Any]) -> None:
-        self._wires = [wire_of(row[:-1]) for row in rows]
+        self._wires = [wire_of(row) for row in rows]
 
     def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
         return self._wires
@@ -141,78 +141,59 @@ class _EntriesAsOf:
         raise NotImplementedError("a snapshot reads every entry of the user")
 
 
-def _versioned(connection: Connection, user_id: str, seq: int) -> _EntriesAsOf | None:
-    """The user's entries as of ``seq`` by one query over the version columns (revision 0015,
-    ``journal.schema.VERSION_SEQS``); None where the database predates them or a row's could not be
-    derived when it was migrated (then the past is folded or replayed)."""
+def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tuple[Any, ...]] | None:
+    """Rows of ``memory_entries`` as of a seq by one query over the version columns (revision 0015,
+    ``MEMORY_AS_OF`` or ``MEMORY_STATE_AS_OF``), their flag dropped; None where the database
+    predates them or a row's could not be derived when it was migrated (then the past is folded)."""
     if _revision(connection) < "0015":
         return None
-    rows = connection.execute(text(MEMORY_AS_OF), {"user_id": user_id, "seq": seq}).all()
-    return _EntriesAsOf(rows) if all(row[-1] for row in rows) else None
-
-
-def _memory_as_of(connection: Connection, seq: int) -> list[tuple[Any, ...]] | None:
-    """Every user's ``memory_entries`` rows as of ``seq`` by one query over the version columns, as the
-    state digest reads rows; None where the database predates them or one of the rows' could not be
-    derived when it was migrated (then they are folded from the log, as ``_versioned`` falls back)."""
-    if _revision(connection) < "0015":
-        return None
-    sql = statements.memory_state_as_of(memory_entries, connection.dialect.name == "postgresql")
     prepared = Prepared(sql, str(connection.dialect.paramstyle))
-    rows = fetch_sql(connection, prepared.sql, prepared.bind({"seq": seq}))
+    rows = fetch_sql(connection, prepared.sql, prepared.bind(values))
     return [row[:-1] for row in rows] if all(row[-1] for row in rows) else None
-
-
-def _take(tables: dict[str, list[dict[str, Any]]], digest: StateDigest, table: Table, batch: Any) -> None:
-    """One batch of a state table's rows (stored values, primary-key order) into the digest and the rows
-    shown."""
-    if batch:
-        digest.add_batch(table, batch)
-        tables.setdefault(str(table.name), []).extend(row_dicts(table, batch))
 
 
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None):
-    ``memory_entries`` by query (``_memory_as_of``), the other tables folded from the log into a scratch
-    store where they hold rows; the whole state replayed where the log does not serve or ``replay``."""
+    ``memory_entries`` by one query (``_as_of``), the other tables folded from the log into a
+    scratch store only where they hold rows; the whole state folded or replayed where that cannot be."""
     with reader.reading() as connection:
         last_seq, last_time = _moment(connection, seq)
-        memory = None if replay else _memory_as_of(connection, last_seq)
+        sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
+        memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
         rows = None if replay else _logged(connection, last_seq, memory=memory is None)
-    tables: dict[str, list[dict[str, Any]]] = {}
-    digest = StateDigest()
-    if rows is not None and memory is not None:
-        _take(tables, digest, memory_entries, memory)
+    batches = [(memory_entries, memory)] if memory and rows is not None else []
     if rows is None or any(rows.values()):
         replayer = _scratch(reader, last_seq, rows, table=table)
         try:
             with replayer.store.engine.connect() as connection:
                 for state_table in present_state_tables(connection):
-                    for batch in state_batches(connection, state_table):
-                        _take(tables, digest, state_table, batch)
+                    batches += [(state_table, batch) for batch in state_batches(connection, state_table)]
         finally:
             replayer.close()
-    missing: dict[str, list[dict[str, Any]]] = {
-        str(state_table.name): [] for state_table in STATE_TABLES if state_table.name not in tables
-    }
-    return StateAt(last_seq, last_time, digest.hexdigest(), tables | missing)
+    digest, tables = StateDigest(), dict[str, list[dict[str, Any]]]()
+    for state_table, batch in batches:  # tables with rows first, then the empty ones, as ever shown
+        digest.add_batch(state_table, batch, tables.setdefault(str(state_table.name), []))
+    for state_table in STATE_TABLES:
+        tables.setdefault(str(state_table.name), [])
+    return StateAt(last_seq, last_time, digest.hexdigest(), tables)
 
 
 def snapshot_at(
     reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, replay: bool = False
 ) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``, its
-    ``created_at`` being that entry's time: read from the user's rows as of then (``_versioned``), or from
+    ``created_at`` being that entry's time: read from the user's rows as of then (``_as_of``), or from
     the state ``_scratch`` holds (``replay``, or a database whose version columns do not serve)."""
     with reader.reading() as connection:  # the moment and the rows in one read
         last_seq, last_time = _moment(connection, seq)
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
             raise StorageError(f"{where}: there is no moment to take a snapshot at")
-        entries = None if replay else _versioned(connection, user_id, last_seq)
-        rows = None if replay or entries is not None else _logged(connection, last_seq)
+        found = None if replay else _as_of(connection, MEMORY_AS_OF, {"user_id": user_id, "seq": last_seq})
+        rows = None if replay or found is not None else _logged(connection, last_seq)
     now = parse_time(last_time)
-    if entries is not None:
+    if found is not None:
+        entries = _EntriesAsOf(found)
         return {"seq": last_seq, **plain(MemoryService().snapshot(entries, user_id=user_id, now=now))}
     replayer = _scratch(reader, last_seq, rows, table=table)
     try:
