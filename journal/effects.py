@@ -42,7 +42,7 @@ def covered_from(connection: Connection) -> int:
     return 1 if found is None else int(found)
 
 
-def state_as_of(connection: Connection, seq: int, *, memory: bool = True) -> StateRows:
+def state_as_of(connection: Connection, seq: int, *, memory: bool) -> StateRows:
     """Every state table's rows right after entry ``seq``, folded from the log (which must cover every
     entry: ``covered_from`` is 1). An insert gives the row, columns it does not name NULL; an upsert
     inserts it or sets the columns it names; an update sets columns of the row its key names, if there

@@ -49,9 +49,9 @@ _MEMORY = "SELECT " + ", ".join(f'"{name}"' for name in COLUMNS) + " FROM memory
 # Versions of one key in version order (the spec's order is applied by the readers, a stable sort): the
 # rows come straight off the primary key (user_id, key, version), with no sort in SQL.
 _BY_KEY_AND_VERSION = ' ORDER BY "key", version'
-_WIRE = sorted(set(COLUMNS) - {"user_id", "version", "written_seq"})
+WIRE_COLUMNS = sorted(set(COLUMNS) - {"user_id", "version", "written_seq"})
 """The columns of an entry's wire form (a row but its user, version and seq), in its (sorted) key order."""
-_WIRE_SELECT = "SELECT " + ", ".join(f'"{name}"' for name in _WIRE) + " FROM memory_entries"
+_WIRE_SELECT = "SELECT " + ", ".join(f'"{name}"' for name in WIRE_COLUMNS) + " FROM memory_entries"
 _CURRENT_OF_KEY = (
     ' WHERE user_id = :user_id AND "key" = :key AND superseded_at IS NULL ORDER BY version DESC LIMIT 1'
 )
@@ -78,7 +78,7 @@ def _as_of(columns: Sequence[str], then: str) -> str:
     return f"{select} WHERE written_seq <= :seq{then}"
 
 
-MEMORY_AS_OF = _as_of(_WIRE, " AND user_id = :user_id" + _BY_KEY_AND_VERSION)
+MEMORY_AS_OF = _as_of(WIRE_COLUMNS, " AND user_id = :user_id" + _BY_KEY_AND_VERSION)
 """A user's rows as of ``:seq`` as ``MEMORY_WIRES`` reads them, then the flag."""
 
 

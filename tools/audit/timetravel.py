@@ -1,11 +1,11 @@
 """Time travel: the state and a user's snapshot as of any seq.
 
-A snapshot reads the user's rows as of the seq by one query over the version columns
-(``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them. The whole state is the effects log
-(``journal.effects``) up to the seq folded into a scratch store. Nothing is re-executed; but a journal whose
-log does not cover it from entry 1 (it held entries when migrated to revision 0014), or a caller that asks
-(``replay``), replays the journal from entry 1, each call giving its journaled result byte for byte; a
-snapshot whose version columns do not serve (before 0015, or not derivable) is folded or replayed so too.
+Rows of ``memory_entries`` as of the seq are read by one query over the version columns
+(``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them; the other state tables are the effects
+log (``journal.effects``) up to the seq folded, into a scratch store where they hold rows. Nothing is
+re-executed; but a journal whose log does not cover it from entry 1 (it held entries when migrated to 0014),
+or a caller that asks (``replay``), replays the journal from entry 1, each call giving its journaled result
+byte for byte; memory whose version columns do not serve (before 0015, or not derivable) is folded so too.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from journal.reader import JournalFilter, JournalReader
 from journal.schema import STATE_TABLES, memory_entries
 from journal.sql import Prepared
 from journal.state import StateDigest, present_state_tables, state_batches
-from journal.statements import MEMORY_AS_OF, MEMORY_STATE_AS_OF, MOMENT, REVISION
+from journal.statements import MEMORY_AS_OF, MEMORY_STATE_AS_OF, MOMENT, REVISION, WIRE_COLUMNS
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 from tools.audit.replay import header_of
@@ -96,14 +96,6 @@ def _revision(connection: Connection) -> str:
     return str(connection.execute(text(REVISION)).scalar() or "")
 
 
-def _logged(connection: Connection, seq: int, *, memory: bool = True) -> effects.StateRows | None:
-    """The state tables' rows right after entry ``seq`` folded from the log (without ``memory``, all but
-    ``memory_entries``); None where the log does not cover the journal from its first entry."""
-    if _revision(connection) < "0014" or effects.covered_from(connection) != 1:
-        return None
-    return effects.state_as_of(connection, seq, memory=memory)
-
-
 def _scratch(
     reader: JournalReader, seq: int, rows: effects.StateRows | None, *, table: SyscallTable
 ) -> Replayer:
@@ -160,7 +152,8 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
         last_seq, last_time = _moment(connection, seq)
         sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
         memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
-        rows = None if replay else _logged(connection, last_seq, memory=memory is None)
+        logged = not replay and _revision(connection) >= "0014" and effects.covered_from(connection) == 1
+        rows = effects.state_as_of(connection, last_seq, memory=memory is None) if logged else None
     batches = [(memory_entries, memory)] if memory and rows is not None else []
     if rows is None or any(rows.values()):
         replayer = _scratch(reader, last_seq, rows, table=table)
@@ -182,22 +175,16 @@ def snapshot_at(
     reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, replay: bool = False
 ) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``, its
-    ``created_at`` being that entry's time: read from the user's rows as of then (``_as_of``), or from
-    the state ``_scratch`` holds (``replay``, or a database whose version columns do not serve)."""
+    ``created_at`` being that entry's time, from the user's rows as of then: read by one query (``_as_of``),
+    or taken from ``state_at`` (``replay``, or a database whose version columns do not serve)."""
     with reader.reading() as connection:  # the moment and the rows in one read
         last_seq, last_time = _moment(connection, seq)
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
             raise StorageError(f"{where}: there is no moment to take a snapshot at")
-        found = None if replay else _as_of(connection, MEMORY_AS_OF, {"user_id": user_id, "seq": last_seq})
-        rows = None if replay or found is not None else _logged(connection, last_seq)
-    now = parse_time(last_time)
-    if found is not None:
-        entries = _EntriesAsOf(found)
-        return {"seq": last_seq, **plain(MemoryService().snapshot(entries, user_id=user_id, now=now))}
-    replayer = _scratch(reader, last_seq, rows, table=table)
-    try:
-        with replayer.store.read_only() as repository:
-            return {"seq": last_seq, **plain(MemoryService().snapshot(repository, user_id=user_id, now=now))}
-    finally:
-        replayer.close()
+        rows = None if replay else _as_of(connection, MEMORY_AS_OF, {"user_id": user_id, "seq": last_seq})
+    if rows is None:
+        state = state_at(reader, last_seq, table=table, replay=replay).tables["memory_entries"]
+        rows = [tuple(row[name] for name in WIRE_COLUMNS) for row in state if row["user_id"] == user_id]
+    value = MemoryService().snapshot(_EntriesAsOf(rows), user_id=user_id, now=parse_time(last_time))
+    return {"seq": last_seq, **plain(value)}
