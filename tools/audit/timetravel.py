@@ -96,30 +96,6 @@ def _revision(connection: Connection) -> str:
     return str(connection.execute(text(REVISION)).scalar() or "")
 
 
-def _scratch(
-    reader: JournalReader, seq: int, rows: effects.StateRows | None, *, table: SyscallTable
-) -> Replayer:
-    """A scratch store holding ``rows`` (folded from the log), or where None the state right after entry
-    ``seq`` replayed from the journal's first entry."""
-    replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
-    try:
-        if rows is not None:
-            with replayer.store.engine.begin() as connection:
-                effects.load(connection, rows)
-            return replayer
-        for entry in reader.entries(JournalFilter(until_seq=seq)):
-            diverged = replayer.apply(entry)
-            if diverged is not None:
-                raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
-        failed = replayer.flush()
-        if failed is not None:
-            raise StorageError(f"the replay could not commit: {failed}")
-    except BaseException:
-        replayer.close()
-        raise
-    return replayer
-
-
 class _EntriesAsOf:
     """A user's entries as of a seq in their stored wire form, what ``MemoryService.snapshot`` reads."""
 
@@ -155,9 +131,19 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
         logged = not replay and _revision(connection) >= "0014" and effects.covered_from(connection) == 1
         rows = effects.state_as_of(connection, last_seq, memory=memory is None) if logged else None
     batches = [(memory_entries, memory)] if memory and rows is not None else []
-    if rows is None or any(rows.values()):
-        replayer = _scratch(reader, last_seq, rows, table=table)
+    if rows is None or any(rows.values()):  # a scratch store: the rows folded, or the journal replayed
+        replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
         try:
+            if rows is not None:
+                with replayer.store.engine.begin() as connection:
+                    effects.load(connection, rows)
+            replayed = reader.entries(JournalFilter(until_seq=last_seq)) if rows is None else ()
+            diverged = next(filter(None, map(replayer.apply, replayed)), None)  # the first divergence
+            if diverged is not None:
+                raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
+            failed = replayer.flush()
+            if failed is not None:
+                raise StorageError(f"the replay could not commit: {failed}")
             with replayer.store.engine.connect() as connection:
                 for state_table in present_state_tables(connection):
                     batches += [(state_table, batch) for batch in state_batches(connection, state_table)]
