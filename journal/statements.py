@@ -69,19 +69,15 @@ columns null when there is none)."""
 def _as_of(columns: Sequence[str], then: str) -> str:
     """``columns`` of the ``memory_entries`` rows written by ``:seq``, each column with a version seq
     (``VERSION_SEQS``) NULL where that seq is above it; then a flag, 0 where a seq is not derivable."""
-    shown = (
-        f"CASE WHEN {VERSION_SEQS[name]} <= :seq THEN {name} END" if name in VERSION_SEQS else f'"{name}"'
-        for name in columns
-    )
+    shown = ", ".join(_AS_OF.get(name, f'"{name}"') for name in columns)
     derivable = " AND ".join(f"({name} IS NULL OR {seq} IS NOT NULL)" for name, seq in VERSION_SEQS.items())
-    select = f"SELECT {', '.join(shown)}, CASE WHEN {derivable} THEN 1 ELSE 0 END FROM memory_entries"
+    select = f"SELECT {shown}, CASE WHEN {derivable} THEN 1 ELSE 0 END FROM memory_entries"
     return f"{select} WHERE written_seq <= :seq{then}"
 
 
+_AS_OF = {name: f"CASE WHEN {seq} <= :seq THEN {name} END" for name, seq in VERSION_SEQS.items()}
 MEMORY_AS_OF = _as_of(WIRE_COLUMNS, " AND user_id = :user_id" + _BY_KEY_AND_VERSION)
 """A user's rows as of ``:seq`` as ``MEMORY_WIRES`` reads them, then the flag."""
-
-
 VERSION_SEQS_SET = (
     'SELECT user_id, "key", version, superseded_seq, revoked_seq FROM memory_entries'
     ' WHERE superseded_seq IS NOT NULL OR revoked_seq IS NOT NULL ORDER BY user_id, "key", version'
@@ -319,9 +315,7 @@ def state_page(table: Table, postgres: bool, after: tuple[bool, ...] | None, siz
 
 
 MEMORY_STATE_AS_OF = {
-    pg: _as_of(
-        COLUMNS, " ORDER BY " + ", ".join(_ordered(name, name != "version", pg) for name in COLUMNS[:3])
-    )
+    pg: _as_of(COLUMNS, " ORDER BY " + ", ".join(_ordered(key, key != "version", pg) for key in COLUMNS[:3]))
     for pg in (False, True)
 }
 """Every user's rows as of ``:seq`` as ``state_page`` reads them (``COLUMNS``, the first three the primary
