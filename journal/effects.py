@@ -47,10 +47,9 @@ def state_as_of(connection: Connection, seq: int, *, memory: bool) -> StateRows:
     entry: ``covered_from`` is 1). An insert gives the row, columns it does not name NULL; an upsert
     inserts it or sets the columns it names; an update sets columns of the row its key names, if there
     is one; a delete removes it, as the statements ``journal.apply`` runs do. Changes of tables that are
-    not state (the admin key's bindings) are not state's. Without ``memory``, ``memory_entries`` is left
-    out (time travel reads it by query), unparsed where an entry changes nothing else: a change names its
-    table by the bytes ``"table":"<name>"``, no column name ends in ``table`` and a value's quotes are
-    escaped, so where every such run names ``memory_entries``, every change does."""
+    not state (the admin key's bindings) are not state's. Without ``memory`` (read by query), entries
+    changing only ``memory_entries`` are not parsed: a change names its table as ``"table":"<name>"``, no
+    column name ends in ``table`` and quotes in values are escaped, so those bytes name no other table."""
     folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {name: {} for name in _KEYS}
     if not memory:
         del folded["memory_entries"]

@@ -131,11 +131,10 @@ class StateDigest:
         self.rows += 1
 
     def add_batch(self, table: Table, batch: Sequence[Sequence[Any]], keep: list[Any] | None = None) -> None:
-        """``add`` for each stored row of ``batch`` (values in ``table``'s column order), without
-        building a dict per row: the row is encoded as a struct of its columns in sorted order (or as
-        ``add`` encodes it: a row holding bytes or text that is not UTF-8, a table ``_row_shape`` cannot
-        give a struct). With ``keep``, each row is also kept there as ``iter_state_rows`` gives it (to
-        show the state), in the same pass."""
+        """``add`` for each stored row of ``batch`` (values in ``table``'s column order), without building
+        a dict per row: the row is encoded as a struct of its columns in sorted order (or as ``add`` encodes
+        it: a row holding bytes or text that is not UTF-8, a table ``_row_shape`` cannot give a struct).
+        ``keep`` (to show the state) gets each row as ``iter_state_rows`` gives it, in the same pass."""
         name = str(table.name)
         shaped = _row_shape(table)
         names = _names(table)

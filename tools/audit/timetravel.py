@@ -110,9 +110,8 @@ class _EntriesAsOf:
 
 
 def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tuple[Any, ...]] | None:
-    """Rows of ``memory_entries`` as of a seq by one query over the version columns (revision 0015,
-    ``MEMORY_AS_OF`` or ``MEMORY_STATE_AS_OF``), their flag dropped; None where the database
-    predates them or a row's could not be derived when it was migrated (then the past is folded)."""
+    """Rows as of a seq by one query over the version columns (``MEMORY_AS_OF``, ``MEMORY_STATE_AS_OF``),
+    flag dropped; None before revision 0015 or where a row's seq was not derivable (the past is folded)."""
     if _revision(connection) < "0015":
         return None
     prepared = Prepared(sql, str(connection.dialect.paramstyle))
