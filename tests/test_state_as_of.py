@@ -153,3 +153,19 @@ def test_a_database_older_than_the_version_columns_folds_memory_from_the_log(tmp
     path = tmp_path / "journal.db"
     h.write_at_revision(str(path), "0014", MIXED)
     _every_seq_as_replayed(path)
+
+
+def test_on_postgresql_the_state_by_query_is_the_sqlite_state(
+    pg_url: str, tmp_path: Path, capsys: Any
+) -> None:
+    """The query orders keys as bytes there too (``COLLATE "C"``), as the state digest reads a table: the
+    same state at every seq as the SQLite journal it was copied from, and as its own replay."""
+    source = tmp_path / "source.db"
+    h.build_journal(source, [*MIXED, _call("write", "U2", "B", 99), _call("write", "u2", "é", 100)])
+    code, _, err = h.cli(capsys, "journal", "copy", "--db", source, "--to", pg_url)
+    assert code == 0, err
+    with h.reader_of(source) as sqlite, h.reader_of(pg_url) as postgres:  # type: ignore[arg-type]
+        for seq in range(1, len(MIXED) + 3):
+            expected = state_at(sqlite, seq, table=SYSCALL_TABLE)
+            assert state_at(postgres, seq, table=SYSCALL_TABLE) == expected, seq
+            assert state_at(postgres, seq, table=SYSCALL_TABLE, replay=True) == expected, seq
