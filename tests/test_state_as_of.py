@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -156,7 +157,7 @@ def test_a_database_older_than_the_version_columns_folds_memory_from_the_log(tmp
 
 
 def test_on_postgresql_the_state_by_query_is_the_sqlite_state(
-    pg_url: str, tmp_path: Path, capsys: Any
+    pg_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The query orders keys as bytes there too (``COLLATE "C"``), as the state digest reads a table: the
     same state at every seq as the SQLite journal it was copied from, and as its own replay."""
@@ -169,3 +170,15 @@ def test_on_postgresql_the_state_by_query_is_the_sqlite_state(
             expected = state_at(sqlite, seq, table=SYSCALL_TABLE)
             assert state_at(postgres, seq, table=SYSCALL_TABLE) == expected, seq
             assert state_at(postgres, seq, table=SYSCALL_TABLE, replay=True) == expected, seq
+
+
+@pytest.mark.parametrize("output", ["json", "table"])
+def test_the_command_prints_what_its_replay_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    path = tmp_path / "journal.db"
+    h.build_journal(path, MIXED)
+    for seq in (1, 4, len(MIXED)):
+        read = h.cli(capsys, "journal", "state", "--db", path, "--at", seq, "-o", output)
+        replayed = h.cli(capsys, "journal", "state", "--db", path, "--at", seq, "--replay", "-o", output)
+        assert read == replayed and read[0] == 0, seq
