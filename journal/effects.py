@@ -42,17 +42,23 @@ def covered_from(connection: Connection) -> int:
     return 1 if found is None else int(found)
 
 
-def state_as_of(connection: Connection, seq: int) -> StateRows:
+def state_as_of(connection: Connection, seq: int, *, memory: bool) -> StateRows:
     """Every state table's rows right after entry ``seq``, folded from the log (which must cover every
     entry: ``covered_from`` is 1). An insert gives the row, columns it does not name NULL; an upsert
     inserts it or sets the columns it names; an update sets columns of the row its key names, if there
     is one; a delete removes it, as the statements ``journal.apply`` runs do. Changes of tables that are
-    not state (the admin key's bindings) are not state's."""
+    not state (the admin key's bindings) are not state's. Without ``memory`` (read by query), entries
+    changing only ``memory_entries`` are not parsed: a change names its table as ``"table":"<name>"``, no
+    column name ends in ``table`` and quotes in values are escaped, so those bytes name no other table."""
     folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {name: {} for name in _KEYS}
+    if not memory:
+        del folded["memory_entries"]
     logged = connection.execution_options(yield_per=BATCH).execute(
         text(statements.EFFECTS_UNTIL), {"seq": seq}
     )
     for effects in (bytes(row[1]) for row in logged):
+        if not memory and effects.count(b'"table":"') == effects.count(b'"table":"memory_entries"'):
+            continue
         for change in orjson.loads(effects):
             rows = folded.get(change["table"])
             if rows is None:

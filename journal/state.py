@@ -130,18 +130,21 @@ class StateDigest:
         self._hash.update(len(data).to_bytes(8, "big") + data)
         self.rows += 1
 
-    def add_batch(self, table: Table, batch: Sequence[Sequence[Any]]) -> None:
-        """``add`` for each stored row of ``batch`` (values in ``table``'s column order), without
-        building a dict per row: the row is encoded as a struct of its columns in sorted order (or as
-        ``add`` encodes it: a row holding bytes or text that is not UTF-8, a table ``_row_shape`` cannot
-        give a struct)."""
+    def add_batch(self, table: Table, batch: Sequence[Sequence[Any]], keep: list[Any] | None = None) -> None:
+        """``add`` for each stored row of ``batch`` (values in ``table``'s column order), without building
+        a dict per row: the row is encoded as a struct of its columns in sorted order (or as ``add`` encodes
+        it: a row holding bytes or text that is not UTF-8, a table ``_row_shape`` cannot give a struct).
+        ``keep`` (to show the state) gets each row as ``iter_state_rows`` gives it, in the same pass."""
         name = str(table.name)
         shaped = _row_shape(table)
         names = _names(table)
         parts: list[bytes] = []
         for values in batch:
             data = None
-            if shaped is not None and _BINARY.isdisjoint(map(type, values)):
+            plain = _BINARY.isdisjoint(map(type, values))
+            if keep is not None:
+                keep.append(dict(zip(names, values if plain else map(_normal, values), strict=True)))
+            if shaped is not None and plain:
                 shape, pick = shaped
                 try:
                     data = canonical_bytes_of_own([name, shape(*pick(values))])
@@ -175,17 +178,10 @@ def present_state_tables(connection: Connection) -> list[Table]:
     return [table for table in STATE_TABLES if table.name in names]
 
 
-def state_digest(connection: Connection, *, keep: dict[str, list[dict[str, Any]]] | None = None) -> str:
-    """The digest of every state table as stored now; with ``keep``, the rows are also collected
-    there per table (for showing the state; without it nothing is held in memory)."""
+def state_digest(connection: Connection) -> str:
+    """The digest of every state table as stored now, a batch of rows in memory at a time."""
     digest = StateDigest()
     for table in present_state_tables(connection):
-        if keep is None:
-            for batch in state_batches(connection, table):
-                digest.add_batch(table, batch)
-            continue
-        name = str(table.name)
-        for row in iter_state_rows(connection, table):
-            digest.add(name, row)
-            keep.setdefault(name, []).append(row)
+        for batch in state_batches(connection, table):
+            digest.add_batch(table, batch)
     return digest.hexdigest()

@@ -16,6 +16,7 @@ from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphWri
 from arvis.graph_store import ITEMS, NAMESPACES, OWNERS, SIZES, USAGE, StoreItem
 from arvis.memory.memory_rows import COLUMNS
 from journal.entry import JournalEntry
+from journal.schema import VERSION_SEQS
 
 # --- access, pipelines, working memory, memory ----------------------------------------------------
 
@@ -48,11 +49,9 @@ _MEMORY = "SELECT " + ", ".join(f'"{name}"' for name in COLUMNS) + " FROM memory
 # Versions of one key in version order (the spec's order is applied by the readers, a stable sort): the
 # rows come straight off the primary key (user_id, key, version), with no sort in SQL.
 _BY_KEY_AND_VERSION = ' ORDER BY "key", version'
-_WIRE_SELECT = (
-    'SELECT created_at, expires_at, governance, "key", memory_type, notes, revoked_at, source, '
-    "superseded_at, value_ref FROM memory_entries"
-)
-"""The columns of an entry's wire form, in its (sorted) key order."""
+WIRE_COLUMNS = sorted(set(COLUMNS) - {"user_id", "version", "written_seq"})
+"""The columns of an entry's wire form (a row but its user, version and seq), in its (sorted) key order."""
+_WIRE_SELECT = "SELECT " + ", ".join(f'"{name}"' for name in WIRE_COLUMNS) + " FROM memory_entries"
 _CURRENT_OF_KEY = (
     ' WHERE user_id = :user_id AND "key" = :key AND superseded_at IS NULL ORDER BY version DESC LIMIT 1'
 )
@@ -65,15 +64,20 @@ MEMORY_CURRENT_AND_COUNT = (
 )
 """The user's entry count and the key's current entry, in one read: always exactly one row (the entry's
 columns null when there is none)."""
-MEMORY_AS_OF = (
-    'SELECT created_at, expires_at, governance, "key", memory_type, notes,'
-    " CASE WHEN revoked_seq <= :seq THEN revoked_at END, source,"
-    " CASE WHEN superseded_seq <= :seq THEN superseded_at END, value_ref,"
-    " CASE WHEN (revoked_at IS NULL OR revoked_seq IS NOT NULL)"
-    " AND (superseded_at IS NULL OR superseded_seq IS NOT NULL) THEN 1 ELSE 0 END"
-    " FROM memory_entries WHERE user_id = :user_id AND written_seq <= :seq" + _BY_KEY_AND_VERSION
-)
-"""A user's rows as of ``:seq`` as ``MEMORY_WIRES`` reads them, then 0 if a version seq is not derivable."""
+
+
+def _as_of(columns: Sequence[str], then: str) -> str:
+    """``columns`` of the ``memory_entries`` rows written by ``:seq``, each column with a version seq
+    (``VERSION_SEQS``) NULL where that seq is above it; then a flag, 0 where a seq is not derivable."""
+    shown = ", ".join(_AS_OF.get(name, f'"{name}"') for name in columns)
+    derivable = " AND ".join(f"({name} IS NULL OR {seq} IS NOT NULL)" for name, seq in VERSION_SEQS.items())
+    select = f"SELECT {shown}, CASE WHEN {derivable} THEN 1 ELSE 0 END FROM memory_entries"
+    return f"{select} WHERE written_seq <= :seq{then}"
+
+
+_AS_OF = {name: f"CASE WHEN {seq} <= :seq THEN {name} END" for name, seq in VERSION_SEQS.items()}
+MEMORY_AS_OF = _as_of(WIRE_COLUMNS, " AND user_id = :user_id" + _BY_KEY_AND_VERSION)
+"""A user's rows as of ``:seq`` as ``MEMORY_WIRES`` reads them, then the flag."""
 VERSION_SEQS_SET = (
     'SELECT user_id, "key", version, superseded_seq, revoked_seq FROM memory_entries'
     ' WHERE superseded_seq IS NOT NULL OR revoked_seq IS NOT NULL ORDER BY user_id, "key", version'
@@ -308,3 +312,11 @@ def state_page(table: Table, postgres: bool, after: tuple[bool, ...] | None, siz
         )
         where = f" WHERE ({', '.join(keys)}) > ({bounds})"
     return f'SELECT {columns} FROM "{table.name}"{where} ORDER BY {", ".join(keys)} LIMIT {size}'
+
+
+MEMORY_STATE_AS_OF = {
+    pg: _as_of(COLUMNS, " ORDER BY " + ", ".join(_ordered(key, key != "version", pg) for key in COLUMNS[:3]))
+    for pg in (False, True)
+}
+"""Every user's rows as of ``:seq`` as ``state_page`` reads them (``COLUMNS``, the first three the primary
+key), then the flag; by whether the database is PostgreSQL. ``journal state --at`` reads them, not a fold."""

@@ -8,8 +8,8 @@ generator-based context managers cost more than the statements they wrap.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from functools import partial
 from types import TracebackType
 from typing import Generic, TypeVar
@@ -24,7 +24,6 @@ from journal.engine import one_line, reading
 from journal.entry import JournalEntry, Pos
 from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
 from journal.header import JournalHeader, create_header, header_holds, read_header
-from journal.memory_repository import SqlMemoryReader
 from journal.migrate import upgrade_to_head
 from journal.pipeline_repository import ActiveRuns
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
@@ -308,17 +307,6 @@ class SqlJournalStore:
                 cursor.execute(self._flushes if durable else statements.NO_FLUSH_SQLITE)
                 self._unflushed = None if durable else driver
         cursor.execute(statements.BEGIN_IMMEDIATE)
-
-    @contextmanager
-    def read_only(self) -> Iterator[SqlMemoryReader]:
-        """Repositories for reading outside any syscall (audit tools); the transaction is rolled back."""
-        try:
-            with self._connection.begin() as transaction:
-                self._sql.attach()
-                yield SqlMemoryReader(self._sql)
-                transaction.rollback()
-        except DBAPIError as exc:
-            raise StorageError(one_line(exc)) from exc
 
     def close(self) -> None:
         self._sql.close()

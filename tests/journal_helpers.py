@@ -27,7 +27,9 @@ from arvis.memory.memory_service import insert_entry
 from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.entry import Pos, compute_entry_hash
+from journal.memory_repository import SqlMemoryReader
 from journal.reader import JournalReader
+from journal.sql import SqlRunner
 from journal.store import SqlJournalStore
 from kernel.abi import CallContext, SyscallResult
 from kernel.dispatcher import Kernel
@@ -237,6 +239,20 @@ def copy_db(source: Path, target: Path) -> Path:
         if Path(f"{source}{suffix}").exists():
             shutil.copyfile(f"{source}{suffix}", f"{target}{suffix}")
     return target
+
+
+@contextlib.contextmanager
+def memory_reader(store: Any) -> Iterator[SqlMemoryReader]:
+    """The memory repository over a store's rows, outside any syscall (its transaction rolled back): what
+    the store's ``read_only`` gave while time travel read a scratch store so."""
+    with store.engine.connect() as connection, connection.begin() as transaction:
+        sql = SqlRunner(connection)
+        sql.attach()
+        try:
+            yield SqlMemoryReader(sql)
+        finally:
+            sql.close()
+            transaction.rollback()
 
 
 @contextlib.contextmanager

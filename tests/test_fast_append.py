@@ -17,6 +17,11 @@ from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 
+try:
+    from tests import journal_helpers as h
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import journal_helpers as h
+
 
 def _write(key: str, user: str = "u1") -> tuple[str, dict[str, Any], str]:
     args = {"user_id": user, "key": key, "memory_type": "preference", "source": "explicit_user"}
@@ -161,7 +166,7 @@ def test_the_wire_forms_from_rows_are_the_typed_entries_wire_forms(tmp_path: Pat
         _call(kernel, ("memory.revoke", {"user_id": "u1", "key": "r"}, "user:u1"))
         store = kernel.store
         assert isinstance(store, SqlJournalStore)
-        with store.read_only() as repository:
+        with h.memory_reader(store) as repository:
             from_rows = plain(repository.list_entry_wires(user_id="u1"))
         with store.engine.connect() as connection:  # the typed reading of the same rows
             selected = ", ".join(f'"{name}"' for name in COLUMNS)

@@ -40,6 +40,11 @@ from kernel.dispatcher import Kernel
 from kernel.services import default_services
 from syscalls.boot import open_kernel
 
+try:
+    from tests import journal_helpers as h
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import journal_helpers as h
+
 # --------------------------------------------------------------------------------------------------
 # the reference: the typed implementation the wire path replaced
 
@@ -420,7 +425,7 @@ def test_the_sql_store_reads_the_current_entry_as_its_typed_wire_form(tmp_path: 
         assert kernel.call("memory.write", replaced, principal="user:u1").ok
         store = kernel.store
         assert isinstance(store, SqlJournalStore)
-        with store.read_only() as repository:
+        with h.memory_reader(store) as repository:
             typed = _typed_get(repository, "u1", "k")
             wire = repository.get_entry_wire(user_id="u1", key="k")
             assert repository.get_entry_wire(user_id="u1", key="absent") is None
@@ -449,7 +454,7 @@ def test_rows_read_by_key_and_version_sort_as_rows_read_by_version(tmp_path: Pat
                 clock.advance(timedelta(seconds=1))
         store = kernel.store
         assert isinstance(store, SqlJournalStore)
-        with store.read_only() as repository:
+        with h.memory_reader(store) as repository:
             typed = [entry.to_wire() for entry in _typed_list(repository, "u1")]
             listed = MemoryService().list(repository, user_id="u1", now=clock.now(), include_inactive=True)
     finally:

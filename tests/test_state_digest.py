@@ -80,9 +80,6 @@ def test_every_row_is_read_once_across_batches_in_byte_order(tmp_path: Path) -> 
             grants = next(table for table in STATE_TABLES if table.name == "grants")
             read = list(iter_state_rows(connection, grants))
             assert [row["granted_seq"] for row in read] == [seq for *_, seq in sorted(stored)]
-            kept: dict[str, list[dict[str, Any]]] = {}
-            assert state_digest(connection, keep=kept) == expected.hexdigest()
-            assert kept["grants"] == read
     finally:
         engine.dispose()
 

@@ -81,7 +81,7 @@ def _replayed_snapshots(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
             for entry in reader.entries(JournalFilter()):
                 assert replayer.apply(entry) is None
                 assert replayer.flush() is None
-                with replayer.store.read_only() as repository:
+                with h.memory_reader(replayer.store) as repository:
                     for user in USERS:
                         value = MemoryService().snapshot(
                             repository, user_id=user, now=parse_time(entry.recorded_at)

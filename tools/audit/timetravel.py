@@ -1,11 +1,11 @@
 """Time travel: the state and a user's snapshot as of any seq.
 
-A snapshot reads the user's rows as of the seq by one query over the version columns
-(``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them. The whole state is the effects log
-(``journal.effects``) up to the seq folded into a scratch store. Nothing is re-executed; but a journal whose
-log does not cover it from entry 1 (it held entries when migrated to revision 0014), or a caller that asks
-(``replay``), replays the journal from entry 1, each call giving its journaled result byte for byte; a
-snapshot whose version columns do not serve (before 0015, or not derivable) is folded or replayed so too.
+Rows of ``memory_entries`` as of the seq are read by one query over the version columns
+(``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them; the other state tables are the effects
+log (``journal.effects``) up to the seq folded, into a scratch store where they hold rows. Nothing is
+re-executed; but a journal whose log does not cover it from entry 1 (it held entries when migrated to 0014),
+or a caller that asks (``replay``), replays the journal from entry 1, each call giving its journaled result
+byte for byte; memory whose version columns do not serve (before 0015, or not derivable) is folded so too.
 """
 
 from __future__ import annotations
@@ -20,10 +20,13 @@ from sqlalchemy import Connection, text
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal import effects
+from journal.engine import fetch_sql
 from journal.memory_repository import wire_of
 from journal.reader import JournalFilter, JournalReader
-from journal.state import present_state_tables, state_digest
-from journal.statements import MEMORY_AS_OF, MOMENT, REVISION
+from journal.schema import STATE_TABLES, memory_entries
+from journal.sql import Prepared
+from journal.state import StateDigest, present_state_tables, state_batches
+from journal.statements import MEMORY_AS_OF, MEMORY_STATE_AS_OF, MOMENT, REVISION, WIRE_COLUMNS
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable
 from tools.audit.replay import header_of
@@ -53,8 +56,11 @@ def _as_object(text: Any) -> Any:
     return value if isinstance(value, dict) else text
 
 
-def _shown_row(row: dict[str, Any]) -> dict[str, Any]:
-    return {name: _as_object(value) if name in JSON_TEXT_COLUMNS else value for name, value in row.items()}
+def _shown(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A table's rows, JSON-text columns as their objects: the columns are found once (a table's rows
+    share theirs), each row copied by one merge that keeps its key order (most of ``state``'s output)."""
+    columns = JSON_TEXT_COLUMNS.intersection(rows[0]) if rows else ()
+    return [row | {name: _as_object(row[name]) for name in columns} for row in rows] if columns else rows
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,7 @@ class StateAt:
             "seq": self.seq,
             "recorded_at": self.recorded_at,
             "state_digest": self.digest,
-            "tables": {name: [_shown_row(row) for row in rows] for name, rows in self.tables.items()},
+            "tables": {name: _shown(rows) for name, rows in self.tables.items()},
         }
 
 
@@ -90,36 +96,11 @@ def _revision(connection: Connection) -> str:
     return str(connection.execute(text(REVISION)).scalar() or "")
 
 
-def _rebuilt(reader: JournalReader, seq: int, *, table: SyscallTable, replay: bool) -> Replayer:
-    """A scratch store holding the state right after entry ``seq``: the effects log folded into it when
-    the log covers the journal, else (or when ``replay``) the journal replayed from its first entry."""
-    replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
-    try:
-        with reader.engine.connect() as connection:  # the log: from revision 0014, if it covers entry 1
-            logged = not replay and _revision(connection) >= "0014" and effects.covered_from(connection) == 1
-            rows = effects.state_as_of(connection, seq) if logged else None
-        if rows is not None:
-            with replayer.store.engine.begin() as connection:
-                effects.load(connection, rows)
-            return replayer
-        for entry in reader.entries(JournalFilter(until_seq=seq)):
-            diverged = replayer.apply(entry)
-            if diverged is not None:
-                raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
-        failed = replayer.flush()
-        if failed is not None:
-            raise StorageError(f"the replay could not commit: {failed}")
-    except BaseException:
-        replayer.close()
-        raise
-    return replayer
-
-
 class _EntriesAsOf:
     """A user's entries as of a seq in their stored wire form, what ``MemoryService.snapshot`` reads."""
 
     def __init__(self, rows: Sequence[Any]) -> None:
-        self._wires = [wire_of(row[:-1]) for row in rows]
+        self._wires = [wire_of(row) for row in rows]
 
     def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
         return self._wires
@@ -128,50 +109,67 @@ class _EntriesAsOf:
         raise NotImplementedError("a snapshot reads every entry of the user")
 
 
-def _versioned(connection: Connection, user_id: str, seq: int) -> _EntriesAsOf | None:
-    """The user's entries as of ``seq`` by one query over the version columns (revision 0015,
-    ``journal.schema.VERSION_SEQS``); None where the database predates them or a row's could not be
-    derived when it was migrated (then the past is folded or replayed)."""
+def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tuple[Any, ...]] | None:
+    """Rows as of a seq by one query over the version columns (``MEMORY_AS_OF``, ``MEMORY_STATE_AS_OF``),
+    flag dropped; None before revision 0015 or where a row's seq was not derivable (the past is folded)."""
     if _revision(connection) < "0015":
         return None
-    rows = connection.execute(text(MEMORY_AS_OF), {"user_id": user_id, "seq": seq}).all()
-    return _EntriesAsOf(rows) if all(row[-1] for row in rows) else None
+    prepared = Prepared(sql, str(connection.dialect.paramstyle))
+    rows = fetch_sql(connection, prepared.sql, prepared.bind(values))
+    return [row[:-1] for row in rows] if all(row[-1] for row in rows) else None
 
 
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
-    """Every state table's rows and the state digest right after entry ``seq`` (the head when None)."""
+    """Every state table's rows and the state digest right after entry ``seq`` (the head when None):
+    ``memory_entries`` by one query (``_as_of``), the other tables folded from the log into a
+    scratch store only where they hold rows; the whole state folded or replayed where that cannot be."""
     with reader.reading() as connection:
         last_seq, last_time = _moment(connection, seq)
-    replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
-    try:
-        tables: dict[str, list[dict[str, Any]]] = {}
-        with replayer.store.engine.connect() as connection:
-            digest = state_digest(connection, keep=tables)
-            for state_table in present_state_tables(connection):
-                tables.setdefault(str(state_table.name), [])
-        return StateAt(last_seq, last_time, digest, tables)
-    finally:
-        replayer.close()
+        sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
+        memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
+        logged = not replay and _revision(connection) >= "0014" and effects.covered_from(connection) == 1
+        rows = effects.state_as_of(connection, last_seq, memory=memory is None) if logged else None
+    batches = [(memory_entries, memory)] if memory and rows is not None else []
+    if rows is None or any(rows.values()):  # a scratch store: the rows folded, or the journal replayed
+        replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
+        try:
+            if rows is not None:
+                with replayer.store.engine.begin() as connection:
+                    effects.load(connection, rows)
+            replayed = reader.entries(JournalFilter(until_seq=last_seq)) if rows is None else ()
+            diverged = next(filter(None, map(replayer.apply, replayed)), None)  # the first divergence
+            if diverged is not None:
+                raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
+            failed = replayer.flush()
+            if failed is not None:
+                raise StorageError(f"the replay could not commit: {failed}")
+            with replayer.store.engine.connect() as connection:
+                for state_table in present_state_tables(connection):
+                    batches += [(state_table, batch) for batch in state_batches(connection, state_table)]
+        finally:
+            replayer.close()
+    digest, tables = StateDigest(), dict[str, list[dict[str, Any]]]()
+    for state_table, batch in batches:  # tables with rows first, then the empty ones, as ever shown
+        digest.add_batch(state_table, batch, tables.setdefault(str(state_table.name), []))
+    for state_table in STATE_TABLES:
+        tables.setdefault(str(state_table.name), [])
+    return StateAt(last_seq, last_time, digest.hexdigest(), tables)
 
 
 def snapshot_at(
     reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, replay: bool = False
 ) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``, its
-    ``created_at`` being that entry's time: read from the user's rows as of then (``_versioned``), or from
-    the state ``_rebuilt`` gives (``replay``, or a database whose version columns do not serve)."""
+    ``created_at`` being that entry's time, from the user's rows as of then: read by one query (``_as_of``),
+    or taken from ``state_at`` (``replay``, or a database whose version columns do not serve)."""
     with reader.reading() as connection:  # the moment and the rows in one read
         last_seq, last_time = _moment(connection, seq)
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
             raise StorageError(f"{where}: there is no moment to take a snapshot at")
-        entries = None if replay else _versioned(connection, user_id, last_seq)
-    now = parse_time(last_time)
-    if entries is not None:
-        return {"seq": last_seq, **plain(MemoryService().snapshot(entries, user_id=user_id, now=now))}
-    replayer = _rebuilt(reader, last_seq, table=table, replay=replay)
-    try:
-        with replayer.store.read_only() as repository:
-            return {"seq": last_seq, **plain(MemoryService().snapshot(repository, user_id=user_id, now=now))}
-    finally:
-        replayer.close()
+        rows = None if replay else _as_of(connection, MEMORY_AS_OF, {"user_id": user_id, "seq": last_seq})
+    if rows is None:
+        state = state_at(reader, last_seq, table=table, replay=replay).tables["memory_entries"]
+        rows = [tuple(row[name] for name in WIRE_COLUMNS) for row in state if row["user_id"] == user_id]
+    value = MemoryService().snapshot(_EntriesAsOf(rows), user_id=user_id, now=parse_time(last_time))
+    return {"seq": last_seq, **plain(value)}

@@ -1,0 +1,184 @@
+"""``journal state --at`` reads ``memory_entries`` as of the seq by one query over its version columns and
+folds only the other tables' changes from the effects log (``tools.audit.timetravel.state_at``); these
+properties hold it to the state a replay from entry 1 gives, at every seq of journals that mix memory
+writes, replacements and revokes with grants, working-memory calls and graph-store puts."""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arvis.canonical import canonical_bytes
+from journal.blob_store import hash_of
+from syscalls.table import SYSCALL_TABLE
+from tools.audit.timetravel import state_at
+
+try:
+    from tests import journal_helpers as h
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import journal_helpers as h
+
+OPERATOR = "operator:ward"
+NARRATOR = "agent:narrator"
+CONTEXT = "ward-7"
+
+SETUP: list[h.Call] = [
+    ("memory.awmu.create", {"context_id": CONTEXT, "config": {"channels": {NARRATOR: "dm"}}}, OPERATOR),
+    ("access.grant", {"principal": NARRATOR, "capability": "write", "scope": f"context:{CONTEXT}"}, OPERATOR),
+    ("graph.namespace.create", {"prefix": "ledger"}, NARRATOR),
+]
+"""A working-memory context the narrator may write to, and a graph-store namespace it owns."""
+
+
+def _call(op: str, user: str, key: str, index: int) -> h.Call:
+    """One call of a schedule; many are refused (a conflict, a revoke of nothing), which changes nothing."""
+    args: dict[str, Any] = {"user_id": user, "key": key}
+    if op == "revoke":
+        return "memory.revoke", args, f"user:{user}"
+    if op in ("write", "replace"):
+        write = {**args, "memory_type": "preference", "source": "explicit_user", "value_ref": f"v{index}"}
+        return "memory.write", {**write, "replace": op == "replace"}, f"user:{user}"
+    if op == "grant":
+        grant = {"principal": f"agent:{key}", "capability": "read", "scope": f"user:{user}"}
+        return "access.grant", grant, OPERATOR
+    if op == "seed":
+        return "memory.awmu.seed", {"context_id": CONTEXT, "text": f"Bed {index} is free."}, OPERATOR
+    if op == "propose":
+        proposal = {"context_id": CONTEXT, "text": f"Ward {key} has {index} beds.", "confidence": 0.9}
+        return "memory.awmu.propose", proposal, NARRATOR
+    value = {"t": f"{user}-{index}"}
+    put: dict[str, Any] = {"namespace": ["ledger", user], "key": key}
+    put |= (
+        {"value_hash": None}
+        if op == "unput"
+        else {"value": value, "value_hash": hash_of(canonical_bytes(value))}
+    )
+    return "graph.store.put", put, NARRATOR
+
+
+OPS = ("write", "replace", "revoke", "grant", "seed", "propose", "put", "unput")
+schedules = st.tuples(
+    st.booleans(),
+    st.lists(
+        st.tuples(st.sampled_from(OPS), st.sampled_from(("u1", "u2")), st.sampled_from(("a", "b", "c"))),
+        min_size=1,
+        max_size=20,
+    ),
+).map(
+    lambda drawn: [
+        *(SETUP if drawn[0] else []),
+        *(_call(op, user, key, index) for index, (op, user, key) in enumerate(drawn[1])),
+    ]
+)
+"""Without the setup, working-memory and graph calls are refused: the other tables may stay empty (no
+scratch store at all) or hold only grants."""
+
+
+@given(schedules)
+def test_the_state_by_query_and_fold_is_the_replayed_state_at_every_seq(calls: list[h.Call]) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "journal.db"
+        h.build_journal(path, calls)
+        with h.reader_of(path) as reader:
+            for seq in range(1, len(calls) + 1):
+                read = state_at(reader, seq, table=SYSCALL_TABLE)
+                replayed = state_at(reader, seq, table=SYSCALL_TABLE, replay=True)
+                assert read == replayed, seq
+                assert orjson.dumps(read.to_json()) == orjson.dumps(replayed.to_json()), seq
+
+
+@given(schedules)
+def test_an_entry_is_skipped_unparsed_exactly_when_it_changes_memory_entries_alone(
+    calls: list[h.Call],
+) -> None:
+    """The fold skips an entry whose logged bytes name ``memory_entries`` at every ``"table":"`` (see
+    ``journal.effects.state_as_of``): that is so exactly when every change it logged is of that table."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "journal.db"
+        h.build_journal(path, calls)
+        with sqlite3.connect(path) as connection:
+            logged = [bytes(row[0]) for row in connection.execute("SELECT effects FROM journal_effects")]
+    for effects in logged:
+        skipped = effects.count(b'"table":"') == effects.count(b'"table":"memory_entries"')
+        assert skipped == all(change["table"] == "memory_entries" for change in orjson.loads(effects))
+
+
+MIXED: list[h.Call] = [
+    *SETUP,
+    *(
+        _call(op, user, key, index)
+        for index, (op, user, key) in enumerate(
+            [
+                ("write", "u1", "a"),
+                ("put", "u1", "a"),
+                ("replace", "u1", "a"),
+                ("seed", "u1", "a"),
+                ("revoke", "u1", "a"),
+                ("write", "u2", "b"),
+                ("grant", "u2", "b"),
+                ("revoke", "u2", "b"),
+            ]
+        )
+    ),
+]
+
+
+def _every_seq_as_replayed(path: Path) -> None:
+    with h.reader_of(path) as reader:
+        for seq in range(1, len(MIXED) + 1):
+            assert state_at(reader, seq, table=SYSCALL_TABLE) == state_at(
+                reader, seq, table=SYSCALL_TABLE, replay=True
+            ), seq
+
+
+def test_a_version_seq_that_cannot_be_derived_folds_memory_from_the_log(tmp_path: Path) -> None:
+    """A revoke the journal does not show (a hand edit before the migration) leaves NULL beside a set
+    ``revoked_at``: the query cannot say when it happened, so the whole state is folded from the log."""
+    path = tmp_path / "journal.db"
+    h.build_journal(path, MIXED)
+    with h.raw_db(path) as connection:
+        connection.execute("UPDATE memory_entries SET revoked_seq = NULL WHERE user_id = 'u2'")
+        connection.commit()
+    _every_seq_as_replayed(path)
+
+
+def test_a_database_older_than_the_version_columns_folds_memory_from_the_log(tmp_path: Path) -> None:
+    """Revision 0014 (time travel reads without migrating) has the log but no version columns."""
+    path = tmp_path / "journal.db"
+    h.write_at_revision(str(path), "0014", MIXED)
+    _every_seq_as_replayed(path)
+
+
+def test_on_postgresql_the_state_by_query_is_the_sqlite_state(
+    pg_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The query orders keys as bytes there too (``COLLATE "C"``), as the state digest reads a table: the
+    same state at every seq as the SQLite journal it was copied from, and as its own replay."""
+    source = tmp_path / "source.db"
+    h.build_journal(source, [*MIXED, _call("write", "U2", "B", 99), _call("write", "u2", "é", 100)])
+    code, _, err = h.cli(capsys, "journal", "copy", "--db", source, "--to", pg_url)
+    assert code == 0, err
+    with h.reader_of(source) as sqlite, h.reader_of(pg_url) as postgres:  # type: ignore[arg-type]
+        for seq in range(1, len(MIXED) + 3):
+            expected = state_at(sqlite, seq, table=SYSCALL_TABLE)
+            assert state_at(postgres, seq, table=SYSCALL_TABLE) == expected, seq
+            assert state_at(postgres, seq, table=SYSCALL_TABLE, replay=True) == expected, seq
+
+
+@pytest.mark.parametrize("output", ["json", "table"])
+def test_the_command_prints_what_its_replay_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    path = tmp_path / "journal.db"
+    h.build_journal(path, MIXED)
+    for seq in (1, 4, len(MIXED)):
+        read = h.cli(capsys, "journal", "state", "--db", path, "--at", seq, "-o", output)
+        replayed = h.cli(capsys, "journal", "state", "--db", path, "--at", seq, "--replay", "-o", output)
+        assert read == replayed and read[0] == 0, seq
