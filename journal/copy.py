@@ -57,14 +57,11 @@ def _rows(connection: Connection, table: Table, batch: int) -> Iterator[list[dic
         yield [dict(row._mapping) for row in part]
 
 
-def _is_empty(connection: Connection, table: Table) -> bool:
-    return int(connection.execute(select(func.count()).select_from(table)).scalar_one()) == 0
-
-
-def _refuse_occupied(occupied: list[str]) -> None:
+def _refuse_occupied(connection: Connection, tables: tuple[Table, ...]) -> None:
     """Refuse a target that holds anything. A header alone is an empty journal of the target's own
     (``arvis db upgrade`` or a kernel started it): its identity cannot be replaced (the header is
     append-only), and the copied entries chain from the source's, so the copy needs a new database."""
+    occupied = [t.name for t in tables if connection.execute(select(func.count()).select_from(t)).scalar()]
     if occupied == [journal_header.name]:
         raise StorageError(
             "the target is not empty: it holds an empty journal of its own (started by `arvis db upgrade` "
@@ -122,7 +119,7 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 journal_effects,
                 journal_effects_from,
             )
-            _refuse_occupied([t.name for t in targets if not _is_empty(writing, t)])
+            _refuse_occupied(writing, targets)
             _copy_header(reading, writing, header)
             entries, head = 0, None
             for rows in _rows(reading, journal, batch):

@@ -25,6 +25,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -291,11 +292,8 @@ def _create_private(path: str) -> None:
     user's memory. SQLite gives the ``-wal`` and ``-shm`` files the main file's permissions. An existing
     file keeps the permissions it has (its owner chose them); a path that cannot be created is left to
     SQLite, whose error names it."""
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError:  # exists already (the usual case), or its directory is missing or not writable
-        return
-    os.close(descriptor)
+    with suppress(OSError):  # exists already (the usual case), or its directory is missing or not writable
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 def _file_uri(path: str) -> str:

@@ -185,7 +185,8 @@ def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str |
     if before == goal:  # the common case: nothing to do, and Alembic is never imported
         return before, goal
     _checked(before)
-    if before is None and goal == HEAD_REVISION and _is_sqlite_memory(engine):
+    in_memory = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+    if before is None and goal == HEAD_REVISION and in_memory:
         _copy_migrated_template(engine)
         return before, goal
     config = _config()
@@ -210,10 +211,6 @@ def _upgrade(config: Config, goal: str) -> None:
         command.upgrade(config, goal)
     except CommandError as exc:
         raise StorageError(f"the schema migration failed: {exc}") from exc
-
-
-def _is_sqlite_memory(engine: Engine) -> bool:
-    return engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
 
 
 @cache

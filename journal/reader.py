@@ -138,6 +138,8 @@ def _seq(value: object) -> int:
     return -1
 
 
+_LOWER_HEX = frozenset("0123456789abcdef")
+
 _STORED_TYPES = (int, str, str, str, bytes, str, bytes, str, str, str)
 """The Python types of a journal row's columns (in ``JournalEntry`` order) as the kernel stores them."""
 
@@ -231,8 +233,7 @@ class JournalReader:
         """The last entry, or None for an empty journal."""
         with self.reading() as connection:
             rows = fetch_all(connection, select(journal).order_by(journal.c.seq.desc()).limit(1))
-            row = rows[0] if rows else None
-        return None if row is None else row_to_entry(row)
+        return row_to_entry(rows[0]) if rows else None
 
     def count(self) -> int:
         with self.reading() as connection:
@@ -241,8 +242,7 @@ class JournalReader:
     def get(self, seq: int) -> JournalEntry | None:
         with self.reading() as connection:
             rows = fetch_all(connection, select(journal).where(journal.c.seq == seq))
-            row = rows[0] if rows else None
-        return None if row is None else row_to_entry(row)
+        return row_to_entry(rows[0]) if rows else None
 
     def entry_hashes(self, until_seq: int | None = None, *, batch: int = 65_536) -> Iterator[str]:
         """The ``entry_hash`` of entries 1, 2, 3, … up to ``until_seq`` (default: the head), in seq
@@ -299,14 +299,11 @@ class JournalReader:
             if below is not None:
                 query = query.where(merkle_tiles.c.tile < below)
             rows = fetch_tuples(connection, query)
-        tiles: dict[int, bytes] = {}
-        for tile, root in rows:
-            if type(tile) is int and type(root) is str and len(root) == 64 and root == root.lower():
-                try:
-                    tiles[tile] = bytes.fromhex(root)
-                except ValueError:
-                    continue
-        return {tile: root for tile, root in tiles.items() if len(root) == 32}
+        return {
+            tile: bytes.fromhex(root)
+            for tile, root in rows
+            if type(tile) is int and type(root) is str and len(root) == 64 and set(root) <= _LOWER_HEX
+        }
 
     def merkle_tile_rows(self) -> list[tuple[Any, Any]]:
         """Every stored tile row as stored, ordered by its index (for verification)."""

@@ -9,7 +9,7 @@ journal (inclusion) or that a later journal still holds the tree it signed (cons
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
@@ -121,10 +121,6 @@ class TileCheck:
                 self.computed[tile] = merkle.root_of(leaves_of_texts(texts, tile * TILE + 1), TILE)
             except BadLeaf:  # the chain check's to report; no tile from here on is recomputed
                 self._stopped = True
-
-    def feed(self, entry_hashes: Iterable[str]) -> None:
-        for entry_hash in entry_hashes:
-            self.add(entry_hash)
 
     def result(self, size: int) -> BadTile | None:
         """The first bad stored row (in tile order) of a journal of ``size`` entries, all fed."""

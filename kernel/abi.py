@@ -258,7 +258,6 @@ class Execution:
         self.table = table
         self.services = services
         self.format = rules
-        self.access_rules = rules.access
         self._decoders = {  # a call decodes as its journal's format had it (``earlier_request_type``)
             name: msgspec.json.Decoder(spec.request_type_in(rules.version)) for name, spec in table.items()
         }
@@ -293,7 +292,7 @@ class Execution:
         the blobs it stores with it), or its refusal; a storage failure is raised, to fail the
         transaction. A read (``mutates`` false) that decides changes is refused ``internal_error``."""
         ctx = CallContext(
-            access_rules=self.access_rules,
+            access_rules=self.format.access,
             format_version=self.format.version,
             seq=tx.next_seq,
             now=now,

@@ -95,7 +95,6 @@ class Kernel:
         services: KernelServiceRegistry,
         store: JournalStore,
         clock: Clock,
-        busy_retries: int = 3,
         logger: CallLogger | None = None,
         identity: IdentityPolicy | None = None,
         tracer: CallTracer | None = None,
@@ -113,7 +112,7 @@ class Kernel:
         """What the journal's format decides (``kernel.formats``)."""
         self.access_rules = self.format.access
         """The access rules of the journal (``arvis.access.AccessRules``): its format's."""
-        self.busy_retries = busy_retries
+        self.busy_retries = 3
         self.logger = logger
         self.tracer = tracer
         self.store = store

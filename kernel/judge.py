@@ -60,11 +60,6 @@ class ConflictJudge(Protocol):
         ...
 
 
-def _endpoint(url: str) -> str:
-    trimmed = url.rstrip("/")
-    return trimmed if trimmed.endswith("/chat/completions") else f"{trimmed}/chat/completions"
-
-
 def _confidence(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
@@ -111,7 +106,8 @@ class HttpJudge:
     ) -> None:
         if not timeout_s > 0:
             raise ValueError("a judge's timeout is a positive number of seconds")
-        self._url = _endpoint(url)
+        trimmed = url.rstrip("/")
+        self._url = trimmed if trimmed.endswith("/chat/completions") else f"{trimmed}/chat/completions"
         self._model = model
         self._timeout = timeout_s
         self._api_key = api_key

@@ -78,7 +78,7 @@ def _sha256(path: Path) -> str:
 class MiniLMOnnxEncoder:
     """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime's CPU provider, with an LRU of text vectors."""
 
-    def __init__(self, model_path: Path, tokenizer_path: Path, *, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, model_path: Path, tokenizer_path: Path) -> None:
         self._np: Any = importlib.import_module("numpy")
         ort: Any = importlib.import_module("onnxruntime")
         tokenizers: Any = importlib.import_module("tokenizers")
@@ -98,7 +98,6 @@ class MiniLMOnnxEncoder:
 
         self._version = f"{importlib.metadata.version(_MODEL_DISTRIBUTION)}+{_sha256(model_path)[:12]}"
         self._cache: OrderedDict[str, Any] = OrderedDict()
-        self._cache_size = cache_size
         self._lock = threading.Lock()
 
     @property
@@ -134,7 +133,7 @@ class MiniLMOnnxEncoder:
         with self._lock:
             self._cache[text] = vector
             self._cache.move_to_end(text)
-            while len(self._cache) > self._cache_size:
+            while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
         return vector
 

@@ -96,20 +96,15 @@ class SyscallSpec:
         return earlier[1] if earlier is not None and format_version < earlier[0] else self.request_type
 
 
-def request_type_of(name: str, handler: Handler) -> type[msgspec.Struct]:
-    """The annotation of the handler's second parameter (the first is its ``CallContext``): the msgspec
-    struct its arguments are strictly decoded into."""
-    parameters = list(inspect.signature(handler).parameters)
-    found = typing.get_type_hints(handler).get(parameters[1]) if len(parameters) == 2 else None
-    if not (isinstance(found, type) and issubclass(found, msgspec.Struct)):
-        raise SyscallTableError(f"syscall {name!r}: the handler's signature names no request type")
-    return found
-
-
 def spec_of(row: Row, earlier: Mapping[type[Any], tuple[int, type[Any]]]) -> SyscallSpec:
-    """A row as its spec; ``earlier`` maps a request type to its ``earlier_request_type``."""
+    """A row as its spec; ``earlier`` maps a request type to its ``earlier_request_type``. The request
+    type is the annotation of the handler's second parameter (the first is its ``CallContext``): the
+    msgspec struct its arguments are strictly decoded into."""
     name, handler, service, flags, summary = row
-    request_type = request_type_of(name, handler)
+    parameters = list(inspect.signature(handler).parameters)
+    request_type = typing.get_type_hints(handler).get(parameters[1]) if len(parameters) == 2 else None
+    if not (isinstance(request_type, type) and issubclass(request_type, msgspec.Struct)):
+        raise SyscallTableError(f"syscall {name!r}: the handler's signature names no request type")
     return SyscallSpec(
         name=name,
         request_type=request_type,

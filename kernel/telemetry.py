@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 import msgspec
@@ -164,12 +165,9 @@ def start_span(
 
 def end_span(span: CallSpan | None, result: SyscallResult | None) -> None:
     """The dispatcher's side of ``CallSpan.end``: whatever it raises is ignored."""
-    if span is None:
-        return
-    try:
-        span.end(result)
-    except Exception:
-        return
+    if span is not None:
+        with suppress(Exception):
+            span.end(result)
 
 
 class _WriteFlags(msgspec.Struct):
