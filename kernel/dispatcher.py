@@ -199,8 +199,8 @@ class Kernel:
         return self._execution.table
 
     @table.setter
-    def table(self, table: SyscallTable) -> None:
-        self._execution.table = table
+    def table(self, table: SyscallTable) -> None:  # a new execution: its decoders are the table's
+        self._execution = Execution(table, self._execution.services, self._execution.format)
 
     def queued(self) -> int:
         """How many calls wait for a writer now (for monitoring; a test's way to see its calls queue)."""

@@ -18,6 +18,6 @@ UserId = Annotated[
 """A user id: 1 to 128 characters, no control characters."""
 
 AwareDatetime = Annotated[datetime, msgspec.Meta(tz=True)]
+"""An RFC 3339 timestamp with an offset; naive times are refused."""
 NO_NUL = r"^[^\x00]*\Z"
 """Free text that reaches a text column: any character but NUL (PostgreSQL text cannot hold U+0000)."""
-"""An RFC 3339 timestamp with an offset; naive times are refused."""

@@ -15,6 +15,7 @@ import msgspec
 import pytest
 from contract_calls import WRITE
 from journal_helpers import make_clock, reader_of, verify
+from strategies import VOUCHED
 
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
@@ -25,7 +26,7 @@ from kernel.registry import KernelServiceRegistry
 from kernel.table import Flag, Service, Support, SyscallSpec, SyscallTable, SyscallTableError
 from syscalls import graph_args, working_memory
 from syscalls import table as table_module
-from syscalls.boot import default_services
+from syscalls.boot import default_services, open_kernel
 from syscalls.table import RETIRED, SYSCALL_TABLE
 
 TABLE_SOURCE = Path(table_module.__file__)
@@ -319,3 +320,16 @@ def test_a_read_whose_decision_changes_state_is_a_journaled_kernel_error(
     report = verify(db, table=table)
     assert report.verified and report.replayed, report.to_json()
     assert not verify(db).verified  # the true table replays the call as accepted: a different journal
+
+
+def test_a_table_set_on_a_kernel_decodes_the_calls_it_adds() -> None:
+    """``Kernel.table`` set to another table: a call the first table lacked is decoded with its own request
+    type and answered, not refused ``internal_error`` for want of a decoder."""
+    again = dataclasses.replace(SYSCALL_TABLE["memory.list"], name="memory.list_again")
+    kernel = open_kernel(":memory:", identity=VOUCHED, create=True)
+    try:
+        kernel.table = SyscallTable([*SYSCALL_TABLE.values(), again])
+        listed = kernel.call("memory.list_again", {"user_id": "u1"}, principal="user:u1")
+        assert listed.ok, listed
+    finally:
+        kernel.close()
