@@ -263,9 +263,8 @@ def propose_by_content(
     pending = session.repo.pending_reviews(session.context_id)
     copies = [item for item in pending if normalize(item.text) == key]
     speakers = {item.source for item in copies} | {source}
-    bound = session.rules >= 5 and not declared(session.config, source)  # rules 5: the Sybil bound
-    if session.rules >= 5:
-        copies = [] if bound else copies
+    if session.rules >= 5:  # the Sybil bound: only declared channels corroborate
+        copies = copies if declared(session.config, source) else []
         speakers = {speaker for speaker in speakers if declared(session.config, speaker)}
     sources = max(len(speakers), 1)
     trust = assess_trust(
@@ -276,7 +275,7 @@ def propose_by_content(
         active=ranked,
         corroborating_sources=sources,
     )
-    if bound:
+    if session.rules >= 5 and not declared(session.config, source):  # lifted by nothing it does
         trust = replace(trust, ceiling=Authority.PROVISIONAL)
     asker = Asker(source, session.is_operator())
     judge = _judge(session, trust.ceiling, asker, corroborated=sources >= 2)

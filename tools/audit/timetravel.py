@@ -106,7 +106,8 @@ class _EntriesAsOf:
         return self._wires
 
     def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
-        raise NotImplementedError("a snapshot reads every entry of the user")
+        """The key's newest version as of the seq (the rows come by key, then version)."""
+        return next((wire for wire in reversed(self._wires) if wire["key"] == key), None)
 
 
 def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tuple[Any, ...]] | None:
