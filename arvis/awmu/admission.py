@@ -261,7 +261,9 @@ def propose_by_content(
     conflicts = _judged(session, text, conflicts, set(judged), model_judge, detectors["detectors"])
     key = normalize(text)
     pending = session.repo.pending_reviews(session.context_id)
-    copies = [item for item in pending if normalize(item.text) == key]
+    copies = [
+        item for item in pending if session.config.decides_by("corroborated") and normalize(item.text) == key
+    ]
     speakers = {item.source for item in copies} | {source}
     if session.rules >= 5:  # the Sybil bound: only declared channels corroborate
         copies = copies if declared(session.config, source) else []

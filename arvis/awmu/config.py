@@ -9,7 +9,15 @@ import msgspec
 
 from arvis.awmu.model import Authority
 
-__all__ = ["PROFILES", "AwmuConfig", "InvariantRule", "InvariantStrength", "InvariantType", "TrustProfile"]
+__all__ = [
+    "PROFILES",
+    "AwmuConfig",
+    "InvariantRule",
+    "InvariantStrength",
+    "InvariantType",
+    "QueuePolicy",
+    "TrustProfile",
+]
 
 Unit01 = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 Channel = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern="^[^:\x00]+$")]
@@ -72,6 +80,20 @@ class InvariantRule(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     minimum_count: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 1
 
 
+class QueuePolicy(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Rules 3 on: how the context's queue is decided when no canonizer reviews it (``arvis.awmu.waiting``).
+
+    ``decide_by``: the rules that may decide a waiting item, ``corroborated`` (the same statement entered
+    on an independent source's word) and ``superseded`` (a fact it contests was superseded); a rule left
+    out never decides one (without ``corroborated`` a waiting statement does not corroborate its copy).
+    ``expire_after_turns``: an item still waiting that many turns after the turn it was queued in is
+    dropped at that ``memory.awmu.turn`` (``EXPIRED``, ``rules:expired``); None, never. A canonizer's
+    ``memory.awmu.review`` and the queue's bound decide whatever the policy."""
+
+    decide_by: tuple[Literal["corroborated", "superseded"], ...] = ("corroborated", "superseded")
+    expire_after_turns: Annotated[int, msgspec.Meta(ge=1, le=100_000)] | None = None
+
+
 class AwmuConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Defaults follow ARC-Mem's; the ablation switches at the end are for comparison runs."""
 
@@ -111,6 +133,9 @@ class AwmuConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     to the channel their statements come from (``arvis.awmu.origin``); empty is not written out, so the
     recorded form of a context without one is what earlier releases wrote."""
     invariants: tuple[InvariantRule, ...] = ()
+    queue: QueuePolicy | None = None
+    """The declared queue policy; None (not written out, as in earlier releases' records): every rule
+    decides and nothing expires."""
     # ablation switches (scenario conditions); a production context leaves them all on
     trust_enabled: bool = True
     rank_enabled: bool = True
@@ -139,11 +164,17 @@ class AwmuConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
             raise ValueError("upgrade_to_unreliable_at must be below upgrade_to_reliable_at")
 
     def wire(self) -> dict[str, Any]:
-        """The recorded form: every field but an empty ``channels`` (see there)."""
+        """The recorded form: every field but an empty ``channels`` and an undeclared ``queue``."""
         wire: dict[str, Any] = msgspec.to_builtins(self)
         if not self.channels:
             del wire["channels"]
+        if self.queue is None:
+            del wire["queue"]
         return wire
+
+    def decides_by(self, rule: str) -> bool:
+        """Whether the queue policy lets ``rule`` (``corroborated``, ``superseded``) decide an item."""
+        return self.queue is None or rule in self.queue.decide_by
 
     @property
     def profile(self) -> TrustProfile:

@@ -27,6 +27,7 @@ from arvis.awmu.model import (
 from arvis.awmu.promotion import promote_reviewed
 from arvis.awmu.repository import Closure
 from arvis.awmu.ruleset import MAX_PENDING_REVIEWS
+from arvis.awmu.waiting import expire, expiry_turn
 
 __all__ = ["archive", "canonize", "close_context", "reopen", "restore", "review", "set_pinned", "turn"]
 
@@ -129,6 +130,8 @@ def turn(
         outcome = decay(session, unit)
         if outcome is not None:
             decayed.append(outcome)
+    if session.config.queue is not None and session.config.queue.expire_after_turns is not None:
+        extra["expired"] = expire(session)
     session.emit(EventKind.TURN, None, reinforced=len(reinforced), decayed=len(decayed))
     session.write_back()
     return {
@@ -303,7 +306,7 @@ def _review_queued(session: ContextSession, review_id: str, approve: bool, note:
     session.emit(
         EventKind.REVIEW_DECIDED, decided.unit_id, review_id=review_id, status=decided.status.value, note=note
     )
-    return {"review": msgspec.to_builtins(decided), **outcome}
+    return {"review": decided.wire(), **outcome}
 
 
 def reopen(session: ContextSession, *, request_id: str, note: str, granted: bool = False) -> dict[str, Any]:
@@ -379,11 +382,16 @@ def _reopen_queued(session: ContextSession, review_id: str, note: str) -> dict[s
         )
     was = {**_was(item), "unit_id": item.unit_id}
     reopened = msgspec.structs.replace(
-        item, status=ReviewStatus.PENDING, decided_seq=None, decided_by=None, unit_id=None
+        item,
+        status=ReviewStatus.PENDING,
+        decided_seq=None,
+        decided_by=None,
+        unit_id=None,
+        expires_at_turn=expiry_turn(session),
     )
     session.repo.put_review(reopened)
     _reopened(session, item.unit_id, review_id, was, note)
-    return {"review": msgspec.to_builtins(reopened), "was": was}
+    return {"review": reopened.wire(), "was": was}
 
 
 def _was(found: CanonRequest | ReviewItem) -> dict[str, Any]:

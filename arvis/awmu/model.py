@@ -98,7 +98,7 @@ class ReviewStatus(StrEnum):
     PENDING = "PENDING"
     APPROVED = "APPROVED"
     REJECTED = "REJECTED"
-    EXPIRED = "EXPIRED"  # rules 2: the bounded queue was full and this was its oldest item
+    EXPIRED = "EXPIRED"  # the bounded queue was full and it was the oldest, or its waiting time ran out
 
 
 class ReviewItem(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,6 +118,16 @@ class ReviewItem(msgspec.Struct, frozen=True, kw_only=True):
     decided_seq: int | None = None
     decided_by: str | None = None
     unit_id: str | None = None
+    expires_at_turn: int | None = None
+    """The turn at which it is dropped unless decided before (the queue policy's ``expire_after_turns``
+    past the turn it was queued in); None is not written out, so the form of an item of a context
+    without one is what earlier releases wrote."""
+
+    def wire(self) -> dict[str, Any]:
+        wire: dict[str, Any] = msgspec.to_builtins(self)
+        if self.expires_at_turn is None:
+            del wire["expires_at_turn"]
+        return wire
 
 
 class CanonRequestStatus(StrEnum):

@@ -23,6 +23,7 @@ from arvis.awmu.model import (
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution, detect_lexical, resolve
 from arvis.awmu.text import normalize
 from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
+from arvis.awmu.waiting import expiry_turn
 
 __all__ = [
     "Verdict",
@@ -254,6 +255,7 @@ def review_item(
         authority_ceiling=trust.ceiling,
         verdicts=verdicts,
         created_seq=session.seq,
+        expires_at_turn=expiry_turn(session),
     )
 
 

@@ -116,7 +116,7 @@ _Pending = TypeVar("_Pending", ReviewItem, CanonRequest)
 
 def body_of(record: msgspec.Struct) -> str:
     """A record's stored form: its canonical JSON, as text."""
-    wire = record.wire() if isinstance(record, ContextRecord) else msgspec.to_builtins(record)
+    wire = record.wire() if isinstance(record, ContextRecord | ReviewItem) else msgspec.to_builtins(record)
     return canonical_bytes_of_own(wire).decode("utf-8")
 
 

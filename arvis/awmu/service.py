@@ -73,6 +73,10 @@ class WorkingMemoryService:
             config.validate()
         except ValueError as exc:
             raise AwmuRuleError(AwmuErrorCode.INVALID_CONFIG, str(exc)) from None
+        if config.queue is not None and rules < 3:
+            raise AwmuRuleError(
+                AwmuErrorCode.INVALID_CONFIG, f"a queue policy needs rules 3 or later, not {rules}"
+            )
         repo.put_context(
             ContextRecord(context_id=context_id, config=config, created_seq=seq, updated_seq=seq, rules=rules)
         )
@@ -183,7 +187,7 @@ class WorkingMemoryService:
             "turn": session.context.turn,
             "units": [unit_wire(unit) for unit in chosen],
             "count": len(chosen),
-            "review_queue": [msgspec.to_builtins(item) for item in repo.pending_reviews(context_id)],
+            "review_queue": [item.wire() for item in repo.pending_reviews(context_id)],
             "canon_requests": [msgspec.to_builtins(item) for item in repo.pending_canon_requests(context_id)],
         }
         if session.rules >= 3:
@@ -225,7 +229,12 @@ class WorkingMemoryService:
         }
         if pending is not None:
             assembled["waiting"] = [
-                {key: item[key] for key in ("review_id", "source", "contests", "reasons")} for item in pending
+                {
+                    key: item[key]
+                    for key in ("review_id", "source", "contests", "reasons", "expires_at_turn")
+                    if key in item
+                }
+                for item in pending
             ]
         return assembled
 

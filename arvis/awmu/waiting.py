@@ -8,9 +8,12 @@ A queued statement (``r<seq>``) is decided by one of these, each recorded (``dec
 - ``rules:superseded`` (rules 3): a fact it contests was superseded by another statement (its
   establishing source's own update, an operator's, a trusted channel's, a corroborated one, or an
   operator's approval of another queued statement): what it contested is gone, so it is rejected;
+- ``rules:expired``: the context's queue policy (``AwmuConfig.queue``) sets ``expire_after_turns`` and
+  that many turns passed since it was queued (it is dropped at that ``memory.awmu.turn``);
 - a canonizer's ``memory.awmu.review``.
 
-Nothing else decides it: no label, no count of turns. What waits, and why, is listed by
+The policy's ``decide_by`` names which of ``corroborated`` and ``superseded`` may decide; nothing else
+does: no label is ever read. What waits, and why, is listed by
 ``memory.awmu.list`` (``waiting``) and marked on the facts it contests in the assembled block (rules 3),
 as are the learned facts another source disputes by a claim that stands beside them.
 """
@@ -26,7 +29,7 @@ from arvis.awmu.model import EventKind, ReviewItem, ReviewStatus
 from arvis.awmu.repository import AwmuRepository, EventQuery
 from arvis.awmu.text import normalize
 
-__all__ = ["contested_marks", "decide", "settle_superseded", "waiting"]
+__all__ = ["contested_marks", "decide", "expire", "expiry_turn", "settle_superseded", "waiting"]
 
 _PAGE = 1000
 
@@ -42,6 +45,24 @@ def decide(
     session.emit(EventKind.REVIEW_DECIDED, unit_id, review_id=item.review_id, status=status.value)
 
 
+def expiry_turn(session: ContextSession) -> int | None:
+    """The turn an item queued (or reopened) now is dropped at under the queue policy; None: never."""
+    queue = session.config.queue
+    if queue is None or queue.expire_after_turns is None:
+        return None
+    return session.context.turn + queue.expire_after_turns
+
+
+def expire(session: ContextSession) -> list[str]:
+    """The pending items whose waiting time ran out by this turn, dropped (``rules:expired``); their ids."""
+    expired = []
+    for item in session.repo.pending_reviews(session.context_id):
+        if item.expires_at_turn is not None and item.expires_at_turn <= session.context.turn:
+            decide(session, item, ReviewStatus.EXPIRED, "rules:expired")
+            expired.append(item.review_id)
+    return expired
+
+
 def _contests(item: ReviewItem) -> list[str]:
     """The units a queued item contests (its verdicts' unit ids), sorted, each once."""
     return sorted({str(verdict["unit_id"]) for verdict in item.verdicts if verdict.get("unit_id")})
@@ -50,7 +71,9 @@ def _contests(item: ReviewItem) -> list[str]:
 def settle_superseded(session: ContextSession, superseded: list[str], successor: dict[str, Any]) -> list[str]:
     """Rules 3: the pending items that contest a unit just superseded by ``successor`` (a unit wire) are
     rejected, ``rules:superseded``, unless they state the successor (those the entry corroborates are
-    approved by it); the ids decided."""
+    approved by it), if the queue policy lets supersession decide; the ids decided."""
+    if not session.config.decides_by("superseded"):
+        return []
     gone = set(superseded)
     key = normalize(str(successor["text"]))
     decided = []
@@ -89,12 +112,14 @@ def _recorded_reasons(repo: AwmuRepository, items: list[ReviewItem]) -> dict[str
 
 
 def waiting(repo: AwmuRepository, context_id: str) -> list[dict[str, Any]]:
-    """What waits for a decision, and why: each pending item's id, source, text, the units it contests
-    and its reasons (those its ``queued`` event recorded, else its verdicts'), oldest first."""
+    """What waits for a decision, and why: each pending item's id, source, text, the units it contests,
+    its reasons (those its ``queued`` event recorded, else its verdicts') and, under a queue policy that
+    expires items, the turn it expires at; oldest first."""
     items = repo.pending_reviews(context_id)
     recorded = _recorded_reasons(repo, items)
-    return [
-        {
+    listed = []
+    for item in items:
+        entry: dict[str, Any] = {
             "review_id": item.review_id,
             "source": item.source,
             "text": item.text,
@@ -102,8 +127,10 @@ def waiting(repo: AwmuRepository, context_id: str) -> list[dict[str, Any]]:
             "reasons": recorded.get(item.review_id)
             or sorted({str(verdict["reason"]) for verdict in item.verdicts if "reason" in verdict}),
         }
-        for item in items
-    ]
+        if item.expires_at_turn is not None:
+            entry["expires_at_turn"] = item.expires_at_turn
+        listed.append(entry)
+    return listed
 
 
 def contested_marks(
@@ -115,6 +142,8 @@ def contested_marks(
     for item in items:
         for unit_id in item["contests"]:
             note = f"waiting for a decision: {item['review_id']} ({', '.join(item['reasons'])})"
+            if "expires_at_turn" in item:
+                note += f", dropped at turn {item['expires_at_turn']} unless decided"
             marks.setdefault(unit_id, []).append(note)
     for unit_id, by, reason in disputes:
         marks.setdefault(unit_id, []).append(f"disputed by {by} ({reason})")
