@@ -287,6 +287,11 @@ def _invariant(item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+QUEUE_EXPIRY = 10
+"""The deployment's queue policy (``AwmuConfig.queue``): a statement nobody corroborates, supersedes or
+reviews within ten turns is dropped, so the queue is decided in every run, blind runs included."""
+
+
 def set_up_context(
     scenario: _Setup,
     plan: ConditionPlan,
@@ -313,6 +318,7 @@ def set_up_context(
         config["invariants"] = [_invariant(item) for item in scenario.invariants]
     if channels:
         config["channels"] = dict(channels)
+    config["queue"] = {"expire_after_turns": QUEUE_EXPIRY}
     call("memory.awmu.create", {"config": config}, OPERATOR)
     for principal in sorted({agent, *channels}):
         for capability in AGENT_CAPABILITIES:
