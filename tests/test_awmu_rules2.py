@@ -123,14 +123,14 @@ def unit(k: Kernel, unit_id: str) -> dict[str, Any]:
 def test_create_names_its_rules_and_refuses_unknown_ones(k: Kernel) -> None:
     assert call(k, "create", {})["rules"] == 2  # pinned by call()
     latest = k.call("memory.awmu.create", {"context_id": "latest"}, principal=OPERATOR)
-    assert latest.ok and latest.value["rules"] == 5
+    assert latest.ok and latest.value["rules"] == 6
     old = k.call("memory.awmu.create", {"context_id": "old", "rules": 1}, principal=OPERATOR)
     assert old.ok and "rules" not in old.value
     second = k.call("memory.awmu.create", {"context_id": "second", "rules": 2}, principal=OPERATOR)
     assert second.ok and second.value["rules"] == 2
-    bad = k.call("memory.awmu.create", {"context_id": "new", "rules": 6}, principal=OPERATOR)
+    bad = k.call("memory.awmu.create", {"context_id": "new", "rules": 7}, principal=OPERATOR)
     assert bad.error is not None and bad.error.code == "awmu_invalid_config"
-    assert "rules 6" in bad.error.detail
+    assert "rules 7" in bad.error.detail
 
 
 def test_a_user_statement_that_conflicts_with_nothing_is_learned(k: Kernel) -> None:

@@ -122,13 +122,13 @@ def events(k: Kernel, kind: str) -> list[dict[str, Any]]:
     return found
 
 
-def test_a_new_context_lives_under_rules_5_and_6_is_refused(k: Kernel) -> None:
+def test_a_new_context_lives_under_rules_6_and_7_is_refused(k: Kernel) -> None:
     assert call(k, "create", {})["rules"] == 3
     latest = k.call("memory.awmu.create", {"context_id": "latest"}, principal=OPERATOR)
-    assert latest.ok and latest.value["rules"] == 5
-    bad = k.call("memory.awmu.create", {"context_id": "other", "rules": 6}, principal=OPERATOR)
+    assert latest.ok and latest.value["rules"] == 6
+    bad = k.call("memory.awmu.create", {"context_id": "other", "rules": 7}, principal=OPERATOR)
     assert bad.error is not None and bad.error.code == "awmu_invalid_config"
-    assert "[1, 2, 3, 4, 5]" in bad.error.detail
+    assert "[1, 2, 3, 4, 5, 6]" in bad.error.detail
 
 
 def test_its_own_source_revises_a_learned_fact_and_the_old_one_retires_with_its_successor(k: Kernel) -> None:

@@ -33,7 +33,7 @@ def _set_up(
     created = kernel.call(
         "memory.awmu.create", {"context_id": CONTEXT, "config": config or {}}, principal=OPERATOR
     )
-    assert created.ok and created.value["rules"] == 5, created
+    assert created.ok and created.value["rules"] == 6, created
     for principal in speakers:
         for capability in ("read", "write"):
             grant = {"principal": principal, "capability": capability, "scope": f"context:{CONTEXT}"}

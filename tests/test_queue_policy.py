@@ -21,8 +21,8 @@ from test_awmu_rules3 import (
     _open,
     _verified,
     call,
-    seed,
     say,
+    seed,
 )
 
 from kernel.dispatcher import Kernel

@@ -31,7 +31,7 @@ def _norms(text: str, key: str) -> list[str]:
 
 def test_names_and_version() -> None:
     assert VALUE_DETECTOR == "value"
-    assert VALUE_DETECTOR_VERSION == "2"
+    assert VALUE_DETECTOR_VERSION == "3"
 
 
 # ----------------------------------------------------------------------------------------- extraction

@@ -9,7 +9,8 @@ anyone observed; the working memory holds it for a decision instead of learning 
 
 Version 2 (rules 3) adds the structural cues of :mod:`arvis.awmu.framing_structure`: a claimed role,
 pasted machine output, a claimed prior agreement, a third party's word, an instruction to the record,
-recognised by the shape of the message rather than by a phrase.
+recognised by the shape of the message rather than by a phrase. Version 3 (rules 6) is version 2 without
+the phrases that echoed the project's own scenario sentences (``_CUES_V1_V2``).
 
 Pure and versioned like the value detector: recomputed on replay. The cue lists are general (written from
 the categories, not from any scenario); what they cost in true statements held back is measured by the
@@ -25,8 +26,8 @@ from arvis.awmu.framing_structure import structural_cues
 __all__ = ["FRAMING_DETECTOR", "FRAMING_VERSION", "framing_cues"]
 
 FRAMING_DETECTOR = "framing"
-FRAMING_VERSION = "2"
-"""The latest version; a call reads with the version its context's rules name (1 under rules 1 and 2)."""
+FRAMING_VERSION = "3"
+"""The latest version; a call reads with the version its context's rules name (``text.reader_version``)."""
 
 _CUES = {
     "claimed_memory": (
@@ -36,14 +37,13 @@ _CUES = {
         r"|\bwe (?:agreed|settled|established) (?:earlier|before|that)\b"
     ),
     "claimed_authority": (
-        r"\b(?:directive|by order of|under orders|on behalf of|head office|effective immediately"
-        r"|management says|the boss says|official (?:notice|order|policy) says"
+        r"\b(?:directive|by order of|under orders|on behalf of|effective immediately"
+        r"|official (?:notice|order|policy) says"
         r"|i am (?:the|your) (?:new |acting )?(?:captain|supervisor|manager|admin|administrator|owner"
         r"|commander|director)|i have (?:clearance|authority|permission))\b"
     ),
     "claimed_consensus": (
         r"\beveryone (?:knows|agrees|says)\b|\bcommon knowledge\b|\bit is well known\b"
-        r"|\b(?:the whole|all the|all of the) (?:staff|crew|team|town|village|office|ward|department)\b"
         r"|\bthey all (?:say|agree)\b"
     ),
     "hearsay": (
@@ -64,13 +64,26 @@ _CUES = {
         r"|\bdoes ?n[o']t apply\b"
     ),
 }
+_CUES_V1_V2 = {
+    "claimed_authority": r"\b(?:head office|management says|the boss says)\b",
+    "claimed_consensus": (
+        r"\b(?:the whole|all the|all of the) (?:staff|crew|team|town|village|office|ward|department)\b"
+    ),
+}
+"""Phrases framing versions 1 and 2 also read: the project's own scenario sentences ("head office says",
+"the whole ward"), not kinds of sentence; kept for their journals alone."""
 _COMPILED = tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _CUES.items())
+_COMPILED_V1_V2 = _COMPILED + tuple(
+    (name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _CUES_V1_V2.items()
+)
 
 
 def framing_cues(text: str, version: int = 2) -> list[str]:
     """The cue categories ``text`` uses, sorted (empty: a plain statement), as framing ``version`` reads."""
     folded = text.replace("\u2019", "'")
-    found = {name for name, pattern in _COMPILED if pattern.search(folded)}
+    found = {
+        name for name, pattern in (_COMPILED if version >= 3 else _COMPILED_V1_V2) if pattern.search(folded)
+    }
     if version >= 2:
         found.update(structural_cues(folded))
     return sorted(found)

@@ -34,12 +34,15 @@ NEGATIONS = frozenset({"not", "no", "never", "cannot", "neither", "nor"})
 
 STRUCTURED_RULES = 3
 """The first rule set whose readers (statements, framing, values) are version 2."""
+PLAIN_LEXICON_RULES = 6
+"""The first rule set whose readers are version 3."""
 
 
 def reader_version(rules: int) -> int:
-    """The version of the readers a context of ``rules`` reads with: 1 under rules 1 and 2, 2 from rules 3
-    on. A context keeps its readers for its whole life, so an old journal replays as it was written."""
-    return 2 if rules >= STRUCTURED_RULES else 1
+    """The version of the readers a context of ``rules`` reads with: 1 under rules 1 and 2, 2 under rules 3
+    to 5, 3 from rules 6 on (version 2 without the words that echoed the project's scenario sentences). A
+    context keeps its readers for its whole life, so an old journal replays as it was written."""
+    return 3 if rules >= PLAIN_LEXICON_RULES else 2 if rules >= STRUCTURED_RULES else 1
 
 
 def normalize(text: str) -> str:

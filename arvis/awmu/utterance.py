@@ -140,7 +140,7 @@ def _candidates(sentence: str, version: int) -> list[str]:
         tail = tail[:1].upper() + tail[1:]
         opening = words(head)
         recap = tail.count(",") >= 2 and " is " not in f" {tail} " and " are " not in f" {tail} "
-        if recap and (version < 2 or not _claims(sentence) or (_asks(head) and not _states(tail))):
+        if recap and (version < 2 or not _claims(sentence, version) or (_asks(head) and not _states(tail))):
             return []  # "Month-end checklist: salary account, payroll date, ..." asks for a recap, and so
             # does "Walk me through the shift: the 6:00 bake, the oven, ..." (a request of items, no clause)
         if (opening and opening[0] in _SUBORDINATORS) or _asks(tail):
@@ -181,12 +181,12 @@ def _states(text: str) -> bool:
     return False
 
 
-def _claims(text: str) -> bool:
-    """Version 2: ``text`` claims something: it is a clause, carries a date, an identifier or a measured
-    quantity, or a framing cue."""
-    if _states(text) or any(_claimed(value.slot, value.key) for value in values_of(text, 2)):
+def _claims(text: str, version: int) -> bool:
+    """Version 2 and later: ``text`` claims something: it is a clause, carries a date, an identifier or a
+    measured quantity, or a framing cue."""
+    if _states(text) or any(_claimed(value.slot, value.key) for value in values_of(text, version)):
         return True
-    return bool(framing_cues(text, 2))
+    return bool(framing_cues(text, version))
 
 
 def _claimed(slot: str, key: str) -> bool:

@@ -13,7 +13,7 @@ from arvis.awmu.values.lexicon import _PREFIXES
 from arvis.awmu.values.profile import _Name, _Profile, _profile
 
 VALUE_DETECTOR = "value"
-VALUE_DETECTOR_VERSION = "2"
+VALUE_DETECTOR_VERSION = "3"
 """The latest version; a call reads with the version its context's rules name (1 under rules 1 and 2)."""
 
 # an embedding similarity at or above this makes a pair the same subject when the words barely overlap

@@ -11,6 +11,7 @@ from functools import lru_cache
 from arvis.awmu.text import NEGATIONS
 from arvis.awmu.values.lexicon import (
     _ANTONYMS,
+    _ANTONYMS_V1_V2,
     _CURRENCY,
     _DIGITS,
     _FREQUENCY,
@@ -24,6 +25,7 @@ from arvis.awmu.values.lexicon import (
     _STOPWORDS,
     _TENS,
     _TITLES,
+    _TITLES_V1_V2,
     _WEEKDAYS,
     UNITS,
 )
@@ -412,21 +414,28 @@ def _add_name(reader: _Reader, start: int, end: int) -> None:
             return  # a lone capital opening a sentence says nothing
         if _stem(tokens[start].low) in _STOPWORDS or tokens[start].low in _STOPWORDS:
             start += 1
-    parts = _name_key(tokens[start:end])
+    parts = _name_key(tokens[start:end], reader.version)
     if parts:
         reader.add("name", "name", " ".join(sorted(parts)), range(start, end))
 
 
-def _name_key(tokens: Sequence[_Token]) -> frozenset[str]:
+def titles(version: int) -> frozenset[str]:
+    """The words a reader of ``version`` takes for titles, not parts of a name."""
+    return _TITLES if version >= 3 else _TITLES_V1_V2
+
+
+def _name_key(tokens: Sequence[_Token], version: int) -> frozenset[str]:
+    known = titles(version)
     return frozenset(
-        _stem(t.low) for t in tokens if t.low not in _TITLES and t.low != "of" and _stem(t.low) not in _TITLES
+        _stem(t.low) for t in tokens if t.low not in known and t.low != "of" and _stem(t.low) not in known
     )
 
 
 def _read_antonyms(reader: _Reader) -> None:
+    antonyms = _ANTONYMS if reader.version >= 3 else _ANTONYMS_V1_V2
     for i, token in enumerate(reader.tokens):
-        if reader.free(i) and token.low in _ANTONYMS:
-            group, pole = _ANTONYMS[token.low]
+        if reader.free(i) and token.low in antonyms:
+            group, pole = antonyms[token.low]
             reader.add("antonym", f"antonym:{group}", pole, [i])
 
 

@@ -7,8 +7,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from arvis.awmu.text import NEGATIONS
-from arvis.awmu.values.extract import Value, _extract, _Found
-from arvis.awmu.values.lexicon import _HONORIFICS, _LABELS, _REVISION, _REVISION_WORDS, _STOPWORDS, _TITLES
+from arvis.awmu.values.extract import Value, _extract, _Found, titles
+from arvis.awmu.values.lexicon import _HONORIFICS, _LABELS, _REVISION, _REVISION_WORDS, _STOPWORDS
 from arvis.awmu.values.tokens import _stem, _Token
 
 
@@ -42,7 +42,7 @@ class _Profile:
 def _profile(text: str, version: int = 1) -> _Profile:
     found, tokens = _extract(text, version)
     taken = {i for item in found if item.value.slot != "name" for i in item.positions}
-    names = _names(found, tokens)
+    names = _names(found, tokens, version)
     plain = version >= 2
     return _Profile(
         values=tuple(item.value for item in found),
@@ -99,21 +99,24 @@ def _content(low: str) -> bool:
     )
 
 
-def _names(found: tuple[_Found, ...], tokens: tuple[_Token, ...]) -> tuple[_Name, ...]:
+def _names(found: tuple[_Found, ...], tokens: tuple[_Token, ...], version: int) -> tuple[_Name, ...]:
     """The names of a text; one that opens a clause (after at most one determiner or title) leads it."""
     out = []
     for item in found:
         if item.value.slot == "name":
             first = min(item.positions)
             opener = first if tokens[first].opens else first - 1
-            lead = opener >= 0 and tokens[opener].opens and (opener == first or _determiner(tokens[opener]))
+            lead = (
+                opener >= 0
+                and tokens[opener].opens
+                and (opener == first or _determiner(tokens[opener], version))
+            )
             out.append(_Name(frozenset(item.value.norm.split()), item.value.raw, lead))
     return tuple(out)
 
 
-def _determiner(token: _Token) -> bool:
-    low = token.low.rstrip(".")
-    return token.low in _STOPWORDS or low in _TITLES
+def _determiner(token: _Token, version: int) -> bool:
+    return token.low in _STOPWORDS or token.low.rstrip(".") in titles(version)
 
 
 def _clauses(tokens: tuple[_Token, ...], taken: set[int]) -> tuple[_Clause, ...]:
