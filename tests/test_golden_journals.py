@@ -116,6 +116,16 @@ GOLDENS = (
         "188290fde84b8abaf2a4fe6daea9f4c3ccf607ea3c52a99baabca156e1708416",
         "5d9d9fff90f89666da0bdbc25682c124d0c8bc410a2b27ee5202ba0725543d73",
     ),
+    # journal format 7 at revision 0015 (memory entries' version seqs): a working-memory context under
+    # rules 6 (readers of version 3) with a queue policy that expires what waits (generate_r6.py)
+    Golden(
+        "r6-queue.db",
+        "golden:r6-queue",
+        20,
+        "9cd9742cfd1acf8bb49ae08a88441c44bfad5667be02fe10ba23b21bc47d3585",
+        "c000fc9d56fa1baf6d882dda03de6e58785df48781528c3fe196c15771040453",
+        "1bf6b4e64d0cb4495bdcad49a69f8856711938e6b1ae6bfd74d19077cda701fe",
+    ),
 )
 
 
