@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -273,12 +274,11 @@ def run(options: argparse.Namespace) -> int:
 
     path = _fresh_file(options.db, options.force)
     vouched = VouchedPrincipals(administrators=True)  # its own script
-    kernel = open_kernel(str(path), identity=vouched, create=True)
     rows = []
     block = ""
     seqs: list[int | None] = []
     units: list[str | None] = []
-    try:
+    with closing(open_kernel(str(path), identity=vouched, create=True)) as kernel:
         for title, syscall, args, principal in (*SESSION, *WORKING_MEMORY):
             result = kernel.call(syscall, _fill(args, seqs, units), principal=principal)
             seqs.append(result.seq)
@@ -286,8 +286,6 @@ def run(options: argparse.Namespace) -> int:
             rows.append((result.seq, title, syscall, principal, _outcome(result)))
             if result.ok and syscall == "memory.awmu.assemble":
                 block = result.value["text"]
-    finally:
-        kernel.close()
     report = verified(path)
     if options.output == "json":
         from tools.output import print_json

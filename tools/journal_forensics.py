@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable
+from contextlib import closing
 from typing import Any
 
 from arvis.access import is_operator
@@ -92,8 +93,7 @@ def run_rollback(options: argparse.Namespace) -> int:
         raise CommandError("an operator cannot roll itself back", hint="give --as another operator:NAME")
     target = existing_db(options.db)
     identity = identity_for(operator, target, options.admin_key)  # exit 2 before anything opens
-    reader = JournalReader.open(target)  # open to the end: the replay reads its blobs
-    try:
+    with closing(JournalReader.open(target)) as reader:  # open to the end: the replay reads its blobs
         header = reader.header()
         if header is None:
             raise CommandError(f"{target} holds no arvis journal", hint="is this the right file?")
@@ -111,8 +111,6 @@ def run_rollback(options: argparse.Namespace) -> int:
             raise CommandError(str(exc), hint=_VERIFY_HINT) from None
         finally:
             counterfactual.close()
-    finally:
-        reader.close()
     _print_report(report, options.output)
     # what no syscall restored (graph state among it, which the content digest does not cover) fails too
     clean = report["equal"] and not report["dependents"] and not report["not_undone"]
@@ -122,8 +120,7 @@ def run_rollback(options: argparse.Namespace) -> int:
 def _roll_back(
     target: str, counterfactual: Counterfactual, principal: str, operator: str, identity: Identity
 ) -> dict[str, Any]:
-    reader = JournalReader.open(target)
-    try:
+    with closing(JournalReader.open(target)) as reader:
         for entry in reader.entries(JournalFilter()):
             counterfactual.feed(entry)
         failed = counterfactual.replayer.flush()
@@ -134,8 +131,6 @@ def _roll_back(
             )
         with reader.engine.connect() as live, counterfactual.replayer.store.engine.connect() as aimed:
             plan = plan_rollback(live, aimed, counterfactual.tracer, principal, operator)
-    finally:
-        reader.close()
     made = _make_calls(target, plan.calls, principal, operator, identity) if counterfactual.skipped else []
     not_undone = list(plan.not_undone)
     for call in made:
@@ -144,12 +139,8 @@ def _roll_back(
         for evicted in call.pop("evicted", []):
             not_undone.append(f"{call['syscall']} at seq {call['seq']} evicted {evicted} to make room")
     withdrawn = frozenset({principal})
-    reader = JournalReader.open(target)
-    try:
-        with reader.engine.connect() as live:
-            after = content_digest(live, withdrawn=withdrawn)
-    finally:
-        reader.close()
+    with closing(JournalReader.open(target)) as reader, reader.engine.connect() as live:
+        after = content_digest(live, withdrawn=withdrawn)
     with counterfactual.replayer.store.engine.connect() as aimed:
         without = content_digest(aimed, withdrawn=withdrawn)
     return {
@@ -171,9 +162,8 @@ def _make_calls(
     """Each planned call through the kernel, as the operator proved by the admin key: journaled like any
     other call."""
     planned = list(calls)
-    kernel = open_kernel(target, services=default_services(), identity=identity.policy)
     made: list[dict[str, Any]] = []
-    try:
+    with closing(open_kernel(target, services=default_services(), identity=identity.policy)) as kernel:
         if planned:  # names what follows, so that a later rollback of the same principal passes over it
             payload = {"principal": principal, "calls": len(planned)}
             opened = kernel.call(
@@ -193,8 +183,6 @@ def _make_calls(
             value = result.value if result.ok and isinstance(result.value, dict) else {}
             record["evicted"] = [item for item in value.get("evicted") or [] if isinstance(item, str)]
             made.append(record)
-    finally:
-        kernel.close()
     return made
 
 
