@@ -82,11 +82,6 @@ def read_private(
     data, status = _read_checked(path, what, limit, missing_hint)
     if validate is not None:
         validate(data)
-    _check_private(path, what, status)
-    return data
-
-
-def _check_private(path: Path, what: str, status: os.stat_result) -> None:
     getuid = getattr(os, "getuid", None)
     if getuid is not None and status.st_uid != getuid():
         raise CommandError(
@@ -99,3 +94,4 @@ def _check_private(path: Path, what: str, status: os.stat_result) -> None:
             f"{what} {shown_path(path)} has mode {mode:04o}: others than its owner may use it",
             hint=f"chmod 600 {shlex.quote(shown_path(path))}",
         )
+    return data
