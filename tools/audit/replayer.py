@@ -157,12 +157,6 @@ class Replayer:
         if self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
 
-    def __enter__(self) -> Replayer:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
     def _services_as_recorded(self, entry: JournalEntry) -> KernelServiceRegistry | None:
         """The services to bind for the entry when they are not the verifier's own, else None. A call
         answered ``no_memory_service`` records that its syscall's service was not bound in the kernel
