@@ -150,7 +150,9 @@ class Counterfactual:
             why.append(f"names {', '.join(named)}, made by the principal")
         if args.get("request_id") in self.tracer.queued:
             why.append(f"decides {args['request_id']}, queued by the principal")
-        if entry.syscall == "pipeline.end" and args.get("run_id") in self._runs_of_principal():
+        if entry.syscall == "pipeline.end" and args.get("run_id") in {
+            str(item.get("id")) for item in self.tracer.trace.created if item.get("kind") == "run"
+        }:
             why.append(f"ends run {args['run_id']}, begun by the principal")
         if entry.syscall in ("memory.write", "memory.revoke"):
             key = (str(args.get("user_id")), str(args.get("key")))
@@ -169,9 +171,6 @@ class Counterfactual:
         if touched:
             why.append(f"its result involves {', '.join(sorted(touched))}, made by the principal")
         return why
-
-    def _runs_of_principal(self) -> set[str]:
-        return {str(item.get("id")) for item in self.tracer.trace.created if item.get("kind") == "run"}
 
     def _outcome_differs(
         self, entry: JournalEntry, recorded: dict[str, Any], now: dict[str, Any]
