@@ -258,14 +258,8 @@ class _CheckedModel:
         self._source = source
         self._kinds = kinds
         self._live = live
-
-    @property
-    def name(self) -> str:
-        return self._live.name
-
-    @property
-    def file_sha256(self) -> str | None:
-        return said(self._live, "file_sha256")
+        self.name = live.name
+        self.file_sha256 = said(live, "file_sha256")
 
     @property
     def runtime(self) -> str | None:
