@@ -122,7 +122,6 @@ class HttpChatModel:
         model: str,
         *,
         api_key_env: str | None = None,
-        temperature: float = 0.0,
         timeout_s: float = 60.0,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
@@ -132,7 +131,6 @@ class HttpChatModel:
         self._url = base_url.rstrip("/") + "/chat/completions"
         self.name = model
         self._api_key_env = api_key_env
-        self._temperature = temperature
         self._timeout_s = timeout_s
 
     def __repr__(self) -> str:
@@ -150,7 +148,7 @@ class HttpChatModel:
             {
                 "model": self.name,
                 "messages": [message.to_json() for message in messages],
-                "temperature": self._temperature,
+                "temperature": 0.0,
             }
         ).encode("utf-8")
         try:
