@@ -155,13 +155,6 @@ EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a tool killed by writing to a closed pipe."""
 
 
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that the interpreter's flush at exit does not fail again."""
-    with contextlib.suppress(OSError, ValueError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-
-
 def _tolerant_streams() -> None:
     """Arguments that are not valid UTF-8 (or lone surrogates) are echoed escaped, never a crash."""
     for stream in (sys.stdout, sys.stderr):
@@ -206,7 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `arvis journal export | head`: the reader left, as with any Unix tool
-        _silence_stdout()
+        # stdout to /dev/null, so that the interpreter's flush at exit does not fail again
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except OSError as exc:  # a file the command names and the system refuses: I/O, exit 2
         _print_os_error(exc)

@@ -98,7 +98,8 @@ class Counterfactual:
                     DependentCall(entry.seq, entry.syscall, entry.principal, "; ".join(why))
                 )
         self.tracer.feed_decoded(entry, args, value)
-        self._follow(entry, value)
+        if entry.syscall in ("memory.write", "memory.revoke") and isinstance(value.get("entry"), dict):
+            self._keys[(str(value.get("user_id")), str(value["entry"].get("key")))] = entry.principal
 
     def _compensation(self, entry: JournalEntry, args: dict[str, Any]) -> bool:
         """Whether the entry belongs to an earlier rollback of this principal: its ``kernel.record`` of
@@ -119,11 +120,6 @@ class Counterfactual:
         calls = payload.get("calls")
         self._compensating[entry.principal] = calls if isinstance(calls, int) and calls > 0 else 0
         return True
-
-    def _follow(self, entry: JournalEntry, value: dict[str, Any]) -> None:
-        """Keep who last wrote or revoked each key."""
-        if entry.syscall in ("memory.write", "memory.revoke") and isinstance(value.get("entry"), dict):
-            self._keys[(str(value.get("user_id")), str(value["entry"].get("key")))] = entry.principal
 
     def _why(
         self, entry: JournalEntry, args: dict[str, Any], value: dict[str, Any], replayed: JournalEntry | None
