@@ -227,15 +227,6 @@ def _fresh_file(name: str, force: bool) -> Path:
     return path
 
 
-def _demo_calls() -> list[tuple[str, dict[str, Any] | None, str]]:
-    """(syscall, args, principal) of each call the demo makes, in order; args None where they name an
-    earlier call's seq or unit (``_fill``), which differ from run to run."""
-    return [
-        (syscall, None if "{" in str(args) else args, principal)
-        for _, syscall, args, principal in (*SESSION, *WORKING_MEMORY)
-    ]
-
-
 def written_by_the_demo(path: Path) -> bool:
     """Whether ``path`` holds a journal whose entries are exactly the demo's calls: the same syscalls by
     the same principals with the same arguments, in the same order, and nothing after them. Read
@@ -244,7 +235,12 @@ def written_by_the_demo(path: Path) -> bool:
     from journal.reader import JournalReader
     from kernel.protocols import StorageError
 
-    calls = _demo_calls()
+    # (syscall, args, principal) of each call the demo makes, in order; args None where they name an
+    # earlier call's seq or unit (``_fill``), which differ from run to run
+    calls = [
+        (syscall, None if "{" in str(args) else args, principal)
+        for _, syscall, args, principal in (*SESSION, *WORKING_MEMORY)
+    ]
     try:
         reader = JournalReader.open(str(path))
     except StorageError:
