@@ -8,7 +8,6 @@ deleted), so the journal still verifies afterwards (``journal-format.md`` §13, 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
 from contextlib import closing
 from typing import Any
 
@@ -157,11 +156,10 @@ def _roll_back(
 
 
 def _make_calls(
-    target: str, calls: Iterable[PlannedCall], principal: str, operator: str, identity: Identity
+    target: str, planned: list[PlannedCall], principal: str, operator: str, identity: Identity
 ) -> list[dict[str, Any]]:
     """Each planned call through the kernel, as the operator proved by the admin key: journaled like any
     other call."""
-    planned = list(calls)
     made: list[dict[str, Any]] = []
     with closing(open_kernel(target, services=default_services(), identity=identity.policy)) as kernel:
         if planned:  # names what follows, so that a later rollback of the same principal passes over it
