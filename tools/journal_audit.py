@@ -161,8 +161,14 @@ def _print_verdict(report: ReplayReport, prefix: str, checked: list[dict[str, An
         print(f"head {report.head}")
         if report.state_digest is not None:
             print(f"state digest {report.state_digest}")
-        for each in checked:
-            print(_held(each))
+        for each in checked:  # each checkpoint that held
+            if "checkpoint" in each:
+                print(f"checkpoint {each['checkpoint']} held")
+            else:
+                print(
+                    f"signed checkpoint {shown(each['file'])} held: tree size {each['tree_size']}, "
+                    f"root {each['root']}, signed by {', '.join(each['signers'])}"
+                )
         return
     divergence = report.divergence
     assert divergence is not None
@@ -172,16 +178,6 @@ def _print_verdict(report: ReplayReport, prefix: str, checked: list[dict[str, An
         print(divergence.diff)
     elif divergence.expected is not None:
         _print_sides(divergence)
-
-
-def _held(checked: dict[str, Any]) -> str:
-    """A checkpoint that held, as the table form names it."""
-    if "checkpoint" in checked:
-        return f"checkpoint {checked['checkpoint']} held"
-    what = (
-        f"tree size {checked['tree_size']}, root {checked['root']}, signed by {', '.join(checked['signers'])}"
-    )
-    return f"signed checkpoint {shown(checked['file'])} held: {what}"
 
 
 def _print_sides(divergence: Divergence) -> None:
