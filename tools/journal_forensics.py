@@ -31,19 +31,15 @@ __all__ = ["run_rollback", "run_trace"]
 _VERIFY_HINT = "the journal's pieces are damaged: `arvis journal verify` names the entry"
 
 
-def _query(options: argparse.Namespace) -> TraceQuery:
+def run_trace(reader: JournalReader, options: argparse.Namespace) -> int:
+    """Exit 0 whether or not anything was found: an empty trace is an answer."""
     given = {"principal": options.subject, "source": options.source, "unit": options.unit}
     chosen = {name: value for name, value in given.items() if value is not None}
     if len(chosen) != 1:
         raise CommandError("trace one thing", hint="give exactly one of --subject, --source, --unit")
-    return TraceQuery(**chosen)
-
-
-def run_trace(reader: JournalReader, options: argparse.Namespace) -> int:
-    """Exit 0 whether or not anything was found: an empty trace is an answer."""
     try:
         trace = trace_journal(
-            reader.entries(JournalFilter()), _query(options), pieces=fetch_from(reader.engine)
+            reader.entries(JournalFilter()), TraceQuery(**chosen), pieces=fetch_from(reader.engine)
         )
     except LookupError as exc:  # a piece of a read journaled by reference is missing or damaged
         raise CommandError(str(exc), hint=_VERIFY_HINT) from None
@@ -76,15 +72,13 @@ def _what(item: dict[str, Any]) -> str:
     )
 
 
-def _operator(name: str) -> str:
-    if not is_operator(name):
-        raise CommandError(f"--as {name}: a rollback is made by an operator", hint="give --as operator:NAME")
-    return name
-
-
 def run_rollback(options: argparse.Namespace) -> int:
     """Plan against a replay without the principal, make the calls, compare the content digests."""
-    operator = _operator(options.caller)
+    operator = options.caller
+    if not is_operator(operator):
+        raise CommandError(
+            f"--as {operator}: a rollback is made by an operator", hint="give --as operator:NAME"
+        )
     principal = options.subject
     if not principal:
         raise CommandError("no principal to roll back", hint="give --subject P")
