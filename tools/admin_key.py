@@ -70,13 +70,6 @@ def add_admin_key_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--admin-key", metavar="FILE", help=ADMIN_KEY_HELP)
 
 
-def needs_key(principal: str) -> bool:
-    """Whether the command line must prove ``principal`` with the admin key."""
-    from kernel.identity import matches
-
-    return any(matches(pattern, principal) for pattern in ADMIN_PATTERNS)
-
-
 def admin_key_path(target: str, given: str | None) -> Path | None:
     """Where the key of database ``target`` is: ``given``, else ``$ARVIS_ADMIN_KEY``, else beside a
     SQLite file; None for a database that is not a file and was given no key."""
@@ -168,9 +161,9 @@ def identity_for(principal: str, target: str, given: str | None) -> Identity:
     checked against the journal's if the principal needs it (usage error, exit 2, before anything is
     written, when it cannot be read, is not the journal's, or the journal has none). The policy vouches
     for every principal but the built-in administrators, whom the kernel admits by the journal's key."""
-    from kernel.identity import VouchedPrincipals, admin_credential
+    from kernel.identity import VouchedPrincipals, admin_credential, matches
 
-    if not needs_key(principal):
+    if not any(matches(pattern, principal) for pattern in ADMIN_PATTERNS):
         return Identity(VouchedPrincipals(), None)
     path = admin_key_path(target, given)
     if path is None:

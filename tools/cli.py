@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
 from tools import cmd_call, cmd_copy, cmd_db, cmd_demo, cmd_journal, cmd_mcp, cmd_syscalls
-from tools.common import EXIT_USAGE, CommandError
+from tools.common import EXIT_USAGE, CommandError, short_name
 from tools.logs import LEVELS, configure_logging
 from tools.scenario import args as scenario_args
 
@@ -155,37 +155,13 @@ EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a tool killed by writing to a closed pipe."""
 
 
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that the interpreter's flush at exit does not fail again."""
-    with contextlib.suppress(OSError, ValueError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-
-
-def _tolerant_streams() -> None:
-    """Arguments that are not valid UTF-8 (or lone surrogates) are echoed escaped, never a crash."""
+def main(argv: Sequence[str] | None = None) -> int:
+    # arguments that are not valid UTF-8 (or lone surrogates) are echoed escaped, never a crash
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             with contextlib.suppress(Exception):
                 reconfigure(errors="backslashreplace")
-
-
-def _print_os_error(exc: OSError) -> None:
-    """``arvis: cannot use NAME: REASON``, the name cut short when it is long."""
-    from tools.common import short_name
-
-    reason = exc.strerror or type(exc).__name__
-    named = exc.filename
-    if named is None:
-        print(f"arvis: {reason}", file=sys.stderr)
-        return
-    shown_name = os.fsencode(named).decode("utf-8", "backslashreplace")
-    print(f"arvis: cannot use {short_name(shown_name)}: {reason}", file=sys.stderr)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    _tolerant_streams()
     parser = build_parser()
     options, extras = parser.parse_known_args(argv)
     if extras:
@@ -206,10 +182,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `arvis journal export | head`: the reader left, as with any Unix tool
-        _silence_stdout()
+        # stdout to /dev/null, so that the interpreter's flush at exit does not fail again
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except OSError as exc:  # a file the command names and the system refuses: I/O, exit 2
-        _print_os_error(exc)
+        reason = exc.strerror or type(exc).__name__
+        if exc.filename is None:
+            print(f"arvis: {reason}", file=sys.stderr)
+        else:  # arvis: cannot use NAME: REASON, the name cut short when it is long
+            named = os.fsencode(exc.filename).decode("utf-8", "backslashreplace")
+            print(f"arvis: cannot use {short_name(named)}: {reason}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # never a traceback for an operator
         print(f"arvis: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)

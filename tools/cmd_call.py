@@ -197,7 +197,14 @@ def _args_text(value: str) -> bytes | str:
             )
         return data
     if value.startswith("@"):
-        return _args_file(Path(value[1:]))
+        # a regular file only: a FIFO would block the open until someone writes to it, and a device
+        # (/dev/zero) has no end: both are refused at once; a pipe is given as -
+        from tools.private_file import read_regular
+
+        try:
+            return read_regular(Path(value[1:]), "the --args file", ARGS_READ_LIMIT)
+        except CommandError as exc:
+            raise CommandError(str(exc), hint=ARGS_FORMS) from None
     return value
 
 
@@ -205,17 +212,6 @@ ARGS_READ_LIMIT = 1 << 20
 """The most ``--args -``/``@FILE`` reads: 1 MiB, sixteen times what the kernel records
 (``kernel.arguments.MAX_ARGS_BYTES``); an endless pipe on stdin is refused, not read forever."""
 ARGS_FORMS = "--args takes JSON, - (stdin, a pipe) or @FILE (a regular file)"
-
-
-def _args_file(path: Path) -> bytes:
-    """``@FILE``: a regular file only. A FIFO would block the open until someone writes to it, and a
-    device (``/dev/zero``) has no end: both are refused at once; a pipe is given as ``-``."""
-    from tools.private_file import read_regular
-
-    try:
-        return read_regular(path, "the --args file", ARGS_READ_LIMIT)
-    except CommandError as exc:
-        raise CommandError(str(exc), hint=ARGS_FORMS) from None
 
 
 def _parsed_args(value: str) -> Any:

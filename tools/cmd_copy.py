@@ -4,6 +4,7 @@ PostgreSQL or back), so that it can be audited there with ``arvis journal verify
 from __future__ import annotations
 
 import argparse
+from contextlib import closing
 
 from tools.common import EXIT_OK, CommandError, add_pair_arguments, checked_db, existing_db
 
@@ -32,8 +33,7 @@ def run_copy(options: argparse.Namespace) -> int:
     options.target = options.other
     source = existing_db(options.db)
     checked_db(options.target)  # refused before the source is opened
-    reader = JournalReader.open(source)
-    try:
+    with closing(JournalReader.open(source)) as reader:
         if reader.header() is None:
             raise CommandError(f"{shown(source)} holds no arvis journal", hint="is this the right database?")
         target = open_engine(options.target)
@@ -41,8 +41,6 @@ def run_copy(options: argparse.Namespace) -> int:
             report = copy_journal(reader.engine, target)
         finally:
             target.dispose()
-    finally:
-        reader.close()
     if options.output == "json":
         from tools.output import position, print_json
 

@@ -11,6 +11,7 @@ the empty journal it is rather than as a database without a journal."""
 from __future__ import annotations
 
 import argparse
+from contextlib import closing
 from typing import TYPE_CHECKING
 
 from tools.admin_key import add_admin_key_argument
@@ -152,8 +153,7 @@ def _bind(target: str, key: bytes, credential: str | None = None) -> int:
     from syscalls.boot import open_kernel
 
     vouched = VouchedPrincipals(administrators=credential is None)
-    kernel = open_kernel(target, services=default_services(), identity=vouched, admin_key=key)
-    try:
+    with closing(open_kernel(target, services=default_services(), identity=vouched, admin_key=key)) as kernel:
         verifier = admin_verifier(key)
         result = kernel.call("kernel.record", binding_args(verifier), principal=BINDER, credential=credential)
         if not result.ok or result.seq is None:
@@ -163,8 +163,6 @@ def _bind(target: str, key: bytes, credential: str | None = None) -> int:
         if journal_format < 6 and not store_binding(kernel.store.engine, result.seq, verifier):  # type: ignore[attr-defined]
             raise CommandError(f"the binding journaled at seq {result.seq} could not be recorded")
         return result.seq
-    finally:
-        kernel.close()
 
 
 def _report(options: argparse.Namespace, done: str, path: Path, seq: int) -> int:
@@ -188,8 +186,5 @@ def _start_journal(engine: Engine) -> str | None:
     with engine.connect() as connection:
         if read_header(connection) is not None:
             return None
-    store = SqlJournalStore(engine, clock=SystemClock())
-    try:
+    with closing(SqlJournalStore(engine, clock=SystemClock())) as store:
         return store.header.journal_id
-    finally:
-        store.close()

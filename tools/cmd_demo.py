@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -226,15 +227,6 @@ def _fresh_file(name: str, force: bool) -> Path:
     return path
 
 
-def _demo_calls() -> list[tuple[str, dict[str, Any] | None, str]]:
-    """(syscall, args, principal) of each call the demo makes, in order; args None where they name an
-    earlier call's seq or unit (``_fill``), which differ from run to run."""
-    return [
-        (syscall, None if "{" in str(args) else args, principal)
-        for _, syscall, args, principal in (*SESSION, *WORKING_MEMORY)
-    ]
-
-
 def written_by_the_demo(path: Path) -> bool:
     """Whether ``path`` holds a journal whose entries are exactly the demo's calls: the same syscalls by
     the same principals with the same arguments, in the same order, and nothing after them. Read
@@ -243,7 +235,12 @@ def written_by_the_demo(path: Path) -> bool:
     from journal.reader import JournalReader
     from kernel.protocols import StorageError
 
-    calls = _demo_calls()
+    # (syscall, args, principal) of each call the demo makes, in order; args None where they name an
+    # earlier call's seq or unit (``_fill``), which differ from run to run
+    calls = [
+        (syscall, None if "{" in str(args) else args, principal)
+        for _, syscall, args, principal in (*SESSION, *WORKING_MEMORY)
+    ]
     try:
         reader = JournalReader.open(str(path))
     except StorageError:
@@ -273,12 +270,11 @@ def run(options: argparse.Namespace) -> int:
 
     path = _fresh_file(options.db, options.force)
     vouched = VouchedPrincipals(administrators=True)  # its own script
-    kernel = open_kernel(str(path), identity=vouched, create=True)
     rows = []
     block = ""
     seqs: list[int | None] = []
     units: list[str | None] = []
-    try:
+    with closing(open_kernel(str(path), identity=vouched, create=True)) as kernel:
         for title, syscall, args, principal in (*SESSION, *WORKING_MEMORY):
             result = kernel.call(syscall, _fill(args, seqs, units), principal=principal)
             seqs.append(result.seq)
@@ -286,8 +282,6 @@ def run(options: argparse.Namespace) -> int:
             rows.append((result.seq, title, syscall, principal, _outcome(result)))
             if result.ok and syscall == "memory.awmu.assemble":
                 block = result.value["text"]
-    finally:
-        kernel.close()
     report = verified(path)
     if options.output == "json":
         from tools.output import print_json

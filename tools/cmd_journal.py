@@ -258,13 +258,10 @@ def _open(target: str | None) -> JournalReader:
 
 def _with_reader(command: journal_ls.Command) -> Callable[[argparse.Namespace], int]:
     def run(options: argparse.Namespace) -> int:
-        reader = _open(options.db)
-        try:
+        with closing(_open(options.db)) as reader:
             if getattr(options, "at", None) is not None:
                 options.at = _at(reader, options.at, options.at_first)
             return command(reader, options)
-        finally:
-            reader.close()
 
     return run
 

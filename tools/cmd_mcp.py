@@ -291,6 +291,7 @@ class ToolServer:
         from mcp.server.stdio import stdio_server
 
         from tools.cli import installed_version
+        from tools.mcp_tools import instructions
 
         limiter = anyio.CapacityLimiter(1)  # one call at a time: a verify never sees half a call
         listed = types.ListToolsResult(tools=[self._listed(tool) for tool in self.tools.values()])
@@ -307,7 +308,7 @@ class ToolServer:
         server: Server[Any] = Server(
             "arvis",
             version=installed_version() or "",
-            instructions=self._instructions(),
+            instructions=instructions(self.principal),
             on_list_tools=list_tools,
             on_call_tool=call_tool,
         )
@@ -324,11 +325,6 @@ class ToolServer:
             input_schema=tool.schema,
             annotations=types.ToolAnnotations(read_only_hint=tool.read_only, open_world_hint=False),
         )
-
-    def _instructions(self) -> str:
-        from tools.mcp_tools import instructions
-
-        return instructions(self.principal)
 
 
 def _answer(result: SyscallResult, spec: SyscallSpec) -> dict[str, Any]:

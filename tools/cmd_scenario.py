@@ -135,15 +135,6 @@ def _print_assertions(scenario: dict[str, Any]) -> None:
         print(f"{error['condition']}: run failed: {error['error']}")
 
 
-def _print_runs(title: str, document: dict[str, Any]) -> None:
-    for scenario in document["scenarios"]:
-        print_table(title, RUN_COLUMNS, [run_row(run) for run in scenario["runs"]], right_from=1)
-        _print_assertions(scenario)
-    for skipped in document["skipped"]:
-        print(f"skipped {skipped['file']}: {skipped['reason']}")
-    print(verdict(document))
-
-
 def _load(path: Path) -> Scenario:
     """load_scenario, its error on one line (a YAML error spans several)."""
     try:
@@ -170,25 +161,27 @@ def _run(options: argparse.Namespace) -> int:
     elif options.output == "html":
         sys.stdout.write(to_html(document))
     else:
-        _print_runs(f"scenario {scenario.id}", document)
+        for played in document["scenarios"]:
+            runs = [run_row(run) for run in played["runs"]]
+            print_table(f"scenario {scenario.id}", RUN_COLUMNS, runs, right_from=1)
+            _print_assertions(played)
+        for skipped in document["skipped"]:
+            print(f"skipped {skipped['file']}: {skipped['reason']}")
+        print(verdict(document))
     if not scenario.runnable:  # nothing was played, so nothing was shown to hold
         return EXIT_FAILED
     return EXIT_OK if all_ok(document) else EXIT_FAILED
 
 
-def _load_all(paths: Sequence[Path]) -> tuple[list[tuple[str, Scenario]], list[dict[str, Any]]]:
-    loaded, errors = [], []
-    for path in paths:
+def _bench(options: argparse.Namespace) -> int:
+    out: Path = options.out
+    loaded: list[tuple[str, Scenario]] = []
+    errors: list[dict[str, Any]] = []
+    for path in iter_scenario_files(options.directory):
         try:
             loaded.append((path.name, load_scenario(path)))
         except CommandError as exc:
             errors.append(error_document(path.name, str(exc).replace(str(path), path.name)))
-    return loaded, errors
-
-
-def _bench(options: argparse.Namespace) -> int:
-    out: Path = options.out
-    loaded, errors = _load_all(list(iter_scenario_files(options.directory)))
     conditions = _conditions(options.condition)
     journals = made_directory(out / "journals")
     document = bench_document(conditions, _play_all(loaded, conditions, journals, out), errors)

@@ -16,7 +16,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from journal.engine import shown as shown_target
 from journal.entry import Pos
 from journal.reader import JournalReader
-from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 from syscalls.table import SYSCALL_TABLE
 from tools import argtypes
@@ -81,8 +80,7 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     with ExitStack() as stack:
         readers = [stack.enter_context(closing(open_journal(target))) for target in targets]
         for target, reader in zip(targets, readers, strict=True):
-            report = _signed_report(reader, signed)
-            report = report or _verify_one(reader, options, checkpoint)
+            report = _signed_report(reader, signed) or _verify_one(reader, options, checkpoint)
             held = [each | {"held": report.verified} for each in checked]
             # named by its db (never a URL's password), its head also as a position (specs/cli.md)
             named = {"db": shown_target(target), **report.to_json(), "position": position(report.head)}
@@ -163,8 +161,14 @@ def _print_verdict(report: ReplayReport, prefix: str, checked: list[dict[str, An
         print(f"head {report.head}")
         if report.state_digest is not None:
             print(f"state digest {report.state_digest}")
-        for each in checked:
-            print(_held(each))
+        for each in checked:  # each checkpoint that held
+            if "checkpoint" in each:
+                print(f"checkpoint {each['checkpoint']} held")
+            else:
+                print(
+                    f"signed checkpoint {shown(each['file'])} held: tree size {each['tree_size']}, "
+                    f"root {each['root']}, signed by {', '.join(each['signers'])}"
+                )
         return
     divergence = report.divergence
     assert divergence is not None
@@ -174,16 +178,6 @@ def _print_verdict(report: ReplayReport, prefix: str, checked: list[dict[str, An
         print(divergence.diff)
     elif divergence.expected is not None:
         _print_sides(divergence)
-
-
-def _held(checked: dict[str, Any]) -> str:
-    """A checkpoint that held, as the table form names it."""
-    if "checkpoint" in checked:
-        return f"checkpoint {checked['checkpoint']} held"
-    what = (
-        f"tree size {checked['tree_size']}, root {checked['root']}, signed by {', '.join(checked['signers'])}"
-    )
-    return f"signed checkpoint {shown(checked['file'])} held: {what}"
 
 
 def _print_sides(divergence: Divergence) -> None:
@@ -285,10 +279,6 @@ class JournalDiff:
         }
 
 
-def _header_differences(first: JournalHeader | None, second: JournalHeader | None) -> tuple[str, ...]:
-    return tuple(name for name in HEADER_FIELDS if getattr(first, name, None) != getattr(second, name, None))
-
-
 def _entry_difference(
     a: JournalEntry | None, b: JournalEntry | None, after_seq: int
 ) -> FirstDifference | None:
@@ -316,7 +306,10 @@ def compare_journals(first: JournalReader, second: JournalReader) -> JournalDiff
             found = _entry_difference(a, b, common)
             if found is None and a is not None:
                 common = a.seq  # both journals hold this entry, alike
-    header_fields = _header_differences(first.header(), second.header())
+    headers = (first.header(), second.header())
+    header_fields = tuple(
+        name for name in HEADER_FIELDS if getattr(headers[0], name, None) != getattr(headers[1], name, None)
+    )
     with first.engine.connect() as ours, second.engine.connect() as theirs:
         state = compare_states(ours, theirs)
     return JournalDiff(header_fields, found, (lengths[0], lengths[1]), state)

@@ -8,7 +8,7 @@ deleted), so the journal still verifies afterwards (``journal-format.md`` §13, 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+from contextlib import closing
 from typing import Any
 
 from arvis.access import is_operator
@@ -31,19 +31,15 @@ __all__ = ["run_rollback", "run_trace"]
 _VERIFY_HINT = "the journal's pieces are damaged: `arvis journal verify` names the entry"
 
 
-def _query(options: argparse.Namespace) -> TraceQuery:
+def run_trace(reader: JournalReader, options: argparse.Namespace) -> int:
+    """Exit 0 whether or not anything was found: an empty trace is an answer."""
     given = {"principal": options.subject, "source": options.source, "unit": options.unit}
     chosen = {name: value for name, value in given.items() if value is not None}
     if len(chosen) != 1:
         raise CommandError("trace one thing", hint="give exactly one of --subject, --source, --unit")
-    return TraceQuery(**chosen)
-
-
-def run_trace(reader: JournalReader, options: argparse.Namespace) -> int:
-    """Exit 0 whether or not anything was found: an empty trace is an answer."""
     try:
         trace = trace_journal(
-            reader.entries(JournalFilter()), _query(options), pieces=fetch_from(reader.engine)
+            reader.entries(JournalFilter()), TraceQuery(**chosen), pieces=fetch_from(reader.engine)
         )
     except LookupError as exc:  # a piece of a read journaled by reference is missing or damaged
         raise CommandError(str(exc), hint=_VERIFY_HINT) from None
@@ -76,15 +72,13 @@ def _what(item: dict[str, Any]) -> str:
     )
 
 
-def _operator(name: str) -> str:
-    if not is_operator(name):
-        raise CommandError(f"--as {name}: a rollback is made by an operator", hint="give --as operator:NAME")
-    return name
-
-
 def run_rollback(options: argparse.Namespace) -> int:
     """Plan against a replay without the principal, make the calls, compare the content digests."""
-    operator = _operator(options.caller)
+    operator = options.caller
+    if not is_operator(operator):
+        raise CommandError(
+            f"--as {operator}: a rollback is made by an operator", hint="give --as operator:NAME"
+        )
     principal = options.subject
     if not principal:
         raise CommandError("no principal to roll back", hint="give --subject P")
@@ -92,8 +86,7 @@ def run_rollback(options: argparse.Namespace) -> int:
         raise CommandError("an operator cannot roll itself back", hint="give --as another operator:NAME")
     target = existing_db(options.db)
     identity = identity_for(operator, target, options.admin_key)  # exit 2 before anything opens
-    reader = JournalReader.open(target)  # open to the end: the replay reads its blobs
-    try:
+    with closing(JournalReader.open(target)) as reader:  # open to the end: the replay reads its blobs
         header = reader.header()
         if header is None:
             raise CommandError(f"{target} holds no arvis journal", hint="is this the right file?")
@@ -111,8 +104,6 @@ def run_rollback(options: argparse.Namespace) -> int:
             raise CommandError(str(exc), hint=_VERIFY_HINT) from None
         finally:
             counterfactual.close()
-    finally:
-        reader.close()
     _print_report(report, options.output)
     # what no syscall restored (graph state among it, which the content digest does not cover) fails too
     clean = report["equal"] and not report["dependents"] and not report["not_undone"]
@@ -122,8 +113,7 @@ def run_rollback(options: argparse.Namespace) -> int:
 def _roll_back(
     target: str, counterfactual: Counterfactual, principal: str, operator: str, identity: Identity
 ) -> dict[str, Any]:
-    reader = JournalReader.open(target)
-    try:
+    with closing(JournalReader.open(target)) as reader:
         for entry in reader.entries(JournalFilter()):
             counterfactual.feed(entry)
         failed = counterfactual.replayer.flush()
@@ -134,8 +124,6 @@ def _roll_back(
             )
         with reader.engine.connect() as live, counterfactual.replayer.store.engine.connect() as aimed:
             plan = plan_rollback(live, aimed, counterfactual.tracer, principal, operator)
-    finally:
-        reader.close()
     made = _make_calls(target, plan.calls, principal, operator, identity) if counterfactual.skipped else []
     not_undone = list(plan.not_undone)
     for call in made:
@@ -144,12 +132,8 @@ def _roll_back(
         for evicted in call.pop("evicted", []):
             not_undone.append(f"{call['syscall']} at seq {call['seq']} evicted {evicted} to make room")
     withdrawn = frozenset({principal})
-    reader = JournalReader.open(target)
-    try:
-        with reader.engine.connect() as live:
-            after = content_digest(live, withdrawn=withdrawn)
-    finally:
-        reader.close()
+    with closing(JournalReader.open(target)) as reader, reader.engine.connect() as live:
+        after = content_digest(live, withdrawn=withdrawn)
     with counterfactual.replayer.store.engine.connect() as aimed:
         without = content_digest(aimed, withdrawn=withdrawn)
     return {
@@ -166,14 +150,12 @@ def _roll_back(
 
 
 def _make_calls(
-    target: str, calls: Iterable[PlannedCall], principal: str, operator: str, identity: Identity
+    target: str, planned: list[PlannedCall], principal: str, operator: str, identity: Identity
 ) -> list[dict[str, Any]]:
     """Each planned call through the kernel, as the operator proved by the admin key: journaled like any
     other call."""
-    planned = list(calls)
-    kernel = open_kernel(target, services=default_services(), identity=identity.policy)
     made: list[dict[str, Any]] = []
-    try:
+    with closing(open_kernel(target, services=default_services(), identity=identity.policy)) as kernel:
         if planned:  # names what follows, so that a later rollback of the same principal passes over it
             payload = {"principal": principal, "calls": len(planned)}
             opened = kernel.call(
@@ -193,8 +175,6 @@ def _make_calls(
             value = result.value if result.ok and isinstance(result.value, dict) else {}
             record["evicted"] = [item for item in value.get("evicted") or [] if isinstance(item, str)]
             made.append(record)
-    finally:
-        kernel.close()
     return made
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -61,10 +61,8 @@ def opened_kernel(
             if storage_error is not None and isinstance(exc, StorageError):
                 raise storage_error(exc) from None
             raise
-        try:
+        with closing(kernel):
             yield kernel, identity
-        finally:
-            kernel.close()
 
 
 def _create_key_with(target: str, given: str | None) -> tuple[Path, bytes] | None:

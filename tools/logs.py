@@ -34,16 +34,12 @@ def configure_logging(level: str | None = None) -> None:
     _level = level
 
 
-def _chosen_level() -> str:
-    """The level in force: ``--log-level``, else ``$ARVIS_LOG_LEVEL``, else warning (unknown: warning)."""
-    chosen = (_level or os.environ.get("ARVIS_LOG_LEVEL") or "warning").lower()
-    return chosen if chosen in LEVELS else "warning"
-
-
 def call_logger() -> CallLogger | None:
     """The kernel's call logger, structlog configured at the level in force; None when that level hides
     the call events (they are ``info``), so that nothing is built, or imported, only to be dropped."""
-    chosen = _chosen_level()
+    # the level in force: --log-level, else $ARVIS_LOG_LEVEL, else warning (unknown: warning)
+    chosen = (_level or os.environ.get("ARVIS_LOG_LEVEL") or "warning").lower()
+    chosen = chosen if chosen in LEVELS else "warning"
     if getattr(logging, chosen.upper()) > logging.INFO:
         return None
     import structlog

@@ -17,7 +17,6 @@ from arvis.canonical import canonical_bytes_of_own, decode
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
     from rich.console import Console
     from rich.progress import ProgressColumn
-    from rich.table import Table
 
     from journal.entry import Pos
     from kernel.abi import JournalEntry
@@ -196,25 +195,6 @@ def entry_json_bytes(entry: JournalEntry, *, lines: bool = False) -> bytes:
         return json_bytes(_writable(row), lines=lines)
 
 
-def rich_table(
-    title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, right_from: int | None = None
-) -> Table:
-    """A table for a terminal that never cuts a value: a cell too wide for its column wraps inside it
-    (``fold``) instead of ending in "…"; light borders leave the width to the values. Columns from
-    ``right_from`` on are right-aligned (figures)."""
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
-    for index, column in enumerate(columns):
-        right = right_from is not None and index >= right_from
-        table.add_column(column, overflow="fold", justify="right" if right else "left")
-    for row in rows:
-        table.add_row(*(Text(cell(value)) for value in row))  # Text: journal text is never markup
-    return table
-
-
 TABLE_CHUNK = 1_000
 """Rows per rich table on a terminal; later chunks print without a title or header."""
 
@@ -227,8 +207,9 @@ def print_table(
     right_from: int | None = None,
     console: Console | None = None,
 ) -> None:
-    """A rich table on a terminal (no value ever cut, see ``rich_table``); tab-separated plain text in
-    a pipe."""
+    """A rich table on a terminal that never cuts a value: a cell too wide for its column wraps inside it
+    (``fold``) instead of ending in "…"; light borders leave the width to the values. Columns from
+    ``right_from`` on are right-aligned (figures). Tab-separated plain text in a pipe."""
     from rich.console import Console
 
     screen = console or Console()
@@ -237,14 +218,22 @@ def print_table(
         for row in rows:
             sys.stdout.write("\t".join(cell(value) for value in row) + "\n")
         return
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
     pending = iter(rows)
     first = True
     while True:  # a thousand rows at a time: a long listing on a terminal is never held whole
         chunk = list(islice(pending, TABLE_CHUNK))
         if not chunk and not first:
             return
-        table = rich_table(title if first else None, columns, chunk, right_from=right_from)
-        table.show_header = first
+        table = Table(title=title if first else None, box=box.SIMPLE_HEAD, pad_edge=False, show_header=first)
+        for index, column in enumerate(columns):
+            right = right_from is not None and index >= right_from
+            table.add_column(column, overflow="fold", justify="right" if right else "left")
+        for row in chunk:
+            table.add_row(*(Text(cell(value)) for value in row))  # Text: journal text is never markup
         screen.print(table)
         first = False
 

@@ -24,11 +24,11 @@ def shown_path(path: Path) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
-def read_regular(path: Path, what: str, limit: int, *, missing_hint: str | None = None) -> bytes:
+def read_regular(path: Path, what: str, limit: int) -> bytes:
     """At most ``limit`` bytes of the regular file ``path`` (a FIFO, a device or a directory is refused
     without waiting for a writer: it is opened non-blocking and checked through its descriptor); any
     problem is a usage error (exit 2) naming ``what`` and the file."""
-    return _read_checked(path, what, limit, missing_hint)[0]
+    return _read_checked(path, what, limit, None)[0]
 
 
 def _read_checked(
@@ -82,11 +82,6 @@ def read_private(
     data, status = _read_checked(path, what, limit, missing_hint)
     if validate is not None:
         validate(data)
-    _check_private(path, what, status)
-    return data
-
-
-def _check_private(path: Path, what: str, status: os.stat_result) -> None:
     getuid = getattr(os, "getuid", None)
     if getuid is not None and status.st_uid != getuid():
         raise CommandError(
@@ -99,3 +94,4 @@ def _check_private(path: Path, what: str, status: os.stat_result) -> None:
             f"{what} {shown_path(path)} has mode {mode:04o}: others than its owner may use it",
             hint=f"chmod 600 {shlex.quote(shown_path(path))}",
         )
+    return data

@@ -98,7 +98,8 @@ class Counterfactual:
                     DependentCall(entry.seq, entry.syscall, entry.principal, "; ".join(why))
                 )
         self.tracer.feed_decoded(entry, args, value)
-        self._follow(entry, value)
+        if entry.syscall in ("memory.write", "memory.revoke") and isinstance(value.get("entry"), dict):
+            self._keys[(str(value.get("user_id")), str(value["entry"].get("key")))] = entry.principal
 
     def _compensation(self, entry: JournalEntry, args: dict[str, Any]) -> bool:
         """Whether the entry belongs to an earlier rollback of this principal: its ``kernel.record`` of
@@ -119,11 +120,6 @@ class Counterfactual:
         calls = payload.get("calls")
         self._compensating[entry.principal] = calls if isinstance(calls, int) and calls > 0 else 0
         return True
-
-    def _follow(self, entry: JournalEntry, value: dict[str, Any]) -> None:
-        """Keep who last wrote or revoked each key."""
-        if entry.syscall in ("memory.write", "memory.revoke") and isinstance(value.get("entry"), dict):
-            self._keys[(str(value.get("user_id")), str(value["entry"].get("key")))] = entry.principal
 
     def _why(
         self, entry: JournalEntry, args: dict[str, Any], value: dict[str, Any], replayed: JournalEntry | None
@@ -150,7 +146,9 @@ class Counterfactual:
             why.append(f"names {', '.join(named)}, made by the principal")
         if args.get("request_id") in self.tracer.queued:
             why.append(f"decides {args['request_id']}, queued by the principal")
-        if entry.syscall == "pipeline.end" and args.get("run_id") in self._runs_of_principal():
+        if entry.syscall == "pipeline.end" and args.get("run_id") in {
+            str(item.get("id")) for item in self.tracer.trace.created if item.get("kind") == "run"
+        }:
             why.append(f"ends run {args['run_id']}, begun by the principal")
         if entry.syscall in ("memory.write", "memory.revoke"):
             key = (str(args.get("user_id")), str(args.get("key")))
@@ -169,9 +167,6 @@ class Counterfactual:
         if touched:
             why.append(f"its result involves {', '.join(sorted(touched))}, made by the principal")
         return why
-
-    def _runs_of_principal(self) -> set[str]:
-        return {str(item.get("id")) for item in self.tracer.trace.created if item.get("kind") == "run"}
 
     def _outcome_differs(
         self, entry: JournalEntry, recorded: dict[str, Any], now: dict[str, Any]

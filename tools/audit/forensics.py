@@ -161,10 +161,11 @@ class Tracer:
         """What one traced call created and displaced, read from its result."""
         name, seq = entry.syscall, entry.seq
         if name == "memory.write" and isinstance(value.get("entry"), dict):
-            written = value["entry"]
-            self._add_entry(str(value.get("user_id")), written, seq)
+            user_id, written = str(value.get("user_id")), value["entry"]
+            self.entries.add((user_id, str(written.get("key")), str(written.get("created_at"))))
+            self._created({"kind": "memory_entry", "user_id": user_id, "key": written.get("key"), "seq": seq})
             if isinstance(value.get("superseded"), dict):
-                self._displaced_entry(str(value.get("user_id")), value["superseded"], seq, "superseded")
+                self._displaced_entry(user_id, value["superseded"], seq, "superseded")
         elif name == "memory.revoke" and isinstance(value.get("entry"), dict):
             self._displaced_entry(str(value.get("user_id")), value["entry"], seq, "revoked")
         elif name == "memory.awmu.create":
@@ -240,10 +241,6 @@ class Tracer:
             self._created({"kind": "grant", **shown, "seq": seq})
         elif name == "access.revoke" and value.get("removed") is True:
             self._displaced({"kind": "grant", **shown, "seq": seq, "how": "revoked"})
-
-    def _add_entry(self, user_id: str, written: dict[str, Any], seq: int) -> None:
-        self.entries.add((user_id, str(written.get("key")), str(written.get("created_at"))))
-        self._created({"kind": "memory_entry", "user_id": user_id, "key": written.get("key"), "seq": seq})
 
     def _displaced_entry(self, user_id: str, old: dict[str, Any], seq: int, how: str) -> None:
         self._displaced(

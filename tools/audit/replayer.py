@@ -109,12 +109,16 @@ class Replayer:
         self._directory = Path(tempfile.mkdtemp(prefix="arvis-replay-")) if on_disk else None
         target = ":memory:" if self._directory is None else str(self._directory / "replay.db")
         clock = ManualClock(parse_time(header.created_at))
+        quota = None  # the graph store's quota of the journal replayed, which its calls were decided under
+        if blobs_from is not None:
+            with blobs_from.connect() as connection:
+                quota = store_quota(connection)
         self.store = SqlJournalStore(
             open_engine(target, durability=Durability.OFF),
             clock=clock,
             copy_header=header,
             keep_entries=False,
-            store_quota_bytes=None if blobs_from is None else _store_quota(blobs_from),
+            store_quota_bytes=quota,
         )
         self._stack: ExitStack | None = None
         self._open: SqlBatch | None = None
@@ -156,12 +160,6 @@ class Replayer:
         self.store.close()
         if self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
-
-    def __enter__(self) -> Replayer:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
 
     def _services_as_recorded(self, entry: JournalEntry) -> KernelServiceRegistry | None:
         """The services to bind for the entry when they are not the verifier's own, else None. A call
@@ -288,9 +286,3 @@ def _as_recorded(entry: JournalEntry) -> RecordedCall:
         identity_refused=entry.status == ErrorCode.PRINCIPAL_NOT_ALLOWED,
         unknown_when_recorded=entry.status == ErrorCode.UNKNOWN_SYSCALL,
     )
-
-
-def _store_quota(engine: Engine) -> int | None:
-    """The graph store's quota of the journal being replayed, which its calls were decided under."""
-    with engine.connect() as connection:
-        return store_quota(connection)

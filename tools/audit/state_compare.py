@@ -60,16 +60,14 @@ class TableDifference:
     """One table whose rows differ: how many, and the first users or contexts they belong to."""
 
     table: str
-    partition: str | None
-    """The column naming a row's user or context (None: the table is not split so)."""
+    partition: str
+    """The column naming a row's user or context."""
     rows: int = 0
     partitions: list[str] = field(default_factory=list)
     partition_count: int = 0
 
     def note(self, row: dict[str, Any]) -> None:
         self.rows += 1
-        if self.partition is None:
-            return
         part = str(row.get(self.partition))
         if self.partitions and self.partitions[-1] == part:
             return  # rows come in key order, the partition column first: a partition's rows are adjacent

@@ -11,6 +11,7 @@ byte for byte; memory whose version columns do not serve (before 0015, or not de
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,8 +133,7 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
         rows = effects.state_as_of(connection, last_seq, memory=memory is None) if logged else None
     batches = [(memory_entries, memory)] if memory and rows is not None else []
     if rows is None or any(rows.values()):  # a scratch store: the rows folded, or the journal replayed
-        replayer = Replayer(header_of(reader), table=table, blobs_from=reader.engine)
-        try:
+        with closing(Replayer(header_of(reader), table=table, blobs_from=reader.engine)) as replayer:
             if rows is not None:
                 with replayer.store.engine.begin() as connection:
                     effects.load(connection, rows)
@@ -147,8 +147,6 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
             with replayer.store.engine.connect() as connection:
                 for state_table in present_state_tables(connection):
                     batches += [(state_table, batch) for batch in state_batches(connection, state_table)]
-        finally:
-            replayer.close()
     digest, tables = StateDigest(), dict[str, list[dict[str, Any]]]()
     for state_table, batch in batches:  # tables with rows first, then the empty ones, as ever shown
         digest.add_batch(state_table, batch, tables.setdefault(str(state_table.name), []))

@@ -122,7 +122,6 @@ class HttpChatModel:
         model: str,
         *,
         api_key_env: str | None = None,
-        temperature: float = 0.0,
         timeout_s: float = 60.0,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
@@ -130,17 +129,12 @@ class HttpChatModel:
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
         self._url = base_url.rstrip("/") + "/chat/completions"
-        self._model = model
+        self.name = model
         self._api_key_env = api_key_env
-        self._temperature = temperature
         self._timeout_s = timeout_s
 
     def __repr__(self) -> str:
-        return f"HttpChatModel(url={self._url!r}, model={self._model!r}, api_key_env={self._api_key_env!r})"
-
-    @property
-    def name(self) -> str:
-        return self._model
+        return f"HttpChatModel(url={self._url!r}, model={self.name!r}, api_key_env={self._api_key_env!r})"
 
     def complete(self, messages: Sequence[Message]) -> ModelAnswer:
         key = None
@@ -152,9 +146,9 @@ class HttpChatModel:
                 )
         body = json.dumps(
             {
-                "model": self._model,
+                "model": self.name,
                 "messages": [message.to_json() for message in messages],
-                "temperature": self._temperature,
+                "temperature": 0.0,
             }
         ).encode("utf-8")
         try:

@@ -38,9 +38,8 @@ __all__ = [
     "RecordedModels",
     "as_recorded",
     "exchange_record",
-    "file_of",
     "run_record",
-    "runtime_of",
+    "said",
 ]
 
 GM_KIND = "model.gm_reply"
@@ -56,10 +55,11 @@ class ModelDivergence(Exception):
     otherwise than the journal recorded; the message names the first such request."""
 
 
-def file_of(model: ChatModel) -> str | None:
-    """The SHA-256 of the model's file, for a model that says (the local model runs were recorded with
-    one; a served model does not say)."""
-    value = getattr(model, "file_sha256", None)
+def said(model: ChatModel, attribute: str) -> str | None:
+    """What a model says of itself, for a model that says: the SHA-256 of its file (``file_sha256``: the
+    local model runs were recorded with one; a served model does not say), or what runs that file
+    (``runtime``: ``llama-cpp-python 0.3.36``)."""
+    value = getattr(model, attribute, None)
     return value if isinstance(value, str) else None
 
 
@@ -83,15 +83,9 @@ def run_record(
     }
     for role, model in (("gm", gm), ("judge", judge), ("extractor", extractor)):
         if model is not None:
-            payload[f"{role}_model_file_sha256"] = file_of(model)
-            payload[f"{role}_model_runtime"] = runtime_of(model)
+            payload[f"{role}_model_file_sha256"] = said(model, "file_sha256")
+            payload[f"{role}_model_runtime"] = said(model, "runtime")
     return {key: value for key, value in payload.items() if value is not None}
-
-
-def runtime_of(model: ChatModel) -> str | None:
-    """What runs the model's file (``llama-cpp-python 0.3.36``), for a model that says."""
-    value = getattr(model, "runtime", None)
-    return value if isinstance(value, str) else None
 
 
 def as_recorded(raw: object) -> ModelAnswer:
@@ -115,7 +109,7 @@ def exchange_record(
         "request": [message.to_json() for message in messages],
         "request_sha256": request_digest(messages),
         "answer": answer.to_json(),
-        "model_file_sha256": file_of(model),
+        "model_file_sha256": said(model, "file_sha256"),
         "parsed": parsed,
     }
     return {key: value for key, value in payload.items() if value is not None}
@@ -251,7 +245,7 @@ class RecordedModels:
 
 
 def _same_model(exchange: _Exchange, live: ChatModel) -> None:
-    now = file_of(live)
+    now = said(live, "file_sha256")
     if exchange.model_file != now or exchange.model != live.name:
         raise ModelDivergence(
             f"{exchange.named()} was answered by {exchange.model}, model file "
@@ -264,14 +258,8 @@ class _CheckedModel:
         self._source = source
         self._kinds = kinds
         self._live = live
-
-    @property
-    def name(self) -> str:
-        return self._live.name
-
-    @property
-    def file_sha256(self) -> str | None:
-        return file_of(self._live)
+        self.name = live.name
+        self.file_sha256 = said(live, "file_sha256")
 
     @property
     def runtime(self) -> str | None:
@@ -284,7 +272,7 @@ class _CheckedModel:
         _same_model(exchange, self._live)
         answer = as_recorded(self._live.complete(messages))
         if answer != exchange.answer:
-            recorded, now = self._source.runtime_for(self._kinds), runtime_of(self._live)
+            recorded, now = self._source.runtime_for(self._kinds), said(self._live, "runtime")
             runtimes = (
                 "" if recorded == now else f" (recorded with {recorded or '?'}, run now by {now or '?'})"
             )
@@ -303,14 +291,10 @@ class _RecordedModel:
     ) -> None:
         self._source = source
         self._kinds = kinds
-        self._name = name if name is not None else source.name_for(kinds)
+        self.name = name if name is not None else source.name_for(kinds)
         self.file_sha256 = file_sha256
         self.runtime = runtime
         """The model file the run recorded for the role (None: a model with no file, or an older run)."""
-
-    @property
-    def name(self) -> str:
-        return self._name
 
     def complete(self, messages: Sequence[Message]) -> ModelAnswer:
         return self._source.serve(self._kinds, messages)

@@ -6,6 +6,7 @@ A run made with models replays offline, byte for byte, with no model and no netw
 
 from __future__ import annotations
 
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Unpack
@@ -73,11 +74,8 @@ def run_with_models(
     """A live run into a fresh journal at ``journal`` (replaced if it exists), then verified by replay.
     ``play``: its condition, setting and progress bar (``Play``)."""
     condition = play.get("condition", Condition.FULL_AWMU)
-    kernel = fresh_kernel(journal, f"model:{scenario.id}:{condition.value}")
-    try:
+    with closing(fresh_kernel(journal, f"model:{scenario.id}:{condition.value}")) as kernel:
         result = ModelScenarioRun(kernel, scenario, gm=gm, judge=judge, extractor=extractor, **play).run()
-    finally:
-        kernel.close()
     report = verified(journal)
     return ModelRunReport(result, str(journal), report.verified, report.entries)
 
@@ -96,8 +94,7 @@ def replay_model_run(
     names the first request where it does not).
 
     Raises ModelLoopError when the loop's calls diverge from the journal or leave part of it unserved."""
-    reader = JournalReader.open(str(journal))
-    try:
+    with closing(JournalReader.open(str(journal))) as reader:
         models = RecordedModels(reader.entries())
         if not models.has_run:
             raise ModelLoopError(f"{journal} holds no model run (no {RUN_KIND} record): nothing to replay")
@@ -119,6 +116,4 @@ def replay_model_run(
                 f"the replay left {models.remaining} recorded answers and "
                 f"{'some' if not kernel.exhausted else 'no'} journal entries unserved"
             )
-    finally:
-        reader.close()
     return result
