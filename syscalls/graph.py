@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import msgspec
 
 from arvis.access import AccessRules, Capability
-from arvis.canonical import canonical_bytes_of_own, decode
+from arvis.canonical import decode
 from arvis.changes import Change, Decision
 from arvis.graph_checkpoints import (
     EMPTY_VALUE,
@@ -64,7 +64,6 @@ __all__ = [
     "graph_put",
     "graph_put_writes",
     "graph_thread_create",
-    "version_key",
 ]
 
 WRITES_IDX_MAP = {"__error__": -1, "__scheduled__": -2, "__interrupt__": -3, "__resume__": -4}
@@ -105,15 +104,6 @@ def graph_thread_create(ctx: CallContext, args: ThreadArgs) -> Decision:
 # --- wire forms -------------------------------------------------------------------------------------
 
 
-def _json_text(value: Any) -> str:
-    return canonical_bytes_of_own(value).decode("utf-8")
-
-
-def version_key(version: Any) -> str:
-    """A version as stored in ``graph_channel_values.version``: its canonical JSON text."""
-    return _json_text(version)
-
-
 def _values_index(values: Iterable[GraphChannelValue]) -> dict[tuple[str, str], GraphChannelValue]:
     return {(value.channel, value.version): value for value in values}
 
@@ -127,7 +117,7 @@ def _channel_keys(row: GraphCheckpoint) -> list[tuple[str, str]]:
     """The (channel, version as stored) of every channel the checkpoint's ``channel_versions`` name, in
     their order (canonical JSON: by channel)."""
     return [
-        (channel, version_key(version))
+        (channel, graph_store.json_text(version))
         for channel, version in decode(row.channel_versions.encode("utf-8")).items()
     ]
 
@@ -193,7 +183,7 @@ def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
             args.thread_id,
             args.checkpoint_ns,
             value.channel,
-            version_key(value.version),
+            graph_store.json_text(value.version),
             value.type,
             value.hash,
             ctx.seq,
@@ -206,8 +196,8 @@ def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
         args.parent_checkpoint_id,
         args.checkpoint.type,
         args.checkpoint.hash,
-        _json_text(args.metadata),
-        _json_text(args.channel_versions),
+        graph_store.json_text(args.metadata),
+        graph_store.json_text(args.channel_versions),
         ctx.seq,
     )
     changes.append(stored(checkpoint))

@@ -44,6 +44,7 @@ __all__ = [
     "NamespaceArgs",
     "PutArgs",
     "SearchArgs",
+    "json_text",
     "namespace_create",
     "store_get",
     "store_list_namespaces",
@@ -161,7 +162,9 @@ def _prefix(namespace: list[str]) -> str:
 # --- rows -------------------------------------------------------------------------------------------
 
 
-def _text(value: Any) -> str:
+def json_text(value: Any) -> str:
+    """A value as a text column of the graph tables holds it (a store namespace or ttl; a checkpoint's
+    metadata, its channel versions, a version in ``graph_channel_values.version``): its canonical JSON."""
     return canonical_bytes_of_own(value).decode("utf-8")
 
 
@@ -312,7 +315,7 @@ def store_put(ctx: CallContext, args: PutArgs) -> Decision:
     access = _access(ctx)
     owner = access.require(Capability.WRITE, prefix)
     store = ctx.read.graph_store
-    namespace = _text(args.namespace)
+    namespace = json_text(args.namespace)
     found = store.item(namespace, args.key)
     changes: list[Change] = []
     if args.value_hash is None:
@@ -347,7 +350,7 @@ def store_put(ctx: CallContext, args: PutArgs) -> Decision:
         now,
         now,
         expires_at,
-        None if args.ttl is None else _text(args.ttl),
+        None if args.ttl is None else json_text(args.ttl),
         found.order_seq if kept and found is not None else ctx.seq,
         ctx.seq,
     )
@@ -388,7 +391,7 @@ def store_get(ctx: CallContext, args: GetArgs) -> Decision:
         return Decision({"item": None})
     _access(ctx).require(Capability.READ, _prefix(args.namespace))
     store = ctx.read.graph_store
-    row = store.item(_text(args.namespace), args.key)
+    row = store.item(json_text(args.namespace), args.key)
     if row is None or not _live(row, ctx.now):
         return Decision({"item": None})
     changes: list[Change] = []

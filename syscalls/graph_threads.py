@@ -22,8 +22,9 @@ from arvis.graph_checkpoints import (
 )
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
-from syscalls.graph import ThreadAccess, version_key
+from syscalls.graph import ThreadAccess
 from syscalls.graph_args import CopyArgs, PruneArgs, RunsArgs, ThreadArgs
+from syscalls.graph_store import json_text
 
 __all__ = ["graph_runs_delete", "graph_thread_copy", "graph_thread_delete", "graph_thread_prune"]
 
@@ -125,7 +126,7 @@ def _prune_keep_latest(graph: GraphRepository, deleted: _Deleted, thread_id: str
             latest[row.checkpoint_ns] = row
     kept_ids = {(row.checkpoint_ns, row.checkpoint_id) for row in latest.values()}
     referenced = {
-        (row.checkpoint_ns, channel, version_key(version))
+        (row.checkpoint_ns, channel, json_text(version))
         for row in latest.values()
         for channel, version in decode(row.channel_versions.encode("utf-8")).items()
     }
