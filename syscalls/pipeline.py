@@ -94,8 +94,7 @@ def pipeline_begin(ctx: CallContext, args: BeginArgs) -> Decision:
     if ctx.read.pipeline_runs.get(run_id) is not None:
         raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
     run = PipelineRun(run_id, args.user_id, ctx.principal, ctx.seq)
-    row = {"run_id": run_id, "user_id": args.user_id, "principal": ctx.principal, "began_seq": ctx.seq}
-    return Decision({"run": _run_wire(run)}, (Insert("pipeline_runs", {**row, "ended_seq": None}),))
+    return Decision({"run": _run_wire(run)}, (Insert("pipeline_runs", _run_wire(run)),))
 
 
 def _own_id(ctx: CallContext, run_id: str) -> bool:
