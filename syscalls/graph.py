@@ -58,6 +58,7 @@ __all__ = [
     "WRITES_IDX_MAP",
     "BlobsArgs",
     "ThreadAccess",
+    "channel_keys",
     "graph_blobs_get",
     "graph_get",
     "graph_list",
@@ -113,7 +114,7 @@ def _write_order(write: GraphWrite) -> tuple[str, str, int]:
     return (write.task_path, write.task_id, write.idx)
 
 
-def _channel_keys(row: GraphCheckpoint) -> list[tuple[str, str]]:
+def channel_keys(row: GraphCheckpoint) -> list[tuple[str, str]]:
     """The (channel, version as stored) of every channel the checkpoint's ``channel_versions`` name, in
     their order (canonical JSON: by channel)."""
     return [
@@ -129,7 +130,7 @@ def _wire(
     writes: Iterable[GraphWrite],
 ) -> dict[str, Any]:
     """A checkpoint as a result holds it: references, its metadata, and the values of its channels at
-    their versions (``keys``, from ``_channel_keys``; a channel whose value is ``empty`` or not stored is
+    their versions (``keys``, from ``channel_keys``; a channel whose value is ``empty`` or not stored is
     left out, as LangGraph does)."""
     channel_values: dict[str, Any] = {}
     for key in keys:
@@ -354,7 +355,7 @@ def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[s
     listed: list[dict[str, Any]] = []
     for place, grouped in itertools.groupby(chosen, key=_place):  # a (thread, namespace)'s are consecutive
         rows = list(grouped)
-        keys = [_channel_keys(row) for row in rows]
+        keys = [channel_keys(row) for row in rows]
         values = _values_index(graph.channel_values_at(*place, {key for row in keys for key in row}))
         writes: dict[str, list[GraphWrite]] = {}
         for write in graph.writes_of(*place, [row.checkpoint_id for row in rows]):
