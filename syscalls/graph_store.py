@@ -34,7 +34,7 @@ from kernel.registry import BlobReader
 from syscalls.carried import carried, values_answer
 from syscalls.graph_store_search import Stored, check_envelope, query_vector, ranked, vectors_of
 from syscalls.owned_names import OwnedNames
-from syscalls.types import NO_NUL
+from syscalls.types import NO_NUL, PLAIN
 
 __all__ = [
     "MAX_SEARCH",
@@ -62,7 +62,6 @@ _ORDERS = {"$gt": operator.gt, "$gte": operator.ge, "$lt": operator.lt, "$lte": 
 OPERATORS = ("$eq", "$ne", *_ORDERS)
 """The filter operators of LangGraph's ``InMemoryStore``."""
 
-_PLAIN = r"^[^\x00-\x1f\x7f-\x9f]+\Z"
 Label = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
 Key = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
 Hash = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}\Z")]
@@ -134,7 +133,7 @@ def _access(ctx: CallContext) -> OwnedNames:
 
 
 class NamespaceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    prefix: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PREFIX_LENGTH, pattern=_PLAIN)]
+    prefix: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PREFIX_LENGTH, pattern=PLAIN)]
     """A namespace's first element: every namespace it begins becomes the caller's."""
 
 

@@ -18,7 +18,7 @@ from arvis.pipeline_runs import PipelineRun, qualified_run_id
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from syscalls.access import authorize, require_admin
-from syscalls.types import UserId
+from syscalls.types import PLAIN, UserId
 
 __all__ = [
     "BeginArgs",
@@ -30,9 +30,7 @@ __all__ = [
 ]
 
 MAX_RUN_ID_LENGTH = 128
-RunId = Annotated[
-    str, msgspec.Meta(min_length=1, max_length=MAX_RUN_ID_LENGTH, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")
-]
+RunId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_RUN_ID_LENGTH, pattern=PLAIN)]
 
 
 class BeginArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
