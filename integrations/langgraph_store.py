@@ -80,17 +80,17 @@ class MiniLMEmbeddings(Embeddings):
         return self._encoder.vector(text)
 
 
+def _invalid(syscall: str, detail: str) -> CheckpointArgumentsInvalid:
+    """An operation refused here, before any call: nothing was journaled (no seq)."""
+    return CheckpointArgumentsInvalid(syscall, ErrorCode.INVALID_ARGS, detail, None)
+
+
 def _packed(vectors: Iterable[Sequence[float]], dims: int) -> str:
     """Vectors as a call carries them: base64 of their little-endian float32s."""
     floats = array("f")
     for vector in vectors:
         if len(vector) != dims:
-            raise CheckpointArgumentsInvalid(
-                "graph.store",
-                ErrorCode.INVALID_ARGS,
-                f"an embedding has {len(vector)} dimensions, not {dims}",
-                None,
-            )
+            raise _invalid("graph.store", f"an embedding has {len(vector)} dimensions, not {dims}")
         floats.extend(float(component) for component in vector)
     if sys.byteorder == "big":
         floats.byteswap()
@@ -269,16 +269,12 @@ class ArvisStore(_KernelClient, BaseStore):
         if op.value is None:
             return args
         if not isinstance(op.value, dict):
-            raise CheckpointArgumentsInvalid(
-                "graph.store.put", ErrorCode.INVALID_ARGS, "a value is a dict", None
-            )
+            raise _invalid("graph.store.put", "a value is a dict")
         try:
             carried = envelope(op.value, vectors)
             data = canonical_bytes(carried)
         except CanonicalEncodingError as exc:
-            raise CheckpointArgumentsInvalid(
-                "graph.store.put", ErrorCode.INVALID_ARGS, f"the value has no store encoding: {exc}", None
-            ) from exc
+            raise _invalid("graph.store.put", f"the value has no store encoding: {exc}") from exc
         args["value_hash"] = blob_store.hash_of(data)
         args["value"] = carried
         if op.ttl is not None:

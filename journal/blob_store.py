@@ -65,9 +65,7 @@ def read_in(sql: SqlRunner, keys: Iterable[str]) -> dict[str, bytes]:
     wanted = sorted(set(keys))
     found: dict[str, bytes] = {}
     for start in range(0, len(wanted), BATCH):
-        batch = wanted[start : start + BATCH]
-        statement = _statement("named", _padded_size(len(batch)))
-        rows = sql.rows(statement.sql, _padded(statement, batch))
+        rows = sql.rows(*_select("named", wanted[start : start + BATCH]))
         found.update((str(key), bytes(data)) for key, data in rows)
     return found
 
@@ -136,19 +134,11 @@ def _select(paramstyle: str, batch: Sequence[str]) -> tuple[str, Any]:
     ``journal.sql``'s portable subset rather than compiled (SQLAlchemy's compiler took half of a
     checkpoint's read through the LangGraph saver). The keys are padded, by repeating the last, to a
     power of two or to ``BATCH``: at most 10 distinct statements, each prepared once."""
-    statement = _statement(paramstyle, _padded_size(len(batch)))
-    return statement.sql, statement.bind(_padded(statement, batch))
-
-
-def _padded_size(count: int) -> int:
-    if not 0 < count <= BATCH:
-        raise ValueError(f"{count} keys in one read of blobs, not 1 to {BATCH}")
-    return min(1 << (count - 1).bit_length(), BATCH)
-
-
-def _padded(statement: Prepared, batch: Sequence[str]) -> dict[str, str]:
+    if not 0 < len(batch) <= BATCH:
+        raise ValueError(f"{len(batch)} keys in one read of blobs, not 1 to {BATCH}")
+    statement = _statement(paramstyle, min(1 << (len(batch) - 1).bit_length(), BATCH))
     padded = [*batch, *[batch[-1]] * (len(statement.names) - len(batch))]
-    return dict(zip(statement.names, padded, strict=True))
+    return statement.sql, statement.bind(dict(zip(statement.names, padded, strict=True)))
 
 
 def reader_for(engine: Engine) -> Callable[[Iterable[str]], dict[str, bytes]] | None:

@@ -195,21 +195,6 @@ def _records(
     return _grants(connection, withdrawn)
 
 
-def _table_hashes(connection: Connection, withdrawn: frozenset[str]) -> dict[str, list[bytes]]:
-    """Per table in ``CONTENT_TABLES`` order, the sorted SHA-256s of its records' canonical JSON."""
-    per_table: dict[str, list[bytes]] = {name: [] for name in CONTENT_TABLES}
-    for name, record in content_records(connection, withdrawn=withdrawn):
-        per_table[name].append(hashlib.sha256(canonical_bytes_of_own(record)).digest())
-    return {name: sorted(hashes) for name, hashes in per_table.items()}
-
-
-def _add_table(digest: Any, name: str, hashes: list[bytes]) -> None:
-    header = canonical_bytes_of_own([name, len(hashes)])
-    digest.update(len(header).to_bytes(8, "big") + header)
-    for item in hashes:
-        digest.update(item)
-
-
 def content_digest(connection: Connection, *, withdrawn: frozenset[str] = frozenset()) -> str:
     """SHA-256 over ``arvis-content``, then per table in ``CONTENT_TABLES`` order the frame of the
     table's name and its number of records, then the sorted SHA-256s of its records' canonical JSON."""
@@ -221,11 +206,14 @@ def content_digests(
 ) -> tuple[str, dict[str, str]]:
     """``content_digest`` and, per table of ``CONTENT_TABLES``, the digest of that table alone (SHA-256
     over ``arvis-content``, the table's frame and its sorted record hashes): where two memories differ."""
+    per_table: dict[str, list[bytes]] = {name: [] for name in CONTENT_TABLES}
+    for name, record in content_records(connection, withdrawn=withdrawn):
+        per_table[name].append(hashlib.sha256(canonical_bytes_of_own(record)).digest())
     digest = hashlib.sha256(b"arvis-content")
     tables: dict[str, str] = {}
-    for name, hashes in _table_hashes(connection, withdrawn).items():
-        _add_table(digest, name, hashes)
-        alone = hashlib.sha256(b"arvis-content")
-        _add_table(alone, name, hashes)
-        tables[name] = alone.hexdigest()
+    for name, hashes in per_table.items():
+        header = canonical_bytes_of_own([name, len(hashes)])
+        framed = len(header).to_bytes(8, "big") + header + b"".join(sorted(hashes))
+        digest.update(framed)
+        tables[name] = hashlib.sha256(b"arvis-content" + framed).hexdigest()
     return digest.hexdigest(), tables

@@ -103,10 +103,6 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _PASSWORD = re.compile(r"(://[^/@:]*:)[^/@]*@")
 _SQLITE_DRIVERS = frozenset({"sqlite", "sqlite+pysqlite"})
 _POSTGRES_DRIVERS = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
-_DRIVER_OPTIONS = frozenset(
-    {"timeout", "isolation_level", "detect_types", "check_same_thread", "cached_statements"}
-)
-"""Query keys of a ``sqlite://`` URL that go to Python's driver; every other key is a SQLite URI parameter."""
 
 
 def _is_number(text: str) -> bool:
@@ -116,22 +112,19 @@ def _is_number(text: str) -> bool:
         return False
 
 
-_DRIVER_OPTION_VALID: dict[str, Callable[[str], bool]] = {
-    "timeout": _is_number,
-    "detect_types": lambda text: text.isdigit(),
-    "cached_statements": lambda text: text.isdigit(),
-    "check_same_thread": lambda text: text.lower() in ("true", "false", "1", "0"),
-    "isolation_level": lambda text: text.upper() in ("", "DEFERRED", "IMMEDIATE", "EXCLUSIVE"),
+_DRIVER_OPTIONS: dict[str, tuple[Callable[[str], bool], str]] = {
+    "timeout": (_is_number, "seconds, a number of 0 or more"),
+    "detect_types": (str.isdigit, "a whole number"),
+    "cached_statements": (str.isdigit, "a whole number"),
+    "check_same_thread": (lambda text: text.lower() in ("true", "false", "1", "0"), "true or false"),
+    "isolation_level": (
+        lambda text: text.upper() in ("", "DEFERRED", "IMMEDIATE", "EXCLUSIVE"),
+        "DEFERRED, IMMEDIATE or EXCLUSIVE",
+    ),
 }
-"""What the driver accepts for each option: a bad value is a usage error before connecting, not the
-driver's ``ValueError`` at the first query."""
-_DRIVER_OPTION_FORM = {
-    "timeout": "seconds, a number of 0 or more",
-    "detect_types": "a whole number",
-    "cached_statements": "a whole number",
-    "check_same_thread": "true or false",
-    "isolation_level": "DEFERRED, IMMEDIATE or EXCLUSIVE",
-}
+"""Query keys of a ``sqlite://`` URL that go to Python's driver (every other key is a SQLite URI
+parameter), with what the driver accepts for each and its form in words: a bad value is a usage error
+before connecting, not the driver's ``ValueError`` at the first query."""
 
 
 def is_url(target: str) -> bool:
@@ -216,10 +209,9 @@ def _sqlite_target(url: URL) -> tuple[str, dict[str, str], dict[str, str]] | Non
     query = {key: value if isinstance(value, str) else value[-1] for key, value in url.query.items()}
     driver = {key: value for key, value in query.items() if key in _DRIVER_OPTIONS}
     for key, value in driver.items():
-        if not _DRIVER_OPTION_VALID[key](value):
-            raise UnsupportedDatabase(
-                f"sqlite option {key}={value!r} is not valid ({_DRIVER_OPTION_FORM[key]})"
-            )
+        valid, form = _DRIVER_OPTIONS[key]
+        if not valid(value):
+            raise UnsupportedDatabase(f"sqlite option {key}={value!r} is not valid ({form})")
     parameters = {key: value for key, value in query.items() if key not in _DRIVER_OPTIONS and key != "uri"}
     database = url.database or ""
     if database.startswith("file:") and query.get("uri", "").lower() in ("true", "1"):

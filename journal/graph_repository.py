@@ -6,8 +6,8 @@ PostgreSQL's ``COLLATE "C"``, which on UTF-8 text is code-point order."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-from typing import Any, TypeVar
+from collections.abc import Collection
+from typing import Any
 
 from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphRepository, GraphWrite
 from journal import statements
@@ -21,17 +21,6 @@ _VALUES = "graph_channel_values"
 _WRITES = "graph_writes"
 
 _VERSION_NAMES = [[f"v{branch}_{index}" for index in range(GRAPH_BATCH)] for branch in range(GRAPH_BRANCHES)]
-
-_T = TypeVar("_T")
-
-
-def _batches(items: Collection[_T]) -> Iterator[list[_T]]:
-    """``items`` in batches of at most ``GRAPH_BATCH``, each padded to a power of two (its last repeated)."""
-    listed = list(items)
-    for start in range(0, len(listed), GRAPH_BATCH):
-        batch = listed[start : start + GRAPH_BATCH]
-        padded = 1 << (len(batch) - 1).bit_length()
-        yield batch + [batch[-1]] * (padded - len(batch))
 
 
 def _filtered(table: str, given: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -158,10 +147,14 @@ class SqlGraphRepository(GraphRepository):
         self, thread_id: str, checkpoint_ns: str, checkpoint_ids: Collection[str]
     ) -> list[GraphWrite]:
         found: list[GraphWrite] = []
-        for batch in _batches(sorted(set(checkpoint_ids))):
+        listed = sorted(set(checkpoint_ids))
+        for start in range(0, len(listed), GRAPH_BATCH):
+            batch = listed[start : start + GRAPH_BATCH]
+            # padded by its last id to a power of two: few distinct statements
+            padded = batch + [batch[-1]] * ((1 << (len(batch) - 1).bit_length()) - len(batch))
             values = {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns}
-            values.update((f"i{index}", checkpoint_id) for index, checkpoint_id in enumerate(batch))
-            sql = statements.GRAPH_WRITES_OF[len(batch)]
+            values.update((f"i{index}", checkpoint_id) for index, checkpoint_id in enumerate(padded))
+            sql = statements.GRAPH_WRITES_OF[len(padded)]
             found.extend(_write(row) for row in self._sql.rows(sql, values))
         return found
 

@@ -72,7 +72,7 @@ class ActiveRuns:
 
 
 class SqlPipelineRunRepository:
-    def __init__(self, sql: SqlRunner, *, active: ActiveRuns | None = None) -> None:
+    def __init__(self, sql: SqlRunner, active: ActiveRuns) -> None:
         self._sql = sql
         self._active = active
 
@@ -81,8 +81,6 @@ class SqlPipelineRunRepository:
 
     def active_for(self, user_id: str) -> PipelineRun | None:
         """The run holding this user's memory still, if any (the oldest when several)."""
-        if self._active is None:
-            return self._read_active(user_id)
         return self._active.active_for(user_id, self._read_active)
 
     def _read_active(self, user_id: str) -> PipelineRun | None:

@@ -264,13 +264,10 @@ class JournalReader:
                     query = query.where(column.seq <= until_seq)
                 rows = fetch_tuples(connection, query)
                 in_place = _in_place(rows, expected)
-                if in_place < len(rows):  # a gap or a row out of place: stop before it
-                    yield from _hash_texts(rows[:in_place])
+                yield from _hash_texts(rows[:in_place])
+                if in_place < len(rows) or len(rows) < batch:  # a gap or a row out of place, or the end
                     return
-                yield from _hash_texts(rows)
                 expected += len(rows)
-                if len(rows) < batch:
-                    return
 
     def entry_hashes_between(self, first_seq: int, last_seq: int) -> list[str]:
         """The ``entry_hash`` of entries ``first_seq … last_seq`` in seq order, stopping before the first

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from journal import merkle
 
-__all__ = ["TILE", "BadLeaf", "leaves_of_texts", "tile_from_rows", "tile_root", "tiles_completed"]
+__all__ = ["TILE", "BadLeaf", "leaves_of_texts", "tile_from_rows", "tiles_completed"]
 
 TILE = 1 << 12
 """Leaves per tile: 4096, so a 1,000,000-entry journal has 244 tiles and a proof reads at most two
@@ -56,15 +56,6 @@ def _is_leaf_text(text: str) -> bool:
         return False
 
 
-def tile_root(entry_hash_texts: Sequence[str], first_seq: int) -> bytes:
-    """The root of one tile from its entries' ``entry_hash`` texts (``TILE`` of them, in seq order).
-    Raises ``BadLeaf`` for a text that is not 64 hex digits."""
-    leaves = leaves_of_texts(entry_hash_texts, first_seq)
-    if len(leaves) != TILE:
-        raise ValueError(f"a tile has {TILE} leaves, not {len(leaves)}")
-    return merkle.root_of(leaves, TILE)
-
-
 def tiles_completed(last_seq_before: int, last_seq_after: int) -> range:
     """The tiles whose last entry is among ``last_seq_before + 1 … last_seq_after``."""
     return range(max(last_seq_before, 0) // TILE, max(last_seq_after, 0) // TILE)
@@ -78,6 +69,7 @@ def tile_from_rows(rows: Sequence[Sequence[object]], first_seq: int) -> bytes | 
     if [row[0] for row in rows] != list(range(first_seq, first_seq + TILE)):
         return None
     try:
-        return tile_root([str(row[1]) for row in rows], first_seq)
+        leaves = leaves_of_texts([str(row[1]) for row in rows], first_seq)
     except BadLeaf:
         return None
+    return merkle.root_of(leaves, TILE)

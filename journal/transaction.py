@@ -68,7 +68,7 @@ class SqlReader:
     def __init__(self, sql: SqlRunner, active_runs: ActiveRuns) -> None:
         self.memory: MemoryReader = SqlMemoryReader(sql)
         self.awmu: AwmuReader = SqlAwmuReader(sql)
-        self.pipeline_runs = SqlPipelineRunRepository(sql, active=active_runs)
+        self.pipeline_runs = SqlPipelineRunRepository(sql, active_runs)
         self.grants = SqlGrantRepository(sql)
         self.context_owners = SqlContextOwnerRepository(sql)
         self.graph: GraphRepository = SqlGraphRepository(sql)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -105,18 +106,12 @@ def pipeline(
 ) -> Iterator[CognitivePipelineContext]:
     """``credential``: what proves ``principal`` to the kernel's identity policy (``kernel.identity``),
     passed with each of the run's calls."""
-    begun = kernel.call(
-        "pipeline.begin", {"user_id": user_id, "run_id": run_id}, principal=principal, credential=credential
-    )
+    call = partial(kernel.call, principal=principal, credential=credential)
+    begun = call("pipeline.begin", {"user_id": user_id, "run_id": run_id})
     if not begun.ok:
         raise PipelineError("pipeline.begin", begun)
     try:
-        taken = kernel.call(
-            "memory.snapshot",
-            {"user_id": user_id, "run_id": run_id},
-            principal=principal,
-            credential=credential,
-        )
+        taken = call("memory.snapshot", {"user_id": user_id, "run_id": run_id})
         if not taken.ok or taken.seq is None:
             raise PipelineError("memory.snapshot", taken)
         value = taken.value
@@ -133,9 +128,9 @@ def pipeline(
             snapshot_seq=taken.seq,
         )
     except BaseException:
-        kernel.call("pipeline.end", {"run_id": run_id}, principal=principal, credential=credential)
+        call("pipeline.end", {"run_id": run_id})
         raise
-    ended = kernel.call("pipeline.end", {"run_id": run_id}, principal=principal, credential=credential)
+    ended = call("pipeline.end", {"run_id": run_id})
     if not ended.ok:
         raise PipelineError("pipeline.end", ended)
 

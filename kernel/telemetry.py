@@ -182,15 +182,12 @@ def _operation(syscall: str, args: bytes) -> str | None:
     """The call's ``gen_ai.operation.name``: a ``memory.write`` with ``"replace": true`` creates or
     supersedes an entry without the caller choosing which, ``upsert_memory`` in the conventions' terms; a
     ``graph.store.put`` with a null ``value_hash`` deletes the item, ``delete_memory``."""
-    operation = MEMORY_OPERATIONS.get(syscall)
-    try:
+    with suppress(msgspec.DecodeError, UnicodeDecodeError):  # refused invalid_args anyway
         if syscall == "memory.write" and msgspec.json.decode(args, type=_WriteFlags).replace:
             return "upsert_memory"
         if syscall == "graph.store.put" and msgspec.json.decode(args, type=_StorePutValue).value_hash is None:
             return "delete_memory"
-    except (msgspec.DecodeError, UnicodeDecodeError):
-        return operation  # refused invalid_args anyway
-    return operation
+    return MEMORY_OPERATIONS.get(syscall)
 
 
 class OtelCallTracer:

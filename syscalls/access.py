@@ -24,6 +24,7 @@ from arvis.changes import Decision, Delete, Insert
 from kernel.abi import CallContext
 from kernel.arguments import MAX_PRINCIPAL_LENGTH
 from kernel.errors import ErrorCode, KernelError
+from syscalls.types import PLAIN
 
 __all__ = [
     "GrantArgs",
@@ -35,10 +36,8 @@ __all__ = [
     "require_admin",
 ]
 
-Principal = Annotated[
-    str, msgspec.Meta(min_length=1, max_length=MAX_PRINCIPAL_LENGTH, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")
-]
-Scope = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")]
+Principal = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PRINCIPAL_LENGTH, pattern=PLAIN)]
+Scope = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=PLAIN)]
 
 
 class GrantArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -31,7 +31,7 @@ SEMANTIC_TIMEOUT_S = 2.0
 
 
 def _run_with_deadline(
-    encoder: SemanticEncoder, query: str, texts: list[str], timeout: float
+    encoder: SemanticEncoder, query: str, texts: list[str]
 ) -> tuple[str, list[float] | str]:
     """("ok", scores), ("failed", the exception's type) or ("timeout", "")."""
     answers: queue.SimpleQueue[tuple[str, list[float] | str]] = queue.SimpleQueue()
@@ -49,12 +49,12 @@ def _run_with_deadline(
 
     threading.Thread(target=work, name="arvis-semantic", daemon=True).start()
     try:
-        return answers.get(timeout=timeout)
+        return answers.get(timeout=SEMANTIC_TIMEOUT_S)
     except queue.Empty:
         return ("timeout", "")
 
 
-def _live(services: KernelServiceRegistry, timeout: float) -> Measure:
+def _live(services: KernelServiceRegistry) -> Measure:
     """One deadline for the whole call: after a timeout or a failure, the call's later runs are reported
     as skipped without asking the encoder again. The encoder is resolved at the first measurement, not
     before: a lazily bound one is loaded there, outside the deadline (a load is not a slow answer)."""
@@ -69,7 +69,7 @@ def _live(services: KernelServiceRegistry, timeout: float) -> Measure:
             return Readings(DetectorRun(name, encoder.version, "skipped", {}, f"an earlier run {spent[0]}"))
         if not units:
             return Readings(DetectorRun(name, encoder.version, "ok"))
-        status, answer = _run_with_deadline(encoder, text, [unit.text for unit in units], timeout)
+        status, answer = _run_with_deadline(encoder, text, [unit.text for unit in units])
         if status != "ok" or not isinstance(answer, list):
             spent.append("timed out" if status == "timeout" else "failed")
             detail = answer if isinstance(answer, str) else ""
@@ -115,9 +115,8 @@ def _recorded(result: bytes) -> Measure:
     return measure
 
 
-def measure_for(ctx: CallContext, *, timeout: float | None = None) -> Measure:
-    """The call's semantic measurement: recorded on replay, live otherwise (``timeout``: the module's
-    ``SEMANTIC_TIMEOUT_S`` unless given)."""
+def measure_for(ctx: CallContext) -> Measure:
+    """The call's semantic measurement: recorded on replay, live otherwise."""
     if ctx.recorded is not None:
         return _recorded(ctx.recorded)
-    return _live(ctx.services, SEMANTIC_TIMEOUT_S if timeout is None else timeout)
+    return _live(ctx.services)

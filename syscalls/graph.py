@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import msgspec
 
 from arvis.access import AccessRules, Capability
-from arvis.canonical import canonical_bytes_of_own, decode
+from arvis.canonical import decode
 from arvis.changes import Change, Decision
 from arvis.graph_checkpoints import (
     EMPTY_VALUE,
@@ -58,13 +58,13 @@ __all__ = [
     "WRITES_IDX_MAP",
     "BlobsArgs",
     "ThreadAccess",
+    "channel_keys",
     "graph_blobs_get",
     "graph_get",
     "graph_list",
     "graph_put",
     "graph_put_writes",
     "graph_thread_create",
-    "version_key",
 ]
 
 WRITES_IDX_MAP = {"__error__": -1, "__scheduled__": -2, "__interrupt__": -3, "__resume__": -4}
@@ -105,15 +105,6 @@ def graph_thread_create(ctx: CallContext, args: ThreadArgs) -> Decision:
 # --- wire forms -------------------------------------------------------------------------------------
 
 
-def _json_text(value: Any) -> str:
-    return canonical_bytes_of_own(value).decode("utf-8")
-
-
-def version_key(version: Any) -> str:
-    """A version as stored in ``graph_channel_values.version``: its canonical JSON text."""
-    return _json_text(version)
-
-
 def _values_index(values: Iterable[GraphChannelValue]) -> dict[tuple[str, str], GraphChannelValue]:
     return {(value.channel, value.version): value for value in values}
 
@@ -123,11 +114,11 @@ def _write_order(write: GraphWrite) -> tuple[str, str, int]:
     return (write.task_path, write.task_id, write.idx)
 
 
-def _channel_keys(row: GraphCheckpoint) -> list[tuple[str, str]]:
+def channel_keys(row: GraphCheckpoint) -> list[tuple[str, str]]:
     """The (channel, version as stored) of every channel the checkpoint's ``channel_versions`` name, in
     their order (canonical JSON: by channel)."""
     return [
-        (channel, version_key(version))
+        (channel, graph_store.json_text(version))
         for channel, version in decode(row.channel_versions.encode("utf-8")).items()
     ]
 
@@ -139,7 +130,7 @@ def _wire(
     writes: Iterable[GraphWrite],
 ) -> dict[str, Any]:
     """A checkpoint as a result holds it: references, its metadata, and the values of its channels at
-    their versions (``keys``, from ``_channel_keys``; a channel whose value is ``empty`` or not stored is
+    their versions (``keys``, from ``channel_keys``; a channel whose value is ``empty`` or not stored is
     left out, as LangGraph does)."""
     channel_values: dict[str, Any] = {}
     for key in keys:
@@ -193,7 +184,7 @@ def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
             args.thread_id,
             args.checkpoint_ns,
             value.channel,
-            version_key(value.version),
+            graph_store.json_text(value.version),
             value.type,
             value.hash,
             ctx.seq,
@@ -206,8 +197,8 @@ def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
         args.parent_checkpoint_id,
         args.checkpoint.type,
         args.checkpoint.hash,
-        _json_text(args.metadata),
-        _json_text(args.channel_versions),
+        graph_store.json_text(args.metadata),
+        graph_store.json_text(args.channel_versions),
         ctx.seq,
     )
     changes.append(stored(checkpoint))
@@ -364,7 +355,7 @@ def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[s
     listed: list[dict[str, Any]] = []
     for place, grouped in itertools.groupby(chosen, key=_place):  # a (thread, namespace)'s are consecutive
         rows = list(grouped)
-        keys = [_channel_keys(row) for row in rows]
+        keys = [channel_keys(row) for row in rows]
         values = _values_index(graph.channel_values_at(*place, {key for row in keys for key in row}))
         writes: dict[str, list[GraphWrite]] = {}
         for write in graph.writes_of(*place, [row.checkpoint_id for row in rows]):

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from arvis.canonical import sha256_hex
-from syscalls.types import NO_NUL
+from syscalls.types import NO_NUL, PLAIN
 
 __all__ = [
     "HASHED_SCOPE_MARK",
@@ -63,10 +63,9 @@ is read in pages, each starting ``after`` the last one returned."""
 MAX_IDS = 1000
 """The most run ids (``graph.runs.delete``) or thread ids (``graph.thread.prune``) one call names."""
 
-_PLAIN = r"^[^\x00-\x1f\x7f-\x9f]+\Z"
-_PLAIN_RE = re.compile(_PLAIN)
+_PLAIN_RE = re.compile(PLAIN)
 ThreadId = Annotated[str, msgspec.Meta(max_length=MAX_THREAD_ID_LENGTH, pattern=NO_NUL)]
-BoundedThreadId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_SCOPE_NAME, pattern=_PLAIN)]
+BoundedThreadId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_SCOPE_NAME, pattern=PLAIN)]
 """A thread id in journals of formats 1 to 4 (so that ``graph:<thread_id>`` fits a grant's scope)."""
 Namespace = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
 CheckpointId = Annotated[str, msgspec.Meta(min_length=1, max_length=256, pattern=NO_NUL)]
@@ -74,7 +73,7 @@ Name = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
 """A channel, a task id or a task path."""
 RunId = Annotated[str, msgspec.Meta(max_length=256, pattern=NO_NUL)]
 Hash = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}\Z")]
-TypeTag = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=_PLAIN)]
+TypeTag = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=PLAIN)]
 Version = Annotated[str, msgspec.Meta(max_length=256, pattern=NO_NUL)] | int | float
 """A channel version: LangGraph's are strings, integers or numbers."""
 

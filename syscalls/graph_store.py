@@ -34,7 +34,7 @@ from kernel.registry import BlobReader
 from syscalls.carried import carried, values_answer
 from syscalls.graph_store_search import Stored, check_envelope, query_vector, ranked, vectors_of
 from syscalls.owned_names import OwnedNames
-from syscalls.types import NO_NUL
+from syscalls.types import NO_NUL, PLAIN
 
 __all__ = [
     "MAX_SEARCH",
@@ -44,6 +44,7 @@ __all__ = [
     "NamespaceArgs",
     "PutArgs",
     "SearchArgs",
+    "json_text",
     "namespace_create",
     "store_get",
     "store_list_namespaces",
@@ -61,7 +62,6 @@ _ORDERS = {"$gt": operator.gt, "$gte": operator.ge, "$lt": operator.lt, "$lte": 
 OPERATORS = ("$eq", "$ne", *_ORDERS)
 """The filter operators of LangGraph's ``InMemoryStore``."""
 
-_PLAIN = r"^[^\x00-\x1f\x7f-\x9f]+\Z"
 Label = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
 Key = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
 Hash = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}\Z")]
@@ -133,7 +133,7 @@ def _access(ctx: CallContext) -> OwnedNames:
 
 
 class NamespaceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    prefix: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PREFIX_LENGTH, pattern=_PLAIN)]
+    prefix: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PREFIX_LENGTH, pattern=PLAIN)]
     """A namespace's first element: every namespace it begins becomes the caller's."""
 
 
@@ -161,7 +161,9 @@ def _prefix(namespace: list[str]) -> str:
 # --- rows -------------------------------------------------------------------------------------------
 
 
-def _text(value: Any) -> str:
+def json_text(value: Any) -> str:
+    """A value as a text column of the graph tables holds it (a store namespace or ttl; a checkpoint's
+    metadata, its channel versions, a version in ``graph_channel_values.version``): its canonical JSON."""
     return canonical_bytes_of_own(value).decode("utf-8")
 
 
@@ -312,7 +314,7 @@ def store_put(ctx: CallContext, args: PutArgs) -> Decision:
     access = _access(ctx)
     owner = access.require(Capability.WRITE, prefix)
     store = ctx.read.graph_store
-    namespace = _text(args.namespace)
+    namespace = json_text(args.namespace)
     found = store.item(namespace, args.key)
     changes: list[Change] = []
     if args.value_hash is None:
@@ -347,7 +349,7 @@ def store_put(ctx: CallContext, args: PutArgs) -> Decision:
         now,
         now,
         expires_at,
-        None if args.ttl is None else _text(args.ttl),
+        None if args.ttl is None else json_text(args.ttl),
         found.order_seq if kept and found is not None else ctx.seq,
         ctx.seq,
     )
@@ -388,7 +390,7 @@ def store_get(ctx: CallContext, args: GetArgs) -> Decision:
         return Decision({"item": None})
     _access(ctx).require(Capability.READ, _prefix(args.namespace))
     store = ctx.read.graph_store
-    row = store.item(_text(args.namespace), args.key)
+    row = store.item(json_text(args.namespace), args.key)
     if row is None or not _live(row, ctx.now):
         return Decision({"item": None})
     changes: list[Change] = []

@@ -22,7 +22,7 @@ from arvis.graph_checkpoints import (
 )
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
-from syscalls.graph import ThreadAccess, version_key
+from syscalls.graph import ThreadAccess, channel_keys
 from syscalls.graph_args import CopyArgs, PruneArgs, RunsArgs, ThreadArgs
 
 __all__ = ["graph_runs_delete", "graph_thread_copy", "graph_thread_delete", "graph_thread_prune"]
@@ -124,11 +124,7 @@ def _prune_keep_latest(graph: GraphRepository, deleted: _Deleted, thread_id: str
         if kept is None or row.checkpoint_id > kept.checkpoint_id:
             latest[row.checkpoint_ns] = row
     kept_ids = {(row.checkpoint_ns, row.checkpoint_id) for row in latest.values()}
-    referenced = {
-        (row.checkpoint_ns, channel, version_key(version))
-        for row in latest.values()
-        for channel, version in decode(row.channel_versions.encode("utf-8")).items()
-    }
+    referenced = {(row.checkpoint_ns, *key) for row in latest.values() for key in channel_keys(row)}
     deleted.rows(
         "checkpoints", [row for row in rows if (row.checkpoint_ns, row.checkpoint_id) not in kept_ids]
     )

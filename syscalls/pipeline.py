@@ -18,7 +18,7 @@ from arvis.pipeline_runs import PipelineRun, qualified_run_id
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from syscalls.access import authorize, require_admin
-from syscalls.types import UserId
+from syscalls.types import PLAIN, UserId
 
 __all__ = [
     "BeginArgs",
@@ -30,9 +30,7 @@ __all__ = [
 ]
 
 MAX_RUN_ID_LENGTH = 128
-RunId = Annotated[
-    str, msgspec.Meta(min_length=1, max_length=MAX_RUN_ID_LENGTH, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z")
-]
+RunId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_RUN_ID_LENGTH, pattern=PLAIN)]
 
 
 class BeginArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -94,8 +92,7 @@ def pipeline_begin(ctx: CallContext, args: BeginArgs) -> Decision:
     if ctx.read.pipeline_runs.get(run_id) is not None:
         raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
     run = PipelineRun(run_id, args.user_id, ctx.principal, ctx.seq)
-    row = {"run_id": run_id, "user_id": args.user_id, "principal": ctx.principal, "began_seq": ctx.seq}
-    return Decision({"run": _run_wire(run)}, (Insert("pipeline_runs", {**row, "ended_seq": None}),))
+    return Decision({"run": _run_wire(run)}, (Insert("pipeline_runs", _run_wire(run)),))
 
 
 def _own_id(ctx: CallContext, run_id: str) -> bool:

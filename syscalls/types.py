@@ -7,14 +7,13 @@ from typing import Annotated
 
 import msgspec
 
-__all__ = ["MAX_USER_ID_LENGTH", "NO_NUL", "AwareDatetime", "UserId"]
+__all__ = ["MAX_USER_ID_LENGTH", "NO_NUL", "PLAIN", "AwareDatetime", "UserId"]
 
 MAX_USER_ID_LENGTH = 128
 
-UserId = Annotated[
-    str,
-    msgspec.Meta(min_length=1, max_length=MAX_USER_ID_LENGTH, pattern=r"^[^\x00-\x1f\x7f-\x9f]+\Z"),
-]
+PLAIN = r"^[^\x00-\x1f\x7f-\x9f]+\Z"
+"""Text without control characters (C0, DEL, C1): a name that may appear in a scope or a message."""
+UserId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_USER_ID_LENGTH, pattern=PLAIN)]
 """A user id: 1 to 128 characters, no control characters."""
 
 AwareDatetime = Annotated[datetime, msgspec.Meta(tz=True)]
