@@ -126,7 +126,9 @@ class _Run:
         return units
 
     def setup(self) -> None:
-        set_up_context(self.script, self.plan, self.call, self.review_seed, self.grant, AGENT, SPEAKERS)
+        set_up_context(
+            self.script, self.plan, self.call, self.review_seed, self.grant, AGENT, SPEAKERS, QUEUE_EXPIRY
+        )
         if self.oracle is not None:  # facts a seed already states need no narration
             units = self.active()
             self.oracle_narrated = {
@@ -288,8 +290,9 @@ def _invariant(item: dict[str, Any]) -> dict[str, Any]:
 
 
 QUEUE_EXPIRY = 10
-"""The deployment's queue policy (``AwmuConfig.queue``): a statement nobody corroborates, supersedes or
-reviews within ten turns is dropped, so the queue is decided in every run, blind runs included."""
+"""The scenario runner's queue policy (``AwmuConfig.queue``): a statement nobody corroborates, supersedes
+or reviews within ten turns is dropped, so the queue is decided in every run, blind runs included. The
+model loop declares none: its recorded runs replay the calls they were recorded with."""
 
 
 def set_up_context(
@@ -300,12 +303,14 @@ def set_up_context(
     grant: Callable[[str, str], None],
     agent: str,
     channels: Mapping[str, str],
+    expire_after_turns: int | None = None,
 ) -> None:
     """Create the scenario's context with the condition's config and ``channels`` (each principal that
     proposes and the channel it speaks on, ``arvis.awmu.origin``), have the operator grant ``agent``
     and each of them read and write on it (``grant(principal, capability)``: a journaled
     ``access.grant`` scoped to the context id), and seed it; CANON seeds become CANON through
-    canonize plus ``review`` (an explicit, journaled approval), where the condition allows.
+    canonize plus ``review`` (an explicit, journaled approval), where the condition allows. A context
+    given ``expire_after_turns`` declares the queue policy that drops what waits that many turns.
 
     In a format-2 journal the operator owns the context it creates, so an agent, which lists, assembles,
     proposes and turns there, needs exactly those two grants. The reviewer needs none: the context's
@@ -318,7 +323,8 @@ def set_up_context(
         config["invariants"] = [_invariant(item) for item in scenario.invariants]
     if channels:
         config["channels"] = dict(channels)
-    config["queue"] = {"expire_after_turns": QUEUE_EXPIRY}
+    if expire_after_turns is not None:
+        config["queue"] = {"expire_after_turns": expire_after_turns}
     call("memory.awmu.create", {"config": config}, OPERATOR)
     for principal in sorted({agent, *channels}):
         for capability in AGENT_CAPABILITIES:
