@@ -53,17 +53,6 @@ def _refusal(syscall: str, code: str, detail: str, seq: int | None) -> ArvisChec
     return ArvisCheckpointError(syscall, code, detail, seq)
 
 
-def _open(kernel: Kernel | str, owner: str, *, create: bool = False) -> tuple[Kernel, bool]:
-    """The kernel (opened here from a path or URL: then it is ours to close). A SQLite file that does
-    not exist is refused (``syscalls.boot.JournalNotFound``) unless ``create``."""
-    if not isinstance(kernel, str):
-        return kernel, False
-    try:
-        return open_kernel(kernel, create=create), True
-    except JournalNotFound as exc:
-        raise JournalNotFound(f"{owner}: {exc}".replace("open_kernel", owner)) from None
-
-
 class _KernelClient:
     """What the saver and the store share: a kernel (opened here from a path or URL, then closed by
     ``close``), the principal and credential every call carries, one lock (a call and the read of the
@@ -79,7 +68,14 @@ class _KernelClient:
     def _attach(
         self, kernel: Kernel | str, principal: str, credential: str | None, *, create: bool = False
     ) -> None:
-        self.kernel, self._owned = _open(kernel, type(self).__name__, create=create)
+        """The kernel, opened here from a path or URL (then it is ours to close): a SQLite file that does
+        not exist is refused (``syscalls.boot.JournalNotFound``, naming this class) unless ``create``."""
+        try:
+            self.kernel = open_kernel(kernel, create=create) if isinstance(kernel, str) else kernel
+        except JournalNotFound as exc:
+            owner = type(self).__name__
+            raise JournalNotFound(f"{owner}: {exc}".replace("open_kernel", owner)) from None
+        self._owned = isinstance(kernel, str)
         self.principal = principal
         self._credential = credential
         self._lock = threading.RLock()

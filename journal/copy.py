@@ -109,17 +109,9 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
             if target.dialect.name == "postgresql":
                 writing.exec_driver_sql(APPEND_LOCK_SQL)  # as every appending writer: they wait for the copy
                 writing.exec_driver_sql(LOCK_JOURNAL)
-            targets = (
-                journal_header,
-                journal,
-                *STATE_TABLES,
-                memory_entry_counts,
-                graph_blobs,
-                admin_bindings,
-                journal_effects,
-                journal_effects_from,
-            )
-            _refuse_occupied(writing, targets)
+            # content the state names; the admin key's bindings; the effects log and where it starts
+            logged = (graph_blobs, admin_bindings, journal_effects, journal_effects_from)
+            _refuse_occupied(writing, (journal_header, journal, *STATE_TABLES, memory_entry_counts, *logged))
             _copy_header(reading, writing, header)
             entries, head = 0, None
             for rows in _rows(reading, journal, batch):
@@ -133,8 +125,6 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 for rows in _rows(reading, table, batch):
                     writing.execute(table.insert(), rows)
                     state_rows += len(rows)
-            # content the state names; the admin key's bindings; the effects log and where it starts
-            logged = (graph_blobs, admin_bindings, journal_effects, journal_effects_from)
             for table in logged:
                 if inspect(reading).has_table(table.name):
                     for rows in _rows(reading, table, batch):

@@ -149,13 +149,6 @@ def _refused(target: str, why: str) -> UnsupportedDatabase:
     return UnsupportedDatabase(f"{named}{why}")
 
 
-def _parse_failure(exc: Exception) -> str:
-    """Why SQLAlchemy could not parse a URL, in words (its only ValueError is a port's ``int()``)."""
-    if isinstance(exc, ValueError) and "int()" in str(exc):
-        return "not a valid database URL (its port is not a number)"
-    return f"not a valid database URL ({exc})"
-
-
 _DIRECTORY = "a path that ends with a separator names a directory, not a journal file"
 
 
@@ -181,8 +174,9 @@ def to_url(target: str) -> URL:
         return URL.create("sqlite", database=os.path.abspath(target))
     try:
         url = make_url(target)
-    except (ArgumentError, ValueError) as exc:
-        raise _refused(target, _parse_failure(exc)) from None
+    except (ArgumentError, ValueError) as exc:  # SQLAlchemy's only ValueError is a port's ``int()``
+        why = "its port is not a number" if isinstance(exc, ValueError) and "int()" in str(exc) else exc
+        raise _refused(target, f"not a valid database URL ({why})") from None
     if url.drivername in _POSTGRES_DRIVERS:
         return url.set(drivername="postgresql+psycopg")
     if url.drivername not in _SQLITE_DRIVERS:

@@ -46,7 +46,6 @@ __all__ = [
     "SyscallResult",
     "TransactionSource",
     "check_principal",
-    "check_refused",
     "record_args",
     "record_text",
 ]
@@ -72,13 +71,7 @@ def record_args(args: object, limit: int = MAX_ARGS_BYTES) -> bytes:
 
 
 _REFUSED_PREFIX = b'{"' + REFUSED_ARGS_MARKER.encode() + b'":'
-
-
-def check_refused(data: bytes) -> None:
-    """Refuse recorded arguments that carry the refusal marker (canonical order puts it first)."""
-    if data.startswith(_REFUSED_PREFIX):
-        reason = decode(data).get(REFUSED_ARGS_MARKER)
-        raise KernelError(ErrorCode.INVALID_ARGS, str(reason))
+"""How recorded arguments that carry the refusal marker begin (canonical order puts it first)."""
 
 
 def record_text(value: object, limit: int) -> str:
@@ -346,7 +339,8 @@ class Execution:
         spec = None if recorded.unknown_when_recorded else self.table.get(recorded.syscall)
         if spec is None:
             raise KernelError(ErrorCode.UNKNOWN_SYSCALL, "the name is not in the syscall table")
-        check_refused(recorded.args)
+        if recorded.args.startswith(_REFUSED_PREFIX):
+            raise KernelError(ErrorCode.INVALID_ARGS, str(decode(recorded.args).get(REFUSED_ARGS_MARKER)))
         try:
             request = self._decoders[spec.name].decode(recorded.args)
         except msgspec.DecodeError as exc:

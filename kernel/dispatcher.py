@@ -367,9 +367,8 @@ class Kernel:
         return any(isinstance(item, RecordedCall) and item.syscall not in self._reads for item in items)
 
     def _one(self, items: list[_Item]) -> list[SyscallResult]:
-        """A call alone, in a transaction of its own."""
-        item = items[0]
-        return [item if isinstance(item, SyscallResult) else self._attempts(item, None)]
+        """Each call alone, in a transaction of its own (a call alone; a group's calls run again)."""
+        return [item if isinstance(item, SyscallResult) else self._attempts(item, None) for item in items]
 
     def _group(self, items: list[_Item]) -> list[SyscallResult]:
         """Several threads' calls in one transaction; if the storage fails it for another reason than a
@@ -377,9 +376,7 @@ class Kernel:
         call is run again on its own, so that one call's failure is not the others'. Never when the
         commit's outcome is unknown (``CommitOutcomeUnknown``): its calls may be journaled."""
         batched, failed = self._batch(items)
-        if not failed:
-            return batched
-        return [item if isinstance(item, SyscallResult) else self._attempts(item, None) for item in items]
+        return self._one(items) if failed else batched
 
     def _batched(self, items: list[_Item]) -> list[SyscallResult]:
         """``call_many``'s calls in one transaction, committing whole (never run again one by one)."""

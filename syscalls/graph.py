@@ -96,10 +96,7 @@ class ThreadAccess(OwnedNames):
 
 def graph_thread_create(ctx: CallContext, args: ThreadArgs) -> Decision:
     """The thread becomes the caller's (``OwnedNames.create``)."""
-    access = ThreadAccess(ctx)
-    created = access.create(args.thread_id)
-    value = {"thread_id": args.thread_id, "owner": created["owner"], "created": created["created"]}
-    return Decision(value, tuple(access.changes))
+    return ThreadAccess(ctx).create(args.thread_id, "thread_id")
 
 
 # --- wire forms -------------------------------------------------------------------------------------

@@ -139,10 +139,7 @@ class NamespaceArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def namespace_create(ctx: CallContext, args: NamespaceArgs) -> Decision:
     """The first element becomes the caller's (``OwnedNames.create``)."""
-    access = _access(ctx)
-    created = access.create(args.prefix)
-    value = {"prefix": args.prefix, "owner": created["owner"], "created": created["created"]}
-    return Decision(value, tuple(access.changes))
+    return _access(ctx).create(args.prefix, "prefix")
 
 
 def _prefix(namespace: list[str]) -> str:

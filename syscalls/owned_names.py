@@ -14,7 +14,6 @@ refusal whether or not it exists."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from arvis.access import (
     AccessRules,
@@ -25,7 +24,7 @@ from arvis.access import (
     is_builtin_admin,
     reserved_to,
 )
-from arvis.changes import Insert
+from arvis.changes import Decision, Insert
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 
@@ -117,11 +116,12 @@ class OwnedNames:
         if self.require(Capability.WRITE, name) is None:
             self.claim_unowned(name)
 
-    def create(self, name: str) -> dict[str, Any]:
+    def create(self, name: str, field: str) -> Decision:
         """The explicit creation: the name becomes the caller's. Before ``NAMES`` its creator may be the
         principal it is reserved to (``P`` for ``P/rest``), a built-in administrator, or a holder of
         ``write`` on its scope; any other name (from ``NAMES`` on, every name) is anyone's to create,
-        first come. Creating one's own name again changes nothing (``created`` false)."""
+        first come. Creating one's own name again changes nothing (``created`` false). The decision's
+        value names the name under ``field``, its owner, and whether it was created."""
         principal = self._ctx.principal
         reserved = None if self._names else reserved_to(name)
         scope = self._scope(name)
@@ -142,4 +142,4 @@ class OwnedNames:
             )
         if owner is None:
             self._add_owner(name)
-        return {"name": name, "owner": principal, "created": owner is None}
+        return Decision({field: name, "owner": principal, "created": owner is None}, tuple(self.changes))
