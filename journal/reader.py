@@ -284,22 +284,15 @@ class JournalReader:
             rows = fetch_tuples(connection, query)
         return _hash_texts(rows[: _in_place(rows, first_seq)])
 
-    def merkle_tiles(self, below: int | None) -> dict[int, bytes]:
-        """The stored Merkle tiles (``journal.tiles``) with an index below ``below`` (None: all), as raw
-        32-byte roots; a stored value that is not 64 lower-case hex digits is left out (the tile is then
-        computed from the entries, and ``journal verify`` reports the row). Empty when the database
-        predates tiles."""
-        with self.reading("the Merkle tiles") as connection:
-            if not inspect(connection).has_table(merkle_tiles.name):
-                return {}
-            query = select(merkle_tiles.c.tile, merkle_tiles.c.root)
-            if below is not None:
-                query = query.where(merkle_tiles.c.tile < below)
-            rows = fetch_tuples(connection, query)
+    def merkle_tiles(self, below: int) -> dict[int, bytes]:
+        """The stored Merkle tiles (``journal.tiles``) with an index below ``below``, as raw 32-byte roots;
+        a stored value that is not 64 lower-case hex digits is left out (the tile is then computed from the
+        entries, and ``journal verify`` reports the row). Empty when the database predates tiles."""
         return {
             tile: bytes.fromhex(root)
-            for tile, root in rows
-            if type(tile) is int and type(root) is str and len(root) == 64 and set(root) <= _LOWER_HEX
+            for tile, root in self.merkle_tile_rows()
+            if type(tile) is int and tile < below
+            if type(root) is str and len(root) == 64 and set(root) <= _LOWER_HEX
         }
 
     def merkle_tile_rows(self) -> list[tuple[Any, Any]]:

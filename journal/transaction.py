@@ -19,7 +19,7 @@ from arvis.graph_checkpoints import GraphRepository
 from arvis.graph_store import GraphStoreRepository
 from arvis.memory.memory_service import MemoryReader
 from journal import blob_store
-from journal.apply import ChangeWriter, Planned, plan
+from journal.apply import ChangeWriter, plan
 from journal.awmu_repository import SqlAwmuReader
 from journal.context_owner_repository import SqlContextOwnerRepository
 from journal.entry import EMPTY_EFFECTS_HASH, EntryContent, JournalEntry, Pos, compute_entry_hash
@@ -128,35 +128,29 @@ class SqlTransaction:
         if any(change.table == "pipeline_runs" for change in effects):
             self._shared.active_runs.changed()  # a run began or ended: what was kept of active runs is stale
         planned = plan(effects)  # a change set the writer refuses writes nothing: the batch may go on
+        seq, shared = self.next_seq, self._shared
         try:  # from the first write on, a failure leaves part of the call written: never commit it
-            return self._write(planned, effects, pieces, content)
+            self._writer.write(planned, seq)  # the one place state is written
+            if pieces and shared.keep_entries:  # a scratch replay store compares the references alone
+                blob_store.store_in(shared.sql, dict(pieces))
+            logged = canonical_bytes_of_own(effects) if effects else None
+            effects_hash = EMPTY_EFFECTS_HASH if logged is None else sha256_hex(logged)
+            fields = msgspec.structs.asdict(content)  # the call and its answer; then what the chain adds
+            chained: dict[str, Any] = {
+                "seq": seq,
+                "effects_hash": effects_hash,
+                "prev_hash": self._at.entry_hash,
+            }
+            row = {**fields, **chained, "entry_hash": compute_entry_hash(**fields, **chained)}
+            entry = JournalEntry(**row)
+            # the effects log (journal.effects), once the entry is whole; a scratch replay store keeps none
+            if logged is not None and shared.keep_entries:
+                shared.sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})
+            if self._inserts:  # a batch inserts its entries together, before it commits
+                shared.sql.write(APPEND, row)
         except BaseException:
             self.failed = True
             raise
-
-    def _write(
-        self,
-        planned: Planned,
-        effects: list[Change],
-        pieces: Sequence[tuple[str, bytes]],
-        content: EntryContent,
-    ) -> JournalEntry:
-        seq = self.next_seq
-        self._writer.write(planned, seq)  # the one place state is written
-        shared = self._shared
-        if pieces and shared.keep_entries:  # a scratch replay store compares the references alone
-            blob_store.store_in(shared.sql, dict(pieces))
-        logged = canonical_bytes_of_own(effects) if effects else None
-        effects_hash = EMPTY_EFFECTS_HASH if logged is None else sha256_hex(logged)
-        fields = msgspec.structs.asdict(content)  # the call and its answer; then what the chain adds
-        chained: dict[str, Any] = {"seq": seq, "effects_hash": effects_hash, "prev_hash": self._at.entry_hash}
-        row = {**fields, **chained, "entry_hash": compute_entry_hash(**fields, **chained)}
-        entry = JournalEntry(**row)
-        # the effects log (journal.effects), once the entry is whole; a scratch replay store keeps none
-        if logged is not None and shared.keep_entries:
-            shared.sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})
-        if self._inserts:  # a batch inserts its entries together, before it commits
-            shared.sql.write(APPEND, row)
         self.appended = entry
         return entry
 

@@ -67,14 +67,6 @@ def _confidence(value: object) -> float | None:
     return round(number, 4) if 0.0 <= number <= 1.0 else None
 
 
-def _answers(content: str) -> Any:
-    """The JSON object of a model's reply (the text between its first ``{`` and its last ``}``)."""
-    start, end = content.find("{"), content.rfind("}")
-    if start < 0 or end < start:
-        raise ValueError("no JSON object in the reply")
-    return json.loads(content[start : end + 1])
-
-
 def parse_answer(body: bytes, asked: Sequence[str]) -> tuple[JudgeVerdict, ...]:
     """The verdicts of a chat-completions response on the units ``asked``, one each; ``ValueError`` (or
     a ``LookupError``, ``TypeError``) when it is anything else."""
@@ -82,7 +74,10 @@ def parse_answer(body: bytes, asked: Sequence[str]) -> tuple[JudgeVerdict, ...]:
     content = reply["choices"][0]["message"]["content"]
     if not isinstance(content, str):
         raise TypeError("the reply has no text")
-    answers = _answers(content)["answers"]
+    start, end = content.find("{"), content.rfind("}")  # its JSON object: from the first { to the last }
+    if start < 0 or end < start:
+        raise ValueError("no JSON object in the reply")
+    answers = json.loads(content[start : end + 1])["answers"]
     if not isinstance(answers, list):
         raise TypeError("answers is not a list")
     verdicts: dict[str, JudgeVerdict] = {}

@@ -31,16 +31,6 @@ class JournalNotFound(StorageError, FileNotFoundError):
     mistyped path must not silently start a new, empty journal beside the real one."""
 
 
-def _refuse_missing(target: str) -> None:
-    """Refuse a SQLite file that does not exist (an in-memory database is always new, a server's
-    database the server's to create). ``UnsupportedDatabase`` for a target that names no database."""
-    path = sqlite_file(target)
-    if path is not None and not os.path.exists(path):
-        raise JournalNotFound(
-            f"no journal at {shown(target)} ({path}): pass create=True to open_kernel to start a new one"
-        )
-
-
 def open_kernel(
     target: str,
     *,
@@ -80,8 +70,13 @@ def open_kernel(
     check_admin_key(admin_key)
     if store_quota_bytes is not None and store_quota_bytes < 0:
         raise ValueError("a store quota is a number of bytes, 0 or more")
-    if not create:
-        _refuse_missing(target)
+    # a SQLite file that does not exist (an in-memory database is always new, a server's database the
+    # server's to create); ``UnsupportedDatabase`` for a target that names no database
+    path = None if create else sqlite_file(target)
+    if path is not None and not os.path.exists(path):
+        raise JournalNotFound(
+            f"no journal at {shown(target)} ({path}): pass create=True to open_kernel to start a new one"
+        )
     chosen_clock = clock or SystemClock()
     check_writable(target)  # before the writer's first connection, which already writes (WAL)
     store = SqlJournalStore(

@@ -102,15 +102,6 @@ def graph_thread_create(ctx: CallContext, args: ThreadArgs) -> Decision:
 # --- wire forms -------------------------------------------------------------------------------------
 
 
-def _values_index(values: Iterable[GraphChannelValue]) -> dict[tuple[str, str], GraphChannelValue]:
-    return {(value.channel, value.version): value for value in values}
-
-
-def _write_order(write: GraphWrite) -> tuple[str, str, int]:
-    """LangGraph's ``writes_sort_key``: (task_path, task_id, idx)."""
-    return (write.task_path, write.task_id, write.idx)
-
-
 def channel_keys(row: GraphCheckpoint) -> list[tuple[str, str]]:
     """The (channel, version as stored) of every channel the checkpoint's ``channel_versions`` name, in
     their order (canonical JSON: by channel)."""
@@ -142,14 +133,14 @@ def _wire(
         "checkpoint": {"type": row.checkpoint_type, "hash": row.checkpoint_hash},
         "metadata": decode(row.metadata.encode("utf-8")),
         "channel_values": channel_values,
-        "pending_writes": [
+        "pending_writes": [  # in the order of LangGraph's ``writes_sort_key``: (task_path, task_id, idx)
             {
                 "task_id": write.task_id,
                 "channel": write.channel,
                 "type": write.value_type,
                 "hash": write.value_hash,
             }
-            for write in sorted(writes, key=_write_order)
+            for write in sorted(writes, key=lambda write: (write.task_path, write.task_id, write.idx))
         ],
     }
 
@@ -353,7 +344,8 @@ def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[s
     for place, grouped in itertools.groupby(chosen, key=_place):  # a (thread, namespace)'s are consecutive
         rows = list(grouped)
         keys = [channel_keys(row) for row in rows]
-        values = _values_index(graph.channel_values_at(*place, {key for row in keys for key in row}))
+        found = graph.channel_values_at(*place, {key for row in keys for key in row})
+        values = {(value.channel, value.version): value for value in found}
         writes: dict[str, list[GraphWrite]] = {}
         for write in graph.writes_of(*place, [row.checkpoint_id for row in rows]):
             writes.setdefault(write.checkpoint_id, []).append(write)
