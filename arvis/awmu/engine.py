@@ -16,10 +16,9 @@ import msgspec
 from arvis.awmu.compaction import PRESSURE_WINDOW
 from arvis.awmu.config import AwmuConfig, InvariantStrength
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
-from arvis.awmu.invariants import Change, Violation, check_change
+from arvis.awmu.invariants import Change, check_change
 from arvis.awmu.lifecycle import clamp_rank, tier_for
 from arvis.awmu.model import (
-    AUTHORITY_ORDER,
     Authority,
     Event,
     EventKind,
@@ -195,28 +194,20 @@ class ContextSession:
         if not must:
             return True
         if explicit:
-            raise AwmuRuleError(AwmuErrorCode.INVARIANT_VIOLATION, _messages(must))
+            raise AwmuRuleError(
+                AwmuErrorCode.INVARIANT_VIOLATION, "; ".join(violation.message for violation in must)
+            )
         for violation in must:
             self.emit(
                 EventKind.INVARIANT_BLOCKED, before.unit_id, rule=violation.rule_id, message=violation.message
             )
         return False
 
-    def blocked_by_must(self, before: Unit, after: Unit, change: Change) -> list[Violation]:
-        """MUST violations of a change, without emitting anything (for planning)."""
-        return [
-            violation
-            for violation in check_change(self.config.invariants, before, after, change, self.active.values())
-            if violation.strength is InvariantStrength.MUST
-        ]
-
-    def demote_one(self, unit: Unit, reason: str, **detail: Any) -> Unit:
-        lower = AUTHORITY_ORDER[max(authority_rank(unit.authority) - 1, 0)]
-        return self.set_authority(unit, lower, reason, **detail)
-
     def leave(self, unit: Unit, status: UnitStatus, kind: EventKind, **detail: Any) -> Unit:
         """Take a unit out of the active set (archived, superseded, evicted): it is kept, never deleted."""
-        gone = self.save(msgspec.structs.replace(unit, status=status, **_links(detail)))
+        successor = detail.get("superseded_by")
+        links = {} if successor is None else {"superseded_by": successor}
+        gone = self.save(msgspec.structs.replace(unit, status=status, **links))
         self.emit(kind, unit.unit_id, **detail)
         return gone
 
@@ -244,9 +235,11 @@ class ContextSession:
         for unit in self.active.values():
             if unit.protected or unit.unit_id in skip:
                 continue
-            if self.blocked_by_must(
-                unit, msgspec.structs.replace(unit, status=UnitStatus.EVICTED), Change.EVICT
-            ):
+            evicted = msgspec.structs.replace(unit, status=UnitStatus.EVICTED)
+            violations = check_change(
+                self.config.invariants, unit, evicted, Change.EVICT, self.active.values()
+            )
+            if any(violation.strength is InvariantStrength.MUST for violation in violations):
                 continue
             candidates.append(unit)
         if self.config.eviction == "oldest":
@@ -399,12 +392,3 @@ class ContextSession:
             raise AwmuRuleError(
                 AwmuErrorCode.NOT_AUTHORIZED, f"principal '{self.principal}' may not {action} in this context"
             )
-
-
-def _messages(violations: list[Violation]) -> str:
-    return "; ".join(violation.message for violation in violations)
-
-
-def _links(detail: dict[str, Any]) -> dict[str, Any]:
-    successor = detail.get("superseded_by")
-    return {} if successor is None else {"superseded_by": successor}
