@@ -16,7 +16,7 @@ import msgspec
 from arvis.awmu.compaction import PRESSURE_WINDOW
 from arvis.awmu.config import AwmuConfig, InvariantStrength
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
-from arvis.awmu.invariants import Change, check_change
+from arvis.awmu.invariants import Change, Violation, check_change
 from arvis.awmu.lifecycle import clamp_rank, tier_for
 from arvis.awmu.model import (
     Authority,
@@ -197,11 +197,13 @@ class ContextSession:
             raise AwmuRuleError(
                 AwmuErrorCode.INVARIANT_VIOLATION, "; ".join(violation.message for violation in must)
             )
-        for violation in must:
-            self.emit(
-                EventKind.INVARIANT_BLOCKED, before.unit_id, rule=violation.rule_id, message=violation.message
-            )
+        self.blocked(before.unit_id, must)
         return False
+
+    def blocked(self, unit_id: str, must: list[Violation]) -> None:
+        """An ``invariant_blocked`` event a MUST violation that stops an automatic step."""
+        for violation in must:
+            self.emit(EventKind.INVARIANT_BLOCKED, unit_id, rule=violation.rule_id, message=violation.message)
 
     def leave(self, unit: Unit, status: UnitStatus, kind: EventKind, **detail: Any) -> Unit:
         """Take a unit out of the active set (archived, superseded, evicted): it is kept, never deleted."""

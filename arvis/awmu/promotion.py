@@ -338,13 +338,7 @@ def _blocked_supersession(session: ContextSession, replaced: list[Unit]) -> bool
             if v.strength is InvariantStrength.MUST
         ]
         if violations:
-            for violation in violations:
-                session.emit(
-                    EventKind.INVARIANT_BLOCKED,
-                    unit.unit_id,
-                    rule=violation.rule_id,
-                    message=violation.message,
-                )
+            session.blocked(unit.unit_id, violations)
             return True
         remaining[unit.unit_id] = after
     return False
