@@ -340,7 +340,7 @@ class ContextSession:
     def dispute(self, unit_id: str, by: str, reason: str) -> None:
         """Rules 3: record that ``by`` disputes ``unit_id`` while both stand; disputes of units no longer
         active are dropped, and at most ``MAX_DISPUTES`` are kept (the oldest go first)."""
-        kept = [d for d in self.context.disputes if d[0] in self.active and d[1] in self.active]
+        kept = self.disputes()
         kept.append((unit_id, by, reason))
         self.context = msgspec.structs.replace(self.context, disputes=tuple(kept[-MAX_DISPUTES:]))
 
