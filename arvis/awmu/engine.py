@@ -369,13 +369,11 @@ class ContextSession:
 
     def window_counts(self) -> tuple[int, int, int]:
         """Conflicts, demotions and compactions over the last five turns (this call's included)."""
-        totals = [0, 0, 0]
-        for turn, conflicts, demotions, compactions in self.context.window:
+        totals = list(self._counts)
+        for turn, *counts in self.context.window:
             if turn > self.context.turn - PRESSURE_WINDOW:
-                totals[0] += conflicts
-                totals[1] += demotions
-                totals[2] += compactions
-        return totals[0] + self._counts[0], totals[1] + self._counts[1], totals[2] + self._counts[2]
+                totals = [total + count for total, count in zip(totals, counts, strict=True)]
+        return totals[0], totals[1], totals[2]
 
     def can_canonize(self) -> bool:
         return any(fnmatchcase(self.principal, pattern) for pattern in self.config.canonizers)
