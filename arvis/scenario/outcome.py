@@ -284,9 +284,8 @@ def _stale(scenario: Scenario, judging: _Judging, last_turn: int) -> tuple[int, 
     if last is None:
         return 0, len(gone)
     shown = judging.block_units(last)
-    return sum(1 for fact in gone if judge(fact.id, fact.text, shown).status != FactStatus.DISPLACED), len(
-        gone
-    )
+    shown_still = sum(1 for fact in gone if judge(fact.id, fact.text, shown).status != FactStatus.DISPLACED)
+    return shown_still, len(gone)
 
 
 def _metrics(scenario: Scenario, judging: _Judging, record: RunRecord, tally: _Tally) -> dict[str, Any]:
