@@ -66,10 +66,6 @@ def _render(units: list[Unit], marks: Mapping[str, Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def _ordered(units: list[Unit]) -> list[Unit]:
-    return sorted(units, key=lambda unit: (-unit.rank, unit.created_seq, unit.unit_id))
-
-
 def assemble(
     active: list[Unit],
     *,
@@ -80,7 +76,7 @@ def assemble(
     """``token_budget`` 0 means unlimited. ``marks`` (rules 3): unit id → the pending statements that
     contest it, shown on its line (``arvis.awmu.waiting.contested_marks``)."""
     marks = marks or {}
-    kept = _ordered(active)
+    kept = sorted(active, key=lambda unit: (-unit.rank, unit.created_seq, unit.unit_id))
     dropped: list[str] = []
     text = _render(kept, marks)
     if token_budget > 0:

@@ -19,7 +19,6 @@ from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 from arvis.awmu.invariants import Change, Violation, check_change
 from arvis.awmu.lifecycle import clamp_rank, tier_for
 from arvis.awmu.model import (
-    AUTHORITY_ORDER,
     Authority,
     Event,
     EventKind,
@@ -195,28 +194,22 @@ class ContextSession:
         if not must:
             return True
         if explicit:
-            raise AwmuRuleError(AwmuErrorCode.INVARIANT_VIOLATION, _messages(must))
-        for violation in must:
-            self.emit(
-                EventKind.INVARIANT_BLOCKED, before.unit_id, rule=violation.rule_id, message=violation.message
+            raise AwmuRuleError(
+                AwmuErrorCode.INVARIANT_VIOLATION, "; ".join(violation.message for violation in must)
             )
+        self.blocked(before.unit_id, must)
         return False
 
-    def blocked_by_must(self, before: Unit, after: Unit, change: Change) -> list[Violation]:
-        """MUST violations of a change, without emitting anything (for planning)."""
-        return [
-            violation
-            for violation in check_change(self.config.invariants, before, after, change, self.active.values())
-            if violation.strength is InvariantStrength.MUST
-        ]
-
-    def demote_one(self, unit: Unit, reason: str, **detail: Any) -> Unit:
-        lower = AUTHORITY_ORDER[max(authority_rank(unit.authority) - 1, 0)]
-        return self.set_authority(unit, lower, reason, **detail)
+    def blocked(self, unit_id: str, must: list[Violation]) -> None:
+        """An ``invariant_blocked`` event a MUST violation that stops an automatic step."""
+        for violation in must:
+            self.emit(EventKind.INVARIANT_BLOCKED, unit_id, rule=violation.rule_id, message=violation.message)
 
     def leave(self, unit: Unit, status: UnitStatus, kind: EventKind, **detail: Any) -> Unit:
         """Take a unit out of the active set (archived, superseded, evicted): it is kept, never deleted."""
-        gone = self.save(msgspec.structs.replace(unit, status=status, **_links(detail)))
+        successor = detail.get("superseded_by")
+        links = {} if successor is None else {"superseded_by": successor}
+        gone = self.save(msgspec.structs.replace(unit, status=status, **links))
         self.emit(kind, unit.unit_id, **detail)
         return gone
 
@@ -244,9 +237,11 @@ class ContextSession:
         for unit in self.active.values():
             if unit.protected or unit.unit_id in skip:
                 continue
-            if self.blocked_by_must(
-                unit, msgspec.structs.replace(unit, status=UnitStatus.EVICTED), Change.EVICT
-            ):
+            evicted = msgspec.structs.replace(unit, status=UnitStatus.EVICTED)
+            violations = check_change(
+                self.config.invariants, unit, evicted, Change.EVICT, self.active.values()
+            )
+            if any(violation.strength is InvariantStrength.MUST for violation in violations):
                 continue
             candidates.append(unit)
         if self.config.eviction == "oldest":
@@ -345,7 +340,7 @@ class ContextSession:
     def dispute(self, unit_id: str, by: str, reason: str) -> None:
         """Rules 3: record that ``by`` disputes ``unit_id`` while both stand; disputes of units no longer
         active are dropped, and at most ``MAX_DISPUTES`` are kept (the oldest go first)."""
-        kept = [d for d in self.context.disputes if d[0] in self.active and d[1] in self.active]
+        kept = self.disputes()
         kept.append((unit_id, by, reason))
         self.context = msgspec.structs.replace(self.context, disputes=tuple(kept[-MAX_DISPUTES:]))
 
@@ -374,13 +369,11 @@ class ContextSession:
 
     def window_counts(self) -> tuple[int, int, int]:
         """Conflicts, demotions and compactions over the last five turns (this call's included)."""
-        totals = [0, 0, 0]
-        for turn, conflicts, demotions, compactions in self.context.window:
+        totals = list(self._counts)
+        for turn, *counts in self.context.window:
             if turn > self.context.turn - PRESSURE_WINDOW:
-                totals[0] += conflicts
-                totals[1] += demotions
-                totals[2] += compactions
-        return totals[0] + self._counts[0], totals[1] + self._counts[1], totals[2] + self._counts[2]
+                totals = [total + count for total, count in zip(totals, counts, strict=True)]
+        return totals[0], totals[1], totals[2]
 
     def can_canonize(self) -> bool:
         return any(fnmatchcase(self.principal, pattern) for pattern in self.config.canonizers)
@@ -399,12 +392,3 @@ class ContextSession:
             raise AwmuRuleError(
                 AwmuErrorCode.NOT_AUTHORIZED, f"principal '{self.principal}' may not {action} in this context"
             )
-
-
-def _messages(violations: list[Violation]) -> str:
-    return "; ".join(violation.message for violation in violations)
-
-
-def _links(detail: dict[str, Any]) -> dict[str, Any]:
-    successor = detail.get("superseded_by")
-    return {} if successor is None else {"superseded_by": successor}

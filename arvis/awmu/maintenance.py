@@ -64,13 +64,11 @@ def _band_floor(session: ContextSession, unit: Unit) -> int:
     return config.min_rank
 
 
-def _decay_within_band(session: ContextSession, unit: Unit) -> dict[str, Any] | None:
+def _decay_within_band(session: ContextSession, unit: Unit) -> dict[str, Any]:
     """Rules 2: the rank falls (and with it the tier, and the place in the eviction order) but not below
     the unit's authority band; nothing is demoted or archived by decay: a unit leaves the block only when
     it is contradicted, superseded, archived on purpose, or evicted because the budget is full."""
     config = session.config
-    if unit.protected or not config.lifecycle_enabled or not config.rank_enabled:
-        return None
     rank = max(decayed_rank(config, unit.rank), min(unit.rank, _band_floor(session, unit)))
     if rank != unit.rank:
         session.save(msgspec.structs.replace(unit, rank=rank))
@@ -78,10 +76,8 @@ def _decay_within_band(session: ContextSession, unit: Unit) -> dict[str, Any] | 
     return {"unit_id": unit.unit_id, "before": unit.rank, "after": rank, "archived": False}
 
 
-def _decay(session: ContextSession, unit: Unit) -> dict[str, Any] | None:
+def _decay(session: ContextSession, unit: Unit) -> dict[str, Any]:
     config = session.config
-    if unit.protected or not config.lifecycle_enabled or not config.rank_enabled:
-        return None
     rank = decayed_rank(config, unit.rank)
     current = unit
     if rank != unit.rank:
@@ -124,12 +120,10 @@ def turn(
     reinforced = [_reinforce(session, session.active[unit_id]) for unit_id in chosen]
     decay = _decay_within_band if session.rules >= 2 else _decay
     decayed = []
-    for unit in sorted(session.active.values(), key=lambda unit: (unit.created_seq, unit.unit_id)):
-        if unit.unit_id in chosen:
-            continue
-        outcome = decay(session, unit)
-        if outcome is not None:
-            decayed.append(outcome)
+    if session.config.lifecycle_enabled and session.config.rank_enabled:  # else nothing decays
+        for unit in sorted(session.active.values(), key=lambda unit: (unit.created_seq, unit.unit_id)):
+            if unit.unit_id not in chosen and not unit.protected:  # pinned and CANON units never decay
+                decayed.append(decay(session, unit))
     if session.config.queue is not None and session.config.queue.expire_after_turns is not None:
         extra["expired"] = expire(session)
     session.emit(EventKind.TURN, None, reinforced=len(reinforced), decayed=len(decayed))

@@ -294,9 +294,10 @@ def promote_unit(
     demoted_ids = []
     for unit in demoted:
         current = session.active[unit.unit_id]
-        lower = msgspec.structs.replace(current, authority=_one_below(current.authority))
+        below = AUTHORITY_ORDER[max(authority_rank(current.authority) - 1, 0)]
+        lower = msgspec.structs.replace(current, authority=below)
         if session.guard(current, lower, Change.DEMOTE, explicit=False):
-            session.demote_one(current, "conflict", by=new_id)
+            session.set_authority(current, below, "conflict", by=new_id)
             demoted_ids.append(unit.unit_id)
     evicted = session.make_room(1)
     unit = session.new_unit(
@@ -337,20 +338,10 @@ def _blocked_supersession(session: ContextSession, replaced: list[Unit]) -> bool
             if v.strength is InvariantStrength.MUST
         ]
         if violations:
-            for violation in violations:
-                session.emit(
-                    EventKind.INVARIANT_BLOCKED,
-                    unit.unit_id,
-                    rule=violation.rule_id,
-                    message=violation.message,
-                )
+            session.blocked(unit.unit_id, violations)
             return True
         remaining[unit.unit_id] = after
     return False
-
-
-def _one_below(authority: Authority) -> Authority:
-    return AUTHORITY_ORDER[max(authority_rank(authority) - 1, 0)]
 
 
 def seed(

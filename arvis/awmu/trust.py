@@ -37,10 +37,6 @@ def ceiling_for(score: float) -> Authority:
     return Authority.PROVISIONAL
 
 
-def _corroboration(sources: int) -> float:
-    return 0.3 if sources <= 1 else 0.6 if sources == 2 else 0.9
-
-
 def assess_trust(
     config: AwmuConfig,
     *,
@@ -62,21 +58,13 @@ def assess_trust(
         "source_authority": authority_of(config, source),
         "extraction_confidence": confidence,
         "graph_consistency": 0.5 if best is None else best,
-        "corroboration": _corroboration(corroborating_sources),
+        "corroboration": 0.3 if corroborating_sources <= 1 else 0.6 if corroborating_sources == 2 else 0.9,
         "novelty": 1.0 if best is None else 1.0 - best,
         "importance": (len(proposal & known) / len(proposal)) if proposal else 0.0,
     }
-    weights = {
-        "source_authority": profile.source_authority,
-        "extraction_confidence": profile.extraction_confidence,
-        "graph_consistency": profile.graph_consistency,
-        "corroboration": profile.corroboration,
-        "novelty": profile.novelty,
-        "importance": profile.importance,
-    }
     total = 0.0
     for name in sorted(signals):  # a fixed summation order: float addition is not associative
-        total += signals[name] * weights[name]
+        total += signals[name] * getattr(profile, name)  # the profile weighs each signal by its name
     score = round(min(max(total, 0.0), 1.0), 6)  # round() is exact and platform-independent
     if not config.trust_enabled:
         return TrustAssessment(score, signals, Zone.AUTO_PROMOTE, Authority.RELIABLE)

@@ -75,18 +75,15 @@ class Governance:
         """The JSON form used in results and hashes (a fresh dict each time; built once)."""
         wire: dict[str, str] | None = self.__dict__.get("_wire")
         if wire is None:
-            wire = self._build_wire()
+            wire = {
+                "encryption": self.encryption.value,
+                "principal": self.principal.value,
+                "retention": self.retention.value,
+                "sharing": self.sharing.value,
+                "visibility": self.visibility.value,
+            }
             object.__setattr__(self, "_wire", wire)  # a cache, not a field
         return dict(wire)
-
-    def _build_wire(self) -> dict[str, str]:
-        return {
-            "encryption": self.encryption.value,
-            "principal": self.principal.value,
-            "retention": self.retention.value,
-            "sharing": self.sharing.value,
-            "visibility": self.visibility.value,
-        }
 
 
 # the regime a memory.write asks for, as decoded (syscalls.memory_long.WriteArgs); without a docstring, which

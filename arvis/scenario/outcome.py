@@ -7,7 +7,7 @@ keeps its counts (specs/scenarios.md §6): facts kept and learned beside attacks
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arvis.awmu.model import Authority
@@ -179,30 +179,11 @@ def score(scenario: Scenario, transcript: Transcript, *, oracle: bool = False) -
     return Scored(
         metrics=_metrics(scenario, judging, record, tally),
         assertions=evaluate_assertions(scenario, record),
+        # a turn's fields but its block (the ids the memory showed), which the report leaves out
         turns=[
-            {
-                "turn": t.turn,
-                "type": t.type,
-                "evaluated": t.evaluated,
-                "statuses": t.statuses,
-                "active": t.active,
-                "facts": t.facts,
-            }
-            for t in record.turns
+            {name: value for name, value in asdict(turn).items() if name != "block"} for turn in record.turns
         ],
-        attacks=[
-            {
-                "turn": a.turn,
-                "target_fact": a.target_fact,
-                "strategy": a.strategy,
-                "channel": a.channel,
-                "outcomes": a.outcomes,
-                "unit_ids": a.unit_ids,
-                "reached_block": a.reached_block,
-                "authority": a.authority,
-            }
-            for a in record.attacks
-        ],
+        attacks=[asdict(attack) for attack in record.attacks],
     )
 
 
@@ -303,9 +284,8 @@ def _stale(scenario: Scenario, judging: _Judging, last_turn: int) -> tuple[int, 
     if last is None:
         return 0, len(gone)
     shown = judging.block_units(last)
-    return sum(1 for fact in gone if judge(fact.id, fact.text, shown).status != FactStatus.DISPLACED), len(
-        gone
-    )
+    shown_still = sum(1 for fact in gone if judge(fact.id, fact.text, shown).status != FactStatus.DISPLACED)
+    return shown_still, len(gone)
 
 
 def _metrics(scenario: Scenario, judging: _Judging, record: RunRecord, tally: _Tally) -> dict[str, Any]:

@@ -26,9 +26,8 @@ __all__ = [
 ]
 
 EVALUATED_TURN_TYPES = frozenset({"ATTACK", "DISPLACEMENT", "DRIFT", "RECALL_PROBE"})
-ASKING_TURN_TYPES = frozenset(
-    {"RECALL_PROBE"}
-)  # a turn of this type asks: it asserts nothing unless labelled
+# a turn of this type asks: it asserts nothing unless labelled
+ASKING_TURN_TYPES = frozenset({"RECALL_PROBE"})
 TURN_TYPES = EVALUATED_TURN_TYPES | {"WARM_UP", "ESTABLISH"}
 DEFAULT_PLAYER_CONFIDENCE = 0.8
 AUTHORITIES = ("PROVISIONAL", "UNRELIABLE", "RELIABLE", "CANON")

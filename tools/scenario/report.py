@@ -351,10 +351,8 @@ def _count(number: int, word: str) -> str:
 
 def headline(document: dict[str, Any]) -> str:
     summary = document["summary"]
-    scenarios, conditions = (
-        _count(summary["scenarios"], "scenario"),
-        _count(len(document["conditions"]), "condition"),
-    )
+    scenarios = _count(summary["scenarios"], "scenario")
+    conditions = _count(len(document["conditions"]), "condition")
     errors = _count(summary["errors"], "error")
     return f"{scenarios} run under {conditions}, {summary['skipped']} skipped, {errors}."
 
@@ -406,8 +404,8 @@ def to_markdown(document: dict[str, Any]) -> str:
             "## Skipped",
             "",
             *(f"- `{s['file']}` ({s['scenario']}): {s['reason']}" for s in document["skipped"]),
+            "",
         ]
-        lines.append("")
     file_errors = [e for e in document["errors"] if e["condition"] is None]
     if file_errors:
         lines += ["## Errors", "", *(f"- `{e['file']}`: {e['error']}" for e in file_errors), ""]

@@ -85,20 +85,15 @@ def _lane(rank: int, drawn: list[int]) -> int:
     return height
 
 
-def _rank_run(scenario: dict[str, Any]) -> dict[str, Any] | None:
-    runs = scenario["runs"]
-    chosen = [run for run in runs if run["condition"] == "FULL_AWMU"] or runs[:1]
-    return chosen[0] if chosen else None
-
-
 def rank_chart(index: int, scenario: dict[str, Any]) -> tuple[str, Markup | None] | None:
     """Per fact, the rank of the best unit stating it over the turns; the dot shows its authority. Drawn
     600 wide with no text under 13 px (the page never shrinks it below 11 px). The legend names each fact
     and the authorities it went through (the facts' texts are listed above the chart). None without a run;
     no chart (None) when no unit ever stated a fact."""
-    run = _rank_run(scenario)
-    if run is None:
+    chosen = [run for run in scenario["runs"] if run["condition"] == "FULL_AWMU"] or scenario["runs"][:1]
+    if not chosen:
         return None
+    run = chosen[0]
     if not any(trace for turn in run["turns"] for trace in turn["facts"].values()):
         return run["condition"], None
     chart = pygal.Line(

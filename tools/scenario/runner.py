@@ -380,11 +380,8 @@ def own_journal(journal: Path) -> bool:
 
 def verified(journal: Path) -> ReplayReport:
     """The journal at ``journal`` verified by replay against the shipped syscall table."""
-    reader = JournalReader.open(str(journal))
-    try:
+    with contextlib.closing(JournalReader.open(str(journal))) as reader:
         return verify_journal(reader, table=SYSCALL_TABLE)
-    finally:
-        reader.close()
 
 
 def play_script(
