@@ -88,10 +88,8 @@ def iter_state_rows(connection: Connection, table: Table) -> Iterator[dict[str, 
     names = _names(table)
     for batch in state_batches(connection, table):
         for values in batch:
-            if _BINARY.isdisjoint(map(type, values)):
-                yield dict(zip(names, values, strict=True))
-            else:
-                yield dict(zip(names, map(_normal, values), strict=True))
+            plain = _BINARY.isdisjoint(map(type, values))
+            yield dict(zip(names, values if plain else map(_normal, values), strict=True))
 
 
 # --- digesting ----------------------------------------------------------------------------------------

@@ -85,13 +85,11 @@ def memory_snapshot(ctx: CallContext, args: SnapshotArgs) -> dict[str, Any]:
     """With ``run_id``: the snapshot of that active run (resolved for the caller, ``find_run``), tagged
     with it in the journal (the id as given) and in the result (the run's stored id)."""
     authorize(ctx, Capability.READ, args.user_id)
-    if args.run_id is None:
-        return _memory(ctx).snapshot(ctx.read.memory, user_id=args.user_id, now=ctx.now)
-    run = find_run(ctx, args.run_id)
-    if run is None or not run.active or run.user_id != args.user_id:
+    run = None if args.run_id is None else find_run(ctx, args.run_id)
+    if args.run_id is not None and (run is None or not run.active or run.user_id != args.user_id):
         raise KernelError(ErrorCode.PIPELINE_RUN_NOT_FOUND, f"no active run '{args.run_id}' for this user")
     value = _memory(ctx).snapshot(ctx.read.memory, user_id=args.user_id, now=ctx.now)
-    return {**value, "run_id": run.run_id}
+    return value if run is None else {**value, "run_id": run.run_id}
 
 
 def _refuse_in_flight(ctx: CallContext, user_id: str) -> None:
