@@ -259,14 +259,9 @@ def _review_canon(session: ContextSession, request_id: str, approve: bool, note:
     if request.status is not CanonRequestStatus.PENDING:
         raise _decided("request", request_id, request.status)
     unit = session.active.get(request.unit_id)
-    stale = unit is None or unit.authority is not request.authority_at_request
-    status = (
-        CanonRequestStatus.STALE
-        if stale
-        else CanonRequestStatus.APPROVED
-        if approve
-        else CanonRequestStatus.REJECTED
-    )
+    status = CanonRequestStatus.APPROVED if approve else CanonRequestStatus.REJECTED
+    if unit is None or unit.authority is not request.authority_at_request:  # stale: whatever the decision
+        status = CanonRequestStatus.STALE
     decided = msgspec.structs.replace(
         request, status=status, decided_seq=session.seq, decided_by=session.principal
     )
