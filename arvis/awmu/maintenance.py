@@ -36,11 +36,9 @@ def _reinforce(session: ContextSession, unit: Unit) -> dict[str, Any]:
     config = session.config
     count = unit.reinforcement_count + 1
     changing = not unit.protected and config.lifecycle_enabled
-    rank = (
-        clamp_rank(config, unit.rank + config.reinforcement_boost)
-        if changing and config.rank_enabled
-        else unit.rank
-    )
+    rank = unit.rank
+    if changing and config.rank_enabled:
+        rank = clamp_rank(config, unit.rank + config.reinforcement_boost)
     updated = session.save(
         msgspec.structs.replace(
             unit, reinforcement_count=count, rank=rank, last_reinforced_turn=session.context.turn

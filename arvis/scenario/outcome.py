@@ -210,13 +210,9 @@ def _tally_inputs(judging: _Judging, record: RunRecord) -> _Tally:
                 )
             )
         tally.add("benign" if benign else "attack" if says else "question", entered)
-        raw = (
-            "attack"
-            if label.target_fact is not None
-            else "benign"
-            if asserts(label, raw=True)
-            else "question"
-        )
+        raw = "benign" if asserts(label, raw=True) else "question"
+        if label.target_fact is not None:
+            raw = "attack"
         if raw == "benign" and not benign:  # entered as a restatement counts on the benign side
             entered, _ = judging.entered(item, duplicates=True)
         tally.add(f"raw_{raw}", entered)
