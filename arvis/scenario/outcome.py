@@ -134,16 +134,14 @@ class _Judging:
                 key=lambda u: (u.rank, u.unit_id),
                 default=None,
             )
-            traces[fact.id] = (
-                None
-                if best is None
-                else {
+            traces[fact.id] = None
+            if best is not None:
+                traces[fact.id] = {
                     "unit_id": best.unit_id,
                     "rank": best.rank,
                     "authority": best.authority,
                     "in_block": best.unit_id in observation.block,
                 }
-            )
         return TurnRecord(
             observation.turn,
             ",".join(kinds) or "NONE",
