@@ -321,15 +321,6 @@ _TURN_FIELDS = {
 }  # fmt: skip
 
 
-def _channel(reader: _Reader, index: int, item: dict[str, Any], role: str) -> str:
-    """The turn's channel: its own when known, else its role's ("" when neither names one)."""
-    channel = reader.text(item.get("channel"), f"turns[{index}].channel").strip().lower()
-    if channel and channel not in CHANNELS:
-        reader.warn(f"turns[{index}].channel {channel!r} unknown: the role decides")
-        channel = ""
-    return channel or ROLE_CHANNELS.get(role, "")
-
-
 def _turn(reader: _Reader, index: int, item: dict[str, Any]) -> Turn | None:
     """One ``turns`` item, or None when it cannot be played (no prompt, no channel, a number below 1)."""
     where = f"turns[{index}]"
@@ -343,7 +334,12 @@ def _turn(reader: _Reader, index: int, item: dict[str, Any]) -> Turn | None:
     turn_type = reader.text(item.get("type"), f"{where}.type", "ESTABLISH").upper()
     if turn_type not in TURN_TYPES:
         reader.warn(f"{where}.type {turn_type!r} unknown: played, not evaluated")
-    channel = _channel(reader, index, item, role)
+    # the turn's channel: its own when known, else its role's ("" when neither names one)
+    channel = reader.text(item.get("channel"), f"{where}.channel").strip().lower()
+    if channel and channel not in CHANNELS:
+        reader.warn(f"{where}.channel {channel!r} unknown: the role decides")
+        channel = ""
+    channel = channel or ROLE_CHANNELS.get(role, "")
     if not channel:
         reader.warn(f"{where}.role {role!r} names no channel: not played")
         return None
