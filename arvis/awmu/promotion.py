@@ -54,12 +54,11 @@ class Verdict:
     detector: str
 
 
-def check_text(text: str) -> str:
+def check_text(text: str) -> None:
     if not normalize(text):
         raise AwmuRuleError(AwmuErrorCode.INVALID_TEXT, "the text has no words")
     if len(text) > MAX_TEXT:
         raise AwmuRuleError(AwmuErrorCode.INVALID_TEXT, f"the text is longer than {MAX_TEXT} characters")
-    return text
 
 
 def refuse_low_confidence(
