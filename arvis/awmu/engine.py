@@ -348,7 +348,7 @@ class ContextSession:
         """The recorded disputes whose two units are both active."""
         return [d for d in self.context.disputes if d[0] in self.active and d[1] in self.active]
 
-    def write_back(self, *, advance_turn: bool = False) -> ContextRecord:
+    def write_back(self, *, advance_turn: bool = False) -> None:
         """Write the context back: the turn counter and the pressure window with this call's counts."""
         turn = self.context.turn + (1 if advance_turn else 0)
         window = [list(item) for item in self.context.window if item[0] > turn - PRESSURE_WINDOW]
@@ -365,7 +365,6 @@ class ContextSession:
         self.repo.put_context(record)
         self.context = record
         self._counts = [0, 0, 0]
-        return record
 
     def window_counts(self) -> tuple[int, int, int]:
         """Conflicts, demotions and compactions over the last five turns (this call's included)."""
