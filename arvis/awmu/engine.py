@@ -7,7 +7,6 @@ Nothing here reads a clock or draws a random number: ids come from the call's se
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -228,14 +227,13 @@ class ContextSession:
         self.guard(unit, msgspec.structs.replace(unit, status=status), change, explicit=explicit)
         return self.leave(unit, status, kind, **detail)
 
-    def eviction_order(self, exclude: Iterable[str] = ()) -> list[Unit]:
+    def eviction_order(self) -> list[Unit]:
         """Units that may be evicted, first victim first: neither pinned nor CANON nor immune by a
         MUST invariant; lowest rank, then lowest authority, then least recently updated, then id
         (rules 2: lowest authority first, then lowest rank)."""
-        skip = set(exclude)
         candidates = []
         for unit in self.active.values():
-            if unit.protected or unit.unit_id in skip:
+            if unit.protected:
                 continue
             evicted = msgspec.structs.replace(unit, status=UnitStatus.EVICTED)
             violations = check_change(
@@ -262,12 +260,12 @@ class ContextSession:
             key=lambda unit: (unit.rank, authority_rank(unit.authority), unit.updated_seq, unit.unit_id),
         )
 
-    def make_room(self, incoming: int = 1, exclude: Iterable[str] = ()) -> list[str]:
-        """Evict until ``incoming`` more units fit the budget; refuse (nothing written) when they can't."""
-        excess = len(self.active) + incoming - self.config.budget
+    def make_room(self) -> list[str]:
+        """Evict until one more unit fits the budget; refuse (nothing written) when it can't."""
+        excess = len(self.active) + 1 - self.config.budget
         if excess <= 0:
             return []
-        victims = self.eviction_order(exclude)[:excess]
+        victims = self.eviction_order()[:excess]
         if len(victims) < excess:
             raise AwmuRuleError(
                 AwmuErrorCode.BUDGET_EXHAUSTED,

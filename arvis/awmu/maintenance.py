@@ -195,7 +195,7 @@ def restore(
             f"principal '{session.principal}' may not restore the CANON unit '{unit_id}': "
             "that needs the canonize right in this context",
         )
-    evicted = session.make_room(1)
+    evicted = session.make_room()
     restored = session.save(msgspec.structs.replace(unit, status=UnitStatus.ACTIVE, superseded_by=None))
     detail: dict[str, Any] = {"was": unit.status.value, "reason": reason or "explicit"}
     detail["by"] = session.principal

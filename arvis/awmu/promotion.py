@@ -298,7 +298,7 @@ def promote_unit(
         if session.guard(current, lower, Change.DEMOTE, explicit=False):
             session.set_authority(current, below, "conflict", by=new_id)
             demoted_ids.append(unit.unit_id)
-    evicted = session.make_room(1)
+    evicted = session.make_room()
     unit = session.new_unit(
         index=0,
         text=text,
@@ -358,7 +358,7 @@ def seed(
     if duplicate is not None:
         session.emit(EventKind.DUPLICATE, duplicate.unit_id, source=source)
         return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
-    evicted = session.make_room(1)
+    evicted = session.make_room()
     unit = session.new_unit(
         index=0,
         text=text,
