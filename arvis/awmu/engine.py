@@ -287,7 +287,6 @@ class ContextSession:
     def new_unit(
         self,
         *,
-        index: int,
         text: str,
         authority: Authority,
         ceiling: Authority,
@@ -299,6 +298,7 @@ class ContextSession:
         source: str,
         supersedes: tuple[str, ...] = (),
     ) -> Unit:
+        """The call's one new unit, ``u<seq>-0``."""
         if self.repo.count_units(self.context_id) >= MAX_UNITS_PER_CONTEXT:
             raise AwmuRuleError(
                 AwmuErrorCode.LIMIT_EXCEEDED,
@@ -307,7 +307,7 @@ class ContextSession:
         chosen = self.config.initial_rank if rank is None or not self.config.rank_enabled else rank
         chosen = clamp_rank(self.config, chosen)
         unit = Unit(
-            unit_id=f"u{self.seq}-{index}",
+            unit_id=f"u{self.seq}-0",
             context_id=self.context_id,
             text=text,
             rank=chosen,

@@ -300,7 +300,6 @@ def promote_unit(
             demoted_ids.append(unit.unit_id)
     evicted = session.make_room()
     unit = session.new_unit(
-        index=0,
         text=text,
         authority=authority,
         ceiling=max(trust.ceiling, authority, key=authority_rank),
@@ -360,7 +359,6 @@ def seed(
         return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
     evicted = session.make_room()
     unit = session.new_unit(
-        index=0,
         text=text,
         authority=authority,
         ceiling=Authority.RELIABLE,
