@@ -108,15 +108,20 @@ class ContextSession:
         """Active units by rank descending, then creation, then id."""
         return sorted(self.active.values(), key=lambda unit: (-unit.rank, unit.created_seq, unit.unit_id))
 
-    def active_unit(self, unit_id: str) -> Unit:
-        unit = self.active.get(unit_id)
-        if unit is not None:
-            return unit
+    def stored_unit(self, unit_id: str) -> Unit:
+        """The unit of this id in the context, whatever its status; else refused."""
         stored = self.repo.get_unit(unit_id)
         if stored is None or stored.context_id != self.context_id:
             raise AwmuRuleError(
                 AwmuErrorCode.UNIT_NOT_FOUND, f"no unit '{unit_id}' in context '{self.context_id}'"
             )
+        return stored
+
+    def active_unit(self, unit_id: str) -> Unit:
+        unit = self.active.get(unit_id)
+        if unit is not None:
+            return unit
+        stored = self.stored_unit(unit_id)
         raise AwmuRuleError(AwmuErrorCode.UNIT_NOT_ACTIVE, f"unit '{unit_id}' is {stored.status.value}")
 
     def duplicate_of(self, text: str) -> Unit | None:

@@ -182,11 +182,7 @@ def restore(
     CANON comes by approval only. A superseded unit loses its ``superseded_by`` link (named in the event);
     the unit that superseded it is left as it is."""
     session.require_operator("restore")
-    unit = session.repo.get_unit(unit_id)
-    if unit is None or unit.context_id != session.context_id:
-        raise AwmuRuleError(
-            AwmuErrorCode.UNIT_NOT_FOUND, f"no unit '{unit_id}' in context '{session.context_id}'"
-        )
+    unit = session.stored_unit(unit_id)
     if unit.status is UnitStatus.ACTIVE:
         raise AwmuRuleError(AwmuErrorCode.UNIT_ACTIVE, f"unit '{unit_id}' is ACTIVE already")
     if unit.authority is Authority.CANON and not _may_canonize(session, canonizer):
