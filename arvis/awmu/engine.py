@@ -7,7 +7,6 @@ Nothing here reads a clock or draws a random number: ids come from the call's se
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -109,15 +108,20 @@ class ContextSession:
         """Active units by rank descending, then creation, then id."""
         return sorted(self.active.values(), key=lambda unit: (-unit.rank, unit.created_seq, unit.unit_id))
 
-    def active_unit(self, unit_id: str) -> Unit:
-        unit = self.active.get(unit_id)
-        if unit is not None:
-            return unit
+    def stored_unit(self, unit_id: str) -> Unit:
+        """The unit of this id in the context, whatever its status; else refused."""
         stored = self.repo.get_unit(unit_id)
         if stored is None or stored.context_id != self.context_id:
             raise AwmuRuleError(
                 AwmuErrorCode.UNIT_NOT_FOUND, f"no unit '{unit_id}' in context '{self.context_id}'"
             )
+        return stored
+
+    def active_unit(self, unit_id: str) -> Unit:
+        unit = self.active.get(unit_id)
+        if unit is not None:
+            return unit
+        stored = self.stored_unit(unit_id)
         raise AwmuRuleError(AwmuErrorCode.UNIT_NOT_ACTIVE, f"unit '{unit_id}' is {stored.status.value}")
 
     def duplicate_of(self, text: str) -> Unit | None:
@@ -228,14 +232,13 @@ class ContextSession:
         self.guard(unit, msgspec.structs.replace(unit, status=status), change, explicit=explicit)
         return self.leave(unit, status, kind, **detail)
 
-    def eviction_order(self, exclude: Iterable[str] = ()) -> list[Unit]:
+    def eviction_order(self) -> list[Unit]:
         """Units that may be evicted, first victim first: neither pinned nor CANON nor immune by a
         MUST invariant; lowest rank, then lowest authority, then least recently updated, then id
         (rules 2: lowest authority first, then lowest rank)."""
-        skip = set(exclude)
         candidates = []
         for unit in self.active.values():
-            if unit.protected or unit.unit_id in skip:
+            if unit.protected:
                 continue
             evicted = msgspec.structs.replace(unit, status=UnitStatus.EVICTED)
             violations = check_change(
@@ -262,12 +265,12 @@ class ContextSession:
             key=lambda unit: (unit.rank, authority_rank(unit.authority), unit.updated_seq, unit.unit_id),
         )
 
-    def make_room(self, incoming: int = 1, exclude: Iterable[str] = ()) -> list[str]:
-        """Evict until ``incoming`` more units fit the budget; refuse (nothing written) when they can't."""
-        excess = len(self.active) + incoming - self.config.budget
+    def make_room(self) -> list[str]:
+        """Evict until one more unit fits the budget; refuse (nothing written) when it can't."""
+        excess = len(self.active) + 1 - self.config.budget
         if excess <= 0:
             return []
-        victims = self.eviction_order(exclude)[:excess]
+        victims = self.eviction_order()[:excess]
         if len(victims) < excess:
             raise AwmuRuleError(
                 AwmuErrorCode.BUDGET_EXHAUSTED,
@@ -289,7 +292,6 @@ class ContextSession:
     def new_unit(
         self,
         *,
-        index: int,
         text: str,
         authority: Authority,
         ceiling: Authority,
@@ -301,6 +303,7 @@ class ContextSession:
         source: str,
         supersedes: tuple[str, ...] = (),
     ) -> Unit:
+        """The call's one new unit, ``u<seq>-0``."""
         if self.repo.count_units(self.context_id) >= MAX_UNITS_PER_CONTEXT:
             raise AwmuRuleError(
                 AwmuErrorCode.LIMIT_EXCEEDED,
@@ -309,7 +312,7 @@ class ContextSession:
         chosen = self.config.initial_rank if rank is None or not self.config.rank_enabled else rank
         chosen = clamp_rank(self.config, chosen)
         unit = Unit(
-            unit_id=f"u{self.seq}-{index}",
+            unit_id=f"u{self.seq}-0",
             context_id=self.context_id,
             text=text,
             rank=chosen,
@@ -348,7 +351,7 @@ class ContextSession:
         """The recorded disputes whose two units are both active."""
         return [d for d in self.context.disputes if d[0] in self.active and d[1] in self.active]
 
-    def write_back(self, *, advance_turn: bool = False) -> ContextRecord:
+    def write_back(self, *, advance_turn: bool = False) -> None:
         """Write the context back: the turn counter and the pressure window with this call's counts."""
         turn = self.context.turn + (1 if advance_turn else 0)
         window = [list(item) for item in self.context.window if item[0] > turn - PRESSURE_WINDOW]
@@ -365,7 +368,6 @@ class ContextSession:
         self.repo.put_context(record)
         self.context = record
         self._counts = [0, 0, 0]
-        return record
 
     def window_counts(self) -> tuple[int, int, int]:
         """Conflicts, demotions and compactions over the last five turns (this call's included)."""

@@ -36,11 +36,9 @@ def _reinforce(session: ContextSession, unit: Unit) -> dict[str, Any]:
     config = session.config
     count = unit.reinforcement_count + 1
     changing = not unit.protected and config.lifecycle_enabled
-    rank = (
-        clamp_rank(config, unit.rank + config.reinforcement_boost)
-        if changing and config.rank_enabled
-        else unit.rank
-    )
+    rank = unit.rank
+    if changing and config.rank_enabled:
+        rank = clamp_rank(config, unit.rank + config.reinforcement_boost)
     updated = session.save(
         msgspec.structs.replace(
             unit, reinforcement_count=count, rank=rank, last_reinforced_turn=session.context.turn
@@ -184,11 +182,7 @@ def restore(
     CANON comes by approval only. A superseded unit loses its ``superseded_by`` link (named in the event);
     the unit that superseded it is left as it is."""
     session.require_operator("restore")
-    unit = session.repo.get_unit(unit_id)
-    if unit is None or unit.context_id != session.context_id:
-        raise AwmuRuleError(
-            AwmuErrorCode.UNIT_NOT_FOUND, f"no unit '{unit_id}' in context '{session.context_id}'"
-        )
+    unit = session.stored_unit(unit_id)
     if unit.status is UnitStatus.ACTIVE:
         raise AwmuRuleError(AwmuErrorCode.UNIT_ACTIVE, f"unit '{unit_id}' is ACTIVE already")
     if unit.authority is Authority.CANON and not _may_canonize(session, canonizer):
@@ -197,7 +191,7 @@ def restore(
             f"principal '{session.principal}' may not restore the CANON unit '{unit_id}': "
             "that needs the canonize right in this context",
         )
-    evicted = session.make_room(1)
+    evicted = session.make_room()
     restored = session.save(msgspec.structs.replace(unit, status=UnitStatus.ACTIVE, superseded_by=None))
     detail: dict[str, Any] = {"was": unit.status.value, "reason": reason or "explicit"}
     detail["by"] = session.principal
@@ -259,14 +253,9 @@ def _review_canon(session: ContextSession, request_id: str, approve: bool, note:
     if request.status is not CanonRequestStatus.PENDING:
         raise _decided("request", request_id, request.status)
     unit = session.active.get(request.unit_id)
-    stale = unit is None or unit.authority is not request.authority_at_request
-    status = (
-        CanonRequestStatus.STALE
-        if stale
-        else CanonRequestStatus.APPROVED
-        if approve
-        else CanonRequestStatus.REJECTED
-    )
+    status = CanonRequestStatus.APPROVED if approve else CanonRequestStatus.REJECTED
+    if unit is None or unit.authority is not request.authority_at_request:  # stale: whatever the decision
+        status = CanonRequestStatus.STALE
     decided = msgspec.structs.replace(
         request, status=status, decided_seq=session.seq, decided_by=session.principal
     )

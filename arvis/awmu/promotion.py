@@ -54,12 +54,11 @@ class Verdict:
     detector: str
 
 
-def check_text(text: str) -> str:
+def check_text(text: str) -> None:
     if not normalize(text):
         raise AwmuRuleError(AwmuErrorCode.INVALID_TEXT, "the text has no words")
     if len(text) > MAX_TEXT:
         raise AwmuRuleError(AwmuErrorCode.INVALID_TEXT, f"the text is longer than {MAX_TEXT} characters")
-    return text
 
 
 def refuse_low_confidence(
@@ -299,9 +298,8 @@ def promote_unit(
         if session.guard(current, lower, Change.DEMOTE, explicit=False):
             session.set_authority(current, below, "conflict", by=new_id)
             demoted_ids.append(unit.unit_id)
-    evicted = session.make_room(1)
+    evicted = session.make_room()
     unit = session.new_unit(
-        index=0,
         text=text,
         authority=authority,
         ceiling=max(trust.ceiling, authority, key=authority_rank),
@@ -359,9 +357,8 @@ def seed(
     if duplicate is not None:
         session.emit(EventKind.DUPLICATE, duplicate.unit_id, source=source)
         return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
-    evicted = session.make_room(1)
+    evicted = session.make_room()
     unit = session.new_unit(
-        index=0,
         text=text,
         authority=authority,
         ceiling=Authority.RELIABLE,

@@ -197,13 +197,7 @@ class WorkingMemoryService:
         return listed
 
     def get(self, repo: AwmuRepository, *, context_id: str, unit_id: str, seq: int) -> dict[str, Any]:
-        self._read(repo, context_id, seq)
-        unit = repo.get_unit(unit_id)
-        if unit is None or unit.context_id != context_id:
-            raise AwmuRuleError(
-                AwmuErrorCode.UNIT_NOT_FOUND, f"no unit '{unit_id}' in context '{context_id}'"
-            )
-        return {"unit": unit_wire(unit)}
+        return {"unit": unit_wire(self._read(repo, context_id, seq).stored_unit(unit_id))}
 
     def assemble(
         self, repo: AwmuRepository, *, context_id: str, token_budget: int, seq: int

@@ -68,11 +68,7 @@ def assess_trust(
     score = round(min(max(total, 0.0), 1.0), 6)  # round() is exact and platform-independent
     if not config.trust_enabled:
         return TrustAssessment(score, signals, Zone.AUTO_PROMOTE, Authority.RELIABLE)
-    zone = (
-        Zone.AUTO_PROMOTE
-        if score >= profile.auto_promote
-        else Zone.REVIEW
-        if score >= profile.review
-        else Zone.ARCHIVE
-    )
+    zone = Zone.REVIEW if score >= profile.review else Zone.ARCHIVE
+    if score >= profile.auto_promote:
+        zone = Zone.AUTO_PROMOTE
     return TrustAssessment(score, signals, zone, ceiling_for(score))

@@ -134,16 +134,14 @@ class _Judging:
                 key=lambda u: (u.rank, u.unit_id),
                 default=None,
             )
-            traces[fact.id] = (
-                None
-                if best is None
-                else {
+            traces[fact.id] = None
+            if best is not None:
+                traces[fact.id] = {
                     "unit_id": best.unit_id,
                     "rank": best.rank,
                     "authority": best.authority,
                     "in_block": best.unit_id in observation.block,
                 }
-            )
         return TurnRecord(
             observation.turn,
             ",".join(kinds) or "NONE",
@@ -210,13 +208,9 @@ def _tally_inputs(judging: _Judging, record: RunRecord) -> _Tally:
                 )
             )
         tally.add("benign" if benign else "attack" if says else "question", entered)
-        raw = (
-            "attack"
-            if label.target_fact is not None
-            else "benign"
-            if asserts(label, raw=True)
-            else "question"
-        )
+        raw = "benign" if asserts(label, raw=True) else "question"
+        if label.target_fact is not None:
+            raw = "attack"
         if raw == "benign" and not benign:  # entered as a restatement counts on the benign side
             entered, _ = judging.entered(item, duplicates=True)
         tally.add(f"raw_{raw}", entered)

@@ -276,13 +276,12 @@ def _facts(reader: _Reader, raw: Any) -> list[Fact]:
     """``groundTruth``: the facts the scorer judges (an item without text is skipped)."""
     facts = []
     for index, item in enumerate(reader.items(raw, "groundTruth")):
-        reader.unknown_keys(
-            item, {"id", "text", "fact", "category", "establishedAt", "retiredAt"}, f"groundTruth[{index}]"
-        )
-        text = reader.text(item.get("text", item.get("fact")), f"groundTruth[{index}].text")
-        fact_id = reader.text(item.get("id"), f"groundTruth[{index}].id", default=f"fact-{index + 1}")
+        where = f"groundTruth[{index}]"
+        reader.unknown_keys(item, {"id", "text", "fact", "category", "establishedAt", "retiredAt"}, where)
+        text = reader.text(item.get("text", item.get("fact")), f"{where}.text")
+        fact_id = reader.text(item.get("id"), f"{where}.id", default=f"fact-{index + 1}")
         if not text:
-            reader.warn(f"groundTruth[{index}] has no text: skipped")
+            reader.warn(f"{where} has no text: skipped")
             continue
         established = item.get("establishedAt")
         retired = item.get("retiredAt")
@@ -290,10 +289,8 @@ def _facts(reader: _Reader, raw: Any) -> list[Fact]:
             Fact(
                 fact_id,
                 text.strip(),
-                None
-                if established is None
-                else reader.integer(established, f"groundTruth[{index}].establishedAt", 1),
-                None if retired is None else reader.integer(retired, f"groundTruth[{index}].retiredAt", 1),
+                None if established is None else reader.integer(established, f"{where}.establishedAt", 1),
+                None if retired is None else reader.integer(retired, f"{where}.retiredAt", 1),
             )
         )
     return facts
@@ -303,17 +300,18 @@ def _seeds(reader: _Reader, raw: Any) -> list[SeedUnit]:
     """``seedUnits``: the operator's units (authority RELIABLE unless known, rank clamped to 100..900)."""
     seeds = []
     for index, item in enumerate(reader.items(raw, "seedUnits")):
-        reader.unknown_keys(item, {"text", "authority", "rank", "pinned"}, f"seedUnits[{index}]")
-        text = reader.text(item.get("text"), f"seedUnits[{index}].text").strip()
+        where = f"seedUnits[{index}]"
+        reader.unknown_keys(item, {"text", "authority", "rank", "pinned"}, where)
+        text = reader.text(item.get("text"), f"{where}.text").strip()
         if not text:
-            reader.warn(f"seedUnits[{index}] has no text: skipped")
-        authority = reader.text(item.get("authority"), f"seedUnits[{index}].authority", "RELIABLE").upper()
+            reader.warn(f"{where} has no text: skipped")
+        authority = reader.text(item.get("authority"), f"{where}.authority", "RELIABLE").upper()
         if authority not in AUTHORITIES:
-            reader.warn(f"seedUnits[{index}].authority {authority!r} unknown: RELIABLE used")
+            reader.warn(f"{where}.authority {authority!r} unknown: RELIABLE used")
             authority = "RELIABLE"
-        rank = min(max(reader.integer(item.get("rank"), f"seedUnits[{index}].rank", 500), 100), 900)
+        rank = min(max(reader.integer(item.get("rank"), f"{where}.rank", 500), 100), 900)
         if text:
-            pinned = reader.boolean(item.get("pinned"), f"seedUnits[{index}].pinned", False)
+            pinned = reader.boolean(item.get("pinned"), f"{where}.pinned", False)
             seeds.append(SeedUnit(text, authority, rank, pinned))
     return seeds
 
@@ -323,48 +321,43 @@ _TURN_FIELDS = {
 }  # fmt: skip
 
 
-def _channel(reader: _Reader, index: int, item: dict[str, Any], role: str) -> str:
-    """The turn's channel: its own when known, else its role's ("" when neither names one)."""
-    channel = reader.text(item.get("channel"), f"turns[{index}].channel").strip().lower()
-    if channel and channel not in CHANNELS:
-        reader.warn(f"turns[{index}].channel {channel!r} unknown: the role decides")
-        channel = ""
-    return channel or ROLE_CHANNELS.get(role, "")
-
-
 def _turn(reader: _Reader, index: int, item: dict[str, Any]) -> Turn | None:
     """One ``turns`` item, or None when it cannot be played (no prompt, no channel, a number below 1)."""
-    reader.unknown_keys(item, _TURN_FIELDS, f"turns[{index}]")
-    prompt = reader.text(item.get("prompt"), f"turns[{index}].prompt").strip()
-    role = reader.text(item.get("role"), f"turns[{index}].role", "PLAYER").upper()
+    where = f"turns[{index}]"
+    reader.unknown_keys(item, _TURN_FIELDS, where)
+    prompt = reader.text(item.get("prompt"), f"{where}.prompt").strip()
+    role = reader.text(item.get("role"), f"{where}.role", "PLAYER").upper()
     if not prompt:
-        reader.warn(f"turns[{index}] has no prompt: skipped")
+        reader.warn(f"{where} has no prompt: skipped")
         return None
     target = item.get("targetFact")
-    turn_type = reader.text(item.get("type"), f"turns[{index}].type", "ESTABLISH").upper()
+    turn_type = reader.text(item.get("type"), f"{where}.type", "ESTABLISH").upper()
     if turn_type not in TURN_TYPES:
-        reader.warn(f"turns[{index}].type {turn_type!r} unknown: played, not evaluated")
-    channel = _channel(reader, index, item, role)
+        reader.warn(f"{where}.type {turn_type!r} unknown: played, not evaluated")
+    # the turn's channel: its own when known, else its role's ("" when neither names one)
+    channel = reader.text(item.get("channel"), f"{where}.channel").strip().lower()
+    if channel and channel not in CHANNELS:
+        reader.warn(f"{where}.channel {channel!r} unknown: the role decides")
+        channel = ""
+    channel = channel or ROLE_CHANNELS.get(role, "")
     if not channel:
-        reader.warn(f"turns[{index}].role {role!r} names no channel: not played")
+        reader.warn(f"{where}.role {role!r} names no channel: not played")
         return None
     asserts = item.get("asserts")
-    number = reader.integer(item.get("turn"), f"turns[{index}].turn", index + 1)
+    number = reader.integer(item.get("turn"), f"{where}.turn", index + 1)
     if number < 1:
-        reader.warn(f"turns[{index}].turn {number} is below 1: not played")
+        reader.warn(f"{where}.turn {number} is below 1: not played")
         return None
     return Turn(
         turn=number,
         role=role,
         type=turn_type,
         prompt=prompt,
-        strategy=reader.text(item.get("strategy"), f"turns[{index}].strategy") or None,
-        target_fact=None if target is None else reader.text(target, f"turns[{index}].targetFact") or None,
-        confidence=reader.number(
-            item.get("confidence"), f"turns[{index}].confidence", DEFAULT_PLAYER_CONFIDENCE
-        ),
+        strategy=reader.text(item.get("strategy"), f"{where}.strategy") or None,
+        target_fact=None if target is None else reader.text(target, f"{where}.targetFact") or None,
+        confidence=reader.number(item.get("confidence"), f"{where}.confidence", DEFAULT_PLAYER_CONFIDENCE),
         channel=channel,
-        asserts=None if asserts is None else reader.boolean(asserts, f"turns[{index}].asserts", True),
+        asserts=None if asserts is None else reader.boolean(asserts, f"{where}.asserts", True),
     )
 
 
