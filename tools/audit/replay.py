@@ -22,7 +22,6 @@ from journal.state import state_digest
 from journal.store import JournalHeader
 from journal.tree import TileCheck, journal_size
 from kernel.protocols import StorageError
-from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
 from tools.audit.blob_audit import check_blobs
 from tools.audit.pieces import PieceCheck
@@ -84,7 +83,6 @@ def verify_journal(
     reader: JournalReader,
     *,
     table: SyscallTable,
-    services: KernelServiceRegistry | None = None,
     replay: bool = True,
     checkpoint: Pos | Sequence[Pos] | None = None,
     progress: Callable[[int], None] | None = None,
@@ -101,7 +99,7 @@ def verify_journal(
     replayer = None
     if replay and divergence is None:
         on_disk = journal_size(reader) > IN_MEMORY_LIMIT
-        replayer = Replayer(header, table=table, services=services, on_disk=on_disk, blobs_from=reader.engine)
+        replayer = Replayer(header, table=table, on_disk=on_disk, blobs_from=reader.engine)
     digest: str | None = None
     try:
         if divergence is None:

@@ -96,7 +96,6 @@ class Replayer:
         header: JournalHeader,
         *,
         table: SyscallTable,
-        services: KernelServiceRegistry | None = None,
         on_disk: bool = False,
         blobs_from: Engine | None = None,
     ) -> None:
@@ -127,10 +126,9 @@ class Replayer:
         self._in_batch = 0
         self.kernel = Kernel(
             table=table,
-            # the store's searches read the replayed journal's blobs, whatever the caller bound
+            # the store's searches read the replayed journal's blobs
             services=dataclasses.replace(
-                default_services() if services is None else services,
-                blob_reader=None if blobs_from is None else reader_for(blobs_from),
+                default_services(), blob_reader=None if blobs_from is None else reader_for(blobs_from)
             ),
             store=self.store,
             clock=clock,
