@@ -190,21 +190,14 @@ def _stored_state(reader: JournalReader, entries: int, digest: str, replayer: Re
             stored,
             labels=("replayed state", "stored state"),
         )
+    reason = None
     if stored_seqs is not None and stored_seqs != replayed_seqs:
-        return Divergence(
-            entries,
-            "",
-            DivergenceClass.INVALID_HISTORY,
-            "the stored seqs that superseded or revoked memory entries differ from those its journal gives",
+        reason = (
+            "the stored seqs that superseded or revoked memory entries differ from those its journal gives"
         )
-    if not counts_hold:
-        return Divergence(
-            entries,
-            "",
-            DivergenceClass.INVALID_HISTORY,
-            "the stored per-user entry counts differ from the stored entries",
-        )
-    return None
+    elif not counts_hold:
+        reason = "the stored per-user entry counts differ from the stored entries"
+    return None if reason is None else Divergence(entries, "", DivergenceClass.INVALID_HISTORY, reason)
 
 
 def _kept(checkpoint: Pos | Sequence[Pos] | None) -> dict[int, str]:
