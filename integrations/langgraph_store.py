@@ -140,12 +140,14 @@ class ArvisStore(_KernelClient, BaseStore):
 
     # --- embeddings (outside any lock) -----------------------------------------------------------
 
-    def _texts(self, puts: dict[_Key, PutOp]) -> _Texts:
-        """``InMemoryStore._extract_texts``: the text at each indexed path of each put (``index`` False:
-        none; a list: those paths), a path with several texts numbered ``path.i``."""
+    def _texts(self, ops: Sequence[Op]) -> _Texts:
+        """``InMemoryStore._extract_texts``: the text at each indexed path of each put (the last of each
+        namespace and key; ``index`` False: none; a list: those paths), a path with several texts
+        numbered ``path.i``."""
         texts: _Texts = {}
         if self.index_config is None:
             return texts
+        puts = {(op.namespace, op.key): op for op in ops if isinstance(op, PutOp)}
         for key, op in puts.items():
             if op.value is None or op.index is False:
                 continue
@@ -305,13 +307,9 @@ class ArvisStore(_KernelClient, BaseStore):
                 self._call("graph.store.put", args)
         return results
 
-    @staticmethod
-    def _puts(ops: Sequence[Op]) -> dict[_Key, PutOp]:
-        return {(op.namespace, op.key): op for op in ops if isinstance(op, PutOp)}
-
     def batch(self, ops: Iterable[Op]) -> _List[Result]:
         listed = _List(ops)
-        texts, queries = self._texts(self._puts(listed)), self._queries(listed)
+        texts, queries = self._texts(listed), self._queries(listed)
         if self.embeddings is None:
             return self._run(listed, {}, {})
         vectors = self._vectors(texts, self.embeddings.embed_documents(_List(texts))) if texts else {}
@@ -320,7 +318,7 @@ class ArvisStore(_KernelClient, BaseStore):
 
     async def abatch(self, ops: Iterable[Op]) -> _List[Result]:
         listed = _List(ops)
-        texts, queries = self._texts(self._puts(listed)), self._queries(listed)
+        texts, queries = self._texts(listed), self._queries(listed)
         vectors: dict[_Key, dict[str, Any]] = {}
         packed: dict[str, str] = {}
         if self.embeddings is not None:

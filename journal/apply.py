@@ -57,12 +57,10 @@ class ChangeWriter:
         """Write changes ``plan`` checked, made by the call at ``seq``."""
         sql = self._sql
         for statement, change in planned:
-            if isinstance(change, Insert):
+            if isinstance(change, Insert | Upsert):
                 sql.write(statement, change.row)
-                if change.table == "memory_entries":
+                if isinstance(change, Insert) and change.table == "memory_entries":
                     sql.write(statements.COUNT_ONE_MORE, {"user_id": change.row["user_id"]})
-            elif isinstance(change, Upsert):
-                sql.write(statement, change.row)
             elif isinstance(change, Update):
                 values = {f"w_{column}": value for column, value in change.where.items()}
                 values.update((f"s_{column}", value) for column, value in change.set.items())

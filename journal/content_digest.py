@@ -41,7 +41,6 @@ __all__ = [
     "closed_contexts",
     "content_digest",
     "content_digests",
-    "content_records",
     "context_content",
     "entry_content",
     "stored_body",
@@ -161,22 +160,6 @@ def _grants(connection: Connection, withdrawn: frozenset[str]) -> Iterator[dict[
             yield {"principal": row["principal"], "capability": row["capability"], "scope": row["scope"]}
 
 
-def content_records(
-    connection: Connection, *, withdrawn: frozenset[str] = frozenset()
-) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(table, record) for every record of content, table by table in ``CONTENT_TABLES`` order, in no
-    order within a table. ``withdrawn``: principals whose grants are left out (a rollback withdraws the
-    grants of the principal it rolls back, which a replay without that principal's calls still holds:
-    administrators gave them). A closed context and its units, queued proposals and canonization
-    requests are left out (``closed_contexts``)."""
-    present = set(inspect(connection).get_table_names())
-    closed = closed_contexts(connection)
-    for name in CONTENT_TABLES:
-        if name in present:
-            for record in _records(connection, name, withdrawn, closed):
-                yield name, record
-
-
 def _records(
     connection: Connection, name: str, withdrawn: frozenset[str], closed: frozenset[str]
 ) -> Iterator[dict[str, Any]]:
@@ -205,15 +188,21 @@ def content_digests(
     connection: Connection, *, withdrawn: frozenset[str] = frozenset()
 ) -> tuple[str, dict[str, str]]:
     """``content_digest`` and, per table of ``CONTENT_TABLES``, the digest of that table alone (SHA-256
-    over ``arvis-content``, the table's frame and its sorted record hashes): where two memories differ."""
-    per_table: dict[str, list[bytes]] = {name: [] for name in CONTENT_TABLES}
-    for name, record in content_records(connection, withdrawn=withdrawn):
-        per_table[name].append(hashlib.sha256(canonical_bytes_of_own(record)).digest())
+    over ``arvis-content``, the table's frame and its sorted record hashes): where two memories differ.
+
+    ``withdrawn``: principals whose grants are left out (a rollback withdraws the grants of the principal
+    it rolls back, which a replay without that principal's calls still holds: administrators gave them). A
+    closed context and its units, queued proposals and canonization requests are left out
+    (``closed_contexts``)."""
+    present = set(inspect(connection).get_table_names())
+    closed = closed_contexts(connection)
     digest = hashlib.sha256(b"arvis-content")
     tables: dict[str, str] = {}
-    for name, hashes in per_table.items():
+    for name in CONTENT_TABLES:
+        records = _records(connection, name, withdrawn, closed) if name in present else ()
+        hashes = sorted(hashlib.sha256(canonical_bytes_of_own(record)).digest() for record in records)
         header = canonical_bytes_of_own([name, len(hashes)])
-        framed = len(header).to_bytes(8, "big") + header + b"".join(sorted(hashes))
+        framed = len(header).to_bytes(8, "big") + header + b"".join(hashes)
         digest.update(framed)
         tables[name] = hashlib.sha256(b"arvis-content" + framed).hexdigest()
     return digest.hexdigest(), tables

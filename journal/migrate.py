@@ -99,9 +99,7 @@ def _checked(revision: str | None) -> str | None:
     migrated by a newer arvis, whose schema this code would misread (and which Alembic cannot upgrade
     from); any other unknown stamp is not an arvis revision at all (a corrupt ``alembic_version``, or
     another application's database), and is named as such rather than sending the operator to upgrade."""
-    if revision is None or revision == HEAD_REVISION:
-        return revision
-    if revision in _known_revisions():
+    if revision is None or revision == HEAD_REVISION or revision in _known_revisions():
         return revision
     newer = _NEWER_REVISION.fullmatch(revision)
     if newer is not None and int(newer.group(1)) > int(HEAD_REVISION):

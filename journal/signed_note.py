@@ -83,15 +83,13 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def _split_key(text: str, parts: int) -> list[str]:
-    """``a+b+c``: the name may not hold ``+``, the base64 may (its alphabet has it): split from the left."""
-    pieces = text.strip().split("+", parts - 1)
-    if len(pieces) != parts:
+def _parsed_key(text: str) -> tuple[str, int, bytes]:
+    """``NAME+ID+KEY`` as (name, ID, the key's bytes): the name may not hold ``+``, the base64 may (its
+    alphabet has it): split from the left."""
+    pieces = text.strip().split("+", 2)
+    if len(pieces) != 3:
         raise NoteError("a key is NAME+ID+KEY")
-    return pieces
-
-
-def _parsed_key(name: str, id_text: str, key_text: str) -> tuple[int, bytes]:
+    name, id_text, key_text = pieces
     if not valid_key_name(name):
         raise NoteError(f"{name!r} is not a key name (non-empty, no spaces, no '+')")
     if len(id_text) != 8 or any(char not in "0123456789abcdefABCDEF" for char in id_text):
@@ -99,7 +97,7 @@ def _parsed_key(name: str, id_text: str, key_text: str) -> tuple[int, bytes]:
     data = _b64decode(key_text)
     if len(data) != 33 or data[0] != ED25519:
         raise NoteError("only Ed25519 keys (type 0x01, 32 bytes) are supported")
-    return int(id_text, 16), data[1:]
+    return name, int(id_text, 16), data[1:]
 
 
 @dataclass(frozen=True)
@@ -117,8 +115,7 @@ class VerifierKey:
     @classmethod
     def parse(cls, text: str) -> VerifierKey:
         """``<name>+<id>+<base64(0x01 ‖ key)>``; the ID must be the key's own."""
-        name, id_text, key_text = _split_key(text, 3)
-        key_id, public = _parsed_key(name, id_text, key_text)
+        name, key_id, public = _parsed_key(text)
         if key_id != _key_id(name, public):
             raise NoteError("the key ID does not match the key and name")
         return cls(name, key_id, public)
@@ -159,8 +156,7 @@ class SignerKey:
         """``PRIVATE+KEY+<name>+<id>+<base64(0x01 ‖ seed)>``; the ID must be the public key's."""
         if not text.strip().startswith(_PRIVATE):
             raise NoteError("a private key starts with PRIVATE+KEY+")
-        name, id_text, key_text = _split_key(text.strip()[len(_PRIVATE) :], 3)
-        key_id, seed = _parsed_key(name, id_text, key_text)
+        name, key_id, seed = _parsed_key(text.strip()[len(_PRIVATE) :])
         key = cls.of(name, seed)
         if key.key_id != key_id:
             raise NoteError("the key ID does not match the key and name")

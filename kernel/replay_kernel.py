@@ -74,27 +74,19 @@ class JournalReplayKernel:
         self.served += 1
         whole = self._whole(entry)
         if whole is None:
-            return SyscallResult(
-                ok=False,
-                seq=entry.seq,
-                error=SyscallError.of(
-                    ErrorCode.REPLAY_RESULT_UNAVAILABLE,
-                    "no piece reader was given, or a piece is missing or damaged",
-                ),
+            unavailable = "no piece reader was given, or a piece is missing or damaged"
+            error = SyscallError.of(ErrorCode.REPLAY_RESULT_UNAVAILABLE, unavailable)
+        else:
+            payload = decode(whole)
+            if payload.get("ok") is True:
+                return SyscallResult(ok=True, seq=entry.seq, value=payload.get("value"))
+            recorded = payload.get("error") or {}
+            error = SyscallError(
+                code=str(recorded.get("code", "")),
+                message=str(recorded.get("message", "")),
+                detail=str(recorded.get("detail", "")),
             )
-        payload = decode(whole)
-        if payload.get("ok") is True:
-            return SyscallResult(ok=True, seq=entry.seq, value=payload.get("value"))
-        error = payload.get("error") or {}
-        return SyscallResult(
-            ok=False,
-            seq=entry.seq,
-            error=SyscallError(
-                code=str(error.get("code", "")),
-                message=str(error.get("message", "")),
-                detail=str(error.get("detail", "")),
-            ),
-        )
+        return SyscallResult(ok=False, seq=entry.seq, error=error)
 
     def _whole(self, entry: JournalEntry) -> bytes | None:
         """The entry's result as the call returned it; None when it holds references it cannot expand."""

@@ -47,7 +47,7 @@ def _numpy() -> Any:
     return importlib.import_module("numpy") if importlib.util.find_spec("numpy") is not None else None
 
 
-def _floats(data: str, what: str, *, check: bool = True) -> array[float]:
+def _floats(data: str, what: str) -> array[float]:
     try:
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError, TypeError) as exc:
@@ -55,7 +55,7 @@ def _floats(data: str, what: str, *, check: bool = True) -> array[float]:
     if len(raw) % 4:
         raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: not a whole number of float32s")
     floats = _unpacked(raw)
-    if check and not all(map(math.isfinite, floats)):
+    if not all(map(math.isfinite, floats)):
         raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: a component is not finite")
     return floats
 

@@ -79,16 +79,8 @@ def run_upgrade(options: argparse.Namespace) -> int:
 
 def run_keygen(options: argparse.Namespace) -> int:
     """Exit 2, nothing written, when the journal has a key already or the key file exists."""
-    from tools.admin_key import create_key_or_fail
-
     target, path = _key_place(options, "keygen")
-    key = create_key_or_fail(path)
-    try:
-        seq = _bind(target, key)
-    except BaseException:
-        path.unlink(missing_ok=True)
-        raise
-    return _report(options, "wrote the admin key", path, seq)
+    return _report(options, "wrote the admin key", path, _bind_new(target, path))
 
 
 def run_bind(options: argparse.Namespace) -> int:
@@ -105,17 +97,12 @@ def run_rotate(options: argparse.Namespace) -> int:
     until then it waits in ``FILE.rotating``."""
     import os
 
-    from tools.admin_key import create_key_or_fail, identity_for
+    from tools.admin_key import identity_for
 
     target, path = _key_place(options)
     current = identity_for(BINDER, target, options.admin_key)  # exit 2 unless it is the journal's key
     pending = path.with_name(path.name + ".rotating")
-    key = create_key_or_fail(pending)
-    try:
-        seq = _bind(target, key, current.credential)
-    except BaseException:
-        pending.unlink(missing_ok=True)
-        raise
+    seq = _bind_new(target, pending, current.credential)
     os.replace(pending, path)
     return _report(options, "rotated the admin key", path, seq)
 
@@ -163,6 +150,18 @@ def _bind(target: str, key: bytes, credential: str | None = None) -> int:
         if journal_format < 6 and not store_binding(kernel.store.engine, result.seq, verifier):  # type: ignore[attr-defined]
             raise CommandError(f"the binding journaled at seq {result.seq} could not be recorded")
         return result.seq
+
+
+def _bind_new(target: str, path: Path, credential: str | None = None) -> int:
+    """A new key written at ``path`` and bound (``_bind``); the file goes again when the binding fails."""
+    from tools.admin_key import create_key_or_fail
+
+    key = create_key_or_fail(path)
+    try:
+        return _bind(target, key, credential)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
 
 
 def _report(options: argparse.Namespace, done: str, path: Path, seq: int) -> int:

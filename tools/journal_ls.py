@@ -54,10 +54,10 @@ def _filtered(
     return matching(reader.entries(where), split.after)
 
 
-def print_entries(entries: Iterable[JournalEntry], fmt: str, *, title: str = "journal") -> None:
+def print_entries(entries: Iterable[JournalEntry], fmt: str) -> None:
     if fmt == "table":
         print_table(
-            title,
+            "journal",
             _COLUMNS,
             ((e.seq, e.recorded_at, e.syscall, e.principal, e.status, e.entry_hash[:16]) for e in entries),
         )

@@ -42,14 +42,14 @@ class DependentCall:
         return {"seq": self.seq, "syscall": self.syscall, "principal": self.principal, "why": self.why}
 
 
-def _ids(value: Any, key: str = "unit_id") -> set[str]:
-    """Unit ids in a list of ids or of objects carrying ``key``."""
+def _ids(value: Any) -> set[str]:
+    """Unit ids in a list of ids or of objects carrying ``unit_id``."""
     found: set[str] = set()
     for item in value if isinstance(value, list) else []:
         if isinstance(item, str):
             found.add(item)
-        elif isinstance(item, dict) and isinstance(item.get(key), str):
-            found.add(item[key])
+        elif isinstance(item, dict) and isinstance(item.get("unit_id"), str):
+            found.add(item["unit_id"])
     return found
 
 

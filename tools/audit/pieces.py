@@ -67,15 +67,10 @@ def _first_bad(reader: JournalReader, batch: list[tuple[int, str]], checked: set
         if key in checked:
             continue
         data = stored.get(key)
-        if data is None:
-            return BadBlob(
-                seq, f"the result of seq {seq} references piece {key}, which {BLOBS} does not hold"
-            )
-        actual = sha256_hex(data)
+        actual = None if data is None else sha256_hex(data)
         if actual != key:
-            return BadBlob(
-                seq, f"the result of seq {seq} references piece {key}, whose bytes hash to {actual}"
-            )
+            which = f"which {BLOBS} does not hold" if actual is None else f"whose bytes hash to {actual}"
+            return BadBlob(seq, f"the result of seq {seq} references piece {key}, {which}")
         checked.add(key)
     return None
 

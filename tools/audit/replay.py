@@ -22,7 +22,6 @@ from journal.state import state_digest
 from journal.store import JournalHeader
 from journal.tree import TileCheck, journal_size
 from kernel.protocols import StorageError
-from kernel.registry import KernelServiceRegistry
 from kernel.table import SyscallTable
 from tools.audit.blob_audit import check_blobs
 from tools.audit.pieces import PieceCheck
@@ -84,7 +83,6 @@ def verify_journal(
     reader: JournalReader,
     *,
     table: SyscallTable,
-    services: KernelServiceRegistry | None = None,
     replay: bool = True,
     checkpoint: Pos | Sequence[Pos] | None = None,
     progress: Callable[[int], None] | None = None,
@@ -101,7 +99,7 @@ def verify_journal(
     replayer = None
     if replay and divergence is None:
         on_disk = journal_size(reader) > IN_MEMORY_LIMIT
-        replayer = Replayer(header, table=table, services=services, on_disk=on_disk, blobs_from=reader.engine)
+        replayer = Replayer(header, table=table, on_disk=on_disk, blobs_from=reader.engine)
     digest: str | None = None
     try:
         if divergence is None:
@@ -192,21 +190,14 @@ def _stored_state(reader: JournalReader, entries: int, digest: str, replayer: Re
             stored,
             labels=("replayed state", "stored state"),
         )
+    reason = None
     if stored_seqs is not None and stored_seqs != replayed_seqs:
-        return Divergence(
-            entries,
-            "",
-            DivergenceClass.INVALID_HISTORY,
-            "the stored seqs that superseded or revoked memory entries differ from those its journal gives",
+        reason = (
+            "the stored seqs that superseded or revoked memory entries differ from those its journal gives"
         )
-    if not counts_hold:
-        return Divergence(
-            entries,
-            "",
-            DivergenceClass.INVALID_HISTORY,
-            "the stored per-user entry counts differ from the stored entries",
-        )
-    return None
+    elif not counts_hold:
+        reason = "the stored per-user entry counts differ from the stored entries"
+    return None if reason is None else Divergence(entries, "", DivergenceClass.INVALID_HISTORY, reason)
 
 
 def _kept(checkpoint: Pos | Sequence[Pos] | None) -> dict[int, str]:

@@ -96,7 +96,6 @@ class Replayer:
         header: JournalHeader,
         *,
         table: SyscallTable,
-        services: KernelServiceRegistry | None = None,
         on_disk: bool = False,
         blobs_from: Engine | None = None,
     ) -> None:
@@ -127,10 +126,9 @@ class Replayer:
         self._in_batch = 0
         self.kernel = Kernel(
             table=table,
-            # the store's searches read the replayed journal's blobs, whatever the caller bound
+            # the store's searches read the replayed journal's blobs
             services=dataclasses.replace(
-                default_services() if services is None else services,
-                blob_reader=None if blobs_from is None else reader_for(blobs_from),
+                default_services(), blob_reader=None if blobs_from is None else reader_for(blobs_from)
             ),
             store=self.store,
             clock=clock,
@@ -161,18 +159,18 @@ class Replayer:
         if self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
 
-    def _services_as_recorded(self, entry: JournalEntry) -> KernelServiceRegistry | None:
-        """The services to bind for the entry when they are not the verifier's own, else None. A call
-        answered ``no_memory_service`` records that its syscall's service was not bound in the kernel
-        that wrote it (a deployment may bind only some services, and another session on the same file
-        others): it is re-executed with that service unbound, so the refusal replays byte for byte.
-        Every other call runs with the verifier's services, which is what it was written with (the
-        refusal is the only trace an unbound service leaves, and a refused call changes no state)."""
+    def _services_as_recorded(self, entry: JournalEntry) -> KernelServiceRegistry:
+        """The services to bind for the entry: the verifier's own but in one case. A call answered
+        ``no_memory_service`` records that its syscall's service was not bound in the kernel that wrote it
+        (a deployment may bind only some services, and another session on the same file others): it is
+        re-executed with that service unbound, so the refusal replays byte for byte. Every other call runs
+        with the verifier's services, which is what it was written with (the refusal is the only trace an
+        unbound service leaves, and a refused call changes no state)."""
         if entry.status != ErrorCode.NO_MEMORY_SERVICE:
-            return None
+            return self.kernel.services
         spec = self.kernel.table.get(entry.syscall)
         if spec is None or spec.service is Service.ALWAYS:
-            return None
+            return self.kernel.services
         return dataclasses.replace(self.kernel.services, **{spec.service: None})
 
     def _run(
@@ -184,15 +182,11 @@ class Replayer:
         after it may run on the half-written state)."""
         batch = self._batch()
         kernel = self.kernel
-        services = self._services_as_recorded(entry)
-        if services is None:
+        bound, kernel.services = kernel.services, self._services_as_recorded(entry)
+        try:
             result = kernel.execute(recorded, batch.transaction)
-        else:
-            bound, kernel.services = kernel.services, services
-            try:
-                result = kernel.execute(recorded, batch.transaction)
-            finally:
-                kernel.services = bound
+        finally:
+            kernel.services = bound
         replayed = batch.last_entry if result.seq is not None else None
         self._in_batch += 1
         failed = None

@@ -142,11 +142,11 @@ class RecordedModels:
     ``replay_mismatch`` failure, which the loop then journals differently from the record, so the
     replay kernel reports the divergence."""
 
-    def __init__(self, entries: Iterable[JournalEntry], *, run_id: str | None = None) -> None:
+    def __init__(self, entries: Iterable[JournalEntry]) -> None:
         self._queue: list[_Exchange] = []
         self._names: dict[str, str] = {}
         self.has_run = False
-        """The journal holds a ``model.run`` record (of ``run_id``, when given)."""
+        """The journal holds a ``model.run`` record."""
         for entry in entries:
             if entry.syscall != "kernel.record" or entry.status != "ok":
                 continue
@@ -155,8 +155,6 @@ class RecordedModels:
             except (msgspec.DecodeError, ValueError):  # a malformed entry is not ours to serve
                 continue
             if not isinstance(args, dict) or args.get("kind") not in (RUN_KIND, *MODEL_KINDS):
-                continue
-            if run_id is not None and args.get("run_id") != run_id:
                 continue
             payload = args.get("payload")
             if not isinstance(payload, dict):
