@@ -34,7 +34,6 @@ __all__ = [
     "WireReader",
     "WriteFields",
     "entry_from_row",
-    "entry_row",
     "governance_of",
     "insert_entry",
     "set_on_current",
@@ -44,10 +43,6 @@ __all__ = [
 MAX_KEY_LENGTH = 128
 MAX_ENTRIES_PER_USER = 100_000
 """Entries one user may have, history (superseded, revoked) included."""
-
-
-_EXPIRED = EntryStatus.EXPIRED.value
-_REVOKED = EntryStatus.REVOKED.value
 
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
@@ -78,10 +73,10 @@ def entry_from_row(row: Mapping[str, Any]) -> MemoryLongEntry:
     return MemoryLongEntry.from_wire({**row, "governance": decode(str(row["governance"]).encode("utf-8"))})
 
 
-def entry_row(user_id: str, entry: MemoryLongEntry, *, version: int, seq: int) -> dict[str, Any]:
+def insert_entry(user_id: str, entry: MemoryLongEntry, *, version: int, seq: int) -> Insert:
     """The row of ``entry`` as version ``version`` of its key, written by the call at ``seq``."""
     wire = entry.wire_view()
-    return {
+    row = {
         "user_id": user_id,
         "key": entry.key,
         "version": version,
@@ -96,10 +91,7 @@ def entry_row(user_id: str, entry: MemoryLongEntry, *, version: int, seq: int) -
         "governance": canonical_bytes_of_own(wire["governance"]).decode("utf-8"),
         "written_seq": seq,
     }
-
-
-def insert_entry(user_id: str, entry: MemoryLongEntry, *, version: int, seq: int) -> Insert:
-    return Insert(TABLE, entry_row(user_id, entry, version=version, seq=seq))
+    return Insert(TABLE, row)
 
 
 def set_on_current(user_id: str, current: StoredEntry, column: str, at: datetime) -> Update:
@@ -186,9 +178,9 @@ class MemoryService:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_NOT_FOUND, f"no entry for key '{key}'")
         # the call's time is compared with an expiry only: formatted only for an entry that has one
         status = wire_status(entry, "" if entry["expires_at"] is None else format_time(now))
-        if status == _REVOKED:
+        if status == EntryStatus.REVOKED.value:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_REVOKED, f"entry '{key}' was revoked")
-        if status == _EXPIRED:
+        if status == EntryStatus.EXPIRED.value:
             raise MemoryRuleError(MemoryErrorCode.ENTRY_EXPIRED, f"entry '{key}' has expired")
         return {"user_id": user_id, "entry": entry, "status": status}
 
