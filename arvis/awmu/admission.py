@@ -205,10 +205,6 @@ def _queue(
     return {"outcome": "queued_for_review", "review_id": item.review_id, "expired": expired, **why}
 
 
-def _unit_of(wire: dict[str, Any]) -> str:
-    return str(wire["unit_id"])
-
-
 def _reasoned(result: list[dict[str, Any]], reasons: list[str | None]) -> list[dict[str, Any]]:
     """Conflict wires with their reasons (rules 3; rules 2 wires have none)."""
     return [
@@ -330,7 +326,10 @@ def _add_contested(
         reasons += [None for _ in added]
         return verdicts
     reasons += ["context" for _ in added]
-    return sorted([*verdicts, *(_verdict_wire(c, "context") for c, _, _ in added)], key=_unit_of)
+    return sorted(
+        [*verdicts, *(_verdict_wire(c, "context") for c, _, _ in added)],
+        key=lambda wire: str(wire["unit_id"]),
+    )
 
 
 def _settle(
