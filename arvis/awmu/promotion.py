@@ -170,8 +170,6 @@ def propose(
     session: ContextSession, *, text: str, source: str, confidence: float, verdicts: list[Verdict]
 ) -> dict[str, Any]:
     check_text(text)
-    config = session.config
-    admit_all = config.admission == "all"
     refused = refuse_low_confidence(session, confidence=confidence, source=source)
     if refused is not None:
         return refused
@@ -180,14 +178,28 @@ def propose(
         session.emit(EventKind.DUPLICATE, duplicate.unit_id, source=source)
         return {"outcome": "duplicate", "duplicate_of": duplicate.unit_id}
     conflicts = _conflicts(session, text, verdicts)
-    trust = _assess(session, text=text, source=source, confidence=confidence)
+    # the proposal's trust, corroborated by the distinct sources already queued with the same text
+    key = normalize(text)
+    queued_sources = {
+        item.source
+        for item in session.repo.pending_reviews(session.context_id)
+        if normalize(item.text) == key
+    }
+    trust = assess_trust(
+        session.config,
+        text=text,
+        source=source,
+        confidence=confidence,
+        active=session.ranked(),
+        corroborating_sources=len(queued_sources | {source}),
+    )
     plan = _plan(session, conflicts, trust.ceiling)
     emit_conflicts(session, plan, source=source)
     result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wire(plan)}
     if any(resolution is Resolution.KEEP_EXISTING for _, _, resolution in plan):
         session.emit(EventKind.REJECTED, None, reason="conflict", source=source)
         return {"outcome": "rejected_conflict", **result}
-    if admit_all:
+    if session.config.admission == "all":
         trust = TrustAssessment(trust.score, trust.signals, Zone.AUTO_PROMOTE, trust.ceiling)
     if trust.zone is Zone.ARCHIVE:
         session.emit(EventKind.REJECTED, None, reason="trust_archive", source=source, score=trust.score)
@@ -199,7 +211,8 @@ def propose(
             source=source,
             confidence=confidence,
             trust=trust,
-            verdicts=_review_verdicts(conflicts),
+            # the model verdicts a reviewer sees beside it (the lexical ones are left out)
+            verdicts=tuple(verdict_wire(c) for c in conflicts if c.detector != "lexical"),
         )
         session.repo.put_review(item)
         session.emit(EventKind.QUEUED, None, review_id=item.review_id, source=source, score=trust.score)
@@ -208,29 +221,6 @@ def propose(
         **result,
         **promote_unit(session, text=text, source=source, confidence=confidence, trust=trust, plan=plan),
     }
-
-
-def _assess(session: ContextSession, *, text: str, source: str, confidence: float) -> TrustAssessment:
-    """The proposal's trust, corroborated by the distinct sources already queued with the same text."""
-    key = normalize(text)
-    queued_sources = {
-        item.source
-        for item in session.repo.pending_reviews(session.context_id)
-        if normalize(item.text) == key
-    }
-    return assess_trust(
-        session.config,
-        text=text,
-        source=source,
-        confidence=confidence,
-        active=session.ranked(),
-        corroborating_sources=len(queued_sources | {source}),
-    )
-
-
-def _review_verdicts(conflicts: list[Conflict]) -> tuple[dict[str, Any], ...]:
-    """The model verdicts a reviewer sees beside a queued proposal (the lexical ones are left out)."""
-    return tuple(verdict_wire(c) for c in conflicts if c.detector != "lexical")
 
 
 def review_item(
