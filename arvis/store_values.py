@@ -70,12 +70,9 @@ def _encode_scalar(value: Any) -> Any:
     """The tagged form of a value that is no JSON container and no plain JSON scalar."""
     if isinstance(value, bytes | bytearray):
         return _tagged("bytes", base64.b64encode(bytes(value)).decode("ascii"))
-    if isinstance(value, datetime):
-        return _tagged("datetime", value.isoformat())
-    if isinstance(value, date):
-        return _tagged("date", value.isoformat())
-    if isinstance(value, time):
-        return _tagged("time", value.isoformat())
+    for kind in (datetime, date, time):  # datetime first: it is a date too
+        if isinstance(value, kind):
+            return _tagged(kind.__name__, value.isoformat())
     if isinstance(value, timedelta):
         return _tagged("timedelta", [value.days, value.seconds, value.microseconds])
     if isinstance(value, UUID):
