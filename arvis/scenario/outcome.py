@@ -274,10 +274,9 @@ def _stale(scenario: Scenario, judging: _Judging, last_turn: int) -> tuple[int, 
         for fact in scenario.facts
         if fact.retired_at is not None and fact.retired_at <= last_turn and fact.id in judging.stated_at
     ]
-    last = judging.transcript.observations[-1] if judging.transcript.observations else None
-    if last is None:
+    if not judging.transcript.observations:
         return 0, len(gone)
-    shown = judging.block_units(last)
+    shown = judging.block_units(judging.transcript.observations[-1])
     shown_still = sum(1 for fact in gone if judge(fact.id, fact.text, shown).status != FactStatus.DISPLACED)
     return shown_still, len(gone)
 
