@@ -102,20 +102,17 @@ class MemoryLongEntry:
         (``to_wire`` gives a copy to keep)."""
         wire: dict[str, Any] | None = self.__dict__.get("_wire")
         if wire is None:
-            wire = self._build_wire()
+            wire = {
+                "created_at": format_time(self.created_at),
+                "expires_at": _time_or_none(self.expires_at),
+                "governance": self.governance.to_wire(),
+                "key": self.key,
+                "memory_type": self.memory_type.value,
+                "notes": self.notes,
+                "revoked_at": _time_or_none(self.revoked_at),
+                "source": self.source,
+                "superseded_at": _time_or_none(self.superseded_at),
+                "value_ref": self.value_ref,
+            }
             object.__setattr__(self, "_wire", wire)  # a cache, not a field: the entry stays as it was
         return wire
-
-    def _build_wire(self) -> dict[str, Any]:
-        return {
-            "created_at": format_time(self.created_at),
-            "expires_at": _time_or_none(self.expires_at),
-            "governance": self.governance.to_wire(),
-            "key": self.key,
-            "memory_type": self.memory_type.value,
-            "notes": self.notes,
-            "revoked_at": _time_or_none(self.revoked_at),
-            "source": self.source,
-            "superseded_at": _time_or_none(self.superseded_at),
-            "value_ref": self.value_ref,
-        }
