@@ -46,8 +46,6 @@ def _tokens(text: str) -> list[_Token]:
             continue
         if kind == "word" and piece.endswith(".") and piece.casefold() not in _TITLES:
             piece = piece[:-1]
-        if kind == "word" and ("-" in piece):
-            piece = piece.replace("-", " ")
         out.append(_Token(piece, piece.casefold().replace("\u2019", "'"), opens, gap))
         opens, gap = False, False
     return out
