@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from tools.admin_key import add_admin_key_argument
 from tools.cmd_call import DURABILITIES
-from tools.common import EXIT_OK, CommandError, add_caller_argument, add_db_argument
+from tools.common import EXIT_OK, CommandError, add_caller_argument, add_db_argument, writable_db
 
 if TYPE_CHECKING:
     import mcp.types as mcp_types
@@ -166,7 +166,6 @@ def _check_sdk() -> None:
 def run(options: argparse.Namespace) -> int:
     from arvis.access import is_builtin_admin
     from kernel.identity import AllowedPrincipals
-    from tools.common import writable_db
     from tools.kernel_open import opened_kernel
 
     _check_sdk()
