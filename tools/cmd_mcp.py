@@ -169,6 +169,8 @@ def run(options: argparse.Namespace) -> int:
     from tools.kernel_open import opened_kernel
 
     _check_sdk()
+    import anyio  # after the check: the SDK brings it
+
     principal = _principal(options.caller)
     target = writable_db(options.db, create=options.create)
 
@@ -177,7 +179,7 @@ def run(options: argparse.Namespace) -> int:
 
     with opened_kernel(options, principal, target, policy=policy) as (kernel, identity):
         admin = is_builtin_admin(principal)
-        ToolServer(kernel, principal, identity.credential, administrator=admin).serve()
+        anyio.run(ToolServer(kernel, principal, identity.credential, administrator=admin).serve)
     return EXIT_OK
 
 
@@ -202,7 +204,7 @@ class _Tool:
 
 
 class ToolServer:
-    """The tools of one kernel, as one principal; ``serve`` runs the MCP server on stdin/stdout."""
+    """The tools of one kernel, as one principal; ``serve`` (a coroutine) is the MCP server over stdio."""
 
     def __init__(
         self, kernel: Kernel, principal: str, credential: str | None, *, administrator: bool
@@ -277,12 +279,7 @@ class ToolServer:
 
     # --- the protocol --------------------------------------------------------------------------------
 
-    def serve(self) -> None:
-        import anyio
-
-        anyio.run(self._serve)
-
-    async def _serve(self) -> None:
+    async def serve(self) -> None:
         import anyio
         import anyio.to_thread
         import mcp.types as types
