@@ -133,10 +133,9 @@ def _leaf_parsers(
     leaves: list[argparse.ArgumentParser] = []
     for command in dict.fromkeys(subparsers.choices.values()):  # an alias maps to the same parser
         nested = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
-        if nested:
-            for action in nested:
-                leaves.extend(_leaf_parsers(action))
-        else:
+        for action in nested:
+            leaves.extend(_leaf_parsers(action))
+        if not nested:
             leaves.append(command)
     return leaves
 

@@ -11,10 +11,11 @@ the empty journal it is rather than as a database without a journal."""
 from __future__ import annotations
 
 import argparse
+import os
 from contextlib import closing
 from typing import TYPE_CHECKING
 
-from tools.admin_key import add_admin_key_argument
+from tools import admin_key
 from tools.common import EXIT_OK, CommandError, add_db_argument, existing_db, writable_db
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ):
         action = actions.add_parser(name, help=summary)
         add_db_argument(action)
-        add_admin_key_argument(action)
+        admin_key.add_admin_key_argument(action)
         action.add_argument("-o", "--output", choices=("table", "json"), default="table")
         action.set_defaults(run=run)
 
@@ -85,22 +86,19 @@ def run_keygen(options: argparse.Namespace) -> int:
 
 def run_bind(options: argparse.Namespace) -> int:
     """Bind the key file to a journal that has none (exit 2 when it has one, this or another)."""
-    from tools.admin_key import db_command, load_key
-
     target, path = _key_place(options, "binding")
-    key = load_key(path, keygen=db_command("keygen", target, path if options.admin_key else None))
+    key = admin_key.load_key(
+        path, keygen=admin_key.db_command("keygen", target, path if options.admin_key else None)
+    )
     return _report(options, "bound the admin key", path, _bind(target, key))
 
 
 def run_rotate(options: argparse.Namespace) -> int:
     """A new key, bound by an administrator holding the current one (``FILE``), then written over it;
     until then it waits in ``FILE.rotating``."""
-    import os
-
-    from tools.admin_key import identity_for
-
     target, path = _key_place(options)
-    current = identity_for(BINDER, target, options.admin_key)  # exit 2 unless it is the journal's key
+    # exit 2 unless it is the journal's key
+    current = admin_key.identity_for(BINDER, target, options.admin_key)
     pending = path.with_name(path.name + ".rotating")
     seq = _bind_new(target, pending, current.credential)
     os.replace(pending, path)
@@ -113,16 +111,14 @@ BINDER = "admin:key-holder"
 
 def _key_place(options: argparse.Namespace, unbound_for: str | None = None) -> tuple[str, Path]:
     """The database and its key file; a journal with a key bound is refused for ``unbound_for``."""
-    from tools.admin_key import admin_key_path, journal_verifier
-
     target = existing_db(options.db)
-    path = admin_key_path(target, options.admin_key)
+    path = admin_key.admin_key_path(target, options.admin_key)
     if path is None:
         raise CommandError(
             "a PostgreSQL database has no default place for its admin key",
             hint="give --admin-key FILE (and the same to `arvis call`, or set ARVIS_ADMIN_KEY)",
         )
-    if unbound_for and journal_verifier(target) not in (None, "new"):
+    if unbound_for and admin_key.journal_verifier(target) not in (None, "new"):
         raise CommandError(
             f"the journal has an admin key bound already; {unbound_for} never replaces it",
             hint="replace it with `arvis db rotate-admin-key`, which needs the current key",
@@ -154,9 +150,7 @@ def _bind(target: str, key: bytes, credential: str | None = None) -> int:
 
 def _bind_new(target: str, path: Path, credential: str | None = None) -> int:
     """A new key written at ``path`` and bound (``_bind``); the file goes again when the binding fails."""
-    from tools.admin_key import create_key_or_fail
-
-    key = create_key_or_fail(path)
+    key = admin_key.create_key_or_fail(path)
     try:
         return _bind(target, key, credential)
     except BaseException:
@@ -165,14 +159,12 @@ def _bind_new(target: str, path: Path, credential: str | None = None) -> int:
 
 
 def _report(options: argparse.Namespace, done: str, path: Path, seq: int) -> int:
-    from tools.admin_key import shown_path
-
     if options.output == "json":
         from tools.output import print_json
 
-        print_json({"admin_key": shown_path(path), "seq": seq})
+        print_json({"admin_key": admin_key.shown_path(path), "seq": seq})
     else:
-        print(f"{done} {shown_path(path)} (0600), journaled at seq {seq}")
+        print(f"{done} {admin_key.shown_path(path)} (0600), journaled at seq {seq}")
     return EXIT_OK
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
-from tools.output import print_table
+from tools.output import print_json, print_table
 
 __all__ = ["register", "written_by_the_demo"]
 
@@ -284,8 +284,6 @@ def run(options: argparse.Namespace) -> int:
                 block = result.value["text"]
     report = verified(path)
     if options.output == "json":
-        from tools.output import print_json
-
         columns = ("seq", "what", "syscall", "principal", "outcome")
         print_json(
             {

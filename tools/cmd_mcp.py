@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from tools.admin_key import add_admin_key_argument
 from tools.cmd_call import DURABILITIES
-from tools.common import EXIT_OK, CommandError, add_caller_argument, add_db_argument
+from tools.common import EXIT_OK, CommandError, add_caller_argument, add_db_argument, writable_db
 
 if TYPE_CHECKING:
     import mcp.types as mcp_types
@@ -166,10 +166,11 @@ def _check_sdk() -> None:
 def run(options: argparse.Namespace) -> int:
     from arvis.access import is_builtin_admin
     from kernel.identity import AllowedPrincipals
-    from tools.common import writable_db
     from tools.kernel_open import opened_kernel
 
     _check_sdk()
+    import anyio  # after the check: the SDK brings it
+
     principal = _principal(options.caller)
     target = writable_db(options.db, create=options.create)
 
@@ -178,7 +179,7 @@ def run(options: argparse.Namespace) -> int:
 
     with opened_kernel(options, principal, target, policy=policy) as (kernel, identity):
         admin = is_builtin_admin(principal)
-        ToolServer(kernel, principal, identity.credential, administrator=admin).serve()
+        anyio.run(ToolServer(kernel, principal, identity.credential, administrator=admin).serve)
     return EXIT_OK
 
 
@@ -203,7 +204,7 @@ class _Tool:
 
 
 class ToolServer:
-    """The tools of one kernel, as one principal; ``serve`` runs the MCP server on stdin/stdout."""
+    """The tools of one kernel, as one principal; ``serve`` (a coroutine) is the MCP server over stdio."""
 
     def __init__(
         self, kernel: Kernel, principal: str, credential: str | None, *, administrator: bool
@@ -278,12 +279,7 @@ class ToolServer:
 
     # --- the protocol --------------------------------------------------------------------------------
 
-    def serve(self) -> None:
-        import anyio
-
-        anyio.run(self._serve)
-
-    async def _serve(self) -> None:
+    async def serve(self) -> None:
         import anyio
         import anyio.to_thread
         import mcp.types as types

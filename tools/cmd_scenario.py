@@ -38,6 +38,7 @@ from tools.scenario.report import (
     journal_name,
     run_row,
     scenario_document,
+    skip_reason,
     to_json_bytes,
     to_markdown,
     verdict,
@@ -254,9 +255,7 @@ def _demo(options: argparse.Namespace) -> int:
         raise CommandError(f"no scenario at {path}", hint="run from the repository root, or pass FILE")
     scenario = _load(path)
     if not scenario.runnable:
-        raise CommandError(
-            f"{path} cannot run offline: {scenario_document(path.name, scenario, [])['skipped']}"
-        )
+        raise CommandError(f"{path} cannot run offline: {skip_reason(scenario)}")
     out: Path = options.out
     journals = made_directory(out / "journals")
     document = bench_document(

@@ -66,9 +66,8 @@ def run_trace(reader: JournalReader, options: argparse.Namespace) -> int:
 
 
 def _what(item: dict[str, Any]) -> str:
-    skip = {"seq", "kind"}
     return " ".join(
-        f"{name}={value}" for name, value in item.items() if name not in skip and value is not None
+        f"{name}={value}" for name, value in item.items() if name not in {"seq", "kind"} and value is not None
     )
 
 

@@ -10,7 +10,7 @@ memory grows with what is traced, never with the journal (``journal-format.md`` 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arvis.canonical import decode
@@ -44,8 +44,7 @@ class TraceQuery:
     unit: str | None = None
 
     def to_json(self) -> dict[str, str]:
-        chosen = {"principal": self.principal, "source": self.source, "unit": self.unit}
-        return {name: value for name, value in chosen.items() if value is not None}
+        return {name: value for name, value in asdict(self).items() if value is not None}
 
 
 @dataclass
@@ -59,13 +58,7 @@ class Trace:
     included_in: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "query": self.query.to_json(),
-            "calls": self.calls,
-            "created": self.created,
-            "displaced": self.displaced,
-            "included_in": self.included_in,
-        }
+        return {**asdict(self), "query": self.query.to_json()}
 
 
 def call_value(entry: JournalEntry) -> dict[str, Any]:

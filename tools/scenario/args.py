@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from arvis.scenario.conditions import Condition
-from tools.common import later
+from tools.common import CommandError, later
 
 __all__ = ["FLAGSHIP", "register"]
 
@@ -30,8 +30,6 @@ def _scenario_run(options: argparse.Namespace) -> int:
         options.out = options.legacy_out
     options.out = options.out or Path("model-runs")
     if options.output in ("md", "html"):
-        from tools.common import CommandError
-
         raise CommandError(
             f"-o {options.output} is for runs without a model: a model run prints table or json"
         )

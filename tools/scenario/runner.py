@@ -22,13 +22,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from arvis.awmu.utterance import statements
 from arvis.scenario.conditions import CONDITIONS, Condition, ConditionPlan
 from arvis.scenario.judge import states
 from arvis.scenario.outcome import score
-from arvis.scenario.schema import DEFAULT_PLAYER_CONFIDENCE, Scenario, SeedUnit
+from arvis.scenario.schema import DEFAULT_PLAYER_CONFIDENCE, Scenario
 from arvis.scenario.script import CHANNEL_SOURCES, Oracle, Script, ScriptTurn, blind_script, oracle_of
 from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, StatementRecord, Transcript
 from journal.clock import ManualClock
@@ -87,15 +87,6 @@ class RunResult:
     def to_json(self) -> dict[str, Any]:
         """The fields by name, in their declared order."""
         return asdict(self)
-
-
-class _Setup(Protocol):
-    @property
-    def seeds(self) -> tuple[SeedUnit, ...]: ...
-    @property
-    def trust_profile(self) -> str | None: ...
-    @property
-    def invariants(self) -> tuple[dict[str, Any], ...]: ...
 
 
 class _Run:
@@ -296,7 +287,7 @@ model loop declares none: its recorded runs replay the calls they were recorded 
 
 
 def set_up_context(
-    scenario: _Setup,
+    scenario: Scenario | Script,
     plan: ConditionPlan,
     call: Callable[[str, dict[str, Any], str], dict[str, Any]],
     review: Callable[[str, str], None],
