@@ -257,9 +257,8 @@ def propose_by_content(
     conflicts = _judged(session, text, conflicts, set(judged), model_judge, detectors["detectors"])
     key = normalize(text)
     pending = session.repo.pending_reviews(session.context_id)
-    copies = [
-        item for item in pending if session.config.decides_by("corroborated") and normalize(item.text) == key
-    ]
+    corroborates = session.config.decides_by("corroborated")  # the queue policy may leave it out
+    copies = [item for item in pending if corroborates and normalize(item.text) == key]
     speakers = {item.source for item in copies} | {source}
     if session.rules >= 5:  # the Sybil bound: only declared channels corroborate
         copies = copies if declared(session.config, source) else []

@@ -122,7 +122,7 @@ def turn(
         for unit in sorted(session.active.values(), key=lambda unit: (unit.created_seq, unit.unit_id)):
             if unit.unit_id not in chosen and not unit.protected:  # pinned and CANON units never decay
                 decayed.append(decay(session, unit))
-    if session.config.queue is not None and session.config.queue.expire_after_turns is not None:
+    if expiry_turn(session) is not None:  # the queue policy expires what waits
         extra["expired"] = expire(session)
     session.emit(EventKind.TURN, None, reinforced=len(reinforced), decayed=len(decayed))
     session.write_back()

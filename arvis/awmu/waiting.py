@@ -117,20 +117,18 @@ def waiting(repo: AwmuRepository, context_id: str) -> list[dict[str, Any]]:
     expires items, the turn it expires at; oldest first."""
     items = repo.pending_reviews(context_id)
     recorded = _recorded_reasons(repo, items)
-    listed = []
-    for item in items:
-        entry: dict[str, Any] = {
+    return [
+        {
             "review_id": item.review_id,
             "source": item.source,
             "text": item.text,
             "contests": _contests(item),
             "reasons": recorded.get(item.review_id)
             or sorted({str(verdict["reason"]) for verdict in item.verdicts if "reason" in verdict}),
+            **({} if item.expires_at_turn is None else {"expires_at_turn": item.expires_at_turn}),
         }
-        if item.expires_at_turn is not None:
-            entry["expires_at_turn"] = item.expires_at_turn
-        listed.append(entry)
-    return listed
+        for item in items
+    ]
 
 
 def contested_marks(
