@@ -1,11 +1,12 @@
-"""The effects log: each accepted entry's change set as journaled (``journal_effects``), and the state as
-of any seq folded from it (``specs/journal-format.md`` §16).
+"""The effects log: each accepted entry's changes of the tables whose past is not kept in their own rows
+(``journal_effects``, ``journal.schema.PAST_IN_ROWS``), and those tables' state as of any seq folded from
+it (``specs/journal-format.md`` §16).
 
-An entry's effects are logged with it, in its transaction (``journal.transaction``), as the canonical JSON
-its ``effects_hash`` is taken over: the log is checked against the chain without re-executing anything
-(``check``), and the state right after entry ``seq`` is every logged change up to it applied in order, as
-``journal.apply`` applied them (``state_as_of``). Time travel reads the past this way; verification alone
-re-executes the journal.
+An entry's changes are logged with it, in its transaction (``journal.transaction``), as canonical JSON; a
+replay's scratch store logs them the same way, and verification holds the journal's log to it (``check``).
+The state of those tables right after entry ``seq`` is every logged change up to it applied in order, as
+``journal.apply`` applied them (``state_as_of``). Time travel reads the past this way and the rest of it
+from the rows; verification alone re-executes the journal.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from sqlalchemy import Connection, inspect, text
 
 from arvis.canonical import sha256_hex
 from journal import statements
-from journal.entry import EMPTY_EFFECTS_HASH
-from journal.schema import STATE_TABLES
+from journal.schema import PAST_IN_ROWS, STATE_TABLES
 from journal.sql import Prepared
 
 __all__ = ["StateRows", "check", "covered_from", "load", "state_as_of"]
@@ -42,22 +42,23 @@ def covered_from(connection: Connection) -> int:
     return 1 if found is None else int(found)
 
 
-def state_as_of(connection: Connection, seq: int, *, memory: bool) -> StateRows:
-    """Every state table's rows right after entry ``seq``, folded from the log (which must cover every
-    entry: ``covered_from`` is 1). An insert gives the row, columns it does not name NULL; an upsert
-    inserts it or sets the columns it names; an update sets columns of the row its key names, if there
-    is one; a delete removes it, as the statements ``journal.apply`` runs do. Changes of tables that are
-    not state (the admin key's bindings) are not state's. Without ``memory`` (read by query), entries
-    changing only ``memory_entries`` are not parsed: a change names its table as ``"table":"<name>"``, no
-    column name ends in ``table`` and quotes in values are escaped, so those bytes name no other table."""
-    folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {name: {} for name in _KEYS}
-    if not memory:
-        del folded["memory_entries"]
+def state_as_of(connection: Connection, seq: int) -> StateRows:
+    """The rows of every state table outside ``PAST_IN_ROWS`` right after entry ``seq``, folded from the
+    log (which must cover every entry: ``covered_from`` is 1). An insert gives the row, columns it does not
+    name NULL; an upsert inserts it or sets the columns it names; an update sets columns of the row its key
+    names, if there is one; a delete removes it, as the statements ``journal.apply`` runs do. Changes of
+    tables that are not state (the admin key's bindings), or whose past is in their rows (logged before
+    revision 0016, which logged whole change sets), are passed over; an entry whose changes are all of
+    ``memory_entries`` is not parsed: a change names its table as ``"table":"<name>"``, no column name
+    ends in ``table`` and quotes in values are escaped, so those bytes name no other table."""
+    folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
+        name: {} for name in _KEYS if name not in PAST_IN_ROWS
+    }
     logged = connection.execution_options(yield_per=BATCH).execute(
         text(statements.EFFECTS_UNTIL), {"seq": seq}
     )
     for effects in (bytes(row[1]) for row in logged):
-        if not memory and effects.count(b'"table":"') == effects.count(b'"table":"memory_entries"'):
+        if effects.count(b'"table":"') == effects.count(b'"table":"memory_entries"'):
             continue
         for change in orjson.loads(effects):
             rows = folded.get(change["table"])
@@ -83,31 +84,42 @@ def state_as_of(connection: Connection, seq: int, *, memory: bool) -> StateRows:
 
 def load(connection: Connection, state: StateRows) -> None:
     """Write folded rows into an empty store's state tables (a scratch store: ``tools.audit.timetravel``),
-    each table in one driver ``executemany``, and count its memory entries."""
+    each table in one driver ``executemany``."""
     paramstyle = str(connection.dialect.paramstyle)
     for name, rows in state.items():
         if rows:
             statement = Prepared(statements.insert_sql(name, list(rows[0])), paramstyle)
             connection.exec_driver_sql(statement.sql, [statement.bind(row) for row in rows])
-    connection.exec_driver_sql(statements.REBUILD_COUNTS)
 
 
-def check(connection: Connection) -> tuple[int, str] | None:
-    """The first entry whose logged effects are not the ones the chain holds, as (seq, reason): from the
-    first seq the log covers, an entry that changed something must have its effects logged, and the bytes
-    logged must hash to its ``effects_hash``; effects logged for no entry are named last. None: the log
-    holds, or the database predates the log (revision 0014: verification reads without migrating)."""
+def check(connection: Connection, replayed: Connection | None) -> tuple[int, str] | None:
+    """The first entry whose logged effects are not what its call logs, as (seq, reason). Against a
+    replay's scratch store (``replayed``), from the first seq the log covers: an entry's logged bytes must
+    be those the replay logged for it, and none where it logged none, unless they hash to its
+    ``effects_hash`` (its whole change set, as revisions before 0016 logged it). With or without one,
+    effects logged for no entry are named last. None: the log holds, or the database predates the log
+    (revision 0014: verification reads without migrating)."""
     if not inspect(connection).has_table("journal_effects"):
         return None
-    result = connection.execution_options(yield_per=BATCH).execute(
-        text(statements.EFFECTS_CHECKED), {"since": covered_from(connection)}
-    )
-    for seq, effects_hash, effects in result:
-        if effects is None:
-            if effects_hash != EMPTY_EFFECTS_HASH:
+    if replayed is not None:
+        since = {"since": covered_from(connection)}
+        stored = connection.execution_options(yield_per=BATCH).execute(
+            text(statements.EFFECTS_CHECKED), since
+        )
+        logged = iter(
+            replayed.execution_options(yield_per=BATCH).execute(text(statements.EFFECTS_FROM), since)
+        )
+        pending = next(logged, None)
+        for seq, effects_hash, effects in stored:
+            expected = None
+            if pending is not None and pending[0] == seq:
+                expected, pending = bytes(pending[1]), next(logged, None)
+            found = None if effects is None else bytes(effects)
+            if found == expected or (found is not None and sha256_hex(found) == effects_hash):
+                continue
+            if found is None:
                 return int(seq), f"the effects log holds no effects of entry {seq}"
-        elif sha256_hex(bytes(effects)) != effects_hash:
-            return int(seq), f"the effects logged for entry {seq} do not hash to its effects_hash"
+            return int(seq), f"the effects logged for entry {seq} are not those its call logs"
     orphan = connection.execute(text(statements.EFFECTS_ORPHAN)).scalar()
     if orphan is None:
         return None

@@ -21,6 +21,7 @@ from sqlalchemy import (
 __all__ = [
     "FORMAT_VERSION",
     "FORMAT_VERSIONS",
+    "PAST_IN_ROWS",
     "STATE_TABLES",
     "VERSION_SEQS",
     "admin_bindings",
@@ -143,6 +144,9 @@ VERSION_SEQS = {"superseded_at": "superseded_seq", "revoked_at": "revoked_seq"}
 """Revision 0015: beside each of these ``memory_entries`` columns, the seq of the call that set it
 (``journal.apply``), so that a user's entries as of any seq are one query. Not in the table above (what a
 row means), the effects, the state digest or a state shown; NULL beside a set column: not derivable."""
+PAST_IN_ROWS = frozenset({"memory_entries"})
+"""State tables whose past stays in their own rows (every version, with the seqs that wrote and ended it:
+``VERSION_SEQS``), so the effects log leaves their changes out (revision 0016, ``journal.effects``)."""
 
 memory_entry_counts = Table(
     "memory_entry_counts",
@@ -362,11 +366,11 @@ journal_effects = Table(
     _rowid("seq"),
     Column("effects", LargeBinary, nullable=False),
 )
-"""Each accepted entry's effects (revision 0014, ``journal.effects``): the canonical JSON of its change
-set, the very bytes its ``effects_hash`` is taken over, so the log is checked against the chain; the
-state as of any seq is these folded in order. Entries that changed nothing have no row; a journal
-migrated from an earlier revision has none before ``journal_effects_from``. Not state (the state
-digest leaves it out)."""
+"""Each accepted entry's effects (revision 0014, ``journal.effects``): the canonical JSON of its changes
+of tables outside ``PAST_IN_ROWS`` (revision 0016; before, of its whole change set, the very bytes its
+``effects_hash`` is taken over), proven by verification's replay; the state of those tables as of any seq
+is these folded in order. Entries that changed none of them have no row; a journal migrated from an
+earlier revision has none before ``journal_effects_from``. Not state (the state digest leaves it out)."""
 
 journal_effects_from = Table(
     "journal_effects_from",

@@ -83,11 +83,6 @@ VERSION_SEQS_SET = (
     ' WHERE superseded_seq IS NOT NULL OR revoked_seq IS NOT NULL ORDER BY user_id, "key", version'
 )
 """Every version seq time travel reads (``journal.schema.VERSION_SEQS``), for verification."""
-REBUILD_COUNTS = (
-    "INSERT INTO memory_entry_counts (user_id, entries) "
-    "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
-)
-"""Fills ``memory_entry_counts`` from ``memory_entries`` (after rows were copied in as stored)."""
 
 # --- LangGraph: the store, then checkpoints -------------------------------------------------------
 
@@ -245,6 +240,7 @@ def blobs_in(size: int) -> str:
 EFFECTS_INSERT = insert_sql("journal_effects", ["seq", "effects"])
 EFFECTS_SINCE = "SELECT first_seq FROM journal_effects_from"
 EFFECTS_UNTIL = "SELECT seq, effects FROM journal_effects WHERE seq <= :seq ORDER BY seq"
+EFFECTS_FROM = "SELECT seq, effects FROM journal_effects WHERE seq >= :since ORDER BY seq"
 EFFECTS_CHECKED = (
     "SELECT j.seq, j.effects_hash, e.effects FROM journal j "
     "LEFT JOIN journal_effects e ON e.seq = j.seq WHERE j.seq >= :since ORDER BY j.seq"

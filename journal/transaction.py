@@ -29,6 +29,7 @@ from journal.graph_repository import SqlGraphRepository
 from journal.graph_store_repository import SqlGraphStoreRepository
 from journal.memory_repository import SqlMemoryReader
 from journal.pipeline_repository import ActiveRuns, SqlPipelineRunRepository
+from journal.schema import PAST_IN_ROWS
 from journal.sql import SqlRunner
 from journal.statements import APPEND, EFFECTS_INSERT
 
@@ -80,7 +81,7 @@ class Shared:
     """What every transaction of one store shares (``journal.store``): its runner, how it translates
     driver errors, what it learned of active pipeline runs (valid under one head), the reader handlers read
     through, and whether it keeps entries (False: a private scratch store, storing neither entries nor the
-    pieces a result journals by reference, blobs and effects: its replay compares references and hashes)."""
+    pieces a result journals by reference, blobs: its replay compares references and hashes)."""
 
     sql: SqlRunner
     translate: Translate
@@ -133,8 +134,8 @@ class SqlTransaction:
             self._writer.write(planned, seq)  # the one place state is written
             if pieces and shared.keep_entries:  # a scratch replay store compares the references alone
                 blob_store.store_in(shared.sql, dict(pieces))
-            logged = canonical_bytes_of_own(effects) if effects else None
-            effects_hash = EMPTY_EFFECTS_HASH if logged is None else sha256_hex(logged)
+            hashed = canonical_bytes_of_own(effects) if effects else None
+            effects_hash = EMPTY_EFFECTS_HASH if hashed is None else sha256_hex(hashed)
             fields = msgspec.structs.asdict(content)  # the call and its answer; then what the chain adds
             chained: dict[str, Any] = {
                 "seq": seq,
@@ -143,9 +144,12 @@ class SqlTransaction:
             }
             row = {**fields, **chained, "entry_hash": compute_entry_hash(**fields, **chained)}
             entry = JournalEntry(**row)
-            # the effects log (journal.effects), once the entry is whole; a scratch replay store keeps none
-            if logged is not None and shared.keep_entries:
-                shared.sql.write(EFFECTS_INSERT, {"seq": seq, "effects": logged})
+            # the effects log (journal.effects), once the entry is whole; a scratch replay store keeps
+            # one too, which verification holds the journal's against
+            logged = [change for change in effects if change.table not in PAST_IN_ROWS]
+            if logged:
+                kept = hashed if len(logged) == len(effects) else canonical_bytes_of_own(logged)
+                shared.sql.write(EFFECTS_INSERT, {"seq": seq, "effects": kept})
             if self._inserts:  # a batch inserts its entries together, before it commits
                 shared.sql.write(APPEND, row)
         except BaseException:

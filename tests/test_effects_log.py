@@ -9,9 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
+from arvis.canonical import canonical_bytes
 from arvis.scenario.conditions import Condition
+from journal.schema import PAST_IN_ROWS
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import NoSuchMoment, snapshot_at, state_at
@@ -106,9 +109,10 @@ def test_the_fold_at_the_head_is_the_stored_state(journal_path: Path) -> None:
         assert state_at(reader, None, table=SYSCALL_TABLE).digest == h.verify(journal_path).state_digest
 
 
-def test_every_accepted_entry_that_changed_something_is_logged_with_the_bytes_it_hashed(
-    journal_path: Path,
-) -> None:
+def test_each_entry_logs_its_changes_of_tables_whose_past_is_not_in_their_rows(journal_path: Path) -> None:
+    """An entry logs its changes of every table outside ``PAST_IN_ROWS`` as canonical JSON (its whole
+    change set, the bytes its ``effects_hash`` is taken over, when it changed none of those tables); one
+    that changed only such tables, or nothing, logs nothing. The replay logs the same (verification)."""
     import hashlib
 
     with h.raw_db(journal_path) as connection:
@@ -117,13 +121,29 @@ def test_every_accepted_entry_that_changed_something_is_logged_with_the_bytes_it
             "LEFT JOIN journal_effects e ON e.seq = j.seq"
         ).fetchall()
     empty = hashlib.sha256(b"[]").hexdigest()
-    changed = [row for row in rows if row[2] != empty]
-    assert changed, "the journal changes nothing: the test proves nothing"
+    logged = [row for row in rows if row[3] is not None]
+    assert logged, "the journal logs nothing: the test proves nothing"
     for seq, status, effects_hash, effects in rows:
-        if effects_hash == empty:
-            assert effects is None, seq
-        else:
-            assert status == "ok" and hashlib.sha256(effects).hexdigest() == effects_hash, seq
+        if effects is None:
+            continue
+        assert status == "ok" and effects_hash != empty, seq
+        changes = orjson.loads(effects)
+        assert changes and canonical_bytes(changes) == effects, seq
+        assert not {change["table"] for change in changes} & PAST_IN_ROWS, seq
+    assert h.verify(journal_path).verified
+
+
+def test_a_memory_write_logs_nothing_and_a_grant_logs_its_change_set(logged: Path) -> None:
+    """``memory_entries`` is read as of any seq from its version columns: its changes are not logged."""
+    with h.raw_db(logged) as connection:
+        rows = dict(
+            connection.execute(
+                "SELECT j.syscall, count(e.seq) FROM journal j LEFT JOIN journal_effects e ON e.seq = j.seq "
+                "WHERE j.status = 'ok' GROUP BY j.syscall"
+            ).fetchall()
+        )
+    assert rows["memory.write"] == 0 and rows["memory.revoke"] == 0
+    assert rows["access.grant"] > 0
 
 
 # --- verification checks the log ------------------------------------------------------------------
@@ -153,10 +173,23 @@ def _damage(path: Path, statement: str, *values: Any) -> None:
 def test_verification_names_logged_effects_that_were_edited(logged: Path) -> None:
     seq = _first_logged(logged)
     _damage(logged, "UPDATE journal_effects SET effects = CAST('[]' AS BLOB) WHERE seq = ?", seq)
-    report = h.verify(logged, replay=False)
+    report = h.verify(logged)
     assert not report.verified and report.divergence is not None
-    assert report.divergence.seq == seq
-    assert "do not hash to its effects_hash" in report.divergence.reason
+    assert (report.divergence.seq, report.divergence.reason) == (
+        seq,
+        f"the effects logged for entry {seq} are not those its call logs",
+    )
+
+
+def test_verification_names_effects_logged_for_an_entry_that_logs_none(logged: Path) -> None:
+    """A row given to a memory write (whose changes are read from the rows) is named, unless its bytes are
+    the entry's whole change set (what revisions before 0016 logged)."""
+    _damage(
+        logged, "INSERT INTO journal_effects (seq, effects) VALUES (?, CAST('[]' AS BLOB))", h.SEQ_FIRST_WRITE
+    )
+    report = h.verify(logged)
+    assert not report.verified and report.divergence is not None
+    assert report.divergence.seq == h.SEQ_FIRST_WRITE
 
 
 def test_verification_names_logged_effects_that_are_missing(logged: Path) -> None:
@@ -200,7 +233,11 @@ def test_a_journal_migrated_with_entries_replays_its_past_and_logs_what_follows(
     path = tmp_path / "old.db"
     early = h.STANDARD_CALLS
     first_write = h.STANDARD_CALLS[h.SEQ_FIRST_WRITE - 1]
-    late = [(first_write[0], {**first_write[1], "key": "after-the-migration"}, first_write[2])] * 2
+    grant = {"principal": "service:late", "capability": "read", "scope": f"user:{h.USER}"}
+    late = [
+        (first_write[0], {**first_write[1], "key": "after-the-migration"}, first_write[2]),
+        ("access.grant", grant, h.OPERATOR),  # logged (a memory write is not: its past is in its rows)
+    ]
     clock = h.make_clock()
     h.write_at_revision(str(path), "0013", early, clock=clock)
     h.build_journal(path, late, clock=clock)  # opening it migrates it to the head
@@ -246,3 +283,42 @@ def test_a_moment_past_the_head_is_refused_before_any_replay(logged: Path) -> No
         for replay in (False, True):
             with pytest.raises(NoSuchMoment, match=f"no entry {head + 5} \\(it ends at {head}\\)"):
                 state_at(reader, head + 5, table=SYSCALL_TABLE, replay=replay)
+
+
+def test_revision_0016_drops_what_memory_rows_hold_and_keeps_the_rest(tmp_path: Path) -> None:
+    """A journal written at 0015 (the golden r6: whole change sets logged, memory writes included),
+    migrated: the rows of entries that changed only ``memory_entries`` go, every other row stays as
+    stored, and it verifies and reads its past as a replay does."""
+    import shutil
+
+    from journal.engine import open_engine
+    from journal.migrate import upgrade_to_head
+
+    path = tmp_path / "r6.db"
+    shutil.copyfile(ROOT / "tests" / "golden" / "r6-queue.db", path)
+
+    def rows() -> dict[int, bytes]:
+        with h.raw_db(path) as connection:
+            return {
+                seq: bytes(data)
+                for seq, data in connection.execute("SELECT seq, effects FROM journal_effects")
+            }
+
+    before = rows()
+    memory_only = {
+        seq for seq, data in before.items() if {c["table"] for c in orjson.loads(data)} == PAST_IN_ROWS
+    }
+    assert memory_only and set(before) - memory_only, (
+        "the golden journal lacks one kind: the test proves nothing"
+    )
+    engine = open_engine(str(path))
+    try:
+        assert upgrade_to_head(engine) == ("0015", "0016")
+    finally:
+        engine.dispose()
+    assert rows() == {seq: data for seq, data in before.items() if seq not in memory_only}
+    assert h.verify(path).verified
+    with h.reader_of(path) as reader:
+        for seq in range(1, _head(path) + 1):
+            folded = state_at(reader, seq, table=SYSCALL_TABLE)
+            assert folded == state_at(reader, seq, table=SYSCALL_TABLE, replay=True), seq

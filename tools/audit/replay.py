@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,9 +157,10 @@ def _check(
         return Divergence(bad_tile.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_tile))
     # the pieces first: a damaged one is named at the entry that references it
     bad_blob = pieces.result()
-    with reader.engine.connect() as connection:
+    scratch = nullcontext() if replayer is None else replayer.committed()
+    with reader.engine.connect() as connection, scratch as replayed:
         bad_blob = bad_blob or check_blobs(connection)
-        bad_effects = None if bad_blob is not None else effects.check(connection)
+        bad_effects = None if bad_blob is not None else effects.check(connection, replayed)
         bad_binding = bindings.result(connection)
     if bad_blob is not None:
         return Divergence(bad_blob.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_blob))

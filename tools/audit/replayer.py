@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from arvis.canonical import decode, parse_time
 from journal.blob_store import reader_for
@@ -260,11 +260,15 @@ class Replayer:
         self.last_entry = replayed  # reproduced exactly
         return None
 
-    def state_digest(self) -> str:
+    def committed(self) -> Connection:
+        """A connection to the scratch store, its open batch committed first (what it replayed, whole)."""
         failed = self.flush()
         if failed is not None:
             raise StorageError(f"the replay could not commit: {failed}")
-        with self.store.engine.connect() as connection:
+        return self.store.engine.connect()
+
+    def state_digest(self) -> str:
+        with self.committed() as connection:
             return state_digest(connection)
 
 

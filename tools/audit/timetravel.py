@@ -3,9 +3,9 @@
 Rows of ``memory_entries`` as of the seq are read by one query over the version columns
 (``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them; the other state tables are the effects
 log (``journal.effects``) up to the seq folded, into a scratch store where they hold rows. Nothing is
-re-executed; but a journal whose log does not cover it from entry 1 (it held entries when migrated to 0014),
-or a caller that asks (``replay``), replays the journal from entry 1, each call giving its journaled result
-byte for byte; memory whose version columns do not serve (before 0015, or not derivable) is folded so too.
+re-executed; but a journal whose log does not cover it from entry 1 (it held entries when migrated to 0014)
+or whose memory's version columns do not serve (before 0015, or not derivable), or a caller that asks
+(``replay``), replays the journal from entry 1, each call giving its journaled result byte for byte.
 """
 
 from __future__ import annotations
@@ -93,10 +93,6 @@ def _moment(connection: Connection, seq: int | None) -> tuple[int, str | None]:
     return seq, rows[1][1]
 
 
-def _revision(connection: Connection) -> str:
-    return str(connection.execute(text(REVISION)).scalar() or "")
-
-
 class _EntriesAsOf:
     """A user's entries as of a seq in their stored wire form, what ``MemoryService.snapshot`` reads."""
 
@@ -113,8 +109,8 @@ class _EntriesAsOf:
 
 def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tuple[Any, ...]] | None:
     """Rows as of a seq by one query over the version columns (``MEMORY_AS_OF``, ``MEMORY_STATE_AS_OF``),
-    flag dropped; None before revision 0015 or where a row's seq was not derivable (the past is folded)."""
-    if _revision(connection) < "0015":
+    flag dropped; None before revision 0015 or where a row's seq was not derivable (the past is replayed)."""
+    if str(connection.execute(text(REVISION)).scalar() or "") < "0015":
         return None
     prepared = Prepared(sql, str(connection.dialect.paramstyle))
     rows = fetch_sql(connection, prepared.sql, prepared.bind(values))
@@ -124,13 +120,13 @@ def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tup
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None):
     ``memory_entries`` by one query (``_as_of``), the other tables folded from the log into a
-    scratch store only where they hold rows; the whole state folded or replayed where that cannot be."""
+    scratch store only where they hold rows; the journal replayed where either cannot be."""
     with reader.reading() as connection:
         last_seq, last_time = _moment(connection, seq)
         sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
         memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
-        logged = not replay and _revision(connection) >= "0014" and effects.covered_from(connection) == 1
-        rows = effects.state_as_of(connection, last_seq, memory=memory is None) if logged else None
+        logged = memory is not None and effects.covered_from(connection) == 1
+        rows = effects.state_as_of(connection, last_seq) if logged else None
     batches = [(memory_entries, memory)] if memory and rows is not None else []
     if rows is None or any(rows.values()):  # a scratch store: the rows folded, or the journal replayed
         with closing(Replayer(header_of(reader), table=table, blobs_from=reader.engine)) as replayer:
