@@ -83,6 +83,11 @@ VERSION_SEQS_SET = (
     ' WHERE superseded_seq IS NOT NULL OR revoked_seq IS NOT NULL ORDER BY user_id, "key", version'
 )
 """Every version seq time travel reads (``journal.schema.VERSION_SEQS``), for verification."""
+REBUILD_COUNTS = (
+    "INSERT INTO memory_entry_counts (user_id, entries) "
+    "SELECT user_id, COUNT(*) FROM memory_entries GROUP BY user_id"
+)
+"""Fills ``memory_entry_counts`` from ``memory_entries`` (after rows were copied in as stored)."""
 
 # --- LangGraph: the store, then checkpoints -------------------------------------------------------
 
