@@ -50,8 +50,8 @@ def _add_replay(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--replay",
         action="store_true",
-        help="re-execute the journal from its first entry instead of reading its effects log (the log is "
-        "taken as stored: only `arvis journal verify` proves it)",
+        help="re-execute the journal from its first entry instead of reading the past from its rows and "
+        "effects log (taken as stored: only `arvis journal verify` proves them)",
     )
 
 
