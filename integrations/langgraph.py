@@ -160,8 +160,7 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
             "thread_id": str(configurable["thread_id"]),
             "checkpoint_ns": configurable.get("checkpoint_ns") or "",
         }
-        checkpoint_id = get_checkpoint_id(config)
-        if checkpoint_id:
+        if checkpoint_id := get_checkpoint_id(config):
             args["checkpoint_id"] = checkpoint_id
         with self._lock:
             answer = self._call("graph.checkpoint.get", args)

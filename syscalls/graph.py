@@ -190,11 +190,7 @@ def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
         ctx.seq,
     )
     changes.append(stored(checkpoint))
-    put = {
-        "thread_id": args.thread_id,
-        "checkpoint_ns": args.checkpoint_ns,
-        "checkpoint_id": args.checkpoint_id,
-    }
+    put = {key: getattr(args, key) for key in ("thread_id", "checkpoint_ns", "checkpoint_id")}
     return Decision(put, tuple(changes), tuple(blobs.items()))
 
 
