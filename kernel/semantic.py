@@ -70,11 +70,6 @@ def _package_dir(package: str) -> Path:
     return Path(next(iter(locations)))
 
 
-def _sha256(path: Path) -> str:
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
 class MiniLMOnnxEncoder:
     """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime's CPU provider, with an LRU of text vectors."""
 
@@ -96,7 +91,8 @@ class MiniLMOnnxEncoder:
         )
         self._inputs = frozenset(node.name for node in self._session.get_inputs())
 
-        self._version = f"{importlib.metadata.version(_MODEL_DISTRIBUTION)}+{_sha256(model_path)[:12]}"
+        digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+        self._version = f"{importlib.metadata.version(_MODEL_DISTRIBUTION)}+{digest[:12]}"
         self._vector: Any = functools.lru_cache(maxsize=CACHE_SIZE)(self._encode)
 
     @property
