@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import threading
 from collections.abc import Iterable
+from functools import partial
 from types import TracebackType
 from typing import Any, Self
 
@@ -114,9 +115,11 @@ class _KernelClient:
         self.close()
 
     def _call(self, syscall: str, args: dict[str, Any]) -> Any:
-        result = self.kernel.call(syscall, args, principal=self.principal, credential=self._credential)
-        if not result.ok and self._created(syscall, args):  # a free name, now the principal's: again
-            result = self.kernel.call(syscall, args, principal=self.principal, credential=self._credential)
+        call = partial(self.kernel.call, syscall, args, principal=self.principal, credential=self._credential)
+        with self._lock:  # held again by an operation that reads the blobs of its result
+            result = call()
+            if not result.ok and self._created(syscall, args):  # a free name, now the principal's: again
+                result = call()
         if not result.ok:
             assert result.error is not None
             raise _refusal(syscall, result.error.code, result.error.detail, result.seq)

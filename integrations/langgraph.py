@@ -160,8 +160,7 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
             "thread_id": str(configurable["thread_id"]),
             "checkpoint_ns": configurable.get("checkpoint_ns") or "",
         }
-        checkpoint_id = get_checkpoint_id(config)
-        if checkpoint_id:
+        if checkpoint_id := get_checkpoint_id(config):
             args["checkpoint_id"] = checkpoint_id
         with self._lock:
             answer = self._call("graph.checkpoint.get", args)
@@ -237,8 +236,7 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
             "channel_versions": checkpoint["channel_versions"],
             "new_values": new_values,
         }
-        with self._lock:
-            self._call("graph.checkpoint.put", args)
+        self._call("graph.checkpoint.put", args)
         return _config(thread_id, checkpoint_ns, checkpoint["id"])
 
     def put_writes(
@@ -259,30 +257,25 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
                 {"channel": channel, **_carried(*self.serde.dumps_typed(value))} for channel, value in writes
             ],
         }
-        with self._lock:
-            self._call("graph.checkpoint.put_writes", args)
+        self._call("graph.checkpoint.put_writes", args)
 
     def delete_thread(self, thread_id: str) -> None:
-        with self._lock:
-            self._call("graph.thread.delete", {"thread_id": str(thread_id)})
+        self._call("graph.thread.delete", {"thread_id": str(thread_id)})
 
     def delete_for_runs(self, run_ids: Sequence[str]) -> None:
-        with self._lock:
-            self._call("graph.runs.delete", {"run_ids": [str(run_id) for run_id in run_ids]})
+        self._call("graph.runs.delete", {"run_ids": [str(run_id) for run_id in run_ids]})
 
     def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
-        with self._lock:
-            self._call(
-                "graph.thread.copy",
-                {"source_thread_id": str(source_thread_id), "target_thread_id": str(target_thread_id)},
-            )
+        self._call(
+            "graph.thread.copy",
+            {"source_thread_id": str(source_thread_id), "target_thread_id": str(target_thread_id)},
+        )
 
     def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
-        with self._lock:
-            self._call(
-                "graph.thread.prune",
-                {"thread_ids": [str(thread_id) for thread_id in thread_ids], "strategy": strategy},
-            )
+        self._call(
+            "graph.thread.prune",
+            {"thread_ids": [str(thread_id) for thread_id in thread_ids], "strategy": strategy},
+        )
 
     def get_next_version(self, current: str | None, channel: None) -> str:
         """As LangGraph's in-memory and SQL savers: a zero-padded counter and a random fraction, so two

@@ -206,9 +206,7 @@ class SyscallResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form printed by the command line."""
-        payload = self.journal_payload()
-        payload["seq"] = self.seq
-        return payload
+        return {**self.journal_payload(), "seq": self.seq}
 
 
 class CallContext(msgspec.Struct, frozen=True):

@@ -323,9 +323,7 @@ class Kernel:
                     self.services.semantic()
                 return
 
-    def _traced(
-        self, items: list[_Item], run: Callable[[list[_Item]], list[SyscallResult]], size: int | None
-    ) -> list[SyscallResult]:
+    def _traced(self, items: list[_Item], run: _Run, size: int | None) -> list[SyscallResult]:
         """``run(items)`` with one span per recorded call (``size``: the batch's, None for a call alone)."""
         tracer = self.tracer
         if tracer is None:

@@ -157,16 +157,6 @@ def admin_credential(key: bytes) -> str:
     return bytes(key).hex()
 
 
-def _key_of(credential: str | None) -> bytes | None:
-    """The key a credential holds, or None when it holds none (not ``2 * ADMIN_KEY_BYTES`` hex digits)."""
-    if not isinstance(credential, str) or len(credential) != 2 * ADMIN_KEY_BYTES or not credential.isascii():
-        return None
-    try:
-        return bytes.fromhex(credential)
-    except ValueError:
-        return None
-
-
 class JournalAdministrators:
     """The journal's built-in administrators: one is admitted only with the journal's admin key as its
     credential (its verifier equal to ``verifier``, compared in constant time; a journal without one,
@@ -183,11 +173,18 @@ class JournalAdministrators:
         return self.policy.admits(principal, credential) is True
 
     def holds_key(self, credential: str | None) -> bool:
-        """Whether ``credential`` is the journal's admin key."""
-        key = _key_of(credential)
-        if key is None or self.verifier is None:
+        """Whether ``credential`` is the journal's admin key (``2 * ADMIN_KEY_BYTES`` hex digits)."""
+        if (
+            not isinstance(credential, str)
+            or len(credential) != 2 * ADMIN_KEY_BYTES
+            or not credential.isascii()
+        ):
             return False
-        return hmac.compare_digest(admin_verifier(key), self.verifier)
+        try:
+            key = bytes.fromhex(credential)
+        except ValueError:
+            return False
+        return self.verifier is not None and hmac.compare_digest(admin_verifier(key), self.verifier)
 
 
 @runtime_checkable

@@ -176,31 +176,23 @@ def _left(deadline: float) -> float:
 
 
 class _DeadlineSocket(socket.socket):
-    """A socket whose every send and receive waits only for what is left of one deadline."""
+    """A socket whose every send and receive waits only for what is left of one deadline. The rest of
+    the arguments are passed as given: a TLS socket's ``nbytes`` defaults to None, a plain one's to 0."""
 
     deadline = 0.0
 
-    def recv_into(self, buffer: Any, nbytes: int = 0, flags: int = 0) -> int:
+    def recv_into(self, buffer: Any, *more: Any) -> int:
         self.settimeout(_left(self.deadline))
-        return super().recv_into(buffer, nbytes, flags)
+        return super().recv_into(buffer, *more)
 
-    def sendall(self, data: Any, flags: int = 0) -> None:
+    def sendall(self, data: Any, *more: Any) -> None:
         self.settimeout(_left(self.deadline))
-        super().sendall(data, flags)
+        super().sendall(data, *more)
 
 
-class _DeadlineTLSSocket(ssl.SSLSocket):
-    """The same over TLS (the handshake gets what is left of the deadline as one timeout)."""
-
-    deadline = 0.0
-
-    def recv_into(self, buffer: Any, nbytes: int | None = None, flags: int = 0) -> int:
-        self.settimeout(_left(self.deadline))
-        return super().recv_into(buffer, nbytes, flags)
-
-    def sendall(self, data: Any, flags: int = 0) -> None:
-        self.settimeout(_left(self.deadline))
-        super().sendall(data, flags)
+class _DeadlineTLSSocket(_DeadlineSocket, ssl.SSLSocket):
+    """The same over TLS (its sends and receives are ``ssl.SSLSocket``'s, next in the order; the
+    handshake gets what is left of the deadline as one timeout)."""
 
 
 def _open(host: str, port: int, deadline: float) -> _DeadlineSocket:

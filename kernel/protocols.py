@@ -75,11 +75,6 @@ class Transaction(Protocol):
 
 
 class Batch(Protocol):
-    @property
-    def failed(self) -> bool:
-        """A call of the batch failed while writing: the batch cannot commit."""
-        ...
-
     def transaction(self) -> AbstractContextManager[Transaction]:
         """One call inside the batch's database transaction."""
         ...

@@ -11,7 +11,8 @@ Every text is encoded on its own (no padding), so its vector depends on the text
 other texts shared its batch; the vectors are cached by exact text in a bounded LRU, because the stored
 facts a query is compared with repeat on every call. ``similarities`` may be called from several threads
 at once (the syscall layer runs it under a deadline in a worker thread, and a timed-out run may still be
-going when the next starts): the cache is locked, and an onnxruntime session may run concurrently.
+going when the next starts): ``functools.lru_cache`` is thread-safe, and an onnxruntime session may run
+concurrently.
 
 The runtime modules are imported by name at load time and typed ``Any``, so that this module imports and
 type-checks whether or not the optional ``semantic`` packages are installed.
@@ -19,12 +20,11 @@ type-checks whether or not the optional ``semantic`` packages are installed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -70,11 +70,6 @@ def _package_dir(package: str) -> Path:
     return Path(next(iter(locations)))
 
 
-def _sha256(path: Path) -> str:
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
 class MiniLMOnnxEncoder:
     """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime's CPU provider, with an LRU of text vectors."""
 
@@ -96,9 +91,9 @@ class MiniLMOnnxEncoder:
         )
         self._inputs = frozenset(node.name for node in self._session.get_inputs())
 
-        self._version = f"{importlib.metadata.version(_MODEL_DISTRIBUTION)}+{_sha256(model_path)[:12]}"
-        self._cache: OrderedDict[str, Any] = OrderedDict()
-        self._lock = threading.Lock()
+        digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+        self._version = f"{importlib.metadata.version(_MODEL_DISTRIBUTION)}+{digest[:12]}"
+        self._vector: Any = functools.lru_cache(maxsize=CACHE_SIZE)(self._encode)
 
     @property
     def name(self) -> str:
@@ -122,20 +117,6 @@ class MiniLMOnnxEncoder:
         pooled = (hidden * weights).sum(axis=0) / max(float(weights.sum()), 1.0)
         norm = float(np.linalg.norm(pooled))
         return (pooled / norm if norm > 0.0 else pooled).astype(np.float32)
-
-    def _vector(self, text: str) -> Any:
-        with self._lock:
-            cached = self._cache.get(text)
-            if cached is not None:
-                self._cache.move_to_end(text)
-                return cached
-        vector = self._encode(text)
-        with self._lock:
-            self._cache[text] = vector
-            self._cache.move_to_end(text)
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
-        return vector
 
     def vector(self, text: str) -> list[float]:
         """The unit-length embedding (384 floats) of ``text``, as the similarities use it: for callers that

@@ -84,17 +84,18 @@ def require_capability(ctx: CallContext, capability: Capability, context_id: str
         raise _denied(ctx, capability.value, context_id)
 
 
-def require_operator(ctx: CallContext, context_id: str) -> bool:
-    """Refuse unless the principal may operate (seed, pin, unpin, archive) in the context; True, the
-    verdict the engine is given instead of its own ``operators`` check."""
+def require_operator(ctx: CallContext, context_id: str, action: str = "operate") -> bool:
+    """Refuse unless the principal may operate (seed, pin, unpin, archive) in the context (or, ``action``
+    ``close``, close it: ``require_closer``); True, the verdict the engine is given instead of its own
+    ``operators`` check."""
     owner = ctx.read.context_owners.owner_of(context_id)
     scope = _scope(ctx, context_id)
     if context_operator([], ctx.principal, scope, owner, ()):
         return True
-    record = ctx.read.awmu.get_context(context_id)
+    record = ctx.read.awmu.get_context(context_id) if action == "operate" else None
     operators = () if record is None else record.config.operators
     if not context_operator(ctx.grants(), ctx.principal, scope, owner, operators):
-        raise _denied(ctx, "operate", context_id)
+        raise _denied(ctx, action, context_id)
     return True
 
 
@@ -102,13 +103,7 @@ def require_closer(ctx: CallContext, context_id: str) -> bool:
     """Refuse unless the principal may close the context (format 2): the owner, a built-in administrator,
     or a holder of ``admin`` on the context id or ``*``; no ``operators`` pattern: closing ends the
     context for everyone, a decision of whoever holds it. True, the verdict the engine is given."""
-    owner = ctx.read.context_owners.owner_of(context_id)
-    scope = _scope(ctx, context_id)
-    if context_operator([], ctx.principal, scope, owner, ()):
-        return True
-    if not context_operator(ctx.grants(), ctx.principal, scope, owner, ()):
-        raise _denied(ctx, "close", context_id)
-    return True
+    return require_operator(ctx, context_id, "close")
 
 
 def may_canonize(ctx: CallContext, context_id: str) -> bool:

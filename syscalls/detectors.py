@@ -108,9 +108,7 @@ def _recorded(result: bytes) -> Measure:
     served = iter(runs)
 
     def measure(text: str, units: Sequence[Unit]) -> Readings:
-        run = next(served, None)
-        missing = DetectorRun("semantic", "", "absent", detail="not recorded")
-        return Readings(run if run is not None else missing)
+        return Readings(next(served, DetectorRun("semantic", "", "absent", detail="not recorded")))
 
     return measure
 

@@ -190,11 +190,7 @@ def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
         ctx.seq,
     )
     changes.append(stored(checkpoint))
-    put = {
-        "thread_id": args.thread_id,
-        "checkpoint_ns": args.checkpoint_ns,
-        "checkpoint_id": args.checkpoint_id,
-    }
+    put = {key: getattr(args, key) for key in ("thread_id", "checkpoint_ns", "checkpoint_id")}
     return Decision(put, tuple(changes), tuple(blobs.items()))
 
 
@@ -326,16 +322,12 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
         access.require(Capability.READ, args.thread_id)
     if args.limit == 0:
         return {"checkpoints": []}
-    if args.thread_id is not None:
-        chosen = _listed(graph, args, lambda thread_id: True)
-    else:
-        owners = graph.owners()
-        chosen = _listed(
-            graph,
-            args,
-            lambda thread_id: access.allows(Capability.READ, thread_id, owners.get(thread_id)),
-        )
-    return {"checkpoints": _wired(graph, chosen)}
+    owners = None if args.thread_id is not None else graph.owners()  # the thread named: allowed above
+
+    def readable(thread_id: str) -> bool:
+        return owners is None or access.allows(Capability.READ, thread_id, owners.get(thread_id))
+
+    return {"checkpoints": _wired(graph, _listed(graph, args, readable))}
 
 
 def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[str, Any]]:

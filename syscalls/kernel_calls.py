@@ -31,11 +31,7 @@ def kernel_record(ctx: CallContext, args: RecordArgs) -> Decision:
     row in a second transaction, and still does for those journals)."""
     run_id = "" if args.run_id is msgspec.UNSET else args.run_id
     value = {"recorded": True, "kind": args.kind, "run_id": run_id, "seq": ctx.seq}
-    verifier = (
-        None
-        if run_id != "" or args.run_id is not msgspec.UNSET
-        else binding_verifier(args.kind, args.payload)
-    )
+    verifier = None if args.run_id is not msgspec.UNSET else binding_verifier(args.kind, args.payload)
     if verifier is None or ctx.format_version < 6 or not is_builtin_admin(ctx.principal):
         return Decision(value)
     return Decision(value, (Insert("admin_bindings", {"seq": ctx.seq, "admin_verifier": verifier}),))

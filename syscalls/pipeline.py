@@ -8,7 +8,8 @@ is resolved for the caller (``find_run``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from dataclasses import asdict
+from typing import Annotated
 
 import msgspec
 
@@ -40,16 +41,6 @@ class BeginArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class EndArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     run_id: RunId
-
-
-def _run_wire(run: PipelineRun) -> dict[str, Any]:
-    return {
-        "run_id": run.run_id,
-        "user_id": run.user_id,
-        "principal": run.principal,
-        "began_seq": run.began_seq,
-        "ended_seq": run.ended_seq,
-    }
 
 
 def find_run(ctx: CallContext, run_id: str) -> PipelineRun | None:
@@ -92,7 +83,7 @@ def pipeline_begin(ctx: CallContext, args: BeginArgs) -> Decision:
     if ctx.read.pipeline_runs.get(run_id) is not None:
         raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
     run = PipelineRun(run_id, args.user_id, ctx.principal, ctx.seq)
-    return Decision({"run": _run_wire(run)}, (Insert("pipeline_runs", _run_wire(run)),))
+    return Decision({"run": asdict(run)}, (Insert("pipeline_runs", asdict(run)),))
 
 
 def _own_id(ctx: CallContext, run_id: str) -> bool:
@@ -117,4 +108,4 @@ def pipeline_end(ctx: CallContext, args: EndArgs) -> Decision:
         require_admin(ctx)
     ended = PipelineRun(run.run_id, run.user_id, run.principal, run.began_seq, ctx.seq)
     change = Update("pipeline_runs", {"run_id": run.run_id}, {"ended_seq": ctx.seq})
-    return Decision({"run": _run_wire(ended)}, (change,))
+    return Decision({"run": asdict(ended)}, (change,))

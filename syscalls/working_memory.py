@@ -347,13 +347,7 @@ def awmu_close(ctx: CallContext, args: CloseArgs) -> Decision:
     return _acted(ctx, close_context, args, operator=operator)
 
 
-_STATUSES = {
-    "active": (UnitStatus.ACTIVE,),
-    "archived": (UnitStatus.ARCHIVED,),
-    "superseded": (UnitStatus.SUPERSEDED,),
-    "evicted": (UnitStatus.EVICTED,),
-    "all": tuple(UnitStatus),
-}
+_STATUSES = {status.lower(): (status,) for status in UnitStatus} | {"all": tuple(UnitStatus)}
 
 
 def awmu_list(ctx: CallContext, args: ListArgs) -> Decision:

@@ -159,15 +159,10 @@ def entry_to_json(entry: JournalEntry) -> dict[str, Any]:
     escaped (with ``NAME_b64``) where they are not valid UTF-8; hashes as stored. Printed as JSON by
     ``entry_json_bytes``."""
     row: dict[str, Any] = {"seq": entry.seq}
-    _add_text(row, "recorded_at", entry.recorded_at)
-    _add_text(row, "syscall", entry.syscall)
-    _add_text(row, "principal", entry.principal)
-    _add_payload(row, "args", entry.args)
-    _add_text(row, "status", entry.status)
-    _add_payload(row, "result", entry.result)
-    _add_text(row, "effects_hash", entry.effects_hash)
-    _add_text(row, "prev_hash", entry.prev_hash)
-    _add_text(row, "entry_hash", entry.entry_hash)
+    for name in ("recorded_at", "syscall", "principal", "args", "status", "result"):
+        (_add_payload if name in ("args", "result") else _add_text)(row, name, getattr(entry, name))
+    for name in ("effects_hash", "prev_hash", "entry_hash"):
+        _add_text(row, name, getattr(entry, name))
     return row
 
 
