@@ -34,15 +34,14 @@ def key_terms(text: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _is_protected(unit: Unit) -> bool:
-    return unit.pinned or unit.authority in (Authority.CANON, Authority.RELIABLE)
-
-
 def protected_losses(active: list[Unit], summary: str, *, strict: bool) -> tuple[int, list[CompactionLoss]]:
     """How many units are protected, and which of them the summary loses."""
     lowered = summary.lower()
     summary_words = set(words(summary))
-    protected = sorted((unit for unit in active if _is_protected(unit)), key=lambda unit: unit.unit_id)
+    protected = sorted(
+        (unit for unit in active if unit.pinned or unit.authority in (Authority.CANON, Authority.RELIABLE)),
+        key=lambda unit: unit.unit_id,
+    )
     losses = []
     for unit in protected:
         terms = key_terms(unit.text)

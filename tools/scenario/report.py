@@ -221,13 +221,12 @@ def fraction(figure: dict[str, Any]) -> str:
     return f"{number(figure['value'])} ({figure['numerator']}/{figure['denominator']})"
 
 
-def _cell(value: Any) -> str:
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
 def _table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(_cell(cell) for cell in row) + " |" for row in rows]
+    lines += [
+        "| " + " | ".join(str(cell).replace("|", "\\|").replace("\n", " ") for cell in row) + " |"
+        for row in rows
+    ]
     return [*lines, ""]
 
 
