@@ -162,11 +162,6 @@ def archive(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, 
     return {"unit": unit_wire(gone)}
 
 
-def _may_canonize(session: ContextSession, canonizer: Callable[[], bool | None] | None) -> bool:
-    verdict = None if canonizer is None else canonizer()
-    return session.can_canonize() if verdict is None else verdict
-
-
 def restore(
     session: ContextSession,
     *,
@@ -185,7 +180,8 @@ def restore(
     unit = session.stored_unit(unit_id)
     if unit.status is UnitStatus.ACTIVE:
         raise AwmuRuleError(AwmuErrorCode.UNIT_ACTIVE, f"unit '{unit_id}' is ACTIVE already")
-    if unit.authority is Authority.CANON and not _may_canonize(session, canonizer):
+    verdict = None if unit.authority is not Authority.CANON or canonizer is None else canonizer()
+    if unit.authority is Authority.CANON and not (session.can_canonize() if verdict is None else verdict):
         raise AwmuRuleError(
             AwmuErrorCode.NOT_AUTHORIZED,
             f"principal '{session.principal}' may not restore the CANON unit '{unit_id}': "

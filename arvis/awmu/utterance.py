@@ -120,9 +120,7 @@ def _reported(sentence: str) -> str | None:
         that = _SPACED_THAT.search(sentence, opening.end())
         if that and not _SENTENCE_MARKS.isdisjoint(sentence[opening.end() : that.start()]):
             return None
-    if that is None:
-        return None
-    return sentence[that.end() - 2 :].strip()
+    return None if that is None else sentence[that.end() - 2 :].strip()
 
 
 _SUBORDINATORS = frozenset(

@@ -348,11 +348,8 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
     kind = assertion.type
     if kind == "unit-count":
         low, high = _number(params, "min", 0), _number(params, "max", float("inf"))
-        return (
-            None
-            if low <= len(active) <= high
-            else f"{len(active)} active units, expected [{low:g}, {high:g}]"
-        )
+        within = low <= len(active) <= high
+        return None if within else f"{len(active)} active units, expected [{low:g}, {high:g}]"
     if kind in ("activation-score-distribution", "rank-distribution"):
         threshold, needed = _number(params, "rankThreshold", 500), _number(params, "minAbove", 1)
         above = sum(1 for unit in active if unit["rank"] > threshold)

@@ -198,17 +198,10 @@ class ModelScenarioRun:
     # the run ------------------------------------------------------------------------------------
 
     def setup(self) -> None:
-        self.record(
-            RUN_KIND,
-            run_record(
-                self.scenario.id,
-                self.condition.value,
-                self.gm,
-                self.judge_model,
-                self.setting,
-                self.extractor,
-            ),
+        payload = run_record(
+            self.scenario.id, self.condition.value, self.gm, self.judge_model, self.setting, self.extractor
         )
+        self.record(RUN_KIND, payload)
         set_up_context(self.scenario, self.plan, self.call, self.review, self.grant, AGENT, self.channels)
 
     def play_turn(self, turn: Turn, history: list[tuple[str, str]]) -> TurnResult:
@@ -318,7 +311,6 @@ class ModelScenarioRun:
                 for turn in self.scenario.turns
                 if turn.turn == number and turn.role == "PLAYER"
             ]
-            reinforce = set()
             contradicted = {
                 verdict["unit_id"]
                 for result in played
@@ -327,13 +319,13 @@ class ModelScenarioRun:
                 if verdict["type"] == "CONTRADICTION"
             }
             units = self.active()
-            for result in played:
-                if result.gm.get("ok"):
-                    reinforce |= {
-                        u["unit_id"]
-                        for u in units
-                        if u["unit_id"] not in contradicted and mentions(result.gm["text"], u["text"])
-                    }
+            reinforce = {
+                u["unit_id"]
+                for result in played
+                if result.gm.get("ok")
+                for u in units
+                if u["unit_id"] not in contradicted and mentions(result.gm["text"], u["text"])
+            }
             self.call("memory.awmu.turn", {"reinforce": sorted(reinforce)})
             statuses = self.observe(number)
             for result in played:

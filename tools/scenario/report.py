@@ -170,14 +170,11 @@ def bench_document(
 ) -> dict[str, Any]:
     """The report of a directory: scenarios that ran, files skipped, files that failed, the aggregate."""
     ran = sorted((d for d in documents if d["skipped"] is None), key=lambda d: (d["file"], d["scenario"]))
-    skipped = sorted(
-        (
-            {"file": d["file"], "scenario": d["scenario"], "reason": d["skipped"]}
-            for d in documents
-            if d["skipped"]
-        ),
-        key=lambda d: d["file"],
-    )
+    skipped = [
+        {"file": d["file"], "scenario": d["scenario"], "reason": d["skipped"]}
+        for d in sorted(documents, key=lambda d: d["file"])
+        if d["skipped"]
+    ]
     runs = [run for d in ran for run in d["runs"]]
     failed = [*sorted(errors, key=lambda e: e["file"]), *(e for d in ran for e in d["errors"])]
     aggregate = [
@@ -334,11 +331,7 @@ def verdict(document: dict[str, Any]) -> str:
     if summary["runs"] == 0:
         return "No run, no journal to verify."
     if summary["runs"] == 1:
-        return (
-            "The journal verified by replay."
-            if summary["all_verified"]
-            else "The journal NOT verified by replay."
-        )
+        return f"The journal {'verified' if summary['all_verified'] else 'NOT verified'} by replay."
     if summary["all_verified"]:
         return f"All {summary['runs']} journals verified by replay."
     return f"Only {summary['replay_verified']} of {summary['runs']} journals verified by replay."

@@ -249,25 +249,19 @@ class _Run:
             )
             for event in page["events"]:
                 self.transcript.events_by_kind[event["kind"]] += 1
-                detail = event["detail"]
-                if event["kind"] == "canon_decided" and detail.get("status") == "APPROVED":
+                if event["kind"] == "canon_decided" and event["detail"].get("status") == "APPROVED":
                     self.transcript.approved_canon_units.add(event["unit_id"])
             if len(page["events"]) < 1000:
                 break
             after_seq, after_index = page["events"][-1]["seq"], page["events"][-1]["index"]
 
 
-def _invariant(item: dict[str, Any]) -> dict[str, Any]:
-    names = {
-        "unitTextPattern": "unit_text_pattern",
-        "minimumAuthority": "minimum_authority",
-        "minimumCount": "minimum_count",
-    }
-    return {
-        names.get(key, key): value for key, value in item.items() if key in {"id", "type", "strength", *names}
-    }
-
-
+# invariant fields as a scenario file names them and as AwmuConfig does (the schema kept no other field)
+INVARIANT_FIELDS = {
+    "unitTextPattern": "unit_text_pattern",
+    "minimumAuthority": "minimum_authority",
+    "minimumCount": "minimum_count",
+}
 QUEUE_EXPIRY = 10
 """The scenario runner's queue policy (``AwmuConfig.queue``): a statement nobody corroborates, supersedes
 or reviews within ten turns is dropped, so the queue is decided in every run, blind runs included. The
@@ -299,7 +293,10 @@ def set_up_context(
     if scenario.trust_profile:
         config["trust_profile"] = scenario.trust_profile
     if scenario.invariants:
-        config["invariants"] = [_invariant(item) for item in scenario.invariants]
+        config["invariants"] = [
+            {INVARIANT_FIELDS.get(key, key): value for key, value in item.items()}
+            for item in scenario.invariants
+        ]
     if channels:
         config["channels"] = dict(channels)
     if expire_after_turns is not None:
