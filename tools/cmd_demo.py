@@ -246,12 +246,11 @@ def written_by_the_demo(path: Path) -> bool:
         head = reader.head() if reader.header() is not None else None
         if head is None or head.seq != len(calls):
             return False
-        for entry, (syscall, args, principal) in zip(reader.entries(), calls, strict=True):
-            if (entry.syscall, entry.principal) != (syscall, principal):
-                return False
-            if args is not None and decode(entry.args) != args:
-                return False
-        return True
+        return all(
+            (entry.syscall, entry.principal) == (syscall, principal)
+            and (args is None or decode(entry.args) == args)
+            for entry, (syscall, args, principal) in zip(reader.entries(), calls, strict=True)
+        )
     except (StorageError, ValueError):  # not a journal this arvis reads, or args that are not JSON
         return False
     finally:
