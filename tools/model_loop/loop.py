@@ -158,9 +158,8 @@ class ModelScenarioRun:
     def grant(self, principal: str, capability: str) -> None:
         """The operator grants ``principal`` ``capability`` on the context (journaled ``access.grant``)."""
         scope = scope_of(self.kernel.access_rules, ScopeKind.CONTEXT, self.context)
-        self._must(
-            "access.grant", {"principal": principal, "capability": capability, "scope": scope}, OPERATOR
-        )
+        args = {"principal": principal, "capability": capability, "scope": scope}
+        self._must("access.grant", args, OPERATOR)
 
     def record(self, kind: str, payload: dict[str, Any]) -> None:
         self._must("kernel.record", {"kind": kind, "payload": payload, "run_id": self.run_id}, AGENT)
