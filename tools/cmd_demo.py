@@ -162,11 +162,8 @@ def _outcome(result: Any) -> str:
     if "text" in value and "included" in value:
         return f"{len(value['included'])} units, about {value['estimated_tokens']} tokens"
     if "lost" in value:
-        return (
-            "summary keeps every protected unit"
-            if value["ok"]
-            else f"summary loses {[x['unit_id'] for x in value['lost']]}"
-        )
+        lost = [x["unit_id"] for x in value["lost"]]
+        return "summary keeps every protected unit" if value["ok"] else f"summary loses {lost}"
     if "score" in value:
         return f"pressure {value['score']:.3f} ({value['active']}/{value['budget']} units)"
     if "run" in value:
@@ -249,12 +246,11 @@ def written_by_the_demo(path: Path) -> bool:
         head = reader.head() if reader.header() is not None else None
         if head is None or head.seq != len(calls):
             return False
-        for entry, (syscall, args, principal) in zip(reader.entries(), calls, strict=True):
-            if (entry.syscall, entry.principal) != (syscall, principal):
-                return False
-            if args is not None and decode(entry.args) != args:
-                return False
-        return True
+        return all(
+            (entry.syscall, entry.principal) == (syscall, principal)
+            and (args is None or decode(entry.args) == args)
+            for entry, (syscall, args, principal) in zip(reader.entries(), calls, strict=True)
+        )
     except (StorageError, ValueError):  # not a journal this arvis reads, or args that are not JSON
         return False
     finally:
@@ -283,8 +279,8 @@ def run(options: argparse.Namespace) -> int:
             if result.ok and syscall == "memory.awmu.assemble":
                 block = result.value["text"]
     report = verified(path)
+    columns = ("seq", "what", "syscall", "principal", "outcome")
     if options.output == "json":
-        columns = ("seq", "what", "syscall", "principal", "outcome")
         print_json(
             {
                 "db": str(path),
@@ -294,15 +290,12 @@ def run(options: argparse.Namespace) -> int:
             }
         )
         return EXIT_OK if report.verified else EXIT_FAILED
-    print_table(f"demo session on {path}", ("seq", "what", "syscall", "principal", "outcome"), rows)
+    print_table(f"demo session on {path}", columns, rows)
     console = Console()
     console.print("\nthe assembled working-memory block:", style="bold")
     console.print(block, markup=False)
-    status = (
-        "chain intact, every entry replayed byte for byte"
-        if report.verified
-        else f"NOT verified: {report.divergence}"
-    )
+    intact = "chain intact, every entry replayed byte for byte"
+    status = intact if report.verified else f"NOT verified: {report.divergence}"
     console.print(f"\nverification: {report.entries} entries, {status}")
     console.print(f"checkpoint {report.head}")
     console.print(

@@ -205,14 +205,6 @@ def _queue(
     return {"outcome": "queued_for_review", "review_id": item.review_id, "expired": expired, **why}
 
 
-def _reasoned(result: list[dict[str, Any]], reasons: list[str | None]) -> list[dict[str, Any]]:
-    """Conflict wires with their reasons (rules 3; rules 2 wires have none)."""
-    return [
-        wire if reason is None else {**wire, "reason": reason}
-        for wire, reason in zip(result, reasons, strict=True)
-    ]
-
-
 def _inherited(plan: Plan, reasons: list[str | None]) -> Authority:
     """Rules 3: the authority a successor takes: that of the facts it supersedes as their establishing
     source's or an operator's update (never above RELIABLE), else PROVISIONAL."""
@@ -286,7 +278,10 @@ def propose_by_content(
         detectors["detectors"] += [{**run.wire(), "of": "context"} for run in runs]
         wires = _add_contested(session, contested, plan, reasons, wires)
     proposal = _Proposal(text, source, confidence, trust, pending, copies)
-    conflict_wires = _reasoned(conflict_wire(plan), reasons)
+    conflict_wires = [  # with their reasons (rules 3; rules 2 wires have none)
+        wire if reason is None else {**wire, "reason": reason}
+        for wire, reason in zip(conflict_wire(plan), reasons, strict=True)
+    ]
     result: dict[str, Any] = {"trust": trust_wire(trust), "conflicts": conflict_wires, **detectors}
     return _settle(session, proposal, plan, reasons, tuple(wires), result, utterance)
 

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from arvis.awmu.config import AwmuConfig
-from arvis.awmu.model import Authority, Unit
+from arvis.awmu.model import Unit
 from arvis.awmu.text import NEGATIONS, words
 
 __all__ = ["PRESSURE_WINDOW", "CompactionLoss", "key_terms", "pressure", "protected_losses"]
@@ -27,22 +27,14 @@ class CompactionLoss:
 
 
 def key_terms(text: str) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
-    for word in words(text):
-        if len(word) >= 4 or word in NEGATIONS:
-            seen.setdefault(word)
-    return tuple(seen)
-
-
-def _is_protected(unit: Unit) -> bool:
-    return unit.pinned or unit.authority in (Authority.CANON, Authority.RELIABLE)
+    return tuple(dict.fromkeys(word for word in words(text) if len(word) >= 4 or word in NEGATIONS))
 
 
 def protected_losses(active: list[Unit], summary: str, *, strict: bool) -> tuple[int, list[CompactionLoss]]:
     """How many units are protected, and which of them the summary loses."""
     lowered = summary.lower()
     summary_words = set(words(summary))
-    protected = sorted((unit for unit in active if _is_protected(unit)), key=lambda unit: unit.unit_id)
+    protected = sorted((unit for unit in active if unit.trusted), key=lambda unit: unit.unit_id)
     losses = []
     for unit in protected:
         terms = key_terms(unit.text)

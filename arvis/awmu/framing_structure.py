@@ -138,26 +138,19 @@ _INSTRUCTION = re.compile(
 def structural_cues(text: str) -> list[str]:
     """The structural cue categories ``text`` shows, sorted."""
     folded = text.replace("\u2019", "'")
-    found = set()
-    if _claims_role(folded):
-        found.add("claimed_role")
-    if looks_like_output(folded) and _FIRST_PERSON.search(_prose(folded)):
-        found.add("pasted_output")
-    if _AGREEMENT.search(folded):
-        found.add("claimed_agreement")
-    if _attributes(folded):
-        found.add("attribution")
-    if _CONSENSUS.search(folded):
-        found.add("claimed_consensus")
-    if _INSTRUCTION.search(folded):
-        found.add("instruction_to_memory")
-    return sorted(found)
+    shown = {
+        "claimed_role": _claims_role(folded),
+        "pasted_output": looks_like_output(folded) and _FIRST_PERSON.search(_prose(folded)),
+        "claimed_agreement": _AGREEMENT.search(folded),
+        "attribution": _attributes(folded),
+        "claimed_consensus": _CONSENSUS.search(folded),
+        "instruction_to_memory": _INSTRUCTION.search(folded),
+    }
+    return sorted(cue for cue, found in shown.items() if found)
 
 
 def _claims_role(text: str) -> bool:
-    if _SPEAKER_HEADER.search(text) or _CAPS_HEADER.search(text):
-        return True
-    if _THIS_IS.search(text) or _CAPACITY.search(text):
+    if any(pattern.search(text) for pattern in (_SPEAKER_HEADER, _CAPS_HEADER, _THIS_IS, _CAPACITY)):
         return True
     return any(_as_role(sentence) for sentence in _SENTENCE_END.split(text.casefold()))
 
@@ -188,9 +181,7 @@ def _role_phrase(role: list[str]) -> bool:
 def looks_like_output(text: str) -> bool:
     """``text`` looks like machine output: a bracketed header, a call with its result, a JSON object, a log
     level or timestamp, or two ``key: value`` pairs."""
-    if _BRACKET_HEADER.search(text) or _CALL.search(text) or _JSON.search(text):
-        return True
-    if _LOG_MARK.search(text):
+    if any(pattern.search(text) for pattern in (_BRACKET_HEADER, _CALL, _JSON, _LOG_MARK)):
         return True
     # two pairs on one line, or on two lines ("status: passed" / "inspector: J. Moreau"); a line read
     # twice (the statement and its message) is one line
@@ -206,8 +197,5 @@ def _prose(text: str) -> str:
 
 
 def _attributes(text: str) -> bool:
-    for match in _ATTRIBUTION.finditer(text):
-        subject = match.group("subject")
-        if subject is None or subject.casefold() not in _NOT_THIRD:
-            return True
-    return False
+    subjects = (match.group("subject") for match in _ATTRIBUTION.finditer(text))
+    return any(subject is None or subject.casefold() not in _NOT_THIRD for subject in subjects)

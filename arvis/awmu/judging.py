@@ -65,7 +65,9 @@ class JudgeRun:
         if self.detail:
             wire["detail"] = self.detail
         if self.ok:
-            wire["verdicts"] = [verdict.wire() for verdict in sorted(self.verdicts, key=_unit_key)]
+            wire["verdicts"] = [
+                verdict.wire() for verdict in sorted(self.verdicts, key=lambda verdict: verdict.unit_id)
+            ]
         return wire
 
     @classmethod
@@ -80,10 +82,6 @@ class JudgeRun:
             ),
             detail=str(wire.get("detail", "")),
         )
-
-
-def _unit_key(verdict: JudgeVerdict) -> str:
-    return verdict.unit_id
 
 
 Ask = Callable[[str, Sequence[tuple[Conflict, Unit]]], JudgeRun | None]

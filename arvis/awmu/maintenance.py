@@ -162,11 +162,6 @@ def archive(session: ContextSession, *, unit_id: str, reason: str) -> dict[str, 
     return {"unit": unit_wire(gone)}
 
 
-def _may_canonize(session: ContextSession, canonizer: Callable[[], bool | None] | None) -> bool:
-    verdict = None if canonizer is None else canonizer()
-    return session.can_canonize() if verdict is None else verdict
-
-
 def restore(
     session: ContextSession,
     *,
@@ -185,7 +180,8 @@ def restore(
     unit = session.stored_unit(unit_id)
     if unit.status is UnitStatus.ACTIVE:
         raise AwmuRuleError(AwmuErrorCode.UNIT_ACTIVE, f"unit '{unit_id}' is ACTIVE already")
-    if unit.authority is Authority.CANON and not _may_canonize(session, canonizer):
+    verdict = None if unit.authority is not Authority.CANON or canonizer is None else canonizer()
+    if unit.authority is Authority.CANON and not (session.can_canonize() if verdict is None else verdict):
         raise AwmuRuleError(
             AwmuErrorCode.NOT_AUTHORIZED,
             f"principal '{session.principal}' may not restore the CANON unit '{unit_id}': "
@@ -207,12 +203,7 @@ def canonize(session: ContextSession, *, unit_id: str, reason: str) -> dict[str,
     unit = session.active_unit(unit_id)
     if unit.authority is Authority.CANON:
         raise AwmuRuleError(AwmuErrorCode.ALREADY_CANON, f"unit '{unit_id}' is already CANON")
-    for pending in session.repo.pending_canon_requests(session.context_id):
-        if pending.unit_id == unit_id:
-            raise AwmuRuleError(
-                AwmuErrorCode.REQUEST_PENDING,
-                f"request '{pending.request_id}' for this unit is still pending",
-            )
+    _none_pending(session, unit_id)
     request = CanonRequest(
         request_id=f"c{session.seq}",
         context_id=session.context_id,
@@ -311,6 +302,16 @@ def reopen(session: ContextSession, *, request_id: str, note: str, granted: bool
     return result
 
 
+def _none_pending(session: ContextSession, unit_id: str) -> None:
+    """Refused while a canonization request for the unit is pending."""
+    for pending in session.repo.pending_canon_requests(session.context_id):
+        if pending.unit_id == unit_id:
+            raise AwmuRuleError(
+                AwmuErrorCode.REQUEST_PENDING,
+                f"request '{pending.request_id}' for this unit is still pending",
+            )
+
+
 def _not_decided(kind: str, request_id: str) -> AwmuRuleError:
     return AwmuRuleError(AwmuErrorCode.REQUEST_NOT_DECIDED, f"{kind} '{request_id}' is PENDING")
 
@@ -339,12 +340,7 @@ def _reopen_canon(session: ContextSession, request_id: str, note: str) -> dict[s
     request = _canon_request(session, request_id)
     if request.status is CanonRequestStatus.PENDING:
         raise _not_decided("request", request_id)
-    for pending in session.repo.pending_canon_requests(session.context_id):
-        if pending.unit_id == request.unit_id:  # one pending request a unit, as ``canonize`` keeps it
-            raise AwmuRuleError(
-                AwmuErrorCode.REQUEST_PENDING,
-                f"request '{pending.request_id}' for this unit is still pending",
-            )
+    _none_pending(session, request.unit_id)  # one pending request a unit, as ``canonize`` keeps it
     was = _was(request)
     reopened = msgspec.structs.replace(
         request, status=CanonRequestStatus.PENDING, decided_seq=None, decided_by=None

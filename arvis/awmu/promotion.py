@@ -144,17 +144,16 @@ def verdict_wire(conflict: Conflict) -> dict[str, Any]:
 
 
 def conflict_wire(plan: list[tuple[Conflict, Unit, Resolution]]) -> list[dict[str, Any]]:
-    wires = []
-    for conflict, unit, resolution in plan:
-        wire = {
+    return [
+        {
             **verdict_wire(conflict),
             "existing_authority": unit.authority.value,
             "resolution": resolution.value,
+            # rules 2 only: rules 1 results keep their first form
+            **({} if conflict.evidence is None else {"evidence": conflict.evidence}),
         }
-        if conflict.evidence is not None:  # rules 2 only: rules 1 results keep their first form
-            wire["evidence"] = conflict.evidence
-        wires.append(wire)
-    return wires
+        for conflict, unit, resolution in plan
+    ]
 
 
 def trust_wire(trust: TrustAssessment) -> dict[str, Any]:

@@ -76,7 +76,7 @@ def _guarded(
     if queue and conflict.evidence is not None and conflict.evidence.get("slot") == "subject":
         # a claim on a trusted subject (by meaning, unconfirmed): it waits, it displaces nothing
         return Resolution.QUEUE
-    if existing.authority is Authority.CANON or existing.pinned:
+    if existing.protected:
         return Resolution.KEEP_EXISTING
     if config.conflict_policy == "replace":
         return Resolution.REPLACE

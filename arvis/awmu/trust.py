@@ -50,9 +50,7 @@ def assess_trust(
     profile = config.profile
     proposal = content_words(text)
     overlaps = [jaccard(proposal, content_words(unit.text)) for unit in active]
-    known: set[str] = set()
-    for unit in active:
-        known |= content_words(unit.text)
+    known = set[str]().union(*(content_words(unit.text) for unit in active))
     best = max(overlaps, default=None)
     signals = {
         "source_authority": authority_of(config, source),

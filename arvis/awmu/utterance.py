@@ -120,9 +120,7 @@ def _reported(sentence: str) -> str | None:
         that = _SPACED_THAT.search(sentence, opening.end())
         if that and not _SENTENCE_MARKS.isdisjoint(sentence[opening.end() : that.start()]):
             return None
-    if that is None:
-        return None
-    return sentence[that.end() - 2 :].strip()
+    return None if that is None else sentence[that.end() - 2 :].strip()
 
 
 _SUBORDINATORS = frozenset(
@@ -184,13 +182,12 @@ def _states(text: str) -> bool:
 def _claims(text: str, version: int) -> bool:
     """Version 2 and later: ``text`` claims something: it is a clause, carries a date, an identifier or a
     measured quantity, or a framing cue."""
-    if _states(text) or any(_claimed(value.slot, value.key) for value in values_of(text, version)):
+    if _states(text):
         return True
+    for value in values_of(text, version):
+        if value.key in _MEASURES if value.slot == "number" else value.slot in ("date", "identifier"):
+            return True
     return bool(framing_cues(text, version))
-
-
-def _claimed(slot: str, key: str) -> bool:
-    return key in _MEASURES if slot == "number" else slot in ("date", "identifier")
 
 
 def statements(text: str, version: int = 2) -> list[str]:

@@ -11,7 +11,6 @@ DISPLACED: no stating unit is in the block.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -48,17 +47,11 @@ class Judgement:
     stating: BlockUnit | None
 
 
-def _overlap(first: Iterable[str], second: Iterable[str]) -> float:
-    a, b = set(first), set(second)
-    if not a or not b:
-        return 0.0
-    return len(a & b) / min(len(a), len(b))
-
-
 def states(fact: str, unit: str) -> bool:
-    return (
-        is_negated(fact) == is_negated(unit) and _overlap(key_terms(fact), key_terms(unit)) >= STATE_OVERLAP
-    )
+    first, second = set(key_terms(fact)), set(key_terms(unit))
+    if is_negated(fact) != is_negated(unit) or not first or not second:
+        return False
+    return len(first & second) / min(len(first), len(second)) >= STATE_OVERLAP
 
 
 def contradicts(fact: str, unit: str) -> bool:

@@ -292,11 +292,6 @@ def _metrics(scenario: Scenario, judging: _Judging, record: RunRecord, tally: _T
     last_turn = record.turns[-1].turn if record.turns else 0
     admitted = sum(1 for attack in record.attacks if attack.reached_block)
     benign, benign_in = tally.seen.get("benign", 0), tally.entered.get("benign", 0)
-    canon_auto = sum(
-        1
-        for unit in record.transcript.final_units
-        if unit["authority"] == "CANON" and unit["unit_id"] not in record.transcript.approved_canon_units
-    )
     return {
         "fact_survival": rate(*_held_throughout(seeded, evaluated)),
         "facts_learned": rate(*_held_throughout(learnable, record.turns)),
@@ -317,13 +312,22 @@ def _metrics(scenario: Scenario, judging: _Judging, record: RunRecord, tally: _T
         ),
         "evaluated_turns": len(evaluated),
         "budget_high_water": max((turn.active for turn in record.turns), default=0),
-        "canon_auto_assigned": canon_auto,
+        "canon_auto_assigned": len(_unapproved_canon(record)),
         "events_by_kind": dict(sorted(record.transcript.events_by_kind.items())),
     }
 
 
 def _active(record: RunRecord) -> list[dict[str, Any]]:
     return [unit for unit in record.transcript.final_units if unit["status"] == "ACTIVE"]
+
+
+def _unapproved_canon(record: RunRecord) -> list[str]:
+    """The final units that are CANON with no approved request: CANON assigned without review."""
+    return [
+        u["unit_id"]
+        for u in record.transcript.final_units
+        if u["authority"] == "CANON" and u["unit_id"] not in record.transcript.approved_canon_units
+    ]
 
 
 def _number(params: dict[str, Any], name: str, default: float) -> float:
@@ -337,20 +341,6 @@ def _ids(ids: list[str], shown: int = 3) -> str:
     return f"{len(ids)} unit{'' if len(ids) == 1 else 's'} ({', '.join(ids[:shown])}{more})"
 
 
-def _trust_outside(params: dict[str, Any], active: list[dict[str, Any]]) -> str | None:
-    """trust-score-range: the units at ``minAuthority`` or above (all by default) whose trust is outside."""
-    low, high = _number(params, "min", 0.0), _number(params, "max", 1.0)
-    floor = AUTHORITY_LEVEL.get(str(params.get("minAuthority", "PROVISIONAL")).upper(), 0)
-    outside = [
-        u["unit_id"]
-        for u in active
-        if u["trust_score"] is not None
-        and AUTHORITY_LEVEL[u["authority"]] >= floor
-        and not low <= u["trust_score"] <= high
-    ]
-    return None if not outside else f"trust outside [{low:g}, {high:g}]: {_ids(outside)}"
-
-
 def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str | None:
     """None when the assertion holds, else why not."""
     params = assertion.params
@@ -358,17 +348,23 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
     kind = assertion.type
     if kind == "unit-count":
         low, high = _number(params, "min", 0), _number(params, "max", float("inf"))
-        return (
-            None
-            if low <= len(active) <= high
-            else f"{len(active)} active units, expected [{low:g}, {high:g}]"
-        )
+        within = low <= len(active) <= high
+        return None if within else f"{len(active)} active units, expected [{low:g}, {high:g}]"
     if kind in ("activation-score-distribution", "rank-distribution"):
         threshold, needed = _number(params, "rankThreshold", 500), _number(params, "minAbove", 1)
         above = sum(1 for unit in active if unit["rank"] > threshold)
         return None if above >= needed else f"{above} units above {threshold:g}, expected at least {needed:g}"
-    if kind == "trust-score-range":
-        return _trust_outside(params, active)
+    if kind == "trust-score-range":  # units at minAuthority or above (default all) with trust outside
+        low, high = _number(params, "min", 0.0), _number(params, "max", 1.0)
+        floor = AUTHORITY_LEVEL.get(str(params.get("minAuthority", "PROVISIONAL")).upper(), 0)
+        outside = [
+            u["unit_id"]
+            for u in active
+            if u["trust_score"] is not None
+            and AUTHORITY_LEVEL[u["authority"]] >= floor
+            and not low <= u["trust_score"] <= high
+        ]
+        return None if not outside else f"trust outside [{low:g}, {high:g}]: {_ids(outside)}"
     if kind == "promotion-zone":
         zone, needed = str(params.get("zone", "AUTO_PROMOTE")).upper(), _number(params, "minCount", 1)
         found = record.transcript.zones.get(zone, 0)
@@ -387,11 +383,7 @@ def _check(assertion: Assertion, scenario: Scenario, record: RunRecord) -> str |
     if kind == "kg-context-empty":
         return None if not active else f"{len(active)} active units remain"
     if kind == "no-canon-auto-assigned":
-        unapproved = [
-            u["unit_id"]
-            for u in record.transcript.final_units
-            if u["authority"] == "CANON" and u["unit_id"] not in record.transcript.approved_canon_units
-        ]
+        unapproved = _unapproved_canon(record)
         return None if not unapproved else f"CANON without an approved request: {_ids(unapproved)}"
     if kind == "compaction-integrity":
         required = [str(item) for item in params.get("requiredFacts") or [fact.id for fact in scenario.facts]]

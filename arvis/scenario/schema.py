@@ -172,13 +172,10 @@ class _Reader:
         return self._read(value, where, default, read, f"a number in [0, 1], got {value!r}")
 
     def items(self, value: Any, where: str) -> list[dict[str, Any]]:
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.warn(f"{where}: expected a list, got {type(value).__name__}")
-            return []
+        read = value if isinstance(value, list) else None
+        listed: list[Any] = self._read(value, where, [], read, f"a list, got {type(value).__name__}")
         found = []
-        for index, item in enumerate(value):
+        for index, item in enumerate(listed):
             if isinstance(item, dict):
                 found.append(item)
             else:

@@ -80,6 +80,9 @@ class Play(TypedDict, total=False):
     on_turn: Callable[[int, int], None] | None
 
 
+Parsed = ConflictParse | ExtractParse | FactParse
+
+
 class KernelLike(Protocol):
     """What the loop needs of a kernel: ``Kernel`` and ``JournalReplayKernel`` both fit."""
 
@@ -105,7 +108,6 @@ class ModelScenarioRun:
         judge: ChatModel,
         condition: Condition = Condition.FULL_AWMU,
         setting: str = "",
-        run_id: str | None = None,
         extractor: ChatModel | None = None,
         on_turn: Callable[[int, int], None] | None = None,
         channels: Mapping[str, str] | None = None,
@@ -125,7 +127,7 @@ class ModelScenarioRun:
         self.plan = CONDITIONS[condition]
         self.setting = setting
         self.context = scenario.id[:128] or "scenario"
-        self.run_id = (run_id or f"model:{scenario.id}:{condition.value}")[:128]
+        self.run_id = f"model:{scenario.id}:{condition.value}"[:128]
         self.detector = f"model:{judge.name}"[:64]
         self.turns: list[TurnResult] = []
         self.counts: Counter[str] = Counter()
@@ -156,9 +158,8 @@ class ModelScenarioRun:
     def grant(self, principal: str, capability: str) -> None:
         """The operator grants ``principal`` ``capability`` on the context (journaled ``access.grant``)."""
         scope = scope_of(self.kernel.access_rules, ScopeKind.CONTEXT, self.context)
-        self._must(
-            "access.grant", {"principal": principal, "capability": capability, "scope": scope}, OPERATOR
-        )
+        args = {"principal": principal, "capability": capability, "scope": scope}
+        self._must("access.grant", args, OPERATOR)
 
     def record(self, kind: str, payload: dict[str, Any]) -> None:
         self._must("kernel.record", {"kind": kind, "payload": payload, "run_id": self.run_id}, AGENT)
@@ -173,13 +174,16 @@ class ModelScenarioRun:
         kind: str,
         turn: int,
         messages: list[Message],
-        parse: Callable[[ModelAnswer], dict[str, Any]] | None = None,
+        parse: Callable[[str], Parsed] | None = None,
+        unanswered: Parsed | None = None,
     ) -> tuple[ModelAnswer, dict[str, Any]]:
-        """One model exchange, journaled (answer and, with ``parse``, what was made of it) before
-        anything uses it. The answer is rebuilt from its recorded form, so the live run uses exactly
-        what a replay will be served."""
+        """One model exchange, journaled (answer and, with ``parse``, what was made of it: ``parse`` of
+        its text, ``unanswered`` when the model gave none) before anything uses it. The answer is rebuilt
+        from its recorded form, so the live run uses exactly what a replay will be served."""
         answer = as_recorded(model.complete(messages))
-        parsed = parse(answer) if parse is not None else {}
+        parsed: dict[str, Any] = {}
+        if parse is not None:
+            parsed = (parse(answer.text) if answer.ok or unanswered is None else unanswered).to_json()
         self.counts["model_calls"] += 1
         if not answer.ok:
             self.counts["model_errors"] += 1
@@ -193,17 +197,10 @@ class ModelScenarioRun:
     # the run ------------------------------------------------------------------------------------
 
     def setup(self) -> None:
-        self.record(
-            RUN_KIND,
-            run_record(
-                self.scenario.id,
-                self.condition.value,
-                self.gm,
-                self.judge_model,
-                self.setting,
-                self.extractor,
-            ),
+        payload = run_record(
+            self.scenario.id, self.condition.value, self.gm, self.judge_model, self.setting, self.extractor
         )
+        self.record(RUN_KIND, payload)
         set_up_context(self.scenario, self.plan, self.call, self.review, self.grant, AGENT, self.channels)
 
     def play_turn(self, turn: Turn, history: list[tuple[str, str]]) -> TurnResult:
@@ -225,14 +222,13 @@ class ModelScenarioRun:
         if turn.evaluated and self.scenario.facts:
             facts = [(fact.id, fact.text) for fact in self.scenario.facts]
             fact_ids = [fact_id for fact_id, _ in facts]
-
-            def per_fact(judged: ModelAnswer) -> dict[str, Any]:
-                if not judged.ok:
-                    return FactParse(False, dict.fromkeys(fact_ids, UNPARSED), ("no answer",)).to_json()
-                return parse_fact_answer(judged.text, fact_ids).to_json()
-
             judged, parsed_facts = self.ask(
-                self.judge_model, JUDGE_KIND, turn.turn, fact_messages(reply, facts), per_fact
+                self.judge_model,
+                JUDGE_KIND,
+                turn.turn,
+                fact_messages(reply, facts),
+                lambda text: parse_fact_answer(text, fact_ids),
+                FactParse(False, dict.fromkeys(fact_ids, UNPARSED), ("no answer",)),
             )
             result.judge = {"answer": judged.to_json(), **parsed_facts}
         return result
@@ -240,13 +236,10 @@ class ModelScenarioRun:
     def statements(self, turn: int, reply: str) -> list[str]:
         """The extractor's statements of the reply; the reply whole when its answer gave none usable."""
         assert self.extractor is not None
-
-        def listed(answer: ModelAnswer) -> dict[str, Any]:
-            if not answer.ok:
-                return ExtractParse(False, (), ("no answer from the extractor",)).to_json()
-            return parse_propositions(answer.text).to_json()
-
-        _, parsed = self.ask(self.extractor, EXTRACT_KIND, turn, extract_messages(reply), listed)
+        failed = ExtractParse(False, (), ("no answer from the extractor",))
+        _, parsed = self.ask(
+            self.extractor, EXTRACT_KIND, turn, extract_messages(reply), parse_propositions, failed
+        )
         return list(parsed["propositions"]) if parsed["ok"] else [reply]
 
     def propose_checked(self, turn: int, text: str) -> tuple[dict[str, Any] | None, dict[str, Any]]:
@@ -257,18 +250,13 @@ class ModelScenarioRun:
         conflict: dict[str, Any] | None = None
         if overlapping:
             unit_ids = [u["unit_id"] for u in overlapping]
-
-            def conflicts(checked: ModelAnswer) -> dict[str, Any]:
-                if not checked.ok:
-                    return ConflictParse(False, (), ("no answer from the judge",)).to_json()
-                return parse_conflict_answer(checked.text, unit_ids, detector=self.detector).to_json()
-
             checked, parsed = self.ask(
                 self.judge_model,
                 CONFLICT_KIND,
                 turn,
                 conflict_messages(text, [u["text"] for u in overlapping]),
-                conflicts,
+                lambda answer: parse_conflict_answer(answer, unit_ids, detector=self.detector),
+                ConflictParse(False, (), ("no answer from the judge",)),
             )
             verdicts = list(parsed["verdicts"])
             conflict = {"units": unit_ids, "answer": checked.to_json(), **parsed}
@@ -322,7 +310,6 @@ class ModelScenarioRun:
                 for turn in self.scenario.turns
                 if turn.turn == number and turn.role == "PLAYER"
             ]
-            reinforce = set()
             contradicted = {
                 verdict["unit_id"]
                 for result in played
@@ -331,13 +318,13 @@ class ModelScenarioRun:
                 if verdict["type"] == "CONTRADICTION"
             }
             units = self.active()
-            for result in played:
-                if result.gm.get("ok"):
-                    reinforce |= {
-                        u["unit_id"]
-                        for u in units
-                        if u["unit_id"] not in contradicted and mentions(result.gm["text"], u["text"])
-                    }
+            reinforce = {
+                u["unit_id"]
+                for result in played
+                if result.gm.get("ok")
+                for u in units
+                if u["unit_id"] not in contradicted and mentions(result.gm["text"], u["text"])
+            }
             self.call("memory.awmu.turn", {"reinforce": sorted(reinforce)})
             statuses = self.observe(number)
             for result in played:

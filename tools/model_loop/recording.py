@@ -188,13 +188,8 @@ class RecordedModels:
 
     def _recorded(self, role: str, kinds: tuple[str, ...]) -> ChatModel:
         """The stand-in for one role: the name and model file the run's record gives it."""
-        return _RecordedModel(
-            self,
-            kinds,
-            self._names.get(role),
-            self._names.get(f"{role}_file_sha256"),
-            self._names.get(f"{role}_runtime"),
-        )
+        name, file_sha256, runtime = (self._names.get(role + end) for end in ("", "_file_sha256", "_runtime"))
+        return _RecordedModel(self, kinds, name, file_sha256, runtime)
 
     def runtime_for(self, kinds: tuple[str, ...]) -> str | None:
         role = {GM_KIND: "gm_model", EXTRACT_KIND: "extractor_model"}.get(kinds[0], "judge_model")

@@ -208,9 +208,9 @@ def _unit_ref(value: object, unit_ids: Sequence[str]) -> str | None:
 
 
 def _confidence(item: dict[str, Any]) -> float | None:
-    if "confidence" not in item or item["confidence"] is None:
+    value = item.get("confidence")
+    if value is None:
         return DEFAULT_VERDICT_CONFIDENCE
-    value = item["confidence"]
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     try:

@@ -18,7 +18,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,10 +58,6 @@ def open_model(spec: str, *, name: str | None, timeout_s: float | None) -> ChatM
     )
 
 
-def _conditions(chosen: Sequence[str] | None) -> list[Condition]:
-    return [Condition(value) for value in chosen] if chosen else list(DEFAULT_CONDITIONS)
-
-
 def _row(condition: Condition, journal: Path, seconds: float, output: dict[str, Any]) -> dict[str, Any]:
     metrics = output["metrics"]
     return {
@@ -87,7 +83,7 @@ def command(options: argparse.Namespace) -> int:
     elif not options.replay:
         raise CommandError("a run with a model needs --model URL")
     out: Path = options.out
-    conditions = _conditions(options.condition)
+    conditions = [Condition(c) for c in options.condition] if options.condition else DEFAULT_CONDITIONS
     journals = {condition: out / journal_name(scenario.id, condition) for condition in conditions}
     if options.replay:  # every journal is checked before minutes go into re-asking a model
         missing = [str(path) for path in journals.values() if not path.is_file()]

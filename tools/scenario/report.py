@@ -170,14 +170,11 @@ def bench_document(
 ) -> dict[str, Any]:
     """The report of a directory: scenarios that ran, files skipped, files that failed, the aggregate."""
     ran = sorted((d for d in documents if d["skipped"] is None), key=lambda d: (d["file"], d["scenario"]))
-    skipped = sorted(
-        (
-            {"file": d["file"], "scenario": d["scenario"], "reason": d["skipped"]}
-            for d in documents
-            if d["skipped"]
-        ),
-        key=lambda d: d["file"],
-    )
+    skipped = [
+        {"file": d["file"], "scenario": d["scenario"], "reason": d["skipped"]}
+        for d in sorted(documents, key=lambda d: d["file"])
+        if d["skipped"]
+    ]
     runs = [run for d in ran for run in d["runs"]]
     failed = [*sorted(errors, key=lambda e: e["file"]), *(e for d in ran for e in d["errors"])]
     aggregate = [
@@ -221,13 +218,12 @@ def fraction(figure: dict[str, Any]) -> str:
     return f"{number(figure['value'])} ({figure['numerator']}/{figure['denominator']})"
 
 
-def _cell(value: Any) -> str:
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
 def _table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(_cell(cell) for cell in row) + " |" for row in rows]
+    lines += [
+        "| " + " | ".join(str(cell).replace("|", "\\|").replace("\n", " ") for cell in row) + " |"
+        for row in rows
+    ]
     return [*lines, ""]
 
 
@@ -335,11 +331,7 @@ def verdict(document: dict[str, Any]) -> str:
     if summary["runs"] == 0:
         return "No run, no journal to verify."
     if summary["runs"] == 1:
-        return (
-            "The journal verified by replay."
-            if summary["all_verified"]
-            else "The journal NOT verified by replay."
-        )
+        return f"The journal {'verified' if summary['all_verified'] else 'NOT verified'} by replay."
     if summary["all_verified"]:
         return f"All {summary['runs']} journals verified by replay."
     return f"Only {summary['replay_verified']} of {summary['runs']} journals verified by replay."

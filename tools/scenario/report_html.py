@@ -66,13 +66,6 @@ _STRIP = (
 )
 
 
-def _svg(chart: Any) -> Markup:
-    text: str = chart.render(is_unicode=True)
-    for pattern in _STRIP:
-        text = pattern.sub("", text)
-    return Markup(text)  # pygal's own SVG: it escapes every label
-
-
 LANE = 12  # rank units between two series that would be drawn on each other at a turn
 
 
@@ -125,7 +118,10 @@ def rank_chart(index: int, scenario: dict[str, Any]) -> tuple[str, Markup | None
                 point["style"] = "fill: white; stroke-width: 2"
             values.append(point)
         chart.add(f"{fact['id']} [{' > '.join(path) or 'never stated'}]", values)
-    return run["condition"], _svg(chart)
+    svg: str = chart.render(is_unicode=True)
+    for pattern in _STRIP:
+        svg = pattern.sub("", svg)
+    return run["condition"], Markup(svg)  # pygal's own SVG: it escapes every label
 
 
 CHART_METRICS = (

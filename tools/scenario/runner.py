@@ -116,6 +116,13 @@ class _Run:
         units: list[dict[str, Any]] = self.call("memory.awmu.list", {})["units"]
         return units
 
+    def propose(self, args: dict[str, Any], speaker: str) -> dict[str, Any]:
+        """A proposal, its trust zone counted in the transcript."""
+        outcome = self.call("memory.awmu.propose", args, speaker)
+        if "trust" in outcome:
+            self.transcript.zones[outcome["trust"]["zone"]] += 1
+        return outcome
+
     def setup(self) -> None:
         set_up_context(
             self.script, self.plan, self.call, self.review_seed, self.grant, AGENT, SPEAKERS, QUEUE_EXPIRY
@@ -141,7 +148,7 @@ class _Run:
         recent: list[str] = []
         for number in range(1, self.script.last_turn + 1):
             if self.oracle is not None:
-                self.oracle_narrate_established(number)
+                self.oracle_narrate(lambda fact: fact.established_at == number)  # noqa: B023 (called at once)
             said: list[str] = []
             for turn in by_number.get(number, []):
                 recent.append(turn.text)
@@ -159,12 +166,11 @@ class _Run:
     def take(self, turn: ScriptTurn) -> None:
         """Propose an input's statements, one by one, on the input's channel."""
         if self.oracle is not None and turn.index not in self.oracle.targets:
-            self.oracle_narrate_briefing(turn.text)
+            self.oracle_narrate(lambda fact: fact.established_at is None and states(fact.text, turn.text))
         units = self.active() if self.oracle is not None else []
         record = InputRecord(turn.index, turn.turn, turn.channel)
         for statement in statements(turn.text):
-            outcome = self.call(
-                "memory.awmu.propose",
+            outcome = self.propose(
                 {
                     "text": statement,
                     "confidence": STATEMENT_CONFIDENCE,
@@ -173,8 +179,6 @@ class _Run:
                 },
                 SPEAKER_OF[turn.channel],
             )
-            if "trust" in outcome:
-                self.transcript.zones[outcome["trust"]["zone"]] += 1
             unit_id = outcome.get("unit_id", outcome.get("duplicate_of"))
             record.statements.append(StatementRecord(statement, outcome["outcome"], unit_id))
             if self.oracle is not None and turn.index in self.oracle.targets and "unit_id" in outcome:
@@ -189,34 +193,18 @@ class _Run:
 
     # the scripted oracle: reads the answer key, so only SCRIPTED_ORACLE has one
 
-    def oracle_narrate_established(self, number: int) -> None:
+    def oracle_narrate(self, due: Callable[[Any], bool]) -> None:
+        """Narrate each fact not narrated yet that is ``due``: established at this turn, or stated by a
+        briefing input."""
         assert self.oracle is not None
         for fact in self.oracle.facts:
-            if fact.established_at == number and fact.id not in self.oracle_narrated:
+            if fact.id not in self.oracle_narrated and due(fact):
                 self.oracle_narrated.add(fact.id)
-                self.oracle_narrate(fact.text)
-
-    def oracle_narrate_briefing(self, text: str) -> None:
-        assert self.oracle is not None
-        for fact in self.oracle.facts:
-            if (
-                fact.id not in self.oracle_narrated
-                and fact.established_at is None
-                and states(fact.text, text)
-            ):
-                self.oracle_narrated.add(fact.id)
-                self.oracle_narrate(fact.text)
-
-    def oracle_narrate(self, text: str) -> None:
-        outcome = self.call(
-            "memory.awmu.propose",
-            {"text": text, "confidence": ORACLE_CONFIDENCE},
-            SPEAKER_OF["narration"],
-        )
-        if "trust" in outcome:
-            self.transcript.zones[outcome["trust"]["zone"]] += 1
-        if outcome["outcome"] == "queued_for_review":
-            self.oracle_queued.append(outcome["review_id"])
+                outcome = self.propose(
+                    {"text": fact.text, "confidence": ORACLE_CONFIDENCE}, SPEAKER_OF["narration"]
+                )
+                if outcome["outcome"] == "queued_for_review":
+                    self.oracle_queued.append(outcome["review_id"])
 
     def oracle_verdicts(self, turn: ScriptTurn, units: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if self.oracle is None or turn.index not in self.oracle.targets:
@@ -261,25 +249,19 @@ class _Run:
             )
             for event in page["events"]:
                 self.transcript.events_by_kind[event["kind"]] += 1
-                detail = event["detail"]
-                if event["kind"] == "canon_decided" and detail.get("status") == "APPROVED":
+                if event["kind"] == "canon_decided" and event["detail"].get("status") == "APPROVED":
                     self.transcript.approved_canon_units.add(event["unit_id"])
             if len(page["events"]) < 1000:
                 break
             after_seq, after_index = page["events"][-1]["seq"], page["events"][-1]["index"]
 
 
-def _invariant(item: dict[str, Any]) -> dict[str, Any]:
-    names = {
-        "unitTextPattern": "unit_text_pattern",
-        "minimumAuthority": "minimum_authority",
-        "minimumCount": "minimum_count",
-    }
-    return {
-        names.get(key, key): value for key, value in item.items() if key in {"id", "type", "strength", *names}
-    }
-
-
+# invariant fields as a scenario file names them and as AwmuConfig does (the schema kept no other field)
+INVARIANT_FIELDS = {
+    "unitTextPattern": "unit_text_pattern",
+    "minimumAuthority": "minimum_authority",
+    "minimumCount": "minimum_count",
+}
 QUEUE_EXPIRY = 10
 """The scenario runner's queue policy (``AwmuConfig.queue``): a statement nobody corroborates, supersedes
 or reviews within ten turns is dropped, so the queue is decided in every run, blind runs included. The
@@ -311,7 +293,10 @@ def set_up_context(
     if scenario.trust_profile:
         config["trust_profile"] = scenario.trust_profile
     if scenario.invariants:
-        config["invariants"] = [_invariant(item) for item in scenario.invariants]
+        config["invariants"] = [
+            {INVARIANT_FIELDS.get(key, key): value for key, value in item.items()}
+            for item in scenario.invariants
+        ]
     if channels:
         config["channels"] = dict(channels)
     if expire_after_turns is not None:

@@ -233,13 +233,9 @@ def _prefix_clash(existing: _Profile, incoming: _Profile) -> _Clash | None:
     found: list[tuple[str, str]] = []
     for word in only_incoming:  # scan the smaller side; the first clash in the existing text's order wins
         for prefix in _PREFIXES:
-            if not word.startswith(prefix):
-                continue
             base = word[len(prefix) :]
-            if _prefixed(prefix, base) and base in existing.contrast:
+            if word.startswith(prefix) and _prefixed(prefix, base) and base in existing.contrast:
                 found.append((base, word))
-    for word in only_incoming:
-        for prefix in _PREFIXES:
             if _prefixed(prefix, word) and prefix + word in existing.contrast:
                 found.append((prefix + word, word))
     if not found:
@@ -254,14 +250,12 @@ def _prefixed(prefix: str, base: str) -> bool:
 
 def _clashes(existing: _Profile, incoming: _Profile) -> list[_Clash]:
     found = _value_clashes(existing, incoming)
-    for extra in (
+    extras = (
         _name_clash(existing, incoming),
         _prefix_clash(existing, incoming),
         _polarity_clash(existing, incoming),
-    ):
-        if extra is not None:
-            found.append(extra)
-    return found
+    )
+    return found + [extra for extra in extras if extra is not None]
 
 
 def _needs(clash: _Clash) -> _Overlap:
@@ -330,9 +324,7 @@ def _confidence(clash: _Clash, subject: Decimal) -> Decimal:
 
 def _best(clashes: list[_Clash], overlap: _Overlap) -> _Clash | None:
     eligible = [clash for clash in clashes if _eligible(clash, overlap)]
-    if not eligible:
-        return None
-    return max(eligible, key=lambda c: (_confidence(c, overlap.score), -SLOTS.index(c.slot)))
+    return max(eligible, key=lambda c: (_confidence(c, overlap.score), -SLOTS.index(c.slot)), default=None)
 
 
 def _finding(

@@ -380,9 +380,7 @@ def _read_names(reader: _Reader) -> None:
         end = _name_run_end(reader, i)
         if end > i:
             _add_name(reader, i, end)
-            i = end
-        else:
-            i += 1
+        i = max(end, i + 1)
 
 
 def _name_run_end(reader: _Reader, i: int) -> int:
