@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from journal.engine import shown as shown_target
+from journal.engine import valid_text
 from journal.entry import Pos
 from journal.reader import JournalReader
 from kernel.abi import JournalEntry
@@ -212,12 +213,8 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
 
 
 def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
-    try:
-        options.user.encode("utf-8")
-    except UnicodeEncodeError:  # raw bytes on the command line: no user id the kernel accepts is that
-        raise CommandError(
-            f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text"
-        ) from None
+    if not valid_text(options.user):  # raw bytes on the command line: no user id the kernel accepts is that
+        raise CommandError(f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text")
     value = snapshot_at(  # --at is checked against the head already (``cmd_journal._at``)
         reader, options.user, options.at, table=SYSCALL_TABLE, replay=options.replay
     )
