@@ -202,13 +202,8 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
     if options.output == "table":
         print(kept)
     else:
-        value = {
-            "seq": kept.seq,
-            "entry_hash": kept.entry_hash,
-            "checkpoint": str(kept),
-            "position": position(kept),
-        }
-        print_json(value, lines=options.output == "jsonl")
+        value = {"seq": kept.seq, "entry_hash": kept.entry_hash, "checkpoint": str(kept)}
+        print_json(value | {"position": position(kept)}, lines=options.output == "jsonl")
     return EXIT_OK
 
 
