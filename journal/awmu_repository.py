@@ -73,15 +73,9 @@ class SqlAwmuReader(AwmuReader):
         return self._pending(CanonRequest, "awmu_canon_requests", context_id)
 
     def events(self, query: EventQuery) -> list[Event]:
-        values: dict[str, Any] = {
-            "context_id": query.context_id,
-            "after_seq": query.after_seq,
-            "limit": query.limit,
-        }
-        if query.after_index is not None:
-            values["after_index"] = query.after_index
-        if query.unit_id is not None:
-            values["unit_id"] = query.unit_id
+        values: dict[str, Any] = {"context_id": query.context_id, "after_seq": query.after_seq}
+        given = {"limit": query.limit, "after_index": query.after_index, "unit_id": query.unit_id}
+        values.update((name, value) for name, value in given.items() if value is not None)  # limit: always
         kinds = sorted(set(query.kinds))
         values.update({f"kind{index}": kind for index, kind in enumerate(kinds)})
         sql = statements.awmu_events(query.after_index is not None, query.unit_id is not None, len(kinds))

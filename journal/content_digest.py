@@ -160,24 +160,6 @@ def _grants(connection: Connection, withdrawn: frozenset[str]) -> Iterator[dict[
             yield {"principal": row["principal"], "capability": row["capability"], "scope": row["scope"]}
 
 
-def _records(
-    connection: Connection, name: str, withdrawn: frozenset[str], closed: frozenset[str]
-) -> Iterator[dict[str, Any]]:
-    if name == "memory_entries":
-        return _entries(connection)
-    if name == "awmu_contexts":
-        return _contexts(connection, closed)
-    if name == "awmu_units":
-        return _units(connection, closed)
-    if name == "awmu_reviews":
-        return _reviews(connection, closed)
-    if name == "awmu_canon_requests":
-        return _canon_requests(connection, closed)
-    if name == "pipeline_runs":
-        return _runs(connection)
-    return _grants(connection, withdrawn)
-
-
 def content_digest(connection: Connection, *, withdrawn: frozenset[str] = frozenset()) -> str:
     """SHA-256 over ``arvis-content``, then per table in ``CONTENT_TABLES`` order the frame of the
     table's name and its number of records, then the sorted SHA-256s of its records' canonical JSON."""
@@ -198,8 +180,18 @@ def content_digests(
     closed = closed_contexts(connection)
     digest = hashlib.sha256(b"arvis-content")
     tables: dict[str, str] = {}
+    # generators: a table's records are read only when its own are iterated, and only if it is present
+    readers = {
+        "memory_entries": _entries(connection),
+        "awmu_contexts": _contexts(connection, closed),
+        "awmu_units": _units(connection, closed),
+        "awmu_reviews": _reviews(connection, closed),
+        "awmu_canon_requests": _canon_requests(connection, closed),
+        "pipeline_runs": _runs(connection),
+        "grants": _grants(connection, withdrawn),
+    }
     for name in CONTENT_TABLES:
-        records = _records(connection, name, withdrawn, closed) if name in present else ()
+        records = readers[name] if name in present else ()
         hashes = sorted(hashlib.sha256(canonical_bytes_of_own(record)).digest() for record in records)
         header = canonical_bytes_of_own([name, len(hashes)])
         framed = len(header).to_bytes(8, "big") + header + b"".join(hashes)

@@ -81,18 +81,8 @@ def _copy_header(reading: Connection, writing: Connection, header: JournalHeader
         if "admin_verifier" in columns
         else None
     )
-    writing.execute(
-        journal_header.insert(),
-        {
-            "singleton": 1,
-            "journal_id": header.journal_id,
-            "format_version": header.format_version,
-            "created_at": header.created_at,
-            "genesis_hash": header.genesis_hash,
-            "admin_verifier": verifier,
-            "store_quota_bytes": store_quota(reading),
-        },
-    )
+    row = {"singleton": 1, **vars(header), "admin_verifier": verifier}  # its identity columns, named alike
+    writing.execute(journal_header.insert(), row | {"store_quota_bytes": store_quota(reading)})
 
 
 def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyReport:

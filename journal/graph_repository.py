@@ -90,10 +90,8 @@ class SqlGraphRepository(GraphRepository):
     ) -> list[GraphCheckpoint]:
         sql = statements.GRAPH_NEWEST[self._postgres, below is not None, checkpoint_id is not None]
         values: dict[str, Any] = {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "limit": limit}
-        if below is not None:
-            values["below"] = below
-        if checkpoint_id is not None:
-            values["checkpoint_id"] = checkpoint_id
+        bounds = {"below": below, "checkpoint_id": checkpoint_id}  # those given: the statement names them
+        values.update((name, value) for name, value in bounds.items() if value is not None)
         return [_checkpoint(row) for row in self._sql.rows(sql, values)]
 
     def next_namespace(self, thread_id: str, after: str | None) -> str | None:
@@ -161,11 +159,6 @@ class SqlGraphRepository(GraphRepository):
     def write_exists(
         self, thread_id: str, checkpoint_ns: str, checkpoint_id: str, task_id: str, idx: int
     ) -> bool:
-        key = {
-            "thread_id": thread_id,
-            "checkpoint_ns": checkpoint_ns,
-            "checkpoint_id": checkpoint_id,
-            "task_id": task_id,
-            "idx": idx,
-        }
-        return self._sql.first(statements.GRAPH_WRITE_EXISTS, key) is not None
+        checkpoint = {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "checkpoint_id": checkpoint_id}
+        found = self._sql.first(statements.GRAPH_WRITE_EXISTS, checkpoint | {"task_id": task_id, "idx": idx})
+        return found is not None

@@ -30,9 +30,9 @@ def read_header(connection: Connection) -> JournalHeader | None:
     revision's header has."""
     c = journal_header.c
     rows = fetch_all(connection, select(c.journal_id, c.format_version, c.created_at, c.genesis_hash))
-    row = rows[0] if rows else None
-    if row is None:
+    if not rows:
         return None
+    row = rows[0]
     return JournalHeader(row.journal_id, row.format_version, row.created_at, row.genesis_hash)
 
 
@@ -72,25 +72,17 @@ def create_header(
             created_at = format_time(clock.now())
             identity = journal_id or "j-" + sha256_hex(f"{created_at}|{_where(engine)}".encode())[:32]
             copy = JournalHeader(identity, format_version, created_at, genesis_hash(identity, format_version))
-        row = {
-            "singleton": 1,
-            "journal_id": copy.journal_id,
-            "format_version": copy.format_version,
-            "created_at": copy.created_at,
-            "genesis_hash": copy.genesis_hash,
-        }
         extra = {"admin_verifier": admin_verifier, "store_quota_bytes": store_quota_bytes}
-        connection.execute(
-            journal_header.insert(), row | {name: value for name, value in extra.items() if value is not None}
-        )
+        given = {name: value for name, value in extra.items() if value is not None}
+        # a header's attributes are its identity columns, named alike
+        connection.execute(journal_header.insert(), {"singleton": 1, **vars(copy), **given})
 
 
 def store_quota(connection: Connection) -> int | None:
     """The bytes each owner may store in the graph store (``specs/langgraph.md`` §8.3), fixed when the
     journal was created; None when it has no quota (or its database predates revision 0013)."""
-    if "store_quota_bytes" not in {
-        column["name"] for column in inspect(connection).get_columns("journal_header")
-    }:
+    columns = inspect(connection).get_columns("journal_header")
+    if all(column["name"] != "store_quota_bytes" for column in columns):
         return None
     found = connection.exec_driver_sql(STORE_QUOTA).scalar()
     return None if found is None else int(found)

@@ -221,33 +221,31 @@ def check_checkpoint(
     leaves cannot be read as a tree (a gap, a malformed hash), which the chain check reports."""
     old = body.tree_size
     if old > journal_size:
-        return _shorter(reader, body, journal_size, tree_file)
+        # a removed tail, unless the tree file names an entry it still holds that differs (a row deleted
+        # in the middle, the rest renumbered and rechained)
+        found = _first_block(reader, body, journal_size, tree_file)
+        if found is not None:
+            return TreeFinding(*found, old, body.root.hex())
+        return TreeFinding(journal_size + 1, journal_size + 1, old, truncated=True)
     proof = merkle.prove_consistency(journal_leaves(reader, journal_size), old, journal_size)
     at_old, path = proof.old_root, proof.path
     if at_old == body.root and merkle.verify_consistency(old, journal_size, body.root, proof.root, path):
         return None
-    first, last = 1, old
-    if at_old != body.root and tree_file is not None and tree_file.proves(body):
-        nodes = merkle.level_roots(journal_leaves(reader, old), old, tree_file.level)
-        index = next(i for i, (a, b) in enumerate(zip(nodes, tree_file.nodes, strict=True)) if a != b)
-        width = 1 << tree_file.level
-        first, last = index * width + 1, min((index + 1) * width, old)
+    found = _first_block(reader, body, old, tree_file) if at_old != body.root else None
+    first, last = found or (1, old)
     return TreeFinding(first, last, old, body.root.hex(), at_old.hex())
 
 
-def _shorter(
-    reader: JournalReader, body: CheckpointBody, journal_size: int, tree_file: TreeFile | None
-) -> TreeFinding:
-    """A journal shorter than the signed tree: a removed tail, unless a usable tree file shows that an
-    entry it still holds differs (a row deleted in the middle and the rest renumbered and rechained),
-    which is then named as the first rewritten entry (or block of entries)."""
-    old = body.tree_size
-    if tree_file is not None and tree_file.proves(body):
-        width = 1 << tree_file.level
-        whole = journal_size // width  # the journal's nodes at that level that cover full blocks
-        nodes = merkle.level_roots(journal_leaves(reader, journal_size), journal_size, tree_file.level)
-        index = next((i for i in range(whole) if nodes[i] != tree_file.nodes[i]), None)
-        if index is not None:
-            first, last = index * width + 1, min((index + 1) * width, old)
-            return TreeFinding(first, last, old, body.root.hex())
-    return TreeFinding(journal_size + 1, journal_size + 1, old, truncated=True)
+def _first_block(
+    reader: JournalReader, body: CheckpointBody, size: int, tree_file: TreeFile | None
+) -> tuple[int, int] | None:
+    """The first and last seq of the first block (one entry at level 0) whose node in ``tree_file`` the
+    journal's first ``size`` leaves do not give; None without a tree file that proves ``body``, or when
+    they all agree. Of a journal shorter than the signed tree, only the blocks it covers whole compare."""
+    if tree_file is None or not tree_file.proves(body):
+        return None
+    old, width = body.tree_size, 1 << tree_file.level
+    nodes = merkle.level_roots(journal_leaves(reader, size), size, tree_file.level)
+    whole = len(nodes) if size == old else size // width
+    index = next((i for i in range(whole) if nodes[i] != tree_file.nodes[i]), None)
+    return None if index is None else (index * width + 1, min((index + 1) * width, old))

@@ -22,13 +22,8 @@ def _describe(name: str) -> dict[str, Any]:
     from tools.syscall_help import argument_rows
 
     spec = SYSCALL_TABLE[name]
-    return {
-        "name": spec.name,
-        "mutates": spec.mutates,
-        "summary": spec.summary,
-        "service": spec.service,
-        "arguments": argument_rows(spec),
-    }
+    named = {name: getattr(spec, name) for name in ("name", "mutates", "summary", "service")}
+    return named | {"arguments": argument_rows(spec)}
 
 
 def _default_cell(row: dict[str, Any]) -> str:
@@ -60,19 +55,11 @@ def run(options: argparse.Namespace) -> int:
     elif options.name is not None:
         only = described[0]
         print(f"{only['name']}: {only['summary']} ({'mutates' if only['mutates'] else 'read-only'})")
-        print_table(
-            None,
-            ("argument", "type", "required", "default"),
-            (
-                (
-                    row["name"],
-                    row["type"],
-                    "yes" if row["required"] else "",
-                    _default_cell(row),
-                )
-                for row in only["arguments"]
-            ),
+        rows = (
+            (row["name"], row["type"], "yes" if row["required"] else "", _default_cell(row))
+            for row in only["arguments"]
         )
+        print_table(None, ("argument", "type", "required", "default"), rows)
     else:
         print_table(
             "syscalls",

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from journal.engine import shown as shown_target
+from journal.engine import valid_text
 from journal.entry import Pos
 from journal.reader import JournalReader
 from kernel.abi import JournalEntry
@@ -201,23 +202,14 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
     if options.output == "table":
         print(kept)
     else:
-        value = {
-            "seq": kept.seq,
-            "entry_hash": kept.entry_hash,
-            "checkpoint": str(kept),
-            "position": position(kept),
-        }
-        print_json(value, lines=options.output == "jsonl")
+        value = {"seq": kept.seq, "entry_hash": kept.entry_hash, "checkpoint": str(kept)}
+        print_json(value | {"position": position(kept)}, lines=options.output == "jsonl")
     return EXIT_OK
 
 
 def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
-    try:
-        options.user.encode("utf-8")
-    except UnicodeEncodeError:  # raw bytes on the command line: no user id the kernel accepts is that
-        raise CommandError(
-            f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text"
-        ) from None
+    if not valid_text(options.user):  # raw bytes on the command line: no user id the kernel accepts is that
+        raise CommandError(f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text")
     value = snapshot_at(  # --at is checked against the head already (``cmd_journal._at``)
         reader, options.user, options.at, table=SYSCALL_TABLE, replay=options.replay
     )

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from journal.engine import valid_text
 from tools.common import CommandError
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def check_filters(reader: JournalReader, syscall: str | None, status: str | None
     from syscalls.table import SYSCALL_TABLE
     from tools.syscall_help import closest, syscall_hint
 
-    if syscall is not None and _encodable(syscall):
+    if syscall is not None and valid_text(syscall):
         glob = any(c in syscall for c in "*?[")
         in_table = (
             fnmatch.filter(SYSCALL_TABLE, syscall) if glob else [syscall] if syscall in SYSCALL_TABLE else []
@@ -51,7 +52,7 @@ def check_filters(reader: JournalReader, syscall: str | None, status: str | None
                 f"no syscall matches --syscall {syscall!r}, in the table or in this journal",
                 hint=syscall_hint(syscall, list(SYSCALL_TABLE)),
             )
-    unknown = status is not None and _encodable(status) and status not in known_statuses()
+    unknown = status is not None and valid_text(status) and status not in known_statuses()
     if status is not None and unknown and not _journal_has(reader, JournalFilter(status=status)):
         meant = closest(status, known_statuses())
         listing = "ok, error (any refusal) or an error code (specs/error-codes.md)"
@@ -59,14 +60,6 @@ def check_filters(reader: JournalReader, syscall: str | None, status: str | None
             f"no entry can have --status {status!r}",
             hint=(f"did you mean {' or '.join(meant)}? " if meant else "") + f"give {listing}",
         )
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -86,7 +79,7 @@ def split_filters(syscall: str | None, principal: str | None, status: str | None
 
     after: list[tuple[str, str]] = []
     for column, value in (("syscall", syscall), ("principal", principal), ("status", status)):
-        if value is not None and not _encodable(value):
+        if value is not None and not valid_text(value):
             after.append((column, value))
     late = {column for column, _ in after}
     glob = syscall is not None and any(c in syscall for c in "*?[")

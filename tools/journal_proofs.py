@@ -290,13 +290,11 @@ def load_keys(paths: list[str]) -> list[VerifierKey]:
         try:
             keys.append(VerifierKey.parse(text))
         except NoteError as exc:
-            if not is_file and "+" not in given:
-                raise CommandError(
-                    f"no key file {shown(given)}", hint="pass the KEYFILE.pub of keygen"
-                ) from None
-            raise CommandError(
-                f"{shown(given)} is not a verifier key: {exc}", hint="pass the KEYFILE.pub of keygen"
-            ) from None
+            missing = not is_file and "+" not in given
+            message = (
+                f"no key file {shown(given)}" if missing else f"{shown(given)} is not a verifier key: {exc}"
+            )
+            raise CommandError(message, hint="pass the KEYFILE.pub of keygen") from None
     return keys
 
 
@@ -327,6 +325,7 @@ def other_header(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> 
     assert header is not None
     verifier = reader.admin_verifier()
     origin = origin_of(header.journal_id)
+    kind = DivergenceClass.INVALID_HISTORY
     for checkpoint in checkpoints:
         if checkpoint.body.origin != origin:
             reason = (
@@ -334,8 +333,7 @@ def other_header(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> 
                 f"{shown(checkpoint.body.origin)}, this journal {shown(origin)} (or its id was changed)"
             )
             labels = ("checkpoint's origin", "journal's origin")
-            found = Divergence(0, "", DivergenceClass.INVALID_HISTORY, reason, checkpoint.body.origin, origin)
-            return replace(found, labels=labels)
+            return Divergence(0, "", kind, reason, checkpoint.body.origin, origin, labels=labels)
         for line, digest, what in (
             (HEADER_LINE, header_digest(header), "its fields (created_at, …) are not the ones"),
             (ADMIN_HEADER_LINE, admin_header_digest(header, verifier), "its admin_verifier is not the one"),
@@ -347,7 +345,6 @@ def other_header(reader: JournalReader, checkpoints: list[SignedCheckpoint]) -> 
                 )
                 found_hex = "" if digest is None else digest.hex()
                 labels = ("checkpoint's header digest", "journal's header digest")
-                kind = DivergenceClass.INVALID_HISTORY
                 return Divergence(0, "", kind, reason, signed.hex(), found_hex, labels=labels)
     return None
 

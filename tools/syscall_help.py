@@ -78,14 +78,8 @@ def argument_rows(spec: SyscallSpec) -> list[dict[str, Any]]:
         default = None if field.required else field.default
         if default is msgspec.NODEFAULT:  # a default factory: say what it makes
             default = field.default_factory() if field.default_factory is not msgspec.NODEFAULT else None
-        rows.append(
-            {
-                "name": field.name,
-                "type": type_words(field.type),
-                "required": field.required,
-                "default": msgspec.to_builtins(default),
-            }
-        )
+        row = {"name": field.name, "type": type_words(field.type), "required": field.required}
+        rows.append(row | {"default": msgspec.to_builtins(default)})
     return rows
 
 

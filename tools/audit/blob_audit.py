@@ -56,16 +56,12 @@ def check_blobs(connection: Connection) -> BadBlob | None:
     for key, data in _stored(connection):
         actual = hash_of(data)
         if actual != key:
-            return BadBlob(
-                _first_reference(connection, key),
-                f"graph blob {key} does not hash to its key (its bytes hash to {actual})",
-            )
+            why = f"graph blob {key} does not hash to its key (its bytes hash to {actual})"
+            return BadBlob(_first_reference(connection, key), why)
     for table, names, column in REFERENCES:
         missing = connection.execute(text(statements.unstored_reference(table, column, names))).first()
         if missing is not None:
             row = ", ".join(f"{name}={value!r}" for name, value in zip(names, missing[2:], strict=True))
-            return BadBlob(
-                int(missing[0]),
-                f"{table} row ({row}) references graph blob {missing[1]}, which {TABLE} does not hold",
-            )
+            why = f"{table} row ({row}) references graph blob {missing[1]}, which {TABLE} does not hold"
+            return BadBlob(int(missing[0]), why)
     return None

@@ -155,15 +155,9 @@ class Counterfactual:
             if self._keys.get(key) == self.principal:
                 what = "revokes" if entry.syscall == "memory.revoke" else "writes over"
                 why.append(f"{what} {key[0]}/{key[1]}, last written by the principal")
-        touched = (
-            _ids(value.get("conflicts"))
-            | _ids(value.get("reinforced"))
-            | {str(value.get("duplicate_of"))}
-            | _ids(value.get("superseded"))
-            | _ids(value.get("evicted"))
-            | _ids(value.get("demoted"))
-        ) & units.keys()
-        touched -= set(named)
+        listed = ("conflicts", "reinforced", "superseded", "evicted", "demoted")
+        touched = {str(value.get("duplicate_of"))}.union(*(_ids(value.get(name)) for name in listed))
+        touched = (touched & units.keys()) - set(named)
         if touched:
             why.append(f"its result involves {', '.join(sorted(touched))}, made by the principal")
         return why

@@ -236,16 +236,8 @@ class Tracer:
             self._displaced({"kind": "grant", **shown, "seq": seq, "how": "revoked"})
 
     def _displaced_entry(self, user_id: str, old: dict[str, Any], seq: int, how: str) -> None:
-        self._displaced(
-            {
-                "kind": "memory_entry",
-                "user_id": user_id,
-                "key": old.get("key"),
-                "created_at": old.get("created_at"),
-                "seq": seq,
-                "how": how,
-            }
-        )
+        item = {"kind": "memory_entry", "user_id": user_id, "key": old.get("key")}
+        self._displaced(item | {"created_at": old.get("created_at"), "seq": seq, "how": how})
 
     def _displaced_unit(self, unit_id: Any, seq: int, how: str, by: str | None) -> None:
         if isinstance(unit_id, str):
@@ -295,14 +287,8 @@ class Tracer:
         # the run as stored (the result names it; format 1: the id as given, which the result repeats)
         run_id = value.get("run_id", args.get("run_id"))
         if isinstance(run_id, str) and run_id in self.runs:
-            self.trace.included_in.append(
-                {
-                    "kind": "pipeline_run",
-                    "seq": self.runs[run_id],
-                    "run_id": run_id,
-                    "snapshot_seq": entry.seq,
-                }
-            )
+            run = {"kind": "pipeline_run", "seq": self.runs[run_id], "run_id": run_id}
+            self.trace.included_in.append(run | {"snapshot_seq": entry.seq})
 
 
 def trace_journal(

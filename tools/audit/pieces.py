@@ -108,10 +108,8 @@ class PieceCheck:
                     self._unreadable = StorageError(f"the result pieces could not be read: {one_line(exc)}")
                     return
             if not self._has_blobs:  # a blob table dropped by hand: nothing referenced is stored
-                self.bad = BadBlob(
-                    entry.seq,
-                    f"the result of seq {entry.seq} references piece {key}, and {BLOBS} does not exist",
-                )
+                why = f"the result of seq {entry.seq} references piece {key}, and {BLOBS} does not exist"
+                self.bad = BadBlob(entry.seq, why)
                 return
             self._pending.append((entry.seq, key))
         if len(self._pending) >= BATCH:

@@ -12,6 +12,7 @@ import shutil
 import tempfile
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -230,6 +231,7 @@ class Replayer:
         if result.seq is None or replayed is None or replayed.seq != entry.seq:
             detail = result.error.detail if result.error is not None else "no entry was appended"
             return Divergence(entry.seq, entry.syscall, DivergenceClass.INTERNAL, f"replay failed: {detail}")
+        nondeterminism = partial(Divergence, entry.seq, entry.syscall, DivergenceClass.NONDETERMINISM)
         if replayed.status != entry.status or replayed.result != entry.result:
             expected, found = _decoded(entry.result), _decoded(replayed.result)
             reason = (
@@ -237,26 +239,11 @@ class Replayer:
                 if replayed.status != entry.status
                 else "result bytes differ"
             )
-            return Divergence(
-                entry.seq,
-                entry.syscall,
-                DivergenceClass.NONDETERMINISM,
-                reason,
-                expected,
-                found,
-                _diff(expected, found),
-                labels=("recorded result", "replayed result"),
-            )
+            labels = ("recorded result", "replayed result")
+            return nondeterminism(reason, expected, found, _diff(expected, found), labels=labels)
         if replayed.effects_hash != entry.effects_hash:
-            return Divergence(
-                entry.seq,
-                entry.syscall,
-                DivergenceClass.NONDETERMINISM,
-                "effects differ",
-                entry.effects_hash,
-                replayed.effects_hash,
-                labels=("recorded effects hash", "replayed effects hash"),
-            )
+            labels = ("recorded effects hash", "replayed effects hash")
+            return nondeterminism("effects differ", entry.effects_hash, replayed.effects_hash, labels=labels)
         self.last_entry = replayed  # reproduced exactly
         return None
 

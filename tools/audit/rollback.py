@@ -181,20 +181,13 @@ def _grants(plan: RollbackPlan, now: StoreSide, aim: StoreSide, principal: str) 
     for grant in sorted(wanted - live):
         if grant[0] != principal:
             args = {"principal": grant[0], "capability": grant[1], "scope": grant[2]}
-            plan.calls.append(
-                PlannedCall("access.grant", args, f"grant {'/'.join(grant)} withdrawn by the principal")
-            )
+            why = f"grant {'/'.join(grant)} withdrawn by the principal"
+            plan.calls.append(PlannedCall("access.grant", args, why))
 
 
 def _entries(plan: RollbackPlan, now: StoreSide, aim: StoreSide, items: list[dict[str, Any]]) -> None:
-    keys = sorted(
-        {
-            (str(item.get("user_id")), str(item.get("key")))
-            for item in items
-            if item.get("kind") == "memory_entry"
-        }
-    )
-    for user_id, key in keys:
+    entries = [item for item in items if item.get("kind") == "memory_entry"]
+    for user_id, key in sorted({(str(item.get("user_id")), str(item.get("key"))) for item in entries}):
         live, wanted = now.entry(user_id, key), aim.entry(user_id, key)
         if live is not None and wanted is not None and entry_content(live) == entry_content(wanted):
             continue

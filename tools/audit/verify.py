@@ -106,18 +106,10 @@ class ChainVerifier:
         if proved is not None:
             recomputed = proved
         else:
+            fields = msgspec.structs.asdict(entry) | {"prev_hash": self.head.entry_hash}
+            del fields["entry_hash"]  # every other field is hashed, chained on the head
             try:
-                recomputed = compute_entry_hash(
-                    prev_hash=self.head.entry_hash,
-                    seq=seq,
-                    recorded_at=entry.recorded_at,
-                    syscall=entry.syscall,
-                    principal=entry.principal,
-                    args=entry.args,
-                    status=entry.status,
-                    result=entry.result,
-                    effects_hash=entry.effects_hash,
-                )
+                recomputed = compute_entry_hash(**fields)
             except (ValueError, UnicodeError):
                 return ChainBreak(seq, "a column holds bytes that are not valid text")
         if recomputed != entry.entry_hash:
