@@ -11,7 +11,7 @@ import json
 import socket
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal
 from tools.model_loop.client import HttpChatModel, Message, ModelAnswer, parse_completion, request_digest
 from tools.model_loop.loop import ModelLoopError, ModelScenarioRun
-from tools.model_loop.recording import CONFLICT_KIND, GM_KIND, JUDGE_KIND, RecordedModels
+from tools.model_loop.recording import CONFLICT_KIND, GM_KIND, JUDGE_KIND, RUN_KIND, RecordedModels
 from tools.model_loop.roles import (
     UNPARSED,
     conflict_messages,
@@ -39,6 +39,7 @@ from tools.model_loop.roles import (
     parse_fact_answer,
 )
 from tools.model_loop.runs import ModelRunReport, replay_model_run, run_with_models
+from tools.scenario.runner import QUEUE_EXPIRY
 
 UPSTREAM = Path(__file__).resolve().parents[2] / "shared" / "upstream-scenarios" / "arc-mem"
 KEY_ENV = "ARVIS_TEST_MODEL_KEY"
@@ -312,6 +313,23 @@ def test_replay_from_the_journal_gives_identical_outputs(tmp_path: Path) -> None
     assert models.remaining == 0
     assert Path(report.journal).read_bytes() == before  # the replay wrote nothing
     assert replay_model_run(Path(report.journal), small_scenario(), setting=SETTING).to_json() == replayed
+
+
+def test_a_live_run_declares_the_queue_policy_and_its_replay_reads_it_from_the_record(tmp_path: Path) -> None:
+    """The loop's context drops what waits ``QUEUE_EXPIRY`` turns, as the blind runner's does; the run's
+    record names the expiry, so its replay creates the same context (and a run recorded before it,
+    whose record names none, replays with none: ``tests/model_runs``)."""
+    report, _ = live_run(tmp_path)
+    (run,) = records(Path(report.journal), RUN_KIND)
+    assert run["queue_expire_after_turns"] == QUEUE_EXPIRY
+    created = [
+        decode(e.args) for e in journal_entries(Path(report.journal)) if e.syscall == "memory.awmu.create"
+    ]
+    assert [args["config"]["queue"] for args in created] == [{"expire_after_turns": QUEUE_EXPIRY}]
+    with closing(JournalReader.open(report.journal)) as reader:
+        assert RecordedModels(reader.entries()).queue_expiry == QUEUE_EXPIRY
+    replayed = replay_model_run(Path(report.journal), small_scenario(), setting=SETTING)
+    assert replayed.to_json() == report.result.to_json()
 
 
 def test_a_changed_answer_is_a_replay_divergence(tmp_path: Path) -> None:

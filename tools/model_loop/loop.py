@@ -53,7 +53,7 @@ from tools.model_loop.roles import (
     parse_propositions,
 )
 from tools.model_loop.scoring import ModelRunResult, TurnResult
-from tools.scenario.runner import set_up_context
+from tools.scenario.runner import QUEUE_EXPIRY, set_up_context
 
 __all__ = ["KernelLike", "ModelLoopError", "ModelScenarioRun", "Play"]
 
@@ -111,8 +111,12 @@ class ModelScenarioRun:
         extractor: ChatModel | None = None,
         on_turn: Callable[[int, int], None] | None = None,
         channels: Mapping[str, str] | None = None,
+        queue_expiry: int | None = QUEUE_EXPIRY,
     ) -> None:
         self.kernel = kernel
+        self.queue_expiry = queue_expiry
+        """The context's queue policy drops what waits this many turns, as the scenario runner's does; a
+        replay passes what the run's record names (None: a run recorded before it declared one)."""
         self.channels = {AGENT: "dm"} if channels is None else channels
         """The context's ``channels``: the game master speaks on ``dm`` (``arvis.awmu.origin``); a replay
         of a run recorded before format 6 passes none, as that run created its context without."""
@@ -198,10 +202,25 @@ class ModelScenarioRun:
 
     def setup(self) -> None:
         payload = run_record(
-            self.scenario.id, self.condition.value, self.gm, self.judge_model, self.setting, self.extractor
+            self.scenario.id,
+            self.condition.value,
+            self.gm,
+            self.judge_model,
+            self.setting,
+            self.extractor,
+            self.queue_expiry,
         )
         self.record(RUN_KIND, payload)
-        set_up_context(self.scenario, self.plan, self.call, self.review, self.grant, AGENT, self.channels)
+        set_up_context(
+            self.scenario,
+            self.plan,
+            self.call,
+            self.review,
+            self.grant,
+            AGENT,
+            self.channels,
+            self.queue_expiry,
+        )
 
     def play_turn(self, turn: Turn, history: list[tuple[str, str]]) -> TurnResult:
         block = self.call("memory.awmu.assemble", {})["text"] if self.plan.inject else ""

@@ -70,9 +70,10 @@ def run_record(
     judge: ChatModel,
     setting: str,
     extractor: ChatModel | None = None,
+    queue_expiry: int | None = None,
 ) -> dict[str, Any]:
-    """The payload of the ``model.run`` record that opens a run (the extractor's and the models' files
-    only where there are: a run of an earlier release records neither)."""
+    """The payload of the ``model.run`` record that opens a run (the extractor's, the models' files and
+    the queue policy's expiry only where there are: a run of an earlier release records none)."""
     payload: dict[str, Any] = {
         "scenario": scenario,
         "condition": condition,
@@ -80,6 +81,7 @@ def run_record(
         "judge_model": judge.name,
         "setting_sha256": sha256_hex(setting.encode("utf-8")),
         "extractor_model": None if extractor is None else extractor.name,
+        "queue_expire_after_turns": queue_expiry,
     }
     for role, model in (("gm", gm), ("judge", judge), ("extractor", extractor)):
         if model is not None:
@@ -147,6 +149,8 @@ class RecordedModels:
         self._names: dict[str, str] = {}
         self.has_run = False
         """The journal holds a ``model.run`` record."""
+        self.queue_expiry: int | None = None
+        """The expiry of the queue policy the run declared (its record's; None: it declared none)."""
         for entry in entries:
             if entry.syscall != "kernel.record" or entry.status != "ok":
                 continue
@@ -161,6 +165,8 @@ class RecordedModels:
                 continue
             if args["kind"] == RUN_KIND:
                 self.has_run = True
+                expiry = payload.get("queue_expire_after_turns")
+                self.queue_expiry = expiry if isinstance(expiry, int) else None
                 for role in ("gm_model", "judge_model", "extractor_model"):
                     for key in (role, f"{role}_file_sha256", f"{role}_runtime"):
                         if isinstance(payload.get(key), str):

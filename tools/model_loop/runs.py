@@ -109,7 +109,14 @@ def replay_model_run(
         recorded_before_6 = header is not None and header.format_version < 6
         channels: dict[str, str] | None = {} if recorded_before_6 else None
         result = ModelScenarioRun(
-            kernel, scenario, gm=gm, judge=judge, extractor=extractor, channels=channels, **play
+            kernel,
+            scenario,
+            gm=gm,
+            judge=judge,
+            extractor=extractor,
+            channels=channels,
+            queue_expiry=models.queue_expiry,
+            **play,
         ).run()
         if not kernel.exhausted or models.remaining:
             raise ModelLoopError(
