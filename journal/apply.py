@@ -17,7 +17,7 @@ from typing import Any
 
 from arvis.changes import Change, Insert, Update, Upsert
 from journal import statements
-from journal.schema import STATE_TABLES, VERSION_SEQS, admin_bindings
+from journal.schema import HISTORY_TABLES, STATE_TABLES, VERSION_SEQS, admin_bindings
 from journal.sql import SqlRunner
 
 __all__ = ["ChangeWriter", "Planned", "UnknownChange", "plan"]
@@ -29,9 +29,8 @@ _KEYS: dict[str, tuple[str, ...]] = {
 """The state tables (``journal.schema.STATE_TABLES``) and ``admin_bindings`` (inserted by a binding's
 own call from format 6 on: ``syscalls.kernel_calls``), the only ones a change may name: the journal, its
 header, blobs, tiles and checkpoints are written by the store itself, never by a change."""
-_COLUMNS: dict[str, frozenset[str]] = {
-    table.name: frozenset(column.name for column in table.columns) for table in _CHANGED
-}
+_COLUMNS_IN_ORDER = {table.name: tuple(column.name for column in table.columns) for table in _CHANGED}
+_COLUMNS = {name: frozenset(columns) for name, columns in _COLUMNS_IN_ORDER.items()}
 
 
 class UnknownChange(ValueError):
@@ -57,6 +56,9 @@ class ChangeWriter:
         """Write changes ``plan`` checked, made by the call at ``seq``."""
         sql = self._sql
         for statement, change in planned:
+            if change.table in HISTORY_TABLES and not isinstance(change, Insert):  # kept before it goes
+                kept = change.row if isinstance(change, Upsert) else change.where
+                sql.write(_history(change.table, sql.dialect == "postgresql"), {**kept, "ended_seq": seq})
             if isinstance(change, Insert | Upsert):
                 sql.write(statement, change.row)
                 if isinstance(change, Insert) and change.table == "memory_entries":
@@ -106,6 +108,8 @@ def _build(change: Change) -> str:
             raise UnknownChange(
                 "memory_entries rows are only inserted and updated (its counts are kept here)"
             )
+        if table in HISTORY_TABLES and "written_seq" not in change.row:
+            raise UnknownChange(f"a row of {table!r} names the seq that wrote it (its past is read from it)")
         if isinstance(change, Insert):
             return statements.insert_sql(table, list(change.row))
         if not set(key) <= set(change.row):
@@ -117,6 +121,8 @@ def _build(change: Change) -> str:
     if set(change.where) != set(key):
         raise UnknownChange(f"a change of {table!r} must name one row by its whole primary key {key}")
     if isinstance(change, Update):
+        if table in HISTORY_TABLES:
+            raise UnknownChange(f"rows of {table!r} are replaced or deleted whole (their past is kept)")
         _known_columns(table, known, change.set)
         if not change.set or set(change.set) & set(key):
             raise UnknownChange(f"an update of {table!r} must set columns outside its primary key")
@@ -124,6 +130,17 @@ def _build(change: Change) -> str:
     if table == "memory_entries":
         raise UnknownChange("memory_entries rows are never deleted (the writer counts them)")
     return statements.delete_sql(table, key)
+
+
+def _history(table: str, postgres: bool) -> str:
+    """The statement keeping a row of a history table before a call replaces or deletes it, built once."""
+    found = _STATEMENTS.get(("history", table, postgres))
+    if found is None:
+        columns = _COLUMNS_IN_ORDER[table]
+        found = _STATEMENTS[("history", table, postgres)] = statements.history_sql(
+            table, columns, _KEYS[table], postgres
+        )
+    return found
 
 
 def _known_columns(table: str, known: frozenset[str], columns: Iterable[str]) -> None:

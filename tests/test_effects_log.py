@@ -285,38 +285,36 @@ def test_a_moment_past_the_head_is_refused_before_any_replay(logged: Path) -> No
                 state_at(reader, head + 5, table=SYSCALL_TABLE, replay=replay)
 
 
-def test_revision_0016_drops_what_memory_rows_hold_and_keeps_the_rest(tmp_path: Path) -> None:
+def test_revisions_0016_and_0017_keep_in_the_log_only_what_rows_do_not_hold(tmp_path: Path) -> None:
     """A journal written at 0015 (the golden r6: whole change sets logged, memory writes included),
-    migrated: the rows of entries that changed only ``memory_entries`` go, every other row stays as
-    stored, and it verifies and reads its past as a replay does."""
+    migrated: each row keeps only its changes of tables outside ``PAST_IN_ROWS``, a row left with none goes,
+    and the journal verifies and reads its past as a replay does."""
     import shutil
 
     from journal.engine import open_engine
-    from journal.migrate import upgrade_to_head
+    from journal.migrate import HEAD_REVISION, upgrade_to_head
 
     path = tmp_path / "r6.db"
     shutil.copyfile(ROOT / "tests" / "golden" / "r6-queue.db", path)
 
     def rows() -> dict[int, bytes]:
         with h.raw_db(path) as connection:
-            return {
-                seq: bytes(data)
-                for seq, data in connection.execute("SELECT seq, effects FROM journal_effects")
-            }
+            found = connection.execute("SELECT seq, effects FROM journal_effects")
+            return {seq: bytes(data) for seq, data in found}
 
-    before = rows()
-    memory_only = {
-        seq for seq, data in before.items() if {c["table"] for c in orjson.loads(data)} == PAST_IN_ROWS
+    before = {seq: orjson.loads(data) for seq, data in rows().items()}
+    kept = {
+        seq: canonical_bytes([change for change in changes if change["table"] not in PAST_IN_ROWS])
+        for seq, changes in before.items()
+        if any(change["table"] not in PAST_IN_ROWS for change in changes)
     }
-    assert memory_only and set(before) - memory_only, (
-        "the golden journal lacks one kind: the test proves nothing"
-    )
+    assert kept and set(before) - set(kept), "the golden journal lacks one kind: the test proves nothing"
     engine = open_engine(str(path))
     try:
-        assert upgrade_to_head(engine) == ("0015", "0016")
+        assert upgrade_to_head(engine) == ("0015", HEAD_REVISION)
     finally:
         engine.dispose()
-    assert rows() == {seq: data for seq, data in before.items() if seq not in memory_only}
+    assert rows() == kept
     assert h.verify(path).verified
     with h.reader_of(path) as reader:
         for seq in range(1, _head(path) + 1):

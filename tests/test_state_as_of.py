@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
+from graph_values import carried
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -53,6 +54,28 @@ def _call(op: str, user: str, key: str, index: int) -> h.Call:
     if op == "propose":
         proposal = {"context_id": CONTEXT, "text": f"Ward {key} has {index} beds.", "confidence": 0.9}
         return "memory.awmu.propose", proposal, NARRATOR
+    thread = f"thread-{user}"
+    if op == "checkpoint":  # a thread's checkpoint, its channel replaced at a version another put may reuse
+        data = carried(f"{key}{index}".encode())
+        version = f"{len(key):032}.{0.5:016}"
+        put_checkpoint = {
+            "thread_id": thread,
+            "checkpoint_id": f"1f0-{key}",
+            "checkpoint": data,
+            "metadata": {"source": "loop", "step": index, "parents": {}},
+            "channel_versions": {"messages": version},
+            "new_values": [{"channel": "messages", "version": version, **data}],
+        }
+        return "graph.checkpoint.put", put_checkpoint, NARRATOR
+    if op == "writes":  # pending writes: a regular one kept, an error replaced by the next
+        writes = [
+            {"channel": "messages", **carried(b"w")},
+            {"channel": "__error__", **carried(f"{index}".encode())},
+        ]
+        task = {"thread_id": thread, "checkpoint_id": f"1f0-{key}", "task_id": "task", "task_path": "~agent"}
+        return "graph.checkpoint.put_writes", {**task, "writes": writes}, NARRATOR
+    if op == "delete":
+        return "graph.thread.delete", {"thread_id": thread}, NARRATOR
     value = {"t": f"{user}-{index}"}
     put: dict[str, Any] = {"namespace": ["ledger", user], "key": key}
     put |= (
@@ -63,7 +86,19 @@ def _call(op: str, user: str, key: str, index: int) -> h.Call:
     return "graph.store.put", put, NARRATOR
 
 
-OPS = ("write", "replace", "revoke", "grant", "seed", "propose", "put", "unput")
+OPS = (
+    "write",
+    "replace",
+    "revoke",
+    "grant",
+    "seed",
+    "propose",
+    "put",
+    "unput",
+    "checkpoint",
+    "writes",
+    "delete",
+)
 schedules = st.tuples(
     st.booleans(),
     st.lists(
