@@ -29,8 +29,20 @@ _KEYS: dict[str, tuple[str, ...]] = {
 """The state tables (``journal.schema.STATE_TABLES``) and ``admin_bindings`` (inserted by a binding's
 own call from format 6 on: ``syscalls.kernel_calls``), the only ones a change may name: the journal, its
 header, blobs, tiles and checkpoints are written by the store itself, never by a change."""
-_COLUMNS_IN_ORDER = {table.name: tuple(column.name for column in table.columns) for table in _CHANGED}
-_COLUMNS = {name: frozenset(columns) for name, columns in _COLUMNS_IN_ORDER.items()}
+_COLUMNS: dict[str, frozenset[str]] = {
+    table.name: frozenset(column.name for column in table.columns) for table in _CHANGED
+}
+
+
+_HISTORY = {
+    (table.name, postgres): statements.history_sql(
+        table.name, [c.name for c in table.columns], _KEYS[table.name], postgres
+    )
+    for table in STATE_TABLES
+    if table.name in HISTORY_TABLES
+    for postgres in (False, True)
+}
+"""The statement keeping a row of a history table before a call replaces or deletes it, by backend."""
 
 
 class UnknownChange(ValueError):
@@ -58,7 +70,8 @@ class ChangeWriter:
         for statement, change in planned:
             if change.table in HISTORY_TABLES and not isinstance(change, Insert):  # kept before it goes
                 kept = change.row if isinstance(change, Upsert) else change.where
-                sql.write(_history(change.table, sql.dialect == "postgresql"), {**kept, "ended_seq": seq})
+                keep = _HISTORY[change.table, sql.dialect == "postgresql"]
+                sql.write(keep, {**kept, "ended_seq": seq})
             if isinstance(change, Insert | Upsert):
                 sql.write(statement, change.row)
                 if isinstance(change, Insert) and change.table == "memory_entries":
@@ -108,8 +121,6 @@ def _build(change: Change) -> str:
             raise UnknownChange(
                 "memory_entries rows are only inserted and updated (its counts are kept here)"
             )
-        if table in HISTORY_TABLES and "written_seq" not in change.row:
-            raise UnknownChange(f"a row of {table!r} names the seq that wrote it (its past is read from it)")
         if isinstance(change, Insert):
             return statements.insert_sql(table, list(change.row))
         if not set(key) <= set(change.row):
@@ -130,17 +141,6 @@ def _build(change: Change) -> str:
     if table == "memory_entries":
         raise UnknownChange("memory_entries rows are never deleted (the writer counts them)")
     return statements.delete_sql(table, key)
-
-
-def _history(table: str, postgres: bool) -> str:
-    """The statement keeping a row of a history table before a call replaces or deletes it, built once."""
-    found = _STATEMENTS.get(("history", table, postgres))
-    if found is None:
-        columns = _COLUMNS_IN_ORDER[table]
-        found = _STATEMENTS[("history", table, postgres)] = statements.history_sql(
-            table, columns, _KEYS[table], postgres
-        )
-    return found
 
 
 def _known_columns(table: str, known: frozenset[str], columns: Iterable[str]) -> None:

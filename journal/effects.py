@@ -49,10 +49,7 @@ def state_as_of(connection: Connection, seq: int) -> StateRows:
     log (which must cover every entry: ``covered_from`` is 1). An insert gives the row, columns it does not
     name NULL; an upsert inserts it or sets the columns it names; an update sets columns of the row its key
     names, if there is one; a delete removes it, as the statements ``journal.apply`` runs do. Changes of
-    tables that are not state (the admin key's bindings), or whose past is in their rows (logged before
-    revision 0016, which logged whole change sets), are passed over; an entry whose changes are all of
-    ``memory_entries`` is not parsed: a change names its table as ``"table":"<name>"``, no column name
-    ends in ``table`` and quotes in values are escaped, so those bytes name no other table."""
+    tables that are not state (the admin key's bindings) are passed over."""
     folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
         name: {} for name in _KEYS if name not in PAST_IN_ROWS
     }
@@ -60,8 +57,6 @@ def state_as_of(connection: Connection, seq: int) -> StateRows:
         text(statements.EFFECTS_UNTIL), {"seq": seq}
     )
     for effects in (bytes(row[1]) for row in logged):
-        if effects.count(b'"table":"') == effects.count(b'"table":"memory_entries"'):
-            continue
         for change in orjson.loads(effects):
             rows = folded.get(change["table"])
             if rows is None:
