@@ -17,7 +17,7 @@ from typing import Any
 
 from arvis.changes import Change, Insert, Update, Upsert
 from journal import statements
-from journal.schema import STATE_TABLES, VERSION_SEQS, admin_bindings
+from journal.schema import HISTORY_TABLES, STATE_TABLES, VERSION_SEQS, admin_bindings
 from journal.sql import SqlRunner
 
 __all__ = ["ChangeWriter", "Planned", "UnknownChange", "plan"]
@@ -32,6 +32,17 @@ header, blobs, tiles and checkpoints are written by the store itself, never by a
 _COLUMNS: dict[str, frozenset[str]] = {
     table.name: frozenset(column.name for column in table.columns) for table in _CHANGED
 }
+
+
+_HISTORY = {
+    (table.name, postgres): statements.history_sql(
+        table.name, [c.name for c in table.columns], _KEYS[table.name], postgres
+    )
+    for table in STATE_TABLES
+    if table.name in HISTORY_TABLES
+    for postgres in (False, True)
+}
+"""The statement keeping a row of a history table before a call replaces or deletes it, by backend."""
 
 
 class UnknownChange(ValueError):
@@ -57,6 +68,10 @@ class ChangeWriter:
         """Write changes ``plan`` checked, made by the call at ``seq``."""
         sql = self._sql
         for statement, change in planned:
+            if change.table in HISTORY_TABLES and not isinstance(change, Insert):  # kept before it goes
+                kept = change.row if isinstance(change, Upsert) else change.where
+                keep = _HISTORY[change.table, sql.dialect == "postgresql"]
+                sql.write(keep, {**kept, "ended_seq": seq})
             if isinstance(change, Insert | Upsert):
                 sql.write(statement, change.row)
                 if isinstance(change, Insert) and change.table == "memory_entries":
@@ -117,6 +132,8 @@ def _build(change: Change) -> str:
     if set(change.where) != set(key):
         raise UnknownChange(f"a change of {table!r} must name one row by its whole primary key {key}")
     if isinstance(change, Update):
+        if table in HISTORY_TABLES:
+            raise UnknownChange(f"rows of {table!r} are replaced or deleted whole (their past is kept)")
         _known_columns(table, known, change.set)
         if not change.set or set(change.set) & set(key):
             raise UnknownChange(f"an update of {table!r} must set columns outside its primary key")

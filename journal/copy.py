@@ -24,6 +24,7 @@ from journal.schema import (
     STATE_TABLES,
     admin_bindings,
     graph_blobs,
+    graph_history,
     journal,
     journal_effects,
     journal_effects_from,
@@ -99,8 +100,9 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
             if target.dialect.name == "postgresql":
                 writing.exec_driver_sql(APPEND_LOCK_SQL)  # as every appending writer: they wait for the copy
                 writing.exec_driver_sql(LOCK_JOURNAL)
-            # content the state names; the admin key's bindings; the effects log and where it starts
-            logged = (graph_blobs, admin_bindings, journal_effects, journal_effects_from)
+            # content the state names; the admin key's bindings; the effects log, where it starts, the
+            # rows of the history tables replaced or deleted
+            logged = (graph_blobs, admin_bindings, journal_effects, journal_effects_from, graph_history)
             _refuse_occupied(writing, (journal_header, journal, *STATE_TABLES, memory_entry_counts, *logged))
             _copy_header(reading, writing, header)
             entries, head = 0, None
@@ -119,8 +121,9 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 if inspect(reading).has_table(table.name):
                     for rows in _rows(reading, table, batch):
                         writing.execute(table.insert(), rows)
-            if head is not None and not inspect(reading).has_table(journal_effects.name):
-                # a source older than the log: the copy's log covers what is appended to it from now on
+            if head is not None and not inspect(reading).has_table(graph_history.name):
+                # a source older than the log or the history: the copy's cover what is appended from now on
+                writing.execute(journal_effects_from.delete())
                 writing.execute(journal_effects_from.insert(), {"singleton": 1, "first_seq": head.next_seq})
             writing.exec_driver_sql(REBUILD_COUNTS)
             backfill_tiles(writing)  # derived, never copied: computed from the rows just written

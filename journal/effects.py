@@ -11,17 +11,19 @@ from the rows; verification alone re-executes the journal.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
 from sqlalchemy import Connection, inspect, text
 
-from arvis.canonical import sha256_hex
+from arvis.canonical import canonical_bytes, sha256_hex
 from journal import statements
-from journal.schema import PAST_IN_ROWS, STATE_TABLES
+from journal.schema import HISTORY_TABLES, PAST_IN_ROWS, STATE_TABLES
 from journal.sql import Prepared
 
-__all__ = ["StateRows", "check", "covered_from", "load", "state_as_of"]
+__all__ = ["StateRows", "check", "check_history", "covered_from", "kept_as_of", "load", "state_as_of"]
 
 BATCH = 2_000
 
@@ -47,10 +49,7 @@ def state_as_of(connection: Connection, seq: int) -> StateRows:
     log (which must cover every entry: ``covered_from`` is 1). An insert gives the row, columns it does not
     name NULL; an upsert inserts it or sets the columns it names; an update sets columns of the row its key
     names, if there is one; a delete removes it, as the statements ``journal.apply`` runs do. Changes of
-    tables that are not state (the admin key's bindings), or whose past is in their rows (logged before
-    revision 0016, which logged whole change sets), are passed over; an entry whose changes are all of
-    ``memory_entries`` is not parsed: a change names its table as ``"table":"<name>"``, no column name
-    ends in ``table`` and quotes in values are escaped, so those bytes name no other table."""
+    tables that are not state (the admin key's bindings) are passed over."""
     folded: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
         name: {} for name in _KEYS if name not in PAST_IN_ROWS
     }
@@ -58,8 +57,6 @@ def state_as_of(connection: Connection, seq: int) -> StateRows:
         text(statements.EFFECTS_UNTIL), {"seq": seq}
     )
     for effects in (bytes(row[1]) for row in logged):
-        if effects.count(b'"table":"') == effects.count(b'"table":"memory_entries"'):
-            continue
         for change in orjson.loads(effects):
             rows = folded.get(change["table"])
             if rows is None:
@@ -80,6 +77,43 @@ def state_as_of(connection: Connection, seq: int) -> StateRows:
             elif key in rows:
                 rows[key].update(change["set"])
     return {name: list(rows.values()) for name, rows in folded.items()}
+
+
+def kept_as_of(connection: Connection, seq: int) -> StateRows:
+    """The rows of ``HISTORY_TABLES`` in force right after entry ``seq``: those written by it, and those
+    ``graph_history`` kept that were written by it and ended after it (revision 0017)."""
+    found = {
+        table: [
+            dict(row._mapping)
+            for row in connection.execute(text(statements.GRAPH_WRITTEN_BY[table]), {"seq": seq})
+        ]
+        for table in HISTORY_TABLES
+    }
+    for table, row in connection.execute(text(statements.HISTORY_ENDED_AFTER), {"seq": seq}):
+        kept = orjson.loads(row)
+        if kept["written_seq"] <= seq:
+            found[str(table)].append(kept)
+    return found
+
+
+def check_history(connection: Connection, replayed: Connection) -> tuple[int, str] | None:
+    """The first seq at which the rows ``graph_history`` kept are not those the replay kept, as (seq,
+    reason), from the first seq the log covers (each row compared as the object it holds: a database's JSON
+    text is its own). None: they are, or the database predates the history (revision 0017)."""
+    if not inspect(connection).has_table("graph_history"):
+        return None
+    since = covered_from(connection)
+
+    def kept(on: Connection) -> Iterator[tuple[int, list[bytes]]]:
+        rows = on.execution_options(yield_per=BATCH).execute(text(statements.HISTORY_ALL), {"since": since})
+        for seq, group in itertools.groupby(rows, key=lambda row: int(row[0])):
+            yield seq, sorted(canonical_bytes([table, orjson.loads(row)]) for _, table, row in group)
+
+    for stored, expected in itertools.zip_longest(kept(connection), kept(replayed)):
+        if stored != expected:
+            seq = min(side[0] for side in (stored, expected) if side is not None)
+            return seq, f"the rows graph_history kept at entry {seq} are not those its journal keeps"
+    return None
 
 
 def load(connection: Connection, state: StateRows) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -21,6 +22,7 @@ from sqlalchemy import (
 __all__ = [
     "FORMAT_VERSION",
     "FORMAT_VERSIONS",
+    "HISTORY_TABLES",
     "PAST_IN_ROWS",
     "STATE_TABLES",
     "VERSION_SEQS",
@@ -35,6 +37,7 @@ __all__ = [
     "graph_blobs",
     "graph_channel_values",
     "graph_checkpoints",
+    "graph_history",
     "graph_store_items",
     "graph_store_namespaces",
     "graph_store_owners",
@@ -144,9 +147,13 @@ VERSION_SEQS = {"superseded_at": "superseded_seq", "revoked_at": "revoked_seq"}
 """Revision 0015: beside each of these ``memory_entries`` columns, the seq of the call that set it
 (``journal.apply``), so that a user's entries as of any seq are one query. Not in the table above (what a
 row means), the effects, the state digest or a state shown; NULL beside a set column: not derivable."""
-PAST_IN_ROWS = frozenset({"memory_entries"})
-"""State tables whose past stays in their own rows (every version, with the seqs that wrote and ended it:
-``VERSION_SEQS``), so the effects log leaves their changes out (revision 0016, ``journal.effects``)."""
+HISTORY_TABLES = ("graph_checkpoints", "graph_channel_values", "graph_writes")
+"""State tables whose rows carry the seq that wrote them (``written_seq``) and whose rows a call replaces
+or deletes are kept, as they were, in ``graph_history`` (revision 0017, ``journal.apply``)."""
+PAST_IN_ROWS = frozenset({"memory_entries", *HISTORY_TABLES})
+"""State tables whose past stays in their rows: every version of ``memory_entries``, with the seqs that
+wrote and ended it (``VERSION_SEQS``); the rows of ``HISTORY_TABLES`` with ``graph_history``. The effects
+log leaves their changes out (revisions 0016 and 0017, ``journal.effects``)."""
 
 memory_entry_counts = Table(
     "memory_entry_counts",
@@ -371,6 +378,19 @@ of tables outside ``PAST_IN_ROWS`` (revision 0016; before, of its whole change s
 ``effects_hash`` is taken over), proven by verification's replay; the state of those tables as of any seq
 is these folded in order. Entries that changed none of them have no row; a journal migrated from an
 earlier revision has none before ``journal_effects_from``. Not state (the state digest leaves it out)."""
+
+graph_history = Table(
+    "graph_history",
+    metadata,
+    Column("ended_seq", BigInteger, nullable=False),
+    Column("tbl", Text, nullable=False),
+    Column("row", Text, nullable=False),
+    Index("graph_history_ended", "ended_seq"),
+)
+"""Each row of ``HISTORY_TABLES`` a call replaced or deleted, as it was (a JSON object of its columns), with
+the seq of that call (revision 0017): the table as of seq S is its rows written by S and these rows
+written by S and ended after it. Derived from the journal, not state (the state digest leaves it out);
+verification holds it to the replay's."""
 
 journal_effects_from = Table(
     "journal_effects_from",

@@ -203,6 +203,23 @@ def delete_sql(table: str, key: Iterable[str]) -> str:
     return f"DELETE FROM {table} WHERE {_match(key)}"
 
 
+def history_sql(table: str, columns: Sequence[str], key: Iterable[str], postgres: bool) -> str:
+    """Keeps the row of ``table`` the key (``:column``) names, if there is one, in ``graph_history`` as a
+    JSON object of its ``columns``, ended at ``:ended_seq``: run before the call replaces or deletes it."""
+    pairs = ", ".join(f"'{column}', \"{column}\"" for column in columns)
+    row = f"CAST(json_build_object({pairs}) AS TEXT)" if postgres else f"json_object({pairs})"
+    return (
+        f'INSERT INTO graph_history ("ended_seq", "tbl", "row") SELECT :ended_seq, \'{table}\', {row} '
+        f"FROM {table} WHERE {_match(key)}"
+    )
+
+
+GRAPH_WRITTEN_BY = {table: f"{_graph_select(table)} WHERE written_seq <= :seq" for table in _GRAPH_COLUMNS}
+"""Each history table's rows written by ``:seq`` (those in force since: ``HISTORY_ENDED_AFTER`` adds the
+ones ended after it)."""
+HISTORY_ENDED_AFTER = 'SELECT tbl, "row" FROM graph_history WHERE ended_seq > :seq'
+HISTORY_ALL = 'SELECT ended_seq, tbl, "row" FROM graph_history WHERE ended_seq >= :since ORDER BY ended_seq'
+
 COUNT_ONE_MORE = (
     "INSERT INTO memory_entry_counts (user_id, entries) VALUES (:user_id, 1) "
     "ON CONFLICT (user_id) DO UPDATE SET entries = memory_entry_counts.entries + 1"

@@ -3,6 +3,7 @@ seq folded from them, checked by verification against the chain."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -285,40 +286,74 @@ def test_a_moment_past_the_head_is_refused_before_any_replay(logged: Path) -> No
                 state_at(reader, head + 5, table=SYSCALL_TABLE, replay=replay)
 
 
-def test_revision_0016_drops_what_memory_rows_hold_and_keeps_the_rest(tmp_path: Path) -> None:
+def test_revisions_0016_and_0017_keep_in_the_log_only_what_rows_do_not_hold(tmp_path: Path) -> None:
     """A journal written at 0015 (the golden r6: whole change sets logged, memory writes included),
-    migrated: the rows of entries that changed only ``memory_entries`` go, every other row stays as
-    stored, and it verifies and reads its past as a replay does."""
-    import shutil
-
+    migrated: each row keeps only its changes of tables outside ``PAST_IN_ROWS``, a row left with none goes,
+    and the journal verifies and reads its past as a replay does."""
     from journal.engine import open_engine
-    from journal.migrate import upgrade_to_head
+    from journal.migrate import HEAD_REVISION, upgrade_to_head
 
     path = tmp_path / "r6.db"
     shutil.copyfile(ROOT / "tests" / "golden" / "r6-queue.db", path)
 
     def rows() -> dict[int, bytes]:
         with h.raw_db(path) as connection:
-            return {
-                seq: bytes(data)
-                for seq, data in connection.execute("SELECT seq, effects FROM journal_effects")
-            }
+            found = connection.execute("SELECT seq, effects FROM journal_effects")
+            return {seq: bytes(data) for seq, data in found}
 
-    before = rows()
-    memory_only = {
-        seq for seq, data in before.items() if {c["table"] for c in orjson.loads(data)} == PAST_IN_ROWS
+    before = {seq: orjson.loads(data) for seq, data in rows().items()}
+    kept = {
+        seq: canonical_bytes([change for change in changes if change["table"] not in PAST_IN_ROWS])
+        for seq, changes in before.items()
+        if any(change["table"] not in PAST_IN_ROWS for change in changes)
     }
-    assert memory_only and set(before) - memory_only, (
-        "the golden journal lacks one kind: the test proves nothing"
-    )
+    assert kept and set(before) - set(kept), "the golden journal lacks one kind: the test proves nothing"
     engine = open_engine(str(path))
     try:
-        assert upgrade_to_head(engine) == ("0015", "0016")
+        assert upgrade_to_head(engine) == ("0015", HEAD_REVISION)
     finally:
         engine.dispose()
-    assert rows() == {seq: data for seq, data in before.items() if seq not in memory_only}
+    assert rows() == kept
     assert h.verify(path).verified
     with h.reader_of(path) as reader:
         for seq in range(1, _head(path) + 1):
+            folded = state_at(reader, seq, table=SYSCALL_TABLE)
+            assert folded == state_at(reader, seq, table=SYSCALL_TABLE, replay=True), seq
+
+
+def test_verification_names_a_kept_graph_row_that_was_edited_or_dropped(tmp_path: Path) -> None:
+    """``graph_history`` is held to the replay's: a kept row edited, or taken out, is named at its seq."""
+    path = tmp_path / "journal.db"
+    _contract(path)
+    assert h.verify(path).verified
+    with h.raw_db(path) as connection:
+        kept = connection.execute("SELECT min(ended_seq) FROM graph_history").fetchone()[0]
+    assert kept is not None, "the contract calls replace or delete no graph row: the test proves nothing"
+    for damage in (
+        'UPDATE graph_history SET "row" = replace("row", \'"checkpoint_ns":""\', '
+        '\'"checkpoint_ns":"edited"\') WHERE ended_seq = ?',
+        "DELETE FROM graph_history WHERE ended_seq = ?",
+    ):
+        damaged = tmp_path / "damaged.db"
+        shutil.copyfile(path, damaged)
+        _damage(damaged, damage, kept)
+        report = h.verify(damaged)
+        assert not report.verified and report.divergence is not None
+        assert report.divergence.seq == kept, damage
+        assert "graph_history" in report.divergence.reason
+
+
+def test_a_copy_of_a_journal_older_than_the_history_replays_its_past(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A source at 0016 (graph rows replaced and deleted, no history kept): the copy's log and history cover
+    what is appended to it, so its past is replayed, and reads as the source's replay."""
+    source, copied = tmp_path / "old.db", tmp_path / "copy.db"
+    h.write_at_revision(str(source), "0016", [call for name in sorted(SCENARIOS) for call in SCENARIOS[name]])
+    code, _, err = h.cli(capsys, "journal", "copy", "--db", source, "--to", copied)
+    assert code == 0, err
+    assert h.verify(copied).verified
+    with h.reader_of(copied) as reader:
+        for seq in range(1, _head(copied) + 1, 5):
             folded = state_at(reader, seq, table=SYSCALL_TABLE)
             assert folded == state_at(reader, seq, table=SYSCALL_TABLE, replay=True), seq

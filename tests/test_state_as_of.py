@@ -1,5 +1,6 @@
-"""``journal state --at`` reads ``memory_entries`` as of the seq by one query over its version columns and
-folds only the other tables' changes from the effects log (``tools.audit.timetravel.state_at``); these
+"""``journal state --at`` reads ``memory_entries`` as of the seq by one query over its version columns, the
+LangGraph checkpoint tables from their rows and ``graph_history``, and folds only the other tables' changes
+from the effects log (``tools.audit.timetravel.state_at``); these
 properties hold it to the state a replay from entry 1 gives, at every seq of journals that mix memory
 writes, replacements and revokes with grants, working-memory calls and graph-store puts."""
 
@@ -12,6 +13,7 @@ from typing import Any
 
 import orjson
 import pytest
+from graph_values import carried
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -53,6 +55,28 @@ def _call(op: str, user: str, key: str, index: int) -> h.Call:
     if op == "propose":
         proposal = {"context_id": CONTEXT, "text": f"Ward {key} has {index} beds.", "confidence": 0.9}
         return "memory.awmu.propose", proposal, NARRATOR
+    thread = f"thread-{user}"
+    if op == "checkpoint":  # a thread's checkpoint, its channel replaced at a version another put may reuse
+        data = carried(f"{key}{index}".encode())
+        version = f"{len(key):032}.{0.5:016}"
+        put_checkpoint = {
+            "thread_id": thread,
+            "checkpoint_id": f"1f0-{key}",
+            "checkpoint": data,
+            "metadata": {"source": "loop", "step": index, "parents": {}},
+            "channel_versions": {"messages": version},
+            "new_values": [{"channel": "messages", "version": version, **data}],
+        }
+        return "graph.checkpoint.put", put_checkpoint, NARRATOR
+    if op == "writes":  # pending writes: a regular one kept, an error replaced by the next
+        writes = [
+            {"channel": "messages", **carried(b"w")},
+            {"channel": "__error__", **carried(f"{index}".encode())},
+        ]
+        task = {"thread_id": thread, "checkpoint_id": f"1f0-{key}", "task_id": "task", "task_path": "~agent"}
+        return "graph.checkpoint.put_writes", {**task, "writes": writes}, NARRATOR
+    if op == "delete":
+        return "graph.thread.delete", {"thread_id": thread}, NARRATOR
     value = {"t": f"{user}-{index}"}
     put: dict[str, Any] = {"namespace": ["ledger", user], "key": key}
     put |= (
@@ -63,7 +87,19 @@ def _call(op: str, user: str, key: str, index: int) -> h.Call:
     return "graph.store.put", put, NARRATOR
 
 
-OPS = ("write", "replace", "revoke", "grant", "seed", "propose", "put", "unput")
+OPS = (
+    "write",
+    "replace",
+    "revoke",
+    "grant",
+    "seed",
+    "propose",
+    "put",
+    "unput",
+    "checkpoint",
+    "writes",
+    "delete",
+)
 schedules = st.tuples(
     st.booleans(),
     st.lists(
@@ -98,8 +134,8 @@ def test_the_state_by_query_and_fold_is_the_replayed_state_at_every_seq(calls: l
 def test_an_entry_is_skipped_unparsed_exactly_when_it_changes_memory_entries_alone(
     calls: list[h.Call],
 ) -> None:
-    """The fold skips an entry whose logged bytes name ``memory_entries`` at every ``"table":"`` (see
-    ``journal.effects.state_as_of``): that is so exactly when every change it logged is of that table."""
+    """Revision 0016 drops the row of an entry whose logged bytes name ``memory_entries`` at every
+    ``"table":"``: that is so exactly when every change it logged is of that table."""
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "journal.db"
         h.build_journal(path, calls)
@@ -138,9 +174,9 @@ def _every_seq_as_replayed(path: Path) -> None:
             ), seq
 
 
-def test_a_version_seq_that_cannot_be_derived_folds_memory_from_the_log(tmp_path: Path) -> None:
+def test_a_version_seq_that_cannot_be_derived_replays_the_past(tmp_path: Path) -> None:
     """A revoke the journal does not show (a hand edit before the migration) leaves NULL beside a set
-    ``revoked_at``: the query cannot say when it happened, so the whole state is folded from the log."""
+    ``revoked_at``: the query cannot say when it happened, so the journal is replayed."""
     path = tmp_path / "journal.db"
     h.build_journal(path, MIXED)
     with h.raw_db(path) as connection:
@@ -149,7 +185,7 @@ def test_a_version_seq_that_cannot_be_derived_folds_memory_from_the_log(tmp_path
     _every_seq_as_replayed(path)
 
 
-def test_a_database_older_than_the_version_columns_folds_memory_from_the_log(tmp_path: Path) -> None:
+def test_a_database_older_than_the_version_columns_replays_the_past(tmp_path: Path) -> None:
     """Revision 0014 (time travel reads without migrating) has the log but no version columns."""
     path = tmp_path / "journal.db"
     h.write_at_revision(str(path), "0014", MIXED)

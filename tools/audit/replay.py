@@ -161,6 +161,8 @@ def _check(
     with reader.engine.connect() as connection, scratch as replayed:
         bad_blob = bad_blob or check_blobs(connection)
         bad_effects = None if bad_blob is not None else effects.check(connection, replayed)
+        if bad_effects is None and bad_blob is None and replayed is not None:
+            bad_effects = effects.check_history(connection, replayed)
         bad_binding = bindings.result(connection)
     if bad_blob is not None:
         return Divergence(bad_blob.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_blob))

@@ -119,14 +119,18 @@ def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tup
 
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None):
-    ``memory_entries`` by one query (``_as_of``), the other tables folded from the log into a
-    scratch store only where they hold rows; the journal replayed where either cannot be."""
+    ``memory_entries`` by one query (``_as_of``), the history tables from their rows and the rows they
+    kept, the other tables folded from the log, those into a scratch store only where they hold rows; the
+    journal replayed where any of these cannot be."""
     with reader.reading() as connection:
         last_seq, last_time = _moment(connection, seq)
         sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
         memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
-        logged = memory is not None and effects.covered_from(connection) == 1
+        revision = str(connection.execute(text(REVISION)).scalar() or "")
+        logged = memory is not None and revision >= "0017" and effects.covered_from(connection) == 1
         rows = effects.state_as_of(connection, last_seq) if logged else None
+        if rows is not None:
+            rows.update(effects.kept_as_of(connection, last_seq))
     batches = [(memory_entries, memory)] if memory and rows is not None else []
     if rows is None or any(rows.values()):  # a scratch store: the rows folded, or the journal replayed
         with closing(Replayer(header_of(reader), table=table, blobs_from=reader.engine)) as replayer:
