@@ -147,7 +147,7 @@ VERSION_SEQS = {"superseded_at": "superseded_seq", "revoked_at": "revoked_seq"}
 """Revision 0015: beside each of these ``memory_entries`` columns, the seq of the call that set it
 (``journal.apply``), so that a user's entries as of any seq are one query. Not in the table above (what a
 row means), the effects, the state digest or a state shown; NULL beside a set column: not derivable."""
-HISTORY_TABLES = ("graph_checkpoints", "graph_channel_values", "graph_writes")
+HISTORY_TABLES = ("graph_checkpoints", "graph_channel_values", "graph_writes", "graph_store_items")
 """State tables whose rows carry the seq that wrote them (``written_seq``) and whose rows a call replaces
 or deletes are kept, as they were, in ``graph_history`` (revision 0017, ``journal.apply``)."""
 PAST_IN_ROWS = frozenset({"memory_entries", *HISTORY_TABLES})

@@ -16,7 +16,7 @@ from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphWri
 from arvis.graph_store import ITEMS, NAMESPACES, OWNERS, SIZES, USAGE, StoreItem
 from arvis.memory.memory_rows import COLUMNS
 from journal.entry import JournalEntry
-from journal.schema import VERSION_SEQS
+from journal.schema import HISTORY_TABLES, STATE_TABLES, VERSION_SEQS
 
 # --- access, pipelines, working memory, memory ----------------------------------------------------
 
@@ -214,7 +214,13 @@ def history_sql(table: str, columns: Sequence[str], key: Iterable[str], postgres
     )
 
 
-GRAPH_WRITTEN_BY = {table: f"{_graph_select(table)} WHERE written_seq <= :seq" for table in _GRAPH_COLUMNS}
+GRAPH_WRITTEN_BY = {
+    table.name: "SELECT {} FROM {} WHERE written_seq <= :seq".format(
+        ", ".join(f'"{column.name}"' for column in table.columns), table.name
+    )
+    for table in STATE_TABLES
+    if table.name in HISTORY_TABLES
+}
 """Each history table's rows written by ``:seq`` (those in force since: ``HISTORY_ENDED_AFTER`` adds the
 ones ended after it)."""
 HISTORY_ENDED_AFTER = 'SELECT tbl, "row" FROM graph_history WHERE ended_seq > :seq'
