@@ -34,17 +34,6 @@ _COLUMNS: dict[str, frozenset[str]] = {
 }
 
 
-_HISTORY = {
-    (table.name, postgres): statements.history_sql(
-        table.name, [c.name for c in table.columns], _KEYS[table.name], postgres
-    )
-    for table in STATE_TABLES
-    if table.name in HISTORY_TABLES
-    for postgres in (False, True)
-}
-"""The statement keeping a row of a history table before a call replaces or deletes it, by backend."""
-
-
 class UnknownChange(ValueError):
     """A change names a table that is not state, or a column its table does not have."""
 
@@ -70,7 +59,7 @@ class ChangeWriter:
         for statement, change in planned:
             if change.table in HISTORY_TABLES and not isinstance(change, Insert):  # kept before it goes
                 kept = change.row if isinstance(change, Upsert) else change.where
-                keep = _HISTORY[change.table, sql.dialect == "postgresql"]
+                keep = statements.HISTORY_KEEP[change.table, sql.dialect == "postgresql"]
                 sql.write(keep, {**kept, "ended_seq": seq})
             if isinstance(change, Insert | Upsert):
                 sql.write(statement, change.row)

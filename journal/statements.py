@@ -203,23 +203,27 @@ def delete_sql(table: str, key: Iterable[str]) -> str:
     return f"DELETE FROM {table} WHERE {_match(key)}"
 
 
-def history_sql(table: str, columns: Sequence[str], key: Iterable[str], postgres: bool) -> str:
-    """Keeps the row of ``table`` the key (``:column``) names, if there is one, in ``graph_history`` as a
-    JSON object of its ``columns``, ended at ``:ended_seq``: run before the call replaces or deletes it."""
-    pairs = ", ".join(f"'{column}', \"{column}\"" for column in columns)
+def _kept(table: Table, postgres: bool) -> str:
+    pairs = ", ".join(f"'{column.name}', \"{column.name}\"" for column in table.columns)
     row = f"CAST(json_build_object({pairs}) AS TEXT)" if postgres else f"json_object({pairs})"
     return (
-        f'INSERT INTO graph_history ("ended_seq", "tbl", "row") SELECT :ended_seq, \'{table}\', {row} '
-        f"FROM {table} WHERE {_match(key)}"
+        f'INSERT INTO graph_history ("ended_seq", "tbl", "row") SELECT :ended_seq, \'{table.name}\', {row} '
+        f"FROM {table.name} WHERE {_match(column.name for column in table.primary_key)}"
     )
 
 
+_HISTORY_TABLES = [table for table in STATE_TABLES if table.name in HISTORY_TABLES]
+HISTORY_KEEP = {
+    (table.name, postgres): _kept(table, postgres) for table in _HISTORY_TABLES for postgres in (False, True)
+}
+"""Keeps the row of a history table that its key (``:column``) names, if there is one, in ``graph_history``
+as a JSON object of its columns, ended at ``:ended_seq``: run before a call replaces or deletes it; by
+table and whether the database is PostgreSQL."""
 GRAPH_WRITTEN_BY = {
     table.name: "SELECT {} FROM {} WHERE written_seq <= :seq".format(
         ", ".join(f'"{column.name}"' for column in table.columns), table.name
     )
-    for table in STATE_TABLES
-    if table.name in HISTORY_TABLES
+    for table in _HISTORY_TABLES
 }
 """Each history table's rows written by ``:seq`` (those in force since: ``HISTORY_ENDED_AFTER`` adds the
 ones ended after it)."""
