@@ -126,6 +126,16 @@ GOLDENS = (
         "c000fc9d56fa1baf6d882dda03de6e58785df48781528c3fe196c15771040453",
         "1bf6b4e64d0cb4495bdcad49a69f8856711938e6b1ae6bfd74d19077cda701fe",
     ),
+    # journal format 7 at revision 0018 (the LangGraph tables keep their past in rows, graph_history): every
+    # family's contract calls (generate_r7.py)
+    Golden(
+        "r7-history.db",
+        "golden:r7-history",
+        176,
+        "778232d7e8169664223c5b1a5f8e2c1424f2d2113083c4568fa093fc6683ba74",
+        "5f68fab74b63cc0543a610876c58664979a2cf1fc41e9a0b1918b04bd2d12076",
+        "22b4201656ddaac143de7c0712d6fb14e8eca9564cdccbebe1503d085cf069f5",
+    ),
 )
 
 
