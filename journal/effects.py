@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from contextlib import suppress
 from typing import Any
 
 import orjson
 from sqlalchemy import Connection, inspect, text
 
-from arvis.canonical import canonical_bytes, sha256_hex
+from arvis.canonical import canonical_bytes
 from journal import statements
-from journal.schema import HISTORY_TABLES, PAST_IN_ROWS, STATE_TABLES
+from journal.schema import HISTORY_SINCE, HISTORY_TABLES, PAST_IN_ROWS, STATE_TABLES
 from journal.sql import Prepared
 
 __all__ = ["StateRows", "check", "check_history", "covered_from", "kept_as_of", "load", "state_as_of"]
@@ -81,7 +82,7 @@ def state_as_of(connection: Connection, seq: int) -> StateRows:
 
 def kept_as_of(connection: Connection, seq: int) -> StateRows:
     """The rows of ``HISTORY_TABLES`` in force right after entry ``seq``: those written by it, and those
-    ``graph_history`` kept that were written by it and ended after it (revision 0017)."""
+    ``graph_history`` kept that were written by it and ended after it (revisions 0017 to 0019)."""
     found = {
         table: [
             dict(row._mapping)
@@ -91,7 +92,7 @@ def kept_as_of(connection: Connection, seq: int) -> StateRows:
     }
     for table, row in connection.execute(text(statements.HISTORY_ENDED_AFTER), {"seq": seq}):
         kept = orjson.loads(row)
-        if kept["written_seq"] <= seq:
+        if kept[HISTORY_TABLES[str(table)]] <= seq:
             found[str(table)].append(kept)
     return found
 
@@ -103,11 +104,15 @@ def check_history(connection: Connection, replayed: Connection) -> tuple[int, st
     if not inspect(connection).has_table("graph_history"):
         return None
     since = covered_from(connection)
+    revision = str(connection.execute(text(statements.REVISION)).scalar())
+    tables = {table for table, first in HISTORY_SINCE.items() if first <= revision}  # what it keeps
 
     def kept(on: Connection) -> Iterator[tuple[int, list[bytes]]]:
         rows = on.execution_options(yield_per=BATCH).execute(text(statements.HISTORY_ALL), {"since": since})
         for seq, group in itertools.groupby(rows, key=lambda row: int(row[0])):
-            yield seq, sorted(canonical_bytes([table, orjson.loads(row)]) for _, table, row in group)
+            found = sorted(canonical_bytes([t, orjson.loads(row)]) for _, t, row in group if t in tables)
+            if found:
+                yield seq, found
 
     for stored, expected in itertools.zip_longest(kept(connection), kept(replayed)):
         if stored != expected:
@@ -128,9 +133,9 @@ def load(connection: Connection, state: StateRows) -> None:
 
 def check(connection: Connection, replayed: Connection | None) -> tuple[int, str] | None:
     """The first entry whose logged effects are not what its call logs, as (seq, reason). Against a
-    replay's scratch store (``replayed``), from the first seq the log covers: an entry's logged bytes must
-    be those the replay logged for it, and none where it logged none, unless they hash to its
-    ``effects_hash`` (its whole change set, as revisions before 0016 logged it). With or without one,
+    replay's scratch store (``replayed``), from the first seq the log covers: an entry's logged changes,
+    less those of ``PAST_IN_ROWS`` (which an earlier revision logged: its whole change set before 0016),
+    must be the bytes the replay logged for it, and none where it logged none. With or without one,
     effects logged for no entry are named last. None: the log holds, or the database predates the log
     (revision 0014: verification reads without migrating)."""
     if not inspect(connection).has_table("journal_effects"):
@@ -144,14 +149,18 @@ def check(connection: Connection, replayed: Connection | None) -> tuple[int, str
             replayed.execution_options(yield_per=BATCH).execute(text(statements.EFFECTS_FROM), since)
         )
         pending = next(logged, None)
-        for seq, effects_hash, effects in stored:
+        for seq, effects in stored:
             expected = None
             if pending is not None and pending[0] == seq:
                 expected, pending = bytes(pending[1]), next(logged, None)
-            found = None if effects is None else bytes(effects)
-            if found == expected or (found is not None and sha256_hex(found) == effects_hash):
+            found = stored_row = None if effects is None else bytes(effects)
+            if found is not None and found != expected:  # logged by an earlier rule: what this one keeps
+                with suppress(ValueError, TypeError, KeyError):  # not a list of changes: named below
+                    kept = [change for change in orjson.loads(found) if change["table"] not in PAST_IN_ROWS]
+                    found = canonical_bytes(kept) if kept else None
+            if found == expected:
                 continue
-            if found is None:
+            if stored_row is None:
                 return int(seq), f"the effects log holds no effects of entry {seq}"
             return int(seq), f"the effects logged for entry {seq} are not those its call logs"
     orphan = connection.execute(text(statements.EFFECTS_ORPHAN)).scalar()

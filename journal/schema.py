@@ -22,6 +22,7 @@ from sqlalchemy import (
 __all__ = [
     "FORMAT_VERSION",
     "FORMAT_VERSIONS",
+    "HISTORY_SINCE",
     "HISTORY_TABLES",
     "PAST_IN_ROWS",
     "STATE_TABLES",
@@ -147,13 +148,33 @@ VERSION_SEQS = {"superseded_at": "superseded_seq", "revoked_at": "revoked_seq"}
 """Revision 0015: beside each of these ``memory_entries`` columns, the seq of the call that set it
 (``journal.apply``), so that a user's entries as of any seq are one query. Not in the table above (what a
 row means), the effects, the state digest or a state shown; NULL beside a set column: not derivable."""
-HISTORY_TABLES = ("graph_checkpoints", "graph_channel_values", "graph_writes", "graph_store_items")
-"""State tables whose rows carry the seq that wrote them (``written_seq``) and whose rows a call replaces
-or deletes are kept, as they were, in ``graph_history`` (revision 0017, ``journal.apply``)."""
+HISTORY_TABLES = {
+    "graph_checkpoints": "written_seq",
+    "graph_channel_values": "written_seq",
+    "graph_writes": "written_seq",
+    "graph_store_items": "written_seq",
+    "awmu_events": "seq",
+    "awmu_context_owners": "created_seq",
+    "graph_thread_owners": "created_seq",
+    "graph_store_owners": "created_seq",
+    "graph_store_namespaces": "created_seq",
+    "grants": "granted_seq",
+}
+"""State tables whose rows carry the seq that wrote them (the column named here: every insert or upsert
+sets it to the call's seq) and whose rows a call replaces or deletes are kept, as they were, in
+``graph_history`` (``journal.apply``; revision 0017 for the checkpoint tables, 0018 for the store's items,
+0019 for the rest, whose rows are only inserted, or inserted and deleted: grants)."""
+HISTORY_SINCE = (
+    {table: "0019" for table in HISTORY_TABLES}
+    | {"graph_store_items": "0018"}
+    | {table: "0017" for table in ("graph_checkpoints", "graph_channel_values", "graph_writes")}
+)
+"""The revision from which ``graph_history`` keeps each table's rows (a database read without migrating
+keeps those of its own revision)."""
 PAST_IN_ROWS = frozenset({"memory_entries", *HISTORY_TABLES})
 """State tables whose past stays in their rows: every version of ``memory_entries``, with the seqs that
 wrote and ended it (``VERSION_SEQS``); the rows of ``HISTORY_TABLES`` with ``graph_history``. The effects
-log leaves their changes out (revisions 0016 and 0017, ``journal.effects``)."""
+log leaves their changes out (revisions 0016 to 0019, ``journal.effects``)."""
 
 memory_entry_counts = Table(
     "memory_entry_counts",

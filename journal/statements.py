@@ -220,8 +220,8 @@ HISTORY_KEEP = {
 as a JSON object of its columns, ended at ``:ended_seq``: run before a call replaces or deletes it; by
 table and whether the database is PostgreSQL."""
 GRAPH_WRITTEN_BY = {
-    table.name: "SELECT {} FROM {} WHERE written_seq <= :seq".format(
-        ", ".join(f'"{column.name}"' for column in table.columns), table.name
+    table.name: "SELECT {} FROM {} WHERE {} <= :seq".format(
+        ", ".join(f'"{column.name}"' for column in table.columns), table.name, HISTORY_TABLES[table.name]
     )
     for table in _HISTORY_TABLES
 }
@@ -274,7 +274,7 @@ EFFECTS_SINCE = "SELECT first_seq FROM journal_effects_from"
 EFFECTS_UNTIL = "SELECT seq, effects FROM journal_effects WHERE seq <= :seq ORDER BY seq"
 EFFECTS_FROM = "SELECT seq, effects FROM journal_effects WHERE seq >= :since ORDER BY seq"
 EFFECTS_CHECKED = (
-    "SELECT j.seq, j.effects_hash, e.effects FROM journal j "
+    "SELECT j.seq, e.effects FROM journal j "
     "LEFT JOIN journal_effects e ON e.seq = j.seq WHERE j.seq >= :since ORDER BY j.seq"
 )
 """Every entry from the first the log covers, with its logged effects (NULL: none logged)."""

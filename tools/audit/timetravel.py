@@ -127,7 +127,7 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
         sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
         memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
         revision = str(connection.execute(text(REVISION)).scalar() or "")
-        logged = memory is not None and revision >= "0018" and effects.covered_from(connection) == 1
+        logged = memory is not None and revision >= "0019" and effects.covered_from(connection) == 1
         rows = effects.state_as_of(connection, last_seq) if logged else None
         if rows is not None:
             rows.update(effects.kept_as_of(connection, last_seq))
