@@ -100,15 +100,13 @@ def _different_subjects(existing: _Profile, incoming: _Profile) -> bool:
     ..." / "Supplier Norvik Steel is paid ..."; "Cohort Azure uses ..." / "... for Cohort Tide ...").
     An incoming text naming nothing ("We owe them ...") keeps the stored subject."""
     strange = any(name.lead and not _present(name, existing) for name in incoming.names)
-    if strange and not (existing.version >= 2 and _names_lead(existing, incoming)):
+    # version 2: the incoming text names the entity leading the stored one, in full or by a part of its
+    # name ("Keller ..." for "Dr. Maria Keller ..."): a new name beside it does not make it another subject
+    if strange and not (
+        existing.version >= 2 and any(name.lead and _present(name, incoming) for name in existing.names)
+    ):
         return True
     return bool(incoming.names) and any(name.lead and not _present(name, incoming) for name in existing.names)
-
-
-def _names_lead(existing: _Profile, incoming: _Profile) -> bool:
-    """Version 2: the incoming text names the entity leading the stored one, in full or by a part of its
-    name ("Keller ..." for "Dr. Maria Keller ..."): a new name beside it does not make it another subject."""
-    return any(name.lead and _present(name, incoming) for name in existing.names)
 
 
 def _siblings(existing: _Profile, incoming: _Profile) -> bool:
