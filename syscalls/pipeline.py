@@ -86,18 +86,13 @@ def pipeline_begin(ctx: CallContext, args: BeginArgs) -> Decision:
     return Decision({"run": asdict(run)}, (Insert("pipeline_runs", asdict(run)),))
 
 
-def _own_id(ctx: CallContext, run_id: str) -> bool:
-    """Whether a run id given to ``pipeline.end`` can only name a run of the caller's: one without "/"
-    (resolved to ``<caller>/<id>``), or the caller's qualified id."""
-    head, slash, _ = run_id.rpartition("/")
-    return not slash or head == ctx.principal
-
-
 def pipeline_end(ctx: CallContext, args: EndArgs) -> Decision:
     run = find_run(ctx, args.run_id)
     if ctx.access_rules >= AccessRules.TYPED:
-        # another's run, or an id that could be: one refusal, saying neither whether it exists nor ended
-        others = run.principal != ctx.principal if run is not None else not _own_id(ctx, args.run_id)
+        # another's run, or an id that could be (any but the caller's qualified id or one without "/", which
+        # is resolved to ``<caller>/<id>``): one refusal, saying neither whether it exists nor ended
+        head, slash, _ = args.run_id.rpartition("/")
+        others = run.principal != ctx.principal if run is not None else slash == "/" and head != ctx.principal
         if others:
             require_admin(ctx)
     if run is None:

@@ -123,7 +123,7 @@ def _register_chain(commands: _Commands[argparse.ArgumentParser]) -> None:
         "--key", action="append", metavar="PUB", help="verifier key of signed checkpoints (KEYFILE.pub)"
     )
     _add_format(verify)
-    verify.set_defaults(run=_run_verify)
+    verify.set_defaults(run=lambda options: later("journal_audit", "run_verify")(options, _open))
 
     checkpoint = commands.add_parser(
         "checkpoint", help="print SEQ:HASH of the head, or --sign the tree: a checkpoint to keep"
@@ -294,12 +294,6 @@ def _expanded_result(reader: JournalReader, entry: JournalEntry) -> Any:
         ) from None
     except ValueError:
         raise CommandError(f"entry {entry.seq}: its result is not canonical JSON") from None
-
-
-def _run_verify(options: argparse.Namespace) -> int:
-    from tools import journal_audit
-
-    return journal_audit.run_verify(options, _open)
 
 
 def _run_diff(options: argparse.Namespace) -> int:

@@ -81,7 +81,20 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     with ExitStack() as stack:
         readers = [stack.enter_context(closing(open_journal(target))) for target in targets]
         for target, reader in zip(targets, readers, strict=True):
-            report = _signed_report(reader, signed) or _verify_one(reader, options, checkpoint)
+            report: ReplayReport | None = None
+            if signed:  # checked first: one pass over the entry hashes, before the chain and the replay
+                from tools import journal_proofs
+
+                report = journal_proofs.signed_report(reader, signed)  # None: it holds every one
+            if report is None:
+                with _progress(reader.count(), options.output == "table") as progress:
+                    report = verify_journal(
+                        reader,
+                        table=SYSCALL_TABLE,
+                        replay=not options.chain_only,
+                        checkpoint=checkpoint,
+                        progress=progress,
+                    )
             held = [each | {"held": report.verified} for each in checked]
             # named by its db (never a URL's password), its head also as a position (specs/cli.md)
             named = {"db": shown_target(target), **report.to_json(), "position": position(report.head)}
@@ -130,27 +143,6 @@ def _parsed_checkpoints(
     if clash:
         raise CommandError(f"two checkpoints at seq {clash} with different hashes: no journal holds both")
     return legacy, signed
-
-
-def _signed_report(reader: JournalReader, signed: list[SignedCheckpoint]) -> ReplayReport | None:
-    """The journal's report when it fails a signed checkpoint (checked first: one pass over the entry
-    hashes, before the chain and the replay), else None."""
-    if not signed:
-        return None
-    from tools import journal_proofs
-
-    return journal_proofs.signed_report(reader, signed)
-
-
-def _verify_one(reader: JournalReader, options: argparse.Namespace, checkpoint: list[Pos]) -> ReplayReport:
-    with _progress(reader.count(), options.output == "table") as progress:
-        return verify_journal(
-            reader,
-            table=SYSCALL_TABLE,
-            replay=not options.chain_only,
-            checkpoint=checkpoint,
-            progress=progress,
-        )
 
 
 def _print_verdict(report: ReplayReport, prefix: str, checked: list[dict[str, Any]]) -> None:

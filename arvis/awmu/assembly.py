@@ -41,14 +41,6 @@ def estimate_tokens(text: str, chars_per_token: int) -> int:
 _SHOWN_MARKS = 3
 
 
-def _contested(marks: Sequence[str]) -> str:
-    """The note on a contested unit's line: the first pending statements that contest it, and how many
-    more."""
-    shown = "; ".join(marks[:_SHOWN_MARKS])
-    more = f"; {len(marks) - _SHOWN_MARKS} more" if len(marks) > _SHOWN_MARKS else ""
-    return f" [contested: {shown}{more}]"
-
-
 def _render(units: list[Unit], marks: Mapping[str, Sequence[str]]) -> str:
     if not units:
         return ""
@@ -60,8 +52,11 @@ def _render(units: list[Unit], marks: Mapping[str, Sequence[str]]) -> str:
         lines.append(wording)
         for number, unit in enumerate(group, start=1):
             line = f"{number}. {unit.text} (activation score: {unit.rank})"
-            if unit.unit_id in marks:
-                line += _contested(marks[unit.unit_id])
+            if unit.unit_id in marks:  # the first pending statements that contest it, and how many more
+                contesting = marks[unit.unit_id]
+                shown = "; ".join(contesting[:_SHOWN_MARKS])
+                more = f"; {len(contesting) - _SHOWN_MARKS} more" if len(contesting) > _SHOWN_MARKS else ""
+                line += f" [contested: {shown}{more}]"
             lines.append(line)
     return "\n".join(lines)
 

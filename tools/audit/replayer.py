@@ -82,13 +82,6 @@ def _decoded(data: bytes) -> Any:
         return data.decode("utf-8", "replace")
 
 
-def _diff(expected: Any, found: Any) -> str:
-    def lines(value: Any) -> list[str]:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode().splitlines()
-
-    return "\n".join(difflib.unified_diff(lines(expected), lines(found), "recorded", "replayed", lineterm=""))
-
-
 class Replayer:
     """A fresh kernel on a scratch store that re-executes recorded entries one at a time."""
 
@@ -240,7 +233,11 @@ class Replayer:
                 else "result bytes differ"
             )
             labels = ("recorded result", "replayed result")
-            return nondeterminism(reason, expected, found, _diff(expected, found), labels=labels)
+            option = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+            before = orjson.dumps(expected, option=option).decode().splitlines()
+            after = orjson.dumps(found, option=option).decode().splitlines()
+            diff = "\n".join(difflib.unified_diff(before, after, "recorded", "replayed", lineterm=""))
+            return nondeterminism(reason, expected, found, diff, labels=labels)
         if replayed.effects_hash != entry.effects_hash:
             labels = ("recorded effects hash", "replayed effects hash")
             return nondeterminism("effects differ", entry.effects_hash, replayed.effects_hash, labels=labels)

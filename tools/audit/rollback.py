@@ -227,9 +227,12 @@ def _decisions(
                 why = f"reject {request_id}: {status} without the principal, which reopened it"
                 if rejected != status:
                     why += f"; rejected, it ends {rejected}"
+                    again = {"APPROVED": "re-approves", "STALE": "makes stale", "EXPIRED": "expires"}.get(
+                        status, f"decides ({status})"
+                    )
                     plan.not_undone.append(
                         f"{request_id} was {status} without the principal; no syscall "
-                        f"{_decided_again(status)} it as it was (rejected again, it ends {rejected})"
+                        f"{again} it as it was (rejected again, it ends {rejected})"
                     )
             plan.calls.append(PlannedCall("memory.awmu.review", args, why))
         elif wanted_pending and live is None:
@@ -267,12 +270,6 @@ def _rejected_status(now: StoreSide, request_id: str, live: dict[str, Any] | Non
     if unit is None or unit.get("authority") != live.get("authority_at_request"):
         return "STALE"
     return "REJECTED"
-
-
-def _decided_again(status: str) -> str:
-    return {"APPROVED": "re-approves", "STALE": "makes stale", "EXPIRED": "expires"}.get(
-        status, f"decides ({status})"
-    )
 
 
 def _as_canonizer(

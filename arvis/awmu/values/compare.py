@@ -81,13 +81,9 @@ def _relation(first: frozenset[str], second: frozenset[str]) -> str:
     if not first & second:
         return UNRELATED
     rest = sorted(first - second), sorted(second - first)
-    alike = any(_look_alike(a, b) for a in rest[0] for b in rest[1])
+    # two words that differ only partly: a shared start of two letters or more ("Okafor"/"Okonjo")
+    alike = any(len(a) > 2 and len(b) > 2 and a[:2] == b[:2] for a in rest[0] for b in rest[1])
     return SWAP if alike else SIBLING
-
-
-def _look_alike(first: str, second: str) -> bool:
-    """Two words that differ only partly: a shared start of two letters or more ("Okafor"/"Okonjo")."""
-    return len(first) > 2 and len(second) > 2 and first[:2] == second[:2]
 
 
 def _present(name: _Name, other: _Profile) -> bool:
@@ -104,15 +100,13 @@ def _different_subjects(existing: _Profile, incoming: _Profile) -> bool:
     ..." / "Supplier Norvik Steel is paid ..."; "Cohort Azure uses ..." / "... for Cohort Tide ...").
     An incoming text naming nothing ("We owe them ...") keeps the stored subject."""
     strange = any(name.lead and not _present(name, existing) for name in incoming.names)
-    if strange and not (existing.version >= 2 and _names_lead(existing, incoming)):
+    # version 2: the incoming text names the entity leading the stored one, in full or by a part of its
+    # name ("Keller ..." for "Dr. Maria Keller ..."): a new name beside it does not make it another subject
+    if strange and not (
+        existing.version >= 2 and any(name.lead and _present(name, incoming) for name in existing.names)
+    ):
         return True
     return bool(incoming.names) and any(name.lead and not _present(name, incoming) for name in existing.names)
-
-
-def _names_lead(existing: _Profile, incoming: _Profile) -> bool:
-    """Version 2: the incoming text names the entity leading the stored one, in full or by a part of its
-    name ("Keller ..." for "Dr. Maria Keller ..."): a new name beside it does not make it another subject."""
-    return any(name.lead and _present(name, incoming) for name in existing.names)
 
 
 def _siblings(existing: _Profile, incoming: _Profile) -> bool:
@@ -322,11 +316,6 @@ def _confidence(clash: _Clash, subject: Decimal) -> Decimal:
     return (score * clash.strength).quantize(_FOUR)
 
 
-def _best(clashes: list[_Clash], overlap: _Overlap) -> _Clash | None:
-    eligible = [clash for clash in clashes if _eligible(clash, overlap)]
-    return max(eligible, key=lambda c: (_confidence(c, overlap.score), -SLOTS.index(c.slot)), default=None)
-
-
 def _finding(
     unit_id: str, unit_text: str, text: str, related: float | None, version: int
 ) -> ValueFinding | None:
@@ -334,7 +323,8 @@ def _finding(
     if _different_subjects(existing, incoming):
         return None
     overlap = _subject(existing, incoming, related)
-    clash = _best(_clashes(existing, incoming), overlap)
+    eligible = [clash for clash in _clashes(existing, incoming) if _eligible(clash, overlap)]
+    clash = max(eligible, key=lambda c: (_confidence(c, overlap.score), -SLOTS.index(c.slot)), default=None)
     subject = overlap.score
     if clash is None:
         return None

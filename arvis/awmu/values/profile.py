@@ -128,13 +128,10 @@ def _clauses(tokens: tuple[_Token, ...], taken: set[int]) -> tuple[_Clause, ...]
         if token.gap and i and (stems or negated):
             out.append(_Clause(negated, frozenset(stems)))
             negated, stems = False, set()
-        if _negation(token) and not (token.gap and token.low == "not" and not token.opens):
+        negation = token.low in NEGATIONS or token.low.endswith("n't") or token.low == "cannot"
+        if negation and not (token.gap and token.low == "not" and not token.opens):
             negated = True
         elif i not in taken and _content(token.low):
             stems.add(_stem(token.low))
     out.append(_Clause(negated, frozenset(stems)))
     return tuple(out)
-
-
-def _negation(token: _Token) -> bool:
-    return token.low in NEGATIONS or token.low.endswith("n't") or token.low == "cannot"
