@@ -19,7 +19,7 @@ from journal.engine import one_line
 from journal.entry import Pos
 from journal.errors import StorageError
 from journal.header import JournalHeader, store_quota
-from journal.migrate import upgrade_to_head
+from journal.migrate import HEAD_REVISION, stored_revision, upgrade_to_head
 from journal.schema import (
     STATE_TABLES,
     admin_bindings,
@@ -121,8 +121,9 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 if inspect(reading).has_table(table.name):
                     for rows in _rows(reading, table, batch):
                         writing.execute(table.insert(), rows)
-            if head is not None and not inspect(reading).has_table(graph_history.name):
-                # a source older than the log or the history: the copy's cover what is appended from now on
+            if head is not None and stored_revision(reading) != HEAD_REVISION:
+                # a source of another revision logged or kept other tables: the copy's log and history
+                # cover what is appended to it from now on (its past is replayed)
                 writing.execute(journal_effects_from.delete())
                 writing.execute(journal_effects_from.insert(), {"singleton": 1, "first_seq": head.next_seq})
             writing.exec_driver_sql(REBUILD_COUNTS)

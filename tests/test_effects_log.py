@@ -355,13 +355,17 @@ def test_verification_names_a_kept_graph_row_that_was_edited_or_dropped(tmp_path
         assert "graph_history" in report.divergence.reason
 
 
+@pytest.mark.parametrize("revision", ["0016", "0018"])
 def test_a_copy_of_a_journal_older_than_the_history_replays_its_past(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], revision: str
 ) -> None:
-    """A source at 0016 (graph rows replaced and deleted, no history kept): the copy's log and history cover
-    what is appended to it, so its past is replayed, and reads as the source's replay."""
+    """A source at 0016 (graph rows replaced and deleted, no history kept) or 0018 (deleted grants not
+    kept): the copy's log and history cover what is appended to it, so its past is replayed, and reads as
+    the source's replay."""
     source, copied = tmp_path / "old.db", tmp_path / "copy.db"
-    h.write_at_revision(str(source), "0016", [call for name in sorted(SCENARIOS) for call in SCENARIOS[name]])
+    h.write_at_revision(
+        str(source), revision, [call for name in sorted(SCENARIOS) for call in SCENARIOS[name]]
+    )
     code, _, err = h.cli(capsys, "journal", "copy", "--db", source, "--to", copied)
     assert code == 0, err
     assert h.verify(copied).verified
