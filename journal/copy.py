@@ -122,7 +122,7 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                     for rows in _rows(reading, table, batch):
                         writing.execute(table.insert(), rows)
             if head is not None and stored_revision(reading) != HEAD_REVISION:
-                # a source of another revision kept other tables: the copy's log and history cover what follows
+                # a source of another revision kept other tables: its log and history cover what follows
                 writing.execute(journal_effects_from.delete())
                 writing.execute(journal_effects_from.insert(), {"singleton": 1, "first_seq": head.next_seq})
             writing.exec_driver_sql(REBUILD_COUNTS)
