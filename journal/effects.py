@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 from sqlalchemy import Connection, inspect, text
+from sqlalchemy.exc import OperationalError
 
 from arvis.canonical import canonical_bytes
 from journal import statements
@@ -80,20 +81,20 @@ def state_as_of(connection: Connection, seq: int) -> StateRows:
     return {name: list(rows.values()) for name, rows in folded.items()}
 
 
-def kept_as_of(connection: Connection, seq: int) -> StateRows:
-    """The rows of ``HISTORY_TABLES`` in force right after entry ``seq``: those written by it, and those
-    ``graph_history`` kept that were written by it and ended after it (revisions 0017 to 0019)."""
-    found = {
-        table: [
-            dict(row._mapping)
-            for row in connection.execute(text(statements.GRAPH_WRITTEN_BY[table]), {"seq": seq})
-        ]
-        for table in HISTORY_TABLES
-    }
-    for table, row in connection.execute(text(statements.HISTORY_ENDED_AFTER), {"seq": seq}):
-        kept = orjson.loads(row)
-        if kept[HISTORY_TABLES[str(table)]] <= seq:
-            found[str(table)].append(kept)
+def kept_as_of(connection: Connection, seq: int) -> StateRows | None:
+    """The rows of ``HISTORY_TABLES`` in force right after entry ``seq`` (written by it, or kept in
+    ``graph_history`` and ended after it). None when one is not UTF-8 or not JSON (a hand edit): replay."""
+    try:
+        found = {
+            table: [dict(row._mapping) for row in connection.execute(text(sql), {"seq": seq})]
+            for table, sql in statements.GRAPH_WRITTEN_BY.items()
+        }
+        for table, row in connection.execute(text(statements.HISTORY_ENDED_AFTER), {"seq": seq}):
+            kept = orjson.loads(row)
+            if kept[HISTORY_TABLES[table]] <= seq:
+                found[table].append(kept)
+    except (OperationalError, ValueError, TypeError, KeyError):
+        return None
     return found
 
 

@@ -128,9 +128,8 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
         memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
         revision = str(connection.execute(text(REVISION)).scalar() or "")
         logged = memory is not None and revision >= "0019" and effects.covered_from(connection) == 1
-        rows = effects.state_as_of(connection, last_seq) if logged else None
-        if rows is not None:
-            rows.update(effects.kept_as_of(connection, last_seq))
+        kept = effects.kept_as_of(connection, last_seq) if logged else None
+        rows = None if kept is None else effects.state_as_of(connection, last_seq) | kept
     batches = [(memory_entries, memory)] if memory and rows is not None else []
     if rows is None or any(rows.values()):  # a scratch store: the rows folded, or the journal replayed
         with closing(Replayer(header_of(reader), table=table, blobs_from=reader.engine)) as replayer:
