@@ -1,5 +1,5 @@
 """Benchmark: time travel (a snapshot read by one query over the version columns, ``journal-format.md``
-§16.4; the state folded from the effects log, ``journal.effects``).
+§16.4; the state read from the rows and their history, ``journal.history``).
 
 A journal of 1,000,000 entries (20,000 in ``--quick``) written through ``Kernel.call_many``: 1,000 users
 (100), each with 20 keys, the calls replacing writes (60 %), revokes (5 %), reads (30 %) and refused
@@ -7,7 +7,7 @@ writes (5 %), users and keys drawn at random. Measured (``timetravel``): ``snaps
 the middle of the journal, against a current ``memory.snapshot`` of the same user through ``Kernel.call``
 on (a copy of) the same journal. Target (issue 51): at most 2x. Beside it, in child processes, the peak
 RSS and time of the same ``snapshot_at``, of ``state_at``, and of the replay from the first entry (what
-both cost before the log), and the space the log takes.
+both cost before the past was kept in rows), and the space the history takes.
 
 The large journal is cached in ``bench/journals`` (named after the workload and the code that writes
 it), with what its build measured beside it.
@@ -29,7 +29,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import journal.effects as effects
+import journal.history as history
 from bench.common import BenchResult, Series, alternate, timed
 from journal.clock import ManualClock
 from journal.migrate import HEAD_REVISION
@@ -115,7 +115,7 @@ def _digest(sizes: dict[str, int]) -> str:
     source = (
         inspect.getsource(_call)
         + inspect.getsource(_grow)
-        + inspect.getsource(effects)
+        + inspect.getsource(history)
         + HEAD_REVISION
         + json.dumps(sizes, sort_keys=True)
     )
@@ -216,7 +216,7 @@ def _space(path: Path) -> dict[str, float]:
     connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         logged, log_bytes = connection.execute(
-            "SELECT COUNT(*), COALESCE(SUM(LENGTH(effects)), 0) FROM journal_effects"
+            'SELECT COUNT(*), COALESCE(SUM(LENGTH("row")), 0) FROM graph_history'
         ).fetchone()
         rows = connection.execute("SELECT COUNT(*) FROM memory_entries").fetchone()[0]
     finally:
@@ -268,10 +268,10 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
         f"holds {rows_of_user} active entries at seq {middle:,}",
         f"in a fresh process at seq {middle:,}: snapshot_at {child_snapshot[0]:.3f} s, peak RSS "
         f"{child_snapshot[1]:.0f} MiB; state_at {child_state[0]:.2f} s, peak RSS {child_state[1]:.0f} MiB; "
-        f"snapshot_at replaying from seq 1 (--replay, as before the log) {child_full[0]:.1f} s, peak RSS "
+        f"snapshot_at replaying from seq 1 (--replay, as before the history) {child_full[0]:.1f} s, peak RSS "
         f"{child_full[1]:.0f} MiB",
-        f"space: {space['file_mib']:.0f} MiB in all, of which the effects log {space['log_mib']:.1f} MiB "
-        f"({space['logged_entries']:,} entries logged); {space['state_rows']:,} rows of memory_entries",
+        f"space: {space['file_mib']:.0f} MiB in all, of which graph_history {space['log_mib']:.1f} MiB "
+        f"({space['logged_entries']:,} rows kept); {space['state_rows']:,} rows of memory_entries",
         "the build, µs per append by tenth of the journal: "
         + ", ".join(f"{value:.0f}" for value in build["us_per_append"]),
     ]

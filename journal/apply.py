@@ -8,6 +8,9 @@ table and its own columns; an update or a delete names exactly one row, by its w
 state the effects do not cover is kept in step here too: each row inserted into ``memory_entries`` counts
 one more in ``memory_entry_counts`` (revision 0006 on), so that table's rows are only inserted and updated,
 and an update of its ``superseded_at`` or ``revoked_at`` sets the call's seq beside it (``VERSION_SEQS``).
+Every other state table keeps its past in rows (``HISTORY_TABLES``): a row a change replaces, updates or
+deletes is kept in ``graph_history`` first, and a row of ``ROW_SEQ_TABLES`` gets the call's seq as its
+``written_seq`` whenever a change writes it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any
 
 from arvis.changes import Change, Insert, Update, Upsert
 from journal import statements
-from journal.schema import HISTORY_TABLES, STATE_TABLES, VERSION_SEQS, admin_bindings
+from journal.schema import HISTORY_TABLES, ROW_SEQ_TABLES, STATE_TABLES, VERSION_SEQS, admin_bindings
 from journal.sql import SqlRunner
 
 __all__ = ["ChangeWriter", "Planned", "UnknownChange", "plan"]
@@ -62,7 +65,8 @@ class ChangeWriter:
                 keep = statements.HISTORY_KEEP[change.table, sql.dialect == "postgresql"]
                 sql.write(keep, {**kept, "ended_seq": seq})
             if isinstance(change, Insert | Upsert):
-                sql.write(statement, change.row)
+                row_seq = change.table in ROW_SEQ_TABLES
+                sql.write(statement, {**change.row, "written_seq": seq} if row_seq else change.row)
                 if isinstance(change, Insert) and change.table == "memory_entries":
                     sql.write(statements.COUNT_ONE_MORE, {"user_id": change.row["user_id"]})
             elif isinstance(change, Update):
@@ -106,22 +110,23 @@ def _build(change: Change) -> str:
     key = _KEYS[table]
     if isinstance(change, Insert | Upsert):
         _known_columns(table, known, change.row)
+        columns = [*change.row, *(["written_seq"] if table in ROW_SEQ_TABLES else [])]
         if table == "memory_entries" and not isinstance(change, Insert):
             raise UnknownChange(
                 "memory_entries rows are only inserted and updated (its counts are kept here)"
             )
         if isinstance(change, Insert):
-            return statements.insert_sql(table, list(change.row))
+            return statements.insert_sql(table, columns)
         if not set(key) <= set(change.row):
             raise UnknownChange(f"an upsert into {table!r} must give its whole primary key {key}")
         if set(change.row) <= set(key):
             raise UnknownChange(f"an upsert into {table!r} must set a column outside its primary key")
-        return statements.upsert_sql(table, list(change.row), key)
+        return statements.upsert_sql(table, columns, key)
     _known_columns(table, known, change.where)
     if set(change.where) != set(key):
         raise UnknownChange(f"a change of {table!r} must name one row by its whole primary key {key}")
     if isinstance(change, Update):
-        if table in HISTORY_TABLES:
+        if table in HISTORY_TABLES and table not in ROW_SEQ_TABLES:  # it would keep the seq that wrote it
             raise UnknownChange(f"rows of {table!r} are replaced or deleted whole (their past is kept)")
         _known_columns(table, known, change.set)
         if not change.set or set(change.set) & set(key):
@@ -139,7 +144,8 @@ def _known_columns(table: str, known: frozenset[str], columns: Iterable[str]) ->
 
 
 def _version_seqs(change: Update) -> list[str]:
-    """The version columns an update of ``memory_entries`` sets with the columns it names."""
+    """The columns an update sets to the call's seq with those it names: the version columns of
+    ``memory_entries`` beside the ones it sets, a row's ``written_seq`` (``ROW_SEQ_TABLES``)."""
     if change.table != "memory_entries":
-        return []
+        return ["written_seq"] if change.table in ROW_SEQ_TABLES else []
     return [VERSION_SEQS[column] for column in change.set if column in VERSION_SEQS]

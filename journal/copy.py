@@ -1,9 +1,10 @@
 """Copying a journal into another database (SQLite to PostgreSQL or back), to audit it there.
 
-The header (its admin verifier too), every journal row, every state table's rows, the admin key's
-bindings (``journal.admin_binding``) and the effects log (``journal.effects``) are copied as stored, in one
-transaction on the target, which must hold no journal yet. Nothing is re-executed: verifying the copy checks
-the very bytes the source holds, so a journal damaged at the source fails verification at the same seq.
+The header (its admin verifier too), every journal row, every state table's rows (with the seqs the state
+leaves out), the admin key's bindings (``journal.admin_binding``) and the rows' history (``journal.history``)
+are copied as stored, in one transaction on the target, which must hold no journal yet. Nothing is
+re-executed: verifying the copy checks the very bytes the source holds, so a journal damaged at the source
+fails verification at the same seq.
 """
 
 from __future__ import annotations
@@ -25,11 +26,9 @@ from journal.schema import (
     admin_bindings,
     graph_blobs,
     graph_history,
+    history_from,
     journal,
-    journal_effects,
-    journal_effects_from,
     journal_header,
-    memory_entries,
     memory_entry_counts,
 )
 from journal.state import present_state_tables
@@ -100,9 +99,9 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
             if target.dialect.name == "postgresql":
                 writing.exec_driver_sql(APPEND_LOCK_SQL)  # as every appending writer: they wait for the copy
                 writing.exec_driver_sql(LOCK_JOURNAL)
-            # content the state names; the admin key's bindings; the effects log, where it starts, the
-            # rows of the history tables replaced or deleted
-            logged = (graph_blobs, admin_bindings, journal_effects, journal_effects_from, graph_history)
+            # content the state names; the admin key's bindings; the rows of the history tables replaced,
+            # updated or deleted, and where they start
+            logged = (graph_blobs, admin_bindings, graph_history, history_from)
             _refuse_occupied(writing, (journal_header, journal, *STATE_TABLES, memory_entry_counts, *logged))
             _copy_header(reading, writing, header)
             entries, head = 0, None
@@ -112,8 +111,8 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                 head = Pos(int(rows[-1]["seq"]), str(rows[-1]["entry_hash"]))
             state_rows = 0
             for table in present_state_tables(reading):
-                if table is memory_entries:  # its version columns too (``VERSION_SEQS``), where it has them
-                    table = Table(table.name, MetaData(), autoload_with=reading)
+                # the seqs the digest leaves out too (``VERSION_SEQS``, ``ROW_SEQ_TABLES``), where it has them
+                table = Table(table.name, MetaData(), autoload_with=reading)
                 for rows in _rows(reading, table, batch):
                     writing.execute(table.insert(), rows)
                     state_rows += len(rows)
@@ -122,9 +121,9 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyR
                     for rows in _rows(reading, table, batch):
                         writing.execute(table.insert(), rows)
             if head is not None and stored_revision(reading) != HEAD_REVISION:
-                # a source of another revision kept other tables: its log and history cover what follows
-                writing.execute(journal_effects_from.delete())
-                writing.execute(journal_effects_from.insert(), {"singleton": 1, "first_seq": head.next_seq})
+                # a source of another revision kept other tables: its history covers what follows
+                writing.execute(history_from.delete())
+                writing.execute(history_from.insert(), {"singleton": 1, "first_seq": head.next_seq})
             writing.exec_driver_sql(REBUILD_COUNTS)
             backfill_tiles(writing)  # derived, never copied: computed from the rows just written
             reading.rollback()

@@ -24,7 +24,7 @@ __all__ = [
     "FORMAT_VERSIONS",
     "HISTORY_SINCE",
     "HISTORY_TABLES",
-    "PAST_IN_ROWS",
+    "ROW_SEQ_TABLES",
     "STATE_TABLES",
     "VERSION_SEQS",
     "admin_bindings",
@@ -46,9 +46,8 @@ __all__ = [
     "graph_store_usage",
     "graph_thread_owners",
     "graph_writes",
+    "history_from",
     "journal",
-    "journal_effects",
-    "journal_effects_from",
     "journal_header",
     "memory_entries",
     "memory_entry_counts",
@@ -148,6 +147,21 @@ VERSION_SEQS = {"superseded_at": "superseded_seq", "revoked_at": "revoked_seq"}
 """Revision 0015: beside each of these ``memory_entries`` columns, the seq of the call that set it
 (``journal.apply``), so that a user's entries as of any seq are one query. Not in the table above (what a
 row means), the effects, the state digest or a state shown; NULL beside a set column: not derivable."""
+ROW_SEQ_TABLES = frozenset(
+    {
+        "awmu_contexts",
+        "awmu_units",
+        "awmu_reviews",
+        "awmu_canon_requests",
+        "pipeline_runs",
+        "graph_store_sizes",
+        "graph_store_usage",
+    }
+)
+"""Revision 0020: state tables whose rows carry, beside the columns above, a ``written_seq`` that
+``journal.apply`` sets to the seq of the call that last inserted, replaced or updated the row. Like
+``VERSION_SEQS``, not in what a row means: not in the tables above, the effects, the state digest or a
+state shown; NULL in a journal migrated whose past was not derivable (``history_from``)."""
 HISTORY_TABLES = {
     "graph_checkpoints": "written_seq",
     "graph_channel_values": "written_seq",
@@ -159,22 +173,21 @@ HISTORY_TABLES = {
     "graph_store_owners": "created_seq",
     "graph_store_namespaces": "created_seq",
     "grants": "granted_seq",
+    **dict.fromkeys(sorted(ROW_SEQ_TABLES), "written_seq"),
 }
-"""State tables whose rows carry the seq that wrote them (the column named here: every insert or upsert
-sets it to the call's seq) and whose rows a call replaces or deletes are kept, as they were, in
-``graph_history`` (``journal.apply``; revision 0017 for the checkpoint tables, 0018 for the store's items,
-0019 for the rest, whose rows are only inserted, or inserted and deleted: grants)."""
+"""Every state table but ``memory_entries``: its rows carry the seq that wrote them (the column named here:
+every insert or upsert sets it to the call's seq) and the rows a call replaces, updates or deletes are
+kept, as they were, in ``graph_history`` (``journal.apply``; revision 0017 for the checkpoint tables, 0018
+for the store's items, 0019 for those whose rows are only inserted, or inserted and deleted, 0020 for
+``ROW_SEQ_TABLES``). With ``memory_entries``' version columns, the state as of any seq is a query."""
 HISTORY_SINCE = (
-    {table: "0019" for table in HISTORY_TABLES}
+    dict.fromkeys(ROW_SEQ_TABLES, "0020")
+    | {table: "0019" for table in HISTORY_TABLES if table not in ROW_SEQ_TABLES}
     | {"graph_store_items": "0018"}
     | {table: "0017" for table in ("graph_checkpoints", "graph_channel_values", "graph_writes")}
 )
 """The revision from which ``graph_history`` keeps each table's rows (a database read without migrating
 keeps those of its own revision)."""
-PAST_IN_ROWS = frozenset({"memory_entries", *HISTORY_TABLES})
-"""State tables whose past stays in their rows: every version of ``memory_entries``, with the seqs that
-wrote and ended it (``VERSION_SEQS``); the rows of ``HISTORY_TABLES`` with ``graph_history``. The effects
-log leaves their changes out (revisions 0016 to 0019, ``journal.effects``)."""
 
 memory_entry_counts = Table(
     "memory_entry_counts",
@@ -388,18 +401,6 @@ merkle_tiles = Table(
 """The Merkle tiles (revision 0008, ``journal.tiles``): derived from the journal, not state (the state
 digest leaves them out); ``journal verify`` recomputes them."""
 
-journal_effects = Table(
-    "journal_effects",
-    metadata,
-    _rowid("seq"),
-    Column("effects", LargeBinary, nullable=False),
-)
-"""Each accepted entry's effects (revision 0014, ``journal.effects``): the canonical JSON of its changes
-of tables outside ``PAST_IN_ROWS`` (revision 0016; before, of its whole change set, the very bytes its
-``effects_hash`` is taken over), proven by verification's replay; the state of those tables as of any seq
-is these folded in order. Entries that changed none of them have no row; a journal migrated from an
-earlier revision has none before ``journal_effects_from``. Not state (the state digest leaves it out)."""
-
 graph_history = Table(
     "graph_history",
     metadata,
@@ -408,16 +409,17 @@ graph_history = Table(
     Column("row", Text, nullable=False),
     Index("graph_history_ended", "ended_seq"),
 )
-"""Each row of ``HISTORY_TABLES`` a call replaced or deleted, as it was (a JSON object of its columns), with
-the seq of that call (revision 0017): the table as of seq S is its rows written by S and these rows
-written by S and ended after it. Derived from the journal, not state (the state digest leaves it out);
-verification holds it to the replay's."""
+"""Each row of ``HISTORY_TABLES`` a call replaced, updated or deleted, as it was (a JSON object of its
+columns, ``written_seq`` with them), with the seq of that call (revision 0017): the table as of seq S is
+its rows written by S and these rows written by S and ended after it. Derived from the journal, not state
+(the state digest leaves it out); verification holds it to the replay's."""
 
-journal_effects_from = Table(
-    "journal_effects_from",
+history_from = Table(
+    "history_from",
     metadata,
     Column("singleton", Integer, primary_key=True),
     Column("first_seq", BigInteger, nullable=False),
 )
-"""The first seq the effects log covers, in a journal that held entries when it was migrated to revision
-0014 (no row: it covers every entry)."""
+"""The first seq whose past the rows and ``graph_history`` hold, in a journal migrated when the past before
+it could not be derived from its effects log (revision 0020, which drops that log; before, it was the
+log's ``journal_effects_from``): time travel there replays. No row: they hold every entry's past."""

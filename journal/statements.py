@@ -16,7 +16,7 @@ from arvis.graph_checkpoints import GraphChannelValue, GraphCheckpoint, GraphWri
 from arvis.graph_store import ITEMS, NAMESPACES, OWNERS, SIZES, USAGE, StoreItem
 from arvis.memory.memory_rows import COLUMNS
 from journal.entry import JournalEntry
-from journal.schema import HISTORY_TABLES, STATE_TABLES, VERSION_SEQS
+from journal.schema import HISTORY_TABLES, ROW_SEQ_TABLES, STATE_TABLES, VERSION_SEQS
 
 # --- access, pipelines, working memory, memory ----------------------------------------------------
 
@@ -204,7 +204,10 @@ def delete_sql(table: str, key: Iterable[str]) -> str:
 
 
 def _kept(table: Table, postgres: bool) -> str:
-    pairs = ", ".join(f"'{column.name}', \"{column.name}\"" for column in table.columns)
+    names = [column.name for column in table.columns] + (
+        ["written_seq"] if table.name in ROW_SEQ_TABLES else []
+    )
+    pairs = ", ".join(f"'{name}', \"{name}\"" for name in names)
     row = f"CAST(json_build_object({pairs}) AS TEXT)" if postgres else f"json_object({pairs})"
     return (
         f'INSERT INTO graph_history ("ended_seq", "tbl", "row") SELECT :ended_seq, \'{table.name}\', {row} '
@@ -217,8 +220,8 @@ HISTORY_KEEP = {
     (table.name, postgres): _kept(table, postgres) for table in _HISTORY_TABLES for postgres in (False, True)
 }
 """Keeps the row of a history table that its key (``:column``) names, if there is one, in ``graph_history``
-as a JSON object of its columns, ended at ``:ended_seq``: run before a call replaces or deletes it; by
-table and whether the database is PostgreSQL."""
+as a JSON object of its columns (``written_seq`` with them), ended at ``:ended_seq``: run before a call
+replaces, updates or deletes it; by table and whether the database is PostgreSQL."""
 GRAPH_WRITTEN_BY = {
     table.name: "SELECT {} FROM {} WHERE {} <= :seq".format(
         ", ".join(f'"{column.name}"' for column in table.columns), table.name, HISTORY_TABLES[table.name]
@@ -229,6 +232,16 @@ GRAPH_WRITTEN_BY = {
 ones ended after it)."""
 HISTORY_ENDED_AFTER = 'SELECT tbl, "row" FROM graph_history WHERE ended_seq > :seq'
 HISTORY_ALL = 'SELECT ended_seq, tbl, "row" FROM graph_history WHERE ended_seq >= :since ORDER BY ended_seq'
+HISTORY_FROM = {table: f"SELECT first_seq FROM {table}" for table in ("history_from", "journal_effects_from")}
+ROW_SEQS = {
+    table.name: "SELECT {}, written_seq FROM {}".format(
+        ", ".join(f'"{column.name}"' for column in table.primary_key), table.name
+    )
+    for table in _HISTORY_TABLES
+    if table.name in ROW_SEQ_TABLES
+}
+"""Each row's key and ``written_seq`` (``ROW_SEQ_TABLES``), which the state digest leaves out: for
+verification."""
 
 COUNT_ONE_MORE = (
     "INSERT INTO memory_entry_counts (user_id, entries) VALUES (:user_id, 1) "
@@ -268,20 +281,6 @@ BLOB_PUT = insert_sql("graph_blobs", ["hash", "data"]) + ' ON CONFLICT ("hash") 
 def blobs_in(size: int) -> str:
     return f"SELECT hash, data FROM graph_blobs WHERE hash IN ({_places('h', size)})"
 
-
-EFFECTS_INSERT = insert_sql("journal_effects", ["seq", "effects"])
-EFFECTS_SINCE = "SELECT first_seq FROM journal_effects_from"
-EFFECTS_UNTIL = "SELECT seq, effects FROM journal_effects WHERE seq <= :seq ORDER BY seq"
-EFFECTS_FROM = "SELECT seq, effects FROM journal_effects WHERE seq >= :since ORDER BY seq"
-EFFECTS_CHECKED = (
-    "SELECT j.seq, e.effects FROM journal j "
-    "LEFT JOIN journal_effects e ON e.seq = j.seq WHERE j.seq >= :since ORDER BY j.seq"
-)
-"""Every entry from the first the log covers, with its logged effects (NULL: none logged)."""
-EFFECTS_ORPHAN = (
-    "SELECT min(e.seq) FROM journal_effects e LEFT JOIN journal j ON j.seq = e.seq WHERE j.seq IS NULL"
-)
-"""The first logged effects of no entry (a hand edit): verification names it."""
 
 # --- sessions: transactions, settings, locks -------------------------------------------------------
 

@@ -29,9 +29,8 @@ from journal.graph_repository import SqlGraphRepository
 from journal.graph_store_repository import SqlGraphStoreRepository
 from journal.memory_repository import SqlMemoryReader
 from journal.pipeline_repository import ActiveRuns, SqlPipelineRunRepository
-from journal.schema import PAST_IN_ROWS
 from journal.sql import SqlRunner
-from journal.statements import APPEND, EFFECTS_INSERT
+from journal.statements import APPEND
 
 __all__ = ["Shared", "SqlBatch", "SqlReader", "SqlTransaction", "Translate"]
 
@@ -144,12 +143,6 @@ class SqlTransaction:
             }
             row = {**fields, **chained, "entry_hash": compute_entry_hash(**fields, **chained)}
             entry = JournalEntry(**row)
-            # the effects log (journal.effects), once the entry is whole; a scratch replay store keeps
-            # one too, which verification holds the journal's against
-            logged = [change for change in effects if change.table not in PAST_IN_ROWS]
-            if logged:
-                kept = hashed if len(logged) == len(effects) else canonical_bytes_of_own(logged)
-                shared.sql.write(EFFECTS_INSERT, {"seq": seq, "effects": kept})
             if self._inserts:  # a batch inserts its entries together, before it commits
                 shared.sql.write(APPEND, row)
         except BaseException:

@@ -469,11 +469,11 @@ def rewrite_history(path: Path, seq: int, column: str, value: Any) -> None:
 
 
 def truncate_tail(path: Path, keep: int) -> None:
-    """The entries after ``keep`` removed, with their logged effects (as a forger who knows the format)."""
+    """The entries after ``keep`` removed, with the rows they kept (as a forger who knows the format)."""
     drop_trigger(path, "journal_no_delete")
     with raw_db(path) as connection:
         connection.execute("DELETE FROM journal WHERE seq > ?", (keep,))
-        connection.execute("DELETE FROM journal_effects WHERE seq > ?", (keep,))
+        connection.execute("DELETE FROM graph_history WHERE ended_seq > ?", (keep,))
 
 
 # --- the command line ----------------------------------------------------------------------------

@@ -400,18 +400,14 @@ def test_a_truncated_journal_no_longer_extends_its_checkpoint(
 
 
 def _delete_and_renumber(path: Path, seq: int) -> None:
-    """Delete one entry, renumber the ones after it (their logged effects too) and recompute the chain:
-    the chain verifies again."""
+    """Delete one entry, renumber the ones after it and recompute the chain: the chain verifies again."""
     h.drop_trigger(path, "journal_no_delete")
     h.drop_trigger(path, "journal_no_update")
     with h.raw_db(path) as connection:
-        for table in ("journal", "journal_effects"):
-            connection.execute(f"DELETE FROM {table} WHERE seq = ?", (seq,))
-            later = connection.execute(
-                f"SELECT seq FROM {table} WHERE seq > ? ORDER BY seq", (seq,)
-            ).fetchall()
-            for (each,) in later:
-                connection.execute(f"UPDATE {table} SET seq = ? WHERE seq = ?", (each - 1, each))
+        connection.execute("DELETE FROM journal WHERE seq = ?", (seq,))
+        later = connection.execute("SELECT seq FROM journal WHERE seq > ? ORDER BY seq", (seq,)).fetchall()
+        for (each,) in later:
+            connection.execute("UPDATE journal SET seq = ? WHERE seq = ?", (each - 1, each))
     h.rewrite_history(path, seq, "recorded_at", h.read_cell(path, seq, "recorded_at"))
 
 

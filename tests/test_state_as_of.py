@@ -1,6 +1,5 @@
-"""``journal state --at`` reads ``memory_entries`` as of the seq by one query over its version columns, the
-LangGraph checkpoint tables from their rows and ``graph_history``, and folds only the other tables' changes
-from the effects log (``tools.audit.timetravel.state_at``); these
+"""``journal state --at`` reads ``memory_entries`` as of the seq by one query over its version columns and
+every other state table from its rows and ``graph_history`` (``tools.audit.timetravel.state_at``); these
 properties hold it to the state a replay from entry 1 gives, at every seq of journals that mix memory
 writes, replacements and revokes with grants, working-memory calls and graph-store puts."""
 

@@ -14,7 +14,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from journal import effects
+from journal import history
 from journal.admin_binding import BindingCheck
 from journal.entry import Pos
 from journal.memory_repository import entry_counts_hold, version_seqs
@@ -131,8 +131,8 @@ def _check(
     progress: Callable[[int], None] | None,
 ) -> Divergence | None:
     """Walk the entries (chain, replay, kept checkpoints), then check what the walk gathered: the
-    Merkle tiles, the result pieces, the blob store, the effects log (``journal.effects``), then the admin
-    key's bindings, in that order."""
+    Merkle tiles, the result pieces, the blob store, the past kept in rows (``journal.history``), then
+    the admin key's bindings, in that order."""
     tiles_unreadable: StorageError | None = None
     try:  # the walk recomputes the stored tiles from the hashes it accepts
         tiles = TileCheck(reader.merkle_tile_rows())
@@ -160,14 +160,12 @@ def _check(
     scratch = nullcontext() if replayer is None else replayer.committed()
     with reader.engine.connect() as connection, scratch as replayed:
         bad_blob = bad_blob or check_blobs(connection)
-        bad_effects = None if bad_blob is not None else effects.check(connection, replayed)
-        if bad_effects is None and bad_blob is None and replayed is not None:
-            bad_effects = effects.check_history(connection, replayed)
+        bad_past = None if bad_blob is not None or replayed is None else history.check(connection, replayed)
         bad_binding = bindings.result(connection)
     if bad_blob is not None:
         return Divergence(bad_blob.seq, "", DivergenceClass.INVALID_HISTORY, str(bad_blob))
-    if bad_effects is not None:
-        return Divergence(bad_effects[0], "", DivergenceClass.INVALID_HISTORY, bad_effects[1])
+    if bad_past is not None:
+        return Divergence(bad_past[0], "", DivergenceClass.INVALID_HISTORY, bad_past[1])
     if bad_binding is None:
         return None
     seq, reason, journaled, stored = bad_binding

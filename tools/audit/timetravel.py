@@ -1,11 +1,11 @@
 """Time travel: the state and a user's snapshot as of any seq.
 
 Rows of ``memory_entries`` as of the seq are read by one query over the version columns
-(``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them; the other state tables are the effects
-log (``journal.effects``) up to the seq folded, into a scratch store where they hold rows. Nothing is
-re-executed; but a journal whose log does not cover it from entry 1 (it held entries when migrated to 0014)
-or whose memory's version columns do not serve (before 0015, or not derivable), or a caller that asks
-(``replay``), replays the journal from entry 1, each call giving its journaled result byte for byte.
+(``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them; the other state tables' rows from
+the rows written by then and those kept in ``graph_history`` (``journal.history``). Nothing is re-executed;
+but a journal whose rows do not hold its past from entry 1 (it held entries when migrated: before 0020, or
+not derivable), or a caller that asks (``replay``), replays the journal from entry 1 into a scratch store,
+each call giving its journaled result byte for byte.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Table, text
 
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
-from journal import effects
+from journal import history
 from journal.engine import fetch_sql
 from journal.memory_repository import wire_of
 from journal.reader import JournalFilter, JournalReader
@@ -119,39 +119,52 @@ def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tup
 
 def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None):
-    ``memory_entries`` by one query (``_as_of``), the history tables from their rows and the rows they
-    kept, the other tables folded from the log, those into a scratch store only where they hold rows; the
-    journal replayed where any of these cannot be."""
+    ``memory_entries`` by one query (``_as_of``), the other tables from their rows and the rows they
+    kept (``history.kept_as_of``); the journal replayed where these cannot be read."""
     with reader.reading() as connection:
         last_seq, last_time = _moment(connection, seq)
         sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
         memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
         revision = str(connection.execute(text(REVISION)).scalar() or "")
-        logged = memory is not None and revision >= "0019" and effects.covered_from(connection) == 1
-        kept = effects.kept_as_of(connection, last_seq) if logged else None
-        rows = None if kept is None else effects.state_as_of(connection, last_seq) | kept
-    batches = [(memory_entries, memory)] if memory and rows is not None else []
-    if rows is None or any(rows.values()):  # a scratch store: the rows folded, or the journal replayed
-        with closing(Replayer(header_of(reader), table=table, blobs_from=reader.engine)) as replayer:
-            if rows is not None:
-                with replayer.store.engine.begin() as connection:
-                    effects.load(connection, rows)
-            replayed = reader.entries(JournalFilter(until_seq=last_seq)) if rows is None else ()
-            diverged = next(filter(None, map(replayer.apply, replayed)), None)  # the first divergence
-            if diverged is not None:
-                raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
-            failed = replayer.flush()
-            if failed is not None:
-                raise StorageError(f"the replay could not commit: {failed}")
-            with replayer.store.engine.connect() as connection:
-                for state_table in present_state_tables(connection):
-                    batches += [(state_table, batch) for batch in state_batches(connection, state_table)]
+        kept = None
+        if memory is not None and revision >= "0020" and history.covered_from(connection) == 1:
+            kept = history.kept_as_of(connection, last_seq)
+    if memory is not None and kept is not None:
+        batches = [(memory_entries, memory), *((t, _in_key_order(t, kept[t.name])) for t in STATE_TABLES[1:])]
+    else:
+        batches = _replayed(reader, last_seq, table)
     digest, tables = StateDigest(), dict[str, list[dict[str, Any]]]()
     for state_table, batch in batches:  # tables with rows first, then the empty ones, as ever shown
-        digest.add_batch(state_table, batch, tables.setdefault(str(state_table.name), []))
+        if batch:
+            digest.add_batch(state_table, batch, tables.setdefault(str(state_table.name), []))
     for state_table in STATE_TABLES:
         tables.setdefault(str(state_table.name), [])
     return StateAt(last_seq, last_time, digest.hexdigest(), tables)
+
+
+def _in_key_order(state_table: Table, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """Rows as ``state_batches`` reads them: values in column order, in primary-key order (text by code
+    point, as SQLite's BINARY and PostgreSQL's "C" collation compare it)."""
+    names = [str(column.name) for column in state_table.columns]
+    key = [names.index(str(column.name)) for column in state_table.primary_key.columns]
+    return sorted((tuple(row[name] for name in names) for row in rows), key=lambda row: [row[i] for i in key])
+
+
+def _replayed(reader: JournalReader, seq: int, table: SyscallTable) -> list[tuple[Table, Any]]:
+    """Every state table's rows right after entry ``seq``, by replaying the journal up to it."""
+    with closing(Replayer(header_of(reader), table=table, blobs_from=reader.engine)) as replayer:
+        diverged = next(filter(None, map(replayer.apply, reader.entries(JournalFilter(until_seq=seq)))), None)
+        if diverged is not None:
+            raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
+        failed = replayer.flush()
+        if failed is not None:
+            raise StorageError(f"the replay could not commit: {failed}")
+        with replayer.store.engine.connect() as connection:
+            return [
+                (state_table, batch)
+                for state_table in present_state_tables(connection)
+                for batch in state_batches(connection, state_table)
+            ]
 
 
 def snapshot_at(

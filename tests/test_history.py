@@ -1,5 +1,6 @@
-"""The effects log (``journal.effects``): each accepted entry's effects kept with it, the state as of any
-seq folded from them, checked by verification against the chain."""
+"""The past in rows (``journal.history``): every state table's rows carry the seq that wrote them and the
+rows a call replaced, updated or deleted are kept, so the state as of any seq is read, not re-executed;
+verification holds what was kept to what its replay keeps."""
 
 from __future__ import annotations
 
@@ -10,12 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
-from arvis.canonical import canonical_bytes
 from arvis.scenario.conditions import Condition
-from journal.schema import PAST_IN_ROWS
+from journal.schema import ROW_SEQ_TABLES
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import NoSuchMoment, snapshot_at, state_at
@@ -72,7 +71,7 @@ _BUILT: dict[str, Path] = {}
 def journal_path(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Each journal built once per process (a module-scoped parametrized fixture trips xdist's ordering)."""
     if request.param not in _BUILT:
-        path = tmp_path_factory.mktemp("effects") / "journal.db"
+        path = tmp_path_factory.mktemp("history") / "journal.db"
         BUILDERS[request.param](path)
         _BUILT[request.param] = path
     return _BUILT[request.param]
@@ -85,9 +84,9 @@ def _head(path: Path) -> int:
     return head.seq
 
 
-def test_the_state_folded_from_the_log_is_the_state_a_replay_gives(journal_path: Path) -> None:
-    """At evenly spread seqs and the head, folding the log gives exactly the rows and the digest that
-    re-executing the journal gives: the fold applies each change as ``journal.apply`` does."""
+def test_the_state_read_from_rows_is_the_state_a_replay_gives(journal_path: Path) -> None:
+    """At evenly spread seqs and the head, the rows written by then and those kept after give exactly the
+    rows and the digest that re-executing the journal gives."""
     head = _head(journal_path)
     seqs = sorted({*range(1, head + 1, max(1, head // 7)), head})
     with h.reader_of(journal_path) as reader:
@@ -98,71 +97,54 @@ def test_the_state_folded_from_the_log_is_the_state_a_replay_gives(journal_path:
             assert folded.tables == replayed.tables, seq
             assert (folded.seq, folded.recorded_at) == (replayed.seq, replayed.recorded_at)
             users = {row["user_id"] for row in replayed.tables["memory_entries"]}
-            for user in sorted(users)[:3]:  # a snapshot folds that user's rows alone
+            for user in sorted(users)[:3]:  # a snapshot reads that user's rows alone
                 assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == snapshot_at(
                     reader, user, seq, table=SYSCALL_TABLE, replay=True
                 )
 
 
-def test_the_fold_at_the_head_is_the_stored_state(journal_path: Path) -> None:
+def test_the_state_read_at_the_head_is_the_stored_state(journal_path: Path) -> None:
     assert h.verify(journal_path).verified
     with h.reader_of(journal_path) as reader:
         assert state_at(reader, None, table=SYSCALL_TABLE).digest == h.verify(journal_path).state_digest
 
 
-def test_each_entry_logs_its_changes_of_tables_whose_past_is_not_in_their_rows(journal_path: Path) -> None:
-    """An entry logs its changes of every table outside ``PAST_IN_ROWS`` as canonical JSON (its whole
-    change set, the bytes its ``effects_hash`` is taken over, when it changed none of those tables); one
-    that changed only such tables, or nothing, logs nothing. The replay logs the same (verification)."""
-    import hashlib
-
+def test_every_row_carries_the_seq_of_the_last_call_that_wrote_it(journal_path: Path) -> None:
+    """A row of ``ROW_SEQ_TABLES`` carries the seq of an accepted entry, at or after the seq of each of its
+    kept versions (which ended when a later call wrote it again); no effects log is kept beside."""
     with h.raw_db(journal_path) as connection:
-        rows = connection.execute(
-            "SELECT j.seq, j.status, j.effects_hash, e.effects FROM journal j "
-            "LEFT JOIN journal_effects e ON e.seq = j.seq"
-        ).fetchall()
-    empty = hashlib.sha256(b"[]").hexdigest()
-    for seq, status, effects_hash, effects in rows:
-        if effects is None:
-            continue
-        assert status == "ok" and effects_hash != empty, seq
-        changes = orjson.loads(effects)
-        assert changes and canonical_bytes(changes) == effects, seq
-        assert not {change["table"] for change in changes} & PAST_IN_ROWS, seq
+        tables = {
+            name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        accepted = {seq for (seq,) in connection.execute("SELECT seq FROM journal WHERE status = 'ok'")}
+        written = [
+            seq
+            for table in sorted(ROW_SEQ_TABLES)
+            for (seq,) in connection.execute(f"SELECT written_seq FROM {table}")
+        ]
+    assert "journal_effects" not in tables and "history_from" in tables
+    assert set(written) <= accepted
     assert h.verify(journal_path).verified
 
 
-def test_a_memory_write_or_a_grant_logs_nothing_and_a_working_memory_call_its_change_set(
-    logged: Path,
-) -> None:
-    """``memory_entries`` is read as of any seq from its version columns, grants from their rows and
-    ``graph_history``: their changes are not logged; a context's record is."""
-    with h.raw_db(logged) as connection:
-        rows = dict(
-            connection.execute(
-                "SELECT j.syscall, count(e.seq) FROM journal j LEFT JOIN journal_effects e ON e.seq = j.seq "
-                "WHERE j.status = 'ok' GROUP BY j.syscall"
-            ).fetchall()
-        )
-    assert rows["memory.write"] == rows["memory.revoke"] == rows["access.grant"] == 0
-    assert rows["memory.awmu.create"] > 0
-
-
-# --- verification checks the log ------------------------------------------------------------------
+# --- verification checks what the rows keep --------------------------------------------------------
 
 
 @pytest.fixture
 def logged(tmp_path: Path) -> Path:
     """The standard calls (their seqs as ``journal_helpers`` names them), then a working-memory context
-    created, whose record the log holds."""
+    created and turned, whose record is replaced."""
     path = tmp_path / "journal.db"
-    h.build_journal(path, [*h.STANDARD_CALLS, ("memory.awmu.create", {"context_id": "ward"}, h.OPERATOR)])
+    turn = {"context_id": "ward", "turn": 1, "proposals": []}
+    h.build_journal(
+        path,
+        [
+            *h.STANDARD_CALLS,
+            ("memory.awmu.create", {"context_id": "ward"}, h.OPERATOR),
+            ("memory.awmu.turn", turn, h.OPERATOR),
+        ],
+    )
     return path
-
-
-def _first_logged(path: Path) -> int:
-    with h.raw_db(path) as connection:
-        return int(connection.execute("SELECT min(seq) FROM journal_effects").fetchone()[0])
 
 
 def _damage(path: Path, statement: str, *values: Any) -> None:
@@ -174,53 +156,20 @@ def _damage(path: Path, statement: str, *values: Any) -> None:
         connection.close()
 
 
-def test_verification_names_logged_effects_that_were_edited(logged: Path) -> None:
-    seq = _first_logged(logged)
-    _damage(logged, "UPDATE journal_effects SET effects = CAST('[]' AS BLOB) WHERE seq = ?", seq)
+def test_verification_names_a_row_seq_that_was_edited(logged: Path) -> None:
+    """``written_seq`` is not in the state digest: verification compares it with the replay's itself."""
+    with h.raw_db(logged) as connection:
+        (seq,) = connection.execute("SELECT written_seq FROM awmu_contexts").fetchone()
+    _damage(logged, "UPDATE awmu_contexts SET written_seq = written_seq - 1")
     report = h.verify(logged)
     assert not report.verified and report.divergence is not None
-    assert (report.divergence.seq, report.divergence.reason) == (
-        seq,
-        f"the effects logged for entry {seq} are not those its call logs",
-    )
+    assert report.divergence.seq == seq
+    assert "the seq that wrote a row of awmu_contexts" in report.divergence.reason
 
 
-def test_verification_names_effects_logged_for_an_entry_that_logs_none(logged: Path) -> None:
-    """A row given to a memory write (whose changes are read from the rows) is named when it holds a
-    change of a table whose past the log keeps (those of the others are what earlier revisions logged)."""
-    forged = '[{"op":"delete","table":"awmu_units","where":{"unit_id":"u1"}}]'
-    _damage(
-        logged,
-        "INSERT INTO journal_effects (seq, effects) VALUES (?, CAST(? AS BLOB))",
-        h.SEQ_FIRST_WRITE,
-        forged,
-    )
-    report = h.verify(logged)
-    assert not report.verified and report.divergence is not None
-    assert report.divergence.seq == h.SEQ_FIRST_WRITE
-
-
-def test_verification_names_logged_effects_that_are_missing(logged: Path) -> None:
-    seq = _first_logged(logged)
-    _damage(logged, "DELETE FROM journal_effects WHERE seq = ?", seq)
-    report = h.verify(logged)
-    assert not report.verified and report.divergence is not None
-    assert (report.divergence.seq, report.divergence.reason) == (
-        seq,
-        f"the effects log holds no effects of entry {seq}",
-    )
-
-
-def test_verification_names_effects_logged_for_no_entry(logged: Path) -> None:
-    _damage(logged, "INSERT INTO journal_effects (seq, effects) VALUES (?, CAST('[]' AS BLOB))", 10_000)
-    report = h.verify(logged, replay=False)
-    assert not report.verified and report.divergence is not None
-    assert report.divergence.seq == 10_000
-
-
-def test_time_travel_reads_the_log_without_replaying(logged: Path) -> None:
-    """An entry that would not replay (its recorded result edited, its hash left) does not stop the fold:
-    reading the past re-executes nothing (verification is what re-executes and names it)."""
+def test_time_travel_reads_rows_without_replaying(logged: Path) -> None:
+    """An entry that would not replay (its recorded result edited, its hash left) does not stop reading
+    the past: it re-executes nothing (verification is what re-executes and names it)."""
     before = state_at_seq(logged, h.SEQ_REPLACE)
     # the recorded result of the first write, changed: a replay from entry 1 departs there
     h.tamper_one(logged, h.SEQ_FIRST_WRITE, "result", 40)
@@ -234,25 +183,24 @@ def state_at_seq(path: Path, seq: int) -> str:
         return state_at(reader, seq, table=SYSCALL_TABLE).digest
 
 
-# --- a journal older than the log ---------------------------------------------------------------
+# --- a journal older than the history ------------------------------------------------------------
 
 
-def test_a_journal_migrated_with_entries_replays_its_past_and_logs_what_follows(tmp_path: Path) -> None:
+def test_a_journal_migrated_with_entries_replays_its_past_and_keeps_what_follows(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     early = h.STANDARD_CALLS
     first_write = h.STANDARD_CALLS[h.SEQ_FIRST_WRITE - 1]
     late = [
         (first_write[0], {**first_write[1], "key": "after-the-migration"}, first_write[2]),
-        ("memory.awmu.create", {"context_id": "late"}, h.OPERATOR),  # logged (a memory write is not)
+        ("memory.awmu.create", {"context_id": "late"}, h.OPERATOR),
     ]
     clock = h.make_clock()
     h.write_at_revision(str(path), "0013", early, clock=clock)
     h.build_journal(path, late, clock=clock)  # opening it migrates it to the head
     with h.raw_db(path) as connection:
-        (first,) = connection.execute("SELECT first_seq FROM journal_effects_from").fetchone()
-        logged = {seq for (seq,) in connection.execute("SELECT seq FROM journal_effects")}
-    assert first == len(early) + 1
-    assert logged and min(logged) >= first
+        (first,) = connection.execute("SELECT first_seq FROM history_from").fetchone()
+        (late_seq,) = connection.execute("SELECT written_seq FROM awmu_contexts").fetchone()
+    assert (first, late_seq) == (len(early) + 1, len(early) + len(late))
     assert h.verify(path).verified
     with h.reader_of(path) as reader:  # the past is replayed: the same answer either way
         for seq in (3, len(early), len(early) + len(late)):
@@ -292,58 +240,56 @@ def test_a_moment_past_the_head_is_refused_before_any_replay(logged: Path) -> No
                 state_at(reader, head + 5, table=SYSCALL_TABLE, replay=replay)
 
 
-@pytest.mark.parametrize(("golden", "revision"), [("r5-sybil", "0014"), ("r6-queue", "0015")])
-def test_revisions_0016_to_0018_keep_in_the_log_only_what_rows_do_not_hold(
+@pytest.mark.parametrize(
+    ("golden", "revision"), [("r5-sybil", "0014"), ("r6-queue", "0015"), ("r7-history", "0018")]
+)
+def test_a_journal_whose_log_covers_it_gets_its_past_in_rows(
     tmp_path: Path, golden: str, revision: str
 ) -> None:
-    """A journal written at 0014 or 0015 (the golden r5: a store item; r6: memory writes; whole change
-    sets logged), migrated: each row keeps only its changes of tables outside ``PAST_IN_ROWS``, a row left
-    with none goes, and the journal verifies and reads its past as a replay does."""
+    """A journal written at 0014, 0015 or 0018 (the golden r5: a store item; r6: a working memory's queue;
+    r7: the LangGraph tables), migrated: its effects log gives each row's ``written_seq`` and the rows its
+    calls replaced (revision 0020), the log goes, and it verifies and reads its past as a replay does."""
     from journal.engine import open_engine
     from journal.migrate import HEAD_REVISION, upgrade_to_head
 
     path = tmp_path / "golden.db"
     shutil.copyfile(ROOT / "tests" / "golden" / f"{golden}.db", path)
-
-    def rows() -> dict[int, bytes]:
-        with h.raw_db(path) as connection:
-            found = connection.execute("SELECT seq, effects FROM journal_effects")
-            return {seq: bytes(data) for seq, data in found}
-
-    before = {seq: orjson.loads(data) for seq, data in rows().items()}
-    kept = {
-        seq: canonical_bytes([change for change in changes if change["table"] not in PAST_IN_ROWS])
-        for seq, changes in before.items()
-        if any(change["table"] not in PAST_IN_ROWS for change in changes)
-    }
-    loses = [seq for seq, changes in before.items() if kept.get(seq) != canonical_bytes(changes)]
-    assert kept and loses, "the golden journal logs nothing rows hold, or only that: the test proves nothing"
     engine = open_engine(str(path))
     try:
         assert upgrade_to_head(engine) == (revision, HEAD_REVISION)
     finally:
         engine.dispose()
-    assert rows() == kept
+    with h.raw_db(path) as connection:
+        names = ", ".join(f"'{table}'" for table in ROW_SEQ_TABLES)
+        (derived,) = connection.execute(
+            f"SELECT count(*) FROM graph_history WHERE tbl IN ({names})"
+        ).fetchone()
+        assert connection.execute("SELECT count(*) FROM history_from").fetchone() == (0,)
+    assert derived, "the golden journal replaces no row of these tables: the test proves nothing"
     assert h.verify(path).verified
     with h.reader_of(path) as reader:
         for seq in range(1, _head(path) + 1):
-            folded = state_at(reader, seq, table=SYSCALL_TABLE)
-            assert folded == state_at(reader, seq, table=SYSCALL_TABLE, replay=True), seq
+            read = state_at(reader, seq, table=SYSCALL_TABLE)
+            assert read == state_at(reader, seq, table=SYSCALL_TABLE, replay=True), seq
 
 
-def test_verification_names_a_kept_graph_row_that_was_edited_or_dropped(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("table", "column"), [("graph_writes", "checkpoint_ns"), ("pipeline_runs", "principal")]
+)
+def test_verification_names_a_kept_row_that_was_edited_or_dropped(
+    tmp_path: Path, table: str, column: str
+) -> None:
     """``graph_history`` is held to the replay's: a kept row edited, or taken out, is named at its seq."""
     path = tmp_path / "journal.db"
     _contract(path)
     assert h.verify(path).verified
     with h.raw_db(path) as connection:
         kept = connection.execute(
-            "SELECT min(ended_seq) FROM graph_history WHERE tbl = 'graph_writes'"
+            "SELECT min(ended_seq) FROM graph_history WHERE tbl = ?", (table,)
         ).fetchone()[0]
-    assert kept is not None, "the contract calls replace or delete no graph row: the test proves nothing"
+    assert kept is not None, "the contract calls replace or delete no such row: the test proves nothing"
     for damage in (
-        'UPDATE graph_history SET "row" = replace("row", \'"checkpoint_ns":""\', '
-        '\'"checkpoint_ns":"edited"\') WHERE ended_seq = ?',
+        f"UPDATE graph_history SET \"row\" = json_set(\"row\", '$.{column}', 'edited') WHERE ended_seq = ?",
         "DELETE FROM graph_history WHERE ended_seq = ?",
     ):
         damaged = tmp_path / "damaged.db"
@@ -355,13 +301,13 @@ def test_verification_names_a_kept_graph_row_that_was_edited_or_dropped(tmp_path
         assert "graph_history" in report.divergence.reason
 
 
-@pytest.mark.parametrize("revision", ["0016", "0018"])
+@pytest.mark.parametrize("revision", ["0016", "0018", "0019"])
 def test_a_copy_of_a_journal_older_than_the_history_replays_its_past(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], revision: str
 ) -> None:
-    """A source at 0016 (graph rows replaced and deleted, no history kept) or 0018 (deleted grants not
-    kept): the copy's log and history cover what is appended to it, so its past is replayed, and reads as
-    the source's replay."""
+    """A source at 0016 (graph rows replaced and deleted, no history kept), 0018 (deleted grants not
+    kept) or 0019 (replaced working-memory rows not kept): the copy's rows cover what is appended to it,
+    so its past is replayed, and reads as the source's replay."""
     source, copied = tmp_path / "old.db", tmp_path / "copy.db"
     h.write_at_revision(
         str(source), revision, [call for name in sorted(SCENARIOS) for call in SCENARIOS[name]]
