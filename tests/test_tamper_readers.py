@@ -119,12 +119,14 @@ def test_verify_of_several_journals_keeps_every_report(
 
 
 @pytest.mark.parametrize("edit", sorted(HEADER_EDITS))
-def test_state_and_copy_refuse_a_header_that_is_not_text_and_a_snapshot_reads_past_it(
+def test_a_replay_and_copy_refuse_a_header_that_is_not_text_and_state_and_snapshot_read_past_it(
     tmp_path: Path, db: Path, capsys: pytest.CaptureFixture[str], edit: str
 ) -> None:
     _header_edit(db, HEADER_EDITS[edit])
-    _one_line_refusal(*h.cli(capsys, "journal", "state", "--db", db))
-    # a snapshot reads the user's rows as of the seq (their version columns), never the header: it answers
+    _one_line_refusal(*h.cli(capsys, "journal", "state", "--db", db, "--replay"))
+    # state and a snapshot read the rows as of the seq (their seqs and history), never the header: they answer
+    code, out, err = h.cli(capsys, "journal", "state", "--db", db, "-o", "json")
+    assert code == 0 and json.loads(out)["seq"] == len(h.STANDARD_CALLS), err
     code, out, err = h.cli(capsys, "journal", "snapshot", "--db", db, "--user", h.USER, "-o", "json")
     assert code == 0 and json.loads(out)["user_id"] == h.USER, err
     code, out, err = h.cli(capsys, "journal", "copy", "--db", db, "--to", tmp_path / "copy.db")
