@@ -8,8 +8,7 @@ import msgspec
 
 from arvis.access import Capability
 from arvis.changes import Decision
-from arvis.memory.governance import GovernanceArgs
-from arvis.memory.memory_long_entry import MemoryLongType
+from arvis.memory.memory_long_entry import GovernanceArgs, MemoryLongType
 from arvis.memory.memory_service import MemoryService
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError

@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from arvis.memory import memory_long_snapshot
-from arvis.memory.governance import Governance, compose_strictest
-from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
+from arvis.memory.memory_long_entry import Governance, MemoryLongEntry, MemoryLongType, compose_strictest
 from arvis.memory.memory_long_registry import DEFAULT_MEMORY_LONG_REGISTRY, MemoryLongRegistry
 
 __all__ = ["MemoryLongPolicyGate"]

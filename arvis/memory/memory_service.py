@@ -18,8 +18,13 @@ from typing import Any, NamedTuple, Protocol
 from arvis.canonical import canonical_bytes_of_own, decode, format_time
 from arvis.changes import Change, Decision, Insert, Update
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
-from arvis.memory.governance import Governance, GovernanceArgs
-from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
+from arvis.memory.memory_long_entry import (
+    EntryStatus,
+    Governance,
+    GovernanceArgs,
+    MemoryLongEntry,
+    MemoryLongType,
+)
 from arvis.memory.memory_long_policy_gate import MemoryLongPolicyGate
 from arvis.memory.memory_long_projector import MemoryLongContextProjector
 from arvis.memory.memory_rows import TABLE
