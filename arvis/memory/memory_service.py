@@ -34,22 +34,6 @@ from arvis.memory.memory_long_registry import DEFAULT_MEMORY_LONG_REGISTRY, Memo
 from arvis.memory.memory_rows import TABLE
 from arvis.memory.snapshot_wire import build_list_wire, build_snapshot_wire, wire_status
 
-__all__ = [
-    "MAX_ENTRIES_PER_USER",
-    "MAX_KEY_LENGTH",
-    "MemoryLongPolicyGate",
-    "MemoryReader",
-    "MemoryService",
-    "StoredEntry",
-    "WireReader",
-    "WriteFields",
-    "entry_from_row",
-    "governance_of",
-    "insert_entry",
-    "set_on_current",
-    "validate_key",
-]
-
 MAX_KEY_LENGTH = 128
 MAX_ENTRIES_PER_USER = 100_000
 """Entries one user may have, history (superseded, revoked) included."""
