@@ -13,15 +13,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from fnmatch import fnmatchcase
+from typing import Protocol
+
+from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 
 __all__ = [
     "ADMIN_PREFIXES",
     "ANY_SCOPE",
     "AccessRules",
+    "Caller",
     "Capability",
     "Grant",
     "ScopeKind",
     "allows",
+    "authorize",
     "context_allows",
     "context_canonizer",
     "context_operator",
@@ -143,6 +148,27 @@ def allows(grants: list[Grant], principal: str, capability: Capability, user_id:
     if owned and owner_of(principal) == user_id:
         return True
     return granted(grants, capability, scope)
+
+
+class Caller(Protocol):
+    """Who asks, under which rules, and the grants it holds (a handler's ``kernel.abi.CallContext``)."""
+
+    @property
+    def principal(self) -> str: ...
+    @property
+    def access_rules(self) -> AccessRules: ...
+    def grants(self) -> list[Grant]: ...
+
+
+def authorize(caller: Caller, capability: Capability, user_id: str) -> None:
+    """Refuse (``memory_policy_denied``) unless the caller holds ``capability`` on the user ``user_id``.
+    Owners and built-in administrators are decided without reading the grants."""
+    scope = scope_of(caller.access_rules, ScopeKind.USER, user_id)
+    if allows([], caller.principal, capability, user_id, scope):
+        return
+    if not allows(caller.grants(), caller.principal, capability, user_id, scope):
+        detail = f"principal '{caller.principal}' may not {capability.value} '{user_id}'"
+        raise MemoryRuleError(MemoryErrorCode.POLICY_DENIED, detail)
 
 
 # --- working memory per context (format 2, ``AccessRules.OWNED``) -----------------------------------

@@ -1,6 +1,6 @@
-"""The access family: administrators grant and withdraw capabilities; every memory syscall asks here
-whether its principal may act on the user it names. Every refusal is ``memory_policy_denied``; under the
-typed rules (``AccessRules.TYPED``) a grant's scope that names no kind is ``invalid_args``."""
+"""The access family: administrators grant and withdraw capabilities (whether a principal may act on a
+user is ``arvis.access.authorize``). Every refusal is ``memory_policy_denied``; under the typed rules
+(``AccessRules.TYPED``) a grant's scope that names no kind is ``invalid_args``."""
 
 from __future__ import annotations
 
@@ -13,11 +13,8 @@ from arvis.access import (
     AccessRules,
     Capability,
     Grant,
-    ScopeKind,
-    allows,
     granted,
     is_builtin_admin,
-    scope_of,
     typed_scope_error,
 )
 from arvis.changes import Decision, Delete, Insert
@@ -32,7 +29,6 @@ __all__ = [
     "access_grant",
     "access_list",
     "access_revoke",
-    "authorize",
     "require_admin",
 ]
 
@@ -48,19 +44,6 @@ class GrantArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class ListArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     principal: Principal | None = None
-
-
-def authorize(ctx: CallContext, capability: Capability, user_id: str) -> None:
-    """Refuse unless the call's principal holds ``capability`` on the user ``user_id``. Owners and
-    built-in administrators are decided without reading the grants."""
-    scope = scope_of(ctx.access_rules, ScopeKind.USER, user_id)
-    if allows([], ctx.principal, capability, user_id, scope):
-        return
-    if not allows(ctx.grants(), ctx.principal, capability, user_id, scope):
-        raise KernelError(
-            ErrorCode.MEMORY_POLICY_DENIED,
-            f"principal '{ctx.principal}' may not {capability.value} '{user_id}'",
-        )
 
 
 def require_admin(ctx: CallContext) -> None:

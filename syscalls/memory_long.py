@@ -6,14 +6,12 @@ from typing import Annotated, Any
 
 import msgspec
 
-from arvis.access import Capability
+from arvis.access import Capability, authorize
 from arvis.changes import Decision
-from arvis.memory.governance import GovernanceArgs
-from arvis.memory.memory_long_entry import MemoryLongType
+from arvis.memory.memory_long_entry import GovernanceArgs, MemoryLongType
 from arvis.memory.memory_service import MemoryService
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
-from syscalls.access import authorize
 from syscalls.pipeline import RunId, find_run
 from syscalls.types import NO_NUL, AwareDatetime, UserId
 

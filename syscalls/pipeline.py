@@ -13,12 +13,12 @@ from typing import Annotated
 
 import msgspec
 
-from arvis.access import AccessRules, Capability
+from arvis.access import AccessRules, Capability, authorize
 from arvis.changes import Decision, Insert, Update
 from arvis.pipeline_runs import PipelineRun, qualified_run_id
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
-from syscalls.access import authorize, require_admin
+from syscalls.access import require_admin
 from syscalls.types import PLAIN, UserId
 
 __all__ = [
