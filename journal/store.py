@@ -25,11 +25,10 @@ from journal.entry import JournalEntry, Pos
 from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
 from journal.header import JournalHeader, create_header, header_holds, read_header
 from journal.migrate import upgrade_to_head
-from journal.pipeline_repository import ActiveRuns
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from journal.sql import SqlRunner
 from journal.tiles import TILE, tile_from_rows, tiles_completed
-from journal.transaction import Shared, SqlBatch, SqlTransaction, Translate
+from journal.transaction import ActiveRuns, Shared, SqlBatch, SqlTransaction, Translate
 
 __all__ = [
     "JournalHeader",
