@@ -18,9 +18,10 @@ from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Change
 from arvis.graph_checkpoints import GraphRepository
 from arvis.graph_store import GraphStoreRepository
-from arvis.memory.memory_service import MemoryReader
+from arvis.memory.memory_rows import COLUMNS
+from arvis.memory.memory_service import MemoryReader, StoredEntry, entry_from_row
 from arvis.pipeline_runs import PipelineRun
-from journal import blob_store
+from journal import blob_store, statements
 from journal.apply import ChangeWriter, plan
 from journal.awmu_repository import SqlAwmuReader
 from journal.context_owner_repository import SqlContextOwnerRepository
@@ -29,9 +30,8 @@ from journal.errors import StorageError
 from journal.grant_repository import SqlGrantRepository
 from journal.graph_repository import SqlGraphRepository
 from journal.graph_store_repository import SqlGraphStoreRepository
-from journal.memory_repository import SqlMemoryReader
+from journal.memory_repository import wire_of
 from journal.sql import SqlRunner
-from journal.statements import ACTIVE_RUN, APPEND, PIPELINE_RUN
 
 Translate = Callable[[BaseException], BaseException]
 """Maps an exception to the one to raise: a driver error to its StorageError, anything else to itself."""
@@ -124,14 +124,50 @@ class SqlPipelineRunRepository:
         self._active = active
 
     def get(self, run_id: str) -> PipelineRun | None:
-        return _run(self._sql.first(PIPELINE_RUN, {"run_id": run_id}))
+        return _run(self._sql.first(statements.PIPELINE_RUN, {"run_id": run_id}))
 
     def active_for(self, user_id: str) -> PipelineRun | None:
         """The run holding this user's memory still, if any (the oldest when several)."""
         return self._active.active_for(user_id, self._read_active)
 
     def _read_active(self, user_id: str) -> PipelineRun | None:
-        return _run(self._sql.first(ACTIVE_RUN, {"user_id": user_id}))
+        return _run(self._sql.first(statements.ACTIVE_RUN, {"user_id": user_id}))
+
+
+class SqlMemoryReader:
+    """Reads ``memory_entries`` in the transaction (``arvis.memory.memory_service.MemoryReader``); it
+    never writes: what a call changes goes to ``journal.apply``. Ordering is done in Python on fixed-form
+    text, never by SQL collation."""
+
+    def __init__(self, sql: SqlRunner) -> None:
+        self._sql = sql
+
+    def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
+        """Straight from the rows: times are stored in their fixed form and governance as canonical JSON
+        text, embedded as it is (``msgspec.Raw``)."""
+        return [wire_of(row) for row in self._sql.rows(statements.MEMORY_WIRES, {"user_id": user_id})]
+
+    def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
+        """The current entry straight from its row, as ``list_entry_wires`` gives it."""
+        row = self._sql.first(statements.MEMORY_CURRENT_WIRE, {"user_id": user_id, "key": key})
+        return None if row is None else wire_of(row)
+
+    def current(self, *, user_id: str, key: str) -> StoredEntry | None:
+        """The key's current row (the newest version, revoked or not) with its version."""
+        row = self._sql.first(statements.MEMORY_CURRENT, {"user_id": user_id, "key": key})
+        return None if row is None else _stored(dict(zip(COLUMNS, row, strict=True)))
+
+    def current_and_count(self, *, user_id: str, key: str) -> tuple[StoredEntry | None, int]:
+        """``current`` and the user's count, in one read."""
+        row = self._sql.first(statements.MEMORY_CURRENT_AND_COUNT, {"user_id": user_id, "key": key})
+        assert row is not None  # the anchor row is always there
+        count = 0 if row[0] is None else int(row[0])
+        found = None if row[1] is None else _stored(dict(zip(COLUMNS, row[1:], strict=True)))
+        return found, count
+
+
+def _stored(row: dict[str, Any]) -> StoredEntry:
+    return StoredEntry(entry_from_row(row), int(row["version"]))
 
 
 class SqlReader:
@@ -219,7 +255,7 @@ class SqlTransaction:
             row = {**fields, **chained, "entry_hash": compute_entry_hash(**fields, **chained)}
             entry = JournalEntry(**row)
             if self._inserts:  # a batch inserts its entries together, before it commits
-                shared.sql.write(APPEND, row)
+                shared.sql.write(statements.APPEND, row)
         except BaseException:
             self.failed = True
             raise
@@ -284,5 +320,5 @@ class SqlBatch:
     def insert_entries(self) -> None:
         """Insert the entries of the calls so far, in one statement (no call reads the journal)."""
         if self.journal_rows:
-            self.shared.sql.write_many(APPEND, self.journal_rows)
+            self.shared.sql.write_many(statements.APPEND, self.journal_rows)
             self.journal_rows = []
