@@ -34,8 +34,7 @@ from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryL
 from arvis.memory.memory_rows import COLUMNS
 from arvis.memory.memory_service import MemoryService, entry_from_row, validate_key
 from arvis.memory.snapshot_wire import build_list_wire, wire_status
-from journal.clock import ManualClock
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.dispatcher import Kernel
 from kernel.services import default_services
 from syscalls.boot import open_kernel
