@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import BenchResult, Series, alternate, scratch_dir, timed
-from journal.clock import ManualClock
 from journal.migrate import HEAD_REVISION
 from journal.reader import JournalFilter, JournalReader
+from journal.store import ManualClock
 from syscalls.boot import open_kernel
 
 __all__ = ["NAME", "large", "main", "run", "template"]

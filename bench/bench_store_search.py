@@ -30,7 +30,7 @@ from langgraph.store.memory import InMemoryStore
 
 from bench.common import BenchResult, Series, alternate, cli_main, scratch_dir, timed
 from integrations.langgraph_store import ArvisStore
-from journal.clock import ManualClock
+from journal.store import ManualClock
 from syscalls.boot import open_kernel
 
 __all__ = ["NAME", "run"]

@@ -31,9 +31,9 @@ from typing import Any
 
 import journal.history as history
 from bench.common import BenchResult, Series, alternate, timed
-from journal.clock import ManualClock
 from journal.migrate import HEAD_REVISION
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE

@@ -24,9 +24,8 @@ from sqlalchemy import event
 
 from bench.common import write_args
 from bench.reference import RawJournal
-from journal.clock import SystemClock
 from journal.engine import Durability, open_engine
-from journal.store import SqlJournalStore
+from journal.store import SqlJournalStore, SystemClock
 from kernel.dispatcher import Kernel
 from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE

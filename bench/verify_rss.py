@@ -22,7 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from journal.clock import ManualClock  # noqa: E402
+from journal.store import ManualClock  # noqa: E402
 from syscalls.boot import open_kernel  # noqa: E402  (after the path set-up, on purpose)
 
 KEYS = ("language", "timezone", "tone_style", "no_marketing_emails", "working_mode", "no_peanuts")

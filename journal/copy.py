@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from journal.engine import one_line
 from journal.entry import Pos
 from journal.errors import StorageError
-from journal.header import JournalHeader, store_quota
+from journal.header import JournalHeader, read_header, store_quota
 from journal.migrate import HEAD_REVISION, stored_revision, upgrade_to_head
 from journal.schema import (
     STATE_TABLES,
@@ -33,7 +33,6 @@ from journal.schema import (
 )
 from journal.state import present_state_tables
 from journal.statements import APPEND_LOCK_SQL, LOCK_JOURNAL, REBUILD_COUNTS, REPEATABLE_READ
-from journal.store import read_header
 from journal.tile_backfill import backfill_tiles
 
 __all__ = ["CopyReport", "copy_journal"]

@@ -3,10 +3,12 @@ and checked each time a store opens it (``journal.store``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+
 from sqlalchemy import Connection, Engine, inspect, select
 
 from arvis.canonical import format_time, sha256_hex
-from journal.clock import Clock
 from journal.engine import fetch_all, reading
 from journal.entry import genesis_hash
 from journal.schema import journal_header
@@ -47,7 +49,7 @@ def _where(engine: Engine) -> str:
 
 def create_header(
     engine: Engine,
-    clock: Clock,
+    now: Callable[[], datetime],
     journal_id: str | None,
     copy: JournalHeader | None,
     format_version: int,
@@ -56,8 +58,8 @@ def create_header(
 ) -> None:
     """Write the header of a new journal (or a copy of another journal's header, for replay), with the
     verifier of its admin key when one is given (``journal.admin_binding``) and its graph-store quota
-    (``store_quota``). A header already there is read without the write lock (the common case: opening
-    a live journal)."""
+    (``store_quota``); ``now`` (the store's clock) is read only for the ``created_at`` of a new journal. A
+    header already there is read without the write lock (the common case: opening a live journal)."""
     with reading(engine.connect()) as connection:
         if read_header(connection) is not None:
             return
@@ -69,7 +71,7 @@ def create_header(
             if read_header(connection) is not None:  # another process created it while we waited
                 return
         if copy is None:
-            created_at = format_time(clock.now())
+            created_at = format_time(now())
             identity = journal_id or "j-" + sha256_hex(f"{created_at}|{_where(engine)}".encode())[:32]
             copy = JournalHeader(identity, format_version, created_at, genesis_hash(identity, format_version))
         extra = {"admin_verifier": admin_verifier, "store_quota_bytes": store_quota_bytes}

@@ -1,7 +1,5 @@
-"""Reads of ``memory_entries`` bound to one transaction (writes are ``journal.apply``'s).
-
-Ordering is done here in Python on fixed-form text, never by SQL collation.
-"""
+"""Reads of ``memory_entries`` outside a call (writes are ``journal.apply``'s, a call's reads
+``journal.transaction.SqlMemoryReader``'s): what verification checks of the table, and a row's wire form."""
 
 from __future__ import annotations
 
@@ -10,14 +8,9 @@ from typing import Any
 import msgspec
 from sqlalchemy import Connection, func, inspect, select, text
 
-from arvis.memory.memory_rows import COLUMNS
-from arvis.memory.memory_service import StoredEntry, entry_from_row
 from journal import statements
 from journal.engine import fetch_all
 from journal.schema import memory_entries, memory_entry_counts
-from journal.sql import SqlRunner
-
-__all__ = ["COLUMNS", "SqlMemoryReader", "entry_counts_hold", "entry_from_row", "version_seqs", "wire_of"]
 
 _COUNTS_AS_STORED = select(memory_entry_counts.c.user_id, memory_entry_counts.c.entries)
 _COUNTS_OF_ENTRIES = select(memory_entries.c.user_id, func.count()).group_by(memory_entries.c.user_id)
@@ -59,38 +52,3 @@ def wire_of(row: tuple[Any, ...]) -> dict[str, Any]:
         "superseded_at": superseded,
         "value_ref": ref,
     }
-
-
-class SqlMemoryReader:
-    """Reads ``memory_entries`` in the transaction (``arvis.memory.memory_service.MemoryReader``); it
-    never writes: what a call changes goes to ``journal.apply``."""
-
-    def __init__(self, sql: SqlRunner) -> None:
-        self._sql = sql
-
-    def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
-        """Straight from the rows: times are stored in their fixed form and governance as canonical JSON
-        text, embedded as it is (``msgspec.Raw``)."""
-        return [wire_of(row) for row in self._sql.rows(statements.MEMORY_WIRES, {"user_id": user_id})]
-
-    def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
-        """The current entry straight from its row, as ``list_entry_wires`` gives it."""
-        row = self._sql.first(statements.MEMORY_CURRENT_WIRE, {"user_id": user_id, "key": key})
-        return None if row is None else wire_of(row)
-
-    def current(self, *, user_id: str, key: str) -> StoredEntry | None:
-        """The key's current row (the newest version, revoked or not) with its version."""
-        row = self._sql.first(statements.MEMORY_CURRENT, {"user_id": user_id, "key": key})
-        return None if row is None else _stored(dict(zip(COLUMNS, row, strict=True)))
-
-    def current_and_count(self, *, user_id: str, key: str) -> tuple[StoredEntry | None, int]:
-        """``current`` and the user's count, in one read."""
-        row = self._sql.first(statements.MEMORY_CURRENT_AND_COUNT, {"user_id": user_id, "key": key})
-        assert row is not None  # the anchor row is always there
-        count = 0 if row[0] is None else int(row[0])
-        found = None if row[1] is None else _stored(dict(zip(COLUMNS, row[1:], strict=True)))
-        return found, count
-
-
-def _stored(row: dict[str, Any]) -> StoredEntry:
-    return StoredEntry(entry_from_row(row), int(row["version"]))

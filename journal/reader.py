@@ -15,9 +15,9 @@ from journal.admin_binding import header_verifier
 from journal.engine import fetch_all, fetch_tuples, one_line, open_engine, valid_text
 from journal.entry import JournalEntry
 from journal.errors import StorageError
+from journal.header import JournalHeader, read_header
 from journal.migrate import refuse_unknown_revision
 from journal.schema import journal, merkle_tiles
-from journal.store import JournalHeader, read_header
 
 __all__ = ["JournalFilter", "JournalReader", "row_to_entry"]
 

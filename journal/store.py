@@ -1,5 +1,7 @@
 """The SQL journal store: one write transaction per call (or per batch), the journal entry appended inside
-it; the open transaction itself is ``journal.transaction``'s.
+it; the open transaction itself is ``journal.transaction``'s. And the journal's clocks, injected: the
+dispatcher reads its clock once per call (the entry's ``recorded_at``), the store once when it creates a
+journal (its header's ``created_at``); nothing else reads time.
 
 Driver errors are translated here, once, into ``StorageError``. The scopes a call goes through (its
 transaction, its handler) are small context-manager classes: they run on every call, where
@@ -10,34 +12,61 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import suppress
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from types import TracebackType
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from journal import statements
 from journal.admin_binding import current_verifier
-from journal.clock import Clock
 from journal.engine import one_line, reading
 from journal.entry import JournalEntry, Pos
 from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
 from journal.header import JournalHeader, create_header, header_holds, read_header
 from journal.migrate import upgrade_to_head
-from journal.pipeline_repository import ActiveRuns
 from journal.schema import FORMAT_VERSION, FORMAT_VERSIONS
 from journal.sql import SqlRunner
 from journal.tiles import TILE, tile_from_rows, tiles_completed
-from journal.transaction import Shared, SqlBatch, SqlTransaction, Translate
+from journal.transaction import ActiveRuns, Shared, SqlBatch, SqlTransaction, Translate
 
-__all__ = [
-    "JournalHeader",
-    "SqlBatch",
-    "SqlJournalStore",
-    "SqlTransaction",
-    "read_header",
-]
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """An aware UTC datetime."""
+        ...
+
+
+class SystemClock:
+    """The wall clock, the production default."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class ManualClock:
+    """A clock driven by the caller: tests, demos and replay set or advance it explicitly."""
+
+    def __init__(self, start: datetime, *, step: timedelta = timedelta(0)) -> None:
+        if start.tzinfo is None:
+            raise ValueError("ManualClock needs an aware datetime")
+        self._now = start.astimezone(UTC)
+        self._step = step
+
+    def now(self) -> datetime:
+        current = self._now
+        self._now = current + self._step
+        return current
+
+    def set(self, moment: datetime) -> None:
+        if moment.tzinfo is None:
+            raise ValueError("ManualClock needs an aware datetime")
+        self._now = moment.astimezone(UTC)
+
+    def advance(self, delta: timedelta) -> None:
+        self._now += delta
 
 
 _Opened = TypeVar("_Opened", SqlTransaction, SqlBatch)
@@ -146,7 +175,7 @@ class SqlJournalStore:
         try:
             upgrade_to_head(engine)
             create_header(
-                engine, clock, journal_id, copy_header, format_version, admin_verifier, store_quota_bytes
+                engine, clock.now, journal_id, copy_header, format_version, admin_verifier, store_quota_bytes
             )
             self._connection = reading(engine.connect())  # its own writes begin on the driver
             header = read_header(self._connection)

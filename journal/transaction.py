@@ -1,7 +1,8 @@
 """A call's open transaction on the journal store (``SqlTransaction``), and a batch's (``SqlBatch``), whose
 calls each get a scope of their own: the repositories a handler reads through, the changes it decided, and
 the append of its journal entry, which writes them (``journal.apply``) in the same database transaction.
-``journal.store`` begins and commits them."""
+``journal.store`` begins and commits them, and keeps what they learn of active pipeline runs
+(``ActiveRuns``)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Change
 from arvis.graph_checkpoints import GraphRepository
 from arvis.graph_store import GraphStoreRepository
-from arvis.memory.memory_service import MemoryReader
-from journal import blob_store
+from arvis.memory.memory_rows import COLUMNS
+from arvis.memory.memory_service import MemoryReader, StoredEntry, entry_from_row
+from arvis.pipeline_runs import PipelineRun
+from journal import blob_store, statements
 from journal.apply import ChangeWriter, plan
 from journal.awmu_repository import SqlAwmuReader
 from journal.context_owner_repository import SqlContextOwnerRepository
@@ -27,12 +30,8 @@ from journal.errors import StorageError
 from journal.grant_repository import SqlGrantRepository
 from journal.graph_repository import SqlGraphRepository
 from journal.graph_store_repository import SqlGraphStoreRepository
-from journal.memory_repository import SqlMemoryReader
-from journal.pipeline_repository import ActiveRuns, SqlPipelineRunRepository
+from journal.memory_repository import wire_of
 from journal.sql import SqlRunner
-from journal.statements import APPEND
-
-__all__ = ["Shared", "SqlBatch", "SqlReader", "SqlTransaction", "Translate"]
 
 Translate = Callable[[BaseException], BaseException]
 """Maps an exception to the one to raise: a driver error to its StorageError, anything else to itself."""
@@ -57,6 +56,118 @@ class _HandlerScope:
         translated = self._translate(error)
         if translated is not error:
             raise translated from error
+
+
+def _run(row: tuple[Any, ...] | None) -> PipelineRun | None:
+    if row is None:
+        return None
+    return PipelineRun(
+        str(row[0]), str(row[1]), str(row[2]), int(row[3]), None if row[4] is None else int(row[4])
+    )
+
+
+class ActiveRuns:
+    """The active run of each user looked up so far, kept by a store across its transactions; the one
+    place its rule lives: a value is used only under the journal head it was read under.
+
+    Every change of ``pipeline_runs`` is a call's, journaled in the transaction that makes it, so while
+    the journal's head is the one a value was read under, no run has begun or ended since (another
+    writer's append moves the head). The store reports each database transaction: ``start`` with the
+    head it read under the write lock (whatever was kept under another head is dropped), ``committed``
+    with the head its commit left. A transaction that rolls back reports nothing: what it kept was
+    read under the head it started from, before it changed any run. A call that begins or ends a run
+    (``changed``) drops everything and keeps nothing until the next ``start``: what is read after that
+    may be uncommitted (a later call of the same batch reads it), and the transaction may roll back.
+    (``specs/journal-format.md`` §7.)"""
+
+    __slots__ = ("_head", "_known", "_usable")
+
+    def __init__(self) -> None:
+        self._known: dict[str, PipelineRun | None] = {}
+        self._head: Pos | None = None
+        self._usable = False
+
+    def start(self, head: Pos) -> None:
+        """A database transaction starts from ``head``, read under the write lock."""
+        if head != self._head:
+            self._known.clear()
+            self._head = head
+        self._usable = True
+
+    def committed(self, head: Pos) -> None:
+        """The transaction committed, leaving ``head``: what it kept is still true there (it changed
+        no run, or ``changed`` dropped everything, and no other writer could append meanwhile)."""
+        self._head = head
+
+    def changed(self) -> None:
+        """The transaction begins or ends a run."""
+        self._known.clear()
+        self._usable = False
+
+    def active_for(self, user_id: str, read: Callable[[str], PipelineRun | None]) -> PipelineRun | None:
+        """The user's active run: the one kept, else ``read`` (kept while the transaction may keep)."""
+        if not self._usable:
+            return read(user_id)
+        known = self._known
+        if user_id in known:
+            return known[user_id]
+        run = known[user_id] = read(user_id)
+        return run
+
+
+class SqlPipelineRunRepository:
+    """Pipeline runs, read in the transaction: a run's beginning and end are changes its calls decide
+    (``syscalls.pipeline``), which ``journal.apply`` writes."""
+
+    def __init__(self, sql: SqlRunner, active: ActiveRuns) -> None:
+        self._sql = sql
+        self._active = active
+
+    def get(self, run_id: str) -> PipelineRun | None:
+        return _run(self._sql.first(statements.PIPELINE_RUN, {"run_id": run_id}))
+
+    def active_for(self, user_id: str) -> PipelineRun | None:
+        """The run holding this user's memory still, if any (the oldest when several)."""
+        return self._active.active_for(user_id, self._read_active)
+
+    def _read_active(self, user_id: str) -> PipelineRun | None:
+        return _run(self._sql.first(statements.ACTIVE_RUN, {"user_id": user_id}))
+
+
+class SqlMemoryReader:
+    """Reads ``memory_entries`` in the transaction (``arvis.memory.memory_service.MemoryReader``); it
+    never writes: what a call changes goes to ``journal.apply``. Ordering is done in Python on fixed-form
+    text, never by SQL collation."""
+
+    def __init__(self, sql: SqlRunner) -> None:
+        self._sql = sql
+
+    def list_entry_wires(self, *, user_id: str) -> list[dict[str, Any]]:
+        """Straight from the rows: times are stored in their fixed form and governance as canonical JSON
+        text, embedded as it is (``msgspec.Raw``)."""
+        return [wire_of(row) for row in self._sql.rows(statements.MEMORY_WIRES, {"user_id": user_id})]
+
+    def get_entry_wire(self, *, user_id: str, key: str) -> dict[str, Any] | None:
+        """The current entry straight from its row, as ``list_entry_wires`` gives it."""
+        row = self._sql.first(statements.MEMORY_CURRENT_WIRE, {"user_id": user_id, "key": key})
+        return None if row is None else wire_of(row)
+
+    def current(self, *, user_id: str, key: str) -> StoredEntry | None:
+        """The key's current row (the newest version, revoked or not) with its version."""
+        row = self._sql.first(statements.MEMORY_CURRENT, {"user_id": user_id, "key": key})
+        return None if row is None else _stored(dict(zip(COLUMNS, row, strict=True)))
+
+    def current_and_count(self, *, user_id: str, key: str) -> tuple[StoredEntry | None, int]:
+        """``current`` and the user's count, in one read."""
+        row = self._sql.first(statements.MEMORY_CURRENT_AND_COUNT, {"user_id": user_id, "key": key})
+        assert row is not None  # the anchor row is always there
+        count = 0 if row[0] is None else int(row[0])
+        found = None if row[1] is None else _stored(dict(zip(COLUMNS, row[1:], strict=True)))
+        return found, count
+
+
+def _stored(row: dict[str, Any]) -> StoredEntry:
+    return StoredEntry(entry_from_row(row), int(row["version"]))
 
 
 class SqlReader:
@@ -144,7 +255,7 @@ class SqlTransaction:
             row = {**fields, **chained, "entry_hash": compute_entry_hash(**fields, **chained)}
             entry = JournalEntry(**row)
             if self._inserts:  # a batch inserts its entries together, before it commits
-                shared.sql.write(APPEND, row)
+                shared.sql.write(statements.APPEND, row)
         except BaseException:
             self.failed = True
             raise
@@ -209,5 +320,5 @@ class SqlBatch:
     def insert_entries(self) -> None:
         """Insert the entries of the calls so far, in one statement (no call reads the journal)."""
         if self.journal_rows:
-            self.shared.sql.write_many(APPEND, self.journal_rows)
+            self.shared.sql.write_many(statements.APPEND, self.journal_rows)
             self.journal_rows = []

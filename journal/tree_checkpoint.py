@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from arvis.canonical import CanonicalEncodingError, canonical_bytes
 from journal import merkle
+from journal.header import JournalHeader
 from journal.reader import JournalReader
-from journal.store import JournalHeader
 from journal.tree import journal_leaves
 
 __all__ = [

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import msgspec
 
 from arvis.canonical import format_time
-from journal.clock import Clock
+from journal.store import Clock
 from kernel.abi import (
     Execution,
     RecordedCall,

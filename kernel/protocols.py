@@ -16,7 +16,7 @@ from journal.context_owner_repository import SqlContextOwnerRepository
 from journal.entry import EntryContent, JournalEntry
 from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
 from journal.grant_repository import SqlGrantRepository
-from journal.pipeline_repository import SqlPipelineRunRepository
+from journal.transaction import SqlPipelineRunRepository
 
 __all__ = [
     "Batch",

@@ -6,10 +6,9 @@ import dataclasses
 import os
 
 from journal.blob_store import reader_for
-from journal.clock import Clock, SystemClock
 from journal.engine import Durability, open_engine, shown, sqlite_file
 from journal.migrate import check_writable
-from journal.store import SqlJournalStore
+from journal.store import Clock, SqlJournalStore, SystemClock
 from kernel.dispatcher import CallLogger, Kernel
 from kernel.identity import IdentityPolicy, admin_verifier, check_admin_key
 from kernel.judge import ConflictJudge

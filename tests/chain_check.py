@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from journal.entry import Pos
-from journal.store import JournalHeader
+from journal.header import JournalHeader
 from kernel.abi import JournalEntry
 from tools.audit.verify import ChainBreak, ChainVerifier
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from strategies import T0, VOUCHED
 
-from journal.clock import ManualClock
+from journal.store import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
 

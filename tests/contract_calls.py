@@ -19,10 +19,10 @@ from typing import Any
 from graph_values import carried, stored
 from sqlalchemy import Engine
 
-from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.state import state_digest
+from journal.store import ManualClock
 from kernel.abi import JournalEntry
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel

@@ -39,9 +39,8 @@ from typing import Any
 from sqlalchemy import Engine, event
 
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
-from journal.clock import SystemClock
 from journal.engine import Durability, open_engine
-from journal.store import SqlJournalStore
+from journal.store import SqlJournalStore, SystemClock
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals

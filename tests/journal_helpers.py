@@ -24,13 +24,12 @@ from hypothesis import strategies as st
 from arvis.changes import Decision
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_service import insert_entry
-from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.entry import Pos, compute_entry_hash
-from journal.memory_repository import SqlMemoryReader
 from journal.reader import JournalReader
 from journal.sql import SqlRunner
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
+from journal.transaction import SqlMemoryReader
 from kernel.abi import CallContext, SyscallResult
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals

@@ -27,9 +27,9 @@ from arvis.memory.governance import (
 )
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_long_registry import DEFAULT_MEMORY_LONG_REGISTRY
-from journal.clock import ManualClock
 from journal.reader import JournalReader
 from journal.schema import memory_entries
+from journal.store import ManualClock
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals

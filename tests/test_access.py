@@ -27,10 +27,10 @@ from strategies import (
 )
 
 from arvis.access import Capability, Grant, allows
-from journal.clock import ManualClock
 from journal.entry import EMPTY_EFFECTS_HASH
 from journal.reader import JournalReader
 from journal.state import state_digest
+from journal.store import ManualClock
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode

@@ -18,13 +18,12 @@ import pytest
 from strategies import journal_entries
 
 from arvis.access import AccessRules
-from journal.clock import ManualClock
 from journal.content_digest import closed_contexts, content_digest
 from journal.engine import open_engine
 from journal.entry import EMPTY_EFFECTS_HASH
 from journal.reader import JournalReader
 from journal.state import state_digest
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
 from kernel.identity import VouchedPrincipals

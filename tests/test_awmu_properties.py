@@ -20,8 +20,8 @@ from strategies import VOUCHED
 
 from arvis.awmu.text import NEGATIONS as NEGATION_WORDS
 from arvis.awmu.text import is_negated, words
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal

@@ -15,10 +15,9 @@ import msgspec
 import pytest
 
 from arvis.access import AccessRules
-from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from syscalls.boot import default_services

@@ -16,8 +16,8 @@ import msgspec
 import pytest
 from strategies import VOUCHED
 
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services

@@ -21,8 +21,8 @@ import msgspec
 import pytest
 from strategies import VOUCHED
 
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE

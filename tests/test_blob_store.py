@@ -11,9 +11,8 @@ import pytest
 from sqlalchemy import Engine, text
 
 from journal import blob_store, statements
-from journal.clock import ManualClock
 from journal.engine import open_engine
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.protocols import StorageError
 
 

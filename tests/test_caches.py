@@ -1,6 +1,6 @@
 """Caches kept across calls (issue 15, item 5): of those the issue names, only what a store keeps of
 active pipeline runs measurably pays (``bench/RESULTS.md``, "Cross-call caches (issue 15)"): the active
-run of each user it looked up (``journal.pipeline_repository.ActiveRuns``), used only under the journal
+run of each user it looked up (``journal.transaction.ActiveRuns``), used only under the journal
 head it was read under. Every test here changes what would make it stale from outside the store
 (another store, another process, a run begun or ended, a transaction rolled back) and checks that the
 stale value is never used."""
@@ -18,9 +18,9 @@ from typing import Any
 
 from arvis.pipeline_runs import PipelineRun
 from journal.entry import Pos
-from journal.pipeline_repository import ActiveRuns
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
+from journal.transaction import ActiveRuns
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE

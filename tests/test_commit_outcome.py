@@ -15,11 +15,10 @@ import pytest
 from grouped_calls import two_writes_in_one_group
 from sqlalchemy import text
 
-from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.sql import SqlRunner
 from journal.statements import ENTRY_HASH_AT
-from journal.store import SqlJournalStore
+from journal.store import SqlJournalStore, SystemClock
 from kernel.abi import ErrorCode
 from kernel.dispatcher import Kernel
 from syscalls.boot import default_services

@@ -51,14 +51,13 @@ from strategies import VOUCHED
 
 from arvis.memory.memory_long_entry import MemoryLongEntry, MemoryLongType
 from arvis.memory.memory_service import insert_entry
-from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
 from journal.entry import EMPTY_EFFECTS_HASH, EntryContent, compute_entry_hash, genesis_hash
 from journal.migrate import current_revision, head_revision, upgrade_to_head
 from journal.reader import JournalFilter
 from journal.schema import FORMAT_VERSION, memory_entries
 from journal.state import iter_state_rows, state_digest
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.abi import JournalEntry
 from kernel.dispatcher import RecordedCall
 from kernel.protocols import StorageError

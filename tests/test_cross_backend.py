@@ -22,8 +22,8 @@ from contract_calls import (
 from sqlalchemy.exc import DBAPIError
 from strategies import VOUCHED
 
-from journal.clock import ManualClock
 from journal.copy import copy_journal
+from journal.store import ManualClock
 from kernel.protocols import StorageError
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE

@@ -9,7 +9,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from journal.memory_repository import COLUMNS, entry_from_row
+from arvis.memory.memory_rows import COLUMNS
+from arvis.memory.memory_service import entry_from_row
 from journal.reader import JournalReader
 from journal.store import SqlJournalStore
 from kernel.dispatcher import Kernel

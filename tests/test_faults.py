@@ -31,12 +31,11 @@ from fault_injection import Fault, FaultPlan, acknowledged_bytes, inject
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.pool import NullPool
 
-from journal.clock import SystemClock
 from journal.engine import open_engine, to_url
 from journal.entry import Pos
 from journal.reader import JournalReader
 from journal.state import state_digest
-from journal.store import SqlJournalStore
+from journal.store import SqlJournalStore, SystemClock
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from syscalls.boot import default_services
@@ -338,7 +337,7 @@ def test_faults_do_not_change_what_a_healthy_run_journals(tmp_path: Path) -> Non
     kernel writes (so the wrapper itself changes nothing)."""
     from datetime import UTC, datetime, timedelta
 
-    from journal.clock import ManualClock
+    from journal.store import ManualClock
 
     def journal_of(path: Path, wrapped: bool) -> list[tuple[int, str]]:
         clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))

@@ -26,7 +26,7 @@ from arvis.access import Capability
 from arvis.canonical import canonical_bytes_of_own, decode
 from arvis.changes import Decision
 from arvis.graph_checkpoints import EMPTY_VALUE, GraphChannelValue, GraphCheckpoint, GraphWrite
-from journal.clock import ManualClock
+from journal.store import ManualClock
 from kernel.abi import CallContext
 from kernel.dispatcher import Kernel
 from kernel.errors import KernelError

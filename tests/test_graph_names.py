@@ -19,10 +19,9 @@ from langgraph.checkpoint.conformance.test_utils import generate_checkpoint, gen
 from strategies import VOUCHED
 
 from integrations.langgraph import ArvisCheckpointSaver, ArvisStore, CheckpointAccessDenied
-from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.dispatcher import Kernel
 from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE

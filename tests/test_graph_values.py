@@ -18,8 +18,8 @@ from graph_values import carried, stored
 from strategies import VOUCHED
 
 from arvis.canonical import canonical_bytes, sha256_hex
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE

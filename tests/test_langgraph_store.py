@@ -22,8 +22,8 @@ from langgraph.store.memory import InMemoryStore
 
 from integrations.langgraph import ArvisStore, CheckpointAccessDenied
 from journal.blob_store import hash_of
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from syscalls.boot import open_kernel
 from syscalls.carried import ANSWER_BYTES
 from syscalls.graph import MAX_BLOBS

@@ -17,8 +17,8 @@ import pytest
 
 from arvis.canonical import canonical_bytes
 from journal.blob_store import hash_of
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from syscalls.boot import open_kernel
 from syscalls.graph_store_search import scores
 from syscalls.table import SYSCALL_TABLE

@@ -33,8 +33,8 @@ from langgraph.store.memory import InMemoryStore
 from arvis.canonical import canonical_bytes, decode
 from integrations.langgraph import ArvisStore
 from journal.blob_store import hash_of
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from syscalls.boot import open_kernel
 from syscalls.graph_store_search import scores
 from syscalls.table import SYSCALL_TABLE

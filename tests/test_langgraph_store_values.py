@@ -23,8 +23,8 @@ from langgraph.store.memory import InMemoryStore
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode
 from arvis.store_values import envelope, open_envelope
 from integrations.langgraph import ArvisStore, CheckpointArgumentsInvalid
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import verify_journal

@@ -26,10 +26,9 @@ from strategies import VOUCHED
 
 from arvis.canonical import sha256_hex
 from integrations.langgraph import ArvisCheckpointSaver, CheckpointAccessDenied, CheckpointArgumentsInvalid
-from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.dispatcher import Kernel
 from syscalls.boot import default_services, open_kernel
 from syscalls.graph_args import thread_scope_name

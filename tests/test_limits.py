@@ -11,7 +11,7 @@ from strategies import VOUCHED
 
 import arvis.awmu.engine as awmu_engine
 import arvis.memory.memory_service as memory_service
-from journal.clock import ManualClock
+from journal.store import ManualClock
 from kernel.arguments import MAX_ARGS_BYTES
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel

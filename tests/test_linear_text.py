@@ -29,7 +29,7 @@ from arvis.awmu.values import values_of
 from arvis.awmu.values.extract import _extract, _Found
 from arvis.awmu.values.profile import _anchors, _plain, _profile
 from arvis.awmu.values.tokens import _stem, _Token
-from journal.clock import ManualClock
+from journal.store import ManualClock
 from syscalls.boot import open_kernel
 
 # the patterns as they were (quadratic on a long run of spaces / of letter groups), kept as oracles

@@ -31,11 +31,10 @@ from strategies import (
 from arvis.canonical import canonical_bytes_of_own, format_time, plain
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 from arvis.memory.memory_long_entry import EntryStatus, MemoryLongEntry, MemoryLongType
-from arvis.memory.memory_service import MemoryService, validate_key
+from arvis.memory.memory_rows import COLUMNS
+from arvis.memory.memory_service import MemoryService, entry_from_row, validate_key
 from arvis.memory.snapshot_wire import build_list_wire, wire_status
-from journal.clock import ManualClock
-from journal.memory_repository import COLUMNS, entry_from_row
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.dispatcher import Kernel
 from kernel.services import default_services
 from syscalls.boot import open_kernel

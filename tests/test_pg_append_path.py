@@ -15,13 +15,12 @@ from sqlalchemy import Engine, select, text
 
 from arvis.changes import Insert, Upsert
 from journal.apply import ChangeWriter, plan
-from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.entry import EntryContent
 from journal.schema import memory_entries
 from journal.sql import SqlRunner
 from journal.statements import APPEND_LOCK
-from journal.store import SqlJournalStore
+from journal.store import SqlJournalStore, SystemClock
 from kernel.dispatcher import Kernel
 from kernel.protocols import StorageError
 from syscalls.boot import default_services

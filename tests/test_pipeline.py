@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from strategies import VOUCHED
 
-from journal.clock import ManualClock
 from journal.reader import JournalFilter, JournalReader
+from journal.store import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.pipeline import CognitivePipelineContext, PipelineError, pipeline, run_pipeline
 from kernel.replay_kernel import JournalReplayKernel

@@ -16,13 +16,12 @@ import pytest
 from strategies import T0, VOUCHED, journal_entries
 
 from arvis.access import AccessRules, ScopeKind, scope_of
-from journal.clock import ManualClock
 from journal.engine import open_engine
 from journal.entry import EMPTY_EFFECTS_HASH
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals

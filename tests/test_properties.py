@@ -44,8 +44,8 @@ from strategies import (
 )
 
 from arvis.canonical import format_time
-from journal.clock import ManualClock
 from journal.entry import Pos
+from journal.store import ManualClock
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode
@@ -532,7 +532,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from arvis.canonical import canonical_bytes
 from syscalls.boot import open_kernel
-from journal.clock import ManualClock
+from journal.store import ManualClock
 from journal.reader import JournalReader
 
 clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))

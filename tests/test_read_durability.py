@@ -95,9 +95,8 @@ def test_at_normal_nothing_changes_neither_reads_nor_writes_flush(tmp_path: Path
 def test_on_postgresql_reads_are_journaled_and_leave_writes_synchronous(pg_url: str) -> None:
     """A read's ``SET LOCAL synchronous_commit = off`` ends with its transaction: the session's writes
     after it still commit synchronously (a plain ``SET`` would have made every later write lossable)."""
-    from journal.clock import SystemClock
     from journal.engine import Durability, open_engine
-    from journal.store import SqlJournalStore
+    from journal.store import SqlJournalStore, SystemClock
     from kernel.dispatcher import Kernel
     from kernel.identity import VouchedPrincipals
     from syscalls.boot import default_services

@@ -16,8 +16,8 @@ from strategies import VOUCHED
 from arvis.awmu.framing import framing_cues
 from arvis.awmu.utterance import statements
 from arvis.awmu.values import ValueFinding, detect_values, values_of
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE

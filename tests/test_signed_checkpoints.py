@@ -22,6 +22,7 @@ import pytest
 
 from journal import merkle
 from journal.entry import genesis_hash
+from journal.header import JournalHeader
 from journal.schema import FORMAT_VERSION
 from journal.signed_note import (
     InvalidSignature,
@@ -33,7 +34,6 @@ from journal.signed_note import (
     parse_note,
     sign_note,
 )
-from journal.store import JournalHeader
 from journal.tree import journal_leaves
 from journal.tree_checkpoint import (
     ADMIN_HEADER_LINE,

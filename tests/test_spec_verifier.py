@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from chain_check import verify_chain
 
-from journal.clock import ManualClock
 from journal.reader import JournalReader
 from journal.schema import FORMAT_VERSIONS
+from journal.store import ManualClock
 from syscalls.boot import open_kernel
 
 SPEC = Path(__file__).resolve().parent.parent / "specs" / "journal-format.md"

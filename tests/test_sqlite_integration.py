@@ -17,11 +17,10 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 from strategies import T0, key_args, state_rows, write_args
 
-from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
 from journal.entry import compute_entry_hash
 from journal.reader import JournalReader
-from journal.store import SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
 from kernel.dispatcher import Kernel
 from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE

@@ -27,8 +27,8 @@ from strategies import (
 )
 
 from arvis.canonical import canonical_bytes, decode, format_time, sha256_hex
-from journal.clock import ManualClock
 from journal.entry import EMPTY_EFFECTS_HASH
+from journal.store import ManualClock
 from kernel.abi import CallContext, SyscallError, SyscallResult
 from kernel.arguments import MAX_ARGS_BYTES
 from kernel.dispatcher import Kernel, RecordedCall

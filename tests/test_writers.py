@@ -37,10 +37,9 @@ from fault_injection import (
     set_start_barrier,
 )
 
-from journal.clock import SystemClock
 from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.store import SqlJournalStore
+from journal.store import SqlJournalStore, SystemClock
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from syscalls.boot import default_services

@@ -189,7 +189,7 @@ def journal_verifier(target: str) -> str | None:
 
     from journal.admin_binding import current_verifier
     from journal.engine import open_engine, reading, sqlite_file
-    from journal.store import read_header
+    from journal.header import read_header
     from kernel.protocols import StorageError
 
     file = sqlite_file(target)

@@ -171,8 +171,8 @@ def _report(options: argparse.Namespace, done: str, path: Path, seq: int) -> int
 def _start_journal(engine: Engine) -> str | None:
     """Write the header of a database that has none (its schema is at head by now), as opening a kernel
     on it would; returns the new journal's id, or None when it already held a journal."""
-    from journal.clock import SystemClock
-    from journal.store import SqlJournalStore, read_header
+    from journal.header import read_header
+    from journal.store import SqlJournalStore, SystemClock
 
     with engine.connect() as connection:
         if read_header(connection) is not None:

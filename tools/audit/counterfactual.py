@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from arvis.access import is_operator
-from journal.store import JournalHeader
+from journal.header import JournalHeader
 from kernel.abi import JournalEntry
 from kernel.table import SyscallTable
 from tools.audit.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named

@@ -20,8 +20,8 @@ from journal.blob_store import BATCH as _READ
 from journal.blob_store import TABLE as BLOBS
 from journal.blob_store import BadBlob, get_many, present
 from journal.engine import one_line
+from journal.header import JournalHeader
 from journal.reader import JournalFilter, JournalReader
-from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 from kernel.formats import UnknownFormat, piece_paths, rules_of
 from kernel.protocols import StorageError

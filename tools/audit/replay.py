@@ -17,10 +17,10 @@ from typing import Any
 from journal import history
 from journal.admin_binding import BindingCheck
 from journal.entry import Pos
+from journal.header import JournalHeader
 from journal.memory_repository import entry_counts_hold, version_seqs
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
-from journal.store import JournalHeader
 from journal.tree import TileCheck, journal_size
 from kernel.protocols import StorageError
 from kernel.table import SyscallTable

@@ -21,11 +21,11 @@ from sqlalchemy import Connection, Engine
 
 from arvis.canonical import decode, parse_time
 from journal.blob_store import reader_for
-from journal.clock import ManualClock
 from journal.engine import Durability, open_engine
-from journal.header import store_quota
+from journal.header import JournalHeader, store_quota
 from journal.state import state_digest
-from journal.store import JournalHeader, SqlBatch, SqlJournalStore
+from journal.store import ManualClock, SqlJournalStore
+from journal.transaction import SqlBatch
 from kernel.abi import JournalEntry, SyscallResult
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.errors import ErrorCode

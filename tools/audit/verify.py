@@ -14,8 +14,8 @@ import msgspec
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, decode, parse_time
 from journal.engine import valid_text
 from journal.entry import Pos, compute_entry_hash, genesis_hash
+from journal.header import JournalHeader
 from journal.schema import FORMAT_VERSIONS
-from journal.store import JournalHeader
 from kernel.abi import JournalEntry
 
 __all__ = [

@@ -31,8 +31,8 @@ from arvis.scenario.outcome import score
 from arvis.scenario.schema import DEFAULT_PLAYER_CONFIDENCE, Scenario
 from arvis.scenario.script import CHANNEL_SOURCES, Oracle, Script, ScriptTurn, blind_script, oracle_of
 from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, StatementRecord, Transcript
-from journal.clock import ManualClock
 from journal.reader import JournalReader
+from journal.store import ManualClock
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
 from kernel.protocols import StorageError
