@@ -285,6 +285,7 @@ graph_checkpoints = Table(
     Column("metadata", Text, nullable=False),
     Column("channel_versions", Text, nullable=False),
     Column("written_seq", BigInteger, nullable=False),
+    sqlite_with_rowid=False,  # one B-tree on SQLite (0021)
 )
 
 graph_channel_values = Table(
@@ -297,6 +298,7 @@ graph_channel_values = Table(
     Column("value_type", Text, nullable=False),
     Column("value_hash", String(64)),
     Column("written_seq", BigInteger, nullable=False),
+    sqlite_with_rowid=False,  # one B-tree on SQLite (0021)
 )
 
 graph_writes = Table(
@@ -312,6 +314,7 @@ graph_writes = Table(
     Column("value_type", Text, nullable=False),
     Column("value_hash", String(64), nullable=False),
     Column("written_seq", BigInteger, nullable=False),
+    sqlite_with_rowid=False,  # one B-tree on SQLite (0021)
 )
 
 graph_blobs = Table(
@@ -319,6 +322,7 @@ graph_blobs = Table(
     metadata,
     Column("hash", String(64), primary_key=True),
     Column("data", LargeBinary, nullable=False),
+    sqlite_with_rowid=False,  # one B-tree on SQLite (0021)
 )
 """Content-addressed bytes (``journal.blob_store``): the key is the lower-case hex SHA-256 of ``data``.
 Written outside any syscall, before the call that references them; not state (the state digest leaves
@@ -347,6 +351,7 @@ graph_store_items = Table(
     Column("ttl", Text),
     Column("order_seq", BigInteger, nullable=False),
     Column("written_seq", BigInteger, nullable=False),
+    sqlite_with_rowid=False,  # one B-tree on SQLite (0021)
 )
 
 graph_store_sizes = Table(

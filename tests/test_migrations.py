@@ -178,3 +178,57 @@ def test_an_in_memory_store_gets_exactly_the_migrated_schema(tmp_path: Path) -> 
     finally:
         on_file.dispose()
         in_memory.dispose()
+
+
+GRAPH_TABLES = (
+    "graph_checkpoints",
+    "graph_channel_values",
+    "graph_writes",
+    "graph_store_items",
+    "graph_blobs",
+)
+
+
+def _graph_layout(path: Path) -> dict[str, tuple[bool, int]]:
+    """Each LangGraph table: whether SQLite stores it WITHOUT ROWID, and its rows."""
+    with h.raw_db(path) as connection:
+        return {
+            table: (
+                "WITHOUT ROWID"
+                in connection.execute(
+                    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+                ).fetchone()[0],
+                connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0],
+            )
+            for table in GRAPH_TABLES
+        }
+
+
+def test_revision_0021_stores_the_graph_tables_in_one_b_tree_each(tmp_path: Path) -> None:
+    """A journal of every family's contract calls written at 0020 (rowid tables, each with an index of
+    its key), migrated: the same rows in WITHOUT ROWID tables, no index of their key left, and it verifies
+    with the digest it had."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
+    from contract_calls import SCENARIOS
+
+    path = tmp_path / "graph.db"
+    h.write_at_revision(str(path), "0020", [call for name in sorted(SCENARIOS) for call in SCENARIOS[name]])
+    before = _graph_layout(path)
+    assert not any(rowless for rowless, _ in before.values())
+    assert before["graph_checkpoints"][1] and before["graph_blobs"][1], "no rows: the test proves less"
+    digest = h.verify(path).state_digest
+    engine = open_engine(str(path))
+    try:
+        assert upgrade_to_head(engine) == ("0020", head_revision())
+    finally:
+        engine.dispose()
+    assert _graph_layout(path) == {table: (True, rows) for table, (_, rows) in before.items()}
+    with h.raw_db(path) as connection:
+        autoindexes = connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'sqlite_autoindex_graph_%'"
+        ).fetchall()
+    assert [name for (name,) in autoindexes if any(table in name for table in GRAPH_TABLES)] == []
+    report = h.verify(path)
+    assert report.verified and report.state_digest == digest
