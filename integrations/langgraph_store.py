@@ -52,8 +52,6 @@ from kernel.errors import ErrorCode
 from kernel.semantic import MiniLMOnnxEncoder, load_encoder
 from syscalls.graph_store import MAX_SEARCH
 
-__all__ = ["MINILM", "ArvisStore", "MiniLMEmbeddings"]
-
 _List = builtins.list
 MINILM = "arvis:minilm"
 """``index["embed"]`` naming the kernel's bundled encoder (all-MiniLM-L6-v2, 384 dimensions)."""
