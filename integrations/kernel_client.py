@@ -18,12 +18,6 @@ from kernel.dispatcher import Kernel
 from kernel.errors import ErrorCode
 from syscalls.boot import JournalNotFound, open_kernel
 
-__all__ = [
-    "ArvisCheckpointError",
-    "CheckpointAccessDenied",
-    "CheckpointArgumentsInvalid",
-]
-
 _SOME = 400  # hashes of one checkpoint or item a call names: with it, within half of MAX_ARGS_BYTES
 
 

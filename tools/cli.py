@@ -20,7 +20,7 @@ from tools.common import EXIT_USAGE, CommandError, short_name
 from tools.logs import LEVELS, configure_logging
 from tools.scenario import args as scenario_args
 
-__all__ = ["DISTRIBUTION", "ArvisParser", "build_parser", "installed_version", "leaf_parser", "main"]
+__all__ = ["DISTRIBUTION", "ArvisParser", "build_parser", "installed_version", "main"]
 
 DISTRIBUTION = "arvis-kernel"
 """The installed distribution whose version ``arvis --version`` prints (pyproject.toml's name)."""
@@ -123,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
         # also after the subcommand (`arvis journal ls DB --log-level info`); SUPPRESS keeps the
         # top-level value when it is not given there
         command.add_argument("--log-level", choices=LEVELS, default=argparse.SUPPRESS, help=LOG_LEVEL_HELP)
+        # the parser of the command run (``journal ls``'s, not ``arvis``'s): it reports what it did not take
+        command.set_defaults(leaf=command)
     return parser
 
 
@@ -140,16 +142,6 @@ def _leaf_parsers(
     return leaves
 
 
-def leaf_parser(parser: argparse.ArgumentParser, options: argparse.Namespace) -> argparse.ArgumentParser:
-    """The parser of the command ``options`` were parsed for (``journal ls``'s, not ``arvis``'s)."""
-    while True:
-        nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-        chosen = getattr(options, nested[0].dest, None) if nested else None
-        if not isinstance(chosen, str) or chosen not in nested[0].choices:
-            return parser
-        parser = nested[0].choices[chosen]
-
-
 EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a tool killed by writing to a closed pipe."""
 
@@ -164,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     options, extras = parser.parse_known_args(argv)
     if extras:
-        _unrecognized(leaf_parser(parser, options), extras)
+        _unrecognized(options.leaf, extras)
     configure_logging(options.log_level)
     from kernel.protocols import StorageError  # here, not at the top: --help and --version never need it
 

@@ -30,13 +30,12 @@ def run_copy(options: argparse.Namespace) -> int:
 
     if options.other is None:
         raise CommandError("journal copy needs the database to copy into", hint="--db SRC --to DST")
-    options.target = options.other
     source = existing_db(options.db)
-    checked_db(options.target)  # refused before the source is opened
+    destination = checked_db(options.other)  # refused before the source is opened
     with closing(JournalReader.open(source)) as reader:
         if reader.header() is None:
             raise CommandError(f"{shown(source)} holds no arvis journal", hint="is this the right database?")
-        target = open_engine(options.target)
+        target = open_engine(destination)
         try:
             report = copy_journal(reader.engine, target)
         finally:
@@ -47,7 +46,7 @@ def run_copy(options: argparse.Namespace) -> int:
         print_json(
             {
                 "source": shown(source),
-                "target": shown(options.target),
+                "target": shown(destination),
                 "entries": report.entries,
                 "state_rows": report.state_rows,
                 "head_seq": 0 if report.head is None else report.head.seq,
@@ -59,7 +58,7 @@ def run_copy(options: argparse.Namespace) -> int:
     head = "empty journal" if report.head is None else f"head {report.head}"
     print(
         f"copied {report.entries} entries ({head}) and {report.state_rows} state rows "
-        f"from {shown(source)} to {shown(options.target)}"
+        f"from {shown(source)} to {shown(destination)}"
     )
-    print(f"audit the copy with: arvis journal verify --db {shown(options.target)}")
+    print(f"audit the copy with: arvis journal verify --db {shown(destination)}")
     return EXIT_OK

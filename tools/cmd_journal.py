@@ -17,8 +17,6 @@ if TYPE_CHECKING:
     from journal.reader import JournalReader
     from kernel.abi import JournalEntry
 
-__all__ = ["register"]
-
 
 def _add_format(
     parser: argparse.ArgumentParser, default: str = "table", choices: tuple[str, ...] = FORMATS

@@ -39,14 +39,7 @@ if TYPE_CHECKING:
     from kernel.identity import IdentityPolicy
     from kernel.table import SyscallSpec
 
-__all__ = [
-    "INSTALL_HINT",
-    "VERIFY_TOOL",
-    "exposed_syscalls",
-    "input_schema",
-    "register",
-    "tool_name",
-]
+__all__ = ["INSTALL_HINT", "VERIFY_TOOL", "input_schema", "register"]
 
 INSTALL_HINT = "pip install -e '.[mcp]'"
 VERIFY_TOOL = "journal_verify"
@@ -87,21 +80,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--durability", choices=DURABILITIES, default="NORMAL")
     add_db_argument(parser)
     parser.set_defaults(run=run)
-
-
-def tool_name(syscall: str) -> str:
-    """``memory.awmu.propose`` → ``memory_awmu_propose``: MCP clients and model APIs take
-    ``^[a-zA-Z0-9_-]{1,64}$``, and not every one takes the dot the protocol itself allows."""
-    return syscall.replace(".", "_")
-
-
-def exposed_syscalls(names: list[str], *, administrator: bool) -> list[str]:
-    """The syscalls served as tools, in table order."""
-    return [
-        name
-        for name in names
-        if name.startswith("memory.") or name in ALWAYS or (administrator and name in ADMIN_ONLY)
-    ]
 
 
 def input_schema(request_type: type[Any]) -> dict[str, Any]:
@@ -221,13 +199,16 @@ class ToolServer:
         table: Mapping[str, SyscallSpec] = self.kernel.table
         engine = getattr(self.kernel.store, "engine", None)  # a database's store; any other holds no grants
         grants = [] if engine is None else mcp_tools.held_grants(engine, self.principal)
-        names = [
+        names = [  # the syscalls served as tools, in table order
             name
-            for name in exposed_syscalls(list(table), administrator=self.administrator)
-            if mcp_tools.usable(name, self.principal, grants, administrator=self.administrator)
+            for name in table
+            if (name.startswith("memory.") or name in ALWAYS or (self.administrator and name in ADMIN_ONLY))
+            and mcp_tools.usable(name, self.principal, grants, administrator=self.administrator)
         ]
+        # memory.awmu.propose → memory_awmu_propose: MCP clients and model APIs take ^[a-zA-Z0-9_-]{1,64}$,
+        # and not every one takes the dot the protocol itself allows
         tools = [
-            _Tool(tool_name(name), name, mcp_tools.describe(name, table[name].summary, self.principal),
+            _Tool(name.replace(".", "_"), name, mcp_tools.describe(name, table[name].summary, self.principal),
                   input_schema(table[name].request_type), not table[name].mutates)
             for name in names
         ]  # fmt: skip

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, closing, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import TimeRemainingColumn
 
 from journal.engine import shown as shown_target
 from journal.engine import valid_text
@@ -24,7 +23,7 @@ from tools.audit.replay import Divergence, ReplayReport, verify_journal
 from tools.audit.state_compare import StateComparison, compare_states
 from tools.audit.timetravel import snapshot_at, state_at
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, resolve_db
-from tools.output import cell, position, print_json, printable, shown
+from tools.output import cell, position, print_json, printable, progress_bar, shown
 
 if TYPE_CHECKING:  # the signing library is loaded only when a signed checkpoint is given
     from tools.journal_proofs import SignedCheckpoint
@@ -47,25 +46,6 @@ ENTRY_FIELDS: tuple[str, ...] = tuple(JournalEntry.__struct_fields__)
 HEADER_FIELDS = ("journal_id", "format_version", "created_at", "genesis_hash")
 
 
-@contextmanager
-def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar on a terminal (stderr), nothing in a pipe."""
-    console = Console(stderr=True)
-    if not enabled or not console.is_terminal or total < 1_000:
-        yield None
-        return
-    with Progress(
-        TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console
-    ) as bar:
-        task = bar.add_task("verify", total=total)
-
-        def advance(seq: int) -> None:
-            if seq % 500 == 0 or seq == total:
-                bar.update(task, completed=seq)
-
-        yield advance
-
-
 def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
     """Verify every journal given, in turn; exit 1 when any is not verified. All are opened before the
     first replay, so a wrong path is reported (exit 2) at once, not after minutes of replay of the
@@ -86,14 +66,17 @@ def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
                 from tools import journal_proofs
 
                 report = journal_proofs.signed_report(reader, signed)  # None: it holds every one
-            if report is None:
-                with _progress(reader.count(), options.output == "table") as progress:
+            if report is None:  # a bar on a terminal, for a table of 1,000 entries or more, moved every 500
+                total = reader.count()
+                steps = total if options.output == "table" and total >= 1_000 else 0
+                with progress_bar("verifying", steps, TimeRemainingColumn(), keep=True) as bar:
                     report = verify_journal(
                         reader,
                         table=SYSCALL_TABLE,
                         replay=not options.chain_only,
                         checkpoint=checkpoint,
-                        progress=progress,
+                        # called during this iteration only
+                        progress=lambda seq: bar(completed=seq) if seq % 500 == 0 or seq == total else None,  # noqa: B023
                     )
             held = [each | {"held": report.verified} for each in checked]
             # named by its db (never a URL's password), its head also as a position (specs/cli.md)

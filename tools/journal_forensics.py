@@ -26,8 +26,6 @@ from tools.audit.rollback import PlannedCall, plan_rollback
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, existing_db
 from tools.output import print_json, print_table
 
-__all__ = ["run_rollback", "run_trace"]
-
 _VERIFY_HINT = "the journal's pieces are damaged: `arvis journal verify` names the entry"
 
 

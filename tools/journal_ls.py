@@ -18,8 +18,6 @@ if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported when a command runs, no
     from journal.reader import JournalReader
     from kernel.abi import JournalEntry
 
-__all__ = ["Command", "add_filters", "print_entries", "run_ls", "run_tail"]
-
 Command = Callable[["JournalReader", argparse.Namespace], int]
 """A journal subcommand over an open reader."""
 

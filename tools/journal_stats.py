@@ -15,8 +15,6 @@ if TYPE_CHECKING:  # the reader (SQLAlchemy) is imported by the command that ope
     from journal.reader import JournalReader
     from kernel.abi import JournalEntry
 
-__all__ = ["export_line", "run_export", "run_stats"]
-
 
 def run_stats(reader: JournalReader, options: argparse.Namespace) -> int:
     per_syscall: Counter[tuple[str, str]] = Counter()

@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from kernel.protocols import StorageError
     from tools.admin_key import Identity
 
-__all__ = ["opened_kernel"]
-
 
 @contextmanager
 def opened_kernel(

@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from kernel.dispatcher import CallLogger
 
-__all__ = ["LEVELS", "call_logger", "configure_logging"]
-
 LEVELS = ("debug", "info", "warning", "error")
 
 _level: str | None = None

@@ -12,16 +12,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-__all__ = [
-    "MEMORY_TOOLS",
-    "REVIEW_TOOLS",
-    "default_arguments",
-    "describe",
-    "held_grants",
-    "instructions",
-    "usable",
-]
-
 MEMORY_TOOLS = (
     "memory.get",
     "memory.list",

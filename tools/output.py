@@ -234,11 +234,13 @@ def print_table(
 
 
 @contextmanager
-def progress_bar(description: str, total: int, *more: ProgressColumn) -> Iterator[Callable[..., None]]:
-    """A bar on a terminal (stderr, gone when done) for one task of ``total`` steps, with the ``more``
-    columns after its count, and what moves it (``Progress.update``'s keywords: ``completed``,
-    ``advance``, ``description``…); in a pipe, in tests or for nothing to do, no bar, and moving it does
-    nothing."""
+def progress_bar(
+    description: str, total: int, *more: ProgressColumn, keep: bool = False
+) -> Iterator[Callable[..., None]]:
+    """A bar on a terminal (stderr, gone when done unless ``keep``) for one task of ``total`` steps, with
+    the ``more`` columns after its count, and what moves it (``Progress.update``'s keywords:
+    ``completed``, ``advance``, ``description``…); in a pipe, in tests or for nothing to do, no bar, and
+    moving it does nothing."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -247,6 +249,6 @@ def progress_bar(description: str, total: int, *more: ProgressColumn) -> Iterato
         yield lambda **changes: None
         return
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *more)
-    with Progress(*columns, console=console, transient=True) as progress:
+    with Progress(*columns, console=console, transient=not keep) as progress:
         task = progress.add_task(description, total=total)
         yield lambda **changes: progress.update(task, **changes)

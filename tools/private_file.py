@@ -16,8 +16,6 @@ from pathlib import Path
 
 from tools.common import CommandError
 
-__all__ = ["read_private", "read_regular", "shown_path"]
-
 
 def shown_path(path: Path) -> str:
     """A path as printed in messages (bytes that are not UTF-8 escaped, ``\\xff``)."""

@@ -16,8 +16,6 @@ import msgspec.inspect as mi
 
 from kernel.table import SyscallSpec
 
-__all__ = ["args_hint", "argument_rows", "closest", "syscall_hint", "type_words"]
-
 _ENUM_DETAIL = re.compile(r"Invalid enum value '(?P<value>.*)' - at `\$(?P<path>[^`]*)`")
 _UNKNOWN_DETAIL = re.compile(r"unknown field `(?P<value>[^`]*)`(?: - at `\$(?P<path>[^`]*)`)?")
 _PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")

@@ -10,8 +10,6 @@ from datetime import UTC, datetime, timedelta
 from arvis.canonical import CanonicalEncodingError, format_time, parse_time
 from tools.common import CommandError
 
-__all__ = ["parse_moment"]
-
 _AGE = re.compile(r"(\d+)\s*([smhdw])(?:\s+ago)?")
 _DAYS = {"today": 0, "yesterday": -1, "tomorrow": 1}
 _HINT = "use ISO 8601 (2026-11-29T10:00Z), an age like 2h, or now/today/yesterday/tomorrow"

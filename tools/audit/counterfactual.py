@@ -22,8 +22,6 @@ from tools.audit.forensics import TraceQuery, Tracer, call_args, call_value, uni
 from tools.audit.pieces import fetch_from
 from tools.audit.replay import Replayer
 
-__all__ = ["ROLLBACK_KIND", "Counterfactual", "DependentCall"]
-
 ROLLBACK_KIND = "arvis.rollback"
 """The ``kernel.record`` kind that opens a rollback: ``{"principal": P, "calls": N}``, then N calls."""
 

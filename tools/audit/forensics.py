@@ -17,17 +17,6 @@ from arvis.canonical import decode
 from kernel.abi import JournalEntry
 from kernel.result_pieces import PieceFetch, piece_key
 
-__all__ = [
-    "SOURCE_SYSCALLS",
-    "Trace",
-    "TraceQuery",
-    "Tracer",
-    "call_args",
-    "call_value",
-    "trace_journal",
-    "unit_ids_named",
-]
-
 SOURCE_SYSCALLS = frozenset({"memory.write", "memory.awmu.seed", "memory.awmu.propose"})
 """The calls that take a ``source`` argument: what a ``--source`` trace starts from."""
 

@@ -35,8 +35,6 @@ from kernel.services import default_services
 from kernel.table import Service, SyscallTable
 from tools.audit.verify import damaged_header, noncanonical_args
 
-__all__ = ["REPLAY_BATCH", "Divergence", "DivergenceClass", "Replayer"]
-
 REPLAY_BATCH = 500
 """Entries replayed per scratch-store transaction."""
 

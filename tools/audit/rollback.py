@@ -22,8 +22,6 @@ from kernel.formats import rules_of
 from tools.audit.forensics import Tracer
 from tools.audit.rollback_side import StoreSide
 
-__all__ = ["PlannedCall", "RollbackPlan", "plan_rollback"]
-
 
 @dataclass(frozen=True)
 class PlannedCall:

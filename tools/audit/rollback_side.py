@@ -30,8 +30,6 @@ from journal.schema import (
 )
 from tools.audit.forensics import Tracer
 
-__all__ = ["GRAPH_DELETIONS", "StoreSide"]
-
 GRAPH_DELETIONS = ("graph.thread.delete", "graph.thread.prune", "graph.runs.delete")
 """The graph syscalls whose only effect may be deleting rows (a store delete is a ``graph.store.put``)."""
 

@@ -18,13 +18,6 @@ from journal.header import JournalHeader
 from journal.schema import FORMAT_VERSIONS
 from kernel.abi import JournalEntry
 
-__all__ = [
-    "ChainBreak",
-    "ChainVerifier",
-    "damaged_header",
-    "noncanonical_args",
-]
-
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
 

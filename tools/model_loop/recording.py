@@ -27,21 +27,6 @@ from arvis.canonical import decode, sha256_hex
 from kernel.abi import JournalEntry
 from tools.model_loop.client import ChatModel, Message, ModelAnswer, request_digest
 
-__all__ = [
-    "CONFLICT_KIND",
-    "EXTRACT_KIND",
-    "GM_KIND",
-    "JUDGE_KIND",
-    "MODEL_KINDS",
-    "RUN_KIND",
-    "ModelDivergence",
-    "RecordedModels",
-    "as_recorded",
-    "exchange_record",
-    "run_record",
-    "said",
-]
-
 GM_KIND = "model.gm_reply"
 EXTRACT_KIND = "model.extract"
 CONFLICT_KIND = "model.conflict_check"

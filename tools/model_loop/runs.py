@@ -31,8 +31,6 @@ from tools.model_loop.scoring import ModelRunResult
 from tools.scenario.load import load_scenario
 from tools.scenario.runner import fresh_kernel, verified
 
-__all__ = ["ModelRunReport", "load_with_setting", "replay_model_run", "run_with_models"]
-
 
 def load_with_setting(path: Path) -> tuple[Scenario, str]:
     """The scenario and its ``setting`` text (the story the assistant is told; none when the file has

@@ -34,7 +34,7 @@ from tools.model_loop.runs import load_with_setting, replay_model_run, run_with_
 from tools.output import progress_bar
 from tools.scenario.report import journal_name
 
-__all__ = ["DEFAULT_CONDITIONS", "command", "open_model"]
+__all__ = ["DEFAULT_CONDITIONS", "command"]
 
 DEFAULT_CONDITIONS = (Condition.FULL_AWMU, Condition.NO_AWMU)
 SHOWN = (
@@ -46,16 +46,6 @@ SHOWN = (
     "model_calls",
     "parse_failures",
 )
-
-
-def open_model(spec: str, *, name: str | None, timeout_s: float | None) -> ChatModel:
-    """An ``http(s)://`` URL: an OpenAI-compatible server."""
-    if spec.startswith(("http://", "https://")):
-        return HttpChatModel(spec, name or "default", timeout_s=timeout_s or 120.0)
-    raise CommandError(
-        f"--model takes an OpenAI-compatible server's http(s):// URL, not {spec!r}",
-        hint="serve a model with llama.cpp's server, vLLM or Ollama, then --model http://127.0.0.1:8080/v1",
-    )
 
 
 def _row(condition: Condition, journal: Path, seconds: float, output: dict[str, Any]) -> dict[str, Any]:
@@ -78,8 +68,15 @@ def command(options: argparse.Namespace) -> int:
     if not scenario.runnable:
         raise CommandError(f"{options.file} cannot be played: it has no player turns")
     model = None
-    if options.model is not None:
-        model = open_model(options.model, name=options.model_name, timeout_s=options.timeout)
+    if options.model is not None:  # an http(s):// URL: an OpenAI-compatible server
+        if not options.model.startswith(("http://", "https://")):
+            raise CommandError(
+                f"--model takes an OpenAI-compatible server's http(s):// URL, not {options.model!r}",
+                hint="serve a model with llama.cpp's server, vLLM or Ollama, then --model http://127.0.0.1:8080/v1",
+            )
+        model = HttpChatModel(
+            options.model, options.model_name or "default", timeout_s=options.timeout or 120.0
+        )
     elif not options.replay:
         raise CommandError("a run with a model needs --model URL")
     out: Path = options.out

@@ -14,8 +14,6 @@ from pathlib import Path
 from arvis.scenario.conditions import Condition
 from tools.common import CommandError, later
 
-__all__ = ["FLAGSHIP", "register"]
-
 FLAGSHIP = Path("scenarios/flagship-dead-king.yml")
 
 
