@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["ERROR_MESSAGES", "ErrorCode", "KernelError"]
-
 
 class ErrorCode(StrEnum):
     # ARVIS-MEM-01 §11.3

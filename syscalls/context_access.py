@@ -25,21 +25,6 @@ from arvis.access import (
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 
-__all__ = [
-    "canonizer_verdict",
-    "may_canonize",
-    "operator_verdict",
-    "owned",
-    "require_canonizer",
-    "require_capability",
-    "require_closer",
-    "require_name",
-    "require_operator",
-    "require_read",
-    "require_write",
-    "review_verdict",
-]
-
 
 def owned(ctx: CallContext) -> bool:
     """Whether the call is decided under the format-2 rules (owners, capabilities per context)."""

@@ -16,8 +16,6 @@ from kernel.abi import CallContext
 from kernel.judge import ConflictJudge
 from syscalls.detectors import recorded_runs
 
-__all__ = ["judge_for"]
-
 
 def _recorded(result: bytes) -> Ask:
     runs = [JudgeRun.from_wire(wire) for wire in recorded_runs(result, lambda name: name == "judge")]

@@ -28,8 +28,6 @@ from arvis.changes import Decision, Insert
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 
-__all__ = ["OwnedNames"]
-
 
 class OwnedNames:
     """The call's principal against the owners of one kind of name; its grants read once, when first
