@@ -109,12 +109,6 @@ def may_canonize(ctx: CallContext, context_id: str) -> bool:
     return context_canonizer(grants, ctx.principal, scope, owner, owner_grants, canonizers)
 
 
-def require_canonizer(ctx: CallContext, context_id: str) -> None:
-    """Refuse unless the principal may review (canonize) in the context (``may_canonize``)."""
-    if not may_canonize(ctx, context_id):
-        raise _denied(ctx, Capability.CANONIZE.value, context_id)
-
-
 def canonizer_verdict(ctx: CallContext, context_id: str) -> bool | None:
     """Whether the principal may canonize in the context, for the engine, without refusing (only a CANON
     unit's restore needs it, and the engine finds the unit first). Format 2: the kernel's verdict
@@ -154,8 +148,8 @@ def review_verdict(ctx: CallContext, request_id: str) -> Callable[[str], bool]:
     found = repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
     if ctx.access_rules >= AccessRules.TYPED:
         _require_request_canonizer(ctx, request_id, None if found is None else found.context_id)
-    elif found is not None:
-        require_canonizer(ctx, found.context_id)
+    elif found is not None and not may_canonize(ctx, found.context_id):
+        raise _denied(ctx, Capability.CANONIZE.value, found.context_id)
     return lambda context_id: True
 
 
