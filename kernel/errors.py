@@ -105,6 +105,12 @@ class KernelError(Exception):
         self.detail = detail
 
 
+def policy_denied(principal: str, action: str) -> KernelError:
+    """``memory_policy_denied``, detailed ``principal '<principal>' may not <action>``: the refusal of
+    every access rule the handlers decide."""
+    return KernelError(ErrorCode.MEMORY_POLICY_DENIED, f"principal '{principal}' may not {action}")
+
+
 def _covers_domain_codes() -> bool:
     from arvis.awmu.errors import AwmuErrorCode
     from arvis.memory.errors import MemoryErrorCode
