@@ -24,8 +24,6 @@ from kernel.abi import CallContext
 from kernel.registry import KernelServiceRegistry
 from kernel.semantic import SemanticEncoder
 
-__all__ = ["SEMANTIC_TIMEOUT_S", "Measure", "measure_for", "recorded_runs", "recorded_value"]
-
 SEMANTIC_TIMEOUT_S = 2.0
 """How long a call waits for the encoder before it goes on without it."""
 
