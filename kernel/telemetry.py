@@ -27,19 +27,6 @@ if TYPE_CHECKING:
     from kernel.abi import RecordedCall, SyscallResult
     from kernel.table import SyscallTable
 
-__all__ = [
-    "INSTALL_HINT",
-    "MEMORY_OPERATIONS",
-    "OTHER_SYSCALLS",
-    "CallSpan",
-    "CallTracer",
-    "OtelCallTracer",
-    "TracerChoice",
-    "global_tracer",
-    "otel_tracer",
-    "principal_kind",
-]
-
 INSTALL_HINT = "pip install -e '.[otel]'"
 
 MEMORY_OPERATIONS: dict[str, str] = {
