@@ -1,8 +1,6 @@
 """The limits of what a call carries: its arguments, name and principal. The form a call is recorded in
 under them is ``kernel.abi``'s (``record_args``, ``record_text``)."""
 
-__all__ = ["MAX_ARGS_BYTES", "MAX_NAME_LENGTH", "MAX_PRINCIPAL_LENGTH", "MAX_VALUE_ARGS_BYTES"]
-
 MAX_ARGS_BYTES = 65_536
 MAX_VALUE_ARGS_BYTES = 16 * 1024 * 1024
 """The limit of a call that carries the values it stores (a LangGraph checkpoint, a store item): its

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["ERROR_MESSAGES", "ErrorCode", "KernelError"]
-
 
 class ErrorCode(StrEnum):
     # ARVIS-MEM-01 §11.3
@@ -105,6 +103,12 @@ class KernelError(Exception):
         super().__init__(f"{code.value}: {detail}" if detail else code.value)
         self.code = code
         self.detail = detail
+
+
+def policy_denied(principal: str, action: str) -> KernelError:
+    """``memory_policy_denied``, detailed ``principal '<principal>' may not <action>``: the refusal of
+    every access rule the handlers decide."""
+    return KernelError(ErrorCode.MEMORY_POLICY_DENIED, f"principal '{principal}' may not {action}")
 
 
 def _covers_domain_codes() -> bool:

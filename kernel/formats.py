@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from arvis.access import AccessRules
 from kernel.result_pieces import PieceLayout, PiecePath
 
-__all__ = ["PIECES_FORMAT_3", "FormatRules", "UnknownFormat", "piece_paths", "rules_of"]
-
 
 class UnknownFormat(ValueError):
     """A format version this release does not know."""

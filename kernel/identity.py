@@ -40,22 +40,6 @@ from typing import Protocol, runtime_checkable
 
 from arvis.access import is_builtin_admin
 
-__all__ = [
-    "ADMIN_KEY_BYTES",
-    "AdministeredStore",
-    "AllowedPrincipals",
-    "IdentityPolicy",
-    "JournalAdministrators",
-    "SignedPrincipals",
-    "VouchedPrincipals",
-    "admin_credential",
-    "admin_verifier",
-    "journal_identity",
-    "matches",
-    "principal_token",
-    "refusal_detail",
-]
-
 ADMIN_KEY_BYTES = 32
 """The length of a journal's admin key."""
 _VERIFIER_DOMAIN = b"arvis admin key verifier v1\x00"

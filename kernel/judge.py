@@ -30,8 +30,6 @@ from typing import Any, Protocol
 
 from arvis.awmu.judging import JUDGE_ANSWERS, JudgeRun, JudgeVerdict
 
-__all__ = ["JUDGE_TIMEOUT_S", "MAX_ANSWER_BYTES", "ConflictJudge", "HttpJudge", "parse_answer", "post_chat"]
-
 JUDGE_TIMEOUT_S = 10.0
 """How long a request may take before the call goes on without the judge."""
 

@@ -13,8 +13,6 @@ if TYPE_CHECKING:
     from kernel.judge import ConflictJudge
     from kernel.semantic import SemanticEncoder
 
-__all__ = ["BlobReader", "KernelServiceRegistry"]
-
 BlobReader = Callable[[Iterable[str]], dict[str, bytes]]
 """Read-only access to the content-addressed blob store (``journal.blob_store.reader_for``): the bytes of
 each key, every one checked against its key; ``LookupError`` names the first key not stored or whose bytes

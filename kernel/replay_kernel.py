@@ -22,8 +22,6 @@ from kernel.formats import piece_paths
 from kernel.pipeline import pipeline
 from kernel.result_pieces import PieceFetch, expand, references
 
-__all__ = ["JournalReplayKernel"]
-
 
 def _describe(syscall: str, args: bytes, principal: str) -> dict[str, Any]:
     return {"syscall": syscall, "principal": principal, "args": args.decode("utf-8", "replace")}

@@ -24,18 +24,6 @@ import msgspec
 
 from arvis.canonical import canonical_bytes_of_own, decode, sha256_hex
 
-__all__ = [
-    "PieceFetch",
-    "PieceLayout",
-    "PieceMismatch",
-    "PiecePath",
-    "Split",
-    "expand",
-    "piece_key",
-    "references",
-    "split",
-]
-
 PiecePath = tuple[str, ...]
 
 

@@ -29,8 +29,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = ["CACHE_SIZE", "MAX_TOKENS", "MiniLMOnnxEncoder", "SemanticEncoder", "load_encoder"]
-
 CACHE_SIZE = 4096
 """How many texts' vectors an encoder keeps (least recently used dropped first)."""
 

@@ -9,8 +9,6 @@ from arvis.memory.memory_service import MemoryService
 from kernel.registry import KernelServiceRegistry
 from kernel.semantic import SemanticEncoder, load_encoder
 
-__all__ = ["default_services", "shared_encoder"]
-
 
 @cache
 def shared_encoder() -> SemanticEncoder | None:

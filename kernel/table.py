@@ -21,8 +21,6 @@ from kernel.arguments import MAX_ARGS_BYTES, MAX_VALUE_ARGS_BYTES
 if TYPE_CHECKING:
     from kernel.abi import CallContext
 
-__all__ = ["Flag", "Handler", "Row", "Service", "Support", "SyscallSpec", "SyscallTable", "SyscallTableError"]
-
 
 class Handler(Protocol):
     """A syscall's handler: the call's context and its decoded request in, its decision or value out."""

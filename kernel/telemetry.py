@@ -27,19 +27,6 @@ if TYPE_CHECKING:
     from kernel.abi import RecordedCall, SyscallResult
     from kernel.table import SyscallTable
 
-__all__ = [
-    "INSTALL_HINT",
-    "MEMORY_OPERATIONS",
-    "OTHER_SYSCALLS",
-    "CallSpan",
-    "CallTracer",
-    "OtelCallTracer",
-    "TracerChoice",
-    "global_tracer",
-    "otel_tracer",
-    "principal_kind",
-]
-
 INSTALL_HINT = "pip install -e '.[otel]'"
 
 MEMORY_OPERATIONS: dict[str, str] = {
@@ -296,8 +283,14 @@ def otel_tracer(
             f"OpenTelemetry tracing needs the OpenTelemetry API: {INSTALL_HINT}"
             " (it installs the opentelemetry-api package)"
         ) from exc
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        arvis_version: str | None = version("arvis-kernel")
+    except PackageNotFoundError:
+        arvis_version = None
     return OtelCallTracer(
-        trace.get_tracer("arvis", _version(), tracer_provider=tracer_provider),
+        trace.get_tracer("arvis", arvis_version, tracer_provider=tracer_provider),
         include_principal=include_principal,
         include_contents=include_contents,
     )
@@ -323,12 +316,3 @@ def global_tracer() -> OtelCallTracer | None:
     if isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)):
         return None
     return otel_tracer(tracer_provider=provider)
-
-
-def _version() -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("arvis-kernel")
-    except PackageNotFoundError:
-        return None

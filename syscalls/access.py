@@ -20,7 +20,7 @@ from arvis.access import (
 from arvis.changes import Decision, Delete, Insert
 from kernel.abi import CallContext
 from kernel.arguments import MAX_PRINCIPAL_LENGTH
-from kernel.errors import ErrorCode, KernelError
+from kernel.errors import ErrorCode, KernelError, policy_denied
 from syscalls.types import PLAIN
 
 __all__ = [
@@ -51,9 +51,7 @@ def require_admin(ctx: CallContext) -> None:
     if is_builtin_admin(ctx.principal):
         return
     if not granted(ctx.grants(), Capability.ADMIN, ANY_SCOPE):
-        raise KernelError(
-            ErrorCode.MEMORY_POLICY_DENIED, f"principal '{ctx.principal}' may not admin '{ANY_SCOPE}'"
-        )
+        raise policy_denied(ctx.principal, f"admin '{ANY_SCOPE}'")
 
 
 def _grant(ctx: CallContext, args: GrantArgs) -> Grant:

@@ -86,9 +86,16 @@ def open_kernel(
         store_quota_bytes=store_quota_bytes,
     )
     try:
+        # the given services or the defaults, with ``judge`` when one is given and the store's blob
+        # reader when they name none
+        bound = default_services(semantic=True) if services is None else services
+        if judge is not None:
+            bound = dataclasses.replace(bound, judge=judge)
+        if bound.blob_reader is None:
+            bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine))
         return Kernel(  # the journal's administrators: Kernel reads the store's admin verifier
             table=SYSCALL_TABLE,
-            services=_bound_services(services, judge, store),
+            services=bound,
             store=store,
             clock=chosen_clock,
             logger=logger,
@@ -99,16 +106,3 @@ def open_kernel(
     except StorageError:
         store.close()
         raise
-
-
-def _bound_services(
-    services: KernelServiceRegistry | None, judge: ConflictJudge | None, store: SqlJournalStore
-) -> KernelServiceRegistry:
-    """The services a kernel binds: the given ones or the defaults, with ``judge`` when one is given and
-    the store's blob reader when they name none."""
-    bound = default_services(semantic=True) if services is None else services
-    if judge is not None:
-        bound = dataclasses.replace(bound, judge=judge)
-    if bound.blob_reader is None:
-        bound = dataclasses.replace(bound, blob_reader=reader_for(store.engine))
-    return bound

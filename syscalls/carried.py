@@ -25,8 +25,6 @@ from arvis.canonical import sha256_hex
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 
-__all__ = ["Named", "carried"]
-
 Named = tuple[str, str, bytes | None]
 """A value a call names: what it is (for the detail), its hash, and its bytes when the call carries them."""
 

@@ -23,22 +23,7 @@ from arvis.access import (
     scope_of,
 )
 from kernel.abi import CallContext
-from kernel.errors import ErrorCode, KernelError
-
-__all__ = [
-    "canonizer_verdict",
-    "may_canonize",
-    "operator_verdict",
-    "owned",
-    "require_canonizer",
-    "require_capability",
-    "require_closer",
-    "require_name",
-    "require_operator",
-    "require_read",
-    "require_write",
-    "review_verdict",
-]
+from kernel.errors import policy_denied
 
 
 def owned(ctx: CallContext) -> bool:
@@ -51,12 +36,6 @@ def _scope(ctx: CallContext, context_id: str) -> str:
     return scope_of(ctx.access_rules, ScopeKind.CONTEXT, context_id)
 
 
-def _denied(ctx: CallContext, action: str, context_id: str) -> KernelError:
-    return KernelError(
-        ErrorCode.MEMORY_POLICY_DENIED, f"principal '{ctx.principal}' may not {action} context '{context_id}'"
-    )
-
-
 def require_name(ctx: CallContext, context_id: str) -> None:
     """A new context's name is reserved: ``P/rest`` to the principal ``P``, any other to administrators.
     The one it is reserved to, a built-in administrator, or a holder of ``write`` on the id may create it."""
@@ -66,11 +45,7 @@ def require_name(ctx: CallContext, context_id: str) -> None:
     if granted(ctx.grants(), Capability.WRITE, _scope(ctx, context_id)):
         return
     holder = "administrators" if reserved is None else f"'{reserved}'"
-    raise KernelError(
-        ErrorCode.MEMORY_POLICY_DENIED,
-        f"principal '{ctx.principal}' may not create context '{context_id}': "
-        f"the name is reserved to {holder}",
-    )
+    raise policy_denied(ctx.principal, f"create context '{context_id}': the name is reserved to {holder}")
 
 
 def require_capability(ctx: CallContext, capability: Capability, context_id: str) -> None:
@@ -81,7 +56,7 @@ def require_capability(ctx: CallContext, capability: Capability, context_id: str
     if context_allows([], ctx.principal, capability, scope, owner):
         return
     if not context_allows(ctx.grants(), ctx.principal, capability, scope, owner):
-        raise _denied(ctx, capability.value, context_id)
+        raise policy_denied(ctx.principal, f"{capability.value} context '{context_id}'")
 
 
 def require_operator(ctx: CallContext, context_id: str, action: str = "operate") -> bool:
@@ -95,7 +70,7 @@ def require_operator(ctx: CallContext, context_id: str, action: str = "operate")
     record = ctx.read.awmu.get_context(context_id) if action == "operate" else None
     operators = () if record is None else record.config.operators
     if not context_operator(ctx.grants(), ctx.principal, scope, owner, operators):
-        raise _denied(ctx, action, context_id)
+        raise policy_denied(ctx.principal, f"{action} context '{context_id}'")
     return True
 
 
@@ -122,12 +97,6 @@ def may_canonize(ctx: CallContext, context_id: str) -> bool:
         ctx.read.grants.grants_of(owner) if owner is not None and not is_builtin_admin(owner) else []
     )
     return context_canonizer(grants, ctx.principal, scope, owner, owner_grants, canonizers)
-
-
-def require_canonizer(ctx: CallContext, context_id: str) -> None:
-    """Refuse unless the principal may review (canonize) in the context (``may_canonize``)."""
-    if not may_canonize(ctx, context_id):
-        raise _denied(ctx, Capability.CANONIZE.value, context_id)
 
 
 def canonizer_verdict(ctx: CallContext, context_id: str) -> bool | None:
@@ -169,8 +138,8 @@ def review_verdict(ctx: CallContext, request_id: str) -> Callable[[str], bool]:
     found = repo.get_canon_request(request_id) if request_id.startswith("c") else repo.get_review(request_id)
     if ctx.access_rules >= AccessRules.TYPED:
         _require_request_canonizer(ctx, request_id, None if found is None else found.context_id)
-    elif found is not None:
-        require_canonizer(ctx, found.context_id)
+    elif found is not None and not may_canonize(ctx, found.context_id):
+        raise policy_denied(ctx.principal, f"canonize context '{found.context_id}'")
     return lambda context_id: True
 
 
@@ -183,7 +152,4 @@ def _require_request_canonizer(ctx: CallContext, request_id: str, context_id: st
     else:
         allowed = may_canonize(ctx, context_id)
     if not allowed:
-        raise KernelError(
-            ErrorCode.MEMORY_POLICY_DENIED,
-            f"principal '{ctx.principal}' may not canonize request '{request_id}'",
-        )
+        raise policy_denied(ctx.principal, f"canonize request '{request_id}'")

@@ -24,8 +24,6 @@ from kernel.abi import CallContext
 from kernel.registry import KernelServiceRegistry
 from kernel.semantic import SemanticEncoder
 
-__all__ = ["SEMANTIC_TIMEOUT_S", "Measure", "measure_for", "recorded_runs", "recorded_value"]
-
 SEMANTIC_TIMEOUT_S = 2.0
 """How long a call waits for the encoder before it goes on without it."""
 
@@ -99,22 +97,15 @@ def recorded_runs(result: bytes, named: Callable[[str], bool]) -> list[dict[str,
     ]
 
 
-def _recorded(result: bytes) -> Measure:
-    """The semantic runs the entry recorded, served in the order the call made them."""
-    runs = [
-        DetectorRun.from_wire(wire)
-        for wire in recorded_runs(result, lambda name: name.startswith("semantic"))
-    ]
-    served = iter(runs)
+def measure_for(ctx: CallContext) -> Measure:
+    """The call's semantic measurement: recorded on replay (the semantic runs the entry recorded, served
+    in the order the call made them), live otherwise."""
+    if ctx.recorded is None:
+        return _live(ctx.services)
+    semantic = recorded_runs(ctx.recorded, lambda name: name.startswith("semantic"))
+    served = iter([DetectorRun.from_wire(wire) for wire in semantic])
 
     def measure(text: str, units: Sequence[Unit]) -> Readings:
         return Readings(next(served, DetectorRun("semantic", "", "absent", detail="not recorded")))
 
     return measure
-
-
-def measure_for(ctx: CallContext) -> Measure:
-    """The call's semantic measurement: recorded on replay, live otherwise."""
-    if ctx.recorded is not None:
-        return _recorded(ctx.recorded)
-    return _live(ctx.services)

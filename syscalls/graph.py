@@ -54,19 +54,6 @@ from syscalls.graph_args import (
 )
 from syscalls.owned_names import OwnedNames
 
-__all__ = [
-    "WRITES_IDX_MAP",
-    "BlobsArgs",
-    "ThreadAccess",
-    "channel_keys",
-    "graph_blobs_get",
-    "graph_get",
-    "graph_list",
-    "graph_put",
-    "graph_put_writes",
-    "graph_thread_create",
-]
-
 WRITES_IDX_MAP = {"__error__": -1, "__scheduled__": -2, "__interrupt__": -3, "__resume__": -4}
 """LangGraph's ``WRITES_IDX_MAP``: a write to one of these special channels is stored under this fixed
 negative index and overwrites; any other write is stored under its position in the call and is kept when

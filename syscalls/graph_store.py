@@ -36,22 +36,6 @@ from syscalls.graph_store_search import Stored, check_envelope, query_vector, ra
 from syscalls.owned_names import OwnedNames
 from syscalls.types import NO_NUL, PLAIN
 
-__all__ = [
-    "MAX_SEARCH",
-    "STORE_SCOPE_PREFIX",
-    "GetArgs",
-    "ListNamespacesArgs",
-    "NamespaceArgs",
-    "PutArgs",
-    "SearchArgs",
-    "json_text",
-    "namespace_create",
-    "store_get",
-    "store_list_namespaces",
-    "store_put",
-    "store_search",
-]
-
 STORE_SCOPE_PREFIX = "store:"
 """The items under a first namespace element are governed by grants on ``store:<first element>``."""
 MAX_PREFIX_LENGTH = 128 - len(STORE_SCOPE_PREFIX)

@@ -30,8 +30,6 @@ from arvis.canonical import CanonicalEncodingError
 from arvis.store_values import ENCODING, TAG, decode_value
 from kernel.errors import ErrorCode, KernelError
 
-__all__ = ["MAX_DIMS", "Stored", "check_envelope", "query_vector", "ranked", "scores", "vectors_of"]
-
 MAX_DIMS = 65_536
 """The most dimensions of an embedding."""
 

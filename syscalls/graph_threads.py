@@ -25,8 +25,6 @@ from kernel.errors import ErrorCode, KernelError
 from syscalls.graph import ThreadAccess, channel_keys
 from syscalls.graph_args import CopyArgs, PruneArgs, RunsArgs, ThreadArgs
 
-__all__ = ["graph_runs_delete", "graph_thread_copy", "graph_thread_delete", "graph_thread_prune"]
-
 
 class _Deleted:
     """What a call deletes (``changes``), row by row in key order (so the effects come in one order on

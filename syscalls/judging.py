@@ -13,35 +13,29 @@ from arvis.awmu.judging import Ask, JudgeRun
 from arvis.awmu.model import Unit
 from arvis.awmu.resolution import Conflict
 from kernel.abi import CallContext
-from kernel.judge import ConflictJudge
 from syscalls.detectors import recorded_runs
-
-__all__ = ["judge_for"]
-
-
-def _recorded(result: bytes) -> Ask:
-    runs = [JudgeRun.from_wire(wire) for wire in recorded_runs(result, lambda name: name == "judge")]
-    run = runs[0] if runs else None
-
-    def ask(text: str, pairs: Sequence[tuple[Conflict, Unit]]) -> JudgeRun | None:
-        return run
-
-    return ask
-
-
-def _live(judge: ConflictJudge) -> Ask:
-    def ask(text: str, pairs: Sequence[tuple[Conflict, Unit]]) -> JudgeRun | None:
-        try:
-            return judge.judge(text, [(conflict.unit_id, unit.text) for conflict, unit in pairs])
-        except Exception as exc:  # a judge that breaks its promise: still the call's data, not its failure
-            return JudgeRun(str(getattr(judge, "model", "")), "", "failed", detail=type(exc).__name__)
-
-    return ask
 
 
 def judge_for(ctx: CallContext) -> Ask | None:
     """The call's judge: the recorded run on replay, the bound judge live, None when none is bound."""
     if ctx.recorded is not None:
-        return _recorded(ctx.recorded)
+        runs = [
+            JudgeRun.from_wire(wire) for wire in recorded_runs(ctx.recorded, lambda name: name == "judge")
+        ]
+        run = runs[0] if runs else None
+
+        def recorded(text: str, pairs: Sequence[tuple[Conflict, Unit]]) -> JudgeRun | None:
+            return run
+
+        return recorded
     judge = ctx.services.judge
-    return None if judge is None else _live(judge)
+    if judge is None:
+        return None
+
+    def live(text: str, pairs: Sequence[tuple[Conflict, Unit]]) -> JudgeRun | None:
+        try:
+            return judge.judge(text, [(conflict.unit_id, unit.text) for conflict, unit in pairs])
+        except Exception as exc:  # a judge that breaks its promise: still the call's data, not its failure
+            return JudgeRun(str(getattr(judge, "model", "")), "", "failed", detail=type(exc).__name__)
+
+    return live

@@ -14,8 +14,6 @@ from arvis.changes import Decision, Insert
 from journal.admin_binding import binding_verifier
 from kernel.abi import CallContext
 
-__all__ = ["RecordArgs", "kernel_record"]
-
 
 class RecordArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kind: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_.:-]*\Z")]

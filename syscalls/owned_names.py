@@ -26,9 +26,7 @@ from arvis.access import (
 )
 from arvis.changes import Decision, Insert
 from kernel.abi import CallContext
-from kernel.errors import ErrorCode, KernelError
-
-__all__ = ["OwnedNames"]
+from kernel.errors import ErrorCode, KernelError, policy_denied
 
 
 class OwnedNames:
@@ -86,10 +84,7 @@ class OwnedNames:
         why = f": not one it created ({self._create}) or was granted" if self._created_only else ""
         if self._names:  # only a name another principal holds is refused
             why = f": it is another principal's; no grant gives {capability.value} on '{self._scope(name)}'"
-        return KernelError(
-            ErrorCode.MEMORY_POLICY_DENIED,
-            f"principal '{self._ctx.principal}' may not {capability.value} {self._noun} '{name}'{why}",
-        )
+        return policy_denied(self._ctx.principal, f"{capability.value} {self._noun} '{name}'{why}")
 
     def require(self, capability: Capability, name: str) -> str | None:
         """The name's owner (None: unclaimed, so empty); refused unless the principal may use
@@ -129,17 +124,12 @@ class OwnedNames:
             self._grants_of_caller(), Capability.WRITE, scope
         )
         if not may:
-            raise KernelError(
-                ErrorCode.MEMORY_POLICY_DENIED,
-                f"principal '{principal}' may not create {self._noun} '{name}': "
-                f"the name is reserved to '{reserved}'",
+            raise policy_denied(
+                principal, f"create {self._noun} '{name}': the name is reserved to '{reserved}'"
             )
         owner = self._owner_of(name)
         if owner is not None and owner != principal:
-            raise KernelError(
-                ErrorCode.MEMORY_POLICY_DENIED,
-                f"principal '{principal}' may not create {self._noun} '{name}': another principal has",
-            )
+            raise policy_denied(principal, f"create {self._noun} '{name}': another principal has")
         if owner is None:
             self._add_owner(name)
         return Decision({field: name, "owner": principal, "created": owner is None}, tuple(self.changes))

@@ -56,30 +56,25 @@ def find_run(ctx: CallContext, run_id: str) -> PipelineRun | None:
     return runs.get(run_id)
 
 
-def _check_qualified(given: str, qualified: str) -> None:
-    """Format 2: a run id given to ``pipeline.begin`` holds no "/" (so a stored id splits at its last
-    "/" into one principal and one id, and no principal can take another's), and the stored id fits the
-    ``RunId`` that ``pipeline.end`` and ``memory.snapshot`` accept (else nobody but its principal could
-    ever name it, and an administrator could not end it)."""
-    if "/" in given:
-        raise KernelError(
-            ErrorCode.INVALID_ARGS, f"run id '{given}' holds '/': the kernel adds '<principal>/'"
-        )
-    if len(qualified) > MAX_RUN_ID_LENGTH:
-        raise KernelError(
-            ErrorCode.INVALID_ARGS,
-            f"the run id qualified by its principal has {len(qualified)} characters, "
-            f"more than the {MAX_RUN_ID_LENGTH} a run id may have",
-        )
-
-
 def pipeline_begin(ctx: CallContext, args: BeginArgs) -> Decision:
     first = ctx.access_rules == AccessRules.FIRST
     # holding a user's memory still blocks its writes: under the owned rules that takes write
     authorize(ctx, Capability.READ if first else Capability.WRITE, args.user_id)
     run_id = args.run_id if first else qualified_run_id(ctx.principal, args.run_id)
-    if not first:
-        _check_qualified(args.run_id, run_id)
+    # format 2: a run id given holds no "/" (so a stored id splits at its last "/" into one principal and
+    # one id, and no principal can take another's), and the stored id fits the ``RunId`` that
+    # ``pipeline.end`` and ``memory.snapshot`` accept (else nobody but its principal could ever name it,
+    # and an administrator could not end it)
+    if not first and "/" in args.run_id:
+        raise KernelError(
+            ErrorCode.INVALID_ARGS, f"run id '{args.run_id}' holds '/': the kernel adds '<principal>/'"
+        )
+    if not first and len(run_id) > MAX_RUN_ID_LENGTH:
+        raise KernelError(
+            ErrorCode.INVALID_ARGS,
+            f"the run id qualified by its principal has {len(run_id)} characters, "
+            f"more than the {MAX_RUN_ID_LENGTH} a run id may have",
+        )
     if ctx.read.pipeline_runs.get(run_id) is not None:
         raise KernelError(ErrorCode.PIPELINE_RUN_EXISTS, f"run id '{args.run_id}' has been used")
     run = PipelineRun(run_id, args.user_id, ctx.principal, ctx.seq)

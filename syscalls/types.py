@@ -7,8 +7,6 @@ from typing import Annotated
 
 import msgspec
 
-__all__ = ["MAX_USER_ID_LENGTH", "NO_NUL", "PLAIN", "AwareDatetime", "UserId"]
-
 MAX_USER_ID_LENGTH = 128
 
 PLAIN = r"^[^\x00-\x1f\x7f-\x9f]+\Z"

@@ -38,41 +38,6 @@ from syscalls.detectors import measure_for, recorded_value
 from syscalls.judging import judge_for
 from syscalls.types import NO_NUL, UserId
 
-__all__ = [
-    "AssembleArgs",
-    "CloseArgs",
-    "ContextArgs",
-    "CreateArgs",
-    "EventsArgs",
-    "ListArgs",
-    "ProposeArgs",
-    "ReasonedUnitArgs",
-    "ReopenArgs",
-    "ReviewArgs",
-    "SeedArgs",
-    "SummaryArgs",
-    "TurnArgs",
-    "UnitArgs",
-    "awmu_archive",
-    "awmu_assemble",
-    "awmu_canonize",
-    "awmu_close",
-    "awmu_create",
-    "awmu_events",
-    "awmu_get",
-    "awmu_list",
-    "awmu_pin",
-    "awmu_pressure",
-    "awmu_propose",
-    "awmu_reopen",
-    "awmu_restore",
-    "awmu_review",
-    "awmu_seed",
-    "awmu_turn",
-    "awmu_unpin",
-    "awmu_validate_summary",
-]
-
 ContextId = UserId
 UnitText = Annotated[str, msgspec.Meta(min_length=1, max_length=2_000, pattern=NO_NUL)]
 UnitId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=NO_NUL)]
