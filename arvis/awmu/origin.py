@@ -14,8 +14,6 @@ from fnmatch import fnmatchcase
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 
-__all__ = ["OPERATOR_CHANNEL", "authority_of", "bound_source", "channel_of", "declared"]
-
 OPERATOR_CHANNEL = "operator"
 """The channel of the principals who operate a context, unless the context's ``channels`` say otherwise."""
 
