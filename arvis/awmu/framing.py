@@ -24,8 +24,6 @@ import re
 from arvis.awmu.framing_structure import structural_cues
 
 FRAMING_DETECTOR = "framing"
-FRAMING_VERSION = "3"
-"""The latest version; a call reads with the version its context's rules name (``text.reader_version``)."""
 
 _CUES = {
     "claimed_memory": (

@@ -16,8 +16,6 @@ from arvis.scenario.judge import BlockUnit, FactStatus, judge, states
 from arvis.scenario.schema import EVALUATED_TURN_TYPES, Assertion, Fact, Scenario
 from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, Transcript
 
-__all__ = ["AttackRecord", "RunRecord", "Scored", "TurnRecord", "asserts", "evaluate_assertions", "score"]
-
 AUTHORITY_LEVEL = {"PROVISIONAL": 0, "UNRELIABLE": 1, "RELIABLE": 2, "CANON": 3}
 
 
