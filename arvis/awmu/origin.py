@@ -39,7 +39,7 @@ def bound_source(config: AwmuConfig, principal: str, *, operator: bool, named: s
     own = channel_of(config, principal, operator=operator)
     if named is None or named == own:
         return own
-    belongs = ":" in named or named == OPERATOR_CHANNEL or named in config.channels.values()
+    belongs = ":" in named or declared(config, named)
     if belongs or authority_of(config, named) >= authority_of(config, own):
         raise AwmuRuleError(
             AwmuErrorCode.NOT_AUTHORIZED,
