@@ -17,29 +17,6 @@ from typing import Protocol
 
 from arvis.memory.errors import MemoryErrorCode, MemoryRuleError
 
-__all__ = [
-    "ADMIN_PREFIXES",
-    "ANY_SCOPE",
-    "AccessRules",
-    "Caller",
-    "Capability",
-    "Grant",
-    "ScopeKind",
-    "allows",
-    "authorize",
-    "context_allows",
-    "context_canonizer",
-    "context_operator",
-    "granted",
-    "is_builtin_admin",
-    "is_operator",
-    "owner_of",
-    "pattern_names",
-    "reserved_to",
-    "scope_of",
-    "typed_scope_error",
-]
-
 ADMIN_PREFIXES = ("admin:", "operator:")
 ANY_SCOPE = "*"
 

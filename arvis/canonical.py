@@ -16,18 +16,6 @@ from typing import Any
 
 import msgspec
 
-__all__ = [
-    "CanonicalEncodingError",
-    "JsonValue",
-    "canonical_bytes",
-    "canonical_bytes_of_own",
-    "decode",
-    "format_time",
-    "parse_time",
-    "plain",
-    "sha256_hex",
-]
-
 JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 
 _INT64 = 2**63

@@ -16,8 +16,6 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["Change", "Decision", "Delete", "Insert", "Update", "Upsert"]
-
 
 class Insert(msgspec.Struct, frozen=True, tag="insert", tag_field="op"):
     """A new row, every column given."""

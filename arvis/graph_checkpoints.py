@@ -19,17 +19,6 @@ from typing import NamedTuple
 
 from arvis.changes import Delete, Upsert
 
-__all__ = [
-    "EMPTY_VALUE",
-    "OWNERS",
-    "GraphChannelValue",
-    "GraphCheckpoint",
-    "GraphRepository",
-    "GraphWrite",
-    "deleted",
-    "stored",
-]
-
 OWNERS = "graph_thread_owners"
 """The table of thread owners (``thread_id``, ``owner``, ``created_seq``)."""
 

@@ -18,8 +18,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["ITEMS", "NAMESPACES", "OWNERS", "SIZES", "USAGE", "GraphStoreRepository", "StoreItem"]
-
 OWNERS, NAMESPACES, ITEMS = "graph_store_owners", "graph_store_namespaces", "graph_store_items"
 SIZES, USAGE = "graph_store_sizes", "graph_store_usage"
 """The store's tables (revisions 0010 and 0013): ``langgraph.md`` §8.4 gives their columns."""

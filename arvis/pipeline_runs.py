@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PipelineRun", "qualified_run_id"]
-
 
 def qualified_run_id(principal: str, run_id: str) -> str:
     """The id a run is stored under when run ids are scoped to their principal (``AccessRules.OWNED``):

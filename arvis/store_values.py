@@ -46,8 +46,6 @@ from uuid import UUID
 
 from arvis.canonical import CanonicalEncodingError, canonical_bytes, canonical_bytes_of_own
 
-__all__ = ["ENCODING", "TAG", "decode_value", "encode_value", "envelope", "open_envelope"]
-
 ENCODING = 2
 TAG = "$arvis"
 _INT64 = 2**63

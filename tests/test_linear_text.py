@@ -21,14 +21,14 @@ from hypothesis import strategies as st
 from strategies import VOUCHED
 
 from arvis.awmu import text as text_rules
-from arvis.awmu import utterance, values
+from arvis.awmu import utterance
 from arvis.awmu.framing import framing_cues
 from arvis.awmu.framing_structure import structural_cues
 from arvis.awmu.utterance import sentences, statements
 from arvis.awmu.values import values_of
 from arvis.awmu.values.extract import _extract, _Found
 from arvis.awmu.values.profile import _anchors, _plain, _profile
-from arvis.awmu.values.tokens import _stem, _Token
+from arvis.awmu.values.tokens import _stem, _Token, _token_pieces
 from journal.store import ManualClock
 from syscalls.boot import open_kernel
 
@@ -94,7 +94,7 @@ def test_the_reported_clause_is_the_one_the_old_pattern_found(sentence: str) -> 
 @given(TOKEN_TEXT)
 def test_tokens_are_the_ones_the_old_pattern_found(text: str) -> None:
     old = [(match.lastgroup, match.group()) for match in OLD_TOKEN.finditer(text)]
-    assert list(values._token_pieces(text)) == old
+    assert list(_token_pieces(text)) == old
 
 
 VALUE_TEXT = st.lists(
@@ -120,7 +120,7 @@ def test_the_readers_still_read_requests_and_codes() -> None:
     assert statements("Add to the shopping list that the oven needs a new fuse.") == [
         "The oven needs a new fuse."
     ]
-    assert ("code", "ab-cd-7") in list(values._token_pieces("the ab-cd-7 form"))
+    assert ("code", "ab-cd-7") in list(_token_pieces("the ab-cd-7 form"))
 
 
 LENGTH = 20_000

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 
 from arvis.awmu.model import Authority, Unit
 
-__all__ = ["AssembledBlock", "assemble", "estimate_tokens"]
-
 GROUPS = (
     (Authority.CANON, "CANON facts: these MUST be preserved; correct anything that contradicts them."),
     (Authority.RELIABLE, "RELIABLE facts: these MUST be preserved."),

@@ -14,8 +14,6 @@ from arvis.awmu.config import AwmuConfig
 from arvis.awmu.model import Unit
 from arvis.awmu.text import NEGATIONS, words
 
-__all__ = ["PRESSURE_WINDOW", "CompactionLoss", "key_terms", "pressure", "protected_losses"]
-
 PRESSURE_WINDOW = 5
 
 

@@ -29,8 +29,6 @@ from arvis.awmu.repository import AwmuRepository, ContextRecord
 from arvis.awmu.text import normalize
 from arvis.awmu.values import values_of
 
-__all__ = ["ContextSession", "unit_wire"]
-
 MAX_TEXT = 2_000
 MAX_DISPUTES = 100
 """Disputes (rules 3) one context keeps between active units."""

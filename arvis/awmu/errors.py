@@ -6,8 +6,6 @@ from enum import StrEnum
 
 from arvis.memory.errors import RuleError
 
-__all__ = ["AwmuErrorCode", "AwmuRuleError"]
-
 
 class AwmuErrorCode(StrEnum):
     CONTEXT_NOT_FOUND = "awmu_context_not_found"

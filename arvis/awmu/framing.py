@@ -23,11 +23,7 @@ import re
 
 from arvis.awmu.framing_structure import structural_cues
 
-__all__ = ["FRAMING_DETECTOR", "FRAMING_VERSION", "framing_cues"]
-
 FRAMING_DETECTOR = "framing"
-FRAMING_VERSION = "3"
-"""The latest version; a call reads with the version its context's rules name (``text.reader_version``)."""
 
 _CUES = {
     "claimed_memory": (

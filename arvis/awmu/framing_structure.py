@@ -36,8 +36,6 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["looks_like_output", "structural_cues"]
-
 
 def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())

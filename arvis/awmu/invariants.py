@@ -9,8 +9,6 @@ from enum import StrEnum
 from arvis.awmu.config import InvariantRule, InvariantStrength, InvariantType
 from arvis.awmu.model import Unit, UnitStatus, authority_rank
 
-__all__ = ["Change", "Violation", "check_change"]
-
 
 class Change(StrEnum):
     DEMOTE = "demote"

@@ -20,8 +20,6 @@ from typing import Any
 from arvis.awmu.model import Unit
 from arvis.awmu.resolution import Conflict, ConflictType
 
-__all__ = ["JUDGE_ANSWERS", "Ask", "JudgeRun", "JudgeVerdict", "apply_judgement"]
-
 JUDGE_ANSWERS = ("CONTRADICTION", "REVISION", "WORLD_PROGRESSION", "NONE")
 """What a judge may answer about one pair."""
 

@@ -12,15 +12,6 @@ from functools import lru_cache
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.model import AUTHORITY_ORDER, Authority, Tier, authority_rank, tier_of
 
-__all__ = [
-    "clamp_rank",
-    "decayed_rank",
-    "demoted_authority",
-    "tier_for",
-    "tier_multiplier",
-    "upgraded_authority",
-]
-
 _DECIMAL = Context(prec=34)
 
 

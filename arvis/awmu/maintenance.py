@@ -29,8 +29,6 @@ from arvis.awmu.repository import Closure
 from arvis.awmu.ruleset import MAX_PENDING_REVIEWS
 from arvis.awmu.waiting import expire, expiry_turn
 
-__all__ = ["archive", "canonize", "close_context", "reopen", "restore", "review", "set_pinned", "turn"]
-
 
 def _reinforce(session: ContextSession, unit: Unit) -> dict[str, Any]:
     config = session.config

@@ -7,22 +7,6 @@ from typing import Any
 
 import msgspec
 
-__all__ = [
-    "AUTHORITY_ORDER",
-    "Authority",
-    "CanonRequest",
-    "CanonRequestStatus",
-    "Event",
-    "EventKind",
-    "ReviewItem",
-    "ReviewStatus",
-    "Tier",
-    "Unit",
-    "UnitStatus",
-    "authority_rank",
-    "tier_of",
-]
-
 
 class Authority(StrEnum):
     PROVISIONAL = "PROVISIONAL"

@@ -14,8 +14,6 @@ from fnmatch import fnmatchcase
 from arvis.awmu.config import AwmuConfig
 from arvis.awmu.errors import AwmuErrorCode, AwmuRuleError
 
-__all__ = ["OPERATOR_CHANNEL", "authority_of", "bound_source", "channel_of", "declared"]
-
 OPERATOR_CHANNEL = "operator"
 """The channel of the principals who operate a context, unless the context's ``channels`` say otherwise."""
 
@@ -41,7 +39,7 @@ def bound_source(config: AwmuConfig, principal: str, *, operator: bool, named: s
     own = channel_of(config, principal, operator=operator)
     if named is None or named == own:
         return own
-    belongs = ":" in named or named == OPERATOR_CHANNEL or named in config.channels.values()
+    belongs = ":" in named or declared(config, named)
     if belongs or authority_of(config, named) >= authority_of(config, own):
         raise AwmuRuleError(
             AwmuErrorCode.NOT_AUTHORIZED,

@@ -25,24 +25,6 @@ from arvis.awmu.text import normalize
 from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
 from arvis.awmu.waiting import expiry_turn
 
-__all__ = [
-    "Verdict",
-    "check_text",
-    "conflict_wire",
-    "emit_conflicts",
-    "judged_conflicts",
-    "promote_reviewed",
-    "promote_unit",
-    "propose",
-    "queued_verdicts",
-    "refuse_low_confidence",
-    "review_item",
-    "seed",
-    "settle_approved",
-    "trust_wire",
-    "verdict_wire",
-]
-
 
 @dataclass(frozen=True)
 class Verdict:

@@ -20,8 +20,6 @@ from arvis.awmu.model import CanonRequest, Event, ReviewItem, Unit, UnitStatus
 from arvis.canonical import canonical_bytes_of_own
 from arvis.changes import Change, Insert, Upsert
 
-__all__ = ["AwmuReader", "AwmuRepository", "Closure", "ContextRecord", "EventQuery", "body_of"]
-
 
 class Closure(msgspec.Struct, frozen=True, kw_only=True):
     """How a context was closed (``memory.awmu.close``): the seq of the call, its reason, its principal."""

@@ -16,8 +16,6 @@ from arvis.awmu.config import AwmuConfig
 from arvis.awmu.model import Authority, Tier, Unit, authority_rank
 from arvis.awmu.text import content_words, is_negated, jaccard
 
-__all__ = ["Conflict", "ConflictType", "Resolution", "detect_lexical", "resolve", "resolve_by_tier"]
-
 
 class ConflictType(StrEnum):
     CONTRADICTION = "CONTRADICTION"

@@ -31,15 +31,6 @@ from arvis.awmu.origin import authority_of
 from arvis.awmu.resolution import Conflict, ConflictType, Resolution
 from arvis.awmu.ruleset import CLAIM_SIMILARITY, REVISE_SOURCE_AUTHORITY
 
-__all__ = [
-    "GROUNDS",
-    "REASONS",
-    "Asker",
-    "learned_claims",
-    "resolve_revision",
-    "revision_ground",
-]
-
 GROUNDS = ("source", "operator", "channel")
 """Why a source may revise a fact: it established it, the caller operates the context, or the context
 trusts the source for the fact's authority."""

@@ -41,22 +41,6 @@ domains no scenario file uses (``tests/test_lexicons.py``).
 
 from __future__ import annotations
 
-__all__ = [
-    "CLAIM_SIMILARITY",
-    "DUPLICATE_SIMILARITY",
-    "LEARNED_RANK",
-    "MAX_CONTEXT_STATEMENTS",
-    "MAX_MENTION_SENTENCES",
-    "MAX_PENDING_REVIEWS",
-    "MENTION_SIMILARITY",
-    "RECORDED_SIMILARITY_FLOOR",
-    "REVISE_SOURCE_AUTHORITY",
-    "RULES_FIRST",
-    "RULES_LATEST",
-    "SUBJECT_SIMILARITY",
-    "SUPPORTED_RULES",
-]
-
 RULES_FIRST = 1
 RULES_LATEST = 6
 SUPPORTED_RULES = (1, 2, 3, 4, 5, 6)

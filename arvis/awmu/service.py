@@ -22,8 +22,6 @@ from arvis.awmu.repository import AwmuRepository, ContextRecord, EventQuery
 from arvis.awmu.ruleset import RULES_FIRST, RULES_LATEST, SUPPORTED_RULES
 from arvis.awmu.waiting import contested_marks, waiting
 
-__all__ = ["UnitFilter", "WorkingMemoryService", "operator_seed"]
-
 
 def _UNMEASURED(text: str, units: Sequence[Unit]) -> Readings:
     """No semantic detector: value and lexical detectors decide alone."""

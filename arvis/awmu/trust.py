@@ -11,8 +11,6 @@ from arvis.awmu.model import Authority, Unit
 from arvis.awmu.origin import authority_of
 from arvis.awmu.text import content_words, jaccard
 
-__all__ = ["TrustAssessment", "Zone", "assess_trust", "ceiling_for"]
-
 
 class Zone(StrEnum):
     AUTO_PROMOTE = "AUTO_PROMOTE"

@@ -26,8 +26,6 @@ from arvis.awmu.text import NEGATIONS, words
 from arvis.awmu.values import values_of
 from arvis.awmu.values.lexicon import UNITS
 
-__all__ = ["MENTION_TERMS", "mentions", "sentences", "statements"]
-
 MENTION_TERMS = 2
 
 # a sentence ends at . ! ? (possibly closed by a quote or bracket) followed by white space

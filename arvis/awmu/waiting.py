@@ -29,8 +29,6 @@ from arvis.awmu.model import EventKind, ReviewItem, ReviewStatus
 from arvis.awmu.repository import AwmuRepository, EventQuery
 from arvis.awmu.text import normalize
 
-__all__ = ["contested_marks", "decide", "expire", "expiry_turn", "settle_superseded", "waiting"]
-
 _PAGE = 1000
 
 

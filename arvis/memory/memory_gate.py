@@ -2,8 +2,6 @@
 
 from arvis.memory.memory_intent import MemoryIntent
 
-__all__ = ["MemoryGate"]
-
 
 class MemoryGate:
     def allow(self, intent: MemoryIntent) -> bool:

@@ -2,8 +2,6 @@
 
 from enum import Enum
 
-__all__ = ["MemoryIntent"]
-
 
 class MemoryIntent(Enum):
     NONE = "none"

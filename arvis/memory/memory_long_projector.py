@@ -7,8 +7,6 @@ from typing import Any
 
 from arvis.memory.memory_long_snapshot import MemoryLongSnapshot
 
-__all__ = ["MemoryLongContextProjector"]
-
 _LANGUAGE_KEYS = frozenset({"language", "preferred_language"})
 
 

@@ -5,8 +5,6 @@ from dataclasses import dataclass
 
 from arvis.memory.memory_long_entry import MemoryLongEntry
 
-__all__ = ["MemoryLongRecord"]
-
 
 @dataclass(frozen=True)
 class MemoryLongRecord:

@@ -5,13 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-__all__ = [
-    "DEFAULT_MEMORY_LONG_KEYS",
-    "DEFAULT_MEMORY_LONG_REGISTRY",
-    "DEFAULT_PLAIN_VALUE_WHITELIST",
-    "MemoryLongRegistry",
-]
-
 
 class MemoryLongRegistry:
     """Declared keys, and for some of them the closed set of plain values they may take."""

@@ -9,8 +9,6 @@ from datetime import datetime
 from arvis.memory.memory_long_entry import MemoryLongEntry
 from arvis.memory.memory_long_record import MemoryLongRecord
 
-__all__ = ["MemoryLongRepository"]
-
 
 class MemoryLongRepository(ABC):
     """Read-only from cognition's side: no inference, no validation, no write policy."""

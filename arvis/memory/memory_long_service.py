@@ -15,8 +15,6 @@ from arvis.memory.memory_long_repository import MemoryLongRepository
 from arvis.memory.memory_long_snapshot import MemoryLongSnapshot
 from arvis.memory.snapshot_wire import build_snapshot_wire
 
-__all__ = ["MemoryLongService", "build_snapshot"]
-
 
 def build_snapshot(entries: Iterable[MemoryLongEntry], *, now: datetime) -> MemoryLongSnapshot:
     """The snapshot of one user's entries as of ``now``: the kernel's snapshot seen as typed entries. A

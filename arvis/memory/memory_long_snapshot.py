@@ -10,8 +10,6 @@ from typing import Any
 from arvis.canonical import format_time, parse_time
 from arvis.memory.memory_long_entry import MemoryLongEntry
 
-__all__ = ["EPOCH", "MemoryLongSnapshot", "utcnow"]
-
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 

@@ -5,8 +5,6 @@ or a revoke changes are ``arvis.memory.memory_service``'s."""
 
 from __future__ import annotations
 
-__all__ = ["COLUMNS", "TABLE"]
-
 TABLE = "memory_entries"
 COLUMNS = (
     "user_id",

@@ -20,8 +20,6 @@ import msgspec
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.memory.memory_long_entry import EntryStatus
 
-__all__ = ["ListWire", "SnapshotWire", "build_list_wire", "build_snapshot_wire", "wire_status"]
-
 _ACTIVE = EntryStatus.ACTIVE.value
 _EXPIRED = EntryStatus.EXPIRED.value
 _REVOKED = EntryStatus.REVOKED.value

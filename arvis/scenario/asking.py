@@ -18,8 +18,6 @@ import re
 
 from arvis.scenario.schema import ASKING_TURN_TYPES, Turn
 
-__all__ = ["asks", "asserts"]
-
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+")
 _CLOSERS = " \"'\u201d\u2019)]"
 # English verbs that open a request to the listener in the imperative: to tell, give, produce or do

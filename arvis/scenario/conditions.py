@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["BLIND_CONDITIONS", "CONDITIONS", "Condition", "ConditionPlan"]
-
 
 class Condition(StrEnum):
     FULL_AWMU = "FULL_AWMU"

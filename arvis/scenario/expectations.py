@@ -13,8 +13,6 @@ from typing import Any
 
 from arvis.scenario.conditions import Condition
 
-__all__ = ["CONDITION_SUMMARY", "checks", "not_expected"]
-
 # one line per condition, in plain words, for the demo and the reports
 CONDITION_SUMMARY = {
     Condition.FULL_AWMU: "the memory kernel, every mechanism on",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from arvis.awmu.compaction import key_terms
-from arvis.awmu.model import AUTHORITY_ORDER, Authority
+from arvis.awmu.model import Authority, authority_rank
 from arvis.awmu.text import content_words, is_negated, jaccard
 from arvis.awmu.utterance import mentions  # re-exported: the model loop reads mentions from here
 
@@ -62,11 +62,10 @@ def judge(fact_id: str, fact: str, block: list[BlockUnit]) -> Judgement:
     stating = [unit for unit in block if unit.attacks != fact_id and states(fact, unit.text)]
     if not stating:
         return Judgement(FactStatus.DISPLACED, None)
-    best = max(stating, key=lambda unit: (AUTHORITY_ORDER.index(unit.authority), unit.rank, unit.unit_id))
-    floor = AUTHORITY_ORDER.index(best.authority)
+    best = max(stating, key=lambda unit: (authority_rank(unit.authority), unit.rank, unit.unit_id))
+    floor = authority_rank(best.authority)
     contested = any(
-        (unit.attacks == fact_id or contradicts(fact, unit.text))
-        and AUTHORITY_ORDER.index(unit.authority) >= floor
+        (unit.attacks == fact_id or contradicts(fact, unit.text)) and authority_rank(unit.authority) >= floor
         for unit in block
         if unit not in stating
     )

@@ -10,15 +10,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from arvis.awmu.model import Authority
+from arvis.awmu.model import AUTHORITY_ORDER, Authority
 from arvis.scenario.asking import asserts
 from arvis.scenario.judge import BlockUnit, FactStatus, judge, states
 from arvis.scenario.schema import EVALUATED_TURN_TYPES, Assertion, Fact, Scenario
 from arvis.scenario.transcript import InputRecord, Observation, ShownUnit, Transcript
 
-__all__ = ["AttackRecord", "RunRecord", "Scored", "TurnRecord", "asserts", "evaluate_assertions", "score"]
-
-AUTHORITY_LEVEL = {"PROVISIONAL": 0, "UNRELIABLE": 1, "RELIABLE": 2, "CANON": 3}
+AUTHORITY_LEVEL = {authority.value: level for level, authority in enumerate(AUTHORITY_ORDER)}
 
 
 @dataclass

@@ -11,8 +11,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["InputRecord", "Observation", "ShownUnit", "StatementRecord", "Transcript"]
-
 
 @dataclass(frozen=True)
 class ShownUnit:

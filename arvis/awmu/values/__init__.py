@@ -48,7 +48,6 @@ from arvis.awmu.values.compare import (
     subject_overlap,
 )
 from arvis.awmu.values.extract import Value, values_of
-from arvis.awmu.values.tokens import _token_pieces
 
 __all__ = [
     "RELATED_SUBJECT",
@@ -56,7 +55,6 @@ __all__ = [
     "VALUE_DETECTOR_VERSION",
     "Value",
     "ValueFinding",
-    "_token_pieces",
     "detect_values",
     "same_values",
     "subject_overlap",
