@@ -31,16 +31,6 @@ from arvis.canonical import decode
 from journal import statements
 from journal.entry import JournalEntry
 
-__all__ = [
-    "BINDING_KIND",
-    "BindingCheck",
-    "binding_args",
-    "binding_verifier",
-    "current_verifier",
-    "header_verifier",
-    "store_binding",
-]
-
 BINDING_KIND = "admin_key.bound"
 """The ``kernel.record`` kind of a journaled binding or rotation."""
 

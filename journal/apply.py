@@ -23,8 +23,6 @@ from journal import statements
 from journal.schema import HISTORY_TABLES, ROW_SEQ_TABLES, STATE_TABLES, VERSION_SEQS, admin_bindings
 from journal.sql import SqlRunner
 
-__all__ = ["ChangeWriter", "Planned", "UnknownChange", "plan"]
-
 _CHANGED = (*STATE_TABLES, admin_bindings)
 _KEYS: dict[str, tuple[str, ...]] = {
     table.name: tuple(column.name for column in table.primary_key.columns) for table in _CHANGED

@@ -18,8 +18,6 @@ from arvis.awmu.repository import AwmuReader, ContextRecord, EventQuery
 from journal import statements
 from journal.sql import SqlRunner
 
-__all__ = ["SqlAwmuReader"]
-
 _S = TypeVar("_S", bound=msgspec.Struct)
 _Pending = TypeVar("_Pending", ReviewItem, CanonRequest)
 

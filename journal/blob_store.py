@@ -25,20 +25,6 @@ from journal.engine import fetch_driver_sql, fetch_sql, one_line
 from journal.errors import StorageError
 from journal.sql import Prepared, SqlRunner
 
-__all__ = [
-    "BATCH",
-    "TABLE",
-    "BadBlob",
-    "BlobMissing",
-    "checked",
-    "get_many",
-    "hash_of",
-    "present",
-    "read_in",
-    "reader_for",
-    "store_in",
-]
-
 TABLE = "graph_blobs"
 BATCH = 500
 """Blobs read per query when verifying (a blob may be large: a checkpoint's channel values)."""

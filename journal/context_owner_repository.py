@@ -9,8 +9,6 @@ from __future__ import annotations
 from journal.sql import SqlRunner
 from journal.statements import CONTEXT_OWNER
 
-__all__ = ["SqlContextOwnerRepository"]
-
 
 class SqlContextOwnerRepository:
     def __init__(self, sql: SqlRunner) -> None:

@@ -15,8 +15,6 @@ import struct
 
 import msgspec
 
-__all__ = ["EMPTY_EFFECTS_HASH", "EntryContent", "JournalEntry", "Pos", "compute_entry_hash", "genesis_hash"]
-
 
 class EntryContent(msgspec.Struct, frozen=True):
     """What a call's entry records of it, the fields of ``JournalEntry`` the transaction does not add

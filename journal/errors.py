@@ -3,8 +3,6 @@ journaling (``kernel.protocols`` names them among what it needs from storage).""
 
 from __future__ import annotations
 
-__all__ = ["CommitOutcomeUnknown", "StorageBusy", "StorageError"]
-
 
 class StorageError(Exception):
     """The database failed (locked past the timeout, disk full, I/O error, connection lost).

@@ -9,8 +9,6 @@ from arvis.access import Capability, Grant
 from journal.sql import SqlRunner
 from journal.statements import GRANTS, GRANTS_OF
 
-__all__ = ["SqlGrantRepository"]
-
 
 def _grants(rows: list[tuple[Any, ...]]) -> list[Grant]:
     found = [Grant(str(p), Capability(str(c)), str(s)) for p, c, s in rows]

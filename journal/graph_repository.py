@@ -14,8 +14,6 @@ from journal import statements
 from journal.sql import SqlRunner
 from journal.statements import GRAPH_BATCH, GRAPH_BRANCHES
 
-__all__ = ["SqlGraphRepository"]
-
 _CHECKPOINTS = "graph_checkpoints"
 _VALUES = "graph_channel_values"
 _WRITES = "graph_writes"

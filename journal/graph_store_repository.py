@@ -9,8 +9,6 @@ from arvis.graph_store import GraphStoreRepository, StoreItem
 from journal import blob_store, statements
 from journal.sql import SqlRunner
 
-__all__ = ["SqlGraphStoreRepository"]
-
 
 class SqlGraphStoreRepository(GraphStoreRepository):
     def __init__(self, sql: SqlRunner) -> None:

@@ -14,8 +14,6 @@ from journal.entry import genesis_hash
 from journal.schema import journal_header
 from journal.statements import FIRST_PREV, LOCK_HEADER, STORE_QUOTA
 
-__all__ = ["JournalHeader", "create_header", "header_holds", "read_header"]
-
 
 class JournalHeader:
     """The journal's identity: its id, format version and the genesis hash entry 1 chains from."""

@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import stat
 
-__all__ = ["read_bounded", "read_regular"]
-
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 
 

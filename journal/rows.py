@@ -11,8 +11,6 @@ from sqlalchemy import Connection, Row
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.base import Executable
 
-__all__ = ["fetch_all", "fetch_driver_sql", "fetch_sql", "fetch_tuples", "one_line", "valid_text"]
-
 
 def one_line(exc: BaseException) -> str:
     """A driver error in one line: the driver's own message, without SQLAlchemy's SQL dump."""

@@ -19,43 +19,6 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = [
-    "FORMAT_VERSION",
-    "FORMAT_VERSIONS",
-    "HISTORY_SINCE",
-    "HISTORY_TABLES",
-    "ROW_SEQ_TABLES",
-    "STATE_TABLES",
-    "VERSION_SEQS",
-    "admin_bindings",
-    "awmu_canon_requests",
-    "awmu_context_owners",
-    "awmu_contexts",
-    "awmu_events",
-    "awmu_reviews",
-    "awmu_units",
-    "grants",
-    "graph_blobs",
-    "graph_channel_values",
-    "graph_checkpoints",
-    "graph_history",
-    "graph_store_items",
-    "graph_store_namespaces",
-    "graph_store_owners",
-    "graph_store_sizes",
-    "graph_store_usage",
-    "graph_thread_owners",
-    "graph_writes",
-    "history_from",
-    "journal",
-    "journal_header",
-    "memory_entries",
-    "memory_entry_counts",
-    "merkle_tiles",
-    "metadata",
-    "pipeline_runs",
-]
-
 FORMAT_VERSION = 7
 """The format a new journal is created in. Entries are encoded alike in every format; the version
 says which rules the kernel applies to the journal (``kernel.formats``): format 1 keeps the first

@@ -35,8 +35,6 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-__all__ = ["Prepared", "SqlRunner"]
-
 _NAME = re.compile(r":([a-z_][a-z0-9_]*)")
 
 

@@ -22,8 +22,6 @@ from journal.engine import fetch_sql, valid_text
 from journal.schema import STATE_TABLES
 from journal.sql import Prepared
 
-__all__ = ["StateDigest", "iter_state_rows", "present_state_tables", "state_batches", "state_digest"]
-
 BATCH = 2_000
 
 _BINARY = frozenset({bytes, bytearray, memoryview})

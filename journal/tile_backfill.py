@@ -8,8 +8,6 @@ from sqlalchemy import Connection, text
 from journal import statements
 from journal.tiles import TILE, tile_from_rows
 
-__all__ = ["backfill_tiles"]
-
 
 def backfill_tiles(connection: Connection) -> int:
     """Store every complete tile missing from ``merkle_tiles``, in seq order, in the caller's

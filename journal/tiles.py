@@ -18,8 +18,6 @@ from collections.abc import Sequence
 
 from journal import merkle
 
-__all__ = ["TILE", "BadLeaf", "leaves_of_texts", "tile_from_rows", "tiles_completed"]
-
 TILE = 1 << 12
 """Leaves per tile: 4096, so a 1,000,000-entry journal has 244 tiles and a proof reads at most two
 tiles' worth of leaves."""
