@@ -36,17 +36,6 @@ from journal.schema import (
 )
 from journal.state import iter_state_rows
 
-__all__ = [
-    "CONTENT_TABLES",
-    "closed_contexts",
-    "content_digest",
-    "content_digests",
-    "context_content",
-    "entry_content",
-    "stored_body",
-    "unit_content",
-]
-
 CONTENT_TABLES = (
     "memory_entries",
     "awmu_contexts",
@@ -58,11 +47,11 @@ CONTENT_TABLES = (
 )
 """The tables the content digest reads, in the order they enter it."""
 
-ENTRY_FIELDS = ("user_id", "key", "memory_type", "source", "notes", "value_ref", "expires_at", "governance")
+_ENTRY_FIELDS = ("user_id", "key", "memory_type", "source", "notes", "value_ref", "expires_at", "governance")
 """What a long-term entry in force says. Left out: ``version``, ``created_at``, ``written_seq`` (when and
 by which call it was written) and ``revoked_at``/``superseded_at`` (only entries in force enter)."""
 
-UNIT_FIELDS = ("context_id", "text", "authority", "pinned", "source_ids")
+_UNIT_FIELDS = ("context_id", "text", "authority", "pinned", "source_ids")
 """What an active unit says. Left out: ``unit_id``, ``created_seq``, ``updated_seq``, ``supersedes``,
 ``superseded_by`` (seq-derived), ``rank``, ``tier``, ``reinforcement_count``, ``last_reinforced_turn``
 (its activation, which every turn moves), ``confidence``, ``trust_*``, ``authority_ceiling`` (how it was
@@ -77,12 +66,12 @@ def stored_body(text: Any) -> dict[str, Any]:
 
 def entry_content(row: dict[str, Any]) -> dict[str, Any]:
     """An entry's content from its ``memory_entries`` row (``governance`` as its canonical text)."""
-    return {name: row[name] for name in ENTRY_FIELDS}
+    return {name: row[name] for name in _ENTRY_FIELDS}
 
 
 def unit_content(body: dict[str, Any]) -> dict[str, Any]:
     """A unit's content from its record; ``source_ids`` as a sorted list (a set of sources)."""
-    content = {name: body.get(name) for name in UNIT_FIELDS}
+    content = {name: body.get(name) for name in _UNIT_FIELDS}
     content["source_ids"] = sorted(body.get("source_ids") or [])
     return content
 

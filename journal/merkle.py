@@ -18,28 +18,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice, repeat
 
-__all__ = [
-    "CHUNK",
-    "EMPTY_ROOT",
-    "HASH_SIZE",
-    "ConsistencyProof",
-    "InclusionProof",
-    "ShortTree",
-    "consistency_ranges",
-    "inclusion_ranges",
-    "leaf_hash",
-    "leaf_hashes",
-    "level_roots",
-    "node_hash",
-    "prove_consistency",
-    "prove_inclusion",
-    "range_roots",
-    "root_from_inclusion",
-    "root_of",
-    "verify_consistency",
-    "verify_inclusion",
-]
-
 HASH_SIZE = 32
 EMPTY_ROOT = hashlib.sha256(b"").digest()
 """MTH of the empty tree: SHA-256 of no bytes."""
@@ -54,7 +32,7 @@ _join = b"".join
 _LEAF = b"\x00"
 _NODE = b"\x01"
 
-Range = tuple[int, int]
+_Range = tuple[int, int]
 """Leaves ``[start, end)`` by index (the leaf of journal seq s has index s - 1)."""
 
 
@@ -151,7 +129,7 @@ def _chunks(hashes: Iterable[bytes], size: int) -> Iterator[tuple[int, list[byte
         position += len(chunk)
 
 
-def range_roots(hashes: Iterable[bytes], size: int, ranges: Sequence[Range]) -> list[bytes]:
+def range_roots(hashes: Iterable[bytes], size: int, ranges: Sequence[_Range]) -> list[bytes]:
     """MTH of each range of leaves, in one pass over the first ``size`` leaf hashes (ranges may
     overlap; a leaf is hashed once per range that holds it). Raises ``ShortTree`` when the stream has
     fewer than ``size``."""
@@ -192,12 +170,12 @@ def level_roots(hashes: Iterable[bytes], size: int, level: int) -> list[bytes]:
     return roots
 
 
-def inclusion_ranges(index: int, size: int) -> list[Range]:
+def inclusion_ranges(index: int, size: int) -> list[_Range]:
     """RFC 9162 §2.1.3.1 ``PATH(m, D[n])``: the subtrees whose roots form the audit path of leaf
     ``index``, deepest first."""
     if not 0 <= index < size:
         raise ValueError(f"leaf {index} is not in a tree of {size}")
-    ranges: list[Range] = []
+    ranges: list[_Range] = []
     start, end = 0, size
     while end - start > 1:
         k = _largest_power_below(end - start)
@@ -210,12 +188,12 @@ def inclusion_ranges(index: int, size: int) -> list[Range]:
     return ranges[::-1]
 
 
-def consistency_ranges(old_size: int, size: int) -> list[Range]:
+def consistency_ranges(old_size: int, size: int) -> list[_Range]:
     """RFC 9162 §2.1.4.1 ``PROOF(m, D[n]) = SUBPROOF(m, D[n], true)`` for 0 < m < n: the subtrees whose
     roots form the consistency proof, deepest first."""
     if not 0 < old_size < size:
         raise ValueError(f"no consistency proof from size {old_size} to size {size}")
-    ranges: list[Range] = []
+    ranges: list[_Range] = []
     start, end, m, whole = 0, size, old_size, True
     while m != end - start:
         k = _largest_power_below(end - start)

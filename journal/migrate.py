@@ -26,17 +26,6 @@ from journal.schema import metadata
 if TYPE_CHECKING:
     from alembic.config import Config
 
-__all__ = [
-    "HEAD_REVISION",
-    "check_writable",
-    "current_revision",
-    "foreign_tables",
-    "head_revision",
-    "refuse_unknown_revision",
-    "stored_revision",
-    "upgrade_to_head",
-]
-
 _SCRIPTS = Path(__file__).with_name("migrations")
 
 HEAD_REVISION = "0021"
@@ -121,14 +110,14 @@ def refuse_unknown_revision(connection: Connection, tables: Collection[str] | No
     _checked(stored_revision(connection, tables))
 
 
-ARVIS_TABLES = frozenset({*metadata.tables, _VERSION_TABLE, "state_checkpoints", "state_checkpoint_dirty"})
+_ARVIS_TABLES = frozenset({*metadata.tables, _VERSION_TABLE, "state_checkpoints", "state_checkpoint_dirty"})
 """Every table an arvis journal's database holds (the schema's, Alembic's stamp, and those of revisions
 0011 to 0013 that revision 0014 drops)."""
 
 
 def foreign_tables(connection: Connection) -> list[str]:
     """The tables of the database that are not an arvis journal's, sorted."""
-    return sorted(set(inspect(connection).get_table_names()) - ARVIS_TABLES)
+    return sorted(set(inspect(connection).get_table_names()) - _ARVIS_TABLES)
 
 
 def _refuse_foreign(connection: Connection, named: str) -> None:

@@ -19,8 +19,6 @@ from journal.header import JournalHeader, read_header
 from journal.migrate import refuse_unknown_revision
 from journal.schema import journal, merkle_tiles
 
-__all__ = ["JournalFilter", "JournalReader", "row_to_entry"]
-
 BATCH = 2_000
 
 MAX_GLOB_NAMES = 500

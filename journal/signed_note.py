@@ -23,23 +23,7 @@ from dataclasses import dataclass
 from cryptography.exceptions import InvalidSignature as _BadSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-__all__ = [
-    "MAX_NOTE_BYTES",
-    "MAX_SIGNATURES",
-    "InvalidSignature",
-    "NoteError",
-    "NoteSignature",
-    "SignedNote",
-    "SignerKey",
-    "UnverifiedNote",
-    "VerifierKey",
-    "open_note",
-    "parse_note",
-    "sign_note",
-    "valid_key_name",
-]
-
-ED25519 = 0x01
+_ED25519 = 0x01
 """The signature type byte of Ed25519 in C2SP signed-note."""
 MAX_SIGNATURES = 100
 """More signature lines than this make a note malformed (the spec asks to accept at least 16; Go: 100)."""
@@ -68,7 +52,7 @@ def valid_key_name(name: str) -> bool:
 
 
 def _key_id(name: str, public: bytes) -> int:
-    digest = hashlib.sha256(name.encode("utf-8") + b"\n" + bytes([ED25519]) + public).digest()
+    digest = hashlib.sha256(name.encode("utf-8") + b"\n" + bytes([_ED25519]) + public).digest()
     return int.from_bytes(digest[:4], "big")
 
 
@@ -95,7 +79,7 @@ def _parsed_key(text: str) -> tuple[str, int, bytes]:
     if len(id_text) != 8 or any(char not in "0123456789abcdefABCDEF" for char in id_text):
         raise NoteError("a key ID is 8 hex digits")
     data = _b64decode(key_text)
-    if len(data) != 33 or data[0] != ED25519:
+    if len(data) != 33 or data[0] != _ED25519:
         raise NoteError("only Ed25519 keys (type 0x01, 32 bytes) are supported")
     return name, int(id_text, 16), data[1:]
 
@@ -121,7 +105,7 @@ class VerifierKey:
         return cls(name, key_id, public)
 
     def text(self) -> str:
-        return f"{self.name}+{self.key_id:08x}+{_b64(bytes([ED25519]) + self.public)}"
+        return f"{self.name}+{self.key_id:08x}+{_b64(bytes([_ED25519]) + self.public)}"
 
     def verifies(self, message: bytes, signature: bytes) -> bool:
         try:
@@ -163,7 +147,7 @@ class SignerKey:
         return key
 
     def text(self) -> str:
-        return f"{_PRIVATE}{self.name}+{self.key_id:08x}+{_b64(bytes([ED25519]) + self.seed)}"
+        return f"{_PRIVATE}{self.name}+{self.key_id:08x}+{_b64(bytes([_ED25519]) + self.seed)}"
 
     def verifier(self) -> VerifierKey:
         public = Ed25519PrivateKey.from_private_bytes(self.seed).public_key().public_bytes_raw()

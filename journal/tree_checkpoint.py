@@ -26,27 +26,11 @@ from journal.header import JournalHeader
 from journal.reader import JournalReader
 from journal.tree import journal_leaves
 
-__all__ = [
-    "ADMIN_HEADER_LINE",
-    "HEADER_LINE",
-    "MAX_TREE_FILE_NODES",
-    "ORIGIN_PREFIX",
-    "CheckpointBody",
-    "TreeFile",
-    "TreeFinding",
-    "admin_header_digest",
-    "check_checkpoint",
-    "header_digest",
-    "origin_of",
-    "tree_file_level",
-    "tree_file_of",
-]
-
 ORIGIN_PREFIX = "arvis.journal/"
 MAX_TREE_FILE_NODES = 65_536
 """Nodes a tree file holds at most (64 hex digits and a newline each: about 4 MiB). Journals up to this
 many entries keep every leaf, so a rewrite is named to the entry."""
-TREE_FILE_MAGIC = "arvis-tree-nodes 1"
+_TREE_FILE_MAGIC = "arvis-tree-nodes 1"
 HEADER_LINE = "arvis-header "
 """The extension line a checkpoint binds the journal's header with: this prefix, then the base64 of
 ``header_digest``."""
@@ -144,14 +128,14 @@ class TreeFile:
     nodes: tuple[bytes, ...]
 
     def text(self) -> str:
-        head = f"{TREE_FILE_MAGIC}\n{self.tree_size} {self.level}\n"
+        head = f"{_TREE_FILE_MAGIC}\n{self.tree_size} {self.level}\n"
         return head + "".join(f"{node.hex()}\n" for node in self.nodes)
 
     @classmethod
     def parse(cls, text: str) -> TreeFile:
         lines = text.split("\n")
-        if len(lines) < 3 or lines[0] != TREE_FILE_MAGIC or lines[-1] != "":
-            raise ValueError(f"a tree file starts with {TREE_FILE_MAGIC!r}")
+        if len(lines) < 3 or lines[0] != _TREE_FILE_MAGIC or lines[-1] != "":
+            raise ValueError(f"a tree file starts with {_TREE_FILE_MAGIC!r}")
         size_text, _, level_text = lines[1].partition(" ")
         if not (size_text.isdigit() and level_text.isdigit()) or int(level_text) > 64:
             raise ValueError("a tree file's second line is its tree size and level")

@@ -33,15 +33,13 @@ from kernel.table import SyscallTable
 from tools.audit.replay import header_of
 from tools.audit.replayer import Replayer
 
-__all__ = ["NoSuchMoment", "StateAt", "snapshot_at", "state_at"]
-
 
 class NoSuchMoment(StorageError):
     """A seq the journal does not reach: the caller asked for a moment that is not there (a usage
     error at the command line, not damage)."""
 
 
-JSON_TEXT_COLUMNS = frozenset({"governance", "body"})
+_JSON_TEXT_COLUMNS = frozenset({"governance", "body"})
 """State columns that hold a canonical JSON object as text (``journal-format.md`` §1.3, §1.4)."""
 
 
@@ -60,7 +58,7 @@ def _as_object(text: Any) -> Any:
 def _shown(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A table's rows, JSON-text columns as their objects: the columns are found once (a table's rows
     share theirs), each row copied by one merge that keeps its key order (most of ``state``'s output)."""
-    columns = JSON_TEXT_COLUMNS.intersection(rows[0]) if rows else ()
+    columns = _JSON_TEXT_COLUMNS.intersection(rows[0]) if rows else ()
     return [row | {name: _as_object(row[name]) for name in columns} for row in rows] if columns else rows
 
 
