@@ -21,9 +21,7 @@ from arvis.canonical import canonical_bytes
 from journal import statements
 from journal.schema import HISTORY_SINCE, HISTORY_TABLES, ROW_SEQ_TABLES
 
-__all__ = ["StateRows", "check", "covered_from", "kept_as_of"]
-
-BATCH = 2_000
+_BATCH = 2_000
 
 StateRows = dict[str, list[dict[str, Any]]]
 """Each state table's rows by name, every column given."""
@@ -77,7 +75,7 @@ def check(connection: Connection, replayed: Connection) -> tuple[int, str] | Non
         return canonical_bytes([table, row])
 
     def kept(on: Connection) -> Iterator[tuple[int, list[bytes]]]:
-        rows = on.execution_options(yield_per=BATCH).execute(text(statements.HISTORY_ALL), {"since": since})
+        rows = on.execution_options(yield_per=_BATCH).execute(text(statements.HISTORY_ALL), {"since": since})
         for seq, group in itertools.groupby(rows, key=lambda row: int(row[0])):
             found = sorted(seen(t, orjson.loads(row)) for _, t, row in group if t in tables)
             if found:

@@ -11,12 +11,10 @@ from sqlalchemy import Connection, inspect, text
 from journal import statements
 from journal.blob_store import BATCH, TABLE, BadBlob, hash_of
 
-__all__ = ["check_blobs"]
-
 # --- the blob store --------------------------------------------------------------------------------
 
 # (table, the columns naming a row, the column holding a hash) of every reference the graph state holds
-REFERENCES = (
+_REFERENCES = (
     ("graph_checkpoints", ("thread_id", "checkpoint_ns", "checkpoint_id"), "checkpoint_hash"),
     ("graph_channel_values", ("thread_id", "checkpoint_ns", "channel", "version"), "value_hash"),
     ("graph_writes", ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"), "value_hash"),
@@ -42,7 +40,7 @@ def _first_reference(connection: Connection, key: str) -> int:
         connection.execute(
             text(statements.FIRST_REFERENCE.format(table=table, column=column)), {"key": key}
         ).scalar()
-        for table, _, column in REFERENCES
+        for table, _, column in _REFERENCES
     ]
     return min((int(seq) for seq in seqs if seq is not None), default=0)
 
@@ -50,7 +48,7 @@ def _first_reference(connection: Connection, key: str) -> int:
 def check_blobs(connection: Connection) -> BadBlob | None:
     """The first damage of the blob store, or None: a stored blob whose bytes do not hash to its key
     (in key order), then a hash referenced by the graph state that is not stored (table by table, in
-    the order of ``REFERENCES``, rows by seq then key). A database without the graph tables has none."""
+    the order of ``_REFERENCES``, rows by seq then key). A database without the graph tables has none."""
     if TABLE not in set(inspect(connection).get_table_names()):
         return None
     for key, data in _stored(connection):
@@ -58,7 +56,7 @@ def check_blobs(connection: Connection) -> BadBlob | None:
         if actual != key:
             why = f"graph blob {key} does not hash to its key (its bytes hash to {actual})"
             return BadBlob(_first_reference(connection, key), why)
-    for table, names, column in REFERENCES:
+    for table, names, column in _REFERENCES:
         missing = connection.execute(text(statements.unstored_reference(table, column, names))).first()
         if missing is not None:
             row = ", ".join(f"{name}={value!r}" for name, value in zip(names, missing[2:], strict=True))

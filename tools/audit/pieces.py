@@ -28,9 +28,7 @@ from kernel.protocols import StorageError
 from kernel.replay_kernel import JournalReplayKernel
 from kernel.result_pieces import PieceFetch, PiecePath, expand, references
 
-__all__ = ["PieceCheck", "expanded_result", "fetch_from", "replay_kernel"]
-
-BATCH = 200
+_BATCH = 200
 """Referenced pieces read per query (a piece may be megabytes: a snapshot of 10,000 entries)."""
 
 
@@ -79,7 +77,7 @@ class PieceCheck:
     """The first entry (by seq) whose journaled result references a piece that is not stored or does
     not hash to its key, over entries given in seq order by whoever reads them anyway (verification's
     walk feeds each entry it accepted, so the journal is not read again). The pieces are read
-    ``BATCH`` references at a time; once a bad one is found, later entries are not looked at."""
+    ``_BATCH`` references at a time; once a bad one is found, later entries are not looked at."""
 
     def __init__(self, reader: JournalReader, header: JournalHeader | None) -> None:
         try:
@@ -112,7 +110,7 @@ class PieceCheck:
                 self.bad = BadBlob(entry.seq, why)
                 return
             self._pending.append((entry.seq, key))
-        if len(self._pending) >= BATCH:
+        if len(self._pending) >= _BATCH:
             try:
                 self._check()
             except StorageError as exc:  # raised by ``result``: after the walk, as if read then
