@@ -154,10 +154,7 @@ def _replayed(reader: JournalReader, seq: int, table: SyscallTable) -> list[tupl
         diverged = next(filter(None, map(replayer.apply, reader.entries(JournalFilter(until_seq=seq)))), None)
         if diverged is not None:
             raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
-        failed = replayer.flush()
-        if failed is not None:
-            raise StorageError(f"the replay could not commit: {failed}")
-        with replayer.store.engine.connect() as connection:
+        with replayer.committed() as connection:  # the open batch committed first, or StorageError
             return [
                 (state_table, batch)
                 for state_table in present_state_tables(connection)
