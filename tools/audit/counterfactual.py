@@ -20,7 +20,7 @@ from kernel.abi import JournalEntry
 from kernel.table import SyscallTable
 from tools.audit.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named
 from tools.audit.pieces import fetch_from
-from tools.audit.replay import Replayer
+from tools.audit.replayer import Replayer
 
 ROLLBACK_KIND = "arvis.rollback"
 """The ``kernel.record`` kind that opens a rollback: ``{"principal": P, "calls": N}``, then N calls."""
