@@ -35,9 +35,7 @@ from journal.state import present_state_tables
 from journal.statements import APPEND_LOCK_SQL, LOCK_JOURNAL, REBUILD_COUNTS, REPEATABLE_READ
 from journal.tile_backfill import backfill_tiles
 
-__all__ = ["CopyReport", "copy_journal"]
-
-BATCH = 2_000
+_BATCH = 2_000
 
 
 @dataclass(frozen=True)
@@ -84,7 +82,7 @@ def _copy_header(reading: Connection, writing: Connection, header: JournalHeader
     writing.execute(journal_header.insert(), row | {"store_quota_bytes": store_quota(reading)})
 
 
-def copy_journal(source: Engine, target: Engine, *, batch: int = BATCH) -> CopyReport:
+def copy_journal(source: Engine, target: Engine, *, batch: int = _BATCH) -> CopyReport:
     """Copy the journal in ``source`` into ``target`` (brought to the head migration first; it must
     hold no journal and no state). Raises StorageError when either side refuses."""
     try:
