@@ -161,20 +161,6 @@ def _merged(
             a, b = next(first, None), next(second, None)
 
 
-def _compare_table(
-    table: Table, first: Iterator[dict[str, Any]], second: Iterator[dict[str, Any]]
-) -> tuple[TableDifference | None, RowDifference | None]:
-    name = str(table.name)
-    key = [str(column.name) for column in table.primary_key.columns]
-    differs = TableDifference(name, PARTITION_COLUMNS.get(name, key[0]))
-    found: RowDifference | None = None
-    for side, row, columns in _merged(key, first, second):
-        differs.note(row)
-        if found is None:
-            found = RowDifference(name, {column: row.get(column) for column in key}, columns, side)
-    return (differs if differs.rows else None), found
-
-
 def compare_states(first: Connection, second: Connection) -> StateComparison:
     """Compare the states two databases hold now (either may lack tables a later migration adds: a
     missing table holds no rows)."""
@@ -187,10 +173,15 @@ def compare_states(first: Connection, second: Connection) -> StateComparison:
             _rows(connection, table, digest) if table in has else iter(())
             for connection, digest, has in zip((first, second), digests, present, strict=True)
         ]
-        differs, row = _compare_table(table, sides[0], sides[1])
-        if differs is not None:
+        name = str(table.name)
+        key = [str(column.name) for column in table.primary_key.columns]
+        differs = TableDifference(name, PARTITION_COLUMNS.get(name, key[0]))
+        for side, row, columns in _merged(key, sides[0], sides[1]):
+            differs.note(row)
+            if found is None:  # the first row that differs, in the first table that has one
+                found = RowDifference(name, {column: row.get(column) for column in key}, columns, side)
+        if differs.rows:
             tables.append(differs)
-        found = found or row
     ours, theirs = _content(first), _content(second)
     content_tables = tuple(name for name, value in ours[1].items() if theirs[1].get(name) != value)
     return StateComparison(
