@@ -174,7 +174,12 @@ def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str |
     _checked(before)
     in_memory = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
     if before is None and goal == HEAD_REVISION and in_memory:
-        _copy_migrated_template(engine)
+        # a new in-memory database (a scratch store: replay, time travel, tests) gets the schema by copying
+        # a template the migrations built once, instead of running them again (most of opening it)
+        with engine.connect() as connection:
+            driver = connection.connection.dbapi_connection
+            assert isinstance(driver, sqlite3.Connection)
+            _migrated_template().backup(driver)
         return before, goal
     config = _config()
     with engine.begin() as connection:
@@ -184,20 +189,15 @@ def upgrade_to_head(engine: Engine, *, target: str | None = None) -> tuple[str |
         if before is None:  # never migrated: it must hold no one else's tables
             _refuse_foreign(connection, "the database")
         if before != goal:
+            from alembic import command
+            from alembic.util.exc import CommandError
+
             config.attributes["connection"] = connection
-            _upgrade(config, goal)
+            try:  # Alembic's own errors (not the driver's) become one clear StorageError
+                command.upgrade(config, goal)
+            except CommandError as exc:
+                raise StorageError(f"the schema migration failed: {exc}") from exc
     return before, goal
-
-
-def _upgrade(config: Config, goal: str) -> None:
-    """Alembic's upgrade; its own errors (not the driver's) become one clear ``StorageError``."""
-    from alembic import command
-    from alembic.util.exc import CommandError
-
-    try:
-        command.upgrade(config, goal)
-    except CommandError as exc:
-        raise StorageError(f"the schema migration failed: {exc}") from exc
 
 
 @cache
@@ -217,12 +217,3 @@ def _migrated_template() -> sqlite3.Connection:
         driver.backup(copy)
     template.dispose()
     return copy
-
-
-def _copy_migrated_template(engine: Engine) -> None:
-    """A new in-memory database (a scratch store: replay, time travel, tests) gets the schema by copying
-    a template the migrations built once, instead of running them again (most of opening it)."""
-    with engine.connect() as connection:
-        driver = connection.connection.dbapi_connection
-        assert isinstance(driver, sqlite3.Connection)
-        _migrated_template().backup(driver)
