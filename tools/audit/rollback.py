@@ -212,9 +212,7 @@ def _decisions(
     }
     reopens: list[PlannedCall] = []
     for request_id in sorted(ids | decided):
-        lookup = now.request if request_id.startswith("c") else now.review
-        wanted_lookup = aim.request if request_id.startswith("c") else aim.review
-        live, wanted = lookup(request_id), wanted_lookup(request_id)
+        live, wanted = now.pending(request_id), aim.pending(request_id)
         live_pending = live is not None and live.get("status") == "PENDING"
         wanted_pending = wanted is not None and wanted.get("status") == "PENDING"
         if live_pending and not wanted_pending:

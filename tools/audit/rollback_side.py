@@ -55,11 +55,11 @@ class StoreSide:
     def unit(self, unit_id: str) -> dict[str, Any] | None:
         return self._body(awmu_units, awmu_units.c.unit_id, unit_id)
 
-    def review(self, review_id: str) -> dict[str, Any] | None:
-        return self._body(awmu_reviews, awmu_reviews.c.review_id, review_id)
-
-    def request(self, request_id: str) -> dict[str, Any] | None:
-        return self._body(awmu_canon_requests, awmu_canon_requests.c.request_id, request_id)
+    def pending(self, request_id: str) -> dict[str, Any] | None:
+        """A canonization request (``c…``) or a queued proposal (``r…``)."""
+        if request_id.startswith("c"):
+            return self._body(awmu_canon_requests, awmu_canon_requests.c.request_id, request_id)
+        return self._body(awmu_reviews, awmu_reviews.c.review_id, request_id)
 
     def _body(self, table: Any, column: Any, key: str) -> dict[str, Any] | None:
         if table.name not in self.tables:
