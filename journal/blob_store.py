@@ -21,8 +21,8 @@ from sqlalchemy.pool import StaticPool
 
 from arvis.canonical import sha256_hex
 from journal import statements
-from journal.engine import fetch_driver_sql, fetch_sql, one_line
 from journal.errors import StorageError
+from journal.rows import fetch_driver_sql, fetch_sql, one_line
 from journal.sql import Prepared, SqlRunner
 
 TABLE = "graph_blobs"

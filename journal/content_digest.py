@@ -24,7 +24,7 @@ import orjson
 from sqlalchemy import Connection, inspect, select
 
 from arvis.canonical import canonical_bytes_of_own
-from journal.engine import fetch_tuples
+from journal.rows import fetch_tuples
 from journal.schema import (
     awmu_canon_requests,
     awmu_contexts,

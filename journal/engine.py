@@ -38,26 +38,9 @@ from sqlalchemy.pool import StaticPool
 
 from journal import statements
 from journal.errors import StorageError
-from journal.rows import fetch_all, fetch_driver_sql, fetch_sql, fetch_tuples, one_line, valid_text
-
-__all__ = [
-    "DEFAULT_BUSY_TIMEOUT_MS",
-    "SUPPORTED_FORMS",
-    "Durability",
-    "UnsupportedDatabase",
-    "fetch_all",
-    "fetch_driver_sql",
-    "fetch_sql",
-    "fetch_tuples",
-    "is_url",
-    "one_line",
-    "open_engine",
-    "reading",
-    "shown",
-    "sqlite_file",
-    "to_url",
-    "valid_text",
-]
+from journal.rows import fetch_all as fetch_all
+from journal.rows import one_line as one_line
+from journal.rows import valid_text as valid_text
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
 

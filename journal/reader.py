@@ -12,11 +12,12 @@ from sqlalchemy import ColumnElement, Connection, Engine, func, inspect, literal
 from sqlalchemy.exc import SQLAlchemyError
 
 from journal.admin_binding import header_verifier
-from journal.engine import fetch_all, fetch_tuples, one_line, open_engine, valid_text
+from journal.engine import open_engine
 from journal.entry import JournalEntry
 from journal.errors import StorageError
 from journal.header import JournalHeader, read_header
 from journal.migrate import refuse_unknown_revision
+from journal.rows import fetch_all, fetch_tuples, one_line, valid_text
 from journal.schema import journal, merkle_tiles
 
 BATCH = 2_000

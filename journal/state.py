@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Table, inspect
 
 from arvis.canonical import canonical_bytes_of_own
 from journal import statements
-from journal.engine import fetch_sql, valid_text
+from journal.rows import fetch_sql, valid_text
 from journal.schema import STATE_TABLES
 from journal.sql import Prepared
 

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Connection, func, inspect, or_, select
 
 from journal.content_digest import stored_body
-from journal.engine import fetch_tuples
+from journal.rows import fetch_tuples
 from journal.schema import (
     awmu_canon_requests,
     awmu_contexts,

@@ -21,9 +21,9 @@ from sqlalchemy import Connection, Table, text
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal import history
-from journal.engine import fetch_sql
 from journal.memory_repository import wire_of
 from journal.reader import JournalFilter, JournalReader
+from journal.rows import fetch_sql
 from journal.schema import STATE_TABLES, memory_entries
 from journal.sql import Prepared
 from journal.state import StateDigest, present_state_tables, state_batches
