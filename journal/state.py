@@ -156,12 +156,11 @@ class StateDigest:
     @staticmethod
     def _encoded(table: str, row: dict[str, Any]) -> bytes:
         try:
-            data = canonical_bytes_of_own([str(table), row])
+            return canonical_bytes_of_own([str(table), row])
         except UnicodeEncodeError:  # text that is not UTF-8 (a hand edit), read with surrogateescape
-            data = canonical_bytes_of_own(
+            return canonical_bytes_of_own(
                 [str(table), {name: _invalid_text(value) for name, value in row.items()}]
             )
-        return data
 
     def hexdigest(self) -> str:
         return self._hash.hexdigest()
