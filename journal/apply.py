@@ -124,7 +124,7 @@ def _build(change: Change) -> str:
     if set(change.where) != set(key):
         raise UnknownChange(f"a change of {table!r} must name one row by its whole primary key {key}")
     if isinstance(change, Update):
-        if table in HISTORY_TABLES and table not in ROW_SEQ_TABLES:  # it would keep the seq that wrote it
+        if table in HISTORY_TABLES and table not in ROW_SEQ_TABLES:  # its seq column would go stale
             raise UnknownChange(f"rows of {table!r} are replaced or deleted whole (their past is kept)")
         _known_columns(table, known, change.set)
         if not change.set or set(change.set) & set(key):
