@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from arvis.scenario.conditions import Condition
-from journal.schema import ROW_SEQ_TABLES
+from journal.schema import ROW_SEQ_TABLES, STATE_TABLES
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import NoSuchMoment, snapshot_at, state_at
@@ -110,21 +110,40 @@ def test_the_state_read_at_the_head_is_the_stored_state(journal_path: Path) -> N
 
 
 def test_every_row_carries_the_seq_of_the_last_call_that_wrote_it(journal_path: Path) -> None:
-    """A row of ``ROW_SEQ_TABLES`` carries the seq of an accepted entry, at or after the seq of each of its
-    kept versions (which ended when a later call wrote it again); no effects log is kept beside."""
+    """A row of ``ROW_SEQ_TABLES`` carries the seq of an accepted entry; each version of it kept in
+    ``graph_history`` was written at or before the seq that ended it, which is at or before the seq the
+    row carries now (the call that ended a version wrote the next one); no effects log is kept beside."""
+    import json
+
     with h.raw_db(journal_path) as connection:
         tables = {
             name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
         accepted = {seq for (seq,) in connection.execute("SELECT seq FROM journal WHERE status = 'ok'")}
-        written = [
-            seq
-            for table in sorted(ROW_SEQ_TABLES)
-            for (seq,) in connection.execute(f"SELECT written_seq FROM {table}")
+        current: dict[tuple[str, tuple[Any, ...]], int] = {}
+        for table in sorted(ROW_SEQ_TABLES):
+            names = ", ".join(f'"{name}"' for name in KEYS[table])
+            for row in connection.execute(f"SELECT {names}, written_seq FROM {table}"):
+                current[table, tuple(row[:-1])] = row[-1]
+        kept = [
+            (table, json.loads(row), ended)
+            for table, row, ended in connection.execute('SELECT tbl, "row", ended_seq FROM graph_history')
+            if table in ROW_SEQ_TABLES
         ]
     assert "journal_effects" not in tables and "history_from" in tables
-    assert set(written) <= accepted
+    assert set(current.values()) <= accepted
+    for table, row, ended in kept:
+        assert row["written_seq"] <= ended, (table, row)
+        now = current.get((table, tuple(row[name] for name in KEYS[table])))
+        assert now is None or ended <= now, (table, row, ended, now)
     assert h.verify(journal_path).verified
+
+
+KEYS = {
+    str(table.name): [str(column.name) for column in table.primary_key.columns]
+    for table in STATE_TABLES
+    if table.name in ROW_SEQ_TABLES
+}
 
 
 # --- verification checks what the rows keep --------------------------------------------------------
