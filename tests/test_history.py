@@ -298,7 +298,8 @@ def test_a_journal_whose_log_covers_it_gets_its_past_in_rows(
 def test_verification_names_a_kept_row_that_was_edited_or_dropped(
     tmp_path: Path, table: str, column: str
 ) -> None:
-    """``graph_history`` is held to the replay's: a kept row edited, or taken out, is named at its seq."""
+    """``graph_history`` is held to the replay's: a kept row edited, taken out, or made text that is not
+    JSON or not an object (hand edits), is named at its seq, never a crash."""
     path = tmp_path / "journal.db"
     _contract(path)
     assert h.verify(path).verified
@@ -310,6 +311,8 @@ def test_verification_names_a_kept_row_that_was_edited_or_dropped(
     for damage in (
         f"UPDATE graph_history SET \"row\" = json_set(\"row\", '$.{column}', 'edited') WHERE ended_seq = ?",
         "DELETE FROM graph_history WHERE ended_seq = ?",
+        "UPDATE graph_history SET \"row\" = 'not json' WHERE ended_seq = ?",
+        "UPDATE graph_history SET \"row\" = '[1, 2]' WHERE ended_seq = ?",
     ):
         damaged = tmp_path / "damaged.db"
         shutil.copyfile(path, damaged)
