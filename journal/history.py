@@ -23,9 +23,6 @@ from journal.schema import HISTORY_SINCE, HISTORY_TABLES, ROW_SEQ_TABLES
 
 _BATCH = 2_000
 
-StateRows = dict[str, list[dict[str, Any]]]
-"""Each state table's rows by name, every column given."""
-
 
 def covered_from(connection: Connection) -> int:
     """The first seq whose past the rows hold: 1, or for a journal migrated when its past could not be
@@ -37,7 +34,7 @@ def covered_from(connection: Connection) -> int:
     return 1 if found is None else int(found)
 
 
-def kept_as_of(connection: Connection, seq: int) -> StateRows | None:
+def kept_as_of(connection: Connection, seq: int) -> dict[str, list[dict[str, Any]]] | None:
     """The rows of ``HISTORY_TABLES`` in force right after entry ``seq`` (written by it, or kept in
     ``graph_history`` and ended after it), as the state shows them (no ``written_seq`` of
     ``ROW_SEQ_TABLES``). None when one is not UTF-8 or not JSON (a hand edit): replay."""
@@ -69,13 +66,16 @@ def check(connection: Connection, replayed: Connection) -> tuple[int, str] | Non
     revision = str(connection.execute(text(statements.REVISION)).scalar())
     tables = {table for table, first in HISTORY_SINCE.items() if first <= revision}  # what it keeps
 
+    def covered(seq: Any) -> Any:  # a seq before the rows hold the past: NULL stored, given by a replay
+        return seq if isinstance(seq, int) and seq >= since else None
+
     def seen(table: str, text_row: Any) -> bytes:
         try:
             row = orjson.loads(text_row)
-        except (orjson.JSONDecodeError, TypeError):  # not JSON (a hand edit): differs from the replay's
-            return repr([table, text_row]).encode()
+        except orjson.JSONDecodeError:  # not JSON (a hand edit): compared as the text it is
+            row = text_row
         if table in ROW_SEQ_TABLES and isinstance(row, dict):
-            row["written_seq"] = _covered(row.get("written_seq"), since)
+            row["written_seq"] = covered(row.get("written_seq"))
         return canonical_bytes([table, row])
 
     def kept(on: Connection) -> Iterator[tuple[int, list[bytes]]]:
@@ -90,21 +90,12 @@ def check(connection: Connection, replayed: Connection) -> tuple[int, str] | Non
             seq = min(side[0] for side in (stored, expected) if side is not None)
             return seq, f"the rows graph_history kept at entry {seq} are not those its journal keeps"
     for table in sorted(tables & ROW_SEQ_TABLES):
-        written, expected_seqs = (_row_seqs(on, table, since) for on in (connection, replayed))
+        written, expected_seqs = (
+            {tuple(row[:-1]): covered(row[-1]) for row in on.execute(text(statements.ROW_SEQS[table]))}
+            for on in (connection, replayed)
+        )
         wrong = [key for key in written.keys() & expected_seqs.keys() if written[key] != expected_seqs[key]]
         if wrong:
             seq = min(expected_seqs[key] or written[key] or since for key in wrong)
             return seq, f"the seq that wrote a row of {table} is not the one its journal gives (entry {seq})"
     return None
-
-
-def _row_seqs(connection: Connection, table: str, since: int) -> dict[tuple[Any, ...], int | None]:
-    """Each row's key and ``written_seq``, None where it is before ``since``."""
-    rows = connection.execute(text(statements.ROW_SEQS[table]))
-    return {tuple(row[:-1]): _covered(row[-1], since) for row in rows}
-
-
-def _covered(seq: Any, since: int) -> Any:
-    """A ``written_seq`` as verification compares it: None where it is before the rows hold the past (a
-    migrated journal leaves those NULL, its replay gives them)."""
-    return seq if isinstance(seq, int) and seq >= since else None

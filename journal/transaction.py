@@ -108,11 +108,9 @@ class ActiveRuns:
         """The user's active run: the one kept, else ``read`` (kept while the transaction may keep)."""
         if not self._usable:
             return read(user_id)
-        known = self._known
-        if user_id in known:
-            return known[user_id]
-        run = known[user_id] = read(user_id)
-        return run
+        if user_id not in self._known:
+            self._known[user_id] = read(user_id)
+        return self._known[user_id]
 
 
 class SqlPipelineRunRepository:

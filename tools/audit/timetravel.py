@@ -124,9 +124,8 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
         sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
         memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
         revision = str(connection.execute(text(REVISION)).scalar() or "")
-        kept = None
-        if memory is not None and revision >= "0020" and history.covered_from(connection) == 1:
-            kept = history.kept_as_of(connection, last_seq)
+        readable = memory is not None and revision >= "0020" and history.covered_from(connection) == 1
+        kept = history.kept_as_of(connection, last_seq) if readable else None
     if memory is not None and kept is not None:
         batches = [(memory_entries, memory), *((t, _in_key_order(t, kept[t.name])) for t in STATE_TABLES[1:])]
     else:
