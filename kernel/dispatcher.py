@@ -28,6 +28,7 @@ from kernel.abi import (
     RecordedCall,
     SyscallError,
     SyscallResult,
+    SyscallTable,
     TransactionSource,
     record_args,
     record_text,
@@ -39,7 +40,6 @@ from kernel.identity import IdentityPolicy, journal_identity
 from kernel.pipeline import pipeline
 from kernel.protocols import CommitOutcomeUnknown, JournalStore, StorageBusy, StorageError
 from kernel.registry import KernelServiceRegistry
-from kernel.table import SyscallTable
 from kernel.telemetry import CallTracer, end_span, start_span
 
 __all__ = ["GROUP_MAX", "CallLogger", "Kernel", "RecordedCall", "TransactionSource"]

@@ -24,8 +24,7 @@ from arvis.canonical import canonical_bytes_of_own
 from kernel.errors import ErrorCode
 
 if TYPE_CHECKING:
-    from kernel.abi import RecordedCall, SyscallResult
-    from kernel.table import SyscallTable
+    from kernel.abi import RecordedCall, SyscallResult, SyscallTable
 
 INSTALL_HINT = "pip install -e '.[otel]'"
 

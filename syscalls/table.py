@@ -4,7 +4,7 @@
 This file is the table (``specs/kernel-syscalls.md`` §2): each row is the syscall's full name (so that a
 search for a name finds its row), its handler, its family's service (``Service``), its flags (``Flag``:
 ``READ`` changes no state, and the kernel refuses a read whose decision would) and a one-line summary. The
-request type is read from the handler's signature (``kernel.table.spec_of``); the handlers and request
+request type is read from the handler's signature (``kernel.abi.spec_of``); the handlers and request
 types stay in their family's module. A name leaves the table only into ``RETIRED``, never to be registered
 again. The rows are as wide as the table: the formatter leaves them as written."""
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel.table import Flag, Row, Service, SyscallTable
+from kernel.abi import Flag, Row, Service, SyscallTable
 from syscalls import (
     access,
     graph,

@@ -30,10 +30,9 @@ from journal.reader import JournalReader
 from journal.sql import SqlRunner
 from journal.store import ManualClock, SqlJournalStore
 from journal.transaction import SqlMemoryReader
-from kernel.abi import CallContext, SyscallResult
+from kernel.abi import CallContext, Handler, Service, Support, SyscallResult, SyscallSpec, SyscallTable
 from kernel.dispatcher import Kernel
 from kernel.identity import VouchedPrincipals
-from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 from syscalls.boot import default_services, open_kernel
 from syscalls.table import SYSCALL_TABLE
 from tools import argtypes

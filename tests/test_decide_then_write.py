@@ -18,9 +18,8 @@ from arvis.awmu.repository import AwmuRepository
 from arvis.canonical import canonical_bytes_of_own, sha256_hex
 from arvis.changes import Decision, Delete, Insert, Update, Upsert
 from journal.entry import EMPTY_EFFECTS_HASH, EntryContent
-from kernel.abi import CallContext
+from kernel.abi import CallContext, Service, Support, SyscallSpec, SyscallTable
 from kernel.dispatcher import Kernel
-from kernel.table import Service, Support, SyscallSpec, SyscallTable
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
 

@@ -27,10 +27,9 @@ from arvis.canonical import canonical_bytes_of_own, decode
 from arvis.changes import Decision
 from arvis.graph_checkpoints import EMPTY_VALUE, GraphChannelValue, GraphCheckpoint, GraphWrite
 from journal.store import ManualClock
-from kernel.abi import CallContext
+from kernel.abi import CallContext, SyscallTable
 from kernel.dispatcher import Kernel
 from kernel.errors import KernelError
-from kernel.table import SyscallTable
 from syscalls.boot import open_kernel
 from syscalls.graph import ThreadAccess
 from syscalls.graph_args import MAX_LIST, GetArgs, ListArgs, Position

@@ -20,6 +20,7 @@ from journal.engine import open_engine
 from journal.schema import FORMAT_VERSION
 from journal.state import state_digest
 from journal.store import SqlJournalStore
+from kernel.abi import SyscallTable
 from kernel.dispatcher import Kernel
 from kernel.identity import (
     AllowedPrincipals,
@@ -32,7 +33,6 @@ from kernel.identity import (
 )
 from kernel.pipeline import PipelineError
 from kernel.protocols import StorageError
-from kernel.table import SyscallTable
 from syscalls.boot import default_services
 from syscalls.table import SYSCALL_TABLE
 

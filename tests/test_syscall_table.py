@@ -19,11 +19,19 @@ from strategies import VOUCHED
 
 from journal.engine import open_engine
 from journal.store import SqlJournalStore
-from kernel.abi import READ_CHANGED_STATE, CallContext
+from kernel.abi import (
+    READ_CHANGED_STATE,
+    CallContext,
+    Flag,
+    Service,
+    Support,
+    SyscallSpec,
+    SyscallTable,
+    SyscallTableError,
+)
 from kernel.arguments import MAX_ARGS_BYTES, MAX_VALUE_ARGS_BYTES
 from kernel.dispatcher import Kernel
 from kernel.registry import KernelServiceRegistry
-from kernel.table import Flag, Service, Support, SyscallSpec, SyscallTable, SyscallTableError
 from syscalls import graph_args, working_memory
 from syscalls import table as table_module
 from syscalls.boot import default_services, open_kernel

@@ -29,12 +29,20 @@ from strategies import (
 from arvis.canonical import canonical_bytes, decode, format_time, sha256_hex
 from journal.entry import EMPTY_EFFECTS_HASH
 from journal.store import ManualClock
-from kernel.abi import CallContext, SyscallError, SyscallResult
+from kernel.abi import (
+    CallContext,
+    Handler,
+    Service,
+    Support,
+    SyscallError,
+    SyscallResult,
+    SyscallSpec,
+    SyscallTable,
+)
 from kernel.arguments import MAX_ARGS_BYTES
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.errors import ERROR_MESSAGES, ErrorCode, KernelError
 from kernel.registry import KernelServiceRegistry
-from kernel.table import Handler, Service, Support, SyscallSpec, SyscallTable
 from syscalls.boot import default_services
 
 HOUR = timedelta(hours=1)

@@ -9,8 +9,7 @@ import msgspec
 import pytest
 from strategies import MEMORY_SYSCALLS
 
-from kernel.abi import CallContext
-from kernel.table import Service, Support, SyscallSpec, SyscallTable, SyscallTableError
+from kernel.abi import CallContext, Service, Support, SyscallSpec, SyscallTable, SyscallTableError
 from syscalls.table import SYSCALL_TABLE
 
 

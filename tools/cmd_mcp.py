@@ -34,10 +34,9 @@ from tools.common import EXIT_OK, CommandError, add_caller_argument, add_db_argu
 if TYPE_CHECKING:
     import mcp.types as mcp_types
 
-    from kernel.abi import SyscallResult
+    from kernel.abi import SyscallResult, SyscallSpec
     from kernel.dispatcher import Kernel
     from kernel.identity import IdentityPolicy
-    from kernel.table import SyscallSpec
 
 __all__ = ["INSTALL_HINT", "VERIFY_TOOL", "input_schema", "register"]
 

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
-from kernel.table import SyscallSpec
+from kernel.abi import SyscallSpec
 
 _ENUM_DETAIL = re.compile(r"Invalid enum value '(?P<value>.*)' - at `\$(?P<path>[^`]*)`")
 _UNKNOWN_DETAIL = re.compile(r"unknown field `(?P<value>[^`]*)`(?: - at `\$(?P<path>[^`]*)`)?")

@@ -16,8 +16,7 @@ from sqlalchemy import Engine
 
 from arvis.access import is_operator
 from journal.header import JournalHeader
-from kernel.abi import JournalEntry
-from kernel.table import SyscallTable
+from kernel.abi import JournalEntry, SyscallTable
 from tools.audit.forensics import TraceQuery, Tracer, call_args, call_value, unit_ids_named
 from tools.audit.pieces import fetch_from
 from tools.audit.replayer import Replayer

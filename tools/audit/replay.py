@@ -22,8 +22,8 @@ from journal.memory_repository import entry_counts_hold, version_seqs
 from journal.reader import JournalFilter, JournalReader
 from journal.state import state_digest
 from journal.tree import TileCheck, journal_size
+from kernel.abi import SyscallTable
 from kernel.protocols import StorageError
-from kernel.table import SyscallTable
 from tools.audit.blob_audit import check_blobs
 from tools.audit.pieces import PieceCheck
 from tools.audit.replayer import Divergence, DivergenceClass, Replayer

@@ -26,13 +26,12 @@ from journal.header import JournalHeader, store_quota
 from journal.state import state_digest
 from journal.store import ManualClock, SqlJournalStore
 from journal.transaction import SqlBatch
-from kernel.abi import JournalEntry, SyscallResult
+from kernel.abi import JournalEntry, Service, SyscallResult, SyscallTable
 from kernel.dispatcher import Kernel, RecordedCall
 from kernel.errors import ErrorCode
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry
 from kernel.services import default_services
-from kernel.table import Service, SyscallTable
 from tools.audit.verify import damaged_header, noncanonical_args
 
 REPLAY_BATCH = 500

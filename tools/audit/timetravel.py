@@ -28,8 +28,8 @@ from journal.schema import STATE_TABLES, memory_entries
 from journal.sql import Prepared
 from journal.state import StateDigest, present_state_tables, state_batches
 from journal.statements import MEMORY_AS_OF, MEMORY_STATE_AS_OF, MOMENT, REVISION, WIRE_COLUMNS
+from kernel.abi import SyscallTable
 from kernel.protocols import StorageError
-from kernel.table import SyscallTable
 from tools.audit.replay import header_of
 from tools.audit.replayer import Replayer
 
