@@ -1,4 +1,5 @@
-"""Copying a journal into another database (SQLite to PostgreSQL or back), to audit it there.
+"""Copying a journal into another database (SQLite to PostgreSQL or back), to audit it there; and a
+database's rows and their past taken from its journal's replay (``adopt_history``).
 
 The header (its admin verifier too), every journal row, every state table's rows (with the seqs the state
 leaves out), the admin key's bindings (``journal.admin_binding``) and the rows' history (``journal.history``)
@@ -132,3 +133,28 @@ def copy_journal(source: Engine, target: Engine, *, batch: int = _BATCH) -> Copy
             "`arvis journal verify` names where"
         ) from exc
     return CopyReport(entries=entries, state_rows=state_rows, head=head)
+
+
+def adopt_history(target: Engine, replayed: Connection, head: Pos) -> None:
+    """Write over ``target``'s state rows and the rows' past those of ``replayed``: its journal replayed
+    from entry 1 up to ``head``, verified (the state digests equal), so that every row carries the seqs
+    that wrote it and the rows its calls replaced are kept, and time travel reads the past from rows from
+    entry 1 (``history_from``). For a journal migrated when its past could not be derived (revision
+    0020); one transaction, refused (nothing written) when the journal has grown past ``head`` since."""
+    try:
+        with target.begin() as writing:
+            if target.dialect.name == "postgresql":
+                writing.exec_driver_sql(APPEND_LOCK_SQL)  # as every appending writer: they wait for it
+                writing.exec_driver_sql(LOCK_JOURNAL)
+            if writing.execute(select(func.max(journal.c.seq))).scalar() != head.seq:
+                raise StorageError("the journal grew while its past was rebuilt: run it again")
+            for table in (*present_state_tables(replayed), graph_history):
+                table = Table(
+                    table.name, MetaData(), autoload_with=replayed
+                )  # the seqs the digest leaves out
+                writing.execute(table.delete())
+                for rows in _rows(replayed, table, _BATCH):
+                    writing.execute(table.insert(), rows)
+            writing.execute(history_from.delete())  # none: the rows hold the past from entry 1
+    except SQLAlchemyError as exc:
+        raise StorageError(f"the rebuild failed: {one_line(exc)}") from exc

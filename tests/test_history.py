@@ -205,8 +205,9 @@ def state_at_seq(path: Path, seq: int) -> str:
 # --- a journal older than the history ------------------------------------------------------------
 
 
-def test_a_journal_migrated_with_entries_replays_its_past_and_keeps_what_follows(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
+def _migrated_with_entries(path: Path) -> tuple[int, int]:
+    """A journal written at 0013 (before the effects log), migrated to the head with entries and written
+    after: (its entries before, its entries after the migration)."""
     early = h.STANDARD_CALLS
     first_write = h.STANDARD_CALLS[h.SEQ_FIRST_WRITE - 1]
     late = [
@@ -216,17 +217,70 @@ def test_a_journal_migrated_with_entries_replays_its_past_and_keeps_what_follows
     clock = h.make_clock()
     h.write_at_revision(str(path), "0013", early, clock=clock)
     h.build_journal(path, late, clock=clock)  # opening it migrates it to the head
-    with h.raw_db(path) as connection:
-        (first,) = connection.execute("SELECT first_seq FROM history_from").fetchone()
-        (late_seq,) = connection.execute("SELECT written_seq FROM awmu_contexts").fetchone()
-    assert (first, late_seq) == (len(early) + 1, len(early) + len(late))
-    assert h.verify(path).verified
-    with h.reader_of(path) as reader:  # the past is replayed: the same answer either way
-        for seq in (3, len(early), len(early) + len(late)):
+    return len(early), len(late)
+
+
+def _reads_as_replayed(path: Path, seqs: range | tuple[int, ...]) -> None:
+    with h.reader_of(path) as reader:
+        for seq in seqs:
             assert (
                 state_at(reader, seq, table=SYSCALL_TABLE).digest
                 == state_at(reader, seq, table=SYSCALL_TABLE, replay=True).digest
-            )
+            ), seq
+
+
+def test_a_journal_migrated_with_entries_replays_its_past_and_keeps_what_follows(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    early, late = _migrated_with_entries(path)
+    with h.raw_db(path) as connection:
+        (first,) = connection.execute("SELECT first_seq FROM history_from").fetchone()
+        (late_seq,) = connection.execute("SELECT written_seq FROM awmu_contexts").fetchone()
+    assert (first, late_seq) == (early + 1, early + late)
+    assert h.verify(path).verified
+    _reads_as_replayed(path, (3, early, early + late))  # the past is replayed: the same answer either way
+
+
+@pytest.mark.parametrize("golden", ["r1-working-memory", "r3-contract"])
+def test_db_upgrade_rebuilds_a_past_the_migration_could_not_derive(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], golden: str
+) -> None:
+    """A journal of a release before the effects log (the golden r1: working memories turned; r3: every
+    family's calls), upgraded by ``arvis db upgrade``: verified by replay, the replay's rows, their seqs
+    and their past are written over the database's, once, and the past is read from rows from entry 1."""
+    import json
+
+    path = tmp_path / "golden.db"
+    shutil.copyfile(ROOT / "tests" / "golden" / f"{golden}.db", path)
+    code, out, err = h.cli(capsys, "db", "upgrade", "--db", path, "-o", "json")
+    assert code == 0, err
+    head = _head(path)
+    assert json.loads(out)["rebuilt_past"] == head and json.loads(out)["divergence"] is None
+    with h.raw_db(path) as connection:
+        assert connection.execute("SELECT count(*) FROM history_from").fetchone() == (0,)
+        assert connection.execute("SELECT count(*) FROM graph_history").fetchone() != (0,)
+        for table in ROW_SEQ_TABLES:
+            assert connection.execute(
+                f"SELECT count(*) FROM {table} WHERE written_seq IS NULL"
+            ).fetchone() == (0,)
+    assert h.verify(path).verified
+    _reads_as_replayed(path, range(1, head + 1, 7))
+    code, out, err = h.cli(capsys, "db", "upgrade", "--db", path, "-o", "json")
+    assert (code, json.loads(out)["rebuilt_past"]) == (0, None)  # once: nothing left to rebuild
+
+
+def test_db_upgrade_leaves_a_journal_that_does_not_verify_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "old.db"
+    early, _ = _migrated_with_entries(path)
+    h.tamper_one(path, h.SEQ_FIRST_WRITE, "result", 40)  # its hash left: a replay departs there
+    stored = path.read_bytes()
+    code, out, err = h.cli(capsys, "db", "upgrade", "--db", path)
+    assert code == 1 and "rebuilt" not in out
+    assert f"does not verify at seq {h.SEQ_FIRST_WRITE}" in err and "not rebuilt" in err
+    assert path.read_bytes() == stored
+    with h.raw_db(path) as connection:
+        assert connection.execute("SELECT first_seq FROM history_from").fetchone() == (early + 1,)
 
 
 def test_the_cli_reads_the_same_state_either_way(logged: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,6 @@
-"""``arvis db upgrade --db DB``: bring a database's schema to the head migration. ``arvis db keygen --db DB``:
+"""``arvis db upgrade --db DB``: bring a database's schema to the head migration, and a journal whose past
+its rows could not hold when it was migrated has it rebuilt from its entries, once (``_rebuild_past``).
+``arvis db keygen --db DB``:
 write a new admin key and bind it to a journal that has none (``tools.admin_key``); ``arvis db
 bind-admin-key --db DB``: bind an existing key file to a journal that has none (one of an older release);
 ``arvis db rotate-admin-key --db DB``: replace the journal's key, proved by the current one. A binding or
@@ -12,16 +14,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from contextlib import closing
 from typing import TYPE_CHECKING
 
 from tools import admin_key
-from tools.common import EXIT_OK, CommandError, add_db_argument, existing_db, writable_db
+from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_db_argument, existing_db, writable_db
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from sqlalchemy import Engine
+
+    from tools.audit.replay import ReplayReport
 
 __all__ = ["register"]
 
@@ -60,22 +65,66 @@ def run_upgrade(options: argparse.Namespace) -> int:
     try:
         before, after = upgrade_to_head(engine)
         started = _start_journal(engine)
+        rebuild = _rebuild_past(engine, bar=options.output == "table")
     except SQLAlchemyError as exc:
         raise CommandError(f"migration failed: {one_line(exc)}") from None
     finally:
         engine.dispose()
+    diverged = None if rebuild is None else rebuild.divergence
+    rebuilt = None if rebuild is None or diverged is not None else rebuild.head.seq
     if options.output == "json":
         from tools.output import print_json
 
-        print_json({"before": before, "after": after, "started_journal": started})
-        return EXIT_OK
+        divergence = None if diverged is None else diverged.to_json()
+        print_json(
+            {"before": before, "after": after, "started_journal": started, "rebuilt_past": rebuilt}
+            | {"divergence": divergence}
+        )
+        return EXIT_OK if diverged is None else EXIT_FAILED
     if before == after:
         print(f"already at head ({after})")
     else:
         print(f"upgraded {before or 'empty database'} -> {after}")
     if started is not None:
         print(f"started an empty journal, {started}")
-    return EXIT_OK
+    if rebuilt is not None:
+        print(f"rebuilt the past of entries 1 to {rebuilt} from the journal: time travel reads it from rows")
+    if diverged is not None:
+        print(
+            f"the journal does not verify at seq {diverged.seq} ({diverged.reason}): its past is not rebuilt "
+            "from it (time travel replays it); `arvis journal verify` says more",
+            file=sys.stderr,
+        )
+    return EXIT_OK if diverged is None else EXIT_FAILED
+
+
+def _rebuild_past(engine: Engine, *, bar: bool) -> ReplayReport | None:
+    """For a journal migrated when its rows could not hold its past (``journal.history.covered_from``
+    after entry 1): the journal verified by replay from entry 1, with a bar on a terminal, and once it
+    verifies, the replay's rows and their past written over the database's (``journal.copy.adopt_history``).
+    None when there is nothing to rebuild. A journal that does not verify is left as it is (its report
+    names the divergence; time travel replays its past)."""
+    from rich.progress import TimeRemainingColumn
+
+    from journal import history
+    from journal.copy import adopt_history
+    from journal.reader import JournalReader
+    from syscalls.table import SYSCALL_TABLE
+    from tools.audit.replay import verify_journal
+    from tools.output import progress_bar
+
+    with engine.connect() as connection:
+        if history.covered_from(connection) <= 1:
+            return None
+    reader = JournalReader(engine)
+    total = reader.count()
+    with progress_bar("rebuilding the past", total if bar else 0, TimeRemainingColumn(), keep=True) as moved:
+        return verify_journal(
+            reader,
+            table=SYSCALL_TABLE,
+            progress=lambda seq: moved(completed=seq) if seq % 500 == 0 or seq == total else None,
+            adopt=lambda replayed, head: adopt_history(engine, replayed, head),
+        )
 
 
 def run_keygen(options: argparse.Namespace) -> int:

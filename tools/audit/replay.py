@@ -14,6 +14,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Connection
+
 from journal import history
 from journal.admin_binding import BindingCheck
 from journal.entry import Pos
@@ -80,9 +82,11 @@ def verify_journal(
     replay: bool = True,
     checkpoint: Pos | Sequence[Pos] | None = None,
     progress: Callable[[int], None] | None = None,
+    adopt: Callable[[Connection, Pos], None] | None = None,
 ) -> ReplayReport:
     """Chain check plus (unless ``replay`` is False) re-execution; stops at the first divergence. Each
-    checkpoint given must still be in the journal."""
+    checkpoint given must still be in the journal. ``adopt``: given the replay's store and the head once
+    the whole journal verified (``journal.copy.adopt_history``)."""
     kept = _kept(checkpoint)
     header = header_of(reader)
     started = time.perf_counter()
@@ -101,6 +105,9 @@ def verify_journal(
         if divergence is None and replayer is not None:
             digest = replayer.state_digest()
             divergence = _stored_state(reader, chain.head.seq, digest, replayer)
+            if divergence is None and adopt is not None:
+                with replayer.committed() as replayed:
+                    adopt(replayed, chain.head)
     finally:
         if replayer is not None:
             replayer.close()
