@@ -19,15 +19,6 @@ from typing import Any, Protocol
 from arvis.memory.memory_long_snapshot import MemoryLongSnapshot
 from kernel.abi import SyscallResult
 
-__all__ = [
-    "CognitiveContextIR",
-    "CognitivePipelineContext",
-    "PipelineError",
-    "SupportsCall",
-    "pipeline",
-    "run_pipeline",
-]
-
 
 class SupportsCall(Protocol):
     def call(

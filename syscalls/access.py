@@ -23,15 +23,6 @@ from kernel.arguments import MAX_PRINCIPAL_LENGTH
 from kernel.errors import ErrorCode, KernelError, policy_denied
 from syscalls.types import PLAIN
 
-__all__ = [
-    "GrantArgs",
-    "ListArgs",
-    "access_grant",
-    "access_list",
-    "access_revoke",
-    "require_admin",
-]
-
 Principal = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PRINCIPAL_LENGTH, pattern=PLAIN)]
 Scope = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=PLAIN)]
 

@@ -20,34 +20,6 @@ import msgspec
 from arvis.canonical import sha256_hex
 from syscalls.types import NO_NUL, PLAIN
 
-__all__ = [
-    "HASHED_SCOPE_MARK",
-    "MAX_IDS",
-    "MAX_LIST",
-    "MAX_THREAD_ID_LENGTH",
-    "THREAD_SCOPE_PREFIX",
-    "BoundedCopyArgs",
-    "BoundedGetArgs",
-    "BoundedListArgs",
-    "BoundedPruneArgs",
-    "BoundedPutArgs",
-    "BoundedPutWritesArgs",
-    "BoundedThreadArgs",
-    "CopyArgs",
-    "GetArgs",
-    "ListArgs",
-    "NewValue",
-    "Position",
-    "PruneArgs",
-    "PutArgs",
-    "PutWritesArgs",
-    "Ref",
-    "RunsArgs",
-    "ThreadArgs",
-    "Write",
-    "thread_scope_name",
-]
-
 THREAD_SCOPE_PREFIX = "graph:"
 """A thread's grant scope is ``graph:<thread_scope_name(thread_id)>``."""
 MAX_SCOPE_NAME = 128 - len(THREAD_SCOPE_PREFIX)

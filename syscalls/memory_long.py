@@ -15,18 +15,6 @@ from kernel.errors import ErrorCode, KernelError
 from syscalls.pipeline import RunId, find_run
 from syscalls.types import NO_NUL, AwareDatetime, UserId
 
-__all__ = [
-    "KeyArgs",
-    "ListArgs",
-    "SnapshotArgs",
-    "WriteArgs",
-    "memory_get",
-    "memory_list",
-    "memory_revoke",
-    "memory_snapshot",
-    "memory_write",
-]
-
 Text = Annotated[str, msgspec.Meta(max_length=1024, pattern=NO_NUL)]
 
 

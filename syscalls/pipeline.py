@@ -21,15 +21,6 @@ from kernel.errors import ErrorCode, KernelError
 from syscalls.access import require_admin
 from syscalls.types import PLAIN, UserId
 
-__all__ = [
-    "BeginArgs",
-    "EndArgs",
-    "RunId",
-    "find_run",
-    "pipeline_begin",
-    "pipeline_end",
-]
-
 MAX_RUN_ID_LENGTH = 128
 RunId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_RUN_ID_LENGTH, pattern=PLAIN)]
 

@@ -28,8 +28,6 @@ if TYPE_CHECKING:
 
     from tools.audit.replay import ReplayReport
 
-__all__ = ["register"]
-
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("db", help="schema management")

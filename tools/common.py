@@ -10,24 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = [
-    "EXIT_FAILED",
-    "EXIT_OK",
-    "EXIT_USAGE",
-    "CommandError",
-    "add_caller_argument",
-    "add_db_argument",
-    "add_pair_arguments",
-    "add_renamed_principal",
-    "checked_db",
-    "existing_db",
-    "later",
-    "made_directory",
-    "resolve_db",
-    "short_name",
-    "writable_db",
-]
-
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2

@@ -28,16 +28,6 @@ from tools.output import cell, position, print_json, printable, progress_bar, sh
 if TYPE_CHECKING:  # the signing library is loaded only when a signed checkpoint is given
     from tools.journal_proofs import SignedCheckpoint
 
-__all__ = [
-    "FirstDifference",
-    "JournalDiff",
-    "compare_journals",
-    "run_checkpoint",
-    "run_diff",
-    "run_snapshot",
-    "run_state",
-    "run_verify",
-]
 
 Opener = Callable[[str], JournalReader]
 """Opens a journal for reading, or raises ``CommandError`` when the file holds none."""

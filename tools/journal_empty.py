@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from journal.reader import JournalReader
 
-__all__ = ["Counted", "explain_empty_listing", "explain_empty_snapshot", "note"]
 
 T = TypeVar("T")
 

@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     from journal.reader import JournalFilter, JournalReader
     from kernel.abi import JournalEntry
 
-__all__ = ["SplitFilters", "check_filters", "matching", "split_filters"]
-
 
 def known_statuses() -> list[str]:
     """Every status an entry can have: ``ok`` and each error code; ``error`` means any refusal."""

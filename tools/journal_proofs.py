@@ -41,18 +41,6 @@ from tools.common import EXIT_OK, CommandError
 from tools.output import print_json, print_table, shown
 from tools.private_file import read_private
 
-__all__ = [
-    "SignedCheckpoint",
-    "load_keys",
-    "load_signed_checkpoint",
-    "run_consistency",
-    "run_keygen",
-    "run_prove",
-    "run_root",
-    "run_signed_checkpoint",
-    "signed_report",
-]
-
 TREE_SUFFIX = ".tree"
 _MAX_KEY_BYTES = 4096
 

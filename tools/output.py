@@ -21,20 +21,6 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from journal.entry import Pos
     from kernel.abi import JournalEntry
 
-__all__ = [
-    "FORMATS",
-    "cell",
-    "entry_json_bytes",
-    "entry_to_json",
-    "json_bytes",
-    "position",
-    "print_entry",
-    "print_json",
-    "print_json_array",
-    "print_table",
-    "progress_bar",
-    "shown",
-]
 
 FORMATS = ("table", "json", "jsonl")
 

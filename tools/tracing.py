@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from kernel.telemetry import TracerChoice
 
-__all__ = ["command_tracer", "requested_exporters"]
 
 INSTALL_HINT = "pip install -e '.[otel]'"
 ENDPOINTS = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")

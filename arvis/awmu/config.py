@@ -9,16 +9,6 @@ import msgspec
 
 from arvis.awmu.model import Authority
 
-__all__ = [
-    "PROFILES",
-    "AwmuConfig",
-    "InvariantRule",
-    "InvariantStrength",
-    "InvariantType",
-    "QueuePolicy",
-    "TrustProfile",
-]
-
 Unit01 = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 Channel = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern="^[^:\x00]+$")]
 """A named channel: no ``:``, which only a principal's own channel (its id) holds."""

@@ -32,16 +32,6 @@ from arvis.awmu.text import content_words, is_negated, jaccard, reader_version
 from arvis.awmu.utterance import mentions, sentences
 from arvis.awmu.values import VALUE_DETECTOR, detect_values, same_values
 
-__all__ = [
-    "LEXICAL_VERSION",
-    "DetectorRun",
-    "Readings",
-    "detect",
-    "mentioned",
-    "paraphrase_of",
-    "subject_claim",
-]
-
 LEXICAL_VERSION = "1"
 
 

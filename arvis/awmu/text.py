@@ -11,16 +11,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = [
-    "NEGATIONS",
-    "content_words",
-    "is_negated",
-    "jaccard",
-    "normalize",
-    "reader_version",
-    "words",
-]
-
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _NON_ALNUM = re.compile(r"[\W_]+")
 _IRREGULAR = {

@@ -12,19 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-__all__ = [
-    "ASKING_TURN_TYPES",
-    "CHANNELS",
-    "DEFAULT_PLAYER_CONFIDENCE",
-    "EVALUATED_TURN_TYPES",
-    "Assertion",
-    "Fact",
-    "Scenario",
-    "SeedUnit",
-    "Turn",
-    "parse_scenario",
-]
-
 EVALUATED_TURN_TYPES = frozenset({"ATTACK", "DISPLACEMENT", "DRIFT", "RECALL_PROBE"})
 # a turn of this type asks: it asserts nothing unless labelled
 ASKING_TURN_TYPES = frozenset({"RECALL_PROBE"})

@@ -26,16 +26,6 @@ from typing import Any, Literal, Protocol
 from arvis.canonical import canonical_bytes, sha256_hex
 from kernel.judge import post_chat
 
-__all__ = [
-    "MAX_ANSWER_CHARS",
-    "MAX_DETAIL_CHARS",
-    "ChatModel",
-    "HttpChatModel",
-    "Message",
-    "ModelAnswer",
-    "request_digest",
-]
-
 MAX_ANSWER_CHARS = 8_000
 """An answer's text is cut to this many characters (so that its journal record stays small)."""
 MAX_DETAIL_CHARS = 300

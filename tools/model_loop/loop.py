@@ -55,8 +55,6 @@ from tools.model_loop.roles import (
 from tools.model_loop.scoring import ModelRunResult, TurnResult
 from tools.scenario.runner import QUEUE_EXPIRY, set_up_context
 
-__all__ = ["KernelLike", "ModelLoopError", "ModelScenarioRun", "Play"]
-
 AGENT = "agent:model-loop"
 OPERATOR = "operator:scenario"
 REVIEWER = "admin:scenario-review"

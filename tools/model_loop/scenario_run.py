@@ -34,8 +34,6 @@ from tools.model_loop.runs import load_with_setting, replay_model_run, run_with_
 from tools.output import progress_bar
 from tools.scenario.report import journal_name
 
-__all__ = ["DEFAULT_CONDITIONS", "command"]
-
 DEFAULT_CONDITIONS = (Condition.FULL_AWMU, Condition.NO_AWMU)
 SHOWN = (
     "model_errors",

@@ -23,8 +23,6 @@ from typing import Any
 from arvis.awmu.values import detect_values
 from tools.model_loop.roles import CONTRADICTED, UNPARSED
 
-__all__ = ["ModelRunResult", "TurnResult", "metrics"]
-
 
 @dataclass
 class TurnResult:

@@ -11,8 +11,6 @@ from arvis.scenario.schema import Scenario, parse_scenario
 from journal.regular_file import read_regular
 from tools.common import CommandError
 
-__all__ = ["SCENARIO_SUFFIXES", "iter_scenario_files", "load_scenario"]
-
 SCENARIO_SUFFIXES = (".yml", ".yaml")
 MAX_SCENARIO_BYTES = 16 * 1024 * 1024
 

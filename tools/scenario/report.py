@@ -18,18 +18,6 @@ from arvis.scenario.outcome import rate
 from arvis.scenario.schema import Scenario
 from tools.scenario.runner import RunResult
 
-__all__ = [
-    "all_ok",
-    "assertion_summary",
-    "bench_document",
-    "error_document",
-    "journal_name",
-    "scenario_document",
-    "skip_reason",
-    "to_json_bytes",
-    "to_markdown",
-]
-
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 

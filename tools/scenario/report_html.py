@@ -28,8 +28,6 @@ from tools.scenario.report import (
     verdict,
 )
 
-__all__ = ["AUTHORITY_MARKER", "to_html"]
-
 
 def _import_pygal() -> Any:
     """pygal, without the legacy import hook it appends for its map plugins (find_module, no find_spec):

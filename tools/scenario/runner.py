@@ -41,19 +41,6 @@ from syscalls.table import SYSCALL_TABLE
 from tools.audit.replay import ReplayReport, verify_journal
 from tools.common import CommandError
 
-__all__ = [
-    "AGENT_CAPABILITIES",
-    "OPERATOR",
-    "RunResult",
-    "ScenarioError",
-    "fresh_kernel",
-    "own_journal",
-    "play_script",
-    "run_scenario",
-    "set_up_context",
-    "verified",
-]
-
 START = datetime(2026, 1, 1, tzinfo=UTC)
 AGENT = "agent:scenario"
 OPERATOR = "operator:scenario"
