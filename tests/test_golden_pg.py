@@ -238,3 +238,24 @@ def test_a_tampered_state_row_fails_verification(pg_server: pg_cluster.Cluster) 
         code, cli = _cli_verify(url)
         assert code == 1, cli
         assert cli["verified"] is False
+
+
+def test_db_upgrade_rebuilds_the_past_of_a_restored_dump(pg_server: pg_cluster.Cluster) -> None:
+    """On PostgreSQL as on SQLite (``tests/test_history.py``): ``arvis db upgrade`` migrates a journal of
+    a release before the effects log and rebuilds its rows' past from its replay, once."""
+    pg_golden = PG_GOLDENS[1]  # working memories turned: units replaced turn after turn
+    with restored(pg_server, pg_golden) as url:
+        upgrade = [str(ARVIS_BIN), "db", "upgrade", "--db", url, "-o", "json"]
+        env = {**os.environ, "ARVIS_DB": ""}
+        completed = subprocess.run(upgrade, capture_output=True, text=True, timeout=120, env=env, check=False)
+        assert completed.returncode == 0, completed.stderr
+        assert json.loads(completed.stdout)["rebuilt_past"] == pg_golden.source.entries
+        with psycopg.connect(_conninfo(url)) as connection:
+            assert connection.execute(b"SELECT count(*) FROM history_from").fetchone() == (0,)
+            assert connection.execute(b"SELECT count(*) FROM graph_history").fetchone() != (0,)
+            unknown = b"SELECT count(*) FROM awmu_units WHERE written_seq IS NULL"
+            assert connection.execute(unknown).fetchone() == (0,)
+        report = _verify(url)
+        assert report.verified and report.state_digest == pg_golden.source.state_digest, report.to_json()
+        completed = subprocess.run(upgrade, capture_output=True, text=True, timeout=120, env=env, check=False)
+        assert json.loads(completed.stdout)["rebuilt_past"] is None
