@@ -22,24 +22,6 @@ from typing import Any
 
 from tools.model_loop.client import Message, clean_text
 
-__all__ = [
-    "CONFIRMED",
-    "CONTRADICTED",
-    "NOT_MENTIONED",
-    "UNPARSED",
-    "ConflictParse",
-    "ExtractParse",
-    "FactParse",
-    "conflict_messages",
-    "extract_json_object",
-    "extract_messages",
-    "fact_messages",
-    "gm_messages",
-    "parse_conflict_answer",
-    "parse_fact_answer",
-    "parse_propositions",
-]
-
 DEFAULT_VERDICT_CONFIDENCE = 0.8
 MAX_ERRORS = 20
 MAX_PROPOSITIONS = 3
