@@ -56,7 +56,6 @@ from journal.store import SqlJournalStore
 from kernel.abi import SyscallResult
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
-from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import snapshot_at, state_at
 
 __all__ = [
@@ -414,13 +413,13 @@ def build_journal(path: Path, writes: int) -> None:
 
 
 def kernel_snapshot_at(reader: JournalReader, middle: int) -> None:
-    value = snapshot_at(reader, USER, middle, table=SYSCALL_TABLE)
+    value = snapshot_at(reader, USER, middle)
     if value["seq"] != middle or value["snapshot"]["total_entries"] != middle:
         raise RuntimeError("snapshot_at did not travel to the middle of the journal")
 
 
 def kernel_state_at(reader: JournalReader, middle: int) -> None:
-    if state_at(reader, middle, table=SYSCALL_TABLE).seq != middle:
+    if state_at(reader, middle).seq != middle:
         raise RuntimeError("state_at did not travel to the middle of the journal")
 
 

@@ -36,7 +36,6 @@ from journal.reader import JournalReader
 from journal.store import ManualClock
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
-from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import snapshot_at
 
 __all__ = ["NAME", "run"]
@@ -169,16 +168,15 @@ _TRAVEL = """
 import sys, time
 from journal.reader import JournalReader
 from tools.audit.timetravel import snapshot_at, state_at
-from syscalls.table import SYSCALL_TABLE
 path, user, seq, what = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 reader = JournalReader.open(path)
 started = time.perf_counter()
 if what == "snapshot":
-    value = snapshot_at(reader, user, seq, table=SYSCALL_TABLE)
+    value = snapshot_at(reader, user, seq)
 elif what == "snapshot_from_seq_1":
-    value = snapshot_at(reader, user, seq, table=SYSCALL_TABLE, replay=True)
+    value = snapshot_at(reader, user, seq, replay=True)
 else:
-    value = state_at(reader, seq, table=SYSCALL_TABLE)
+    value = state_at(reader, seq)
 sys.stderr.write(f"\\nelapsed {time.perf_counter() - started}\\n")
 """
 
@@ -237,12 +235,12 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
         live = open_kernel(str(live_path), create=True)
         reader = JournalReader.open(str(path))
         try:
-            expected = snapshot_at(reader, USER, middle, table=SYSCALL_TABLE)
+            expected = snapshot_at(reader, USER, middle)
             rows_of_user = sum(1 for _ in expected["snapshot"].get("active_entries", []))
 
             def travelled() -> float:
                 with timed() as elapsed:
-                    value = snapshot_at(reader, USER, middle, table=SYSCALL_TABLE)
+                    value = snapshot_at(reader, USER, middle)
                 assert value == expected
                 return elapsed[0]
 

@@ -90,14 +90,14 @@ def fetch_driver_sql(
     try:
         try:
             cursor.execute(sql, arguments)
-            return [tuple(row) for row in cursor.fetchall()]
+            return list(map(tuple, cursor.fetchall()))
         except sqlite3.OperationalError as exc:
             if not _undecodable(exc):
                 raise
         driver.text_factory = _decode_text
         try:
             cursor.execute(sql, arguments)
-            return [tuple(row) for row in cursor.fetchall()]
+            return list(map(tuple, cursor.fetchall()))
         finally:
             driver.text_factory = str
     except errors as exc:

@@ -143,6 +143,17 @@ def test_a_listing_loads_only_the_reader(journal: Path, output: str) -> None:
     assert _loaded(report, forbidden) == []
 
 
+@pytest.mark.parametrize("command", [["state", "-o", "json"], ["snapshot", "--user", "u1"]])
+def test_time_travel_by_query_loads_neither_the_kernel_nor_rich(journal: Path, command: list[str]) -> None:
+    """``journal state`` and ``journal snapshot`` read the past by query: the kernel, the syscall table
+    and the replayer are loaded only to replay (``--replay``), rich only to draw (issue 51: start-up is
+    most of what a state costs beside a call)."""
+    report = _run(["journal", *command, "--db", str(journal)])
+    assert report["code"] == 0
+    assert json.loads(report["out"])["seq"] == 1
+    assert _loaded(report, (*NEVER_FOR_A_LISTING, "kernel", "syscalls")) == []
+
+
 def test_the_head_revision_constant_is_alembics_head() -> None:
     """Opening a journal compares its stamp with ``HEAD_REVISION`` instead of asking Alembic."""
     assert head_revision() == HEAD_REVISION

@@ -16,7 +16,6 @@ import pytest
 from arvis.scenario.conditions import Condition
 from journal.schema import ROW_SEQ_TABLES, STATE_TABLES
 from syscalls.boot import open_kernel
-from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import NoSuchMoment, snapshot_at, state_at
 from tools.scenario.load import load_scenario
 from tools.scenario.runner import run_scenario
@@ -91,22 +90,20 @@ def test_the_state_read_from_rows_is_the_state_a_replay_gives(journal_path: Path
     seqs = sorted({*range(1, head + 1, max(1, head // 7)), head})
     with h.reader_of(journal_path) as reader:
         for seq in seqs:
-            folded = state_at(reader, seq, table=SYSCALL_TABLE)
-            replayed = state_at(reader, seq, table=SYSCALL_TABLE, replay=True)
+            folded = state_at(reader, seq)
+            replayed = state_at(reader, seq, replay=True)
             assert folded.digest == replayed.digest, seq
             assert folded.tables == replayed.tables, seq
             assert (folded.seq, folded.recorded_at) == (replayed.seq, replayed.recorded_at)
             users = {row["user_id"] for row in replayed.tables["memory_entries"]}
             for user in sorted(users)[:3]:  # a snapshot reads that user's rows alone
-                assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == snapshot_at(
-                    reader, user, seq, table=SYSCALL_TABLE, replay=True
-                )
+                assert snapshot_at(reader, user, seq) == snapshot_at(reader, user, seq, replay=True)
 
 
 def test_the_state_read_at_the_head_is_the_stored_state(journal_path: Path) -> None:
     assert h.verify(journal_path).verified
     with h.reader_of(journal_path) as reader:
-        assert state_at(reader, None, table=SYSCALL_TABLE).digest == h.verify(journal_path).state_digest
+        assert state_at(reader, None).digest == h.verify(journal_path).state_digest
 
 
 def test_every_row_carries_the_seq_of_the_last_call_that_wrote_it(journal_path: Path) -> None:
@@ -194,12 +191,12 @@ def test_time_travel_reads_rows_without_replaying(logged: Path) -> None:
     h.tamper_one(logged, h.SEQ_FIRST_WRITE, "result", 40)
     assert state_at_seq(logged, h.SEQ_REPLACE) == before
     with h.reader_of(logged) as reader, pytest.raises(Exception, match="does not replay"):
-        state_at(reader, h.SEQ_REPLACE, table=SYSCALL_TABLE, replay=True)
+        state_at(reader, h.SEQ_REPLACE, replay=True)
 
 
 def state_at_seq(path: Path, seq: int) -> str:
     with h.reader_of(path) as reader:
-        return state_at(reader, seq, table=SYSCALL_TABLE).digest
+        return state_at(reader, seq).digest
 
 
 # --- a journal older than the history ------------------------------------------------------------
@@ -223,10 +220,7 @@ def _migrated_with_entries(path: Path) -> tuple[int, int]:
 def _reads_as_replayed(path: Path, seqs: range | tuple[int, ...]) -> None:
     with h.reader_of(path) as reader:
         for seq in seqs:
-            assert (
-                state_at(reader, seq, table=SYSCALL_TABLE).digest
-                == state_at(reader, seq, table=SYSCALL_TABLE, replay=True).digest
-            ), seq
+            assert state_at(reader, seq).digest == state_at(reader, seq, replay=True).digest, seq
 
 
 def test_a_journal_migrated_with_entries_replays_its_past_and_keeps_what_follows(tmp_path: Path) -> None:
@@ -300,9 +294,7 @@ def test_the_cli_reads_the_same_state_either_way(logged: Path, capsys: pytest.Ca
         )
         assert code == 0, err
         with h.reader_of(logged) as reader:
-            assert json.loads(out) == json.loads(
-                json.dumps(snapshot_at(reader, h.USER, seq, table=SYSCALL_TABLE, replay=True))
-            )
+            assert json.loads(out) == json.loads(json.dumps(snapshot_at(reader, h.USER, seq, replay=True)))
 
 
 def test_a_moment_past_the_head_is_refused_before_any_replay(logged: Path) -> None:
@@ -310,7 +302,7 @@ def test_a_moment_past_the_head_is_refused_before_any_replay(logged: Path) -> No
     with h.reader_of(logged) as reader:
         for replay in (False, True):
             with pytest.raises(NoSuchMoment, match=f"no entry {head + 5} \\(it ends at {head}\\)"):
-                state_at(reader, head + 5, table=SYSCALL_TABLE, replay=replay)
+                state_at(reader, head + 5, replay=replay)
 
 
 @pytest.mark.parametrize(
@@ -342,8 +334,8 @@ def test_a_journal_whose_log_covers_it_gets_its_past_in_rows(
     assert h.verify(path).verified
     with h.reader_of(path) as reader:
         for seq in range(1, _head(path) + 1):
-            read = state_at(reader, seq, table=SYSCALL_TABLE)
-            assert read == state_at(reader, seq, table=SYSCALL_TABLE, replay=True), seq
+            read = state_at(reader, seq)
+            assert read == state_at(reader, seq, replay=True), seq
 
 
 @pytest.mark.parametrize(
@@ -393,5 +385,5 @@ def test_a_copy_of_a_journal_older_than_the_history_replays_its_past(
     assert h.verify(copied).verified
     with h.reader_of(copied) as reader:
         for seq in range(1, _head(copied) + 1, 5):
-            folded = state_at(reader, seq, table=SYSCALL_TABLE)
-            assert folded == state_at(reader, seq, table=SYSCALL_TABLE, replay=True), seq
+            folded = state_at(reader, seq)
+            assert folded == state_at(reader, seq, replay=True), seq

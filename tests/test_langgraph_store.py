@@ -216,7 +216,7 @@ def test_time_travel_and_rollback_replay_a_filtered_search_with_the_journals_blo
     assert [item.key for item in store.search(("alice",), filter={"color": "red"})] == ["k"]
     reader = JournalReader.open(str(db))
     try:
-        assert state_at(reader, None, table=SYSCALL_TABLE).seq == len(_syscalls(db))
+        assert state_at(reader, None).seq == len(_syscalls(db))
     finally:
         reader.close()
     assert h.cli(capsys, "db", "keygen", "--db", db)[0] == 0  # the journal's admin key, bound (journaled)

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 from arvis.canonical import canonical_bytes
 from journal.blob_store import hash_of
-from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import state_at
 
 try:
@@ -124,8 +123,8 @@ def test_the_state_by_query_and_fold_is_the_replayed_state_at_every_seq(calls: l
         h.build_journal(path, calls)
         with h.reader_of(path) as reader:
             for seq in range(1, len(calls) + 1):
-                read = state_at(reader, seq, table=SYSCALL_TABLE)
-                replayed = state_at(reader, seq, table=SYSCALL_TABLE, replay=True)
+                read = state_at(reader, seq)
+                replayed = state_at(reader, seq, replay=True)
                 assert read == replayed, seq
                 assert orjson.dumps(read.to_json()) == orjson.dumps(replayed.to_json()), seq
 
@@ -173,9 +172,7 @@ MIXED: list[h.Call] = [
 def _every_seq_as_replayed(path: Path) -> None:
     with h.reader_of(path) as reader:
         for seq in range(1, len(MIXED) + 1):
-            assert state_at(reader, seq, table=SYSCALL_TABLE) == state_at(
-                reader, seq, table=SYSCALL_TABLE, replay=True
-            ), seq
+            assert state_at(reader, seq) == state_at(reader, seq, replay=True), seq
 
 
 def test_a_version_seq_that_cannot_be_derived_replays_the_past(tmp_path: Path) -> None:
@@ -207,9 +204,9 @@ def test_on_postgresql_the_state_by_query_is_the_sqlite_state(
     assert code == 0, err
     with h.reader_of(source) as sqlite, h.reader_of(pg_url) as postgres:  # type: ignore[arg-type]
         for seq in range(1, len(MIXED) + 3):
-            expected = state_at(sqlite, seq, table=SYSCALL_TABLE)
-            assert state_at(postgres, seq, table=SYSCALL_TABLE) == expected, seq
-            assert state_at(postgres, seq, table=SYSCALL_TABLE, replay=True) == expected, seq
+            expected = state_at(sqlite, seq)
+            assert state_at(postgres, seq) == expected, seq
+            assert state_at(postgres, seq, replay=True) == expected, seq
 
 
 @pytest.mark.parametrize("output", ["json", "table"])

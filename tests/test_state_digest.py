@@ -40,12 +40,13 @@ def _table_and_rows(draw: st.DrawFn) -> tuple[Any, list[tuple[Any, ...]]]:
 def test_a_batch_digests_as_its_rows_one_by_one_as_dicts(drawn: tuple[Any, list[tuple[Any, ...]]]) -> None:
     table, rows = drawn
     names = [str(column.name) for column in table.columns]
-    batched, one_by_one = StateDigest(), StateDigest()
-    batched.add_batch(table, rows)
+    batched, one_by_one, kept = StateDigest(), StateDigest(), list[dict[str, Any]]()
+    batched.add_batch(table, rows, kept)
     for values in rows:
         one_by_one.add(str(table.name), dict(zip(names, map(_normal, values), strict=True)))
     assert batched.hexdigest() == one_by_one.hexdigest()
     assert batched.rows == one_by_one.rows == len(rows)
+    assert kept == [dict(zip(names, map(_normal, values), strict=True)) for values in rows]
 
 
 def _grant_rows(count: int) -> list[tuple[bytes, bytes, bytes, int]]:

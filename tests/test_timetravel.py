@@ -10,7 +10,6 @@ import pytest
 
 from arvis.canonical import decode
 from kernel.protocols import StorageError
-from syscalls.table import SYSCALL_TABLE
 from tools.audit.timetravel import snapshot_at, state_at
 
 try:
@@ -101,7 +100,7 @@ def test_snapshot_defaults_to_the_head(journal_path: Path, capsys: pytest.Captur
 
 def test_snapshot_api_matches_the_cli(journal_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with h.reader_of(journal_path) as reader:
-        value = snapshot_at(reader, h.USER, 8, table=SYSCALL_TABLE)
+        value = snapshot_at(reader, h.USER, 8)
     assert value == _cli_json(
         capsys, "journal", "snapshot", "--db", journal_path, "--user", h.USER, "--at", 8
     )
@@ -113,15 +112,12 @@ def test_snapshot_past_the_end_is_an_error(journal_path: Path, capsys: pytest.Ca
     assert out == ""
     assert "99" in err and "Traceback" not in err
     with h.reader_of(journal_path) as reader, pytest.raises(StorageError):
-        snapshot_at(reader, h.USER, 99, table=SYSCALL_TABLE)
+        snapshot_at(reader, h.USER, 99)
 
 
 def _digests(path: Path) -> dict[int, str]:
     with h.reader_of(path) as reader:
-        return {
-            seq: state_at(reader, seq, table=SYSCALL_TABLE).digest
-            for seq in range(1, len(h.STANDARD_CALLS) + 1)
-        }
+        return {seq: state_at(reader, seq).digest for seq in range(1, len(h.STANDARD_CALLS) + 1)}
 
 
 def _assert_changes_only_on_writes(digests: dict[int, str]) -> None:
@@ -151,7 +147,7 @@ def test_state_json_digest_changes_after_a_write_and_not_after_a_read(
 
 def test_state_at_the_head_is_the_stored_state(journal_path: Path) -> None:
     with h.reader_of(journal_path) as reader:
-        state = state_at(reader, None, table=SYSCALL_TABLE)
+        state = state_at(reader, None)
     report = h.verify(journal_path)
     assert report.verified
     assert state.seq == report.head.seq
@@ -160,9 +156,9 @@ def test_state_at_the_head_is_the_stored_state(journal_path: Path) -> None:
 
 def test_state_tables_as_of_a_seq(journal_path: Path) -> None:
     with h.reader_of(journal_path) as reader:
-        granted = state_at(reader, len(h.SETUP_CALLS), table=SYSCALL_TABLE)
-        early = state_at(reader, h.SEQ_FIRST_WRITE, table=SYSCALL_TABLE)
-        late = state_at(reader, h.SEQ_REVOKE, table=SYSCALL_TABLE)
+        granted = state_at(reader, len(h.SETUP_CALLS))
+        early = state_at(reader, h.SEQ_FIRST_WRITE)
+        late = state_at(reader, h.SEQ_REVOKE)
     assert granted.tables["memory_entries"] == []
     assert [(r["principal"], r["capability"], r["scope"]) for r in granted.tables["grants"]] == [
         (h.AGENT, "read", f"user:{h.USER}"),

@@ -96,7 +96,7 @@ def _travelled(path: Path, expected: dict[tuple[str, int], dict[str, Any]]) -> N
     """``snapshot_at`` of every user at every seq is the replayed snapshot, byte for byte."""
     with h.reader_of(path) as reader:
         for (user, seq), value in expected.items():
-            assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == value, (user, seq)
+            assert snapshot_at(reader, user, seq) == value, (user, seq)
 
 
 @given(schedules)
@@ -202,4 +202,4 @@ def test_a_copy_to_postgresql_keeps_them_and_answers_alike(
     expected = _replayed_snapshots(source)
     with h.reader_of(pg_url) as reader:  # type: ignore[arg-type]  # a URL opens as a path does
         for (user, seq), value in expected.items():
-            assert snapshot_at(reader, user, seq, table=SYSCALL_TABLE) == value, (user, seq)
+            assert snapshot_at(reader, user, seq) == value, (user, seq)

@@ -158,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extras:
         _unrecognized(options.leaf, extras)
     configure_logging(options.log_level)
-    from kernel.protocols import StorageError  # here, not at the top: --help and --version never need it
+    from journal.errors import StorageError  # here, not at the top: --help and --version never need it
 
     try:
         code: int = options.run(options)

@@ -48,8 +48,8 @@ def _add_replay(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--replay",
         action="store_true",
-        help="re-execute the journal from its first entry instead of reading the past from its rows and "
-        "effects log (taken as stored: only `arvis journal verify` proves them)",
+        help="re-execute the journal from its first entry instead of reading the past from its rows (taken "
+        "as stored: only `arvis journal verify` proves them)",
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
@@ -10,38 +11,35 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.progress import TimeRemainingColumn
-
 from journal.engine import shown as shown_target
 from journal.engine import valid_text
-from journal.entry import Pos
+from journal.entry import JournalEntry, Pos
 from journal.reader import JournalReader
-from kernel.abi import JournalEntry
-from syscalls.table import SYSCALL_TABLE
 from tools import argtypes
-from tools.audit.replay import Divergence, ReplayReport, verify_journal
 from tools.audit.state_compare import StateComparison, compare_states
 from tools.audit.timetravel import snapshot_at, state_at
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, resolve_db
 from tools.output import cell, position, print_json, printable, progress_bar, shown
 
-if TYPE_CHECKING:  # the signing library is loaded only when a signed checkpoint is given
+if TYPE_CHECKING:  # the kernel, rich and the signing library are loaded by the commands that use them
+    from tools.audit.replay import ReplayReport
     from tools.journal_proofs import SignedCheckpoint
 
 
-Opener = Callable[[str], JournalReader]
-"""Opens a journal for reading, or raises ``CommandError`` when the file holds none."""
-
-ENTRY_FIELDS: tuple[str, ...] = tuple(JournalEntry.__struct_fields__)
 HEADER_FIELDS = ("journal_id", "format_version", "created_at", "genesis_hash")
 
 
-def run_verify(options: argparse.Namespace, open_journal: Opener) -> int:
-    """Verify every journal given, in turn; exit 1 when any is not verified. All are opened before the
-    first replay, so a wrong path is reported (exit 2) at once, not after minutes of replay of the
-    others. JSON: the report of one journal, or a list of them in argument order when several are
-    given (JSON lines: one report a line either way); every report names its ``db``. Signed
-    checkpoints are read and their signatures checked before anything is replayed."""
+def run_verify(options: argparse.Namespace, open_journal: Callable[[str], JournalReader]) -> int:
+    """Verify every journal given, in turn; exit 1 when any is not verified. All are opened before any replay
+    (``open_journal``: ``CommandError`` for a file without a journal), so a wrong path is reported (exit 2) at
+    once, not after minutes of replay of the others. JSON: the report of one journal, or a list of them in
+    argument order when several are given (JSON lines: one report a line either way); every report names its
+    ``db``. Signed checkpoints are read and their signatures checked before anything is replayed."""
+    from rich.progress import TimeRemainingColumn
+
+    from syscalls.table import SYSCALL_TABLE
+    from tools.audit.replay import verify_journal
+
     checkpoint, signed = _parsed_checkpoints(options.checkpoint, options.key)
     checked = [{"checkpoint": str(pos), "seq": pos.seq, "entry_hash": pos.entry_hash} for pos in checkpoint]
     checked += [each.to_json() for each in signed]
@@ -142,21 +140,16 @@ def _print_verdict(report: ReplayReport, prefix: str, checked: list[dict[str, An
     print(f"{prefix}NOT verified: {where}: {divergence.kind}: {divergence.reason}")
     if divergence.diff:
         print(divergence.diff)
-    elif divergence.expected is not None:
-        _print_sides(divergence)
-
-
-def _print_sides(divergence: Divergence) -> None:
-    """The two sides of a divergence, each named for what it is (the replayed state, the stored one)."""
-    sides = [
-        (f"{label}:" if label == role else f"{label} ({role}):", value)
-        for label, role, value in zip(
-            divergence.labels, ("expected", "found"), (divergence.expected, divergence.found), strict=True
-        )
-    ]
-    width = max(len(name) for name, _ in sides)
-    for name, value in sides:
-        print(f"{name:<{width}} {value}")
+    elif divergence.expected is not None:  # the two sides, each named for what it is (replayed, stored)
+        sides = [
+            (f"{label}:" if label == role else f"{label} ({role}):", value)
+            for label, role, value in zip(
+                divergence.labels, ("expected", "found"), (divergence.expected, divergence.found), strict=True
+            )
+        ]
+        width = max(len(name) for name, _ in sides)
+        for name, value in sides:
+            print(f"{name:<{width}} {value}")
 
 
 def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
@@ -175,9 +168,8 @@ def run_checkpoint(reader: JournalReader, options: argparse.Namespace) -> int:
 def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
     if not valid_text(options.user):  # raw bytes on the command line: no user id the kernel accepts is that
         raise CommandError(f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text")
-    value = snapshot_at(  # --at is checked against the head already (``cmd_journal._at``)
-        reader, options.user, options.at, table=SYSCALL_TABLE, replay=options.replay
-    )
+    # --at is checked against the head already (``cmd_journal._at``)
+    value = snapshot_at(reader, options.user, options.at, replay=options.replay)
     print_json(value, lines=options.output == "jsonl")
     snapshot = value.get("snapshot")
     if isinstance(snapshot, dict) and snapshot.get("total_entries") == 0:
@@ -188,13 +180,17 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
 
 
 def run_state(reader: JournalReader, options: argparse.Namespace) -> int:
-    state = state_at(reader, options.at, table=SYSCALL_TABLE, replay=options.replay)
-    if options.output == "table":
-        print(f"state after seq {state.seq} ({state.recorded_at}): digest {state.digest}")
-        for name, rows in state.tables.items():
-            print(f"  {name}: {len(rows)} rows")
-    else:
-        print_json(state.to_json(), lines=options.output == "jsonl")
+    gc.disable()  # the rows are new objects by the hundred thousand, in no cycle, that collections would walk
+    try:
+        state = state_at(reader, options.at, replay=options.replay)
+        if options.output == "table":
+            print(f"state after seq {state.seq} ({state.recorded_at}): digest {state.digest}")
+            for name, rows in state.tables.items():
+                print(f"  {name}: {len(rows)} rows")
+        else:
+            print_json(state.to_json(), lines=options.output == "jsonl")
+    finally:  # the command line runs with the collector on
+        gc.enable()
     return EXIT_OK
 
 
@@ -245,7 +241,7 @@ def _entry_difference(
         present = b if a is None else a
         assert present is not None
         return FirstDifference(present.seq, only_in="second" if a is None else "first", after_seq=after_seq)
-    fields = tuple(name for name in ENTRY_FIELDS if getattr(a, name) != getattr(b, name))
+    fields = tuple(name for name in JournalEntry.__struct_fields__ if getattr(a, name) != getattr(b, name))
     return FirstDifference(min(a.seq, b.seq), fields) if fields else None
 
 

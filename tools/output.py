@@ -93,7 +93,14 @@ def json_bytes(value: Any, *, lines: bool = False) -> bytes:
 
 
 def print_json(value: Any, *, lines: bool = False) -> None:
-    sys.stdout.write(json_bytes(value, lines=lines).decode("utf-8") + "\n")
+    """``value`` as JSON and a newline on stdout, as bytes where stdout has a buffer (what was printed
+    before flushed first): a large state is not decoded into a second copy of itself to be encoded again."""
+    data = json_bytes(value, lines=lines)
+    if (out := getattr(sys.stdout, "buffer", None)) is None:  # a text stream (``redirect_stdout``)
+        sys.stdout.write(data.decode("utf-8") + "\n")
+    else:
+        sys.stdout.flush()
+        out.writelines((data, b"\n"))  # not joined: no second copy of a large output either
 
 
 def print_entry(entry: JournalEntry, *, lines: bool = False) -> None:

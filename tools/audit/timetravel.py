@@ -10,6 +10,7 @@ each call giving its journaled result byte for byte.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from sqlalchemy import Connection, Table, text
 from arvis.canonical import parse_time, plain
 from arvis.memory.memory_service import MemoryService
 from journal import history
+from journal.errors import StorageError
 from journal.memory_repository import wire_of
 from journal.reader import JournalFilter, JournalReader
 from journal.rows import fetch_sql
@@ -28,10 +30,6 @@ from journal.schema import STATE_TABLES, memory_entries
 from journal.sql import Prepared
 from journal.state import StateDigest, present_state_tables, state_batches
 from journal.statements import MEMORY_AS_OF, MEMORY_STATE_AS_OF, MOMENT, REVISION, WIRE_COLUMNS
-from kernel.abi import SyscallTable
-from kernel.protocols import StorageError
-from tools.audit.replay import header_of
-from tools.audit.replayer import Replayer
 
 
 class NoSuchMoment(StorageError):
@@ -45,21 +43,20 @@ _JSON_TEXT_COLUMNS = frozenset({"governance", "body"})
 
 def _as_object(text: Any) -> Any:
     """A JSON-text column as the object it holds, so ``state`` shows governance the way ``snapshot``
-    does; text that is not a JSON object (a hand edit) is shown as stored."""
-    if not isinstance(text, str):
-        return text
+    does; text that is not a JSON object (a hand edit), or a value that is not text, is shown as stored."""
     try:
-        value = orjson.loads(text)
+        value = orjson.loads(text) if isinstance(text, str) else text
     except orjson.JSONDecodeError:
         return text
     return value if isinstance(value, dict) else text
 
 
 def _shown(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A table's rows, JSON-text columns as their objects: the columns are found once (a table's rows
-    share theirs), each row copied by one merge that keeps its key order (most of ``state``'s output)."""
+    """A table's rows, JSON-text columns as their objects: the columns found once (a table's rows share
+    theirs), each value decoded once (its object shared: only encoded), each row one merge in key order."""
+    as_object = functools.lru_cache(maxsize=None, typed=True)(_as_object)  # typed: 1 is not 1.0
     columns = _JSON_TEXT_COLUMNS.intersection(rows[0]) if rows else ()
-    return [row | {name: _as_object(row[name]) for name in columns} for row in rows] if columns else rows
+    return [row | {name: as_object(row[name]) for name in columns} for row in rows] if columns else rows
 
 
 @dataclass(frozen=True)
@@ -115,7 +112,7 @@ def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tup
     return [row[:-1] for row in rows] if all(row[-1] for row in rows) else None
 
 
-def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, replay: bool = False) -> StateAt:
+def state_at(reader: JournalReader, seq: int | None, *, replay: bool = False) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None):
     ``memory_entries`` by one query (``_as_of``), the other tables from their rows and the rows they
     kept (``history.kept_as_of``); the journal replayed where these cannot be read."""
@@ -129,7 +126,7 @@ def state_at(reader: JournalReader, seq: int | None, *, table: SyscallTable, rep
     if memory is not None and kept is not None:
         batches = [(memory_entries, memory), *((t, _in_key_order(t, kept[t.name])) for t in STATE_TABLES[1:])]
     else:
-        batches = _replayed(reader, last_seq, table)
+        batches = _replayed(reader, last_seq)
     digest, tables = StateDigest(), dict[str, list[dict[str, Any]]]()
     for state_table, batch in batches:  # tables with rows first, then the empty ones, as ever shown
         if batch:
@@ -147,9 +144,13 @@ def _in_key_order(state_table: Table, rows: list[dict[str, Any]]) -> list[tuple[
     return sorted((tuple(row[name] for name in names) for row in rows), key=lambda row: [row[i] for i in key])
 
 
-def _replayed(reader: JournalReader, seq: int, table: SyscallTable) -> list[tuple[Table, Any]]:
+def _replayed(reader: JournalReader, seq: int) -> list[tuple[Table, Any]]:
     """Every state table's rows right after entry ``seq``, by replaying the journal up to it."""
-    with closing(Replayer(header_of(reader), table=table, blobs_from=reader.engine)) as replayer:
+    from syscalls.table import SYSCALL_TABLE  # the kernel, loaded here: a read by query needs none of it
+    from tools.audit.replay import header_of
+    from tools.audit.replayer import Replayer
+
+    with closing(Replayer(header_of(reader), table=SYSCALL_TABLE, blobs_from=reader.engine)) as replayer:
         diverged = next(filter(None, map(replayer.apply, reader.entries(JournalFilter(until_seq=seq)))), None)
         if diverged is not None:
             raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
@@ -162,7 +163,7 @@ def _replayed(reader: JournalReader, seq: int, table: SyscallTable) -> list[tupl
 
 
 def snapshot_at(
-    reader: JournalReader, user_id: str, seq: int | None, *, table: SyscallTable, replay: bool = False
+    reader: JournalReader, user_id: str, seq: int | None, *, replay: bool = False
 ) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``, its
     ``created_at`` being that entry's time, from the user's rows as of then: read by one query (``_as_of``),
@@ -174,7 +175,7 @@ def snapshot_at(
             raise StorageError(f"{where}: there is no moment to take a snapshot at")
         rows = None if replay else _as_of(connection, MEMORY_AS_OF, {"user_id": user_id, "seq": last_seq})
     if rows is None:
-        state = state_at(reader, last_seq, table=table, replay=replay).tables["memory_entries"]
+        state = state_at(reader, last_seq, replay=replay).tables["memory_entries"]
         rows = [tuple(row[name] for name in WIRE_COLUMNS) for row in state if row["user_id"] == user_id]
     value = MemoryService().snapshot(_EntriesAsOf(rows), user_id=user_id, now=parse_time(last_time))
     return {"seq": last_seq, **plain(value)}
