@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import msgspec
 
 from arvis.access import AccessRules, Capability
-from arvis.canonical import decode
+from arvis.canonical import decode, sha256_hex
 from arvis.changes import Change, Decision
 from arvis.graph_checkpoints import (
     EMPTY_VALUE,
@@ -38,6 +38,7 @@ from arvis.graph_checkpoints import (
 from journal.blob_store import BlobMissing, checked
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
+from kernel.formats import VALUES_ONCE
 from kernel.protocols import StorageError
 from syscalls import graph_store
 from syscalls.carried import Named, carried, values_answer
@@ -45,11 +46,17 @@ from syscalls.graph_args import (
     MAX_LIST,
     THREAD_SCOPE_PREFIX,
     GetArgs,
+    HashedNewValue,
+    HashedWrite,
     ListArgs,
+    NewValue,
     Position,
     PutArgs,
     PutWritesArgs,
+    Ref,
     ThreadArgs,
+    Value,
+    Write,
     thread_scope_name,
 )
 from syscalls.owned_names import OwnedNames
@@ -103,16 +110,17 @@ def _wire(
     keys: Iterable[tuple[str, str]],
     values: dict[tuple[str, str], GraphChannelValue],
     writes: Iterable[GraphWrite],
+    versions: bool,
 ) -> dict[str, Any]:
-    """A checkpoint as a result holds it: references, its metadata, and the values of its channels at
-    their versions (``keys``, from ``channel_keys``; a channel whose value is ``empty`` or not stored is
-    left out, as LangGraph does)."""
+    """A checkpoint as a result holds it: references, its metadata, its channel versions (``versions``:
+    from format 8) and the values of its channels at those versions (``keys``, from ``channel_keys``; a
+    channel whose value is ``empty`` or not stored is left out, as LangGraph does)."""
     channel_values: dict[str, Any] = {}
     for key in keys:
         found = values.get(key)
         if found is not None and found.value_type != EMPTY_VALUE:
             channel_values[key[0]] = {"type": found.value_type, "hash": found.value_hash}
-    return {
+    wired = {
         "thread_id": row.thread_id,
         "checkpoint_ns": row.checkpoint_ns,
         "checkpoint_id": row.checkpoint_id,
@@ -130,55 +138,69 @@ def _wire(
             for write in sorted(writes, key=lambda write: (write.task_path, write.task_id, write.idx))
         ],
     }
+    if versions:
+        wired["channel_versions"] = decode(row.channel_versions.encode("utf-8"))
+    return wired
 
 
 # --- the calls --------------------------------------------------------------------------------------
 
 
+def named(value: Value | NewValue | Write) -> str | None:
+    """The hash naming a value a call carries: the one given beside its bytes before format 8, else theirs
+    (None: no bytes, which ``carried`` refuses unless the value is ``empty``)."""
+    if isinstance(value, Ref | HashedNewValue | HashedWrite):
+        return value.hash
+    return None if value.data is None else sha256_hex(value.data)
+
+
 def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
     """``put``: the values of the channels given new versions, then the checkpoint (replacing one of the
     same id), its parent being the checkpoint the caller's config named."""
-    named: list[Named] = [("checkpoint", args.checkpoint.hash, args.checkpoint.data)]
+    checkpoint_hash = named(args.checkpoint)
+    given: list[Named] = [("checkpoint", checkpoint_hash, args.checkpoint.data)]
+    carries = "a hash is" if ctx.format_version < VALUES_ONCE else "bytes are"
+    values: list[Change] = []
     for value in args.new_values:
-        what = f"new value of channel '{value.channel}'"
-        if (value.type == EMPTY_VALUE) != (value.hash is None):
+        what, value_hash = f"new value of channel '{value.channel}'", named(value)
+        version = (
+            args.channel_versions.get(value.channel) if value.version is msgspec.UNSET else value.version
+        )
+        if (value.type == EMPTY_VALUE) != (value_hash is None):
             raise KernelError(
                 ErrorCode.INVALID_ARGS,
-                f"{what}: a hash is required unless the type is '{EMPTY_VALUE}', and forbidden then",
+                f"{what}: {carries} required unless the type is '{EMPTY_VALUE}', and forbidden then",
             )
-        if value.hash is not None:
-            named.append((what, value.hash, value.data))
+        if version is None:  # left out (from format 8), and channel_versions has none
+            raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: no version, given or in channel_versions")
+        if value_hash is not None:
+            given.append((what, value_hash, value.data))
         elif value.data is not None:
             raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: a value of type '{EMPTY_VALUE}' has no bytes")
+        place = (args.thread_id, args.checkpoint_ns, value.channel)
+        values.append(
+            stored(GraphChannelValue(*place, graph_store.json_text(version), value.type, value_hash, ctx.seq))
+        )
     access = ThreadAccess(ctx)
     access.claim(args.thread_id)
-    blobs = carried(ctx, named)
-    changes: list[Change] = [*access.changes]
-    for value in args.new_values:
-        channel = GraphChannelValue(
-            args.thread_id,
-            args.checkpoint_ns,
-            value.channel,
-            graph_store.json_text(value.version),
-            value.type,
-            value.hash,
-            ctx.seq,
-        )
-        changes.append(stored(channel))
+    blobs = carried(ctx, given)
+    assert checkpoint_hash is not None  # carried refuses a value named by neither hash nor bytes
+    changes: list[Change] = [*access.changes, *values]
     checkpoint = GraphCheckpoint(
         args.thread_id,
         args.checkpoint_ns,
         args.checkpoint_id,
         args.parent_checkpoint_id,
         args.checkpoint.type,
-        args.checkpoint.hash,
+        checkpoint_hash,
         graph_store.json_text(args.metadata),
         graph_store.json_text(args.channel_versions),
         ctx.seq,
     )
     changes.append(stored(checkpoint))
     put = {key: getattr(args, key) for key in ("thread_id", "checkpoint_ns", "checkpoint_id")}
-    return Decision(put, tuple(changes), tuple(blobs.items()))
+    # from format 8 the result no longer repeats the arguments' position
+    return Decision(put if ctx.format_version < VALUES_ONCE else {}, tuple(changes), tuple(blobs.items()))
 
 
 def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
@@ -188,16 +210,18 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
     access = ThreadAccess(ctx)
     access.claim(args.thread_id)
     graph = ctx.read.graph
+    hashes = [named(write) for write in args.writes]
     blobs = carried(
-        ctx, [(f"write {index}", write.hash, write.data) for index, write in enumerate(args.writes)]
+        ctx, [(f"write {index}", hashes[index], write.data) for index, write in enumerate(args.writes)]
     )
     changes: list[Change] = [*access.changes]
-    for position, write in enumerate(args.writes):
+    for position, (write, write_hash) in enumerate(zip(args.writes, hashes, strict=True)):
         idx = WRITES_IDX_MAP.get(write.channel, position)
         if idx >= 0 and graph.write_exists(
             args.thread_id, args.checkpoint_ns, args.checkpoint_id, args.task_id, idx
         ):
             continue
+        assert write_hash is not None  # carried refuses a value named by neither hash nor bytes
         row = GraphWrite(
             args.thread_id,
             args.checkpoint_ns,
@@ -207,7 +231,7 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
             write.channel,
             args.task_path,
             write.type,
-            write.hash,
+            write_hash,
             ctx.seq,
         )
         changes.append(stored(row))
@@ -227,7 +251,7 @@ def graph_get(ctx: CallContext, args: GetArgs) -> Decision:
         row = latest[0] if latest else None
     if row is None:
         return Decision({"checkpoint": None})
-    found = _wired(graph, [row])[0]
+    found = _wired(graph, [row], ctx.format_version >= VALUES_ONCE)[0]
     return Decision({"checkpoint": found}, unjournaled=values_answer(ctx, value_hashes(found)))
 
 
@@ -314,10 +338,12 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
     def readable(thread_id: str) -> bool:
         return owners is None or access.allows(Capability.READ, thread_id, owners.get(thread_id))
 
-    return {"checkpoints": _wired(graph, _listed(graph, args, readable))}
+    return {"checkpoints": _wired(graph, _listed(graph, args, readable), ctx.format_version >= VALUES_ONCE)}
 
 
-def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[str, Any]]:
+def _wired(
+    graph: GraphRepository, chosen: list[GraphCheckpoint], versions: bool = False
+) -> list[dict[str, Any]]:
     """The checkpoints as results hold them, their values and writes read a (thread, namespace) at a time."""
     listed: list[dict[str, Any]] = []
     for place, grouped in itertools.groupby(chosen, key=_place):  # a (thread, namespace)'s are consecutive
@@ -329,7 +355,7 @@ def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[s
         for write in graph.writes_of(*place, [row.checkpoint_id for row in rows]):
             writes.setdefault(write.checkpoint_id, []).append(write)
         listed.extend(
-            _wire(row, row_keys, values, writes.get(row.checkpoint_id, []))
+            _wire(row, row_keys, values, writes.get(row.checkpoint_id, []), versions)
             for row, row_keys in zip(rows, keys, strict=True)
         )
     return listed
