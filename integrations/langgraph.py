@@ -2,11 +2,10 @@
 
 ``ArvisCheckpointSaver`` implements LangGraph's ``BaseCheckpointSaver`` (sync and async, every base and
 extended capability of the conformance suite) on a kernel: each value is serialized with the saver's
-``serde``, and the call that stores it (``graph.checkpoint.put`` …) carries its bytes (and, before
-journal format 8, their hash); the kernel names it by their hash and stores them in the call's own
-transaction; ``graph.blobs.get`` reads them back. Nothing bypasses ``Kernel.call``: the journal records,
-in order, who stored, read, listed and deleted which checkpoint, verification replays it, and checks the
-blobs against their hashes.
+``serde``, and the call that stores it (``graph.checkpoint.put`` …) carries its bytes (before format 8
+with their hash); the kernel stores them in the call's own transaction; ``graph.blobs.get`` reads them
+back. Nothing bypasses ``Kernel.call``: the journal records, in order, who stored, read, listed and
+deleted which checkpoint, verification replays it, and checks the blobs against their hashes.
 
     from integrations.langgraph import ArvisCheckpointSaver
 
@@ -138,12 +137,12 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         self, row: dict[str, Any], blobs: dict[str, bytes], config: RunnableConfig | None = None
     ) -> CheckpointTuple:
         thread_id, checkpoint_ns = row["thread_id"], row["checkpoint_ns"]
-        stored = self._load(row["checkpoint"], blobs)  # from format 8 without its id and versions
+        stored = self._load(row["checkpoint"], blobs)
         checkpoint = cast(
             Checkpoint,
             {
-                "id": row["checkpoint_id"],
-                "channel_versions": row.get("channel_versions"),
+                "id": row["checkpoint_id"],  # from format 8 not in its bytes, nor its versions:
+                "channel_versions": row["channel_versions"],  # the read gives them (unjournaled)
                 **stored,
                 "channel_values": {
                     channel: self._load(ref, blobs) for channel, ref in row["channel_values"].items()
@@ -180,6 +179,7 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
             blobs = {key: base64.b64decode(text) for key, text in answer.get("data", {}).items()}
             if not blobs.keys() >= set(value_hashes(row)):  # past what one answer carries
                 blobs = self._fetch([row])
+        row = {**row, "channel_versions": answer["channel_versions"]}
         # as LangGraph's own savers: the config asked by id is returned as given
         return self._tuple(row, blobs, config if checkpoint_id else None)
 
@@ -207,10 +207,10 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         while remaining is None or remaining > 0:
             page = MAX_LIST if remaining is None else min(remaining, MAX_LIST)
             with self._lock:
-                rows = self._call("graph.checkpoint.list", {**args, "limit": page})["checkpoints"]
-                blobs = self._fetch(rows)
-            for row in rows:
-                yield self._tuple(row, blobs)
+                answer = self._call("graph.checkpoint.list", {**args, "limit": page})
+                rows, blobs = answer["checkpoints"], self._fetch(answer["checkpoints"])
+            for row, versions in zip(rows, answer["channel_versions"], strict=True):
+                yield self._tuple({**row, "channel_versions": versions}, blobs)
             if len(rows) < page:
                 return
             if remaining is not None:

@@ -46,9 +46,9 @@ _RULES = {
     8: FormatRules(8, AccessRules.NAMES, pieces=PIECES_FORMAT_3),
 }
 VALUES_ONCE = 8
-"""From this format a graph value is journaled once: a call carries its bytes alone, their hash no longer
-beside them (``syscalls.graph_args.Value``), and a checkpoint as a read returns it holds its channel
-versions, which a saver then need not store again inside the checkpoint's bytes."""
+"""From this format a graph value is journaled once: a checkpoint call carries its bytes alone, their hash
+no longer beside them (``syscalls.graph_args.Value``), a new value's version may be left to the put's
+``channel_versions``, and a put's result no longer repeats its arguments."""
 
 
 def rules_of(format_version: int) -> FormatRules:

@@ -40,23 +40,17 @@ from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 from kernel.formats import VALUES_ONCE
 from kernel.protocols import StorageError
-from syscalls import graph_store
+from syscalls import graph_args, graph_store
 from syscalls.carried import Named, carried, values_answer
 from syscalls.graph_args import (
     MAX_LIST,
     THREAD_SCOPE_PREFIX,
     GetArgs,
-    HashedNewValue,
-    HashedWrite,
     ListArgs,
-    NewValue,
     Position,
     PutArgs,
     PutWritesArgs,
-    Ref,
     ThreadArgs,
-    Value,
-    Write,
     thread_scope_name,
 )
 from syscalls.owned_names import OwnedNames
@@ -110,17 +104,16 @@ def _wire(
     keys: Iterable[tuple[str, str]],
     values: dict[tuple[str, str], GraphChannelValue],
     writes: Iterable[GraphWrite],
-    versions: bool,
 ) -> dict[str, Any]:
-    """A checkpoint as a result holds it: references, its metadata, its channel versions (``versions``:
-    from format 8) and the values of its channels at those versions (``keys``, from ``channel_keys``; a
-    channel whose value is ``empty`` or not stored is left out, as LangGraph does)."""
+    """A checkpoint as a result holds it: references, its metadata, and the values of its channels at
+    their versions (``keys``, from ``channel_keys``; a channel whose value is ``empty`` or not stored is
+    left out, as LangGraph does)."""
     channel_values: dict[str, Any] = {}
     for key in keys:
         found = values.get(key)
         if found is not None and found.value_type != EMPTY_VALUE:
             channel_values[key[0]] = {"type": found.value_type, "hash": found.value_hash}
-    wired = {
+    return {
         "thread_id": row.thread_id,
         "checkpoint_ns": row.checkpoint_ns,
         "checkpoint_id": row.checkpoint_id,
@@ -138,18 +131,15 @@ def _wire(
             for write in sorted(writes, key=lambda write: (write.task_path, write.task_id, write.idx))
         ],
     }
-    if versions:
-        wired["channel_versions"] = decode(row.channel_versions.encode("utf-8"))
-    return wired
 
 
 # --- the calls --------------------------------------------------------------------------------------
 
 
-def named(value: Value | NewValue | Write) -> str | None:
+def named(value: graph_args.Value | graph_args.NewValue | graph_args.Write) -> str | None:
     """The hash naming a value a call carries: the one given beside its bytes before format 8, else theirs
     (None: no bytes, which ``carried`` refuses unless the value is ``empty``)."""
-    if isinstance(value, Ref | HashedNewValue | HashedWrite):
+    if isinstance(value, graph_args.Ref | graph_args.HashedNewValue | graph_args.HashedWrite):
         return value.hash
     return None if value.data is None else sha256_hex(value.data)
 
@@ -241,7 +231,8 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
 def graph_get(ctx: CallContext, args: GetArgs) -> Decision:
     """``get_tuple``: the checkpoint of that id, or the thread's latest in the namespace (the greatest
     id, by code point); null when there is none. Reads that checkpoint, the channel values it names and
-    its writes, nothing else; the caller alone also gets their values' bytes (``values_answer``)."""
+    its writes, nothing else; the caller alone also gets its ``channel_versions`` and its values' bytes
+    (``values_answer``)."""
     ThreadAccess(ctx).require(Capability.READ, args.thread_id)
     graph = ctx.read.graph
     if args.checkpoint_id is not None:
@@ -251,8 +242,10 @@ def graph_get(ctx: CallContext, args: GetArgs) -> Decision:
         row = latest[0] if latest else None
     if row is None:
         return Decision({"checkpoint": None})
-    found = _wired(graph, [row], ctx.format_version >= VALUES_ONCE)[0]
-    return Decision({"checkpoint": found}, unjournaled=values_answer(ctx, value_hashes(found)))
+    found = _wired(graph, [row])[0]
+    versions = decode(row.channel_versions.encode("utf-8"))  # unjournaled: its put's arguments hold them
+    answer = {"channel_versions": versions, **(values_answer(ctx, value_hashes(found)) or {})}
+    return Decision({"checkpoint": found}, unjournaled=answer)
 
 
 def value_hashes(found: dict[str, Any]) -> list[str]:
@@ -322,11 +315,11 @@ def _listed(graph: GraphRepository, args: ListArgs, readable: Callable[[str], bo
     return chosen
 
 
-def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
+def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any] | Decision:
     """``list``: checkpoints of a thread (every thread the principal may read, when none is named), of a
     namespace or all, newest first within each (thread, namespace); at most ``limit``, after ``after``.
     Reads those checkpoints (and any a filter rejected on the way), the channel values they name and
-    their writes, nothing else."""
+    their writes, nothing else; the caller alone also gets their ``channel_versions``."""
     access = ThreadAccess(ctx)
     graph = ctx.read.graph
     if args.thread_id is not None:
@@ -338,12 +331,12 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
     def readable(thread_id: str) -> bool:
         return owners is None or access.allows(Capability.READ, thread_id, owners.get(thread_id))
 
-    return {"checkpoints": _wired(graph, _listed(graph, args, readable), ctx.format_version >= VALUES_ONCE)}
+    chosen = _listed(graph, args, readable)
+    versions = [decode(row.channel_versions.encode("utf-8")) for row in chosen]  # as ``graph_get``'s
+    return Decision({"checkpoints": _wired(graph, chosen)}, unjournaled={"channel_versions": versions})
 
 
-def _wired(
-    graph: GraphRepository, chosen: list[GraphCheckpoint], versions: bool = False
-) -> list[dict[str, Any]]:
+def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[str, Any]]:
     """The checkpoints as results hold them, their values and writes read a (thread, namespace) at a time."""
     listed: list[dict[str, Any]] = []
     for place, grouped in itertools.groupby(chosen, key=_place):  # a (thread, namespace)'s are consecutive
@@ -355,7 +348,7 @@ def _wired(
         for write in graph.writes_of(*place, [row.checkpoint_id for row in rows]):
             writes.setdefault(write.checkpoint_id, []).append(write)
         listed.extend(
-            _wire(row, row_keys, values, writes.get(row.checkpoint_id, []), versions)
+            _wire(row, row_keys, values, writes.get(row.checkpoint_id, []))
             for row, row_keys in zip(rows, keys, strict=True)
         )
     return listed

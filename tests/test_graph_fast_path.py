@@ -30,7 +30,6 @@ from journal.store import ManualClock
 from kernel.abi import CallContext
 from kernel.dispatcher import Kernel
 from kernel.errors import KernelError
-from kernel.formats import VALUES_ONCE
 from kernel.table import SyscallTable
 from syscalls.boot import open_kernel
 from syscalls.graph import ThreadAccess
@@ -57,18 +56,14 @@ def _write_order(write: GraphWrite) -> tuple[str, str, int]:
 
 
 def _wire(
-    row: GraphCheckpoint,
-    values: dict[tuple[str, str], GraphChannelValue],
-    writes: Iterable[GraphWrite],
-    versions: bool,
+    row: GraphCheckpoint, values: dict[tuple[str, str], GraphChannelValue], writes: Iterable[GraphWrite]
 ) -> dict[str, Any]:
     channel_values: dict[str, Any] = {}
     for channel, version in decode(row.channel_versions.encode("utf-8")).items():
         found = values.get((channel, _version_key(version)))
         if found is not None and found.value_type != EMPTY_VALUE:
             channel_values[channel] = {"type": found.value_type, "hash": found.value_hash}
-    wired = {  # from format 8 with the checkpoint's channel versions
-        **({"channel_versions": decode(row.channel_versions.encode("utf-8"))} if versions else {}),
+    return {
         "thread_id": row.thread_id,
         "checkpoint_ns": row.checkpoint_ns,
         "checkpoint_id": row.checkpoint_id,
@@ -86,7 +81,6 @@ def _wire(
             for write in sorted(writes, key=_write_order)
         ],
     }
-    return wired
 
 
 def reference_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
@@ -104,7 +98,7 @@ def reference_get(ctx: CallContext, args: GetArgs) -> dict[str, Any]:
         return {"checkpoint": None}
     values = _values_index(graph.channel_values(row.thread_id, row.checkpoint_ns))
     writes = graph.writes(row.thread_id, row.checkpoint_ns, row.checkpoint_id)
-    return {"checkpoint": _wire(row, values, writes, ctx.format_version >= VALUES_ONCE)}
+    return {"checkpoint": _wire(row, values, writes)}
 
 
 def _after(row: GraphCheckpoint, position: Position) -> bool:
@@ -155,8 +149,7 @@ def reference_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
             for write in graph.writes(*place):
                 by_checkpoint.setdefault(write.checkpoint_id, []).append(write)
             writes[place] = by_checkpoint
-        checkpoint_writes = writes[place].get(row.checkpoint_id, [])
-        listed.append(_wire(row, values[place], checkpoint_writes, ctx.format_version >= VALUES_ONCE))
+        listed.append(_wire(row, values[place], writes[place].get(row.checkpoint_id, [])))
     return {"checkpoints": listed}
 
 

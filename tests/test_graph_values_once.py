@@ -2,8 +2,9 @@
 
 A checkpoint call carries a value's bytes alone (their hash, which the state and the results name it by,
 is theirs); a new value's version may be left to ``channel_versions``; a put's result no longer repeats
-its arguments; a checkpoint read returns its ``channel_versions``, so the saver stores neither them nor
-the id again inside the checkpoint's bytes. A journal of format 7 keeps its form, and both verify."""
+its arguments. A checkpoint read gives its caller the checkpoint's ``channel_versions`` (unjournaled: its
+put's arguments hold them), so the saver stores neither them nor the id again inside the checkpoint's
+bytes. A journal of format 7 keeps its form, and both verify."""
 
 from __future__ import annotations
 
@@ -49,6 +50,11 @@ def _args(path: Path, syscall: str) -> list[bytes]:
         return [bytes(args) for (args,) in connection.execute(query, (syscall,))]
 
 
+def _journaled(path: Path, seq: int | None) -> bytes:
+    with sqlite3.connect(path) as connection:
+        return bytes(connection.execute("SELECT result FROM journal WHERE seq = ?", (seq,)).fetchone()[0])
+
+
 def test_a_value_is_named_by_its_bytes_alone(tmp_path: Path, clock: ManualClock) -> None:
     db = tmp_path / "once.db"
     kernel = _kernel(db, clock)
@@ -89,7 +95,8 @@ def test_a_value_is_named_by_its_bytes_alone(tmp_path: Path, clock: ManualClock)
     assert results[4].error is not None and "no version" in results[4].error.detail
     found = results[5].value["checkpoint"]
     assert found["checkpoint"] == {"type": "msgpack", "hash": sha256_hex(b"checkpoint")}
-    assert found["channel_versions"] == {"a": "2", "b": 3}
+    assert results[5].value["channel_versions"] == {"a": "2", "b": 3}  # the caller's alone
+    assert b"channel_versions" not in _journaled(db, results[5].seq)
     assert found["channel_values"] == {"a": {"type": "msgpack", "hash": sha256_hex(b"value a")}}
     assert found["pending_writes"][0]["hash"] == sha256_hex(b"w")
     assert b'"hash"' not in _args(db, "graph.checkpoint.put")[0]
