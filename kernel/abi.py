@@ -249,7 +249,7 @@ class Execution:
         self.table = table
         self.services = services
         self.format = rules
-        self._decoders = {  # a call decodes as its journal's format had it (``earlier_request_type``)
+        self._decoders = {  # a call decodes as its journal's format had it (``earlier_request_types``)
             name: msgspec.json.Decoder(spec.request_type_in(rules.version)) for name, spec in table.items()
         }
 

@@ -6,7 +6,7 @@ text cannot hold it), up to ``MAX_THREAD_ID_LENGTH`` characters; it is stored an
 grant scope is ``graph:<thread_id>`` when that fits a grant's scope (``thread_scope_name``), else
 ``graph:#<SHA-256 hex>``. Journals of formats 1 to 4 decide under their own rule for life: a thread id
 there is 1 to 122 characters without control characters (``Bounded*``, their argument types, which the
-dispatcher decodes those journals' calls with: ``SyscallSpec.earlier_request_type``), so that their
+dispatcher decodes those journals' calls with: ``SyscallSpec.earlier_request_types``), so that their
 refusals replay byte for byte.
 """
 
