@@ -2,10 +2,10 @@
 
 ``ArvisCheckpointSaver`` implements LangGraph's ``BaseCheckpointSaver`` (sync and async, every base and
 extended capability of the conformance suite) on a kernel: each value is serialized with the saver's
-``serde``, and the call that stores it (``graph.checkpoint.put`` …) carries its bytes and their hash; the
-kernel checks one against the other and stores the bytes in the call's own transaction; ``graph.blobs.get``
-reads them back. Nothing bypasses ``Kernel.call``: the journal records, in order, who stored, read, listed
-and deleted which checkpoint, verification replays it, and checks the blobs against their hashes.
+``serde``, and the call that stores it (``graph.checkpoint.put`` …) carries its bytes (before format 8
+with their hash); the kernel stores them in the call's own transaction; ``graph.blobs.get`` reads them
+back. Nothing bypasses ``Kernel.call``: the journal records, in order, who stored, read, listed and
+deleted which checkpoint, verification replays it, and checks the blobs against their hashes.
 
     from integrations.langgraph import ArvisCheckpointSaver
 
@@ -51,6 +51,7 @@ from integrations.kernel_client import (
 )
 from journal import blob_store
 from kernel.dispatcher import Kernel
+from kernel.formats import VALUES_ONCE
 from syscalls.graph import value_hashes
 from syscalls.graph_args import MAX_LIST
 
@@ -72,6 +73,14 @@ def _configurable(config: RunnableConfig) -> dict[str, Any]:
     return config.get("configurable") or {}
 
 
+_DEFAULTS = {"checkpoint_ns": "", "task_path": "", "parent_checkpoint_id": None}
+
+
+def _given(args: dict[str, Any]) -> dict[str, Any]:
+    """``args`` without those that are their defaults (``_DEFAULTS``): the journal holds them as given."""
+    return {key: value for key, value in args.items() if key not in _DEFAULTS or value != _DEFAULTS[key]}
+
+
 def _config(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableConfig:
     return {
         "configurable": {
@@ -82,23 +91,14 @@ def _config(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableC
     }
 
 
-def _carried(value_type: str, data: bytes) -> dict[str, str]:
-    """A value as a call carries it: its type, the hash of its bytes and the bytes (base64)."""
-    return {
-        "type": value_type,
-        "hash": blob_store.hash_of(data),
-        "data": base64.b64encode(data).decode("ascii"),
-    }
-
-
 class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     """LangGraph's checkpointer on an arvis kernel, acting as ``principal`` (with ``credential`` when the
     kernel's identity policy asks for one). ``kernel``: a ``Kernel`` on a SQL journal store, or a database
     path or URL, opened here (``open_kernel``) and closed by ``close``; a SQLite file that does not exist
     is refused (``syscalls.boot.JournalNotFound``) unless ``create=True`` asks for a new journal there.
 
-    The saver's operations take turns (one lock). Every value a call stores travels with it (its bytes
-    and their hash), every value read comes by ``graph.blobs.get``: nothing bypasses ``Kernel.call``."""
+    The saver's operations take turns (one lock). Every value a call stores travels with it (its bytes),
+    every value read comes by ``graph.blobs.get``: nothing bypasses ``Kernel.call``."""
 
     def __init__(
         self,
@@ -111,6 +111,13 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
     ) -> None:
         super().__init__(serde=serde)
         self._attach(kernel, principal, credential, create=create)
+
+    def _carried(self, value_type: str, data: bytes) -> dict[str, str]:
+        """A value as a call carries it: its type and bytes (base64), and their hash before format 8."""
+        value = {"type": value_type, "data": base64.b64encode(data).decode("ascii")}
+        if self.kernel.format.version < VALUES_ONCE:
+            value["hash"] = blob_store.hash_of(data)
+        return value
 
     def _fetch(self, rows: Sequence[dict[str, Any]]) -> dict[str, bytes]:
         """The blobs every checkpoint of ``rows`` references (``_KernelClient._blobs``)."""
@@ -134,6 +141,8 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         checkpoint = cast(
             Checkpoint,
             {
+                "id": row["checkpoint_id"],  # from format 8 not in its bytes, nor its versions:
+                "channel_versions": row["channel_versions"],  # the read gives them (unjournaled)
                 **stored,
                 "channel_values": {
                     channel: self._load(ref, blobs) for channel, ref in row["channel_values"].items()
@@ -170,6 +179,7 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
             blobs = {key: base64.b64decode(text) for key, text in answer.get("data", {}).items()}
             if not blobs.keys() >= set(value_hashes(row)):  # past what one answer carries
                 blobs = self._fetch([row])
+        row = {**row, "channel_versions": answer["channel_versions"]}
         # as LangGraph's own savers: the config asked by id is returned as given
         return self._tuple(row, blobs, config if checkpoint_id else None)
 
@@ -197,10 +207,10 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         while remaining is None or remaining > 0:
             page = MAX_LIST if remaining is None else min(remaining, MAX_LIST)
             with self._lock:
-                rows = self._call("graph.checkpoint.list", {**args, "limit": page})["checkpoints"]
-                blobs = self._fetch(rows)
-            for row in rows:
-                yield self._tuple(row, blobs)
+                answer = self._call("graph.checkpoint.list", {**args, "limit": page})
+                rows, blobs = answer["checkpoints"], self._fetch(answer["checkpoints"])
+            for row, versions in zip(rows, answer["channel_versions"], strict=True):
+                yield self._tuple({**row, "channel_versions": versions}, blobs)
             if len(rows) < page:
                 return
             if remaining is not None:
@@ -220,23 +230,29 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
         checkpoint_ns = configurable.get("checkpoint_ns") or ""
         stored: dict[str, Any] = dict(checkpoint)
         values: dict[str, Any] = stored.pop("channel_values")
+        once = self.kernel.format.version >= VALUES_ONCE
+        if once:  # the call carries them, and reads return them
+            del stored["id"], stored["channel_versions"]
         new_values: _List[dict[str, Any]] = []
         for channel, version in new_versions.items():
             value: dict[str, Any] = {"channel": channel, "version": version, "type": EMPTY_VALUE}
+            current = checkpoint["channel_versions"].get(channel)
+            if once and type(current) is type(version) and current == version:  # the kernel takes that one
+                del value["version"]
             if channel in values:
-                value.update(_carried(*self.serde.dumps_typed(values[channel])))
+                value.update(self._carried(*self.serde.dumps_typed(values[channel])))
             new_values.append(value)
         args = {
             "thread_id": thread_id,
             "checkpoint_ns": checkpoint_ns,
             "checkpoint_id": checkpoint["id"],
             "parent_checkpoint_id": configurable.get("checkpoint_id"),
-            "checkpoint": _carried(*self.serde.dumps_typed(stored)),
+            "checkpoint": self._carried(*self.serde.dumps_typed(stored)),
             "metadata": get_serializable_checkpoint_metadata(config, metadata),
             "channel_versions": checkpoint["channel_versions"],
             "new_values": new_values,
         }
-        self._call("graph.checkpoint.put", args)
+        self._call("graph.checkpoint.put", _given(args))
         return _config(thread_id, checkpoint_ns, checkpoint["id"])
 
     def put_writes(
@@ -254,10 +270,11 @@ class ArvisCheckpointSaver(_KernelClient, BaseCheckpointSaver[str]):
             "task_id": task_id,
             "task_path": task_path,
             "writes": [
-                {"channel": channel, **_carried(*self.serde.dumps_typed(value))} for channel, value in writes
+                {"channel": channel, **self._carried(*self.serde.dumps_typed(value))}
+                for channel, value in writes
             ],
         }
-        self._call("graph.checkpoint.put_writes", args)
+        self._call("graph.checkpoint.put_writes", _given(args))
 
     def delete_thread(self, thread_id: str) -> None:
         self._call("graph.thread.delete", {"thread_id": str(thread_id)})

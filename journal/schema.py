@@ -19,16 +19,17 @@ from sqlalchemy import (
     Text,
 )
 
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 """The format a new journal is created in. Entries are encoded alike in every format; the version
 says which rules the kernel applies to the journal (``kernel.formats``): format 1 keeps the first
 release's access rules, format 2 owned contexts and scoped runs, format 3 adds reads journaled by
 reference, format 4 typed grant scopes, explicitly created graph names and refusals that do not say
 whether an id exists, format 5 graph thread ids of any length (scoped by their hash when too long),
 format 6 a working-memory statement whose ``source`` may be left out (its principal's channel), format
-7 graph names as LangGraph has them (a first write takes one; a read takes nothing). A
+7 graph names as LangGraph has them (a first write takes one; a read takes nothing), format 8 graph
+values named by their bytes alone (no hash carried beside them). A
 journal keeps its format for life, so a journal written by any release replays byte for byte forever."""
-FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
+FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
 """Every format this release reads, verifies and appends to."""
 
 metadata = MetaData()

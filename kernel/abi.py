@@ -109,18 +109,18 @@ class SyscallSpec:
     summary: str
     max_args_bytes: int = MAX_ARGS_BYTES
     """The longest canonical arguments the call accepts (more is refused ``invalid_args``, journaled)."""
-    earlier_request_type: tuple[int, type[Any]] | None = None
-    """``(format, type)`` when the request's type changed: the format from which ``request_type`` applies,
-    and the type older journals decode with, so their refusals replay (``syscalls.table.EARLIER``)."""
+    earlier_request_types: tuple[tuple[int, type[Any]], ...] = ()
+    """``(format, type)`` for each change of the request's type, oldest first: journals before that format
+    decode with that type, so their refusals replay (``syscalls.table.EARLIER``)."""
 
     def request_type_in(self, format_version: int) -> type[Any]:
         """The type a call's arguments decode into in a journal of ``format_version``."""
-        earlier = self.earlier_request_type
-        return earlier[1] if earlier is not None and format_version < earlier[0] else self.request_type
+        earlier = (kind for until, kind in self.earlier_request_types if format_version < until)
+        return next(earlier, self.request_type)
 
 
-def spec_of(row: Row, earlier: Mapping[type[Any], tuple[int, type[Any]]]) -> SyscallSpec:
-    """A row as its spec; ``earlier`` maps a request type to its ``earlier_request_type``. The request
+def spec_of(row: Row, earlier: Mapping[type[Any], tuple[tuple[int, type[Any]], ...]]) -> SyscallSpec:
+    """A row as its spec; ``earlier`` maps a request type to its ``earlier_request_types``. The request
     type is the annotation of the handler's second parameter (the first is its ``CallContext``): the
     msgspec struct its arguments are strictly decoded into."""
     name, handler, service, flags, summary = row
@@ -137,7 +137,7 @@ def spec_of(row: Row, earlier: Mapping[type[Any], tuple[int, type[Any]]]) -> Sys
         support=Support.UPSTREAM if Flag.UPSTREAM in flags else Support.EXTENSION,
         summary=summary,
         max_args_bytes=MAX_VALUE_ARGS_BYTES if Flag.CARRIES_VALUES in flags else MAX_ARGS_BYTES,
-        earlier_request_type=earlier.get(request_type),
+        earlier_request_types=earlier.get(request_type, ()),
     )
 
 
@@ -164,7 +164,7 @@ class SyscallTable(Mapping[str, SyscallSpec]):
         cls,
         rows: Iterable[Row],
         *,
-        earlier: Mapping[type[Any], tuple[int, type[Any]]] | None = None,
+        earlier: Mapping[type[Any], tuple[tuple[int, type[Any]], ...]] | None = None,
         retired: Iterable[str] = (),
     ) -> SyscallTable:
         """The table of one-line rows (``Row``)."""
@@ -388,7 +388,7 @@ class Execution:
         self.table = table
         self.services = services
         self.format = rules
-        self._decoders = {  # a call decodes as its journal's format had it (``earlier_request_type``)
+        self._decoders = {  # a call decodes as its journal's format had it (``earlier_request_types``)
             name: msgspec.json.Decoder(spec.request_type_in(rules.version)) for name, spec in table.items()
         }
 

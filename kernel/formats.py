@@ -43,7 +43,12 @@ _RULES = {
     5: FormatRules(5, AccessRules.THREAD_IDS, pieces=PIECES_FORMAT_3),
     6: FormatRules(6, AccessRules.THREAD_IDS, pieces=PIECES_FORMAT_3),
     7: FormatRules(7, AccessRules.NAMES, pieces=PIECES_FORMAT_3),
+    8: FormatRules(8, AccessRules.NAMES, pieces=PIECES_FORMAT_3),
 }
+VALUES_ONCE = 8
+"""From this format a graph value is journaled once: a checkpoint call carries its bytes alone, their hash
+no longer beside them (``syscalls.graph_args.Value``), a new value's version may be left to the put's
+``channel_versions``, and a put's result no longer repeats its arguments."""
 
 
 def rules_of(format_version: int) -> FormatRules:

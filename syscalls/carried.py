@@ -25,8 +25,9 @@ from arvis.canonical import sha256_hex
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
 
-Named = tuple[str, str, bytes | None]
-"""A value a call names: what it is (for the detail), its hash, and its bytes when the call carries them."""
+Named = tuple[str, str | None, bytes | None]
+"""A value a call names: what it is (for the detail), its hash (None: no bytes to take it from, from
+format 8), and its bytes when the call carries them."""
 
 _ACCEPTED = b'{"ok":true'
 """How an accepted entry's journaled result begins (canonical JSON: ``ok`` sorts before ``value``)."""
@@ -48,9 +49,10 @@ def carried(ctx: CallContext, named: Iterable[Named]) -> dict[str, bytes]:
         if data is None:
             if legacy:
                 continue
+            value = "a value" if key is None else f"value {key}"  # None: from format 8, named by its bytes
             raise KernelError(
                 ErrorCode.GRAPH_VALUE_NOT_CARRIED,
-                f"{what}: value {key} is named without its bytes; a call carries every value it stores",
+                f"{what}: {value} is named without its bytes; a call carries every value it stores",
             )
         actual = sha256_hex(data)
         if actual != key:

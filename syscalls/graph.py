@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import msgspec
 
 from arvis.access import AccessRules, Capability
-from arvis.canonical import decode
+from arvis.canonical import decode, sha256_hex
 from arvis.changes import Change, Decision
 from arvis.graph_checkpoints import (
     EMPTY_VALUE,
@@ -38,8 +38,9 @@ from arvis.graph_checkpoints import (
 from journal.blob_store import BlobMissing, checked
 from kernel.abi import CallContext
 from kernel.errors import ErrorCode, KernelError
+from kernel.formats import VALUES_ONCE
 from kernel.protocols import StorageError
-from syscalls import graph_store
+from syscalls import graph_args, graph_store
 from syscalls.carried import Named, carried, values_answer
 from syscalls.graph_args import (
     MAX_LIST,
@@ -135,50 +136,61 @@ def _wire(
 # --- the calls --------------------------------------------------------------------------------------
 
 
+def named(value: graph_args.Value | graph_args.NewValue | graph_args.Write) -> str | None:
+    """The hash naming a value a call carries: the one given beside its bytes before format 8, else theirs
+    (None: no bytes, which ``carried`` refuses unless the value is ``empty``)."""
+    if isinstance(value, graph_args.Ref | graph_args.HashedNewValue | graph_args.HashedWrite):
+        return value.hash
+    return None if value.data is None else sha256_hex(value.data)
+
+
 def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
     """``put``: the values of the channels given new versions, then the checkpoint (replacing one of the
     same id), its parent being the checkpoint the caller's config named."""
-    named: list[Named] = [("checkpoint", args.checkpoint.hash, args.checkpoint.data)]
+    checkpoint_hash = named(args.checkpoint)
+    given: list[Named] = [("checkpoint", checkpoint_hash, args.checkpoint.data)]
+    carries = "a hash is" if ctx.format_version < VALUES_ONCE else "bytes are"
+    values: list[Change] = []
     for value in args.new_values:
-        what = f"new value of channel '{value.channel}'"
-        if (value.type == EMPTY_VALUE) != (value.hash is None):
+        what, value_hash = f"new value of channel '{value.channel}'", named(value)
+        version = (
+            args.channel_versions.get(value.channel) if value.version is msgspec.UNSET else value.version
+        )
+        if (value.type == EMPTY_VALUE) != (value_hash is None):
             raise KernelError(
                 ErrorCode.INVALID_ARGS,
-                f"{what}: a hash is required unless the type is '{EMPTY_VALUE}', and forbidden then",
+                f"{what}: {carries} required unless the type is '{EMPTY_VALUE}', and forbidden then",
             )
-        if value.hash is not None:
-            named.append((what, value.hash, value.data))
+        if version is None:  # left out (from format 8), and channel_versions has none
+            raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: no version, given or in channel_versions")
+        if value_hash is not None:
+            given.append((what, value_hash, value.data))
         elif value.data is not None:
             raise KernelError(ErrorCode.INVALID_ARGS, f"{what}: a value of type '{EMPTY_VALUE}' has no bytes")
+        place = (args.thread_id, args.checkpoint_ns, value.channel)
+        values.append(
+            stored(GraphChannelValue(*place, graph_store.json_text(version), value.type, value_hash, ctx.seq))
+        )
     access = ThreadAccess(ctx)
     access.claim(args.thread_id)
-    blobs = carried(ctx, named)
-    changes: list[Change] = [*access.changes]
-    for value in args.new_values:
-        channel = GraphChannelValue(
-            args.thread_id,
-            args.checkpoint_ns,
-            value.channel,
-            graph_store.json_text(value.version),
-            value.type,
-            value.hash,
-            ctx.seq,
-        )
-        changes.append(stored(channel))
+    blobs = carried(ctx, given)
+    assert checkpoint_hash is not None  # carried refuses a value named by neither hash nor bytes
+    changes: list[Change] = [*access.changes, *values]
     checkpoint = GraphCheckpoint(
         args.thread_id,
         args.checkpoint_ns,
         args.checkpoint_id,
         args.parent_checkpoint_id,
         args.checkpoint.type,
-        args.checkpoint.hash,
+        checkpoint_hash,
         graph_store.json_text(args.metadata),
         graph_store.json_text(args.channel_versions),
         ctx.seq,
     )
     changes.append(stored(checkpoint))
     put = {key: getattr(args, key) for key in ("thread_id", "checkpoint_ns", "checkpoint_id")}
-    return Decision(put, tuple(changes), tuple(blobs.items()))
+    # from format 8 the result no longer repeats the arguments' position
+    return Decision(put if ctx.format_version < VALUES_ONCE else {}, tuple(changes), tuple(blobs.items()))
 
 
 def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
@@ -188,16 +200,18 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
     access = ThreadAccess(ctx)
     access.claim(args.thread_id)
     graph = ctx.read.graph
+    hashes = [named(write) for write in args.writes]
     blobs = carried(
-        ctx, [(f"write {index}", write.hash, write.data) for index, write in enumerate(args.writes)]
+        ctx, [(f"write {index}", hashes[index], write.data) for index, write in enumerate(args.writes)]
     )
     changes: list[Change] = [*access.changes]
-    for position, write in enumerate(args.writes):
+    for position, (write, write_hash) in enumerate(zip(args.writes, hashes, strict=True)):
         idx = WRITES_IDX_MAP.get(write.channel, position)
         if idx >= 0 and graph.write_exists(
             args.thread_id, args.checkpoint_ns, args.checkpoint_id, args.task_id, idx
         ):
             continue
+        assert write_hash is not None  # carried refuses a value named by neither hash nor bytes
         row = GraphWrite(
             args.thread_id,
             args.checkpoint_ns,
@@ -207,7 +221,7 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
             write.channel,
             args.task_path,
             write.type,
-            write.hash,
+            write_hash,
             ctx.seq,
         )
         changes.append(stored(row))
@@ -217,7 +231,8 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
 def graph_get(ctx: CallContext, args: GetArgs) -> Decision:
     """``get_tuple``: the checkpoint of that id, or the thread's latest in the namespace (the greatest
     id, by code point); null when there is none. Reads that checkpoint, the channel values it names and
-    its writes, nothing else; the caller alone also gets their values' bytes (``values_answer``)."""
+    its writes, nothing else; the caller alone also gets its ``channel_versions`` and its values' bytes
+    (``values_answer``)."""
     ThreadAccess(ctx).require(Capability.READ, args.thread_id)
     graph = ctx.read.graph
     if args.checkpoint_id is not None:
@@ -228,7 +243,9 @@ def graph_get(ctx: CallContext, args: GetArgs) -> Decision:
     if row is None:
         return Decision({"checkpoint": None})
     found = _wired(graph, [row])[0]
-    return Decision({"checkpoint": found}, unjournaled=values_answer(ctx, value_hashes(found)))
+    versions = decode(row.channel_versions.encode("utf-8"))  # unjournaled: its put's arguments hold them
+    answer = {"channel_versions": versions, **(values_answer(ctx, value_hashes(found)) or {})}
+    return Decision({"checkpoint": found}, unjournaled=answer)
 
 
 def value_hashes(found: dict[str, Any]) -> list[str]:
@@ -298,11 +315,11 @@ def _listed(graph: GraphRepository, args: ListArgs, readable: Callable[[str], bo
     return chosen
 
 
-def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
+def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any] | Decision:
     """``list``: checkpoints of a thread (every thread the principal may read, when none is named), of a
     namespace or all, newest first within each (thread, namespace); at most ``limit``, after ``after``.
     Reads those checkpoints (and any a filter rejected on the way), the channel values they name and
-    their writes, nothing else."""
+    their writes, nothing else; the caller alone also gets their ``channel_versions``."""
     access = ThreadAccess(ctx)
     graph = ctx.read.graph
     if args.thread_id is not None:
@@ -314,7 +331,9 @@ def graph_list(ctx: CallContext, args: ListArgs) -> dict[str, Any]:
     def readable(thread_id: str) -> bool:
         return owners is None or access.allows(Capability.READ, thread_id, owners.get(thread_id))
 
-    return {"checkpoints": _wired(graph, _listed(graph, args, readable))}
+    chosen = _listed(graph, args, readable)
+    versions = [decode(row.channel_versions.encode("utf-8")) for row in chosen]  # as ``graph_get``'s
+    return Decision({"checkpoints": _wired(graph, chosen)}, unjournaled={"channel_versions": versions})
 
 
 def _wired(graph: GraphRepository, chosen: list[GraphCheckpoint]) -> list[dict[str, Any]]:

@@ -6,13 +6,14 @@ text cannot hold it), up to ``MAX_THREAD_ID_LENGTH`` characters; it is stored an
 grant scope is ``graph:<thread_id>`` when that fits a grant's scope (``thread_scope_name``), else
 ``graph:#<SHA-256 hex>``. Journals of formats 1 to 4 decide under their own rule for life: a thread id
 there is 1 to 122 characters without control characters (``Bounded*``, their argument types, which the
-dispatcher decodes those journals' calls with: ``SyscallSpec.earlier_request_type``), so that their
+dispatcher decodes those journals' calls with: ``SyscallSpec.earlier_request_types``), so that their
 refusals replay byte for byte.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -63,48 +64,65 @@ def thread_scope_name(thread_id: str) -> str:
     return HASHED_SCOPE_MARK + sha256_hex(thread_id.encode("utf-8"))
 
 
-class Ref(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A value: its type, its hash, and its bytes (``data``, base64), which every live call carries."""
+class Value(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A value: its type and its bytes (``data``, base64), which every live call carries; from format 8
+    the hash that names it is theirs (``syscalls.graph.named``)."""
 
     type: TypeTag
-    hash: Hash
     data: bytes | None = None
 
 
-class NewValue(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A channel's value at a new version: ``hash`` (and ``data``) null exactly when ``type`` is
-    ``empty``."""
+class Ref(Value, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A value before format 8: also the hash of its bytes."""
+
+    hash: Hash
+
+
+class NewValue(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A channel's value at a new version (left out: the channel's in ``channel_versions``, from format
+    8): ``data`` null exactly when ``type`` is ``empty``."""
 
     channel: Name
-    version: Version
+    version: Version | msgspec.UnsetType = msgspec.UNSET
     type: TypeTag
-    hash: Hash | None = None
     data: bytes | None = None
+
+
+class HashedNewValue(NewValue, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Before format 8: its version always given, and its hash, null exactly when ``type`` is ``empty``."""
+
+    version: Version
+    hash: Hash | None = None
 
 
 class PutArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     thread_id: ThreadId
     checkpoint_id: CheckpointId
-    checkpoint: Ref
+    checkpoint: Value
     checkpoint_ns: Namespace = ""
     parent_checkpoint_id: CheckpointId | None = None
     metadata: dict[str, Any] = msgspec.field(default_factory=dict)
     channel_versions: dict[Name, Version] = msgspec.field(default_factory=dict)
-    new_values: list[NewValue] = msgspec.field(default_factory=list)
+    new_values: Sequence[NewValue] = msgspec.field(default_factory=list)
 
 
 class Write(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     channel: Name
     type: TypeTag
-    hash: Hash
     data: bytes | None = None
+
+
+class HashedWrite(Write, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Before format 8: also the hash of its bytes."""
+
+    hash: Hash
 
 
 class PutWritesArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     thread_id: ThreadId
     checkpoint_id: CheckpointId
     task_id: Name
-    writes: list[Write]
+    writes: Sequence[Write]
     checkpoint_ns: Namespace = ""
     task_path: Name = ""
 
@@ -151,14 +169,26 @@ class PruneArgs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     strategy: Literal["keep_latest", "delete"] = "keep_latest"
 
 
+# --- formats 1 to 7: each value carried names its hash beside its bytes -----------------------------
+
+
+class HashedPutArgs(PutArgs, frozen=True, forbid_unknown_fields=True):
+    checkpoint: Ref
+    new_values: Sequence[HashedNewValue] = msgspec.field(default_factory=list)
+
+
+class HashedPutWritesArgs(PutWritesArgs, frozen=True, forbid_unknown_fields=True):
+    writes: Sequence[HashedWrite]
+
+
 # --- formats 1 to 4: the same fields, in the same order, thread ids bounded ------------------------
 
 
-class BoundedPutArgs(PutArgs, frozen=True, forbid_unknown_fields=True):
+class BoundedPutArgs(HashedPutArgs, frozen=True, forbid_unknown_fields=True):
     thread_id: BoundedThreadId
 
 
-class BoundedPutWritesArgs(PutWritesArgs, frozen=True, forbid_unknown_fields=True):
+class BoundedPutWritesArgs(HashedPutWritesArgs, frozen=True, forbid_unknown_fields=True):
     thread_id: BoundedThreadId
 
 

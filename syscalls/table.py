@@ -92,19 +92,20 @@ ROWS: tuple[Row, ...] = (
 )
 # fmt: on
 
-EARLIER: dict[type[Any], tuple[int, type[Any]]] = {
-    graph_args.PutArgs: (5, graph_args.BoundedPutArgs),
-    graph_args.PutWritesArgs: (5, graph_args.BoundedPutWritesArgs),
-    graph_args.GetArgs: (5, graph_args.BoundedGetArgs),
-    graph_args.ListArgs: (5, graph_args.BoundedListArgs),
-    graph_args.ThreadArgs: (5, graph_args.BoundedThreadArgs),
-    graph_args.CopyArgs: (5, graph_args.BoundedCopyArgs),
-    graph_args.PruneArgs: (5, graph_args.BoundedPruneArgs),
-    working_memory.ProposeArgs: (6, working_memory.SourcedProposeArgs),
-    working_memory.SeedArgs: (6, working_memory.OperatorSeedArgs),
+EARLIER: dict[type[Any], tuple[tuple[int, type[Any]], ...]] = {
+    graph_args.PutArgs: ((5, graph_args.BoundedPutArgs), (8, graph_args.HashedPutArgs)),
+    graph_args.PutWritesArgs: ((5, graph_args.BoundedPutWritesArgs), (8, graph_args.HashedPutWritesArgs)),
+    graph_args.GetArgs: ((5, graph_args.BoundedGetArgs),),
+    graph_args.ListArgs: ((5, graph_args.BoundedListArgs),),
+    graph_args.ThreadArgs: ((5, graph_args.BoundedThreadArgs),),
+    graph_args.CopyArgs: ((5, graph_args.BoundedCopyArgs),),
+    graph_args.PruneArgs: ((5, graph_args.BoundedPruneArgs),),
+    working_memory.ProposeArgs: ((6, working_memory.SourcedProposeArgs),),
+    working_memory.SeedArgs: ((6, working_memory.OperatorSeedArgs),),
 }
-"""Request types that changed, with the format from which the row's type applies and the type of the
+"""Request types that changed, with each format from which a later type applies and the type of the
 journals before it: graph thread ids of at most 122 characters before format 5 (``syscalls.graph_args``),
-a working-memory statement's ``source`` required (a seed's ``operator`` by default) before format 6."""
+a working-memory statement's ``source`` required (a seed's ``operator`` by default) before format 6, a
+checkpoint value's hash carried beside its bytes before format 8 (``kernel.formats.VALUES_ONCE``)."""
 
 SYSCALL_TABLE = SyscallTable.of(ROWS, earlier=EARLIER, retired=RETIRED)

@@ -19,6 +19,7 @@ from typing import Any
 from graph_values import carried, stored
 from sqlalchemy import Engine
 
+from arvis.canonical import sha256_hex
 from journal.engine import open_engine
 from journal.reader import JournalReader
 from journal.state import state_digest
@@ -190,9 +191,9 @@ KERNEL_AND_PIPELINE: list[Call] = [
 ]
 
 # LangGraph checkpoints (specs/langgraph.md): the agent claims thread t1 by its first put; every value a
-# call stores travels with it (its bytes and their hash); a hash named alone is refused
+# call stores travels with it (from format 8 its bytes alone, named by their hash); a hash is refused
 _R1, _R2, _R3 = (carried(data) for data in (b"checkpoint", b"messages 1", b"messages 2"))
-_H1 = _R1["hash"]
+_H1, _H2 = sha256_hex(b"checkpoint"), sha256_hex(b"messages 1")
 _V1, _V2 = f"{1:032}.{0.25:016}", f"{2:032}.{0.5:016}"
 _PUT: dict[str, Any] = {
     "thread_id": "t1",
@@ -200,7 +201,7 @@ _PUT: dict[str, Any] = {
     "checkpoint": _R1,
     "metadata": {"source": "input", "step": -1, "parents": {}, "run_id": "run-a"},
     "channel_versions": {"messages": _V1},
-    "new_values": [{"channel": "messages", "version": _V1, **_R2}],
+    "new_values": [{"channel": "messages", **_R2}],  # its version: channel_versions' (format 8)
 }
 _PUT_2: dict[str, Any] = {
     **_PUT,
@@ -242,9 +243,9 @@ GRAPH: list[Call] = [
         {**_PUT, "new_values": [{"channel": "x", "version": 1, "type": "msgpack"}]},
         AGENT,
     ),
-    (  # a hash named without its bytes: refused, whether or not anyone stored them
+    (  # a value without its bytes: refused, whether or not anyone stored them
         "graph.checkpoint.put",
-        {**_PUT, "checkpoint": {"type": "msgpack", "hash": _H1}},
+        {**_PUT, "checkpoint": {"type": "msgpack"}},
         AGENT,
     ),
     ("graph.thread.copy", {"source_thread_id": "t1", "target_thread_id": "t2"}, AGENT),
@@ -259,9 +260,13 @@ GRAPH: list[Call] = [
     ("graph.thread.delete", {"thread_id": "t2"}, AGENT),
     ("graph.checkpoint.get", {"thread_id": "t2"}, AGENT),  # nothing left: null
     ("graph.checkpoint.put", _PUT, AGENT),  # t1 stays the agent's once deleted
-    ("graph.blobs.get", {"hashes": [_R2["hash"], _H1], "checkpoints": [_AT]}, AGENT),  # hashes journaled
+    ("graph.blobs.get", {"hashes": [_H2, _H1], "checkpoints": [_AT]}, AGENT),  # hashes journaled
     ("graph.blobs.get", {"hashes": [_H1], "checkpoints": [_AT]}, PRINCIPAL),  # may not read t1
-    ("graph.blobs.get", {"hashes": [_R3["hash"]], "checkpoints": [_AT]}, AGENT),  # not its value: denied
+    (
+        "graph.blobs.get",
+        {"hashes": [sha256_hex(b"messages 2")], "checkpoints": [_AT]},
+        AGENT,
+    ),  # not its value: denied
     ("graph.blobs.get", {"hashes": ["ABC"]}, AGENT),  # invalid args
 ]
 

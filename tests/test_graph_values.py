@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from graph_values import carried, stored
+from graph_values import hashed, stored
 from strategies import VOUCHED
 
 from arvis.canonical import canonical_bytes, sha256_hex
+from journal.engine import open_engine
 from journal.reader import JournalReader
-from journal.store import ManualClock
+from journal.store import ManualClock, SqlJournalStore
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE
@@ -47,7 +48,10 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def kernel(db: Path, clock: ManualClock) -> Iterator[Kernel]:
-    opened = open_kernel(str(db), clock=clock, create=True)
+    """A journal of format 7, where a value is carried with its hash (format 8: test_graph_values_once)."""
+    SqlJournalStore(open_engine(str(db)), clock=clock, format_version=7).close()
+    opened = open_kernel(str(db), clock=clock)
+    assert opened.format.version == 7
     yield opened
     opened.close()
 
@@ -66,7 +70,7 @@ def _calls(ref: dict[str, Any], store_value: dict[str, Any], thread: str) -> lis
             {
                 "thread_id": thread,
                 "checkpoint_id": "c2",
-                "checkpoint": carried(b"checkpoint"),
+                "checkpoint": hashed(b"checkpoint"),
                 "channel_versions": {"messages": 1},
                 "new_values": [{"channel": "messages", "version": 1, **ref}],
             },
@@ -120,7 +124,7 @@ def test_bytes_that_do_not_hash_to_the_hash_named_are_refused(db: Path, kernel: 
 def test_a_value_carried_is_stored_with_its_call_and_read_back(db: Path, kernel: Kernel) -> None:
     value = {"tz": "UTC"}
     _own(kernel, A, "t1")
-    for syscall, args in _calls(carried(SECRET), stored(value), "t1"):
+    for syscall, args in _calls(hashed(SECRET), stored(value), "t1"):
         assert kernel.call(syscall, args, principal=A).ok, syscall
     assert _has(db, sha256_hex(SECRET)) and _has(db, sha256_hex(canonical_bytes(value)))
     got = kernel.call("graph.store.get", {"namespace": ["t1"], "key": "k"}, principal=A)
@@ -140,7 +144,7 @@ def test_naming_another_principals_value_answers_as_for_a_value_nobody_stored(
     value = {"secret": 1}
     _own(kernel, A, "a-thread")
     _own(kernel, B, "b-thread")
-    for syscall, args in _calls(carried(SECRET), stored(value), "a-thread"):
+    for syscall, args in _calls(hashed(SECRET), stored(value), "a-thread"):
         assert kernel.call(syscall, args, principal=A).ok, syscall
     guessed = _calls(_named(SECRET), {"value_hash": sha256_hex(canonical_bytes(value))}, "b-thread")
     wrong = _calls(_named(b"a wrong guess"), {"value_hash": sha256_hex(b"a wrong guess")}, "b-thread")
@@ -168,7 +172,7 @@ def test_values_up_to_the_graph_calls_own_limit_are_carried(db: Path, kernel: Ke
     big = bytes(range(256)) * 4096  # 1 MiB
     big_value = {"history": "x" * 1_000_000}
     _own(kernel, A, "t9")
-    for syscall, args in _calls(carried(big), stored(big_value), "t9"):
+    for syscall, args in _calls(hashed(big), stored(big_value), "t9"):
         assert kernel.call(syscall, args, principal=A).ok, syscall
     assert _has(db, sha256_hex(big))
     note = {"user_id": "u1", "key": "language", "memory_type": "preference", "source": "explicit_user"}

@@ -68,7 +68,7 @@ def test_new_journals_are_in_the_latest_format_with_owned_access_rules(db: Path)
     kernel.close()
     with reader_of(db) as reader:
         header = reader.header()
-    assert header is not None and header.format_version == FORMAT_VERSION == 7
+    assert header is not None and header.format_version == FORMAT_VERSION == 8
 
 
 def test_allowed_principals_admit_only_their_patterns_and_refusals_are_journaled(db: Path) -> None:

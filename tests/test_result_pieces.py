@@ -93,11 +93,7 @@ def test_every_format_this_release_reads_has_rules() -> None:
     assert [rules_of(version).pieces for version in FORMAT_VERSIONS] == [
         None,
         None,
-        PIECES_FORMAT_3,
-        PIECES_FORMAT_3,
-        PIECES_FORMAT_3,
-        PIECES_FORMAT_3,
-        PIECES_FORMAT_3,
+        *[PIECES_FORMAT_3] * 6,
     ]
     with pytest.raises(UnknownFormat):
         rules_of(max(FORMAT_VERSIONS) + 1)

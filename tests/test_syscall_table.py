@@ -155,15 +155,22 @@ def test_flags_become_the_spec_fields() -> None:
     assert SYSCALL_TABLE["graph.store.put"].max_args_bytes == MAX_VALUE_ARGS_BYTES
     assert SYSCALL_TABLE["graph.store.get"].max_args_bytes == MAX_ARGS_BYTES
     copy = SYSCALL_TABLE["graph.thread.copy"]
-    assert copy.earlier_request_type == (5, graph_args.BoundedCopyArgs)
+    assert copy.earlier_request_types == ((5, graph_args.BoundedCopyArgs),)
     assert (
         copy.request_type_in(4) is graph_args.BoundedCopyArgs and copy.request_type_in(5) is copy.request_type
     )
-    assert SYSCALL_TABLE["graph.runs.delete"].earlier_request_type is None
+    assert SYSCALL_TABLE["graph.runs.delete"].earlier_request_types == ()
     propose = SYSCALL_TABLE["memory.awmu.propose"]
     assert propose.request_type_in(5) is working_memory.SourcedProposeArgs
     assert propose.request_type_in(6) is working_memory.ProposeArgs
-    changed = {name for name, spec in SYSCALL_TABLE.items() if spec.earlier_request_type is not None}
+    put = SYSCALL_TABLE["graph.checkpoint.put"]  # two changes: thread ids (format 5), hashes (format 8)
+    assert [put.request_type_in(version) for version in (4, 5, 7, 8)] == [
+        graph_args.BoundedPutArgs,
+        graph_args.HashedPutArgs,
+        graph_args.HashedPutArgs,
+        graph_args.PutArgs,
+    ]
+    changed = {name for name, spec in SYSCALL_TABLE.items() if spec.earlier_request_types}
     assert changed == {
         name for name in SYSCALL_TABLE if name.startswith(("graph.checkpoint.", "graph.thread."))
     } | {"memory.awmu.propose", "memory.awmu.seed"}

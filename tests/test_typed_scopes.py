@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from graph_values import carried, stored
+from graph_values import hashed, stored
 from test_context_access import _args, _clock, _create, _ok, _refused, _request, _review, _seed, _verified
 
 from arvis.access import AccessRules
@@ -22,7 +22,7 @@ OPERATOR = "operator:o"
 DENIED = "memory_policy_denied"
 AGENT = "agent:a"
 BLOB = b"a checkpoint"
-PUT = {"checkpoint_id": "c1", "checkpoint": carried(BLOB)}  # the value travels with the call
+PUT = {"checkpoint_id": "c1", "checkpoint": hashed(BLOB)}  # the value travels with the call (formats 3, 4)
 
 
 def _kernel(path: Path, format_version: int) -> Kernel:
