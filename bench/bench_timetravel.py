@@ -173,8 +173,6 @@ reader = JournalReader.open(path)
 started = time.perf_counter()
 if what == "snapshot":
     value = snapshot_at(reader, user, seq)
-elif what == "snapshot_from_seq_1":
-    value = snapshot_at(reader, user, seq, replay=True)
 else:
     value = state_at(reader, seq)
 sys.stderr.write(f"\\nelapsed {time.perf_counter() - started}\\n")
@@ -256,7 +254,6 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
             live.close()
     child_snapshot = _in_child(path, USER, middle, "snapshot")
     child_state = _in_child(path, USER, middle, "state")
-    child_full = _in_child(path, USER, middle, "snapshot_from_seq_1")
     kernel_series = Series(tuple(fast), "s")
     baseline = Series(tuple(now), "s")
     ratio = kernel_series.median / baseline.median
@@ -265,9 +262,7 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
         f"journal: {sizes['entries']:,} entries, {sizes['users']:,} users x {KEYS} keys; the user {USER} "
         f"holds {rows_of_user} active entries at seq {middle:,}",
         f"in a fresh process at seq {middle:,}: snapshot_at {child_snapshot[0]:.3f} s, peak RSS "
-        f"{child_snapshot[1]:.0f} MiB; state_at {child_state[0]:.2f} s, peak RSS {child_state[1]:.0f} MiB; "
-        f"snapshot_at replaying from seq 1 (--replay, as before the history) {child_full[0]:.1f} s, peak RSS "
-        f"{child_full[1]:.0f} MiB",
+        f"{child_snapshot[1]:.0f} MiB; state_at {child_state[0]:.2f} s, peak RSS {child_state[1]:.0f} MiB",
         f"space: {space['file_mib']:.0f} MiB in all, of which graph_history {space['log_mib']:.1f} MiB "
         f"({space['logged_entries']:,} rows kept); {space['state_rows']:,} rows of memory_entries",
         "the build, µs per append by tenth of the journal: "
@@ -292,7 +287,6 @@ def _travel(path: Path, sizes: dict[str, int], build: dict[str, Any]) -> BenchRe
             "child": {
                 "snapshot_at": {"seconds": child_snapshot[0], "peak_rss_mib": child_snapshot[1]},
                 "state_at": {"seconds": child_state[0], "peak_rss_mib": child_state[1]},
-                "snapshot_at_from_seq_1": {"seconds": child_full[0], "peak_rss_mib": child_full[1]},
             },
             "space": space,
             "build": build,

@@ -110,9 +110,11 @@ def refuse_unknown_revision(connection: Connection, tables: Collection[str] | No
     _checked(stored_revision(connection, tables))
 
 
-_ARVIS_TABLES = frozenset({*metadata.tables, _VERSION_TABLE, "state_checkpoints", "state_checkpoint_dirty"})
-"""Every table an arvis journal's database holds (the schema's, Alembic's stamp, and those of revisions
-0011 to 0013 that revision 0014 drops)."""
+_DROPPED = ("state_checkpoints", "state_checkpoint_dirty", "journal_effects", "journal_effects_from")
+_ARVIS_TABLES = frozenset({*metadata.tables, _VERSION_TABLE, *_DROPPED})
+"""Every table an arvis journal's database holds: the schema's, Alembic's stamp, and those an older
+revision had that a later one drops (0011 to 0013's, dropped by 0014; 0014 to 0019's, dropped by 0020),
+so that a journal of those releases is migrated, not refused as another application's."""
 
 
 def foreign_tables(connection: Connection) -> list[str]:

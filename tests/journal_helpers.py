@@ -682,3 +682,42 @@ call_sequences = st.lists(calls(), min_size=1, max_size=16)
 AWMU_CREATE: Call = ("memory.awmu.create", {"context_id": "c1"}, AGENT)
 awmu_sequences = st.lists(awmu_calls(), min_size=1, max_size=24).map(lambda calls: [AWMU_CREATE, *calls])
 """Working-memory calls on a context that exists from seq 1."""
+
+
+def replayed_at(reader: JournalReader, seq: int) -> Any:
+    """The state right after entry ``seq`` as a replay from entry 1 holds it (verification's replayer):
+    what time travel, which reads rows, must give (``tools.audit.timetravel.StateAt``)."""
+    from contextlib import closing
+
+    from journal.reader import JournalFilter
+    from journal.state import present_state_tables, state_batches
+    from tools.audit.replay import header_of
+    from tools.audit.replayer import Replayer
+    from tools.audit.timetravel import state_of
+
+    with closing(Replayer(header_of(reader), table=SYSCALL_TABLE, blobs_from=reader.engine)) as replayer:
+        entries = list(reader.entries(JournalFilter(until_seq=seq)))
+        diverged = next(filter(None, map(replayer.apply, entries)), None)
+        assert diverged is None, f"the journal does not replay at seq {diverged.seq}: {diverged.reason}"
+        with replayer.committed() as connection:
+            batches = [(t, b) for t in present_state_tables(connection) for b in state_batches(connection, t)]
+    return state_of(seq, entries[-1].recorded_at if entries else None, batches)
+
+
+def replayed_snapshot(reader: JournalReader, user_id: str, seq: int) -> dict[str, Any]:
+    """``memory.snapshot`` of ``user_id`` right after entry ``seq`` from a replay's rows (``replayed_at``):
+    what ``tools.audit.timetravel.snapshot_at`` must give."""
+    from arvis.canonical import parse_time, plain
+    from arvis.memory.memory_service import MemoryService
+    from journal.statements import WIRE_COLUMNS
+    from tools.audit.timetravel import EntriesAsOf
+
+    state = replayed_at(reader, seq)
+    rows = [
+        tuple(row[n] for n in WIRE_COLUMNS)
+        for row in state.tables["memory_entries"]
+        if row["user_id"] == user_id
+    ]
+    assert state.recorded_at is not None
+    value = MemoryService().snapshot(EntriesAsOf(rows), user_id=user_id, now=parse_time(state.recorded_at))
+    return {"seq": seq, **plain(value)}

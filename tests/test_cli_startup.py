@@ -146,8 +146,8 @@ def test_a_listing_loads_only_the_reader(journal: Path, output: str) -> None:
 @pytest.mark.parametrize("command", [["state", "-o", "json"], ["snapshot", "--user", "u1"]])
 def test_time_travel_by_query_loads_neither_the_kernel_nor_rich(journal: Path, command: list[str]) -> None:
     """``journal state`` and ``journal snapshot`` read the past by query: the kernel, the syscall table
-    and the replayer are loaded only to replay (``--replay``), rich only to draw (issue 51: start-up is
-    most of what a state costs beside a call)."""
+    and the replayer are never loaded (time travel re-executes nothing), rich only to draw (issue 51:
+    start-up is most of what a state costs beside a call)."""
     report = _run(["journal", *command, "--db", str(journal)])
     assert report["code"] == 0
     reader = JournalReader.open(str(journal))  # the module's journal: other tests add to it

@@ -16,7 +16,7 @@ import pytest
 from arvis.scenario.conditions import Condition
 from journal.schema import ROW_SEQ_TABLES, STATE_TABLES
 from syscalls.boot import open_kernel
-from tools.audit.timetravel import NoSuchMoment, snapshot_at, state_at
+from tools.audit.timetravel import NoSuchMoment, PastNotInRows, snapshot_at, state_at
 from tools.scenario.load import load_scenario
 from tools.scenario.runner import run_scenario
 
@@ -91,13 +91,13 @@ def test_the_state_read_from_rows_is_the_state_a_replay_gives(journal_path: Path
     with h.reader_of(journal_path) as reader:
         for seq in seqs:
             folded = state_at(reader, seq)
-            replayed = state_at(reader, seq, replay=True)
+            replayed = h.replayed_at(reader, seq)
             assert folded.digest == replayed.digest, seq
             assert folded.tables == replayed.tables, seq
             assert (folded.seq, folded.recorded_at) == (replayed.seq, replayed.recorded_at)
             users = {row["user_id"] for row in replayed.tables["memory_entries"]}
             for user in sorted(users)[:3]:  # a snapshot reads that user's rows alone
-                assert snapshot_at(reader, user, seq) == snapshot_at(reader, user, seq, replay=True)
+                assert snapshot_at(reader, user, seq) == h.replayed_snapshot(reader, user, seq)
 
 
 def test_the_state_read_at_the_head_is_the_stored_state(journal_path: Path) -> None:
@@ -190,8 +190,8 @@ def test_time_travel_reads_rows_without_replaying(logged: Path) -> None:
     # the recorded result of the first write, changed: a replay from entry 1 departs there
     h.tamper_one(logged, h.SEQ_FIRST_WRITE, "result", 40)
     assert state_at_seq(logged, h.SEQ_REPLACE) == before
-    with h.reader_of(logged) as reader, pytest.raises(Exception, match="does not replay"):
-        state_at(reader, h.SEQ_REPLACE, replay=True)
+    report = h.verify(logged)
+    assert report.divergence is not None and report.divergence.seq == h.SEQ_FIRST_WRITE
 
 
 def state_at_seq(path: Path, seq: int) -> str:
@@ -220,10 +220,14 @@ def _migrated_with_entries(path: Path) -> tuple[int, int]:
 def _reads_as_replayed(path: Path, seqs: range | tuple[int, ...]) -> None:
     with h.reader_of(path) as reader:
         for seq in seqs:
-            assert state_at(reader, seq).digest == state_at(reader, seq, replay=True).digest, seq
+            assert state_at(reader, seq).digest == h.replayed_at(reader, seq).digest, seq
 
 
-def test_a_journal_migrated_with_entries_replays_its_past_and_keeps_what_follows(tmp_path: Path) -> None:
+def test_a_journal_migrated_with_entries_refuses_time_travel_until_its_past_is_rebuilt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing is re-executed to read the past: where the rows do not hold it, time travel says so and
+    names ``arvis db upgrade``, which rebuilds it once (then the rows give what a replay gives)."""
     path = tmp_path / "old.db"
     early, late = _migrated_with_entries(path)
     with h.raw_db(path) as connection:
@@ -231,7 +235,11 @@ def test_a_journal_migrated_with_entries_replays_its_past_and_keeps_what_follows
         (late_seq,) = connection.execute("SELECT written_seq FROM awmu_contexts").fetchone()
     assert (first, late_seq) == (early + 1, early + late)
     assert h.verify(path).verified
-    _reads_as_replayed(path, (3, early, early + late))  # the past is replayed: the same answer either way
+    code, out, err = h.cli(capsys, "journal", "state", "--db", path, "--at", 3)
+    assert code != 0 and out == ""
+    assert f"hold its past from seq {early + 1} only" in err and "arvis db upgrade" in err
+    assert h.cli(capsys, "db", "upgrade", "--db", path)[0] == 0
+    _reads_as_replayed(path, (3, early, early + late))
 
 
 @pytest.mark.parametrize("golden", ["r1-working-memory", "r3-contract"])
@@ -277,53 +285,56 @@ def test_db_upgrade_leaves_a_journal_that_does_not_verify_as_it_was(
         assert connection.execute("SELECT first_seq FROM history_from").fetchone() == (early + 1,)
 
 
-def test_the_cli_reads_the_same_state_either_way(logged: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_reads_the_state_a_replay_gives(logged: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
     for seq in (h.SEQ_FIRST_WRITE, h.SEQ_REPLACE, h.SEQ_REVOKE):
-        outs = []
-        for extra in ((), ("--replay",)):
-            code, out, err = h.cli(
-                capsys, "journal", "state", "--db", logged, "--at", seq, "-o", "json", *extra
-            )
-            assert code == 0, err
-            outs.append(json.loads(out))
-        assert outs[0] == outs[1]
+        code, out, err = h.cli(capsys, "journal", "state", "--db", logged, "--at", seq, "-o", "json")
+        assert code == 0, err
+        with h.reader_of(logged) as reader:
+            assert json.loads(out) == json.loads(json.dumps(h.replayed_at(reader, seq).to_json()))
         code, out, err = h.cli(
             capsys, "journal", "snapshot", "--db", logged, "--user", h.USER, "--at", seq, "-o", "json"
         )
         assert code == 0, err
         with h.reader_of(logged) as reader:
-            assert json.loads(out) == json.loads(json.dumps(snapshot_at(reader, h.USER, seq, replay=True)))
+            assert json.loads(out) == json.loads(json.dumps(h.replayed_snapshot(reader, h.USER, seq)))
 
 
-def test_a_moment_past_the_head_is_refused_before_any_replay(logged: Path) -> None:
+def test_a_moment_past_the_head_is_refused(logged: Path) -> None:
     head = _head(logged)
-    with h.reader_of(logged) as reader:
-        for replay in (False, True):
-            with pytest.raises(NoSuchMoment, match=f"no entry {head + 5} \\(it ends at {head}\\)"):
-                state_at(reader, head + 5, replay=replay)
+    with (
+        h.reader_of(logged) as reader,
+        pytest.raises(NoSuchMoment, match=f"no entry {head + 5} \\(it ends at {head}\\)"),
+    ):
+        state_at(reader, head + 5)
 
 
 @pytest.mark.parametrize(
     ("golden", "revision"), [("r5-sybil", "0014"), ("r6-queue", "0015"), ("r7-history", "0018")]
 )
 def test_a_journal_whose_log_covers_it_gets_its_past_in_rows(
-    tmp_path: Path, golden: str, revision: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], golden: str, revision: str
 ) -> None:
     """A journal written at 0014, 0015 or 0018 (the golden r5: a store item; r6: a working memory's queue;
-    r7: the LangGraph tables), migrated: its effects log gives each row's ``written_seq`` and the rows its
-    calls replaced (revision 0020), the log goes, and it verifies and reads its past as a replay does."""
-    from journal.engine import open_engine
-    from journal.migrate import HEAD_REVISION, upgrade_to_head
+    r7: the LangGraph tables), upgraded by ``arvis db upgrade`` (its effects log is an arvis table, not
+    another application's): the log gives each row's ``written_seq`` and the rows its calls replaced
+    (revision 0020), nothing is left to rebuild, the log goes, and it verifies and reads its past as a
+    replay does."""
+    import json
+
+    from journal.migrate import HEAD_REVISION
 
     path = tmp_path / "golden.db"
     shutil.copyfile(ROOT / "tests" / "golden" / f"{golden}.db", path)
-    engine = open_engine(str(path))
-    try:
-        assert upgrade_to_head(engine) == (revision, HEAD_REVISION)
-    finally:
-        engine.dispose()
+    code, out, err = h.cli(capsys, "db", "upgrade", "--db", path, "-o", "json")
+    assert code == 0, err
+    upgraded = json.loads(out)
+    assert (upgraded["before"], upgraded["after"], upgraded["rebuilt_past"]) == (
+        revision,
+        HEAD_REVISION,
+        None,
+    )
     with h.raw_db(path) as connection:
         names = ", ".join(f"'{table}'" for table in ROW_SEQ_TABLES)
         (derived,) = connection.execute(
@@ -335,7 +346,7 @@ def test_a_journal_whose_log_covers_it_gets_its_past_in_rows(
     with h.reader_of(path) as reader:
         for seq in range(1, _head(path) + 1):
             read = state_at(reader, seq)
-            assert read == state_at(reader, seq, replay=True), seq
+            assert read == h.replayed_at(reader, seq), seq
 
 
 @pytest.mark.parametrize(
@@ -370,12 +381,12 @@ def test_verification_names_a_kept_row_that_was_edited_or_dropped(
 
 
 @pytest.mark.parametrize("revision", ["0016", "0018", "0019"])
-def test_a_copy_of_a_journal_older_than_the_history_replays_its_past(
+def test_a_copy_of_a_journal_older_than_the_history_gets_its_past_from_db_upgrade(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], revision: str
 ) -> None:
     """A source at 0016 (graph rows replaced and deleted, no history kept), 0018 (deleted grants not
-    kept) or 0019 (replaced working-memory rows not kept): the copy's rows cover what is appended to it,
-    so its past is replayed, and reads as the source's replay."""
+    kept) or 0019 (replaced working-memory rows not kept): the copy's rows cover what is appended to it;
+    its past is refused until ``arvis db upgrade`` rebuilds it, then reads as the source's replay."""
     source, copied = tmp_path / "old.db", tmp_path / "copy.db"
     h.write_at_revision(
         str(source), revision, [call for name in sorted(SCENARIOS) for call in SCENARIOS[name]]
@@ -383,7 +394,10 @@ def test_a_copy_of_a_journal_older_than_the_history_replays_its_past(
     code, _, err = h.cli(capsys, "journal", "copy", "--db", source, "--to", copied)
     assert code == 0, err
     assert h.verify(copied).verified
+    with h.reader_of(copied) as reader, pytest.raises(PastNotInRows, match="arvis db upgrade"):
+        state_at(reader, 1)
+    assert h.cli(capsys, "db", "upgrade", "--db", copied)[0] == 0
     with h.reader_of(copied) as reader:
         for seq in range(1, _head(copied) + 1, 5):
             folded = state_at(reader, seq)
-            assert folded == state_at(reader, seq, replay=True), seq
+            assert folded == h.replayed_at(reader, seq), seq

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from arvis.canonical import canonical_bytes
 from journal.blob_store import hash_of
-from tools.audit.timetravel import state_at
+from tools.audit.timetravel import PastNotInRows, snapshot_at, state_at
 
 try:
     from tests import journal_helpers as h
@@ -124,7 +124,7 @@ def test_the_state_by_query_and_fold_is_the_replayed_state_at_every_seq(calls: l
         with h.reader_of(path) as reader:
             for seq in range(1, len(calls) + 1):
                 read = state_at(reader, seq)
-                replayed = state_at(reader, seq, replay=True)
+                replayed = h.replayed_at(reader, seq)
                 assert read == replayed, seq
                 assert orjson.dumps(read.to_json()) == orjson.dumps(replayed.to_json()), seq
 
@@ -172,24 +172,34 @@ MIXED: list[h.Call] = [
 def _every_seq_as_replayed(path: Path) -> None:
     with h.reader_of(path) as reader:
         for seq in range(1, len(MIXED) + 1):
-            assert state_at(reader, seq) == state_at(reader, seq, replay=True), seq
+            assert state_at(reader, seq) == h.replayed_at(reader, seq), seq
 
 
-def test_a_version_seq_that_cannot_be_derived_replays_the_past(tmp_path: Path) -> None:
-    """A revoke the journal does not show (a hand edit before the migration) leaves NULL beside a set
-    ``revoked_at``: the query cannot say when it happened, so the journal is replayed."""
+def test_a_version_seq_that_cannot_be_derived_is_refused_as_an_edit(tmp_path: Path) -> None:
+    """A revoke the journal does not show (a hand edit) leaves NULL beside a set ``revoked_at``: the
+    query cannot say when it happened, and nothing is re-executed to find out: refused, naming verify."""
     path = tmp_path / "journal.db"
     h.build_journal(path, MIXED)
     with h.raw_db(path) as connection:
         connection.execute("UPDATE memory_entries SET revoked_seq = NULL WHERE user_id = 'u2'")
         connection.commit()
-    _every_seq_as_replayed(path)
+    with h.reader_of(path) as reader:
+        for read in (lambda: state_at(reader, None), lambda: snapshot_at(reader, "u2", None)):
+            with pytest.raises(PastNotInRows, match=r"without the seq that set it: `arvis journal verify`"):
+                read()
 
 
-def test_a_database_older_than_the_version_columns_replays_the_past(tmp_path: Path) -> None:
-    """Revision 0014 (time travel reads without migrating) has the log but no version columns."""
+def test_a_database_older_than_the_version_columns_is_refused_until_upgraded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Revision 0014 (time travel reads without migrating) has no version columns: refused, naming
+    ``arvis db upgrade``; once upgraded, every seq reads as its replay gives it."""
     path = tmp_path / "journal.db"
     h.write_at_revision(str(path), "0014", MIXED)
+    with h.reader_of(path) as reader, pytest.raises(PastNotInRows, match=r"revision 0014.*arvis db upgrade"):
+        state_at(reader, 3)
+    code, _, err = h.cli(capsys, "db", "upgrade", "--db", path)
+    assert code == 0, err
     _every_seq_as_replayed(path)
 
 
@@ -206,16 +216,16 @@ def test_on_postgresql_the_state_by_query_is_the_sqlite_state(
         for seq in range(1, len(MIXED) + 3):
             expected = state_at(sqlite, seq)
             assert state_at(postgres, seq) == expected, seq
-            assert state_at(postgres, seq, replay=True) == expected, seq
+            assert h.replayed_at(postgres, seq) == expected, seq
 
 
-@pytest.mark.parametrize("output", ["json", "table"])
-def test_the_command_prints_what_its_replay_prints(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str
-) -> None:
+def test_the_command_prints_what_its_replay_gives(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "journal.db"
     h.build_journal(path, MIXED)
     for seq in (1, 4, len(MIXED)):
-        read = h.cli(capsys, "journal", "state", "--db", path, "--at", seq, "-o", output)
-        replayed = h.cli(capsys, "journal", "state", "--db", path, "--at", seq, "--replay", "-o", output)
-        assert read == replayed and read[0] == 0, seq
+        with h.reader_of(path) as reader:
+            replayed = h.replayed_at(reader, seq)
+        code, out, err = h.cli(capsys, "journal", "state", "--db", path, "--at", seq, "-o", "json")
+        assert (code, orjson.loads(out)) == (0, orjson.loads(orjson.dumps(replayed.to_json()))), err
+        code, out, err = h.cli(capsys, "journal", "state", "--db", path, "--at", seq, "-o", "table")
+        assert code == 0 and f"digest {replayed.digest}" in out, err

@@ -156,16 +156,16 @@ def test_migrating_on_postgresql_derives_them_too(pg_bare_url: str, tmp_path: Pa
     assert _versions(pg_bare_url) == _versions(str(tmp_path / "new.db"))
 
 
-def test_a_seq_that_cannot_be_derived_falls_back_to_the_log(tmp_path: Path) -> None:
-    """A revoke the journal does not show (a hand edit before the migration) leaves NULL: the query cannot
-    say when it happened, so that user's snapshot is folded from the effects log instead."""
+def test_a_seq_that_cannot_be_derived_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A revoke the journal does not show (a hand edit) leaves NULL: the query cannot say when it
+    happened, and nothing is re-executed to find out: that user's snapshot is refused, naming verify."""
     path = tmp_path / "journal.db"
     h.build_journal(path, MIXED)
-    expected = _replayed_snapshots(path)
     with h.raw_db(path) as connection:
         connection.execute("UPDATE memory_entries SET revoked_seq = NULL WHERE user_id = 'u2'")
         connection.commit()
-    _travelled(path, expected)
+    code, out, err = h.cli(capsys, "journal", "snapshot", "--db", path, "--user", "u2", "--at", 3)
+    assert code != 0 and out == "" and "without the seq that set it" in err and "arvis journal verify" in err
 
 
 @pytest.mark.parametrize("edit", ["revoked_seq = 5", "revoked_seq = NULL", "superseded_seq = 12"])

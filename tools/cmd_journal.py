@@ -44,15 +44,6 @@ def _at(reader: JournalReader, text: str, first: int) -> int:
     return seq
 
 
-def _add_replay(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--replay",
-        action="store_true",
-        help="re-execute the journal from its first entry instead of reading the past from its rows (taken "
-        "as stored: only `arvis journal verify` proves them)",
-    )
-
-
 _Commands = argparse._SubParsersAction  # the ``journal`` sub-command table
 
 
@@ -176,14 +167,12 @@ def _register_state(commands: _Commands[argparse.ArgumentParser]) -> None:
     add_db_argument(snapshot)
     snapshot.add_argument("--user", required=True)
     _add_at(snapshot)
-    _add_replay(snapshot)
     _add_format(snapshot, default="json", choices=("json", "jsonl"))
     snapshot.set_defaults(run=_with_reader(later("journal_audit", "run_snapshot")))
 
     state = commands.add_parser("state", help="the state digest and contents as of any seq")
     add_db_argument(state)
     _add_at(state)
-    _add_replay(state)
     _add_format(state)
     state.set_defaults(run=_with_reader(later("journal_audit", "run_state")))
 

@@ -169,7 +169,7 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
     if not valid_text(options.user):  # raw bytes on the command line: no user id the kernel accepts is that
         raise CommandError(f"--user {shown(options.user)} is not valid text", hint="a user id is UTF-8 text")
     # --at is checked against the head already (``cmd_journal._at``)
-    value = snapshot_at(reader, options.user, options.at, replay=options.replay)
+    value = snapshot_at(reader, options.user, options.at)
     print_json(value, lines=options.output == "jsonl")
     snapshot = value.get("snapshot")
     if isinstance(snapshot, dict) and snapshot.get("total_entries") == 0:
@@ -182,7 +182,7 @@ def run_snapshot(reader: JournalReader, options: argparse.Namespace) -> int:
 def run_state(reader: JournalReader, options: argparse.Namespace) -> int:
     gc.disable()  # the rows are new objects by the hundred thousand, in no cycle, that collections would walk
     try:
-        state = state_at(reader, options.at, replay=options.replay)
+        state = state_at(reader, options.at)
         if options.output == "table":
             print(f"state after seq {state.seq} ({state.recorded_at}): digest {state.digest}")
             for name, rows in state.tables.items():

@@ -1,7 +1,7 @@
 """The replayer: a fresh kernel on a scratch store that re-executes recorded entries through
 ``Kernel.execute``, one at a time, and compares each with the record byte for byte (status, result bytes,
-effects hash; ``journal-format.md`` §8.1). Verification (``tools.audit.replay``), time travel and
-counterfactuals all replay with it.
+effects hash; ``journal-format.md`` §8.1). Verification (``tools.audit.replay``) and counterfactuals
+replay with it.
 """
 
 from __future__ import annotations

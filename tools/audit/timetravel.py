@@ -2,17 +2,16 @@
 
 Rows of ``memory_entries`` as of the seq are read by one query over the version columns
 (``journal.schema.VERSION_SEQS``), as ``memory.snapshot`` reads them; the other state tables' rows from
-the rows written by then and those kept in ``graph_history`` (``journal.history``). Nothing is re-executed;
-but a journal whose rows do not hold its past from entry 1 (it held entries when migrated: before 0020, or
-not derivable), or a caller that asks (``replay``), replays the journal from entry 1 into a scratch store,
-each call giving its journaled result byte for byte.
+the rows written by then and those kept in ``graph_history`` (``journal.history``). Nothing is re-executed
+(verification is what re-executes, and what proves the rows): a database whose rows do not hold its past
+from entry 1 (one read before its migration to 0020, or migrated with entries whose past could not be
+derived) is refused (``PastNotInRows``) until ``arvis db upgrade`` rebuilds that past from its journal.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from contextlib import closing
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,17 +23,26 @@ from arvis.memory.memory_service import MemoryService
 from journal import history
 from journal.errors import StorageError
 from journal.memory_repository import wire_of
-from journal.reader import JournalFilter, JournalReader
+from journal.reader import JournalReader
 from journal.rows import fetch_sql
 from journal.schema import STATE_TABLES, memory_entries
 from journal.sql import Prepared
-from journal.state import StateDigest, present_state_tables, state_batches
-from journal.statements import MEMORY_AS_OF, MEMORY_STATE_AS_OF, MOMENT, REVISION, WIRE_COLUMNS
+from journal.state import StateDigest
+from journal.statements import MEMORY_AS_OF, MEMORY_STATE_AS_OF, MOMENT, REVISION
 
 
 class NoSuchMoment(StorageError):
     """A seq the journal does not reach: the caller asked for a moment that is not there (a usage
     error at the command line, not damage)."""
+
+
+class PastNotInRows(StorageError):
+    """The database's rows do not hold the past asked for: its journal does, and ``arvis db upgrade``
+    rebuilds it from there; a row edited by hand, ``arvis journal verify`` names."""
+
+
+UPGRADE = "`arvis db upgrade` rebuilds it once from the journal"
+EDITED = "`arvis journal verify` says where"
 
 
 _JSON_TEXT_COLUMNS = frozenset({"governance", "body"})
@@ -88,7 +96,7 @@ def _moment(connection: Connection, seq: int | None) -> tuple[int, str | None]:
     return seq, rows[1][1]
 
 
-class _EntriesAsOf:
+class EntriesAsOf:
     """A user's entries as of a seq in their stored wire form, what ``MemoryService.snapshot`` reads."""
 
     def __init__(self, rows: Sequence[Any]) -> None:
@@ -102,38 +110,49 @@ class _EntriesAsOf:
         return next((wire for wire in reversed(self._wires) if wire["key"] == key), None)
 
 
-def _as_of(connection: Connection, sql: str, values: dict[str, Any]) -> list[tuple[Any, ...]] | None:
+def _as_of(connection: Connection, sql: str, values: dict[str, Any], since: str) -> list[tuple[Any, ...]]:
     """Rows as of a seq by one query over the version columns (``MEMORY_AS_OF``, ``MEMORY_STATE_AS_OF``),
-    flag dropped; None before revision 0015 or where a row's seq was not derivable (the past is replayed)."""
-    if str(connection.execute(text(REVISION)).scalar() or "") < "0015":
-        return None
+    flag dropped; ``PastNotInRows`` before revision ``since`` or where a row's seq was not derivable."""
+    revision = str(connection.execute(text(REVISION)).scalar() or "")
+    if revision < since:
+        raise PastNotInRows(
+            f"the database is at revision {revision or 'none'}, before its rows held the past: {UPGRADE}"
+        )
     prepared = Prepared(sql, str(connection.dialect.paramstyle))
     rows = fetch_sql(connection, prepared.sql, prepared.bind(values))
-    return [row[:-1] for row in rows] if all(row[-1] for row in rows) else None
+    if not all(row[-1] for row in rows):
+        raise PastNotInRows(f"a row of memory_entries holds a time without the seq that set it: {EDITED}")
+    return [row[:-1] for row in rows]
 
 
-def state_at(reader: JournalReader, seq: int | None, *, replay: bool = False) -> StateAt:
+def state_at(reader: JournalReader, seq: int | None) -> StateAt:
     """Every state table's rows and the state digest right after entry ``seq`` (the head when None):
     ``memory_entries`` by one query (``_as_of``), the other tables from their rows and the rows they
-    kept (``history.kept_as_of``); the journal replayed where these cannot be read."""
+    kept (``history.kept_as_of``)."""
     with reader.reading() as connection:
         last_seq, last_time = _moment(connection, seq)
         sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
-        memory = None if replay else _as_of(connection, sql, {"seq": last_seq})
-        revision = str(connection.execute(text(REVISION)).scalar() or "")
-        readable = memory is not None and revision >= "0020" and history.covered_from(connection) == 1
-        kept = history.kept_as_of(connection, last_seq) if readable else None
-    if memory is not None and kept is not None:
-        batches = [(memory_entries, memory), *((t, _in_key_order(t, kept[t.name])) for t in STATE_TABLES[1:])]
-    else:
-        batches = _replayed(reader, last_seq)
+        memory = _as_of(connection, sql, {"seq": last_seq}, "0020")
+        since = history.covered_from(connection)
+        if since > 1:
+            raise PastNotInRows(f"the rows of this database hold its past from seq {since} only: {UPGRADE}")
+        kept = history.kept_as_of(connection, last_seq)
+        if kept is None:
+            raise PastNotInRows(f"a row is not valid text, or a row graph_history kept not JSON: {EDITED}")
+    batches = [(memory_entries, memory), *((t, _in_key_order(t, kept[t.name])) for t in STATE_TABLES[1:])]
+    return state_of(last_seq, last_time, batches)
+
+
+def state_of(seq: int, recorded_at: str | None, batches: Iterable[tuple[Table, Any]]) -> StateAt:
+    """The state of rows read in primary-key order, batch by batch (``journal.state.state_batches``):
+    what a replay to ``seq`` holds must give the same (``tests/test_history.py``)."""
     digest, tables = StateDigest(), dict[str, list[dict[str, Any]]]()
     for state_table, batch in batches:  # tables with rows first, then the empty ones, as ever shown
         if batch:
             digest.add_batch(state_table, batch, tables.setdefault(str(state_table.name), []))
     for state_table in STATE_TABLES:
         tables.setdefault(str(state_table.name), [])
-    return StateAt(last_seq, last_time, digest.hexdigest(), tables)
+    return StateAt(seq, recorded_at, digest.hexdigest(), tables)
 
 
 def _in_key_order(state_table: Table, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -144,38 +163,15 @@ def _in_key_order(state_table: Table, rows: list[dict[str, Any]]) -> list[tuple[
     return sorted((tuple(row[name] for name in names) for row in rows), key=lambda row: [row[i] for i in key])
 
 
-def _replayed(reader: JournalReader, seq: int) -> list[tuple[Table, Any]]:
-    """Every state table's rows right after entry ``seq``, by replaying the journal up to it."""
-    from syscalls.table import SYSCALL_TABLE  # the kernel, loaded here: a read by query needs none of it
-    from tools.audit.replay import header_of
-    from tools.audit.replayer import Replayer
-
-    with closing(Replayer(header_of(reader), table=SYSCALL_TABLE, blobs_from=reader.engine)) as replayer:
-        diverged = next(filter(None, map(replayer.apply, reader.entries(JournalFilter(until_seq=seq)))), None)
-        if diverged is not None:
-            raise StorageError(f"the journal does not replay at seq {diverged.seq}: {diverged.reason}")
-        with replayer.committed() as connection:  # the open batch committed first, or StorageError
-            return [
-                (state_table, batch)
-                for state_table in present_state_tables(connection)
-                for batch in state_batches(connection, state_table)
-            ]
-
-
-def snapshot_at(
-    reader: JournalReader, user_id: str, seq: int | None, *, replay: bool = False
-) -> dict[str, Any]:
+def snapshot_at(reader: JournalReader, user_id: str, seq: int | None) -> dict[str, Any]:
     """What ``memory.snapshot`` would have returned for ``user_id`` right after entry ``seq``, its
-    ``created_at`` being that entry's time, from the user's rows as of then: read by one query (``_as_of``),
-    or taken from ``state_at`` (``replay``, or a database whose version columns do not serve)."""
+    ``created_at`` being that entry's time, from the user's rows as of then, read by one query
+    (``_as_of``)."""
     with reader.reading() as connection:  # the moment and the rows in one read
         last_seq, last_time = _moment(connection, seq)
         if last_time is None:
             where = "the journal is empty" if seq is None else f"seq {seq} is before the first entry"
             raise StorageError(f"{where}: there is no moment to take a snapshot at")
-        rows = None if replay else _as_of(connection, MEMORY_AS_OF, {"user_id": user_id, "seq": last_seq})
-    if rows is None:
-        state = state_at(reader, last_seq, replay=replay).tables["memory_entries"]
-        rows = [tuple(row[name] for name in WIRE_COLUMNS) for row in state if row["user_id"] == user_id]
-    value = MemoryService().snapshot(_EntriesAsOf(rows), user_id=user_id, now=parse_time(last_time))
+        rows = _as_of(connection, MEMORY_AS_OF, {"user_id": user_id, "seq": last_seq}, "0015")
+    value = MemoryService().snapshot(EntriesAsOf(rows), user_id=user_id, now=parse_time(last_time))
     return {"seq": last_seq, **plain(value)}
