@@ -42,8 +42,6 @@ from kernel.protocols import CommitOutcomeUnknown, JournalStore, StorageBusy, St
 from kernel.registry import KernelServiceRegistry
 from kernel.telemetry import CallTracer, end_span, start_span
 
-__all__ = ["GROUP_MAX", "CallLogger", "Kernel", "RecordedCall", "TransactionSource"]
-
 GROUP_MAX = 256
 """The most waiting calls one writer runs in one transaction (the rest go in its next)."""
 

@@ -13,21 +13,14 @@ from arvis.graph_checkpoints import GraphRepository
 from arvis.graph_store import GraphStoreRepository
 from arvis.memory.memory_service import MemoryReader
 from journal.context_owner_repository import SqlContextOwnerRepository
-from journal.entry import EntryContent, JournalEntry
-from journal.errors import CommitOutcomeUnknown, StorageBusy, StorageError
+from journal.entry import EntryContent as EntryContent
+from journal.entry import JournalEntry
+from journal.errors import CommitOutcomeUnknown as CommitOutcomeUnknown
+from journal.errors import StorageBusy as StorageBusy
+from journal.errors import StorageError as StorageError
 from journal.grant_repository import SqlGrantRepository
 from journal.transaction import SqlPipelineRunRepository
 
-__all__ = [
-    "Batch",
-    "CommitOutcomeUnknown",
-    "EntryContent",
-    "JournalStore",
-    "Reader",
-    "StorageBusy",
-    "StorageError",
-    "Transaction",
-]
 """The storage errors (``journal.errors``) and ``EntryContent`` (``journal.entry``) are named here too: they
 are part of what the kernel needs from storage."""
 

@@ -25,8 +25,6 @@ from syscalls import (
     working_memory,
 )
 
-__all__ = ["EARLIER", "RETIRED", "ROWS", "SYSCALL_TABLE"]
-
 RETIRED: tuple[str, ...] = ()
 """Names the table once served and serves no more; none so far. An old journal may hold a call to one: it is
 refused as ``unknown_syscall``, like any name outside the table, and the name can never be registered again

@@ -14,7 +14,7 @@ import pytest
 
 from journal.admin_binding import BINDING_KIND, current_verifier
 from journal.engine import open_engine
-from kernel.dispatcher import RecordedCall
+from kernel.abi import RecordedCall
 from kernel.identity import VouchedPrincipals, admin_credential, admin_verifier
 from syscalls.boot import open_kernel
 

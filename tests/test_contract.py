@@ -58,8 +58,7 @@ from journal.reader import JournalFilter
 from journal.schema import FORMAT_VERSION, memory_entries
 from journal.state import iter_state_rows, state_digest
 from journal.store import ManualClock, SqlJournalStore
-from kernel.abi import JournalEntry
-from kernel.dispatcher import RecordedCall
+from kernel.abi import JournalEntry, RecordedCall
 from kernel.protocols import StorageError
 from syscalls.boot import open_kernel
 from syscalls.table import SYSCALL_TABLE

@@ -260,7 +260,7 @@ def test_a_call_whose_changes_fail_half_way_in_a_batch_fails_the_whole_batch(ker
     """The second change collides (a duplicate primary key) after the first was written: the call is
     unacknowledged and the batch it ran in cannot commit, so no state is left that no entry explains
     (the path replay and bulk loads take: ``Kernel.execute`` with a batch's transactions)."""
-    from kernel.dispatcher import RecordedCall
+    from kernel.abi import RecordedCall
 
     duplicate = {**_GRANT, "principal": "agent:y"}
     rogue = _rogue_kernel(
@@ -323,7 +323,7 @@ def test_a_failure_between_the_writes_and_the_entry_fails_the_batch(
     unacknowledged, and the batch (driven as replay drives it) cannot commit its rows."""
     import journal.transaction as store_module
     from arvis.canonical import canonical_bytes
-    from kernel.dispatcher import RecordedCall
+    from kernel.abi import RecordedCall
 
     real, seen = store_module.compute_entry_hash, [0]
 
@@ -354,7 +354,7 @@ def test_a_failure_between_the_writes_and_the_entry_fails_the_batch(
 def test_a_change_set_the_writer_refuses_does_not_fail_the_batch(kernel: Kernel) -> None:
     """It is refused before anything is written: the call is unacknowledged, the batch goes on."""
     from arvis.canonical import canonical_bytes
-    from kernel.dispatcher import RecordedCall
+    from kernel.abi import RecordedCall
 
     rogue = _rogue_kernel(kernel, Insert("grants", _GRANT), Insert("journal", {"seq": 5}))
     refused = RecordedCall(

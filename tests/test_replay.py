@@ -15,7 +15,8 @@ from arvis.canonical import decode
 from journal.entry import Pos
 from syscalls.table import SYSCALL_TABLE
 from tools import argtypes
-from tools.audit.replay import DivergenceClass, verify_journal
+from tools.audit.replay import verify_journal
+from tools.audit.replayer import DivergenceClass
 
 try:
     from tests import journal_helpers as h

@@ -32,6 +32,7 @@ from journal.store import ManualClock
 from kernel.abi import (
     CallContext,
     Handler,
+    RecordedCall,
     Service,
     Support,
     SyscallError,
@@ -40,7 +41,7 @@ from kernel.abi import (
     SyscallTable,
 )
 from kernel.arguments import MAX_ARGS_BYTES
-from kernel.dispatcher import Kernel, RecordedCall
+from kernel.dispatcher import Kernel
 from kernel.errors import ERROR_MESSAGES, ErrorCode, KernelError
 from kernel.registry import KernelServiceRegistry
 from syscalls.boot import default_services

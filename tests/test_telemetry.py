@@ -18,8 +18,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, StatusCode
 
 from journal.reader import JournalReader
-from kernel.abi import SyscallResult
-from kernel.dispatcher import Kernel, RecordedCall
+from kernel.abi import RecordedCall, SyscallResult
+from kernel.dispatcher import Kernel
 from kernel.protocols import StorageBusy, StorageError
 from kernel.telemetry import INSTALL_HINT, MEMORY_OPERATIONS, OTHER_SYSCALLS, CallSpan, otel_tracer
 from syscalls.table import SYSCALL_TABLE

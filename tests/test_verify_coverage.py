@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.audit.replay import DivergenceClass
+from tools.audit.replayer import DivergenceClass
 
 try:
     from tests import journal_helpers as h

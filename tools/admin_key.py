@@ -34,21 +34,6 @@ from tools.private_file import read_private, shown_path
 if TYPE_CHECKING:
     from kernel.identity import IdentityPolicy
 
-__all__ = [
-    "ADMIN_PATTERNS",
-    "KEY_SUFFIX",
-    "Identity",
-    "add_admin_key_argument",
-    "admin_key_path",
-    "create_key",
-    "create_key_or_fail",
-    "db_command",
-    "identity_for",
-    "journal_verifier",
-    "key_file",
-    "load_key",
-    "shown_path",
-]
 
 ADMIN_PATTERNS = ("admin:*", "operator:*")
 """The principals that need the key: ``arvis.access.ADMIN_PREFIXES`` each followed by ``*`` (written

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported where a checkpoint is read: registering the arguments stays cheap
     from journal.entry import Pos
 
-__all__ = ["MAX_SEQ", "checkpoint", "positive_seconds", "seq_number"]
 
 MAX_SEQ = 2**63 - 1
 """The largest seq: the journal's ``seq`` is a signed 64-bit integer (SQLite INTEGER, PostgreSQL BIGINT)."""

@@ -20,8 +20,6 @@ from tools.common import EXIT_USAGE, CommandError, short_name
 from tools.logs import LEVELS, configure_logging
 from tools.scenario import args as scenario_args
 
-__all__ = ["DISTRIBUTION", "ArvisParser", "build_parser", "installed_version", "main"]
-
 DISTRIBUTION = "arvis-kernel"
 """The installed distribution whose version ``arvis --version`` prints (pyproject.toml's name)."""
 

@@ -21,7 +21,6 @@ from tools.output import print_json
 if TYPE_CHECKING:
     from kernel.judge import ConflictJudge
 
-__all__ = ["DURABILITIES", "register"]
 
 DURABILITIES = ("NORMAL", "FULL", "OFF")
 """``journal.engine.Durability``'s values, spelt out so that registering the command does not import

@@ -8,8 +8,6 @@ from contextlib import closing
 
 from tools.common import EXIT_OK, CommandError, add_pair_arguments, checked_db, existing_db
 
-__all__ = ["register"]
-
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Adds ``copy`` to the ``journal`` command (registered before this one)."""

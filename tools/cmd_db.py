@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from tools import admin_key
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError, add_db_argument, existing_db, writable_db
+from tools.private_file import shown_path
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -209,9 +210,9 @@ def _report(options: argparse.Namespace, done: str, path: Path, seq: int) -> int
     if options.output == "json":
         from tools.output import print_json
 
-        print_json({"admin_key": admin_key.shown_path(path), "seq": seq})
+        print_json({"admin_key": shown_path(path), "seq": seq})
     else:
-        print(f"{done} {admin_key.shown_path(path)} (0600), journaled at seq {seq}")
+        print(f"{done} {shown_path(path)} (0600), journaled at seq {seq}")
     return EXIT_OK
 
 

@@ -11,8 +11,6 @@ from typing import Any
 from tools.common import EXIT_FAILED, EXIT_OK, CommandError
 from tools.output import print_json, print_table
 
-__all__ = ["register", "written_by_the_demo"]
-
 USER = "alice"
 AGENT = "agent:assistant"
 PLANNER = "service:planner"

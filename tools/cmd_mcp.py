@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from kernel.dispatcher import Kernel
     from kernel.identity import IdentityPolicy
 
-__all__ = ["INSTALL_HINT", "VERIFY_TOOL", "input_schema", "register"]
 
 INSTALL_HINT = "pip install -e '.[mcp]'"
 VERIFY_TOOL = "journal_verify"

@@ -45,8 +45,6 @@ from tools.scenario.report import (
 )
 from tools.scenario.runner import RunResult, run_scenario
 
-__all__ = ["DEMO_CONDITIONS"]
-
 DEMO_CONDITIONS = tuple(Condition)  # the kernel, its ablations, the naive memories and the declared oracle
 REPORTS = ("report.md", "report.json", "report.html")
 

@@ -7,8 +7,6 @@ from typing import Any
 
 from tools.common import EXIT_OK, CommandError
 
-__all__ = ["register"]
-
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("syscalls", help="list the syscalls, or one syscall's arguments")

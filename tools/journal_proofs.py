@@ -36,7 +36,8 @@ from journal.tree_checkpoint import (
     origin_of,
     tree_file_of,
 )
-from tools.audit.replay import Divergence, DivergenceClass, ReplayReport
+from tools.audit.replay import ReplayReport
+from tools.audit.replayer import Divergence, DivergenceClass
 from tools.common import EXIT_OK, CommandError
 from tools.output import print_json, print_table, shown
 from tools.private_file import read_private

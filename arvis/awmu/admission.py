@@ -59,8 +59,6 @@ from arvis.awmu.trust import TrustAssessment, Zone, assess_trust
 from arvis.awmu.utterance import statements
 from arvis.awmu.waiting import decide, settle_superseded
 
-__all__ = ["Measure", "approve_queued", "propose_by_content"]
-
 Measure = Callable[[str, Sequence[Unit]], Readings]
 """The semantic detector as the core sees it: text and units in, recorded similarities out."""
 

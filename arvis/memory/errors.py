@@ -5,8 +5,6 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Generic, TypeVar
 
-__all__ = ["MemoryErrorCode", "MemoryRuleError", "RuleError"]
-
 Code = TypeVar("Code", bound=StrEnum)
 
 

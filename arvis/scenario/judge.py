@@ -17,9 +17,6 @@ from enum import StrEnum
 from arvis.awmu.compaction import key_terms
 from arvis.awmu.model import Authority, authority_rank
 from arvis.awmu.text import content_words, is_negated, jaccard
-from arvis.awmu.utterance import mentions  # re-exported: the model loop reads mentions from here
-
-__all__ = ["BlockUnit", "FactStatus", "Judgement", "contradicts", "judge", "mentions", "states"]
 
 STATE_OVERLAP = 0.6
 

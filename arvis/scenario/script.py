@@ -17,8 +17,6 @@ from typing import Any
 
 from arvis.scenario.schema import Scenario, SeedUnit
 
-__all__ = ["CHANNEL_SOURCES", "Oracle", "Script", "ScriptTurn", "blind_script", "oracle_of"]
-
 # the working-memory source a channel's proposals carry (the trust profiles' source authorities)
 CHANNEL_SOURCES = {"user": "player", "narration": "dm", "tool": "tool", "document": "document"}
 

@@ -31,8 +31,6 @@ from tools.audit.pieces import PieceCheck
 from tools.audit.replayer import Divergence, DivergenceClass, Replayer
 from tools.audit.verify import ChainVerifier
 
-__all__ = ["Divergence", "DivergenceClass", "ReplayReport", "header_of", "verify_journal"]
-
 IN_MEMORY_LIMIT = 20_000
 """Journals longer than this are replayed on a temporary file rather than in memory."""
 

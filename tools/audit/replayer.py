@@ -26,8 +26,8 @@ from journal.header import JournalHeader, store_quota
 from journal.state import state_digest
 from journal.store import ManualClock, SqlJournalStore
 from journal.transaction import SqlBatch
-from kernel.abi import JournalEntry, Service, SyscallResult, SyscallTable
-from kernel.dispatcher import Kernel, RecordedCall
+from kernel.abi import JournalEntry, RecordedCall, Service, SyscallResult, SyscallTable
+from kernel.dispatcher import Kernel
 from kernel.errors import ErrorCode
 from kernel.protocols import StorageError
 from kernel.registry import KernelServiceRegistry

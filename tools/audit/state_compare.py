@@ -23,8 +23,6 @@ from journal.content_digest import content_digests
 from journal.schema import STATE_TABLES
 from journal.state import StateDigest, iter_state_rows, present_state_tables
 
-__all__ = ["RowDifference", "StateComparison", "TableDifference", "compare_states"]
-
 SHOWN_PARTITIONS = 20
 """The users or contexts named per table at most (the count says how many differ in all)."""
 

@@ -22,8 +22,9 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypedDict
 
 from arvis.access import AccessRules, ScopeKind, scope_of
+from arvis.awmu.utterance import mentions
 from arvis.scenario.conditions import CONDITIONS, Condition
-from arvis.scenario.judge import BlockUnit, judge, mentions
+from arvis.scenario.judge import BlockUnit, judge
 from arvis.scenario.schema import Scenario, Turn
 from kernel.abi import SyscallResult
 from kernel.errors import ErrorCode

@@ -38,25 +38,12 @@ Pure: no I/O, no clock, no randomness; scores are rounded to 4 decimals.
 
 from __future__ import annotations
 
-from arvis.awmu.values.compare import (
-    RELATED_SUBJECT,
-    VALUE_DETECTOR,
-    VALUE_DETECTOR_VERSION,
-    ValueFinding,
-    detect_values,
-    same_values,
-    subject_overlap,
-)
-from arvis.awmu.values.extract import Value, values_of
-
-__all__ = [
-    "RELATED_SUBJECT",
-    "VALUE_DETECTOR",
-    "VALUE_DETECTOR_VERSION",
-    "Value",
-    "ValueFinding",
-    "detect_values",
-    "same_values",
-    "subject_overlap",
-    "values_of",
-]
+from arvis.awmu.values.compare import RELATED_SUBJECT as RELATED_SUBJECT
+from arvis.awmu.values.compare import VALUE_DETECTOR as VALUE_DETECTOR
+from arvis.awmu.values.compare import VALUE_DETECTOR_VERSION as VALUE_DETECTOR_VERSION
+from arvis.awmu.values.compare import ValueFinding as ValueFinding
+from arvis.awmu.values.compare import detect_values as detect_values
+from arvis.awmu.values.compare import same_values as same_values
+from arvis.awmu.values.compare import subject_overlap as subject_overlap
+from arvis.awmu.values.extract import Value as Value
+from arvis.awmu.values.extract import values_of as values_of
