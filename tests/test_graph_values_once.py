@@ -12,18 +12,16 @@ import base64
 import sqlite3
 from pathlib import Path
 
+import journal_helpers as h
 from graph_values import carried, hashed
 from langgraph.checkpoint.base import empty_checkpoint
 
 from arvis.canonical import decode, sha256_hex
 from integrations.langgraph import ArvisCheckpointSaver
 from journal.engine import open_engine
-from journal.reader import JournalReader
 from journal.store import ManualClock, SqlJournalStore
 from kernel.dispatcher import Kernel
 from syscalls.boot import open_kernel
-from syscalls.table import SYSCALL_TABLE
-from tools.audit.replay import verify_journal
 
 A = "agent:a"
 
@@ -32,16 +30,6 @@ def _kernel(path: Path, clock: ManualClock, version: int | None = None) -> Kerne
     if version is not None:
         SqlJournalStore(open_engine(str(path)), clock=clock, format_version=version).close()
     return open_kernel(str(path), clock=clock, create=version is None)
-
-
-def _verified(path: Path) -> bool:
-    reader = JournalReader.open(str(path))
-    try:
-        report = verify_journal(reader, table=SYSCALL_TABLE)
-    finally:
-        reader.close()
-    assert report.verified, report.divergence
-    return True
 
 
 def _args(path: Path, syscall: str) -> list[bytes]:
@@ -100,7 +88,7 @@ def test_a_value_is_named_by_its_bytes_alone(tmp_path: Path, clock: ManualClock)
     assert found["channel_values"] == {"a": {"type": "msgpack", "hash": sha256_hex(b"value a")}}
     assert found["pending_writes"][0]["hash"] == sha256_hex(b"w")
     assert b'"hash"' not in _args(db, "graph.checkpoint.put")[0]
-    assert _verified(db)
+    assert h.verify(db).verified
 
 
 def test_the_saver_writes_each_journal_in_its_own_form(tmp_path: Path, clock: ManualClock) -> None:
@@ -124,4 +112,4 @@ def test_the_saver_writes_each_journal_in_its_own_form(tmp_path: Path, clock: Ma
         assert found.pending_writes == [("task", "a", "write")]
         assert (b'"hash"' in put) is hashes and (b'"version"' in put) is hashes
         assert ("id" in blob and "channel_versions" in blob) is hashes and "channel_values" not in blob
-        assert _verified(db)
+        assert h.verify(db).verified
