@@ -149,9 +149,8 @@ def adopt_history(target: Engine, replayed: Connection, head: Pos) -> None:
             if writing.execute(select(func.max(journal.c.seq))).scalar() != head.seq:
                 raise StorageError("the journal grew while its past was rebuilt: run it again")
             for table in (*present_state_tables(replayed), graph_history):
-                table = Table(
-                    table.name, MetaData(), autoload_with=replayed
-                )  # the seqs the digest leaves out
+                # as stored, with the seqs the digest leaves out
+                table = Table(table.name, MetaData(), autoload_with=replayed)
                 writing.execute(table.delete())
                 for rows in _rows(replayed, table, _BATCH):
                     writing.execute(table.insert(), rows)

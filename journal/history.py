@@ -26,7 +26,7 @@ _BATCH = 2_000
 
 def covered_from(connection: Connection) -> int:
     """The first seq whose past the rows hold: 1, or for a journal migrated when its past could not be
-    derived (``journal.schema.history_from``), the seq of its first entry since (the past is replayed).
+    derived (``journal.schema.history_from``), the seq of its first entry since (until ``arvis db upgrade``).
     Read where a database read without migrating keeps it (``journal_effects_from`` before 0020)."""
     names = set(inspect(connection).get_table_names())
     table = next((name for name in statements.HISTORY_FROM if name in names), None)

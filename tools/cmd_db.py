@@ -91,7 +91,7 @@ def run_upgrade(options: argparse.Namespace) -> int:
     if diverged is not None:
         print(
             f"the journal does not verify at seq {diverged.seq} ({diverged.reason}): its past is not rebuilt "
-            "from it (time travel replays it); `arvis journal verify` says more",
+            "from it (time travel refuses that past); `arvis journal verify` says more",
             file=sys.stderr,
         )
     return EXIT_OK if diverged is None else EXIT_FAILED
@@ -102,7 +102,7 @@ def _rebuild_past(engine: Engine, *, bar: bool) -> ReplayReport | None:
     after entry 1): the journal verified by replay from entry 1, with a bar on a terminal, and once it
     verifies, the replay's rows and their past written over the database's (``journal.copy.adopt_history``).
     None when there is nothing to rebuild. A journal that does not verify is left as it is (its report
-    names the divergence; time travel replays its past)."""
+    names the divergence; time travel refuses that past)."""
     from rich.progress import TimeRemainingColumn
 
     from journal import history
