@@ -136,6 +136,16 @@ GOLDENS = (
         "5f68fab74b63cc0543a610876c58664979a2cf1fc41e9a0b1918b04bd2d12076",
         "22b4201656ddaac143de7c0712d6fb14e8eca9564cdccbebe1503d085cf069f5",
     ),
+    # journal format 8 at revision 0021 (each LangGraph value journaled once, the hash of its bytes derived):
+    # every family's contract calls (generate_r8.py)
+    Golden(
+        "r8-values-once.db",
+        "golden:r8-values-once",
+        176,
+        "9474f3c42d2829386555696ac3b2986a4ebf2985cb942c410181db58bd1db588",
+        "f9d1d8257b8709749e183574cdf3887ce4f1c071ad4ef821638d6164bbde34c5",
+        "22b4201656ddaac143de7c0712d6fb14e8eca9564cdccbebe1503d085cf069f5",
+    ),
 )
 
 
