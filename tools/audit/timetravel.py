@@ -131,11 +131,11 @@ def state_at(reader: JournalReader, seq: int | None) -> StateAt:
     kept (``history.kept_as_of``)."""
     with reader.reading() as connection:
         last_seq, last_time = _moment(connection, seq)
-        sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
-        memory = _as_of(connection, sql, {"seq": last_seq}, "0020")
-        since = history.covered_from(connection)
+        since = history.covered_from(connection)  # before any row is read: a refusal reads none
         if since > 1:
             raise PastNotInRows(f"the rows of this database hold its past from seq {since} only: {UPGRADE}")
+        sql = MEMORY_STATE_AS_OF[connection.dialect.name == "postgresql"]
+        memory = _as_of(connection, sql, {"seq": last_seq}, "0020")
         kept = history.kept_as_of(connection, last_seq)
         if kept is None:
             raise PastNotInRows(f"a row is not valid text, or a row graph_history kept not JSON: {EDITED}")
