@@ -33,12 +33,13 @@ _ACCEPTED = b'{"ok":true'
 """How an accepted entry's journaled result begins (canonical JSON: ``ok`` sorts before ``value``)."""
 
 
-def carried(ctx: CallContext, named: Iterable[Named]) -> dict[str, bytes]:
+def carried(ctx: CallContext, named: Iterable[Named], *, derived: bool = False) -> dict[str, bytes]:
     """The blobs to store (hash -> bytes) for the values the call names, in order; called once every
     other check of the call has passed, so a refusal here comes last, as it would have come never in
     the calls recorded before it. Refused: bytes that do not hash to the hash named (``invalid_args``),
     a hash named without its bytes (``graph_value_not_carried``) unless re-executing an accepted entry
-    recorded before the rule."""
+    recorded before the rule. ``derived``: each hash was taken from the bytes beside it (from format 8),
+    so they are not hashed again to compare."""
     blobs: dict[str, bytes] = {}
     legacy = (
         ctx.access_rules < AccessRules.TYPED
@@ -54,12 +55,12 @@ def carried(ctx: CallContext, named: Iterable[Named]) -> dict[str, bytes]:
                 ErrorCode.GRAPH_VALUE_NOT_CARRIED,
                 f"{what}: {value} is named without its bytes; a call carries every value it stores",
             )
-        actual = sha256_hex(data)
-        if actual != key:
+        actual = key if derived else sha256_hex(data)
+        if actual != key or actual is None:
             raise KernelError(
                 ErrorCode.INVALID_ARGS, f"{what}: the bytes carried hash to {actual}, not to {key}"
             )
-        blobs[key] = data
+        blobs[actual] = data
     return blobs
 
 

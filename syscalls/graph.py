@@ -173,7 +173,7 @@ def graph_put(ctx: CallContext, args: PutArgs) -> Decision:
         )
     access = ThreadAccess(ctx)
     access.claim(args.thread_id)
-    blobs = carried(ctx, given)
+    blobs = carried(ctx, given, derived=ctx.format_version >= VALUES_ONCE)
     assert checkpoint_hash is not None  # carried refuses a value named by neither hash nor bytes
     changes: list[Change] = [*access.changes, *values]
     checkpoint = GraphCheckpoint(
@@ -201,9 +201,8 @@ def graph_put_writes(ctx: CallContext, args: PutWritesArgs) -> Decision:
     access.claim(args.thread_id)
     graph = ctx.read.graph
     hashes = [named(write) for write in args.writes]
-    blobs = carried(
-        ctx, [(f"write {index}", hashes[index], write.data) for index, write in enumerate(args.writes)]
-    )
+    writes = [(f"write {index}", hashes[index], write.data) for index, write in enumerate(args.writes)]
+    blobs = carried(ctx, writes, derived=ctx.format_version >= VALUES_ONCE)
     changes: list[Change] = [*access.changes]
     for position, (write, write_hash) in enumerate(zip(args.writes, hashes, strict=True)):
         idx = WRITES_IDX_MAP.get(write.channel, position)
